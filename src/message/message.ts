@@ -1,0 +1,224 @@
+/**
+ * The one message model every transport maps to and from (design.md, "Message model").
+ * Close to JMS because the configurations speak JMS: a fixed set of headers, string-valued
+ * user properties and a body that is text, bytes, a map or (in process only) an object.
+ */
+
+/** Names of the JMS header fields. A field name beginning with `JMS` that is not one of these is a property. */
+export const HEADER_NAMES = [
+  'JMSMessageID',
+  'JMSCorrelationID',
+  'JMSType',
+  'JMSPriority',
+  'JMSDeliveryMode',
+  'JMSExpiration',
+  'JMSTimestamp',
+  'JMSReplyTo',
+  'JMSDestination',
+  'JMSRedelivered',
+] as const;
+
+export type HeaderName = (typeof HEADER_NAMES)[number];
+
+export interface MessageHeaders {
+  JMSMessageID?: string;
+  JMSCorrelationID?: string;
+  JMSType?: string;
+  /** 0..9, JMS default 4 */
+  JMSPriority?: number;
+  /** 1 = non-persistent, 2 = persistent */
+  JMSDeliveryMode?: number;
+  /** epoch ms; 0 or absent = never expires */
+  JMSExpiration?: number;
+  /** epoch ms */
+  JMSTimestamp?: number;
+  JMSReplyTo?: string;
+  JMSDestination?: string;
+  JMSRedelivered?: boolean;
+}
+
+export type MapValue = string | number | boolean | null;
+
+export type MessageBody =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'bytes'; readonly bytes: Buffer }
+  | { readonly kind: 'map'; readonly map: Readonly<Record<string, MapValue>> }
+  | { readonly kind: 'object'; readonly object: unknown };
+
+export type BodyKind = MessageBody['kind'];
+
+const HEADER_SET: ReadonlySet<string> = new Set(HEADER_NAMES);
+const NUMERIC_HEADERS: ReadonlySet<string> = new Set(['JMSPriority', 'JMSDeliveryMode', 'JMSExpiration', 'JMSTimestamp']);
+
+export function isHeaderName(name: string): name is HeaderName {
+  return HEADER_SET.has(name);
+}
+
+/** Thrown when a value cannot be stored in a header (for example JMSPriority = "high"). */
+export class MessageFieldError extends Error {
+  constructor(
+    readonly field: string,
+    readonly value: string,
+    readonly expected: string,
+  ) {
+    super(`cannot set ${field} to ${JSON.stringify(value)}: expected ${expected}`);
+    this.name = 'MessageFieldError';
+  }
+}
+
+export class Message {
+  headers: MessageHeaders;
+  /** User properties; values are strings as in the original. Insertion order is kept. */
+  readonly properties: Map<string, string>;
+  body: MessageBody;
+
+  constructor(init: { headers?: MessageHeaders; properties?: Iterable<[string, string]> | Record<string, string>; body?: MessageBody } = {}) {
+    this.headers = { ...(init.headers ?? {}) };
+    this.properties = new Map(
+      init.properties === undefined
+        ? []
+        : Symbol.iterator in init.properties
+          ? (init.properties as Iterable<[string, string]>)
+          : Object.entries(init.properties as Record<string, string>),
+    );
+    this.body = init.body ?? { kind: 'none' };
+  }
+
+  static text(text: string, properties: Record<string, string> = {}, headers: MessageHeaders = {}): Message {
+    return new Message({ body: { kind: 'text', text }, properties, headers });
+  }
+
+  static bytes(bytes: Buffer, properties: Record<string, string> = {}, headers: MessageHeaders = {}): Message {
+    return new Message({ body: { kind: 'bytes', bytes }, properties, headers });
+  }
+
+  static object(object: unknown, properties: Record<string, string> = {}, headers: MessageHeaders = {}): Message {
+    return new Message({ body: { kind: 'object', object }, properties, headers });
+  }
+
+  static map(map: Record<string, MapValue>, properties: Record<string, string> = {}, headers: MessageHeaders = {}): Message {
+    return new Message({ body: { kind: 'map', map }, properties, headers });
+  }
+
+  /** A deep-enough copy: headers, properties and body container are new; a bytes body is copied. */
+  clone(): Message {
+    const body: MessageBody =
+      this.body.kind === 'bytes'
+        ? { kind: 'bytes', bytes: Buffer.from(this.body.bytes) }
+        : this.body.kind === 'map'
+          ? { kind: 'map', map: { ...this.body.map } }
+          : this.body;
+    return new Message({ headers: { ...this.headers }, properties: this.properties, body });
+  }
+
+  // ---- properties -------------------------------------------------------------------------
+
+  getProperty(name: string): string | undefined {
+    return this.properties.get(name);
+  }
+
+  setProperty(name: string, value: string): void {
+    this.properties.set(name, value);
+  }
+
+  deleteProperty(name: string): boolean {
+    return this.properties.delete(name);
+  }
+
+  // ---- fields: the names templates and pattern groups use -----------------------------------
+
+  /**
+   * The value of a field by the name a configuration uses: a JMS header (as a string),
+   * `body` (the body text), or a user property. Undefined when absent.
+   */
+  getField(name: string): string | undefined {
+    if (name === 'body') return this.bodyText();
+    if (isHeaderName(name)) return headerToString(this.headers[name]);
+    return this.properties.get(name);
+  }
+
+  /** Sets a header (parsed to its type), the body text, or a user property. */
+  setField(name: string, value: string): void {
+    if (name === 'body') {
+      this.setText(value);
+    } else if (isHeaderName(name)) {
+      this.setHeaderFromString(name, value);
+    } else {
+      this.properties.set(name, value);
+    }
+  }
+
+  /** Removes a header, the body, or a property. */
+  deleteField(name: string): void {
+    if (name === 'body') this.body = { kind: 'none' };
+    else if (isHeaderName(name)) delete this.headers[name];
+    else this.properties.delete(name);
+  }
+
+  setHeaderFromString(name: HeaderName, value: string): void {
+    if (NUMERIC_HEADERS.has(name)) {
+      const trimmed = value.trim();
+      if (trimmed === '') {
+        delete this.headers[name];
+        return;
+      }
+      if (!/^-?\d+$/.test(trimmed)) throw new MessageFieldError(name, value, 'an integer');
+      const n = Number(trimmed);
+      if (name === 'JMSPriority' && (n < 0 || n > 9)) throw new MessageFieldError(name, value, 'an integer from 0 to 9');
+      if (name === 'JMSDeliveryMode' && n !== 1 && n !== 2) throw new MessageFieldError(name, value, '1 (non-persistent) or 2 (persistent)');
+      (this.headers as Record<string, number>)[name] = n;
+    } else if (name === 'JMSRedelivered') {
+      this.headers.JMSRedelivered = value.trim().toLowerCase() === 'true';
+    } else {
+      (this.headers as Record<string, string>)[name] = value;
+    }
+  }
+
+  // ---- body ---------------------------------------------------------------------------------
+
+  /**
+   * The body as text, the way the original reads it: text as is, bytes decoded as one UTF-8
+   * buffer, a map as `<name>value</name>` lines, an object as "" and no body as undefined.
+   */
+  bodyText(): string | undefined {
+    const b = this.body;
+    switch (b.kind) {
+      case 'text':
+        return b.text;
+      case 'bytes':
+        return b.bytes.toString('utf8');
+      case 'map':
+        return Object.entries(b.map)
+          .map(([k, v]) => `<${k}>${v === null ? '' : String(v)}</${k}>\n`)
+          .join('');
+      case 'object':
+        return '';
+      case 'none':
+        return undefined;
+    }
+  }
+
+  /** Replaces the body with text; a bytes body stays bytes (UTF-8 encoded), as the original keeps the body type. */
+  setText(text: string): void {
+    this.body = this.body.kind === 'bytes' ? { kind: 'bytes', bytes: Buffer.from(text, 'utf8') } : { kind: 'text', text };
+  }
+
+  /** Size of the body in bytes (text as UTF-8), for display and limits. */
+  bodySize(): number {
+    const b = this.body;
+    if (b.kind === 'text') return Buffer.byteLength(b.text, 'utf8');
+    if (b.kind === 'bytes') return b.bytes.length;
+    if (b.kind === 'map') return Buffer.byteLength(this.bodyText() ?? '', 'utf8');
+    return 0;
+  }
+
+  /** The in-process object of an ObjectMessage, or undefined for any other body. */
+  object<T = unknown>(): T | undefined {
+    return this.body.kind === 'object' ? (this.body.object as T) : undefined;
+  }
+}
+
+export function headerToString(v: string | number | boolean | undefined): string | undefined {
+  return v === undefined ? undefined : String(v);
+}

@@ -1,0 +1,542 @@
+/**
+ * The one typed wrapper over nact that every component uses (design.md "Actors and supervision").
+ *
+ * Each actor is a real nact actor: it gets its own mailbox and handles one message at a time. The wrapper
+ * works around the nact 7.6.2 defects listed in reference/nact.md §0:
+ *  - supervision is done here, inside the handler: a crash never reaches nact's onCrash, so a throwing
+ *    supervisor hook cannot kill the process, stateless actors cannot ignore the policy, and a parent is
+ *    never resumed/reset by nact while it is busy (the escalation concurrency bug);
+ *  - restart with back-off exists (nact has none): the behaviour is rebuilt from its factory after a delay;
+ *  - the supervision tree is kept here and children are stopped explicitly, deepest first (nact's stop
+ *    orphans children and leaves their timers running);
+ *  - every nact actor is spawned directly under the system, so no actor pays nact's per-message copy of
+ *    its children map (a pool with 512 children would otherwise slow down ~25x);
+ *  - no nact query is used (its 32-bit temp ids collide under load); replies go through promises.
+ * Timers started through the context are owned by the actor incarnation and cleared on restart and stop,
+ * so a stopped flow leaves nothing behind and the process can exit by itself.
+ */
+import { dispatch, spawn, start as startNact, stop as stopNact, Ref, ActorSystemRef } from 'nact';
+import { Backoff } from './backoff';
+import { DEFAULT_POLICY, SupervisionPolicy } from './supervision-policy';
+import { Logger, silentLogger } from '../logging/logger';
+import { ConsumerHandle, Taken, XQueue } from '../xqueue/xqueue';
+
+export type ActorStatus = 'starting' | 'running' | 'restarting' | 'stopping' | 'stopped' | 'failed';
+export type StopReason = 'stop' | 'restart' | 'crash';
+
+/** What a component implements. A new instance is made by the factory at start and at every restart. */
+export interface Behaviour<Msg> {
+  start?(ctx: ActorContext<Msg>): void | Promise<void>;
+  receive?(msg: Msg, ctx: ActorContext<Msg>): void | Promise<void>;
+  /** Release resources (connections, sockets). Called on stop and before a restart. Must not throw. */
+  stop?(ctx: ActorContext<Msg>, reason: StopReason): void | Promise<void>;
+}
+
+export type BehaviourFactory<Msg> = () => Behaviour<Msg>;
+
+export interface SpawnOptions {
+  policy?: SupervisionPolicy;
+  logger?: Logger;
+}
+
+export interface TimerHandle {
+  readonly id: number;
+}
+
+/** Handed to a behaviour: its own identity, timers, children and XQueue consumers. */
+export interface ActorContext<Msg> {
+  readonly name: string;
+  readonly path: string;
+  readonly self: ActorRef<Msg>;
+  readonly logger: Logger;
+  /** 0 for the first incarnation, +1 per restart. */
+  readonly incarnation: number;
+  readonly policy: SupervisionPolicy;
+  tell(msg: Msg): void;
+  setTimeout(fn: () => void, ms: number): TimerHandle;
+  setInterval(fn: () => void, ms: number): TimerHandle;
+  clearTimer(handle: TimerHandle | undefined): void;
+  spawn<M>(name: string, factory: BehaviourFactory<M>, options?: SpawnOptions): ActorRef<M>;
+  children(): ActorRef<unknown>[];
+  /** Wraps a callback from outside the actor (a socket or broker event): a throw becomes a crash of this actor. */
+  guard<A extends unknown[]>(fn: (...args: A) => void | Promise<void>): (...args: A) => void;
+  /** Reports an asynchronous failure as a crash of this actor (supervision decides). */
+  fail(error: unknown): void;
+  /** Stops this actor once the current message is handled (never await your own stop inside receive). */
+  stopSelf(): void;
+  /**
+   * Pulls from an XQueue (design B): `onMessage` runs for each taken message, one at a time, inside this
+   * actor. The handler removes the message itself (now, or later for pipelined work). A crash puts every
+   * message this actor holds back into the queue. Attachments end with the incarnation.
+   */
+  consume<T>(queue: XQueue<T>, onMessage: (taken: Taken<T>, queue: XQueue<T>) => void | Promise<void>, options?: ConsumeOptions): QueueConsumer;
+}
+
+export interface ConsumeOptions {
+  /** Messages handled per actor turn before yielding to the event loop (default 256). */
+  batch?: number;
+  /** Stop taking while this many messages taken by this consumer are not yet removed (default unlimited). */
+  maxInFlight?: number;
+}
+
+export interface QueueConsumer {
+  readonly handle: ConsumerHandle;
+  /** Call after removing a message when maxInFlight is used, so taking resumes. */
+  poke(): void;
+  /** Messages this consumer has taken and not yet removed. */
+  inFlight(): number;
+}
+
+export interface ActorRef<Msg> {
+  readonly name: string;
+  readonly path: string;
+  tell(msg: Msg): void;
+  /** Stops the actor and its children (deepest first). Resolves when every behaviour's stop has run. */
+  stop(): Promise<void>;
+  status(): ActorStatus;
+  restarts(): number;
+  /** Resolves when the actor has stopped (for any reason). */
+  terminated(): Promise<void>;
+}
+
+/** A child escalated a failure it could not handle. */
+export class ChildFailedError extends Error {
+  constructor(
+    readonly child: string,
+    override readonly cause: unknown,
+  ) {
+    super(`child ${child} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'ChildFailedError';
+  }
+}
+
+/** A crash count exceeded MaxRetry within WithinSeconds. */
+export class TooManyCrashesError extends Error {
+  constructor(
+    readonly actor: string,
+    readonly crashes: number,
+    readonly withinMs: number,
+    readonly last: unknown,
+  ) {
+    super(`${actor} crashed ${crashes} times within ${withinMs / 1000}s; last: ${last instanceof Error ? last.message : String(last)}`);
+    this.name = 'TooManyCrashesError';
+  }
+}
+
+type Envelope<Msg> =
+  | { kind: 'start' }
+  | { kind: 'user'; msg: Msg }
+  | { kind: 'pull'; consumer: ConsumerEntry<unknown> }
+  | { kind: 'crash'; error: unknown; incarnation: number }
+  | { kind: 'child-failed'; child: string; error: unknown };
+
+interface ConsumerEntry<T> {
+  queue: XQueue<T>;
+  handle: ConsumerHandle;
+  onMessage: (taken: Taken<T>, queue: XQueue<T>) => void | Promise<void>;
+  batch: number;
+  maxInFlight: number;
+  incarnation: number;
+  active: boolean;
+  /** The QueueConsumer given to the behaviour follows the entry across a resume. */
+  binding?: { entry: ConsumerEntry<T> };
+}
+
+let nactNameCounter = 0;
+
+/** The root of a supervision tree: owns the nact system. */
+export class ActorRuntime {
+  readonly nact: ActorSystemRef;
+  private readonly roots = new Map<string, ActorCell<unknown>>();
+  private stopped = false;
+
+  constructor(
+    readonly name = 'xroute',
+    readonly logger: Logger = silentLogger,
+  ) {
+    // nact ignores a plain string name (reference/nact.md §1); the object form works at runtime.
+    this.nact = (startNact as unknown as (o: { name: string }) => ActorSystemRef)({ name: `${name}-${process.pid}-${++nactNameCounter}` });
+  }
+
+  spawn<M>(name: string, factory: BehaviourFactory<M>, options: SpawnOptions = {}): ActorRef<M> {
+    if (this.stopped) throw new Error(`actor runtime ${this.name} is stopped`);
+    if (this.roots.has(name)) throw new Error(`an actor named ${name} already exists`);
+    const cell = new ActorCell<M>(this, undefined, name, factory, options.policy ?? DEFAULT_POLICY, options.logger ?? this.logger.child({ actor: name }));
+    this.roots.set(name, cell as ActorCell<unknown>);
+    cell.terminated().then(() => {
+      if (this.roots.get(name) === (cell as ActorCell<unknown>)) this.roots.delete(name);
+    });
+    cell.begin();
+    return cell.ref;
+  }
+
+  actors(): ActorRef<unknown>[] {
+    return [...this.roots.values()].map((c) => c.ref);
+  }
+
+  /** Stops every actor, deepest first, then the nact system. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    await Promise.all([...this.roots.values()].map((c) => c.stopNow('stop')));
+    stopNact(this.nact);
+  }
+}
+
+class ActorCell<Msg> {
+  readonly path: string;
+  readonly ref: ActorRef<Msg>;
+  private readonly nactRef: Ref<Envelope<Msg>>;
+  private readonly children = new Map<string, ActorCell<unknown>>();
+  private behaviour: Behaviour<Msg> | undefined;
+  private state: ActorStatus = 'starting';
+  private incarnation = 0;
+  private restartCount = 0;
+  private crashTimes: number[] = [];
+  private readonly backoff: Backoff;
+  private readonly timers = new Map<number, { timer: NodeJS.Timeout; interval: boolean }>();
+  private timerIds = 0;
+  private consumers: ConsumerEntry<unknown>[] = [];
+  /** How often each message object has crashed its consumer (survives restarts). */
+  private readonly messageFailures = new WeakMap<object, number>();
+  private sleeping: { timer: NodeJS.Timeout; wake: () => void } | undefined;
+  private busy: Promise<void> = Promise.resolve();
+  private stopPromise: Promise<void> | undefined;
+  private resolveTerminated!: () => void;
+  private readonly terminatedPromise = new Promise<void>((r) => (this.resolveTerminated = r));
+  private readonly ctx: ActorContext<Msg>;
+
+  constructor(
+    private readonly runtime: ActorRuntime,
+    private readonly parent: ActorCell<unknown> | undefined,
+    readonly name: string,
+    private readonly factory: BehaviourFactory<Msg>,
+    readonly policy: SupervisionPolicy,
+    readonly logger: Logger,
+  ) {
+    this.path = parent ? `${parent.path}/${name}` : name;
+    this.backoff = new Backoff(policy.backoff);
+    const nactName = `a${++nactNameCounter}-${name.replace(/[^a-z0-9-$_.+!*'(),]/gi, '_')}`.slice(0, 200);
+    this.nactRef = spawn(runtime.nact, (state: number, env: Envelope<Msg>) => this.handle(env).then(() => state), nactName, {
+      initialState: 0,
+      // Never reached (handle() catches everything); guarded anyway so a surprise cannot kill the process.
+      onCrash: (_m: unknown, _e: unknown, c: { stop: symbol }) => c.stop,
+    } as never) as Ref<Envelope<Msg>>;
+    const cell = this;
+    this.ref = {
+      name,
+      path: this.path,
+      tell: (msg: Msg) => this.deliver({ kind: 'user', msg }),
+      stop: () => this.stopNow('stop'),
+      status: () => this.state,
+      restarts: () => this.restartCount,
+      terminated: () => this.terminatedPromise,
+    };
+    this.ctx = {
+      name,
+      path: this.path,
+      self: this.ref,
+      logger,
+      get incarnation() {
+        return cell.incarnation;
+      },
+      policy,
+      tell: (msg) => this.deliver({ kind: 'user', msg }),
+      setTimeout: (fn, ms) => this.addTimer(fn, ms, false),
+      setInterval: (fn, ms) => this.addTimer(fn, ms, true),
+      clearTimer: (h) => this.clearTimer(h),
+      spawn: (childName, childFactory, options = {}) => this.spawnChild(childName, childFactory, options),
+      children: () => [...this.children.values()].map((c) => c.ref),
+      guard: (fn) => this.guard(fn),
+      fail: (error) => this.reportCrash(error),
+      stopSelf: () => void this.stopNow('stop'),
+      consume: (queue, onMessage, options = {}) => this.consume(queue, onMessage, options),
+    };
+  }
+
+  begin(): void {
+    this.deliver({ kind: 'start' });
+  }
+
+  terminated(): Promise<void> {
+    return this.terminatedPromise;
+  }
+
+  private deliver(env: Envelope<Msg>): void {
+    if (this.state === 'stopped' || this.state === 'stopping' || this.state === 'failed') return;
+    dispatch(this.nactRef, env);
+  }
+
+  /** Runs inside nact, one envelope at a time. Never throws. */
+  private handle(env: Envelope<Msg>): Promise<void> {
+    const run = this.process(env);
+    this.busy = run;
+    return run;
+  }
+
+  private async process(env: Envelope<Msg>): Promise<void> {
+    if (this.state === 'stopped' || this.state === 'stopping' || this.state === 'failed') return;
+    try {
+      switch (env.kind) {
+        case 'start':
+          await this.startBehaviour();
+          return;
+        case 'user':
+          if (this.behaviour?.receive) await this.behaviour.receive(env.msg, this.ctx);
+          return;
+        case 'pull':
+          await this.drain(env.consumer);
+          return;
+        case 'crash':
+          if (env.incarnation === this.incarnation) throw env.error;
+          return;
+        case 'child-failed':
+          throw new ChildFailedError(env.child, env.error);
+      }
+    } catch (error) {
+      await this.supervise(error);
+    }
+  }
+
+  private async startBehaviour(): Promise<void> {
+    this.behaviour = this.factory();
+    this.state = 'running';
+    if (this.behaviour.start) await this.behaviour.start(this.ctx);
+  }
+
+  // ------------------------------------------------------------------ supervision
+
+  private async supervise(error: unknown): Promise<void> {
+    if (this.state === 'stopping' || this.state === 'stopped') return;
+    const now = Date.now();
+    const { strategy, maxRetry, withinMs } = this.policy;
+    if (this.crashTimes.length > 0 && now - this.crashTimes[this.crashTimes.length - 1] > withinMs) this.backoff.reset();
+    this.crashTimes = this.crashTimes.filter((t) => now - t <= withinMs);
+    this.crashTimes.push(now);
+    this.logger.error('actor crashed', { actor: this.path, strategy, crashes: this.crashTimes.length, error: describe(error) });
+    // Whatever the strategy, messages held by the crashed incarnation go back to their queues.
+    this.releaseConsumers(strategy === 'resume');
+    if (strategy === 'escalate' || ((strategy === 'restart' || strategy === 'resume') && this.crashTimes.length > maxRetry)) {
+      const reason = strategy === 'escalate' ? error : new TooManyCrashesError(this.path, this.crashTimes.length, withinMs, error);
+      await this.escalate(reason);
+      return;
+    }
+    if (strategy === 'resume') return;
+    if (strategy === 'stop') {
+      await this.stopNow('crash');
+      return;
+    }
+    await this.restart();
+  }
+
+  private async restart(): Promise<void> {
+    this.state = 'restarting';
+    await this.teardown('restart');
+    const delay = this.backoff.next();
+    await this.sleep(delay);
+    if (this.state !== 'restarting') return;
+    this.incarnation++;
+    this.restartCount++;
+    this.logger.info('actor restarting', { actor: this.path, restart: this.restartCount, delayMs: delay });
+    try {
+      await this.startBehaviour();
+    } catch (error) {
+      await this.supervise(error);
+    }
+  }
+
+  /** Hands the failure to the parent (whose own policy then applies to it), or stops at the top. */
+  private async escalate(error: unknown): Promise<void> {
+    const parent = this.parent;
+    await this.stopNow('crash', 'failed');
+    if (parent) parent.deliver({ kind: 'child-failed', child: this.path, error });
+    else this.logger.error('top-level actor stopped after failure', { actor: this.path, error: describe(error) });
+  }
+
+  private reportCrash(error: unknown): void {
+    this.deliver({ kind: 'crash', error, incarnation: this.incarnation });
+  }
+
+  private guard<A extends unknown[]>(fn: (...args: A) => void | Promise<void>): (...args: A) => void {
+    const incarnation = this.incarnation;
+    return (...args: A) => {
+      if (incarnation !== this.incarnation || this.state === 'stopped') return;
+      try {
+        const r = fn(...args);
+        if (r && typeof (r as Promise<void>).then === 'function') (r as Promise<void>).catch((e) => this.reportCrash(e));
+      } catch (e) {
+        this.reportCrash(e);
+      }
+    };
+  }
+
+  // ------------------------------------------------------------------ stop
+
+  stopNow(reason: StopReason, finalState: 'stopped' | 'failed' = 'stopped'): Promise<void> {
+    if (!this.stopPromise) this.stopPromise = this.doStop(reason, finalState);
+    return this.stopPromise;
+  }
+
+  private async doStop(reason: StopReason, finalState: 'stopped' | 'failed'): Promise<void> {
+    const wasProcessing = this.busy;
+    this.state = 'stopping';
+    this.wakeFromSleep();
+    // Let the message being handled finish unless we are called from inside it (a crash path).
+    if (reason === 'stop') await Promise.race([wasProcessing, delay(5000)]);
+    await this.teardown(reason);
+    stopNact(this.nactRef);
+    this.state = finalState;
+    this.parent?.children.delete(this.name);
+    this.resolveTerminated();
+  }
+
+  /** Children deepest first, then our own consumers, timers and behaviour. */
+  private async teardown(reason: StopReason): Promise<void> {
+    await Promise.all([...this.children.values()].map((c) => c.stopNow('stop')));
+    this.children.clear();
+    this.releaseConsumers(false);
+    this.clearAllTimers();
+    const b = this.behaviour;
+    this.behaviour = undefined;
+    if (b?.stop) {
+      try {
+        await b.stop(this.ctx, reason);
+      } catch (error) {
+        this.logger.warn('behaviour stop failed', { actor: this.path, error: describe(error) });
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.sleeping = undefined;
+        resolve();
+      }, ms);
+      this.sleeping = { timer, wake: resolve };
+    });
+  }
+
+  private wakeFromSleep(): void {
+    if (this.sleeping) {
+      clearTimeout(this.sleeping.timer);
+      const wake = this.sleeping.wake;
+      this.sleeping = undefined;
+      wake();
+    }
+  }
+
+  // ------------------------------------------------------------------ children and timers
+
+  private spawnChild<M>(name: string, factory: BehaviourFactory<M>, options: SpawnOptions): ActorRef<M> {
+    if (this.state === 'stopping' || this.state === 'stopped') throw new Error(`cannot spawn ${name}: ${this.path} is ${this.state}`);
+    if (this.children.has(name)) throw new Error(`${this.path} already has a child named ${name}`);
+    const child = new ActorCell<M>(this.runtime, this as ActorCell<unknown>, name, factory, options.policy ?? this.policy, options.logger ?? this.logger.child({ actor: `${this.path}/${name}` }));
+    this.children.set(name, child as ActorCell<unknown>);
+    child.begin();
+    return child.ref;
+  }
+
+  private addTimer(fn: () => void, ms: number, interval: boolean): TimerHandle {
+    const id = ++this.timerIds;
+    const guarded = this.guard(() => {
+      if (!interval) this.timers.delete(id);
+      fn();
+    });
+    const timer = interval ? setInterval(guarded, ms) : setTimeout(guarded, ms);
+    this.timers.set(id, { timer, interval });
+    return { id };
+  }
+
+  private clearTimer(handle: TimerHandle | undefined): void {
+    if (!handle) return;
+    const t = this.timers.get(handle.id);
+    if (!t) return;
+    if (t.interval) clearInterval(t.timer);
+    else clearTimeout(t.timer);
+    this.timers.delete(handle.id);
+  }
+
+  private clearAllTimers(): void {
+    for (const [id] of this.timers) this.clearTimer({ id });
+  }
+
+  // ------------------------------------------------------------------ XQueue consumers (design B)
+
+  private consume<T>(queue: XQueue<T>, onMessage: (taken: Taken<T>, queue: XQueue<T>) => void | Promise<void>, options: ConsumeOptions): QueueConsumer {
+    const binding = { entry: this.attachEntry(queue, onMessage, options.batch ?? 256, options.maxInFlight ?? Infinity) };
+    binding.entry.binding = binding;
+    return {
+      get handle() {
+        return binding.entry.handle;
+      },
+      poke: () => {
+        if (binding.entry.active) queue.park(binding.entry.handle);
+      },
+      inFlight: () => (binding.entry.active ? queue.heldBy(binding.entry.handle) : 0),
+    };
+  }
+
+  private attachEntry<T>(queue: XQueue<T>, onMessage: ConsumerEntry<T>['onMessage'], batch: number, maxInFlight: number): ConsumerEntry<T> {
+    const entry: ConsumerEntry<T> = { queue, onMessage, batch, maxInFlight, incarnation: this.incarnation, active: true, handle: undefined as unknown as ConsumerHandle };
+    entry.handle = queue.attach(this.path, () => this.deliver({ kind: 'pull', consumer: entry as ConsumerEntry<unknown> }));
+    this.consumers.push(entry as ConsumerEntry<unknown>);
+    return entry;
+  }
+
+  private async drain(entry: ConsumerEntry<unknown>): Promise<void> {
+    if (!entry.active || entry.incarnation !== this.incarnation) return;
+    const { queue, handle } = entry;
+    for (let n = 0; n < entry.batch; n++) {
+      if (entry.maxInFlight !== Infinity && queue.heldBy(handle) >= entry.maxInFlight) return; // scheduled until poke()
+      const taken = queue.take(handle);
+      if (!taken) return; // idle: the queue wakes us when work arrives
+      try {
+        const r = entry.onMessage(taken, queue);
+        if (r && typeof (r as Promise<void>).then === 'function') await r;
+      } catch (error) {
+        this.countMessageFailure(queue, taken);
+        throw error;
+      }
+      if (!entry.active) return;
+    }
+    // Batch done and maybe more waiting: yield to the event loop, then continue.
+    this.deliver({ kind: 'pull', consumer: entry });
+  }
+
+  /** A message that keeps crashing its consumer is removed as failed (its producer decides what to do). */
+  private countMessageFailure(queue: XQueue<unknown>, taken: Taken<unknown>): void {
+    const item = taken.item;
+    if (typeof item !== 'object' || item === null) return;
+    const n = (this.messageFailures.get(item) ?? 0) + 1;
+    this.messageFailures.set(item, n);
+    if (n >= this.policy.maxMessageAttempts && queue.remove(taken, 'failed')) {
+      this.logger.error('message removed as failed after repeated crashes', { actor: this.path, queue: queue.name, cell: taken.cell, attempts: n });
+    }
+  }
+
+  /** Detach every consumer (their taken messages go back to the queue); re-attach them when resuming. */
+  private releaseConsumers(reattach: boolean): void {
+    const old = this.consumers;
+    this.consumers = [];
+    for (const e of old) {
+      e.active = false;
+      e.queue.detach(e.handle);
+      if (reattach && e.binding) {
+        e.binding.entry = this.attachEntry(e.queue, e.onMessage, e.batch, e.maxInFlight);
+        e.binding.entry.binding = e.binding;
+      }
+    }
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((r) => {
+    const t = setTimeout(r, ms);
+    t.unref();
+  });
+}
+
+export function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

@@ -1,0 +1,162 @@
+/**
+ * Broker reconnection, written once for every transport (AMQP 0-9-1, AMQP 1.0, TCP streams).
+ *
+ * A connection loss is expected: it is logged once per outage (warn at the start, info when the link is
+ * back with the outage's length and attempt count), retried with back-off forever unless MaxRetry says
+ * otherwise, and visible in the component's status (RETRYING with the last error and next delay).
+ *
+ * Tolerance and MaxRetry keep their original meaning (components.md §2.5), mapped onto back-off:
+ *  - Tolerance: the first attempts of an outage are made at the minimum delay (fast re-open);
+ *  - MaxRetry: attempts before giving up, 0 = never give up (the daemon behaviour operators rely on).
+ */
+import { Backoff, BackoffOptions } from './backoff';
+import { Logger } from '../logging/logger';
+import { StatusReporter } from './component';
+import { describe } from './actor';
+
+export interface ReconnectOptions<C> {
+  /** Component name, for logs. */
+  readonly name: string;
+  /** Opens the connection (and channel/link, topology, consumer). Throwing means "try again later". */
+  connect(attempt: number): Promise<C>;
+  /** Called with every new connection; lost() must be called when it breaks. */
+  onConnected?(connection: C, info: { attempts: number; outageMs: number }): void;
+  /** Gives up after this error (e.g. a configuration error such as a missing queue with IsPassive). */
+  isFatal?(error: unknown): boolean;
+  /** Called once when reconnection gives up (fatal error or MaxRetry reached). */
+  onGiveUp?(error: unknown): void;
+  readonly backoff: BackoffOptions;
+  /** Attempts at the minimum delay at the start of an outage (original Tolerance). Default 0. */
+  readonly tolerance?: number;
+  /** Attempts before giving up; 0 = forever (default). */
+  readonly maxRetry?: number;
+  readonly logger: Logger;
+  readonly status?: StatusReporter;
+  /** Timer functions (an actor's, so that stop clears them). */
+  readonly timers?: { setTimeout(fn: () => void, ms: number): unknown; clearTimer(h: unknown): void };
+}
+
+export type ReconnectState = 'idle' | 'connecting' | 'connected' | 'retrying' | 'stopped' | 'failed';
+
+export class Reconnector<C> {
+  private state: ReconnectState = 'idle';
+  private readonly backoff: Backoff;
+  private attempts = 0;
+  private outageStart = 0;
+  private timer: unknown;
+  private current: C | undefined;
+  private lastError: unknown;
+  private generation = 0;
+
+  constructor(private readonly options: ReconnectOptions<C>) {
+    this.backoff = new Backoff(options.backoff);
+  }
+
+  get connection(): C | undefined {
+    return this.state === 'connected' ? this.current : undefined;
+  }
+
+  get status(): ReconnectState {
+    return this.state;
+  }
+
+  /** The error of the last failed attempt of the current outage, if any. */
+  get error(): unknown {
+    return this.lastError;
+  }
+
+  start(): void {
+    if (this.state !== 'idle') return;
+    this.outageStart = Date.now();
+    void this.attempt();
+  }
+
+  /** The connection broke (close/error event). Starts an outage unless one is already running. */
+  lost(error: unknown, connection?: C): void {
+    if (this.state !== 'connected' || (connection !== undefined && connection !== this.current)) return;
+    this.current = undefined;
+    this.outageStart = Date.now();
+    this.attempts = 0;
+    this.backoff.reset();
+    this.lastError = error;
+    this.options.logger.warn('connection lost; reconnecting', { component: this.options.name, error: describe(error) });
+    this.options.status?.set('RETRYING', `connection lost: ${describe(error)}`);
+    this.schedule(0);
+  }
+
+  /** Stops retrying; the caller closes the connection. */
+  stop(): void {
+    this.state = 'stopped';
+    this.generation++;
+    this.clearTimer();
+    this.current = undefined;
+  }
+
+  private async attempt(): Promise<void> {
+    const gen = ++this.generation;
+    this.state = this.attempts === 0 ? 'connecting' : 'retrying';
+    this.attempts++;
+    let conn: C;
+    try {
+      conn = await this.options.connect(this.attempts);
+    } catch (error) {
+      if (gen !== this.generation) return;
+      this.failed(error);
+      return;
+    }
+    if (gen !== this.generation) return; // stopped meanwhile: the caller's stop closes what it opened
+    const outageMs = Date.now() - this.outageStart;
+    const attempts = this.attempts;
+    this.state = 'connected';
+    this.current = conn;
+    this.attempts = 0;
+    this.backoff.reset();
+    if (attempts > 1 || this.lastError !== undefined) {
+      this.options.logger.info('reconnected', { component: this.options.name, attempts, outageMs });
+    }
+    this.lastError = undefined;
+    this.options.status?.set('RUNNING');
+    this.options.onConnected?.(conn, { attempts, outageMs });
+  }
+
+  private failed(error: unknown): void {
+    const first = this.lastError === undefined;
+    this.lastError = error;
+    const maxRetry = this.options.maxRetry ?? 0;
+    if (this.options.isFatal?.(error) || (maxRetry > 0 && this.attempts >= maxRetry)) {
+      this.state = 'failed';
+      this.options.logger.error('giving up connecting', { component: this.options.name, attempts: this.attempts, error: describe(error) });
+      this.options.status?.set('FAILED', describe(error));
+      this.options.onGiveUp?.(error);
+      return;
+    }
+    const tolerance = this.options.tolerance ?? 0;
+    const delay = this.attempts <= tolerance ? this.options.backoff.minMs : this.backoff.next();
+    // Once per outage at warn; each later attempt only at debug, so an outage cannot flood the log.
+    if (first) this.options.logger.warn('cannot connect; retrying', { component: this.options.name, error: describe(error), nextAttemptMs: delay });
+    else this.options.logger.debug('connect attempt failed', { component: this.options.name, attempt: this.attempts, error: describe(error), nextAttemptMs: delay });
+    this.options.status?.set('RETRYING', `${describe(error)}; attempt ${this.attempts + 1} in ${delay} ms`);
+    this.schedule(delay);
+  }
+
+  private schedule(delay: number): void {
+    this.state = 'retrying';
+    this.clearTimer();
+    const run = () => {
+      this.timer = undefined;
+      if (this.state === 'retrying') void this.attempt();
+    };
+    if (this.options.timers) this.timer = this.options.timers.setTimeout(run, delay);
+    else {
+      const t = setTimeout(run, delay);
+      this.timer = t;
+    }
+  }
+
+  private clearTimer(): void {
+    if (this.timer === undefined) return;
+    if (this.options.timers) this.options.timers.clearTimer(this.timer);
+    else clearTimeout(this.timer as NodeJS.Timeout);
+    this.timer = undefined;
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * A fixed-size ring of cell ids (0..capacity-1). Used for the free list and for the ready list
+ * (occupied cells in sequence order). Every id is in at most one ring at a time, so a ring never
+ * needs more than `capacity` slots.
+ */
+export class CellRing {
+  private readonly slots: Int32Array;
+  private head = 0;
+  private count = 0;
+
+  constructor(readonly capacity: number) {
+    this.slots = new Int32Array(Math.max(1, capacity));
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  at(index: number): number {
+    return this.slots[(this.head + index) % this.slots.length];
+  }
+
+  pushBack(cell: number): void {
+    this.slots[(this.head + this.count) % this.slots.length] = cell;
+    this.count++;
+  }
+
+  pushFront(cell: number): void {
+    this.head = (this.head - 1 + this.slots.length) % this.slots.length;
+    this.slots[this.head] = cell;
+    this.count++;
+  }
+
+  popFront(): number {
+    if (this.count === 0) return -1;
+    const cell = this.slots[this.head];
+    this.head = (this.head + 1) % this.slots.length;
+    this.count--;
+    return cell;
+  }
+
+  /** Removes the element at `index` (0 = front), shifting the later ones forward. O(size - index). */
+  removeAt(index: number): number {
+    const cell = this.at(index);
+    for (let i = index; i < this.count - 1; i++) {
+      this.slots[(this.head + i) % this.slots.length] = this.slots[(this.head + i + 1) % this.slots.length];
+    }
+    this.count--;
+    return cell;
+  }
+
+  /** Inserts at `index`, shifting the later ones back. O(size - index). */
+  insertAt(index: number, cell: number): void {
+    for (let i = this.count; i > index; i--) {
+      this.slots[(this.head + i) % this.slots.length] = this.slots[(this.head + i - 1) % this.slots.length];
+    }
+    this.slots[(this.head + index) % this.slots.length] = cell;
+    this.count++;
+  }
+
+  indexOf(cell: number): number {
+    for (let i = 0; i < this.count; i++) if (this.at(i) === cell) return i;
+    return -1;
+  }
+}

@@ -1,0 +1,3 @@
+export * from './xqueue';
+export * from './partition';
+export * from './errors';

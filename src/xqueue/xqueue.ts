@@ -1,0 +1,572 @@
+/**
+ * XQueue: the bounded link between components (design.md "XQueue"; components.md §1; nact.md design B).
+ *
+ * The queue object owns a fixed array of `capacity` cells. A producer must obtain a free cell (reserve)
+ * before it hands a message over (add); when none is free it waits, so the queue never grows. Consumers
+ * are actors that pull: the queue wakes an idle consumer with a single signal when there is work, and
+ * the consumer takes messages in FIFO order until take() returns nothing.
+ *
+ * A cell stays attached to its message from add until the consumer removes it. Removal is "done": it
+ * frees the cell and fires, exactly once, the completion callback the producer attached to that message
+ * (the hook for broker acks, node bookkeeping and MessageEvaluator's bounce-back). A consumer that
+ * crashes is detached and every cell it held is put back at its original position, so a replacement
+ * takes over without losing or duplicating a cell; a late remove() from the crashed consumer is refused.
+ */
+import { CellRing } from './cell-ring';
+import { XQueueStoppedError, ReserveAbortedError, XQueueError } from './errors';
+import { Partition, WHOLE_QUEUE, inPartition } from './partition';
+
+export type CellState = 'empty' | 'reserved' | 'occupied' | 'taken';
+const EMPTY = 0;
+const RESERVED = 1;
+const OCCUPIED = 2;
+const TAKEN = 3;
+const STATE_NAMES: readonly CellState[] = ['empty', 'reserved', 'occupied', 'taken'];
+
+/** How the consumer finished with a message: done (processed) or failed (given up on after retries). */
+export type Outcome = 'done' | 'failed';
+
+/** Called exactly once when the consumer removes the message, with the message as the consumer left it. */
+export type DoneCallback<T> = (item: T, outcome: Outcome, cell: number) => void;
+
+export type QueueState = 'running' | 'paused' | 'stopped';
+
+/** A message a consumer has taken. Pass it back to remove() or putback(). */
+export interface Taken<T> {
+  readonly cell: number;
+  readonly item: T;
+  /** Distinguishes this take from a later take of the same cell (guards against a crashed consumer). */
+  readonly generation: number;
+}
+
+/** A consumer attached to the queue. `wake` is called when work is available and the consumer is idle. */
+export interface ConsumerHandle {
+  readonly id: number;
+  readonly name: string;
+}
+
+export interface XQueueStats {
+  readonly name: string;
+  readonly capacity: number;
+  readonly state: QueueState;
+  /** messages waiting to be taken */
+  readonly depth: number;
+  /** messages taken by a consumer and not yet removed */
+  readonly inFlight: number;
+  /** cells held by producers that have not added yet */
+  readonly reserved: number;
+  /** depth + inFlight */
+  readonly size: number;
+  readonly free: number;
+  readonly waitingProducers: number;
+  readonly consumers: number;
+  readonly totalAdded: number;
+  readonly totalRemoved: number;
+  readonly totalFailed: number;
+  readonly totalPutback: number;
+  readonly totalTakeback: number;
+}
+
+interface Waiter {
+  partition: Partition;
+  resolve: (cell: number) => void;
+  reject: (err: Error) => void;
+  cleanup?: () => void;
+}
+
+interface Consumer extends ConsumerHandle {
+  wake: () => void;
+  scheduled: boolean;
+  attached: boolean;
+  held: Set<number>;
+}
+
+export class XQueue<T> {
+  readonly capacity: number;
+  private readonly cellState: Uint8Array;
+  private readonly items: (T | undefined)[];
+  private readonly callbacks: (DoneCallback<T> | undefined)[];
+  private readonly seq: Float64Array;
+  private readonly generations: Uint32Array;
+  private readonly holders: (Consumer | undefined)[];
+  private readonly free: CellRing;
+  private readonly ready: CellRing;
+  private readonly waiters: Waiter[] = [];
+  private waiterHead = 0;
+  private readonly consumers: Consumer[] = [];
+  private nextConsumer = 0;
+  private consumerIds = 0;
+  private nextSeq = 0;
+  private reservedCount = 0;
+  private takenCount = 0;
+  private runState: QueueState = 'running';
+  private readonly stateListeners = new Set<(s: QueueState) => void>();
+  private emptyWaiters: (() => void)[] = [];
+  private counters = { added: 0, removed: 0, failed: 0, putback: 0, takeback: 0 };
+  /** Completion callbacks that threw (the error goes to onCallbackError). */
+  callbackErrors = 0;
+  onCallbackError?: (err: unknown, cell: number) => void;
+
+  constructor(
+    readonly name: string,
+    capacity: number,
+  ) {
+    // As in the original, a capacity of 0 or less becomes 1.
+    this.capacity = Number.isFinite(capacity) && capacity > 0 ? Math.floor(capacity) : 1;
+    const n = this.capacity;
+    this.cellState = new Uint8Array(n);
+    this.items = new Array<T | undefined>(n).fill(undefined);
+    this.callbacks = new Array<DoneCallback<T> | undefined>(n).fill(undefined);
+    this.seq = new Float64Array(n);
+    this.generations = new Uint32Array(n);
+    this.holders = new Array<Consumer | undefined>(n).fill(undefined);
+    this.free = new CellRing(n);
+    this.ready = new CellRing(n);
+    for (let i = 0; i < n; i++) this.free.pushBack(i);
+  }
+
+  // ------------------------------------------------------------------ producer side
+
+  /**
+   * Reserves a free cell without waiting. Returns the cell id, or -1 when no cell (in the partition)
+   * is free or the queue is paused. Throws XQueueStoppedError on a stopped queue.
+   */
+  tryReserve(partition: Partition = WHOLE_QUEUE): number {
+    if (this.runState === 'stopped') throw new XQueueStoppedError(this.name);
+    if (this.runState === 'paused' || this.hasWaiters()) return -1;
+    const cell = this.takeFreeCell(partition);
+    if (cell >= 0) this.markReserved(cell);
+    return cell;
+  }
+
+  /** Reserves a free cell, waiting (FIFO among producers) while none is free or the queue is paused. */
+  reserve(options: { partition?: Partition; signal?: AbortSignal } = {}): Promise<number> {
+    const partition = options.partition ?? WHOLE_QUEUE;
+    const cell = this.tryReserve(partition);
+    if (cell >= 0) return Promise.resolve(cell);
+    return new Promise<number>((resolve, reject) => {
+      const waiter: Waiter = { partition, resolve, reject };
+      const signal = options.signal;
+      if (signal) {
+        if (signal.aborted) {
+          reject(new ReserveAbortedError(this.name));
+          return;
+        }
+        const onAbort = () => {
+          const i = this.waiters.indexOf(waiter, this.waiterHead);
+          if (i >= 0) this.waiters.splice(i, 1);
+          reject(new ReserveAbortedError(this.name));
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        waiter.cleanup = () => signal.removeEventListener('abort', onAbort);
+      }
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** Returns a reserved cell unused. It is reused first. */
+  cancel(cell: number): void {
+    this.expectState(cell, RESERVED, 'cancel');
+    this.cellState[cell] = EMPTY;
+    this.reservedCount--;
+    this.releaseCell(cell, true);
+    this.notifyIfEmpty();
+  }
+
+  /** Fills a reserved cell. `onDone` fires exactly once, when a consumer removes the message. */
+  add(cell: number, item: T, onDone?: DoneCallback<T>): void {
+    this.expectState(cell, RESERVED, 'add');
+    this.cellState[cell] = OCCUPIED;
+    this.reservedCount--;
+    this.items[cell] = item;
+    this.callbacks[cell] = onDone;
+    this.seq[cell] = this.nextSeq++;
+    this.ready.pushBack(cell);
+    this.counters.added++;
+    this.wakeConsumer();
+  }
+
+  /** Reserve (waiting when full) and add. Resolves with the cell id once the message is in the queue. */
+  async put(item: T, onDone?: DoneCallback<T>, options: { partition?: Partition; signal?: AbortSignal } = {}): Promise<number> {
+    const cell = this.tryReserve(options.partition ?? WHOLE_QUEUE);
+    const reserved = cell >= 0 ? cell : await this.reserve(options);
+    this.add(reserved, item, onDone);
+    return reserved;
+  }
+
+  /** Adds without waiting; returns the cell, or -1 when no cell is free (nothing is added). */
+  offer(item: T, onDone?: DoneCallback<T>, partition: Partition = WHOLE_QUEUE): number {
+    const cell = this.tryReserve(partition);
+    if (cell >= 0) this.add(cell, item, onDone);
+    return cell;
+  }
+
+  /**
+   * The producer withdraws a message no consumer has taken yet. No callback fires.
+   * Returns the message, or undefined when the cell is not occupied (already taken or removed).
+   */
+  takeback(cell: number): T | undefined {
+    if (!this.validCell(cell) || this.cellState[cell] !== OCCUPIED) return undefined;
+    const idx = this.ready.indexOf(cell);
+    if (idx >= 0) this.ready.removeAt(idx);
+    const item = this.items[cell];
+    this.clearCell(cell);
+    this.counters.takeback++;
+    this.releaseCell(cell, false);
+    this.notifyIfEmpty();
+    return item;
+  }
+
+  // ------------------------------------------------------------------ consumer side
+
+  /** Attaches a consumer. `wake` is called (once per idle period) when a message can be taken. */
+  attach(name: string, wake: () => void): ConsumerHandle {
+    const consumer: Consumer = { id: ++this.consumerIds, name, wake, scheduled: false, attached: true, held: new Set() };
+    this.consumers.push(consumer);
+    this.wakeConsumer();
+    return consumer;
+  }
+
+  /**
+   * Detaches a consumer (stopped or crashed). Every cell it still holds is put back at its original
+   * position. Returns how many were put back.
+   */
+  detach(handle: ConsumerHandle): number {
+    const consumer = this.ownConsumer(handle);
+    if (!consumer.attached) return 0;
+    consumer.attached = false;
+    const i = this.consumers.indexOf(consumer);
+    if (i >= 0) this.consumers.splice(i, 1);
+    const held = [...consumer.held].sort((a, b) => this.seq[a] - this.seq[b]);
+    for (const cell of held) this.restore(cell);
+    consumer.held.clear();
+    this.wakeConsumer();
+    return held.length;
+  }
+
+  /**
+   * Takes the oldest waiting message. Returns undefined when there is none or the queue is paused or
+   * stopped; the consumer is then idle and will be woken when work arrives.
+   */
+  take(handle: ConsumerHandle): Taken<T> | undefined {
+    const consumer = this.ownConsumer(handle);
+    if (!consumer.attached) return undefined;
+    if (this.runState !== 'running' || this.ready.size === 0) {
+      consumer.scheduled = false;
+      return undefined;
+    }
+    const cell = this.ready.popFront();
+    this.cellState[cell] = TAKEN;
+    this.takenCount++;
+    this.holders[cell] = consumer;
+    consumer.held.add(cell);
+    const generation = ++this.generations[cell];
+    return { cell, item: this.items[cell] as T, generation };
+  }
+
+  /**
+   * The consumer is done with a message: frees the cell and fires the producer's callback with the
+   * message as it is now. Returns false (and does nothing) for a stale Taken, e.g. from a consumer that
+   * was detached after a crash.
+   */
+  remove(taken: Taken<T>, outcome: Outcome = 'done'): boolean {
+    if (!this.isCurrent(taken)) return false;
+    const cell = taken.cell;
+    const item = this.items[cell] as T;
+    const onDone = this.callbacks[cell];
+    this.holders[cell]?.held.delete(cell);
+    this.clearCell(cell);
+    this.takenCount--;
+    if (outcome === 'failed') this.counters.failed++;
+    else this.counters.removed++;
+    this.releaseCell(cell, false);
+    if (onDone) {
+      try {
+        onDone(item, outcome, cell);
+      } catch (err) {
+        // A producer's callback must not crash the consumer that removed the message.
+        this.callbackErrors++;
+        this.onCallbackError?.(err, cell);
+      }
+    }
+    this.notifyIfEmpty();
+    return true;
+  }
+
+  /** Rolls a taken message back: it is offered again at its original FIFO position. */
+  putback(taken: Taken<T>): boolean {
+    if (!this.isCurrent(taken)) return false;
+    this.holders[taken.cell]?.held.delete(taken.cell);
+    this.restore(taken.cell);
+    this.wakeConsumer();
+    return true;
+  }
+
+  /**
+   * Marks a consumer idle so it is woken again when work is (or still is) available. For consumers that
+   * stop taking before take() returns nothing, e.g. because they have enough messages in flight.
+   */
+  park(handle: ConsumerHandle): void {
+    const consumer = this.ownConsumer(handle);
+    consumer.scheduled = false;
+    this.wakeConsumer();
+  }
+
+  /** How many messages this consumer has taken and not yet removed or put back. */
+  heldBy(handle: ConsumerHandle): number {
+    return this.ownConsumer(handle).held.size;
+  }
+
+  /** Reads a cell's message in any state without changing anything. */
+  browse(cell: number): T | undefined {
+    return this.validCell(cell) ? this.items[cell] : undefined;
+  }
+
+  cellStateOf(cell: number): CellState | 'out-of-range' {
+    return this.validCell(cell) ? STATE_NAMES[this.cellState[cell]] : 'out-of-range';
+  }
+
+  /** Ids of the waiting (occupied) cells in FIFO order. */
+  waitingCells(): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < this.ready.size; i++) out.push(this.ready.at(i));
+    return out;
+  }
+
+  // ------------------------------------------------------------------ control
+
+  get state(): QueueState {
+    return this.runState;
+  }
+
+  /** Nothing moves while paused: consumers take nothing, producers wait for cells. */
+  pause(): void {
+    this.setState('paused');
+  }
+
+  resume(): void {
+    this.setState('running');
+    this.serveWaiters();
+    this.wakeAllIdle();
+  }
+
+  /**
+   * Stops the queue: waiting producers are rejected, consumers are woken so they can see it and end.
+   * Messages still in the queue stay there (they are not lost; resume() makes them available again).
+   */
+  stop(): void {
+    this.setState('stopped');
+    const waiters = this.waiters.splice(this.waiterHead);
+    this.waiters.length = 0;
+    this.waiterHead = 0;
+    for (const w of waiters) {
+      w.cleanup?.();
+      w.reject(new XQueueStoppedError(this.name));
+    }
+    for (const c of [...this.consumers]) this.signal(c, true);
+  }
+
+  onStateChange(listener: (state: QueueState) => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+
+  /** Resolves when no message is waiting, in flight or reserved (used to drain on shutdown). */
+  whenEmpty(): Promise<void> {
+    if (this.isEmpty()) return Promise.resolve();
+    return new Promise((resolve) => this.emptyWaiters.push(resolve));
+  }
+
+  get depth(): number {
+    return this.ready.size;
+  }
+
+  get inFlight(): number {
+    return this.takenCount;
+  }
+
+  /** messages present: waiting + in flight */
+  get size(): number {
+    return this.ready.size + this.takenCount;
+  }
+
+  /** "Full" means no free credit: reserved cells count (components.md §1.5 R:). */
+  isFull(): boolean {
+    return this.free.size === 0;
+  }
+
+  stats(): XQueueStats {
+    return {
+      name: this.name,
+      capacity: this.capacity,
+      state: this.runState,
+      depth: this.ready.size,
+      inFlight: this.takenCount,
+      reserved: this.reservedCount,
+      size: this.ready.size + this.takenCount,
+      free: this.free.size,
+      waitingProducers: this.waiters.length - this.waiterHead,
+      consumers: this.consumers.length,
+      totalAdded: this.counters.added,
+      totalRemoved: this.counters.removed,
+      totalFailed: this.counters.failed,
+      totalPutback: this.counters.putback,
+      totalTakeback: this.counters.takeback,
+    };
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  private validCell(cell: number): boolean {
+    return Number.isInteger(cell) && cell >= 0 && cell < this.capacity;
+  }
+
+  private expectState(cell: number, expected: number, op: string): void {
+    if (!this.validCell(cell)) throw new XQueueError(this.name, `${op}: cell ${cell} out of range 0..${this.capacity - 1}`);
+    if (this.cellState[cell] !== expected) {
+      throw new XQueueError(this.name, `${op}: cell ${cell} is ${STATE_NAMES[this.cellState[cell]]}, expected ${STATE_NAMES[expected]}`);
+    }
+  }
+
+  private isCurrent(taken: Taken<T>): boolean {
+    const cell = taken.cell;
+    return this.validCell(cell) && this.cellState[cell] === TAKEN && this.generations[cell] === taken.generation && this.holders[cell]?.attached === true;
+  }
+
+  private ownConsumer(handle: ConsumerHandle): Consumer {
+    const consumer = handle as Consumer;
+    if (typeof consumer.wake !== 'function' || !(consumer.held instanceof Set)) throw new XQueueError(this.name, `unknown consumer ${handle.name}`);
+    return consumer;
+  }
+
+  private hasWaiters(): boolean {
+    return this.waiters.length > this.waiterHead;
+  }
+
+  private takeFreeCell(partition: Partition): number {
+    if (partition.length === 0) return this.free.popFront();
+    for (let i = 0; i < this.free.size; i++) {
+      if (inPartition(this.free.at(i), partition)) return this.free.removeAt(i);
+    }
+    return -1;
+  }
+
+  private markReserved(cell: number): void {
+    this.cellState[cell] = RESERVED;
+    this.reservedCount++;
+  }
+
+  /** TAKEN -> OCCUPIED at its original place in sequence order. */
+  private restore(cell: number): void {
+    this.cellState[cell] = OCCUPIED;
+    this.takenCount--;
+    this.holders[cell] = undefined;
+    this.counters.putback++;
+    const s = this.seq[cell];
+    let lo = 0;
+    let hi = this.ready.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.seq[this.ready.at(mid)] < s) lo = mid + 1;
+      else hi = mid;
+    }
+    this.ready.insertAt(lo, cell);
+  }
+
+  private clearCell(cell: number): void {
+    this.cellState[cell] = EMPTY;
+    this.items[cell] = undefined;
+    this.callbacks[cell] = undefined;
+    this.holders[cell] = undefined;
+  }
+
+  /** A cell became free: hand it to the first waiting producer whose partition holds it, else free it. */
+  private releaseCell(cell: number, toFront: boolean): void {
+    if (this.runState === 'running' && this.hasWaiters()) {
+      for (let i = this.waiterHead; i < this.waiters.length; i++) {
+        const w = this.waiters[i];
+        if (inPartition(cell, w.partition)) {
+          if (i === this.waiterHead) this.waiterHead++;
+          else this.waiters.splice(i, 1);
+          this.compactWaiters();
+          this.markReserved(cell);
+          w.cleanup?.();
+          w.resolve(cell);
+          return;
+        }
+      }
+    }
+    if (toFront) this.free.pushFront(cell);
+    else this.free.pushBack(cell);
+  }
+
+  private compactWaiters(): void {
+    if (this.waiterHead > 1024 && this.waiterHead * 2 > this.waiters.length) {
+      this.waiters.splice(0, this.waiterHead);
+      this.waiterHead = 0;
+    }
+  }
+
+  private serveWaiters(): void {
+    while (this.hasWaiters() && this.runState === 'running') {
+      const w = this.waiters[this.waiterHead];
+      const cell = this.takeFreeCell(w.partition);
+      if (cell < 0) break;
+      this.waiterHead++;
+      this.markReserved(cell);
+      w.cleanup?.();
+      w.resolve(cell);
+    }
+    this.compactWaiters();
+  }
+
+  /** Wakes one idle consumer (round robin) if a message is waiting. */
+  private wakeConsumer(): void {
+    if (this.runState !== 'running' || this.ready.size === 0) return;
+    const n = this.consumers.length;
+    for (let k = 0; k < n; k++) {
+      const c = this.consumers[(this.nextConsumer + k) % n];
+      if (!c.scheduled) {
+        this.nextConsumer = (this.nextConsumer + k + 1) % n;
+        this.signal(c, false);
+        return;
+      }
+    }
+  }
+
+  private wakeAllIdle(): void {
+    const waiting = this.ready.size;
+    let woken = 0;
+    for (const c of [...this.consumers]) {
+      if (woken >= waiting) break;
+      if (!c.scheduled) {
+        this.signal(c, false);
+        woken++;
+      }
+    }
+  }
+
+  private signal(c: Consumer, force: boolean): void {
+    if (c.scheduled && !force) return;
+    c.scheduled = true;
+    c.wake();
+  }
+
+  private setState(s: QueueState): void {
+    if (this.runState === s) return;
+    this.runState = s;
+    for (const l of [...this.stateListeners]) l(s);
+  }
+
+  private isEmpty(): boolean {
+    return this.ready.size === 0 && this.takenCount === 0 && this.reservedCount === 0;
+  }
+
+  private notifyIfEmpty(): void {
+    if (this.emptyWaiters.length > 0 && this.isEmpty()) {
+      const ws = this.emptyWaiters;
+      this.emptyWaiters = [];
+      for (const w of ws) w();
+    }
+  }
+}
