@@ -1,0 +1,61 @@
+/**
+ * Typed errors of the transformation kinds.
+ *
+ * - {@link TransformConfigError}: raised while compiling a ruleset at start-up (missing file, bad
+ *   XPath/JSONata/XSLT, wrong value type). Start-up aborts; the message names ruleset and key.
+ * - {@link TransformError} and its subclasses: raised by a compiled transform for one message.
+ *   The engine turns any of them into EXCEPTION (RC -1), see evaluator.md §18. Changes a
+ *   transform made before failing are kept (no rollback, §2.1).
+ */
+import { RuleConfigError, ConfigWhere } from '../rules/errors';
+
+export class TransformConfigError extends RuleConfigError {
+  constructor(where: ConfigWhere, problem: string, expected?: string) {
+    super(where, problem, expected);
+    this.name = 'TransformConfigError';
+  }
+}
+
+/** Why a transform failed for one message; `kind` is the ruleset kind name (e.g. `xcut`). */
+export class TransformError extends Error {
+  constructor(
+    readonly kind: string,
+    readonly ruleset: string,
+    readonly problem: string,
+  ) {
+    super(`ruleset ${JSON.stringify(ruleset)} (${kind}): ${problem}`);
+    this.name = 'TransformError';
+  }
+}
+
+/** The body (or an XMLField property) is not well-formed XML, or declares entities. */
+export class XmlInputError extends TransformError {
+  constructor(kind: string, ruleset: string, what: string, reason: string) {
+    super(kind, ruleset, `${what} is not acceptable XML: ${reason}`);
+    this.name = 'XmlInputError';
+  }
+}
+
+/** The body (or a JSONField property) is not JSON. */
+export class JsonInputError extends TransformError {
+  constructor(kind: string, ruleset: string, what: string, reason: string) {
+    super(kind, ruleset, `${what} is not JSON: ${reason}`);
+    this.name = 'JsonInputError';
+  }
+}
+
+/** The message body has a type the transform cannot read or rewrite (none, map, object). */
+export class BodyTypeError extends TransformError {
+  constructor(kind: string, ruleset: string, bodyKind: string, expected: string) {
+    super(kind, ruleset, `the message body is ${bodyKind}, expected ${expected}`);
+    this.name = 'BodyTypeError';
+  }
+}
+
+/** A path or expression selected nothing where something was required, or did not fit the data. */
+export class SelectionError extends TransformError {
+  constructor(kind: string, ruleset: string, key: string, problem: string) {
+    super(kind, ruleset, `${key}: ${problem}`);
+    this.name = 'SelectionError';
+  }
+}

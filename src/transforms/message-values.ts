@@ -1,0 +1,31 @@
+/**
+ * Ruleset values that may be message templates (XSLParameter, JSONParameter, XPath expressions):
+ * a value without a `##name##` placeholder is static; one with placeholders is rendered for
+ * every message through the engine's template formatter.
+ */
+import type { Message } from '../message';
+import type { TransformCompileContext } from './kind-types';
+
+const PLACEHOLDER = /##[^#]+##/;
+
+export function hasPlaceholder(value: string): boolean {
+  return PLACEHOLDER.test(value);
+}
+
+/** A value resolved per message: a constant, or the template rendered against the message. */
+export type MessageValue = (msg: Message) => string;
+
+export function messageValue(value: string, ctx: TransformCompileContext): MessageValue {
+  return hasPlaceholder(value) ? (msg) => ctx.format(value, msg) : () => value;
+}
+
+/** Compiles every entry of a name→value map (e.g. XSLParameter) into per-message values. */
+export function messageValues(map: Readonly<Record<string, string>>, ctx: TransformCompileContext): ReadonlyArray<readonly [string, MessageValue]> {
+  return Object.entries(map).map(([name, value]) => [name, messageValue(value, ctx)] as const);
+}
+
+export function renderValues(values: ReadonlyArray<readonly [string, MessageValue]>, msg: Message): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of values) out[name] = value(msg);
+  return out;
+}

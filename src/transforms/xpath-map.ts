@@ -1,0 +1,43 @@
+/**
+ * XPath map (evaluator.md §13.2): `"XPath": {"property": "expression", ...}` sets each property
+ * to the XPath string value of its expression over the XML body (`""` when nothing is
+ * selected). Expressions are compiled at start-up; one containing `##name##` is rendered from
+ * the message and compiled for each message. Properties set before a failure stay set.
+ */
+import { isRecord } from '../rules/errors';
+import { readBodyText } from './body';
+import type { CompiledTransform, RulesetMap, TransformCompileContext, TransformKind } from './kind-types';
+import { hasPlaceholder, messageValue } from './message-values';
+import { stringMapKey } from './ruleset-values';
+import { CompiledXPath } from './xpath-expression';
+import { compileXPathKey, parseXmlInput, perMessage } from './xml-support';
+import type { Message } from '../message';
+
+const KIND = 'xpath-map';
+
+export function compileXPathMap(ruleset: RulesetMap, ctx: TransformCompileContext): CompiledTransform {
+  const rulesetName = ctx.rulesetName;
+  const entries = Object.entries(stringMapKey(ruleset, 'XPath', ctx)).map(([property, expression]) => {
+    if (!hasPlaceholder(expression)) {
+      const compiled = compileXPathKey(expression, `XPath.${property}`, ctx);
+      return { property, expressionFor: (): CompiledXPath => compiled };
+    }
+    const render = messageValue(expression, ctx);
+    return { property, expressionFor: (msg: Message): CompiledXPath => perMessage(KIND, rulesetName, () => CompiledXPath.compile(render(msg))) };
+  });
+  return (msg) => {
+    const doc = parseXmlInput(readBodyText(msg, KIND, rulesetName), KIND, rulesetName, 'the body');
+    for (const { property, expressionFor } of entries) {
+      const expression = expressionFor(msg);
+      msg.setProperty(property, perMessage(KIND, rulesetName, () => expression.stringValue(doc)));
+    }
+  };
+}
+
+export const xpathMapKind: TransformKind = {
+  name: KIND,
+  precedence: 9,
+  needsBody: true,
+  detect: (ruleset) => isRecord(ruleset.XPath),
+  compile: compileXPathMap,
+};
