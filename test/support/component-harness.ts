@@ -1,0 +1,63 @@
+/**
+ * Runs one component as an actor with real XQueues, without a topology file: what unit and integration
+ * tests of a single component use. `stop()` stops the actor runtime (and so every timer of the component).
+ */
+import { ActorRef, ActorRuntime } from '../../src/runtime/actor';
+import { AnyComponentDefinition, ComponentConfig, ComponentEnv, ComponentRegistry, StatusReporter } from '../../src/runtime/component';
+import { DEFAULT_POLICY, SupervisionPolicy } from '../../src/runtime/supervision-policy';
+import { Logger, memoryLogger, LogEntry } from '../../src/logging/logger';
+import { Message } from '../../src/message/message';
+import { XQueue } from '../../src/xqueue/xqueue';
+
+export interface HarnessOptions {
+  config: ComponentConfig;
+  input?: XQueue<Message>;
+  output?: XQueue<Message>;
+  outlinks?: XQueue<Message>[];
+  baseDir?: string;
+  pluginDirs?: string[];
+  policy?: SupervisionPolicy;
+  registry?: ComponentRegistry;
+  logger?: Logger;
+}
+
+export interface Harness {
+  runtime: ActorRuntime;
+  actor: ActorRef<never>;
+  env: ComponentEnv;
+  status: StatusReporter;
+  logs: LogEntry[];
+  stop(): Promise<void>;
+}
+
+export function runComponent(def: AnyComponentDefinition, options: HarnessOptions): Harness {
+  const logs: LogEntry[] = [];
+  const logger = options.logger ?? memoryLogger(logs);
+  const runtime = new ActorRuntime('test', logger);
+  const status = new StatusReporter();
+  const name = typeof options.config.Name === 'string' ? options.config.Name : def.className;
+  const env: ComponentEnv = {
+    name,
+    className: def.className,
+    config: options.config,
+    input: options.input,
+    output: options.output,
+    outlinks: options.outlinks ?? [],
+    baseDir: options.baseDir ?? process.cwd(),
+    pluginDirs: options.pluginDirs ?? [],
+    logger: logger.child({ component: name }),
+    status,
+    registry: options.registry ?? new ComponentRegistry([def]),
+  };
+  const actor = runtime.spawn<never>(name, () => def.create(env), { policy: options.policy ?? DEFAULT_POLICY, logger: env.logger });
+  return { runtime, actor, env, status, logs, stop: () => runtime.stop() };
+}
+
+/** Resolves when `predicate` holds, polling every 10 ms; rejects after `timeoutMs` with `what` in the message. */
+export async function waitFor(predicate: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
