@@ -16,6 +16,38 @@ export class TransformConfigError extends RuleConfigError {
   }
 }
 
+/**
+ * A library-level failure (bad XPath, bad JSON path, XSLT failure, rejected XML) that knows
+ * nothing of rulesets. The kinds turn it into a TransformConfigError at start-up or a
+ * TransformError for one message ({@link asConfigError}, {@link perMessage}).
+ */
+export class TransformProblem extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'TransformProblem';
+  }
+}
+
+/** Runs a per-message step, turning a TransformProblem into a TransformError of the ruleset. */
+export function perMessage<T>(kind: string, ruleset: string, step: () => T): T {
+  try {
+    return step();
+  } catch (e) {
+    if (e instanceof TransformProblem) throw new TransformError(kind, ruleset, e.reason);
+    throw e;
+  }
+}
+
+/** Runs a start-up step, turning a TransformProblem into a TransformConfigError naming the key. */
+export function asConfigError<T>(where: ConfigWhere, expected: string, step: () => T): T {
+  try {
+    return step();
+  } catch (e) {
+    if (e instanceof TransformProblem) throw new TransformConfigError(where, e.reason, expected);
+    throw e;
+  }
+}
+
 /** Why a transform failed for one message; `kind` is the ruleset kind name (e.g. `xcut`). */
 export class TransformError extends Error {
   constructor(

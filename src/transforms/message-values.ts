@@ -4,12 +4,11 @@
  * every message through the engine's template formatter.
  */
 import type { Message } from '../message';
+import { Template } from '../rules/template';
 import type { TransformCompileContext } from './kind-types';
 
-const PLACEHOLDER = /##[^#]+##/;
-
 export function hasPlaceholder(value: string): boolean {
-  return PLACEHOLDER.test(value);
+  return Template.hasPlaceholders(value);
 }
 
 /** A value resolved per message: a constant, or the template rendered against the message. */

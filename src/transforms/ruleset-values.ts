@@ -62,3 +62,23 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   return typeof value === 'object' ? 'a map' : `a ${typeof value}`;
 }
+
+/**
+ * Compiles a file named by a ruleset key once per version of the file, so that every ruleset
+ * naming the same stylesheet or template shares one compiled form (evaluator.md §12.2, §13.5).
+ */
+export class CompiledFiles<T> {
+  private readonly byVersion = new Map<string, T>();
+
+  constructor(private readonly compile: (file: LoadedFile, ctx: TransformCompileContext) => T) {}
+
+  get(ruleset: RulesetMap, key: string, ctx: TransformCompileContext): T {
+    const file = readRulesetFile(ruleset, key, ctx);
+    let compiled = this.byVersion.get(file.version);
+    if (compiled === undefined) {
+      compiled = this.compile(file, ctx);
+      this.byVersion.set(file.version, compiled);
+    }
+    return compiled;
+  }
+}

@@ -12,12 +12,13 @@
  * a newline, the document indented by 4 spaces where an element holds only elements (mixed
  * content is written as is), and a final newline. The DOCTYPE is not written back.
  */
+import { TransformProblem } from './errors';
 import { DOMParser, onErrorStopParsing } from '@xmldom/xmldom';
 import type { Document, Element, Node, ProcessingInstruction } from '@xmldom/xmldom';
 
 /** Why a text was refused as XML; callers turn it into their typed error. */
-export class XmlRejection extends Error {
-  constructor(readonly reason: string) {
+export class XmlRejection extends TransformProblem {
+  constructor(reason: string) {
     super(reason);
     this.name = 'XmlRejection';
   }

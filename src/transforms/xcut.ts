@@ -6,11 +6,11 @@
  *   nothing is removed.
  */
 import { readRewritableBodyText, replaceBodyText } from './body';
-import { SelectionError } from './errors';
+import { SelectionError, perMessage } from './errors';
 import type { CompiledTransform, RulesetMap, TransformCompileContext, TransformKind } from './kind-types';
 import { stringKey } from './ruleset-values';
 import { serializeXml } from './safe-xml';
-import { commonParent, compileXPathKey, parseXmlInput, perMessage } from './xml-support';
+import { commonParent, compileXPathKey, parseXmlInput } from './xml-support';
 
 const KIND = 'xcut';
 

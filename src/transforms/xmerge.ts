@@ -15,11 +15,11 @@
  * changes, code 0. XMLField missing or not XML, body not XML: the transform fails.
  */
 import { readRewritableBodyText, replaceBodyText } from './body';
-import { SelectionError } from './errors';
+import { SelectionError, perMessage } from './errors';
 import type { CompiledTransform, RulesetMap, TransformCompileContext, TransformKind } from './kind-types';
 import { flagKey, stringKey } from './ruleset-values';
 import { serializeXml } from './safe-xml';
-import { commonParent, compileXPathKey, parseXmlInput, perMessage } from './xml-support';
+import { commonParent, compileXPathKey, parseXmlInput } from './xml-support';
 
 const KIND = 'xmerge';
 const ALL_CHILDREN_OF_ROOT = '/*/*';

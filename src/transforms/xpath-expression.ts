@@ -6,12 +6,13 @@
  *
  * The expression is parsed once; its unprefixed name tests are then replaced by local-name tests.
  */
+import { TransformProblem } from './errors';
 import * as xpath from 'xpath';
 import type { Node } from '@xmldom/xmldom';
 
 /** Why an expression cannot be compiled or evaluated; callers add ruleset and key. */
-export class XPathProblem extends Error {
-  constructor(readonly reason: string) {
+export class XPathProblem extends TransformProblem {
+  constructor(reason: string) {
     super(reason);
     this.name = 'XPathProblem';
   }

@@ -10,7 +10,8 @@ import type { CompiledTransform, RulesetMap, TransformCompileContext, TransformK
 import { hasPlaceholder, messageValue } from './message-values';
 import { stringMapKey } from './ruleset-values';
 import { CompiledXPath } from './xpath-expression';
-import { compileXPathKey, parseXmlInput, perMessage } from './xml-support';
+import { compileXPathKey, parseXmlInput } from './xml-support';
+import { perMessage } from './errors';
 import type { Message } from '../message';
 
 const KIND = 'xpath-map';

@@ -12,12 +12,13 @@
  * Safety: the source text is checked for entity declarations before SaxonJS parses it (see
  * safe-xml.ts); SaxonJS's own parser does not resolve entities or load DTDs either.
  */
+import { TransformProblem } from './errors';
 import { pathToFileURL } from 'node:url';
 import { assertNoEntityDeclarations } from './safe-xml';
 
 /** Why a stylesheet does not compile, or a transform failed; callers add ruleset and key. */
-export class XsltProblem extends Error {
-  constructor(readonly reason: string) {
+export class XsltProblem extends TransformProblem {
+  constructor(reason: string) {
     super(reason);
     this.name = 'XsltProblem';
   }

@@ -6,33 +6,21 @@
  * the body unchanged. A stylesheet that does not compile is a start-up error.
  */
 import { readRewritableBodyText, replaceBodyText } from './body';
-import { TransformConfigError, TransformError, XmlInputError } from './errors';
+import { TransformConfigError, XmlInputError, asConfigError, perMessage } from './errors';
 import type { CompiledTransform, RulesetMap, TransformCompileContext, TransformKind } from './kind-types';
 import { messageValues, renderValues } from './message-values';
-import { readRulesetFile, stringMapKey } from './ruleset-values';
+import { CompiledFiles, stringMapKey } from './ruleset-values';
 import { XmlRejection } from './safe-xml';
-import { CompiledStylesheet, XsltProblem } from './xslt-engine';
+import { CompiledStylesheet } from './xslt-engine';
 
 const KIND = 'xslt';
 /** Parameter names are passed as no-namespace QNames. */
 const NCNAME = /^[A-Za-z_][\w.-]*$/;
 
-const stylesheets = new Map<string, CompiledStylesheet>();
-
-/** Compiles a stylesheet file once per version of the file. */
-function stylesheetFor(ruleset: RulesetMap, ctx: TransformCompileContext): CompiledStylesheet {
-  const file = readRulesetFile(ruleset, 'XSLFile', ctx);
-  const cached = stylesheets.get(file.version);
-  if (cached) return cached;
-  try {
-    const compiled = CompiledStylesheet.compile(file.path, file.text);
-    stylesheets.set(file.version, compiled);
-    return compiled;
-  } catch (e) {
-    if (e instanceof XsltProblem) throw new TransformConfigError({ ruleset: ctx.rulesetName, key: 'XSLFile' }, e.reason, 'an XSLT stylesheet that compiles');
-    throw e;
-  }
-}
+/** Stylesheets, compiled once per file version; a compile error names ruleset and file. */
+const stylesheets = new CompiledFiles((file, ctx) =>
+  asConfigError({ ruleset: ctx.rulesetName, key: 'XSLFile' }, 'an XSLT stylesheet that compiles', () => CompiledStylesheet.compile(file.path, file.text)),
+);
 
 export function compileXslt(ruleset: RulesetMap, ctx: TransformCompileContext): CompiledTransform {
   const rulesetName = ctx.rulesetName;
@@ -41,17 +29,18 @@ export function compileXslt(ruleset: RulesetMap, ctx: TransformCompileContext): 
     if (!NCNAME.test(name)) throw new TransformConfigError({ ruleset: rulesetName, key: `XSLParameter.${name}` }, 'is not a parameter name', 'an XML name without prefix');
   }
   const values = messageValues(parameters, ctx);
-  const stylesheet = stylesheetFor(ruleset, ctx);
+  const stylesheet = stylesheets.get(ruleset, 'XSLFile', ctx);
   return (msg) => {
     const body = readRewritableBodyText(msg, KIND, rulesetName);
-    let output: string;
-    try {
-      output = stylesheet.transform(body, renderValues(values, msg));
-    } catch (e) {
-      if (e instanceof XmlRejection) throw new XmlInputError(KIND, rulesetName, 'the body', e.reason);
-      if (e instanceof XsltProblem) throw new TransformError(KIND, rulesetName, e.reason);
-      throw e;
-    }
+    const params = renderValues(values, msg);
+    const output = perMessage(KIND, rulesetName, () => {
+      try {
+        return stylesheet.transform(body, params);
+      } catch (e) {
+        if (e instanceof XmlRejection) throw new XmlInputError(KIND, rulesetName, 'the body', e.reason);
+        throw e;
+      }
+    });
     if (output !== '') replaceBodyText(msg, output, KIND, rulesetName);
   };
 }

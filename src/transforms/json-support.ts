@@ -1,0 +1,21 @@
+/**
+ * The glue the JSON kinds share: parsing a message's JSON into a typed per-message error, and
+ * compiling ruleset JSON paths into typed configuration errors.
+ */
+import { JsonInputError, asConfigError } from './errors';
+import type { TransformCompileContext } from './kind-types';
+import { JsonPath } from './json-path';
+import { JsonSyntaxError, JsonValue, parseJsonText } from './json-text';
+
+export function parseJsonInput(text: string, kind: string, ruleset: string, what: string): JsonValue {
+  try {
+    return parseJsonText(text);
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) throw new JsonInputError(kind, ruleset, what, e.message);
+    throw e;
+  }
+}
+
+export function compileJsonPathKey(path: string, key: string, ctx: TransformCompileContext): JsonPath {
+  return asConfigError({ ruleset: ctx.rulesetName, key }, 'a JSON path (evaluator.md §12.0)', () => JsonPath.compile(path));
+}
