@@ -133,7 +133,10 @@ export class XQueue<T> {
    */
   tryReserve(partition: Partition = WHOLE_QUEUE): number {
     if (this.runState === 'stopped') throw new XQueueStoppedError(this.name);
-    if (this.runState === 'paused' || this.hasWaiters()) return -1;
+    if (this.runState === 'paused') return -1;
+    // Waiting producers have first claim on free cells, but each waits only for cells of its own
+    // partition: serve them first, then a free cell none of them can use is this producer's.
+    if (this.hasWaiters()) this.serveWaiters();
     const cell = this.takeFreeCell(partition);
     if (cell >= 0) this.markReserved(cell);
     return cell;
@@ -507,16 +510,22 @@ export class XQueue<T> {
     }
   }
 
+  /** Hands free cells to waiting producers in FIFO order; a waiter whose partition has none keeps its place. */
   private serveWaiters(): void {
-    while (this.hasWaiters() && this.runState === 'running') {
-      const w = this.waiters[this.waiterHead];
-      const cell = this.takeFreeCell(w.partition);
-      if (cell < 0) break;
-      this.waiterHead++;
+    if (this.runState !== 'running' || this.free.size === 0) return;
+    let kept = this.waiterHead;
+    for (let i = this.waiterHead; i < this.waiters.length; i++) {
+      const w = this.waiters[i];
+      const cell = this.free.size > 0 ? this.takeFreeCell(w.partition) : -1;
+      if (cell < 0) {
+        this.waiters[kept++] = w;
+        continue;
+      }
       this.markReserved(cell);
       w.cleanup?.();
       w.resolve(cell);
     }
+    this.waiters.length = kept;
     this.compactWaiters();
   }
 
