@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// `npm test`: the unit and integration suites (in parallel workers), then the fault suite alone, because
+// fault tests stop and restart the shared broker. Ends with one summary line "tests: N passed, N failed".
+'use strict';
+const { spawnSync } = require('child_process');
+const fs = require('fs');
+const path = require('path');
+
+const root = path.resolve(__dirname, '..');
+const out = path.join(root, '.tmp');
+fs.mkdirSync(out, { recursive: true });
+const jest = require.resolve('jest/bin/jest');
+const extra = process.argv.slice(2);
+
+function runJest(name, args) {
+  const outputFile = path.join(out, `jest-${name}.json`);
+  fs.rmSync(outputFile, { force: true });
+  const r = spawnSync(process.execPath, [jest, ...args, '--json', `--outputFile=${outputFile}`, ...extra], { cwd: root, stdio: 'inherit' });
+  let passed = 0, failed = 0, suitesFailed = 0;
+  try {
+    const j = JSON.parse(fs.readFileSync(outputFile, 'utf8'));
+    passed = j.numPassedTests; failed = j.numFailedTests; suitesFailed = j.numFailedTestSuites + (j.numRuntimeErrorTestSuites || 0);
+  } catch (e) {
+    suitesFailed = 1;
+  }
+  return { status: r.status, passed, failed, suitesFailed };
+}
+
+const stages = [
+  ['main', ['--selectProjects', 'unit', 'integration', '--maxWorkers=2']],
+  ['fault', ['--selectProjects', 'fault', '--runInBand', '--passWithNoTests']],
+];
+let passed = 0, failed = 0, bad = false;
+for (const [name, args] of stages) {
+  const r = runJest(name, args);
+  passed += r.passed; failed += r.failed;
+  if (r.status !== 0 || r.suitesFailed > 0) bad = true;
+}
+console.log(`tests: ${passed} passed, ${failed} failed`);
+process.exit(bad || failed > 0 ? 1 : 0);
