@@ -2,7 +2,8 @@
  * How the transform kinds read and replace the message body (evaluator.md §2.6, §12.2, §13.5).
  * Reading: any body that has a text form (text, bytes as UTF-8, a map as `<name>value</name>`
  * lines); no body, or an in-process object, is a BodyTypeError. Replacing: only text and bytes
- * bodies can be rewritten (a bytes body stays bytes).
+ * bodies can be rewritten (a bytes body stays bytes): the kinds check that up front with
+ * {@link readRewritableBodyText} and then write through the rules engine's replaceBodyText.
  */
 import type { Message } from '../message';
 import { BodyTypeError } from './errors';
@@ -21,11 +22,6 @@ export function readRewritableBodyText(msg: Message, kind: string, ruleset: stri
   throw new BodyTypeError(kind, ruleset, describeBody(b.kind), 'a text or bytes body');
 }
 
-export function replaceBodyText(msg: Message, text: string, kind: string, ruleset: string): void {
-  const k = msg.body.kind;
-  if (k !== 'text' && k !== 'bytes') throw new BodyTypeError(kind, ruleset, describeBody(k), 'a text or bytes body');
-  msg.setText(text);
-}
 
 function describeBody(kind: string): string {
   return kind === 'none' ? 'absent' : `a ${kind} body`;

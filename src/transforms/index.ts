@@ -1,8 +1,9 @@
 /**
- * The XML and JSON ruleset kinds of the MessageEvaluator (evaluator.md §12-§13), in the
- * precedence order of §4. The rules engine registers them from here.
+ * The XML and JSON ruleset kinds of the MessageEvaluator (evaluator.md §12-§13). Importing this
+ * module registers them with the rules engine's registry (src/rules/ruleset-kinds.ts), each at
+ * its slot of the original's precedence order (§4).
  */
-import type { TransformKind } from './kind-types';
+import { registerRulesetKind, RulesetKind } from '../rules/ruleset-kinds';
 import { jsonPathMapKind } from './jsonpath-map';
 import { jcutKind } from './jcut';
 import { jsonataTemplateKind } from './jsonata-template';
@@ -12,9 +13,11 @@ import { xcutKind } from './xcut';
 import { xmergeKind } from './xmerge';
 import { xsltKind } from './xslt';
 
-export const TRANSFORM_KINDS: readonly TransformKind[] = [jsonPathMapKind, jcutKind, jsonataTemplateKind, jmergeKind, xpathMapKind, xcutKind, xmergeKind, xsltKind];
+export const TRANSFORM_KINDS: readonly RulesetKind[] = [jsonPathMapKind, jcutKind, jsonataTemplateKind, jmergeKind, xpathMapKind, xcutKind, xmergeKind, xsltKind];
 
-export type { TransformKind, TransformCompileContext, CompiledTransform, RulesetMap } from './kind-types';
+for (const kind of TRANSFORM_KINDS) registerRulesetKind(kind);
+
+export type { TransformCompileContext, CompiledTransform, RulesetMap } from './kind-types';
 export * from './errors';
 export { compileJsonPathMap } from './jsonpath-map';
 export { compileJCut } from './jcut';

@@ -17,9 +17,11 @@
  * 6. Any other combination (object target with a non-object source, scalar target): fails.
  * 7. The body is re-serialised (compact JSON, numbers as written) only if something was added.
  */
-import { readRewritableBodyText, replaceBodyText } from './body';
+import { replaceBodyText } from '../rules/kinds/body-writer';
+import { readRewritableBodyText } from './body';
 import { SelectionError, perMessage } from './errors';
-import type { CompiledTransform, RulesetMap, TransformCompileContext, TransformKind } from './kind-types';
+import { KIND_PRECEDENCE, RulesetKind } from '../rules/ruleset-kinds';
+import type { CompiledTransform, RulesetMap, TransformCompileContext } from './kind-types';
 import { compileJsonPathKey, parseJsonInput } from './json-support';
 import { JsonValue, isJsonObject, stringifyJson } from './json-text';
 import { stringKey } from './ruleset-values';
@@ -40,7 +42,7 @@ export function compileJMerge(ruleset: RulesetMap, ctx: TransformCompileContext)
     const into = perMessage(KIND, rulesetName, () => target.select(body));
     if (into === undefined) throw new SelectionError(KIND, rulesetName, 'TargetJSONPath', `${target.source} is not found in the body`);
     if (value === undefined || value === null) return;
-    if (merge(into, value, rulesetName)) replaceBodyText(msg, stringifyJson(body), KIND, rulesetName);
+    if (merge(into, value, rulesetName)) replaceBodyText(msg, stringifyJson(body));
   };
 }
 
@@ -67,10 +69,10 @@ function describe(v: JsonValue): string {
   return Array.isArray(v) ? 'a list' : isJsonObject(v) ? 'an object' : 'a scalar';
 }
 
-export const jmergeKind: TransformKind = {
+export const jmergeKind: RulesetKind = {
   name: KIND,
-  // not in the original's order (§4): placed after JSONFormatter, before the XML kinds
-  precedence: 8.5,
+  precedence: KIND_PRECEDENCE.jmerge,
+  keys: ['JSONField', 'SourceJSONPath', 'TargetJSONPath'],
   needsBody: true,
   detect: (ruleset) => ruleset.JSONField !== undefined && ruleset.JSONField !== null,
   compile: compileJMerge,

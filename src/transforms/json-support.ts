@@ -17,5 +17,5 @@ export function parseJsonInput(text: string, kind: string, ruleset: string, what
 }
 
 export function compileJsonPathKey(path: string, key: string, ctx: TransformCompileContext): JsonPath {
-  return asConfigError({ ruleset: ctx.rulesetName, key }, 'a JSON path (evaluator.md §12.0)', () => JsonPath.compile(path));
+  return asConfigError(ctx.where(key), 'a JSON path (evaluator.md §12.0)', () => JsonPath.compile(path));
 }

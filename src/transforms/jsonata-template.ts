@@ -12,9 +12,11 @@
  * Example: `{"who": $who, "total": $sum(items.qty)}` with `"JSONParameter": {"who": "##name##"}`.
  */
 import jsonata from 'jsonata';
-import { readRewritableBodyText, replaceBodyText } from './body';
+import { replaceBodyText } from '../rules/kinds/body-writer';
+import { readRewritableBodyText } from './body';
 import { JsonInputError, TransformConfigError, TransformError } from './errors';
-import type { CompiledTransform, RulesetMap, TransformCompileContext, TransformKind } from './kind-types';
+import { KIND_PRECEDENCE, RulesetKind } from '../rules/ruleset-kinds';
+import type { CompiledTransform, RulesetMap, TransformCompileContext } from './kind-types';
 import { messageValues, renderValues } from './message-values';
 import { CompiledFiles, stringMapKey } from './ruleset-values';
 
@@ -28,7 +30,7 @@ const expressions = new CompiledFiles((file, ctx) => {
   } catch (e) {
     const { message, position } = e as { message: string; position?: number };
     const where = position !== undefined ? ` (at character ${position})` : '';
-    throw new TransformConfigError({ ruleset: ctx.rulesetName, key: 'JTMPFile' }, `${file.path} is not a JSONata expression: ${message}${where}`, 'a JSONata expression');
+    throw new TransformConfigError(ctx.where('JTMPFile'), `${file.path} is not a JSONata expression: ${message}${where}`, 'a JSONata expression');
   }
 });
 
@@ -37,10 +39,10 @@ export function compileJsonataTemplate(ruleset: RulesetMap, ctx: TransformCompil
   const parameters = stringMapKey(ruleset, 'JSONParameter', ctx);
   for (const name of Object.keys(parameters)) {
     if (!VARIABLE_NAME.test(name)) {
-      throw new TransformConfigError({ ruleset: rulesetName, key: `JSONParameter.${name}` }, 'cannot be a JSONata variable name (JSONT override paths are not supported)', 'letters, digits and _');
+      throw new TransformConfigError(ctx.where(`JSONParameter.${name}`), 'cannot be a JSONata variable name (JSONT override paths are not supported)', 'letters, digits and _');
     }
   }
-  const values = messageValues(parameters, ctx);
+  const values = messageValues(parameters, 'JSONParameter', ctx);
   const expression = expressions.get(ruleset, 'JTMPFile', ctx);
   return async (msg) => {
     const text = readRewritableBodyText(msg, KIND, rulesetName);
@@ -59,13 +61,14 @@ export function compileJsonataTemplate(ruleset: RulesetMap, ctx: TransformCompil
     if (result === undefined) return;
     const output = typeof result === 'string' ? result : JSON.stringify(result);
     if (output === undefined) throw new TransformError(KIND, rulesetName, 'the JSONata result is not JSON (a function?)');
-    replaceBodyText(msg, output, KIND, rulesetName);
+    replaceBodyText(msg, output);
   };
 }
 
-export const jsonataTemplateKind: TransformKind = {
+export const jsonataTemplateKind: RulesetKind = {
   name: KIND,
-  precedence: 7,
+  precedence: KIND_PRECEDENCE.jsont,
+  keys: ['JTMPFile', 'JSONParameter'],
   needsBody: true,
   detect: (ruleset) => ruleset.JTMPFile !== undefined && ruleset.JTMPFile !== null,
   compile: compileJsonataTemplate,

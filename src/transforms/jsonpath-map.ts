@@ -9,7 +9,8 @@
 import { isRecord } from '../rules/errors';
 import { readBodyText } from './body';
 import { perMessage } from './errors';
-import type { CompiledTransform, RulesetMap, TransformCompileContext, TransformKind } from './kind-types';
+import { KIND_PRECEDENCE, RulesetKind } from '../rules/ruleset-kinds';
+import type { CompiledTransform, RulesetMap, TransformCompileContext } from './kind-types';
 import { compileJsonPathKey, parseJsonInput } from './json-support';
 import { literalText } from './json-text';
 import { stringMapKey } from './ruleset-values';
@@ -28,9 +29,10 @@ export function compileJsonPathMap(ruleset: RulesetMap, ctx: TransformCompileCon
   };
 }
 
-export const jsonPathMapKind: TransformKind = {
+export const jsonPathMapKind: RulesetKind = {
   name: KIND,
-  precedence: 6,
+  precedence: KIND_PRECEDENCE.jsonPathMap,
+  keys: ['JSONPath'],
   needsBody: true,
   detect: (ruleset) => isRecord(ruleset.JSONPath),
   compile: compileJsonPathMap,

@@ -14,13 +14,13 @@ export function hasPlaceholder(value: string): boolean {
 /** A value resolved per message: a constant, or the template rendered against the message. */
 export type MessageValue = (msg: Message) => string;
 
-export function messageValue(value: string, ctx: TransformCompileContext): MessageValue {
-  return hasPlaceholder(value) ? (msg) => ctx.format(value, msg) : () => value;
+export function messageValue(value: string, key: string, ctx: TransformCompileContext): MessageValue {
+  return hasPlaceholder(value) ? ctx.formatTemplate(value, key) : () => value;
 }
 
-/** Compiles every entry of a name→value map (e.g. XSLParameter) into per-message values. */
-export function messageValues(map: Readonly<Record<string, string>>, ctx: TransformCompileContext): ReadonlyArray<readonly [string, MessageValue]> {
-  return Object.entries(map).map(([name, value]) => [name, messageValue(value, ctx)] as const);
+/** Compiles every entry of the name→value map under `key` (e.g. XSLParameter) into per-message values. */
+export function messageValues(map: Readonly<Record<string, string>>, key: string, ctx: TransformCompileContext): ReadonlyArray<readonly [string, MessageValue]> {
+  return Object.entries(map).map(([name, value]) => [name, messageValue(value, `${key}.${name}`, ctx)] as const);
 }
 
 export function renderValues(values: ReadonlyArray<readonly [string, MessageValue]>, msg: Message): Record<string, string> {

@@ -2,8 +2,6 @@
  * Reading the keys of a ruleset map at compile time, with errors that name ruleset and key.
  * All configuration values are strings except lists and maps (evaluator.md §0.2).
  */
-import { readFileSync, statSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
 import { isRecord } from '../rules/errors';
 import { TransformConfigError } from './errors';
 import type { RulesetMap, TransformCompileContext } from './kind-types';
@@ -14,9 +12,9 @@ export function stringKey(ruleset: RulesetMap, key: string, ctx: TransformCompil
   const value = ruleset[key];
   if (value === undefined || value === null) {
     if (fallback !== undefined) return fallback;
-    throw new TransformConfigError({ ruleset: ctx.rulesetName, key }, 'is missing', 'a string');
+    throw new TransformConfigError(ctx.where(key), 'is missing', 'a string');
   }
-  if (typeof value !== 'string') throw new TransformConfigError({ ruleset: ctx.rulesetName, key }, `is ${describe(value)}`, 'a string');
+  if (typeof value !== 'string') throw new TransformConfigError(ctx.where(key), `is ${describe(value)}`, 'a string');
   return value;
 }
 
@@ -24,10 +22,10 @@ export function stringKey(ruleset: RulesetMap, key: string, ctx: TransformCompil
 export function stringMapKey(ruleset: RulesetMap, key: string, ctx: TransformCompileContext): Record<string, string> {
   const value = ruleset[key];
   if (value === undefined || value === null) return {};
-  if (!isRecord(value)) throw new TransformConfigError({ ruleset: ctx.rulesetName, key }, `is ${describe(value)}`, 'a map of name to string');
+  if (!isRecord(value)) throw new TransformConfigError(ctx.where(key), `is ${describe(value)}`, 'a map of name to string');
   const out: Record<string, string> = {};
   for (const [name, v] of Object.entries(value)) {
-    if (typeof v !== 'string') throw new TransformConfigError({ ruleset: ctx.rulesetName, key: `${key}.${name}` }, `is ${describe(v)}`, 'a string');
+    if (typeof v !== 'string') throw new TransformConfigError(ctx.where(`${key}.${name}`), `is ${describe(v)}`, 'a string');
     out[name] = v;
   }
   return out;
@@ -39,22 +37,15 @@ export function flagKey(ruleset: RulesetMap, key: string, ctx: TransformCompileC
 }
 
 export interface LoadedFile {
+  /** Absolute path (relative paths resolve against the configuration's directory). */
   readonly path: string;
   readonly text: string;
-  /** Identity of this version of the file, for caches shared by path. */
-  readonly version: string;
 }
 
-/** Reads a file named by a ruleset key, resolving a relative path against the configuration's directory. */
+/** Reads the file named by a ruleset key through the engine (which reports an unreadable file). */
 export function readRulesetFile(ruleset: RulesetMap, key: string, ctx: TransformCompileContext): LoadedFile {
   const name = stringKey(ruleset, key, ctx);
-  const path = isAbsolute(name) ? name : resolve(ctx.baseDir, name);
-  try {
-    const stat = statSync(path);
-    return { path, text: readFileSync(path, 'utf8'), version: `${path}:${stat.mtimeMs}:${stat.size}` };
-  } catch (e) {
-    throw new TransformConfigError({ ruleset: ctx.rulesetName, key }, `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'a readable file');
-  }
+  return { path: ctx.resolvePath(name), text: ctx.readTextFile(name, key) };
 }
 
 function describe(value: unknown): string {
@@ -64,8 +55,8 @@ function describe(value: unknown): string {
 }
 
 /**
- * Compiles a file named by a ruleset key once per version of the file, so that every ruleset
- * naming the same stylesheet or template shares one compiled form (evaluator.md §12.2, §13.5).
+ * Compiles a file named by a ruleset key once per path and content, so that every ruleset (of
+ * every engine in the process) naming the same stylesheet or template shares one compiled form (evaluator.md §12.2, §13.5).
  */
 export class CompiledFiles<T> {
   private readonly byVersion = new Map<string, T>();
@@ -74,10 +65,11 @@ export class CompiledFiles<T> {
 
   get(ruleset: RulesetMap, key: string, ctx: TransformCompileContext): T {
     const file = readRulesetFile(ruleset, key, ctx);
-    let compiled = this.byVersion.get(file.version);
+    const version = `${file.path}\n${file.text}`;
+    let compiled = this.byVersion.get(version);
     if (compiled === undefined) {
       compiled = this.compile(file, ctx);
-      this.byVersion.set(file.version, compiled);
+      this.byVersion.set(version, compiled);
     }
     return compiled;
   }

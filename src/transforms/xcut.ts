@@ -5,9 +5,11 @@
  * - Every selected node must share the parent of the first; otherwise the transform fails and
  *   nothing is removed.
  */
-import { readRewritableBodyText, replaceBodyText } from './body';
+import { replaceBodyText } from '../rules/kinds/body-writer';
+import { readRewritableBodyText } from './body';
 import { SelectionError, perMessage } from './errors';
-import type { CompiledTransform, RulesetMap, TransformCompileContext, TransformKind } from './kind-types';
+import { KIND_PRECEDENCE, RulesetKind } from '../rules/ruleset-kinds';
+import type { CompiledTransform, RulesetMap, TransformCompileContext } from './kind-types';
 import { stringKey } from './ruleset-values';
 import { serializeXml } from './safe-xml';
 import { commonParent, compileXPathKey, parseXmlInput } from './xml-support';
@@ -24,13 +26,14 @@ export function compileXCut(ruleset: RulesetMap, ctx: TransformCompileContext): 
     const parent = commonParent(nodes);
     if (parent === undefined) throw new SelectionError(KIND, rulesetName, 'XPath', `${expression.source} selects nodes with different parents`);
     for (const node of nodes) parent.removeChild(node);
-    replaceBodyText(msg, serializeXml(doc), KIND, rulesetName);
+    replaceBodyText(msg, serializeXml(doc));
   };
 }
 
-export const xcutKind: TransformKind = {
+export const xcutKind: RulesetKind = {
   name: KIND,
-  precedence: 10,
+  precedence: KIND_PRECEDENCE.xcut,
+  keys: ['XPath'],
   needsBody: true,
   detect: (ruleset) => typeof ruleset.XPath === 'string',
   compile: compileXCut,

@@ -14,9 +14,11 @@
  * appending, so the copies do not take the removed nodes' places. No target node: nothing
  * changes, code 0. XMLField missing or not XML, body not XML: the transform fails.
  */
-import { readRewritableBodyText, replaceBodyText } from './body';
+import { replaceBodyText } from '../rules/kinds/body-writer';
+import { readRewritableBodyText } from './body';
 import { SelectionError, perMessage } from './errors';
-import type { CompiledTransform, RulesetMap, TransformCompileContext, TransformKind } from './kind-types';
+import { KIND_PRECEDENCE, RulesetKind } from '../rules/ruleset-kinds';
+import type { CompiledTransform, RulesetMap, TransformCompileContext } from './kind-types';
 import { flagKey, stringKey } from './ruleset-values';
 import { serializeXml } from './safe-xml';
 import { commonParent, compileXPathKey, parseXmlInput } from './xml-support';
@@ -46,13 +48,14 @@ export function compileXMerge(ruleset: RulesetMap, ctx: TransformCompileContext)
     } catch (e) {
       throw new SelectionError(KIND, rulesetName, 'SourceXPath', `cannot append ${source.source}: ${(e as Error).message}`);
     }
-    if (sourceNodes.length > 0 || replace) replaceBodyText(msg, serializeXml(doc), KIND, rulesetName);
+    if (sourceNodes.length > 0 || replace) replaceBodyText(msg, serializeXml(doc));
   };
 }
 
-export const xmergeKind: TransformKind = {
+export const xmergeKind: RulesetKind = {
   name: KIND,
-  precedence: 11,
+  precedence: KIND_PRECEDENCE.xmerge,
+  keys: ['XMLField', 'SourceXPath', 'TargetXPath', 'ReplaceMode'],
   needsBody: true,
   detect: (ruleset) => ruleset.XMLField !== undefined && ruleset.XMLField !== null,
   compile: compileXMerge,

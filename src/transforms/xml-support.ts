@@ -19,7 +19,7 @@ export function parseXmlInput(text: string, kind: string, ruleset: string, what:
 
 /** Compiles a ruleset's XPath at start-up; a bad one is a configuration error naming the key. */
 export function compileXPathKey(expression: string, key: string, ctx: TransformCompileContext): CompiledXPath {
-  return asConfigError({ ruleset: ctx.rulesetName, key }, 'an XPath 1.0 expression without namespace prefixes', () => CompiledXPath.compile(expression));
+  return asConfigError(ctx.where(key), 'an XPath 1.0 expression without namespace prefixes', () => CompiledXPath.compile(expression));
 }
 
 /** The common parent of nodes that must be siblings (xcut, xmerge replace mode); undefined if they are not. */

@@ -6,7 +6,8 @@
  */
 import { isRecord } from '../rules/errors';
 import { readBodyText } from './body';
-import type { CompiledTransform, RulesetMap, TransformCompileContext, TransformKind } from './kind-types';
+import { KIND_PRECEDENCE, RulesetKind } from '../rules/ruleset-kinds';
+import type { CompiledTransform, RulesetMap, TransformCompileContext } from './kind-types';
 import { hasPlaceholder, messageValue } from './message-values';
 import { stringMapKey } from './ruleset-values';
 import { CompiledXPath } from './xpath-expression';
@@ -23,7 +24,7 @@ export function compileXPathMap(ruleset: RulesetMap, ctx: TransformCompileContex
       const compiled = compileXPathKey(expression, `XPath.${property}`, ctx);
       return { property, expressionFor: (): CompiledXPath => compiled };
     }
-    const render = messageValue(expression, ctx);
+    const render = messageValue(expression, `XPath.${property}`, ctx);
     return { property, expressionFor: (msg: Message): CompiledXPath => perMessage(KIND, rulesetName, () => CompiledXPath.compile(render(msg))) };
   });
   return (msg) => {
@@ -35,9 +36,10 @@ export function compileXPathMap(ruleset: RulesetMap, ctx: TransformCompileContex
   };
 }
 
-export const xpathMapKind: TransformKind = {
+export const xpathMapKind: RulesetKind = {
   name: KIND,
-  precedence: 9,
+  precedence: KIND_PRECEDENCE.xpathMap,
+  keys: ['XPath'],
   needsBody: true,
   detect: (ruleset) => isRecord(ruleset.XPath),
   compile: compileXPathMap,

@@ -5,9 +5,11 @@
  * transformed and the output replaces it (text or bytes bodies only); an empty output leaves
  * the body unchanged. A stylesheet that does not compile is a start-up error.
  */
-import { readRewritableBodyText, replaceBodyText } from './body';
+import { replaceBodyText } from '../rules/kinds/body-writer';
+import { readRewritableBodyText } from './body';
 import { TransformConfigError, XmlInputError, asConfigError, perMessage } from './errors';
-import type { CompiledTransform, RulesetMap, TransformCompileContext, TransformKind } from './kind-types';
+import { KIND_PRECEDENCE, RulesetKind } from '../rules/ruleset-kinds';
+import type { CompiledTransform, RulesetMap, TransformCompileContext } from './kind-types';
 import { messageValues, renderValues } from './message-values';
 import { CompiledFiles, stringMapKey } from './ruleset-values';
 import { XmlRejection } from './safe-xml';
@@ -19,16 +21,16 @@ const NCNAME = /^[A-Za-z_][\w.-]*$/;
 
 /** Stylesheets, compiled once per file version; a compile error names ruleset and file. */
 const stylesheets = new CompiledFiles((file, ctx) =>
-  asConfigError({ ruleset: ctx.rulesetName, key: 'XSLFile' }, 'an XSLT stylesheet that compiles', () => CompiledStylesheet.compile(file.path, file.text)),
+  asConfigError(ctx.where('XSLFile'), 'an XSLT stylesheet that compiles', () => CompiledStylesheet.compile(file.path, file.text)),
 );
 
 export function compileXslt(ruleset: RulesetMap, ctx: TransformCompileContext): CompiledTransform {
   const rulesetName = ctx.rulesetName;
   const parameters = stringMapKey(ruleset, 'XSLParameter', ctx);
   for (const name of Object.keys(parameters)) {
-    if (!NCNAME.test(name)) throw new TransformConfigError({ ruleset: rulesetName, key: `XSLParameter.${name}` }, 'is not a parameter name', 'an XML name without prefix');
+    if (!NCNAME.test(name)) throw new TransformConfigError(ctx.where(`XSLParameter.${name}`), 'is not a parameter name', 'an XML name without prefix');
   }
-  const values = messageValues(parameters, ctx);
+  const values = messageValues(parameters, 'XSLParameter', ctx);
   const stylesheet = stylesheets.get(ruleset, 'XSLFile', ctx);
   return (msg) => {
     const body = readRewritableBodyText(msg, KIND, rulesetName);
@@ -41,13 +43,14 @@ export function compileXslt(ruleset: RulesetMap, ctx: TransformCompileContext): 
         throw e;
       }
     });
-    if (output !== '') replaceBodyText(msg, output, KIND, rulesetName);
+    if (output !== '') replaceBodyText(msg, output);
   };
 }
 
-export const xsltKind: TransformKind = {
+export const xsltKind: RulesetKind = {
   name: KIND,
-  precedence: 12,
+  precedence: KIND_PRECEDENCE.xslt,
+  keys: ['XSLFile', 'XSLParameter'],
   needsBody: true,
   detect: (ruleset) => ruleset.XSLFile !== undefined && ruleset.XSLFile !== null,
   compile: compileXslt,

@@ -1,18 +1,33 @@
 /**
- * Test support: a compile context for the transform kinds. `format` renders `##name##` from the
- * message's fields (enough for these tests; the engine supplies the real template engine).
+ * Test support: a compile context for the transform kinds with the engine's real templates
+ * (src/rules/template.ts) and files read from the fixtures directory.
  */
-import { join } from 'node:path';
-import type { Message } from '../../../src/message';
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { RuleConfigError } from '../../../src/rules/errors';
+import { Template } from '../../../src/rules/template';
 import type { TransformCompileContext } from '../../../src/transforms/kind-types';
 
 export const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'transforms');
 
 export function contextFor(rulesetName: string, baseDir: string = FIXTURES): TransformCompileContext {
+  const where = (key?: string) => ({ component: 'test', ruleset: rulesetName, key });
+  const resolvePath = (path: string) => (isAbsolute(path) ? path : resolve(baseDir, path));
   return {
     rulesetName,
-    baseDir,
-    format: (template: string, msg: Message) => template.replace(/##([^#]+)##/g, (_m, name: string) => msg.getField(name) ?? ''),
+    where,
+    resolvePath,
+    readTextFile: (path: string, key: string) => {
+      try {
+        return readFileSync(resolvePath(path), 'utf8');
+      } catch (e) {
+        throw new RuleConfigError(where(key), `cannot read ${path}: ${(e as Error).message}`, 'a readable file');
+      }
+    },
+    formatTemplate: (text: string, key?: string) => {
+      const template = new Template(text, { where: where(key) });
+      return (msg) => template.format(msg);
+    },
   };
 }
 

@@ -111,7 +111,7 @@ describe('JTMPFile with JSONata and JSONParameter variables (evaluator.md §12.2
   });
 
   it('rejects a missing template file at start-up', () => {
-    expect(() => compileJsonataTemplate({ JTMPFile: 'jsonata/nosuch.jsonata' }, contextFor('jt'))).toThrow(TransformConfigError);
+    expect(() => compileJsonataTemplate({ JTMPFile: 'jsonata/nosuch.jsonata' }, contextFor('jt'))).toThrow(/key JTMPFile: cannot read/);
   });
 
   it('rejects a parameter name that cannot be a variable', () => {

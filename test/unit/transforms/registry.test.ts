@@ -1,0 +1,32 @@
+import '../../../src/rules/kinds';
+import '../../../src/transforms';
+import { detectRulesetKind } from '../../../src/rules/ruleset-kinds';
+
+const kindOf = (ruleset: Record<string, unknown>) => detectRulesetKind(ruleset)?.name;
+
+describe('transform kinds in the ruleset-kind registry (evaluator.md §4)', () => {
+  it('selects each kind by its key', () => {
+    expect([
+      kindOf({ JSONPath: { a: '.a' } }),
+      kindOf({ JSONPath: '.a' }),
+      kindOf({ JTMPFile: 't.jsonata' }),
+      kindOf({ JSONField: 'src' }),
+      kindOf({ XPath: { a: '/a' } }),
+      kindOf({ XPath: '/a' }),
+      kindOf({ XMLField: 'src' }),
+      kindOf({ XSLFile: 'x.xsl' }),
+    ]).toEqual(['jsonpath-map', 'jcut', 'jsonata', 'jmerge', 'xpath-map', 'xcut', 'xmerge', 'xslt']);
+  });
+
+  it('lets FormatterArgument win over XSLFile, as in the original', () => {
+    expect(kindOf({ FormatterArgument: [], XSLFile: 'x.xsl' })).toBe('formatter');
+  });
+
+  it('lets a JSONPath map win over JTMPFile', () => {
+    expect(kindOf({ JSONPath: { a: '.a' }, JTMPFile: 't.jsonata' })).toBe('jsonpath-map');
+  });
+
+  it('lets an XPath map win over XMLField and XSLFile', () => {
+    expect(kindOf({ XPath: { a: '/a' }, XMLField: 'src', XSLFile: 'x.xsl' })).toBe('xpath-map');
+  });
+});
