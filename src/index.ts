@@ -1,0 +1,24 @@
+/** The public TypeScript API of xroute. Internal modules are not part of it. */
+export { Message, MessageFieldError, HEADER_NAMES } from './message/message';
+export type { MessageBody, MessageHeaders, HeaderName, MapValue } from './message/message';
+export { messageFromJson, messageToJson, MessageJsonError } from './message/json-form';
+export type { MessageJson } from './message/json-form';
+export { XQueue } from './xqueue/xqueue';
+export type { Outcome, DoneCallback, QueueState, Taken, XQueueStats } from './xqueue/xqueue';
+export { XQueueStoppedError, PartitionError } from './xqueue/errors';
+export { parsePartition } from './xqueue/partition';
+export { Flow, UnknownLinkError } from './runtime/flow';
+export type { FlowStatus, ComponentView } from './runtime/flow';
+export { ComponentRegistry, StatusReporter, UnknownComponentClassError } from './runtime/component';
+export type { ComponentDefinition, ComponentEnv, ComponentStatus, StatusSnapshot } from './runtime/component';
+export { ActorRuntime } from './runtime/actor';
+export type { Behaviour, ActorContext, ActorRef } from './runtime/actor';
+export { parseSupervision, DEFAULT_POLICY } from './runtime/supervision-policy';
+export type { SupervisionPolicy, Strategy } from './runtime/supervision-policy';
+export { loadTopology, buildTopology } from './config/topology';
+export type { Topology, ComponentSpec, LinkSpec } from './config/topology';
+export { ConfigError, JsonSyntaxError, formatProblem } from './config/errors';
+export type { ConfigProblem } from './config/errors';
+export { createLogger } from './logging/logger';
+export type { Logger } from './logging/logger';
+export { defaultRegistry, COMPONENT_DEFINITIONS } from '../actors';
