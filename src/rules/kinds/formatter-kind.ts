@@ -1,0 +1,24 @@
+/**
+ * The default formatter kind (`FormatterArgument`, evaluator.md §8), with an optional TemplateFile
+ * applied after a successful formatter (§9). Deliberate fix: an empty FormatterArgument list still
+ * applies its TemplateFile (the original then applied nothing).
+ */
+import { compileFormatter } from '../formatter';
+import { KIND_PRECEDENCE, registerRulesetKind } from '../ruleset-kinds';
+import { compileTemplateFile } from './template-file';
+
+registerRulesetKind({
+  name: 'formatter',
+  precedence: KIND_PRECEDENCE.formatter,
+  keys: ['FormatterArgument', 'TemplateFile', 'NeedChop'],
+  detect: (r) => Array.isArray(r.FormatterArgument),
+  compile(ruleset, ctx) {
+    const formatter = compileFormatter(ruleset.FormatterArgument, { where: ctx.where('FormatterArgument'), clock: ctx.clock, random: ctx.random });
+    const writeBody = compileTemplateFile(ruleset, ctx);
+    if (writeBody === undefined) return (msg) => formatter.apply(msg);
+    return (msg) => {
+      formatter.apply(msg);
+      writeBody(msg);
+    };
+  },
+});

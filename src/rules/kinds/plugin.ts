@@ -1,0 +1,115 @@
+/**
+ * Plugin formatters (`ClassName`, `MethodName`, `FormatterArgument`; evaluator.md §17).
+ *
+ * `ClassName` names a CommonJS module that is looked up ONLY inside the directories the topology
+ * lists in `PluginDir` (passed to the engine as pluginDirs): `<dir>/<ClassName>`, then with `.js` and
+ * `.cjs`, then with dots as path separators (`org.example.Upper` → `<dir>/org/example/Upper.js`). A
+ * name that would leave the directory (absolute, `..`, a symlink pointing outside) is rejected.
+ *
+ * The module exports a factory (the module itself, or `default`, or `create`): a function or class
+ * called with the ruleset's FormatterArgument (null when absent) that returns an object with the
+ * method `MethodName` (default `format`) and optionally `close()`. The method receives the message
+ * and returns null/undefined for success or an error text (EXCEPTION, logged); it may return a
+ * Promise of the same. A throwing plugin gives EXCEPTION, never a crash.
+ *
+ * Deviation ([QUIRK] §17 fixed): instances are shared between rulesets only when the module, the
+ * method and the whole argument are equal (the original compared only part of the argument).
+ */
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { Message } from '../../message';
+import { RuleConfigError, RuleEvaluationError, isRecord } from '../errors';
+import { KIND_PRECEDENCE, RulesetKindContext, registerRulesetKind } from '../ruleset-kinds';
+
+type PluginMethod = (this: unknown, msg: Message) => unknown;
+
+function isInside(dir: string, file: string): boolean {
+  const rel = relative(dir, file);
+  return rel !== '' && !rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel);
+}
+
+/** Finds the plugin module inside one of the plugin directories; undefined when none holds it. */
+export function resolvePluginModule(className: string, pluginDirs: readonly string[]): string | undefined {
+  if (className === '' || isAbsolute(className) || className.split(/[\\/]/).includes('..')) return undefined;
+  const candidates = [className, `${className}.js`, `${className}.cjs`, `${className.replace(/\./g, '/')}.js`, `${className.replace(/\./g, '/')}.cjs`];
+  for (const dir of pluginDirs) {
+    if (!existsSync(dir)) continue;
+    const realDir = realpathSync(dir);
+    for (const c of candidates) {
+      const file = resolve(realDir, c);
+      if (!isInside(realDir, file) || !existsSync(file) || !statSync(file).isFile()) continue;
+      if (isInside(realDir, realpathSync(file))) return realpathSync(file);
+    }
+  }
+  return undefined;
+}
+
+function stableJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
+  if (isRecord(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stableJson(v[k])}`).join(',')}}`;
+  return JSON.stringify(v) ?? 'null';
+}
+
+function instantiate(file: string, argument: unknown, methodName: string, ctx: RulesetKindContext): { target: unknown; method: PluginMethod } {
+  let mod: unknown;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    mod = require(file);
+  } catch (e) {
+    throw new RuleConfigError(ctx.where('ClassName'), `cannot load plugin ${file}: ${(e as Error).message}`);
+  }
+  const m = mod as { default?: unknown; create?: unknown };
+  const factory = typeof mod === 'function' ? mod : typeof m.default === 'function' ? m.default : m.create;
+  if (typeof factory !== 'function') throw new RuleConfigError(ctx.where('ClassName'), `plugin ${file} exports no factory`, 'module.exports = (argument) => ({ format(msg) { ... } })');
+  let target: unknown;
+  try {
+    const isClass = /^class[\s{]/.test(Function.prototype.toString.call(factory));
+    target = isClass ? new (factory as new (a: unknown) => unknown)(argument) : (factory as (a: unknown) => unknown)(argument);
+  } catch (e) {
+    throw new RuleConfigError(ctx.where('ClassName'), `plugin ${file} failed to start: ${(e as Error).message}`);
+  }
+  const method = isRecord(target) || typeof target === 'function' ? (target as Record<string, unknown>)[methodName] : undefined;
+  if (typeof method !== 'function') throw new RuleConfigError(ctx.where('MethodName'), `plugin ${file} has no method ${methodName}`, 'a function taking the message');
+  const close = (target as { close?: unknown }).close;
+  if (typeof close === 'function') ctx.onClose(() => (close as () => void | Promise<void>).call(target));
+  return { target, method: method as PluginMethod };
+}
+
+function outcome(result: unknown, ctx: RulesetKindContext): void {
+  if (result === null || result === undefined) return;
+  throw new RuleEvaluationError(`plugin returned an error: ${String(result)}`);
+}
+
+registerRulesetKind({
+  name: 'plugin',
+  precedence: KIND_PRECEDENCE.plugin,
+  keys: ['ClassName', 'MethodName', 'FormatterArgument'],
+  detect: (r) => r.ClassName !== undefined,
+  compile(ruleset, ctx) {
+    const className = ruleset.ClassName;
+    if (typeof className !== 'string') throw new RuleConfigError(ctx.where('ClassName'), 'is not a string', 'the name of a module in a PluginDir');
+    const methodName = ruleset.MethodName ?? 'format';
+    if (typeof methodName !== 'string' || methodName === '') throw new RuleConfigError(ctx.where('MethodName'), 'is not a string', 'a method name');
+    const file = resolvePluginModule(className, ctx.pluginDirs);
+    if (file === undefined) {
+      throw new RuleConfigError(
+        ctx.where('ClassName'),
+        ctx.pluginDirs.length === 0 ? `plugin ${className} cannot be loaded: no PluginDir is configured` : `plugin ${className} not found in PluginDir ${ctx.pluginDirs.join(', ')}`,
+        'a .js module inside a PluginDir',
+      );
+    }
+    const argument = ruleset.FormatterArgument ?? null;
+    const key = `plugin\0${file}\0${methodName}\0${stableJson(argument)}`;
+    let instance = ctx.engineCache.get(key) as { target: unknown; method: PluginMethod } | undefined;
+    if (instance === undefined) {
+      instance = instantiate(file, argument, methodName, ctx);
+      ctx.engineCache.set(key, instance);
+    }
+    const { target, method } = instance;
+    return (msg) => {
+      const r = method.call(target, msg);
+      if (r instanceof Promise) return r.then((v) => outcome(v, ctx));
+      outcome(r, ctx);
+    };
+  },
+});

@@ -1,0 +1,65 @@
+/**
+ * How rules read a message field by the name a configuration uses (evaluator.md §5.2, §6.2): names
+ * starting with JMS are headers (plus the computed JMSDate, JMSAge and JMSFamily), other names are
+ * user properties, and templates alone fall back to the body for `body`. One reader is compiled per
+ * name at start-up so the hot path is a single closure call.
+ */
+import { Message } from '../message';
+import { compileDatePattern } from './java-date';
+
+/** Reads a field; undefined means absent (a pattern on it fails, a template renders ""). */
+export type FieldReader = (msg: Message, clock: () => number) => string | undefined;
+
+const JMS_DATE = compileDatePattern('yyyy/MM/dd.HH:mm:ss.SSS.zz');
+
+const FAMILY: Readonly<Record<Message['body']['kind'], string>> = {
+  text: 'jms_text',
+  bytes: 'jms_bytes',
+  map: 'jms_map',
+  object: 'jms_object',
+  none: 'jms_message',
+};
+
+const num = (v: number | undefined): string | undefined => (v === undefined ? undefined : String(v));
+
+const HEADER_READERS: Readonly<Record<string, FieldReader>> = {
+  JMSType: (m) => m.headers.JMSType,
+  JMSMessageID: (m) => m.headers.JMSMessageID,
+  JMSCorrelationID: (m) => m.headers.JMSCorrelationID,
+  JMSPriority: (m) => num(m.headers.JMSPriority),
+  JMSTimestamp: (m) => num(m.headers.JMSTimestamp),
+  JMSExpiration: (m) => num(m.headers.JMSExpiration),
+  JMSDeliveryMode: (m) => num(m.headers.JMSDeliveryMode),
+  JMSReplyTo: (m) => m.headers.JMSReplyTo,
+  JMSDestination: (m) => m.headers.JMSDestination,
+  JMSRedelivered: (m) => (m.headers.JMSRedelivered === undefined ? undefined : String(m.headers.JMSRedelivered)),
+  // JMSXDeliveryCount is a JMS-defined property; transports store it as a property of that name.
+  JMSXDeliveryCount: (m) => m.properties.get('JMSXDeliveryCount'),
+  JMSDate: (m) => (m.headers.JMSTimestamp === undefined ? undefined : JMS_DATE.format(m.headers.JMSTimestamp)),
+  JMSAge: (m, clock) => (m.headers.JMSTimestamp === undefined ? undefined : String(clock() - m.headers.JMSTimestamp)),
+  JMSFamily: (m) => FAMILY[m.body.kind],
+};
+
+/** Names a pattern group or template can read as headers. */
+export const READABLE_JMS_FIELDS: readonly string[] = Object.keys(HEADER_READERS);
+
+const absent: FieldReader = () => undefined;
+
+/**
+ * The reader pattern groups use: JMS names are headers (unknown JMS names read as absent, as in
+ * the original), anything else is a user property. `body` is a property here, not the body.
+ */
+export function propertyReader(name: string): FieldReader {
+  if (name.startsWith('JMS')) return HEADER_READERS[name] ?? absent;
+  return (m) => m.properties.get(name);
+}
+
+/**
+ * The reader templates use: JMS names are headers, then a property of that name, then the body text
+ * for `body` (a property called `body` shadows the body, as in the original).
+ */
+export function templateReader(name: string): FieldReader {
+  if (name.startsWith('JMS')) return HEADER_READERS[name] ?? absent;
+  if (name === 'body') return (m) => m.properties.get('body') ?? m.bodyText();
+  return (m) => m.properties.get(name);
+}

@@ -1,0 +1,138 @@
+/**
+ * One compiled MessageEvaluator ruleset: its filter (pattern groups), its kind's action, its display
+ * settings, and `evaluate`, which runs "read the body if needed → filter → action" and returns the
+ * return code (0 SUCCESS, 1 FAILURE, -1 EXCEPTION) without ever throwing. Synchronous unless the
+ * kind's action returns a Promise.
+ */
+import { Message } from '../message';
+import { ConfigWhere, RuleConfigError, at, isRecord } from './errors';
+import { MessageFilter, compileMessageFilter } from './message-filter';
+import { COMMON_RULESET_KEYS, EvaluatorLogger, RuleAction, RuleHandle, RuleResult, RulesetKind, RulesetKindContext, detectRulesetKind, rulesetKinds } from './ruleset-kinds';
+import { didYouMean } from './did-you-mean';
+
+export const SUCCESS = 0;
+export const FAILURE = 1;
+export const EXCEPTION = -1;
+
+/** The display hook: called for a ruleset whose DisplayMask is > 0 (evaluator.md §19). */
+export type DisplayHook = (rulesetName: string, msg: Message, mask: number, propertyNames: readonly string[]) => void;
+
+/** Parses an integer configuration value ("6", 6); undefined when absent. */
+export function integerSetting(value: unknown, where: ConfigWhere, expected: string): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n)) throw new RuleConfigError(where, `${JSON.stringify(value)} is not an integer`, expected);
+  return n;
+}
+
+function normalise(v: RuleResult): number {
+  return v === undefined || v === 0 ? SUCCESS : v === 1 ? FAILURE : EXCEPTION;
+}
+
+export interface RulesetSettings {
+  component: string;
+  defaultDisplayMask: number;
+  logger: EvaluatorLogger;
+  display?: DisplayHook;
+}
+
+export class CompiledRuleset implements RuleHandle {
+  readonly needsBody: boolean;
+  readonly composite: boolean;
+  readonly kind: string;
+  private readonly onError: (e: unknown) => number;
+
+  constructor(
+    readonly name: string,
+    readonly filter: MessageFilter,
+    kind: RulesetKind | undefined,
+    private readonly action: RuleAction | undefined,
+    readonly displayMask: number,
+    readonly stringProperties: readonly string[],
+    private readonly settings: RulesetSettings,
+  ) {
+    this.kind = kind?.name ?? 'filter';
+    this.composite = kind?.composite === true;
+    // Display bit 1 (show the body) forces the body to be read, as in the original.
+    this.needsBody = filter.needsBody || kind?.needsBody === true || (displayMask > 0 && (displayMask & 1) === 1);
+    this.onError = (e) => {
+      settings.logger.error(`${settings.component}: ruleset ${name} failed: ${e instanceof Error ? e.message : String(e)}`);
+      return EXCEPTION;
+    };
+  }
+
+  matches(msg: Message, bodyText?: string): boolean {
+    return this.filter.matches(msg, bodyText);
+  }
+
+  /** Runs the action only: 0, 1 or -1, never a throw. */
+  apply(msg: Message, bodyText: string | undefined): number | Promise<number> {
+    const action = this.action;
+    if (action === undefined) return SUCCESS;
+    let r: RuleResult | Promise<RuleResult>;
+    try {
+      r = action(msg, bodyText);
+    } catch (e) {
+      return this.onError(e);
+    }
+    if (r === undefined) return SUCCESS;
+    if (typeof r === 'number') return normalise(r);
+    return r.then(normalise, this.onError);
+  }
+
+  /** Body (if needed) → filter → action. */
+  evaluate(msg: Message): number | Promise<number> {
+    let body: string | undefined;
+    try {
+      if (this.needsBody) body = msg.bodyText();
+      if (!this.filter.matches(msg, body)) return FAILURE;
+    } catch (e) {
+      return this.onError(e);
+    }
+    return this.apply(msg, body);
+  }
+
+  display(msg: Message, label: string): void {
+    const hook = this.settings.display;
+    if (hook === undefined || this.displayMask <= 0) return;
+    try {
+      hook(label, msg, this.displayMask, this.stringProperties);
+    } catch (e) {
+      this.settings.logger.warn(`${this.settings.component}: display of ${label} failed: ${(e as Error).message}`);
+    }
+  }
+}
+
+export type RulesetContextFactory = (rulesetName: string) => RulesetKindContext;
+
+/**
+ * Compiles one ruleset map: checks its keys (unknown ones are errors with "did you mean", keys of a
+ * kind that lost to another are warned about), picks the kind by precedence (§4), and builds the
+ * filter and the action.
+ */
+export function compileRuleset(name: string, config: unknown, settings: RulesetSettings, ctx: RulesetKindContext): CompiledRuleset {
+  const where: ConfigWhere = { component: settings.component, ruleset: name };
+  if (!isRecord(config)) throw new RuleConfigError(where, 'is not a map', 'a map of ruleset keys');
+  const kinds = rulesetKinds();
+  const known = new Set<string>(COMMON_RULESET_KEYS);
+  for (const k of kinds) for (const key of k.keys) known.add(key);
+  for (const key of Object.keys(config)) {
+    if (!known.has(key)) throw new RuleConfigError(at(where, key), `unknown ruleset key${didYouMean(key, known)}`);
+  }
+  const kind = detectRulesetKind(config);
+  const own = new Set<string>([...COMMON_RULESET_KEYS, ...(kind?.keys ?? [])]);
+  const ignored = Object.keys(config).filter((key) => !own.has(key));
+  if (ignored.length > 0) {
+    settings.logger.warn(
+      `${settings.component}: ruleset ${name} mixes ruleset kinds: it is a ${kind?.name ?? 'filter-only'} ruleset, so ${ignored.join(', ')} ${ignored.length > 1 ? 'are' : 'is'} ignored`,
+    );
+  }
+  const displayMask = integerSetting(config.DisplayMask, at(where, 'DisplayMask'), 'an integer display mask') ?? settings.defaultDisplayMask;
+  const sp = config.StringProperty;
+  if (sp !== undefined && sp !== null && !isRecord(sp)) throw new RuleConfigError(at(where, 'StringProperty'), 'is not a map', 'a map of property names (values are ignored)');
+  // StringProperty only names properties for the display log here; its values are ignored (§4).
+  const stringProperties = isRecord(sp) ? Object.keys(sp) : [];
+  const filter = compileMessageFilter(config, where, { clock: ctx.clock, warn: (t) => settings.logger.warn(`${settings.component}: ${t}`) });
+  const action = kind?.compile(config, ctx);
+  return new CompiledRuleset(name, filter, kind, action, displayMask, stringProperties, settings);
+}
