@@ -1,0 +1,76 @@
+import { PassThrough } from 'stream';
+import { createLogger, memoryLogger } from '../../../src/logging/logger';
+import { redact, redactText } from '../../../src/logging/redact';
+import { displayFields } from '../../../src/logging/display';
+import { Message } from '../../../src/message/message';
+
+function captureJsonLogs(fn: (log: ReturnType<typeof createLogger>) => void): Promise<string> {
+  const stream = new PassThrough();
+  const chunks: string[] = [];
+  stream.on('data', (c) => chunks.push(String(c)));
+  const log = createLogger({ json: true, stream, level: 'debug' });
+  fn(log);
+  return new Promise((resolve) => setImmediate(() => resolve(chunks.join(''))));
+}
+
+describe('log redaction', () => {
+  it('masks the password in a URI', () => {
+    expect(redactText('connect amqp://app:s3cret@broker:5672/vh failed')).toBe('connect amqp://app:***@broker:5672/vh failed');
+  });
+
+  it('masks values of secret-looking keys at any depth', () => {
+    expect(redact({ config: { Username: 'app', Password: 's3cret', nested: [{ Credentials: 'k' }] } })).toEqual({
+      config: { Username: 'app', Password: '***', nested: [{ Credentials: '***' }] },
+    });
+  });
+
+  it('never writes a password to a JSON log line', async () => {
+    const out = await captureJsonLogs((log) => {
+      log.error('cannot connect to amqp://app:s3cret-pw@h/', { config: { Password: 's3cret-pw' }, error: new Error('auth amqp://app:s3cret-pw@h/') });
+    });
+    expect(out).toContain('cannot connect');
+    expect(out).not.toContain('s3cret-pw');
+  });
+
+  it('writes one JSON object per line', async () => {
+    const out = await captureJsonLogs((log) => {
+      log.info('one', { a: 1 });
+      log.warn('two');
+    });
+    const lines = out.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.level, l.message])).toEqual([
+      ['info', 'one'],
+      ['warn', 'two'],
+    ]);
+  });
+
+  it('masks secrets in a memory logger used by tests too', () => {
+    const log = memoryLogger();
+    log.info('x', { Password: 'p' });
+    expect(log.entries[0].meta).toEqual({ Password: '***' });
+  });
+});
+
+describe('DisplayMask', () => {
+  const msg = new Message({ body: { kind: 'text', text: 'hi' }, properties: { a: '1', b: '2' }, headers: { JMSMessageID: 'id1', JMSType: 't', JMSPriority: 4 } });
+
+  it('shows nothing for mask 0', () => {
+    expect(displayFields(msg, 0)).toEqual({});
+  });
+
+  it('shows body and message id for bits 1 and 16', () => {
+    expect(displayFields(msg, 1 | 16)).toEqual({ body: 'hi', messageId: 'id1' });
+  });
+
+  it('shows the named StringProperty properties', () => {
+    expect(displayFields(msg, 16, ['b'])).toEqual({ messageId: 'id1', properties: { b: '2' } });
+  });
+
+  it('shows every property with bit 64', () => {
+    expect(displayFields(msg, 64)).toEqual({ properties: { a: '1', b: '2' } });
+  });
+
+  it('turns every bit on for -1', () => {
+    expect(displayFields(msg, -1)).toMatchObject({ body: 'hi', messageId: 'id1', type: 't', priority: 4, size: 2 });
+  });
+});
