@@ -1,0 +1,597 @@
+/**
+ * JobNode's scheduling core (components.md §4.4-§4.12), free of queues and actors so that it can be
+ * tested with a virtual clock and benchmarked on its own. Everything it depends on is injected: the
+ * ruleset matcher (`select`), the key function (`keyOf`), a threshold provider per group, the clock,
+ * the timers, and a port through which it starts jobs, queries and aborts them and reports events.
+ *
+ * Decisions never scan the pending jobs:
+ *  - each group keeps its ready jobs in arrival order: a FIFO deque for arrivals plus a small min-heap
+ *    (by job id = arrival order) for jobs that re-enter out of order (released by dedup, redispatched);
+ *  - groups are ranked once (Priority descending, ties in definition order); two rank bitsets say which
+ *    groups have ready jobs and which have room under their threshold, and the next group to serve is
+ *    the lowest rank in both (O(groups / 32));
+ *  - a job key is claimed by at most one job (active or ready); later jobs with a claimed key wait in
+ *    that key's FIFO and the first of them is released when the holder ends (dedup = serialisation,
+ *    the original's real behaviour) or, with the `drop` policy, are refused at once;
+ *  - free workers form a FIFO, so the worker that has been free longest is used first (as the original).
+ *
+ * Fixes over the original: Threshold is a true cap (at most `threshold - active` dispatches per group per
+ * pass, §4.6 [BUG]); a finishing job or a freed worker dispatches at once (§4.7); heartbeat and
+ * TimeToLive run on per-job timers (§4.8); a worker failure is redispatched or reported, never lost.
+ */
+import { Deque, MinHeap, RankSet } from './job-node-structures';
+
+export type DuplicatePolicy = 'defer' | 'drop';
+export type FailedJobPolicy = 'redispatch' | 'report';
+
+/** The current maximum of active jobs of a group. */
+export interface ThresholdProvider {
+  /** True when the value depends on the time (ActiveTime): it is then re-read once per second. */
+  readonly dynamic: boolean;
+  /** A value of 0 (or below) pauses the group. */
+  at(nowMs: number): number;
+}
+
+export function fixedThreshold(n: number): ThresholdProvider {
+  return { dynamic: false, at: () => n };
+}
+
+export interface GroupSpec {
+  readonly name: string;
+  /** Bypass groups (nohit, PreferredOutLink rulesets) are not scheduled: submit() just says so. */
+  readonly bypass: boolean;
+  /** Larger is served first; ties go in definition order. */
+  readonly priority: number;
+  readonly threshold: ThresholdProvider;
+  /** Query interval for active jobs, ms (> 0). */
+  readonly heartbeatMs: number;
+  /** Longest a job may be active, ms; 0 = no limit. */
+  readonly ttlMs: number;
+  readonly duplicates: DuplicatePolicy;
+  readonly failedJobs: FailedJobPolicy;
+  /** Dispatches a job may get when its worker fails (redispatch policy), >= 1. */
+  readonly maxDispatch: number;
+}
+
+export interface Clock {
+  now(): number;
+}
+
+/** One-shot timers. The component adapts its actor context's timers; tests use a virtual clock. */
+export interface Timers {
+  set(fn: () => void, ms: number): unknown;
+  clear(token: unknown): void;
+}
+
+export type JobState = 'pending' | 'deferred' | 'active' | 'ended';
+export type JobEnd = 'completed' | 'failed' | 'expired';
+
+export interface JobView<P> {
+  /** Sequence number, increasing with arrival: the job's one identifier in every event. */
+  readonly id: number;
+  readonly group: number;
+  /** KeyTemplate result; undefined = no template (the job is unique). */
+  readonly key: string | undefined;
+  readonly payload: P;
+  readonly state: JobState;
+  /** Worker index while active (and in the ended event), else -1. */
+  readonly worker: number;
+  readonly acceptedAt: number;
+  readonly dispatchedAt: number;
+  /** How many times the job was handed to a worker (1 after the first dispatch). */
+  readonly dispatches: number;
+  readonly queriesSent: number;
+  readonly queriesAnswered: number;
+  readonly queryOutstanding: boolean;
+  /** Consecutive heartbeats that found the previous query unanswered. */
+  readonly unanswered: number;
+  readonly end: JobEnd | undefined;
+}
+
+export type Admission<P> =
+  | { readonly kind: 'bypass'; readonly group: number }
+  | { readonly kind: 'pending'; readonly job: JobView<P> }
+  | { readonly kind: 'deferred'; readonly job: JobView<P>; readonly holder: JobView<P> }
+  | { readonly kind: 'dropped'; readonly group: number; readonly key: string; readonly holder: JobView<P> };
+
+export type SchedulerEvent<P> =
+  | { readonly type: 'scheduled'; readonly job: JobView<P> }
+  | { readonly type: 'redispatched'; readonly job: JobView<P>; readonly worker: number; readonly reason: string }
+  | { readonly type: 'ended'; readonly job: JobView<P>; readonly end: JobEnd; readonly reason?: string }
+  | { readonly type: 'stuck'; readonly job: JobView<P>; readonly unanswered: number };
+
+/** What the scheduler asks of the outside world. Calls are synchronous. */
+export interface SchedulerPort<P> {
+  /** Hands the job to worker `worker`. false = the worker cannot take it now: it is blocked until workerReady(). */
+  start(job: JobView<P>, worker: number): boolean;
+  /** Sends a heartbeat query for an active job; false = could not be sent now (tried again next heartbeat). */
+  query(job: JobView<P>, worker: number): boolean;
+  /**
+   * TimeToLive reached: tell the worker to stop. Returns true when the worker is already free (the
+   * request was withdrawn before the worker took it); otherwise the worker stays unavailable until the
+   * request comes back (complete() or workerFailed() for the ended job) or workerReady() is called.
+   */
+  abort(job: JobView<P>, worker: number): boolean;
+  notify(event: SchedulerEvent<P>): void;
+}
+
+export interface SchedulerOptions<P> {
+  readonly groups: readonly GroupSpec[];
+  readonly workers: number;
+  /** The ruleset matcher: index into `groups`. */
+  select(payload: P): number;
+  /** The key function (KeyTemplate + KeySubstitution); undefined = unique job. */
+  keyOf(group: number, payload: P): string | undefined;
+  readonly clock: Clock;
+  readonly timers: Timers;
+  readonly port: SchedulerPort<P>;
+}
+
+export type WorkerState = 'free' | 'busy' | 'draining' | 'blocked';
+
+export interface GroupSnapshot {
+  readonly name: string;
+  readonly bypass: boolean;
+  readonly priority: number;
+  /** The threshold in force now. */
+  readonly threshold: number;
+  readonly active: number;
+  /** Jobs ready to run (waiting for a worker or for room under the threshold). */
+  readonly pending: number;
+  /** Jobs waiting for an active (or earlier) job with the same key to end. */
+  readonly deferred: number;
+}
+
+export interface SchedulerSnapshot<P> {
+  readonly groups: readonly GroupSnapshot[];
+  readonly workers: readonly WorkerState[];
+  /** Active jobs, by worker. */
+  readonly active: readonly JobView<P>[];
+  /** Pending and deferred jobs, by group in arrival order. */
+  readonly waiting: readonly JobView<P>[];
+}
+
+class Job<P> implements JobView<P> {
+  state: JobState = 'pending';
+  worker = -1;
+  dispatchedAt = 0;
+  dispatches = 0;
+  queriesSent = 0;
+  queriesAnswered = 0;
+  queryOutstanding = false;
+  unanswered = 0;
+  end: JobEnd | undefined = undefined;
+  heartbeatTimer: unknown = undefined;
+  ttlTimer: unknown = undefined;
+
+  constructor(
+    readonly id: number,
+    readonly group: number,
+    readonly key: string | undefined,
+    readonly payload: P,
+    readonly acceptedAt: number,
+  ) {}
+}
+
+const jobOrder = (j: Job<unknown>): number => j.id;
+
+class Group<P> {
+  readonly arrivals = new Deque<Job<P>>();
+  /** Jobs re-entering out of arrival order; the next job is the older of the two heads. */
+  readonly returned = new MinHeap<Job<P>>(jobOrder);
+  active = 0;
+  deferred = 0;
+  threshold: number;
+
+  constructor(
+    readonly spec: GroupSpec,
+    readonly rank: number,
+    now: number,
+  ) {
+    this.threshold = spec.threshold.at(now);
+  }
+
+  get ready(): number {
+    return this.arrivals.size + this.returned.size;
+  }
+
+  takeNext(): Job<P> | undefined {
+    const a = this.arrivals.peekFront();
+    const r = this.returned.peek();
+    if (r !== undefined && (a === undefined || r.id < a.id)) return this.returned.pop();
+    return this.arrivals.popFront();
+  }
+
+  *readyJobs(): IterableIterator<Job<P>> {
+    yield* [...this.arrivals, ...this.returned.values()].sort((x, y) => x.id - y.id);
+  }
+}
+
+interface Claim<P> {
+  holder: Job<P>;
+  waiting?: Deque<Job<P>>;
+}
+
+const FREE = 0;
+const BUSY = 1;
+const DRAINING = 2;
+const BLOCKED = 3;
+const WORKER_STATES: readonly WorkerState[] = ['free', 'busy', 'draining', 'blocked'];
+
+export class JobScheduler<P> {
+  private readonly groups: Group<P>[];
+  private readonly byRank: Group<P>[];
+  private readonly dynamicGroups: Group<P>[];
+  private readonly hasReady: RankSet;
+  private readonly underCap: RankSet;
+  private readonly jobs = new Map<number, Job<P>>();
+  private readonly claims = new Map<string, Claim<P>>();
+  private readonly freeWorkers = new Deque<number>();
+  private readonly workerState: Uint8Array;
+  private readonly workerJob: (Job<P> | undefined)[];
+  /** Ended (expired) jobs whose worker still holds the request: job id -> worker. */
+  private readonly draining = new Map<number, number>();
+  private nextId = 1;
+  private thresholdsValidUntil = 0;
+  private thresholdTimer: unknown = undefined;
+  private pumping = false;
+  private pumpAgain = false;
+  private closed = false;
+
+  constructor(private readonly options: SchedulerOptions<P>) {
+    if (!Number.isInteger(options.workers) || options.workers < 1) throw new RangeError(`JobScheduler needs at least one worker, got ${options.workers}`);
+    const now = options.clock.now();
+    const order = options.groups.map((spec, index) => ({ spec, index })).sort((a, b) => b.spec.priority - a.spec.priority || a.index - b.index);
+    const rankOf = new Array<number>(options.groups.length);
+    order.forEach((o, rank) => (rankOf[o.index] = rank));
+    this.groups = options.groups.map((spec, index) => new Group<P>(spec, rankOf[index], now));
+    this.byRank = order.map((o) => this.groups[o.index]);
+    this.dynamicGroups = this.groups.filter((g) => !g.spec.bypass && g.spec.threshold.dynamic);
+    this.hasReady = new RankSet(this.groups.length);
+    this.underCap = new RankSet(this.groups.length);
+    for (const g of this.groups) if (!g.spec.bypass) this.updateCap(g);
+    this.workerState = new Uint8Array(options.workers);
+    this.workerJob = new Array<Job<P> | undefined>(options.workers).fill(undefined);
+    for (let w = 0; w < options.workers; w++) this.freeWorkers.pushBack(w);
+    this.thresholdsValidUntil = nextSecond(now);
+  }
+
+  // ------------------------------------------------------------------ inputs
+
+  /** A new request: bypass, pending (perhaps already dispatched), deferred behind its key, or dropped. */
+  submit(payload: P): Admission<P> {
+    const index = this.options.select(payload);
+    const group = this.groups[index];
+    if (group === undefined) throw new RangeError(`ruleset matcher returned ${index}, outside 0..${this.groups.length - 1}`);
+    if (group.spec.bypass) return { kind: 'bypass', group: index };
+    const key = this.options.keyOf(index, payload);
+    const claim = key === undefined ? undefined : this.claims.get(key);
+    if (claim !== undefined && group.spec.duplicates === 'drop') return { kind: 'dropped', group: index, key: key as string, holder: claim.holder };
+    const job = new Job<P>(this.nextId++, index, key, payload, this.options.clock.now());
+    this.jobs.set(job.id, job);
+    if (claim !== undefined) {
+      job.state = 'deferred';
+      (claim.waiting ??= new Deque<Job<P>>(4)).pushBack(job);
+      group.deferred++;
+      return { kind: 'deferred', job, holder: claim.holder };
+    }
+    if (key !== undefined) this.claims.set(key, { holder: job });
+    group.arrivals.pushBack(job);
+    this.hasReady.set(group.rank, true);
+    this.pump();
+    return { kind: 'pending', job };
+  }
+
+  /** The worker gave the request back: the job is done. Returns the job, or undefined when stale. */
+  complete(jobId: number, dispatch: number): JobView<P> | undefined {
+    const job = this.jobs.get(jobId);
+    if (job === undefined || job.state !== 'active' || job.dispatches !== dispatch) {
+      this.releaseDrained(jobId);
+      return undefined;
+    }
+    const worker = job.worker;
+    this.end(job, 'completed');
+    this.freeWorker(worker);
+    this.pump();
+    return job;
+  }
+
+  /**
+   * The request left its worker as failed (the worker crashed on it repeatedly, or gave up). Per the
+   * group's policy the job is dispatched again (while it has dispatches left) or ends as failed.
+   */
+  workerFailed(jobId: number, dispatch: number, reason: string): JobView<P> | undefined {
+    const job = this.jobs.get(jobId);
+    if (job === undefined || job.state !== 'active' || job.dispatches !== dispatch) {
+      this.releaseDrained(jobId);
+      return undefined;
+    }
+    const worker = job.worker;
+    const spec = this.groups[job.group].spec;
+    if (spec.failedJobs === 'redispatch' && job.dispatches < spec.maxDispatch) {
+      this.deactivate(job);
+      job.state = 'pending';
+      job.worker = -1;
+      this.requeue(job);
+      this.freeWorker(worker);
+      this.notify({ type: 'redispatched', job, worker, reason });
+    } else {
+      this.end(job, 'failed', reason);
+      this.freeWorker(worker);
+    }
+    this.pump();
+    return job;
+  }
+
+  /** A query came back. Returns the job when it answers the current dispatch's outstanding query. */
+  queryReturned(jobId: number, dispatch: number): JobView<P> | undefined {
+    const job = this.jobs.get(jobId);
+    if (job === undefined || job.state !== 'active' || job.dispatches !== dispatch || !job.queryOutstanding) return undefined;
+    job.queryOutstanding = false;
+    job.unanswered = 0;
+    job.queriesAnswered++;
+    return job;
+  }
+
+  /** A blocked or draining worker can take a job again (its outlink has room, or the late request came back). */
+  workerReady(worker: number): void {
+    const s = this.workerState[worker];
+    if (s !== BLOCKED && s !== DRAINING) return;
+    if (s === DRAINING) for (const [id, w] of this.draining) if (w === worker) this.draining.delete(id);
+    this.freeWorker(worker);
+    this.pump();
+  }
+
+  /** A free worker cannot take a job for now (e.g. its outlink still holds work of a previous incarnation). */
+  workerUnavailable(worker: number): void {
+    if (this.workerState[worker] !== FREE) return;
+    this.freeWorkers.removeFirst((w) => w === worker);
+    this.workerState[worker] = BLOCKED;
+  }
+
+  /** Re-evaluates thresholds and dispatches what can run (e.g. after a configuration or clock change). */
+  poke(): void {
+    this.thresholdsValidUntil = 0;
+    this.pump();
+  }
+
+  /** Stops every timer; the scheduler must not be used afterwards. */
+  close(): void {
+    this.closed = true;
+    if (this.thresholdTimer !== undefined) this.options.timers.clear(this.thresholdTimer);
+    this.thresholdTimer = undefined;
+    for (const job of this.jobs.values()) this.clearJobTimers(job);
+  }
+
+  // ------------------------------------------------------------------ queries
+
+  job(jobId: number): JobView<P> | undefined {
+    return this.jobs.get(jobId);
+  }
+
+  workerStateOf(worker: number): WorkerState {
+    return WORKER_STATES[this.workerState[worker]];
+  }
+
+  /** Jobs accepted and not yet ended (pending, deferred or active). */
+  get size(): number {
+    return this.jobs.size;
+  }
+
+  snapshot(): SchedulerSnapshot<P> {
+    const groups = this.groups.map(
+      (g): GroupSnapshot => ({ name: g.spec.name, bypass: g.spec.bypass, priority: g.spec.priority, threshold: g.spec.bypass ? 0 : g.threshold, active: g.active, pending: g.ready, deferred: g.deferred }),
+    );
+    const active = this.workerJob.filter((j): j is Job<P> => j !== undefined);
+    const deferredByGroup = new Map<number, Job<P>[]>();
+    for (const claim of this.claims.values()) {
+      for (const j of claim.waiting ?? []) {
+        const list = deferredByGroup.get(j.group) ?? [];
+        list.push(j);
+        deferredByGroup.set(j.group, list);
+      }
+    }
+    const waiting: Job<P>[] = [];
+    this.groups.forEach((g, index) => waiting.push(...[...g.readyJobs(), ...(deferredByGroup.get(index) ?? [])].sort((a, b) => a.id - b.id)));
+    return { groups, workers: [...this.workerState].map((s) => WORKER_STATES[s]), active, waiting };
+  }
+
+  // ------------------------------------------------------------------ dispatch
+
+  private pump(): void {
+    if (this.closed) return;
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    try {
+      do {
+        this.pumpAgain = false;
+        this.dispatchWhilePossible();
+      } while (this.pumpAgain);
+    } finally {
+      this.pumping = false;
+    }
+    this.armThresholdTimer();
+  }
+
+  private dispatchWhilePossible(): void {
+    const { clock, port } = this.options;
+    while (this.freeWorkers.size > 0) {
+      const now = clock.now();
+      if (now >= this.thresholdsValidUntil) this.refreshThresholds(now);
+      const rank = RankSet.firstCommon(this.hasReady, this.underCap);
+      if (rank < 0) return;
+      const group = this.byRank[rank];
+      const job = group.takeNext() as Job<P>;
+      if (group.ready === 0) this.hasReady.set(rank, false);
+      const worker = this.freeWorkers.popFront() as number;
+      this.workerState[worker] = BUSY;
+      this.workerJob[worker] = job;
+      job.state = 'active';
+      job.worker = worker;
+      job.dispatchedAt = now;
+      job.dispatches++;
+      group.active++;
+      this.updateCap(group);
+      if (!port.start(job, worker)) {
+        // The worker's outlink cannot take it: the job keeps its place, the worker waits for workerReady().
+        job.dispatches--;
+        this.deactivate(job);
+        job.state = 'pending';
+        job.worker = -1;
+        this.requeue(job);
+        this.workerState[worker] = BLOCKED;
+        continue;
+      }
+      this.armJobTimers(job);
+      this.notify({ type: 'scheduled', job });
+    }
+  }
+
+  private refreshThresholds(now: number): void {
+    this.thresholdsValidUntil = nextSecond(now);
+    for (const g of this.dynamicGroups) {
+      g.threshold = g.spec.threshold.at(now);
+      this.updateCap(g);
+    }
+  }
+
+  /** While a time-windowed group waits only for its window, re-check at the next second. */
+  private armThresholdTimer(): void {
+    if (this.closed || this.thresholdTimer !== undefined || this.freeWorkers.size === 0) return;
+    let waitingForWindow = false;
+    for (const g of this.dynamicGroups) {
+      if (g.ready > 0 && g.active >= g.threshold) {
+        waitingForWindow = true;
+        break;
+      }
+    }
+    if (!waitingForWindow) return;
+    const delay = Math.max(1, this.thresholdsValidUntil - this.options.clock.now());
+    this.thresholdTimer = this.options.timers.set(() => {
+      this.thresholdTimer = undefined;
+      this.pump();
+    }, delay);
+  }
+
+  private updateCap(g: Group<P>): void {
+    this.underCap.set(g.rank, g.active < g.threshold);
+  }
+
+  private requeue(job: Job<P>): void {
+    const g = this.groups[job.group];
+    g.returned.push(job);
+    this.hasReady.set(g.rank, true);
+  }
+
+  private freeWorker(worker: number): void {
+    this.workerState[worker] = FREE;
+    this.workerJob[worker] = undefined;
+    this.freeWorkers.pushBack(worker);
+  }
+
+  private releaseDrained(jobId: number): void {
+    const worker = this.draining.get(jobId);
+    if (worker === undefined) return;
+    this.draining.delete(jobId);
+    if (this.workerState[worker] === DRAINING) {
+      this.freeWorker(worker);
+      this.pump();
+    }
+  }
+
+  // ------------------------------------------------------------------ heartbeat and TimeToLive
+
+  private armJobTimers(job: Job<P>): void {
+    const spec = this.groups[job.group].spec;
+    job.queryOutstanding = false;
+    job.unanswered = 0;
+    const dispatch = job.dispatches;
+    const beat = (): void => {
+      job.heartbeatTimer = undefined;
+      if (job.state !== 'active' || job.dispatches !== dispatch) return;
+      if (job.queryOutstanding) {
+        job.unanswered++;
+        this.notify({ type: 'stuck', job, unanswered: job.unanswered });
+      } else if (this.options.port.query(job, job.worker)) {
+        job.queryOutstanding = true;
+        job.queriesSent++;
+      }
+      if (job.state === 'active') job.heartbeatTimer = this.options.timers.set(beat, spec.heartbeatMs);
+    };
+    job.heartbeatTimer = this.options.timers.set(beat, spec.heartbeatMs);
+    if (spec.ttlMs > 0) {
+      job.ttlTimer = this.options.timers.set(() => {
+        job.ttlTimer = undefined;
+        if (job.state === 'active' && job.dispatches === dispatch) this.expire(job);
+      }, spec.ttlMs);
+    }
+  }
+
+  private expire(job: Job<P>): void {
+    const worker = job.worker;
+    const freeNow = this.options.port.abort(job, worker);
+    this.end(job, 'expired', `active longer than TimeToLive ${this.groups[job.group].spec.ttlMs / 1000} s`);
+    if (freeNow) {
+      this.freeWorker(worker);
+    } else {
+      this.workerState[worker] = DRAINING;
+      this.workerJob[worker] = undefined;
+      this.draining.set(job.id, worker);
+    }
+    this.pump();
+  }
+
+  private clearJobTimers(job: Job<P>): void {
+    if (job.heartbeatTimer !== undefined) this.options.timers.clear(job.heartbeatTimer);
+    if (job.ttlTimer !== undefined) this.options.timers.clear(job.ttlTimer);
+    job.heartbeatTimer = undefined;
+    job.ttlTimer = undefined;
+  }
+
+  // ------------------------------------------------------------------ ending
+
+  /** Leaves the active state: the group regains room, timers stop. */
+  private deactivate(job: Job<P>): void {
+    const g = this.groups[job.group];
+    g.active--;
+    this.updateCap(g);
+    this.clearJobTimers(job);
+    job.queryOutstanding = false;
+  }
+
+  private end(job: Job<P>, end: JobEnd, reason?: string): void {
+    this.deactivate(job);
+    job.state = 'ended';
+    job.end = end;
+    this.jobs.delete(job.id);
+    this.releaseKey(job);
+    this.notify(reason === undefined ? { type: 'ended', job, end } : { type: 'ended', job, end, reason });
+  }
+
+  /** The key passes to the oldest job waiting for it, which becomes ready in its group. */
+  private releaseKey(job: Job<P>): void {
+    if (job.key === undefined) return;
+    const claim = this.claims.get(job.key);
+    if (claim === undefined || claim.holder !== job) return;
+    const next = claim.waiting?.popFront();
+    if (next === undefined) {
+      this.claims.delete(job.key);
+      return;
+    }
+    claim.holder = next;
+    next.state = 'pending';
+    this.groups[next.group].deferred--;
+    this.requeue(next);
+  }
+
+  private notify(event: SchedulerEvent<P>): void {
+    this.options.port.notify(event);
+  }
+}
+
+function nextSecond(now: number): number {
+  return (Math.floor(now / 1000) + 1) * 1000;
+}

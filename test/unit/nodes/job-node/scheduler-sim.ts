@@ -1,0 +1,115 @@
+/**
+ * A scheduler under test: groups from a compact table, payloads naming their group and key, a port
+ * that records every start, query, abort and event, and a virtual clock.
+ */
+import { GroupSpec, JobScheduler, JobView, SchedulerEvent, SchedulerPort, ThresholdProvider, fixedThreshold } from '../../../../actors/nodes/job-node-scheduler';
+import { VirtualClock } from '../../../support/virtual-clock';
+
+export interface Req {
+  readonly name: string;
+  readonly group: string;
+  readonly key?: string;
+}
+
+export type GroupRow = Partial<Omit<GroupSpec, 'threshold'>> & { name: string; threshold?: number | ThresholdProvider };
+
+export function group(row: GroupRow): GroupSpec {
+  const t = row.threshold ?? 1;
+  return {
+    name: row.name,
+    bypass: row.bypass ?? false,
+    priority: row.priority ?? 0,
+    threshold: typeof t === 'number' ? fixedThreshold(t) : t,
+    heartbeatMs: row.heartbeatMs ?? 30_000,
+    ttlMs: row.ttlMs ?? 0,
+    duplicates: row.duplicates ?? 'defer',
+    failedJobs: row.failedJobs ?? 'redispatch',
+    maxDispatch: row.maxDispatch ?? 3,
+  };
+}
+
+export class Sim {
+  readonly clock: VirtualClock;
+  readonly scheduler: JobScheduler<Req>;
+  readonly started: { job: string; worker: number }[] = [];
+  readonly queries: { job: string; worker: number }[] = [];
+  readonly aborts: { job: string; worker: number }[] = [];
+  readonly events: SchedulerEvent<Req>[] = [];
+  /** Workers whose outlink refuses new jobs. */
+  readonly refusing = new Set<number>();
+  /** What abort() answers (true = request withdrawn, worker free at once). */
+  abortWithdraws = false;
+  /** Whether query() succeeds. */
+  querySends = true;
+  private readonly byName = new Map<string, JobView<Req>>();
+
+  constructor(groups: GroupRow[], workers: number, start = 0) {
+    this.clock = new VirtualClock(start);
+    const specs = groups.map(group);
+    const index = new Map(specs.map((g, i) => [g.name, i]));
+    const port: SchedulerPort<Req> = {
+      start: (job, worker) => {
+        if (this.refusing.has(worker)) return false;
+        this.started.push({ job: job.payload.name, worker });
+        return true;
+      },
+      query: (job, worker) => {
+        if (!this.querySends) return false;
+        this.queries.push({ job: job.payload.name, worker });
+        return true;
+      },
+      abort: (job, worker) => {
+        this.aborts.push({ job: job.payload.name, worker });
+        return this.abortWithdraws;
+      },
+      notify: (event) => this.events.push(event),
+    };
+    this.scheduler = new JobScheduler<Req>({
+      groups: specs,
+      workers,
+      select: (p) => index.get(p.group) ?? 0,
+      keyOf: (_g, p) => p.key,
+      clock: this.clock,
+      timers: this.clock,
+      port,
+    });
+  }
+
+  /** Submits "name:group[:key]" requests in order. */
+  submit(...specs: string[]): void {
+    for (const s of specs) {
+      const [name, groupName, key] = s.split(':');
+      const admission = this.scheduler.submit({ name, group: groupName, key });
+      if (admission.kind === 'pending' || admission.kind === 'deferred') this.byName.set(name, admission.job);
+    }
+  }
+
+  job(name: string): JobView<Req> {
+    const job = this.byName.get(name);
+    if (job === undefined) throw new Error(`no job ${name}`);
+    return job;
+  }
+
+  complete(...names: string[]): void {
+    for (const n of names) this.scheduler.complete(this.job(n).id, this.job(n).dispatches);
+  }
+
+  fail(name: string, reason = 'worker crashed'): void {
+    this.scheduler.workerFailed(this.job(name).id, this.job(name).dispatches, reason);
+  }
+
+  startedNames(): string[] {
+    return this.started.map((s) => s.job);
+  }
+
+  endings(): string[] {
+    return this.events.flatMap((e) => (e.type === 'ended' ? [`${e.job.payload.name}:${e.end}`] : []));
+  }
+
+  activeNames(): string[] {
+    return this.scheduler
+      .snapshot()
+      .active.map((j) => j.payload.name)
+      .sort();
+  }
+}
