@@ -174,7 +174,7 @@ export function buildTopology(json: unknown, file: string, registry: ComponentRe
     }
     if (typeof config.Name === 'string' && config.Name !== name) warn(name, 'Name', `differs from the component's key ${JSON.stringify(name)}; the key is used`, compFile);
     const compDir = path.dirname(compFile);
-    for (const p of validateComponentConfig(def, config, compDir)) problems.push({ file: compFile, component: name, property: p.property, message: p.message, severity: p.severity });
+    for (const p of validateComponentConfig(def, config, compDir, { pluginDirs })) problems.push({ file: compFile, component: name, property: p.property, message: p.message, severity: p.severity });
     const linkName = typeof config.LinkName === 'string' ? config.LinkName.trim() : '';
     if (linkName === '') err(name, 'LinkName', 'is required in a topology: the XQueue this component ' + (role === 'receiver' ? 'writes' : 'reads'), compFile);
     const outLinks: OutLinkSpec[] = [];

@@ -3,7 +3,7 @@
  * then the class's own checks. Unknown properties get a "did you mean" when a known name is close.
  */
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
-import { AnyComponentDefinition, ComponentConfig, JsonSchema } from '../runtime/component';
+import { AnyComponentDefinition, ComponentConfig, JsonSchema, ValidationContext } from '../runtime/component';
 import { COMMON_PROPERTIES } from './common-schema';
 import { closest } from './did-you-mean';
 
@@ -37,7 +37,7 @@ function validatorFor(def: AnyComponentDefinition): ValidateFunction {
   return v;
 }
 
-export function validateComponentConfig(def: AnyComponentDefinition, config: unknown, baseDir: string): ComponentProblem[] {
+export function validateComponentConfig(def: AnyComponentDefinition, config: unknown, baseDir: string, context: ValidationContext = { pluginDirs: [] }): ComponentProblem[] {
   const problems: ComponentProblem[] = [];
   if (typeof config !== 'object' || config === null || Array.isArray(config)) {
     return [{ property: '', message: 'expected a JSON object with the component properties', severity: 'error' }];
@@ -49,7 +49,7 @@ export function validateComponentConfig(def: AnyComponentDefinition, config: unk
   }
   if (problems.length === 0 && def.validate) {
     try {
-      for (const issue of def.validate(config as ComponentConfig, baseDir)) {
+      for (const issue of def.validate(config as ComponentConfig, baseDir, context)) {
         problems.push({ property: issue.property, message: issue.message, severity: issue.severity ?? 'error' });
       }
     } catch (e) {

@@ -90,6 +90,12 @@ export interface ConfigIssue {
   readonly severity?: 'error' | 'warning';
 }
 
+/** What a component's validate() may need besides its configuration. */
+export interface ValidationContext {
+  /** The topology's PluginDir directories (absolute). */
+  readonly pluginDirs: readonly string[];
+}
+
 /** JSON Schema (draft 2020-12 / draft-07 subset ajv understands) for a component's own properties. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
 
@@ -104,8 +110,11 @@ export interface ComponentDefinition<M = never> {
   readonly description: string;
   /** Schema of the component's own properties (the loader adds the common ones). */
   readonly schema: JsonSchema;
-  /** Checks the schema cannot express (cross-field rules, regex compilation, files that must exist). */
-  validate?(config: ComponentConfig, baseDir: string): ConfigIssue[];
+  /**
+   * Checks the schema cannot express (cross-field rules, regex compilation, files that must exist).
+   * Runs at load time, before anything connects; must not open connections.
+   */
+  validate?(config: ComponentConfig, baseDir: string, context?: ValidationContext): ConfigIssue[];
   /** A new behaviour for each start and restart. */
   create(env: ComponentEnv): Behaviour<M>;
 }

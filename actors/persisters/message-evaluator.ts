@@ -1,0 +1,83 @@
+/**
+ * MessageEvaluator (operation `evaluate`): the actor around MessageEvaluatorEngine. It takes each message
+ * from its input XQueue, evaluates it (RCField, OriginalRC, transformed body) and removes it: that removal
+ * is the "bounce back" — the producer's completion callback receives the same, now evaluated, message.
+ * It never acknowledges a broker and never forwards anything (evaluator.md §2).
+ */
+import { ComponentDefinition, ConfigIssue } from '../../src/runtime/component';
+import { displayMessage } from '../../src/logging/display';
+import { intStr, str } from '../../src/config/schema-helpers';
+import { Logger } from '../../src/logging/logger';
+import { MessageEvaluatorEngine } from './message-evaluator-engine';
+import { RuleConfigError } from '../../src/rules/errors';
+import type { EvaluatorLogger } from './message-evaluator-engine';
+
+function evaluatorLogger(logger: Logger): EvaluatorLogger {
+  return {
+    debug: (m) => logger.debug(m),
+    info: (m) => logger.info(m),
+    warn: (m) => logger.warn(m),
+    error: (m) => logger.error(m),
+  };
+}
+
+function validateEvaluator(config: Record<string, unknown>, baseDir: string, pluginDirs: readonly string[]): ConfigIssue[] {
+  try {
+    const engine = new MessageEvaluatorEngine(config, { baseDir, pluginDirs });
+    void engine.close();
+    return [];
+  } catch (e) {
+    if (!(e instanceof RuleConfigError)) return [{ property: '', message: (e as Error).message }];
+    const property = e.ruleset !== undefined ? ['Ruleset', e.ruleset, e.key].filter((p) => p !== undefined).join('/') : (e.key ?? '');
+    return [{ property, message: e.problem + (e.expected !== undefined ? ` (expected ${e.expected})` : '') }];
+  }
+}
+
+export const messageEvaluatorComponent: ComponentDefinition<never> = {
+  className: 'persister.MessageEvaluator',
+  role: 'persister',
+  operations: ['evaluate'],
+  description: 'Evaluates messages against named rulesets (pattern match, then transformation) and bounces them back with a return code.',
+  schema: {
+    properties: {
+      FieldName: str('the name of the property that names the rule(s), default RuleName'),
+      RCField: str('the name of the return-code property, default ReturnCode'),
+      OriginalRC: str('the name of the property that keeps the previous return code, default OriginalRC'),
+      MaxNumberRule: intStr('an integer as a string', { min: 0 }),
+      MaxNumberRules: intStr('an integer as a string', { min: 0 }),
+      Ruleset: { type: 'object', description: 'a map from ruleset name to ruleset' },
+    },
+  },
+  validate: (config, baseDir, context) => validateEvaluator(config as Record<string, unknown>, baseDir, context?.pluginDirs ?? []),
+  create(env) {
+    let engine: MessageEvaluatorEngine | undefined;
+    return {
+      start(ctx) {
+        engine = new MessageEvaluatorEngine(env.config, {
+          baseDir: env.baseDir,
+          pluginDirs: env.pluginDirs,
+          logger: evaluatorLogger(env.logger),
+          display: (ruleset, msg, mask, names) => displayMessage(env.logger, `evaluated by ${ruleset}`, msg, mask, names),
+        });
+        const input = env.input!;
+        const evaluator = engine;
+        env.status.set('RUNNING');
+        ctx.consume(input, (taken, q) => {
+          const pending = evaluator.evaluate(taken.item);
+          if (pending) {
+            return pending.then(() => {
+              env.status.count('evaluated');
+              q.remove(taken);
+            });
+          }
+          env.status.count('evaluated');
+          q.remove(taken);
+        });
+      },
+      async stop() {
+        env.status.set('STOPPED');
+        await engine?.close();
+      },
+    };
+  },
+};
