@@ -2,13 +2,18 @@
  * Test support: a compile context for the transform kinds with the engine's real templates
  * (src/rules/template.ts) and files read from the fixtures directory.
  */
-import { readFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { RuleConfigError } from '../../../src/rules/errors';
 import { Template } from '../../../src/rules/template';
 import type { TransformCompileContext } from '../../../src/transforms/kind-types';
 
-export const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'transforms');
+/** The project root: the nearest directory above this file holding package.json (works from dist/ too). */
+function projectRoot(from: string): string {
+  return existsSync(join(from, 'package.json')) || dirname(from) === from ? from : projectRoot(dirname(from));
+}
+
+export const FIXTURES = join(projectRoot(__dirname), 'test', 'fixtures', 'transforms');
 
 export function contextFor(rulesetName: string, baseDir: string = FIXTURES): TransformCompileContext {
   const where = (key?: string) => ({ component: 'test', ruleset: rulesetName, key });

@@ -1,5 +1,5 @@
 import { Message } from '../../../src/message';
-import { BodyTypeError, TransformConfigError, TransformError, XmlInputError } from '../../../src/transforms/errors';
+import { BodyTypeError, TransformError, XmlInputError } from '../../../src/transforms/errors';
 import { compileXslt, xsltKind } from '../../../src/transforms/xslt';
 import { contextFor } from './context';
 
