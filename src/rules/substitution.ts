@@ -80,9 +80,11 @@ export function compileSubstitution(source: unknown, options: SubstitutionOption
 
 function compileRegexForm(source: string, where: ConfigWhere, bad: (problem: string) => never): Substitution {
   const d = source[1];
+  // The pattern ends at the first delimiter; with "/" a delimiter preceded by a backslash is escaped
+  // ([QUIRK] kept: so a pattern ending in an escaped backslash needs another delimiter, s|\\|X|g).
   let end = -1;
   for (let k = 2; k < source.length; k++) {
-    if (source[k] === d && source[k - 1] !== '\\') {
+    if (source[k] === d && (d !== '/' || source[k - 1] !== '\\')) {
       end = k;
       break;
     }
@@ -254,7 +256,7 @@ function searchAndReplace(text: string, delimiter: string, mode: 'replace' | 'su
 }
 
 function compileFunction(operand: string, options: SubstitutionOptions, bad: (problem: string) => never): Apply {
-  const m = /^([A-Za-z]+)(?: (.*))?$/s.exec(operand);
+  const m = /^([A-Za-z][A-Za-z0-9]*)(?: (.*))?$/s.exec(operand);
   if (m === null) bad(`:=${operand} is not a function name (no spaces are allowed after :=)`);
   const name = (m as RegExpExecArray)[1].toLowerCase();
   const arg = (m as RegExpExecArray)[2];
