@@ -1,0 +1,85 @@
+import { makeEngine } from './helpers';
+import { MessageEvaluatorEngine } from '../../../actors/persisters/message-evaluator-engine';
+import { RuleConfigError } from '../../../src/rules/errors';
+
+function configError(fn: () => unknown): RuleConfigError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof RuleConfigError) return e;
+    throw e;
+  }
+  throw new Error('no error was thrown');
+}
+
+describe('start-up validation of the MessageEvaluator configuration', () => {
+  it('rejects a list-valued Ruleset with a clear error (the original silently ran with no rules)', () => {
+    const e = configError(() => new MessageEvaluatorEngine({ Name: 'ev', Ruleset: [{ Name: 'a' }] }, { baseDir: '.', pluginDirs: [] }));
+    expect(e.component).toBe('ev');
+    expect(e.key).toBe('Ruleset');
+    expect(e.message).toMatch(/is a list/);
+  });
+
+  it('names the ruleset and key of an unknown key and suggests the near miss', () => {
+    const e = configError(() => makeEngine({ cache: { StaticCache: { a: 'b' }, KeyTemplat: '##k##' } }));
+    expect(e.ruleset).toBe('cache');
+    expect(e.key).toBe('KeyTemplat');
+    expect(e.message).toMatch(/did you mean "KeyTemplate"\?/);
+  });
+
+  it('rejects a bad regex naming the ruleset and the property', () => {
+    const e = configError(() => makeEngine({ r: { JMSPropertyGroup: [{ name: '(' }] } }));
+    expect(e.ruleset).toBe('r');
+    expect(e.key).toBe('JMSPropertyGroup[0].name');
+  });
+
+  it('rejects a missing template file naming the ruleset and key', () => {
+    const e = configError(() => makeEngine({ t: { TemplateFile: 'templates/nope.txt' } }));
+    expect(e.key).toBe('TemplateFile');
+    expect(e.message).toMatch(/cannot read/);
+  });
+
+  it('rejects a malformed substitution', () => {
+    expect(configError(() => makeEngine({ f: { FormatterArgument: [{ FieldName: 'a', Substitution: ['s//:= lower/e'] }] } })).key).toBe('FormatterArgument.[0].Substitution[0]');
+  });
+
+  it('rejects a non-numeric DisplayMask and a ruleset that is not a map', () => {
+    expect(configError(() => makeEngine({ a: { DisplayMask: 'lots' } })).key).toBe('DisplayMask');
+    expect(configError(() => makeEngine({ a: 'not a map' })).ruleset).toBe('a');
+  });
+
+  it('rejects more rulesets than MaxNumberRules, and accepts the spec spelling MaxNumberRule', () => {
+    expect(() => makeEngine({ a: {}, b: {} }, { MaxNumberRules: '1' })).toThrow(/more than MaxNumberRules 1/);
+    expect(() => makeEngine({ a: {}, b: {} }, { MaxNumberRule: '1' })).toThrow(/more than MaxNumberRules 1/);
+    expect(makeEngine({ a: {}, b: {} }, { MaxNumberRule: '2' }).engine.rulesetNames).toEqual(['a', 'b']);
+  });
+
+  it('picks the kind by precedence and warns when a ruleset mixes kinds', () => {
+    const { engine, logged } = makeEngine({ mixed: { FormatterArgument: [{ FieldName: 'a', Template: ['x'] }], ParserArgument: [{ a: '(.)' }] } });
+    expect(engine.rulesetKind('mixed')).toBe('formatter');
+    expect(logged.warn.some((w) => /ruleset mixed mixes ruleset kinds: it is a formatter ruleset, so ParserArgument is ignored/.test(w))).toBe(true);
+  });
+
+  it('gives the plugin precedence over the formatter (ClassName first)', () => {
+    expect(makeEngine({ p: { ClassName: 'upper', FormatterArgument: [] } }).engine.rulesetKind('p')).toBe('plugin');
+  });
+
+  it('treats a ruleset with only pattern groups as a filter', () => {
+    expect(makeEngine({ f: { JMSPropertyGroup: [{ a: 'b' }] } }).engine.rulesetKind('f')).toBe('filter');
+  });
+
+  it('rejects a time-window key without a time-window ruleset', () => {
+    expect(() => makeEngine({ t: { ActiveTime: { TimeWindow: [{ Interval: '0:0:0-1:0:0', Threshold: '-5' }] } } })).toThrow(/KeyTemplate/);
+  });
+
+  it('accepts the original sample configuration, with its single-string Pattern (extension)', () => {
+    const { engine } = makeEngine(
+      {
+        zero: { JMSPropertyGroup: [{ OriginalRC: '^0$' }], PatternGroup: [{ Pattern: ['>0[1-9]'] }], StringProperty: { OriginalRC: '', ReturnCode: '', TID: '' } },
+        perm_count: { JMSPropertyGroup: [{ OriginalRC: '^0$' }], PatternGroup: [{ Pattern: '>[1-9]' }], DisplayMask: '6', StringProperty: { OriginalRC: '', login: '' } },
+      },
+      { Description: 'test', Operation: 'evaluate', LinkName: 'eval', DisplayMask: '0', Debug: '1' },
+    );
+    expect(engine.rulesetNames).toEqual(['zero', 'perm_count']);
+  });
+});
