@@ -144,6 +144,13 @@ interface ConsumerEntry<T> {
 
 let nactNameCounter = 0;
 
+/**
+ * How often each message has crashed a consumer, per queue. Kept outside the actor so that a poison message
+ * is recognised whichever actor takes it next: the same one restarted, a new child spawned by a parent after
+ * an escalation, or a replacement after a stop (a per-actor count would start again at 0 and loop forever).
+ */
+const messageFailures = new WeakMap<XQueue<unknown>, WeakMap<object, number>>();
+
 /** The root of a supervision tree: owns the nact system. */
 export class ActorRuntime {
   readonly nact: ActorSystemRef;
@@ -197,8 +204,6 @@ class ActorCell<Msg> {
   private readonly timers = new Map<number, { timer: NodeJS.Timeout; interval: boolean }>();
   private timerIds = 0;
   private consumers: ConsumerEntry<unknown>[] = [];
-  /** How often each message object has crashed its consumer (survives restarts). */
-  private readonly messageFailures = new WeakMap<object, number>();
   private sleeping: { timer: NodeJS.Timeout; wake: () => void } | undefined;
   private busy: Promise<void> = Promise.resolve();
   private stopPromise: Promise<void> | undefined;
@@ -508,8 +513,10 @@ class ActorCell<Msg> {
   private countMessageFailure(queue: XQueue<unknown>, taken: Taken<unknown>): void {
     const item = taken.item;
     if (typeof item !== 'object' || item === null) return;
-    const n = (this.messageFailures.get(item) ?? 0) + 1;
-    this.messageFailures.set(item, n);
+    let failures = messageFailures.get(queue);
+    if (!failures) messageFailures.set(queue, (failures = new WeakMap()));
+    const n = (failures.get(item) ?? 0) + 1;
+    failures.set(item, n);
     if (n >= this.policy.maxMessageAttempts && queue.remove(taken, 'failed')) {
       this.logger.error('message removed as failed after repeated crashes', { actor: this.path, queue: queue.name, cell: taken.cell, attempts: n });
     }
