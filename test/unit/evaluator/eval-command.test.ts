@@ -1,0 +1,60 @@
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { runEval } from '../../../src/cli/eval-command';
+import { FIXTURES } from './helpers';
+
+const DIR = join(FIXTURES, 'eval');
+
+function collect(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  const chunks: Buffer[] = [];
+  stream.on('data', (c: Buffer) => chunks.push(c));
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+async function run(config: string, messages: string | undefined, stdinText = '') {
+  const out = collect();
+  const err = collect();
+  const code = await runEval(config, messages, { stdin: Readable.from([stdinText]), stdout: out.stream, stderr: err.stream });
+  return { code, out: out.text().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l)), err: err.text() };
+}
+
+describe('runEval (xroute eval)', () => {
+  it('evaluates every valid line of a jsonl file in order and reports the bad line by number', async () => {
+    const { code, out, err } = await run(join(DIR, 'evaluator.json'), join(DIR, 'messages.jsonl'));
+    expect(code).toBe(1);
+    expect(err).toMatch(/line 3: /);
+    expect(out).toEqual([
+      { body: 'disk full', properties: { RuleName: 'urgent', ReturnCode: '0', summary: 'ALERT: DISK FULL' }, headers: { JMSType: 'alert', JMSPriority: '8' } },
+      { body: 'disk full', properties: { RuleName: 'urgent', ReturnCode: '1' }, headers: { JMSType: 'alert', JMSPriority: '3' } },
+      { body: 'Hello Ann, you owe 10.', properties: { RuleName: 'bill', name: 'Ann', amount: '10', ReturnCode: '0' } },
+      { properties: { RuleName: 'nosuch', ReturnCode: '-1', OriginalRC: '0' } },
+    ]);
+  });
+
+  it('reads stdin when no file is given and exits 0 when every line is valid', async () => {
+    const line = JSON.stringify({ body: 'x', properties: { RuleName: 'urgent' }, headers: { JMSType: 't', JMSPriority: '9' } });
+    const { code, out } = await run(join(DIR, 'evaluator.json'), undefined, `${line}\n\n${line}\n`);
+    expect(code).toBe(0);
+    expect(out).toHaveLength(2);
+    expect(out[1].properties.summary).toBe('T: X');
+  });
+
+  it('finds the MessageEvaluator component in a topology', async () => {
+    const { code, out } = await run(join(DIR, 'topology.json'), undefined, JSON.stringify({ properties: { RuleName: 'hello', who: 'you' } }));
+    expect(code).toBe(0);
+    expect(out[0].properties.greeting).toBe('hello you');
+  });
+
+  it('exits 2 with a clear error for an unusable configuration', async () => {
+    const { code, err } = await run(join(DIR, 'messages.jsonl'), undefined);
+    expect(code).toBe(2);
+    expect(err).toMatch(/^error: /);
+  });
+
+  it('exits 2 when the messages file cannot be read', async () => {
+    const { code, err } = await run(join(DIR, 'evaluator.json'), join(DIR, 'missing.jsonl'));
+    expect(code).toBe(2);
+    expect(err).toMatch(/cannot read/);
+  });
+});
