@@ -4,10 +4,24 @@
  */
 import { AnyComponentDefinition, ComponentRegistry } from '../src/runtime/component';
 import { messageEvaluatorComponent } from './persisters/message-evaluator';
+import { AMQP_RECEIVER } from './receivers/amqp-receiver';
+import { AMQP_PERSISTER } from './persisters/amqp-persister';
+import { PERSISTER_POOL } from './pools/persister-pool';
+import { RECEIVER_POOL } from './pools/receiver-pool';
+import { STREAM_PERSISTER } from './persisters/stream-persister';
+import { FILE_PERSISTER } from './persisters/file-persister';
+import { STREAM_RECEIVER } from './receivers/stream-receiver';
 
 export const COMPONENT_DEFINITIONS: readonly AnyComponentDefinition[] = [
   // components register here, one line each
+  PERSISTER_POOL,
+  RECEIVER_POOL,
+  STREAM_PERSISTER,
+  FILE_PERSISTER,
+  STREAM_RECEIVER,
   messageEvaluatorComponent,
+  AMQP_RECEIVER,
+  AMQP_PERSISTER,
 ];
 
 export function defaultRegistry(): ComponentRegistry {

@@ -5,9 +5,10 @@
 import { ComponentConfig, JsonSchema } from '../../src/runtime/component';
 import { parseDisplayMask } from '../../src/logging/display';
 import { Partition, parsePartition } from '../../src/xqueue/partition';
-import { ConfigReader, ComponentConfigError } from '../../src/transports/config-values';
-import { AmqpConnectionSettings, ReconnectSettings, connectionSchemaProperties, readConnectionSettings, readReconnectSettings, reconnectSchemaProperties } from '../../src/transports/amqp091-connection';
-import { SourceTopology, readSourceTopology, topologySchemaProperties } from '../../src/transports/amqp091-topology';
+import { ConfigReader, ComponentConfigError } from '../support/config-values';
+import { SourceTopology } from '../../src/transports/amqp091-topology';
+import { AmqpConnectionSettings } from '../../src/transports/amqp091-connection';
+import { ReconnectSettings, connectionSchemaProperties, optionalInt, readConnectionSettings, readReconnectSettings, readSourceTopology, reconnectSchemaProperties, topologySchemaProperties } from '../support/amqp091-config';
 import { Stamper, compileStringProperties } from '../../src/transports/string-property';
 
 /** What happens to a delivery whose downstream processing failed (XQueue outcome 'failed'), XAMode 1. */
@@ -81,15 +82,15 @@ export function readReceiverSettings(name: string, config: ComponentConfig, base
   return {
     connection: readConnectionSettings(r, baseDir),
     topology: readSourceTopology(r),
-    clientAck: (r.int('XAMode', 1, 0) & 1) === 1,
-    textMode: r.int('TextMode', 1, 0, 1) === 1,
+    clientAck: (r.int('XAMode', 1, { min: 0 }) & 1) === 1,
+    textMode: r.int('TextMode', 1, { min: 0, max: 1 }) === 1,
     displayMask: parseDisplayMask(r.string('DisplayMask')),
     displayProperties: Object.keys(stringProperty ?? {}),
     daemon: r.oneOf('Mode', ['daemon', 'non-daemon'], 'daemon') === 'daemon',
-    receiveTimeMs: r.int('ReceiveTime', 1000, 1),
-    priority: r.optionalInt('Priority', 0, 9),
-    persistence: r.optionalInt('Persistence', 1, 2),
-    expiryMs: r.optionalInt('Expiry'),
+    receiveTimeMs: r.int('ReceiveTime', 1000, { min: 1 }),
+    priority: optionalInt(r, 'Priority', 0, 9),
+    persistence: optionalInt(r, 'Persistence', 1, 2),
+    expiryMs: optionalInt(r, 'Expiry', Number.MIN_SAFE_INTEGER),
     failurePolicy: r.oneOf('FailurePolicy', FAILURE_POLICIES, 'requeue'),
     partition,
     prefetch: partition.length > 0 ? partition.length : capacity,

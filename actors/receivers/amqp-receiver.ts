@@ -25,7 +25,7 @@ import { XQueueStoppedError } from '../../src/xqueue/errors';
 import { messageFromAmqp } from '../../src/transports/amqp091-mapping';
 import { AmqpStepError, amqpStep, describeAddress, isFatalAmqpError, openAmqpConnection, settleWithin } from '../../src/transports/amqp091-connection';
 import { declareSource } from '../../src/transports/amqp091-topology';
-import { ComponentConfigError } from '../../src/transports/config-values';
+import { ComponentConfigError } from '../support/config-values';
 import { AMQP_RECEIVER_SCHEMA, AmqpReceiverSettings, readReceiverSettings } from './amqp-receiver-settings';
 
 interface Session {
@@ -399,7 +399,7 @@ export const AMQP_RECEIVER: ComponentDefinition<never> = {
       readReceiverSettings(typeof config.Name === 'string' ? config.Name : 'AmqpReceiver', config, baseDir, 1 << 30);
       return [];
     } catch (e) {
-      const property = e instanceof ComponentConfigError ? e.property : '';
+      const property = e instanceof ComponentConfigError ? e.property : ((e as { key?: string }).key ?? '');
       return [{ property, message: (e as Error).message, severity: 'error' }];
     }
   },

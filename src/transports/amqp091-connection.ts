@@ -10,10 +10,7 @@
  * RejectUnauthorized (default true), ServerName.
  */
 import * as amqp from 'amqplib';
-import { readFileSync } from 'fs';
-import { resolve } from 'path';
-import { ConfigReader, ComponentConfigError } from './config-values';
-import { BackoffOptions, parseBackoff } from '../runtime/backoff';
+import { BackoffOptions } from '../runtime/backoff';
 
 export interface AmqpConnectionSettings {
   readonly protocol: 'amqp' | 'amqps';
@@ -32,79 +29,6 @@ export interface AmqpConnectionSettings {
     readonly passphrase?: string;
     readonly servername?: string;
     readonly rejectUnauthorized: boolean;
-  };
-}
-
-/** Properties this module reads (for schemas). */
-export const CONNECTION_PROPERTIES = ['URI', 'HostName', 'Port', 'VirtualHost', 'Username', 'Password', 'CAFile', 'CertFile', 'KeyFile', 'KeyPassphrase', 'RejectUnauthorized', 'ServerName', 'Heartbeat', 'ConnectTimeout'] as const;
-
-/** Schema of a "true"/"false" string (any case). */
-export const BOOLEAN_STRING = Object.freeze({ type: 'string', pattern: '^\\s*([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])\\s*$' });
-
-export function connectionSchemaProperties(): Record<string, unknown> {
-  const str = (description: string) => ({ type: 'string', description });
-  return {
-    URI: { type: 'string', pattern: '^amqps?://', description: 'amqp://[user:pass@]host[:port][/vhost] or amqps:// (TLS); default amqp://localhost:5672/' },
-    HostName: str('host; overrides the URI host'),
-    Port: { type: 'string', pattern: '^\\d+$', description: 'port; overrides the URI port (default 5672, amqps 5671)' },
-    VirtualHost: str('virtual host; overrides the URI path (default /)'),
-    Username: str('user name; overrides credentials in the URI'),
-    Password: str('password; overrides credentials in the URI'),
-    CAFile: str('amqps: PEM file of the CA(s) to trust'),
-    CertFile: str('amqps: PEM client certificate'),
-    KeyFile: str('amqps: PEM client key'),
-    KeyPassphrase: str('amqps: passphrase of KeyFile'),
-    RejectUnauthorized: { ...BOOLEAN_STRING, description: 'amqps: verify the broker certificate (default true)' },
-    ServerName: str('amqps: TLS server name (SNI and certificate check); default the host name'),
-    Heartbeat: { type: 'string', pattern: '^\\d+$', description: 'AMQP heartbeat in seconds (default 10; 0 = off)' },
-    ConnectTimeout: { type: 'string', pattern: '^\\d+$', description: 'ms to wait for the TCP/TLS connection (default 10000)' },
-  };
-}
-
-export function readConnectionSettings(reader: ConfigReader, baseDir: string): AmqpConnectionSettings {
-  const uriText = reader.string('URI', 'amqp://localhost:5672/');
-  let url: URL;
-  try {
-    url = new URL(uriText);
-  } catch {
-    throw new ComponentConfigError(reader.component, 'URI', redactUri(uriText), 'amqp://host[:port][/vhost] or amqps://...');
-  }
-  const scheme = url.protocol.replace(/:$/, '').toLowerCase();
-  if (scheme !== 'amqp' && scheme !== 'amqps') throw new ComponentConfigError(reader.component, 'URI', redactUri(uriText), 'an amqp:// or amqps:// URI');
-  const protocol = scheme as 'amqp' | 'amqps';
-  const hostname = reader.string('HostName') || url.hostname || 'localhost';
-  const port = reader.optionalInt('Port', 1, 65535) ?? (url.port ? Number(url.port) : protocol === 'amqps' ? 5671 : 5672);
-  const path = decodeURIComponent(url.pathname.replace(/^\//, ''));
-  const vhost = reader.string('VirtualHost') || (path === '' ? '/' : path);
-  const username = reader.string('Username') ?? (url.username ? decodeURIComponent(url.username) : 'guest');
-  const password = reader.string('Password') ?? (url.password ? decodeURIComponent(url.password) : 'guest');
-  const file = (prop: string): Buffer | undefined => {
-    const p = reader.string(prop);
-    if (p === undefined || p === '') return undefined;
-    const full = resolve(baseDir, p);
-    try {
-      return readFileSync(full);
-    } catch (e) {
-      throw new ComponentConfigError(reader.component, prop, p, `a readable PEM file (${(e as Error).message})`);
-    }
-  };
-  return {
-    protocol,
-    hostname,
-    port,
-    vhost,
-    username,
-    password,
-    heartbeatSeconds: reader.int('Heartbeat', 10, 0),
-    connectTimeoutMs: reader.int('ConnectTimeout', 10_000, 1),
-    tls: {
-      ca: file('CAFile'),
-      cert: file('CertFile'),
-      key: file('KeyFile'),
-      passphrase: reader.string('KeyPassphrase'),
-      servername: reader.string('ServerName'),
-      rejectUnauthorized: reader.bool('RejectUnauthorized', true),
-    },
   };
 }
 
@@ -147,7 +71,6 @@ const CONFIG_REPLY_CODES = new Set([403, 404, 405, 406, 530]);
  * no permission) as opposed to an outage (refused, reset, DNS, broker shutting down).
  */
 export function isAmqpConfigError(error: unknown): boolean {
-  if (error instanceof ComponentConfigError) return true;
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'number' && CONFIG_REPLY_CODES.has(code)) return true;
@@ -217,28 +140,3 @@ export function settleWithin(p: Promise<unknown>, ms: number): Promise<void> {
 
 /** Reconnect timing: 200 ms doubling to 2 s keeps the gap after a broker's return well under 5 s. */
 export const AMQP_RECONNECT_BACKOFF: BackoffOptions = Object.freeze({ minMs: 200, maxMs: 2000 });
-
-export interface ReconnectSettings {
-  readonly backoff: BackoffOptions;
-  readonly tolerance: number;
-  readonly maxRetry: number;
-}
-
-export function reconnectSchemaProperties(): Record<string, unknown> {
-  const int = (description: string) => ({ type: 'string', pattern: '^\\s*\\d+\\s*$', description });
-  return {
-    ReconnectBackoff: { type: 'string', pattern: '^\\s*\\d+\\s*,\\s*\\d+\\s*$', description: 'reconnect delay "minMs,maxMs" (default 200,2000)' },
-    Tolerance: int('reconnect attempts at the minimum delay at the start of an outage (default 0)'),
-    MaxRetry: int('reconnect attempts of one outage before the supervisor is told (a crash: restart per Supervision); 0 (default) = never give up'),
-  };
-}
-
-export function readReconnectSettings(reader: ConfigReader): ReconnectSettings {
-  let backoff: BackoffOptions;
-  try {
-    backoff = parseBackoff(reader.string('ReconnectBackoff'), AMQP_RECONNECT_BACKOFF);
-  } catch {
-    throw new ComponentConfigError(reader.component, 'ReconnectBackoff', reader.string('ReconnectBackoff'), '"minMs,maxMs" with min <= max');
-  }
-  return { backoff, tolerance: reader.int('Tolerance', 0, 0), maxRetry: reader.int('MaxRetry', 0, 0) };
-}

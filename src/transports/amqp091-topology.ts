@@ -12,8 +12,7 @@
  * - No ExchangeName: the default exchange, which routes by queue name (nothing to bind).
  */
 import type { Channel } from 'amqplib';
-import { ConfigReader, ComponentConfigError } from './config-values';
-import { BOOLEAN_STRING, amqpStep } from './amqp091-connection';
+import { amqpStep } from './amqp091-connection';
 
 export const EXCHANGE_TYPES = ['direct', 'fanout', 'topic', 'headers'] as const;
 export type ExchangeType = (typeof EXCHANGE_TYPES)[number];
@@ -37,44 +36,6 @@ export interface SourceTopology {
   readonly routingKeys: readonly string[];
   readonly bindArguments: Readonly<Record<string, string>>;
   readonly flags: DeclareFlags;
-}
-
-export function topologySchemaProperties(): Record<string, unknown> {
-  return {
-    ExchangeName: { type: 'string', description: 'exchange; absent = the default exchange' },
-    ExchangeType: { type: 'string', enum: [...EXCHANGE_TYPES], description: 'default direct' },
-    IsPassive: { ...BOOLEAN_STRING, description: 'true (default): only check that the exchange/queue exist; false: declare them' },
-    IsDurable: { ...BOOLEAN_STRING, description: 'durable when declared (default false)' },
-    AutoDelete: { ...BOOLEAN_STRING, description: 'auto-delete when declared (default false)' },
-  };
-}
-
-function readFlags(reader: ConfigReader): DeclareFlags {
-  return { passive: reader.bool('IsPassive', true), durable: reader.bool('IsDurable', false), autoDelete: reader.bool('AutoDelete', false) };
-}
-
-export function readExchangeSettings(reader: ConfigReader): ExchangeSettings {
-  const type = reader.oneOf('ExchangeType', EXCHANGE_TYPES, 'direct');
-  return { name: reader.string('ExchangeName', ''), type, ...readFlags(reader) };
-}
-
-/** The receiver's source: exchange, queue and bindings; combinations that cannot work are errors. */
-export function readSourceTopology(reader: ConfigReader): SourceTopology {
-  const exchange = readExchangeSettings(reader);
-  const queue = reader.string('QueueName', '');
-  const routingKeys = reader.stringList('RoutingKey');
-  const bindArguments = reader.stringMap('BindingArguments') ?? {};
-  const c = reader.component;
-  if (exchange.name === '' && exchange.type !== 'direct') throw new ComponentConfigError(c, 'ExchangeName', undefined, `an exchange name for ExchangeType ${exchange.type}`);
-  if (exchange.name === '' && queue === '') throw new ComponentConfigError(c, 'QueueName', undefined, 'a queue name when no ExchangeName is given (a server-named queue on the default exchange receives nothing)');
-  if (queue === '' && (exchange.type === 'direct' || exchange.type === 'topic') && routingKeys.length === 0) {
-    throw new ComponentConfigError(c, 'RoutingKey', undefined, `at least one routing key: a server-named queue on a ${exchange.type} exchange needs a binding`);
-  }
-  if (exchange.name === '' && routingKeys.length > 0) throw new ComponentConfigError(c, 'RoutingKey', routingKeys, 'no RoutingKey without ExchangeName (the default exchange cannot be bound)');
-  if (Object.keys(bindArguments).length > 0 && exchange.type !== 'headers') throw new ComponentConfigError(c, 'BindingArguments', bindArguments, 'BindingArguments only with ExchangeType headers');
-  const xMatch = bindArguments['x-match'];
-  if (xMatch !== undefined && !['all', 'any', 'all-with-x', 'any-with-x'].includes(xMatch)) throw new ComponentConfigError(c, 'BindingArguments', bindArguments, '"x-match" all or any');
-  return { exchange, queue, routingKeys, bindArguments, flags: readFlags(reader) };
 }
 
 const PASSIVE_HINT = 'IsPassive is true: it must exist already, or set IsPassive "false" to declare it';

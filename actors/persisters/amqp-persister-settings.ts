@@ -1,0 +1,74 @@
+/**
+ * AmqpPersister configuration: the JSON schema of its own properties and the typed settings.
+ */
+import { ComponentConfig, JsonSchema } from '../../src/runtime/component';
+import { parseDisplayMask } from '../../src/logging/display';
+import { Message } from '../../src/message/message';
+import { Template } from '../../src/rules/template';
+import { ConfigReader, ComponentConfigError } from '../support/config-values';
+import { ExchangeSettings } from '../../src/transports/amqp091-topology';
+import { AmqpConnectionSettings } from '../../src/transports/amqp091-connection';
+import { ReconnectSettings, connectionSchemaProperties, readConnectionSettings, readExchangeSettings, readReconnectSettings, reconnectSchemaProperties, topologySchemaProperties } from '../support/amqp091-config';
+
+/** What happens to a message the broker could not take: it stays in the input XQueue until this decides. */
+export const PUBLISH_FAILURE_POLICIES = ['fail', 'retry', 'drop'] as const;
+export type PublishFailurePolicy = (typeof PUBLISH_FAILURE_POLICIES)[number];
+
+export interface AmqpPersisterSettings {
+  readonly connection: AmqpConnectionSettings;
+  readonly exchange: ExchangeSettings;
+  /** The routing key of a message: fixed, or rendered from a `##field##` template. */
+  readonly routingKey: (msg: Message) => string;
+  readonly maxInFlight: number;
+  /** Unroutable (basic.return of a mandatory publish). */
+  readonly returnPolicy: PublishFailurePolicy;
+  /** basic.nack from the broker. */
+  readonly nackPolicy: PublishFailurePolicy;
+  readonly retryDelayMs: number;
+  readonly displayMask: number;
+  readonly reconnect: ReconnectSettings;
+}
+
+const INT = (description: string) => ({ type: 'string', pattern: '^\\s*-?\\d+\\s*$', description });
+
+export const AMQP_PERSISTER_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: {
+    ...connectionSchemaProperties(),
+    ...topologySchemaProperties(),
+    ...reconnectSchemaProperties(),
+    Operation: { type: 'string', enum: ['pub'] },
+    RoutingKey: { type: 'string', description: 'routing key, fixed or a ##field## template (e.g. "orders.##Region##")' },
+    MaxInFlight: INT('publishes awaiting a broker confirm at once (default 256)'),
+    ReturnPolicy: { type: 'string', enum: [...PUBLISH_FAILURE_POLICIES], description: 'unroutable message: fail (default: removed as failed, its producer decides), retry (after RetryDelay), drop (logged)' },
+    NackPolicy: { type: 'string', enum: [...PUBLISH_FAILURE_POLICIES], description: 'message nacked by the broker: retry (default), fail, drop' },
+    RetryDelay: INT('ms before a retried publish (default 1000)'),
+    XAMode: INT('accepted for compatibility: publishes are always confirmed before the message is removed'),
+    DisplayMask: INT('message fields to log (components.md §2.6)'),
+  },
+};
+
+export function readPersisterSettings(name: string, config: ComponentConfig, baseDir: string): AmqpPersisterSettings {
+  const r = new ConfigReader(name, config);
+  const operation = r.string('Operation', 'pub');
+  if (operation !== 'pub') throw new ComponentConfigError(name, 'Operation', operation, '"pub" (the only operation of AmqpPersister)');
+  const exchange = readExchangeSettings(r);
+  const keySource = r.string('RoutingKey', '');
+  if (exchange.name === '' && keySource === '') throw new ComponentConfigError(name, 'RoutingKey', undefined, 'a routing key (the queue name) when no ExchangeName is given');
+  let routingKey: (msg: Message) => string;
+  if (Template.hasPlaceholders(keySource)) {
+    const t = new Template(keySource, { where: { component: name, key: 'RoutingKey' } });
+    routingKey = (msg) => t.format(msg);
+  } else routingKey = () => keySource;
+  return {
+    connection: readConnectionSettings(r, baseDir),
+    exchange,
+    routingKey,
+    maxInFlight: r.int('MaxInFlight', 256, { min: 1 }),
+    returnPolicy: r.oneOf('ReturnPolicy', PUBLISH_FAILURE_POLICIES, 'fail'),
+    nackPolicy: r.oneOf('NackPolicy', PUBLISH_FAILURE_POLICIES, 'retry'),
+    retryDelayMs: r.int('RetryDelay', 1000, { min: 0 }),
+    displayMask: parseDisplayMask(r.string('DisplayMask')),
+    reconnect: readReconnectSettings(r),
+  };
+}

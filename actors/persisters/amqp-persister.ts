@@ -1,0 +1,275 @@
+/**
+ * AmqpPersister (the original's RMQPersister), operation `pub`: publishes the messages of its input
+ * XQueue to an exchange with a fixed or templated (`##field##`) routing key, on a confirm channel.
+ *
+ * A message is removed from the XQueue only when the broker has confirmed it, so a crash, a lost
+ * connection or a broker restart never loses one (it is published again: at least once). Publishes are
+ * pipelined: up to MaxInFlight await their confirm at once. Every publish is mandatory, so an unroutable
+ * message comes back (basic.return) and follows ReturnPolicy; a broker nack follows NackPolicy:
+ *   fail  - removed with outcome 'failed': its producer decides (an AmqpReceiver nacks it per FailurePolicy);
+ *   retry - published again after RetryDelay ms (it stays in the XQueue meanwhile);
+ *   drop  - removed as done, with an error in the log.
+ */
+import type { ChannelModel, ConfirmChannel, Message as AmqpMessage } from 'amqplib';
+import { ActorContext, Behaviour, QueueConsumer, StopReason } from '../../src/runtime/actor';
+import { ComponentDefinition, ComponentEnv } from '../../src/runtime/component';
+import { Reconnector } from '../../src/runtime/reconnector';
+import { displayMessage } from '../../src/logging/display';
+import { Message } from '../../src/message/message';
+import { Taken, XQueue } from '../../src/xqueue/xqueue';
+import { messageToAmqp } from '../../src/transports/amqp091-mapping';
+import { amqpStep, describeAddress, isFatalAmqpError, openAmqpConnection, settleWithin } from '../../src/transports/amqp091-connection';
+import { declareExchange } from '../../src/transports/amqp091-topology';
+import { ComponentConfigError } from '../support/config-values';
+import { AMQP_PERSISTER_SCHEMA, AmqpPersisterSettings, PublishFailurePolicy, readPersisterSettings } from './amqp-persister-settings';
+
+interface Session {
+  readonly conn: ChannelModel;
+  readonly ch: ConfirmChannel;
+  alive: boolean;
+  lostError?: unknown;
+  /** Publishes awaiting their confirm, in publish order. */
+  readonly inFlight: Set<Publish>;
+}
+
+interface Publish {
+  readonly taken: Taken<Message>;
+  readonly session: Session;
+  readonly routingKey: string;
+  readonly content: Buffer;
+  returned: boolean;
+  settled: boolean;
+}
+
+const CLOSE_TIMEOUT_MS = 2000;
+
+export class AmqpPersister implements Behaviour<never> {
+  private s!: AmqpPersisterSettings;
+  private ctx!: ActorContext<never>;
+  private input!: XQueue<Message>;
+  private consumer?: QueueConsumer;
+  private reconnector?: Reconnector<Session>;
+  private session?: Session;
+  /** Taken messages waiting for a (new) channel, oldest first. */
+  private unsent: Taken<Message>[] = [];
+  private stopping = false;
+
+  constructor(private readonly env: ComponentEnv) {}
+
+  start(ctx: ActorContext<never>): void {
+    this.ctx = ctx;
+    const env = this.env;
+    try {
+      if (!env.input) throw new ComponentConfigError(env.name, 'LinkName', undefined, 'an input XQueue (the persister has none)');
+      this.input = env.input;
+      this.s = readPersisterSettings(env.name, env.config, env.baseDir);
+    } catch (e) {
+      env.logger.error('configuration error', { component: env.name, error: (e as Error).message });
+      env.status.set('FAILED', (e as Error).message);
+      return;
+    }
+    this.consumer = ctx.consume(this.input, (taken) => this.onMessage(taken), { maxInFlight: this.s.maxInFlight });
+    this.reconnector = new Reconnector<Session>({
+      name: env.name,
+      connect: () => this.open(),
+      onConnected: (session) => this.connected(session),
+      isFatal: isFatalAmqpError,
+      onGiveUp: (error) => {
+        if (!isFatalAmqpError(error)) ctx.fail(error);
+      },
+      ...this.s.reconnect,
+      logger: env.logger,
+      status: env.status,
+      timers: { setTimeout: (fn, ms) => ctx.setTimeout(fn, ms), clearTimer: (h) => ctx.clearTimer(h as ReturnType<typeof ctx.setTimeout>) },
+    });
+    this.reconnector.start();
+  }
+
+  async stop(_ctx: ActorContext<never>, reason: StopReason): Promise<void> {
+    this.stopping = true;
+    this.reconnector?.stop();
+    const session = this.session;
+    this.session = undefined;
+    if (session?.alive) {
+      // The runtime has put every held message back already; confirms still due are waited for briefly so
+      // that what the broker has is not published twice more than needed.
+      if (reason === 'stop' && session.inFlight.size > 0) await settleWithin(session.ch.waitForConfirms(), CLOSE_TIMEOUT_MS);
+      session.alive = false;
+      await settleWithin(session.conn.close(), CLOSE_TIMEOUT_MS);
+    }
+    if (this.env.status.status !== 'FAILED' && this.env.status.status !== 'STOPPED') this.env.status.set('STOPPED');
+  }
+
+  // ------------------------------------------------------------------ connection
+
+  private async open(): Promise<Session> {
+    const { connection, exchange } = this.s;
+    const name = this.env.name;
+    let connError: Error | undefined;
+    const conn = await amqpStep(name, `connection to ${describeAddress(connection)} as user "${connection.username}"`, () =>
+      openAmqpConnection(connection, (e) => {
+        connError = e;
+      }),
+    );
+    let session: Session | undefined;
+    try {
+      const ch = await amqpStep(name, 'confirm channel open', () => conn.createConfirmChannel());
+      const s: Session = { conn, ch, alive: true, inFlight: new Set() };
+      session = s;
+      ch.on('error', (e: Error) => {
+        s.lostError = e;
+      });
+      ch.on('return', this.ctx.guard((m: AmqpMessage) => this.onReturn(s, m)));
+      conn.on('close', this.ctx.guard((e?: Error) => this.lost(s, e ?? connError ?? new Error('connection closed'))));
+      ch.on('close', this.ctx.guard(() => this.lost(s, s.lostError ?? new Error('channel closed'))));
+      await declareExchange(name, ch, exchange);
+      if (!s.alive) throw s.lostError ?? new Error('connection lost while opening');
+      return s;
+    } catch (e) {
+      if (session) session.alive = false;
+      void conn.close().catch(() => undefined);
+      throw e;
+    }
+  }
+
+  private connected(session: Session): void {
+    if (!session.alive || this.stopping) {
+      this.reconnector?.lost(session.lostError ?? new Error('connection lost'), session);
+      return;
+    }
+    this.session = session;
+    this.env.status.count('connects');
+    this.flushUnsent();
+  }
+
+  /** Unconfirmed publishes of a dead channel are published again on the next one. */
+  private lost(session: Session, error: unknown): void {
+    if (!session.alive) return;
+    session.alive = false;
+    session.lostError = error;
+    const again: Taken<Message>[] = [];
+    for (const p of session.inFlight) {
+      p.settled = true;
+      again.push(p.taken);
+    }
+    session.inFlight.clear();
+    this.unsent = again.concat(this.unsent);
+    this.env.status.count('republished', again.length);
+    void session.conn.close().catch(() => undefined);
+    if (this.session === session) this.session = undefined;
+    this.reconnector?.lost(error, session);
+  }
+
+  // ------------------------------------------------------------------ publishing
+
+  private onMessage(taken: Taken<Message>): void {
+    const session = this.session;
+    if (session?.alive && this.unsent.length === 0) this.publish(session, taken);
+    else this.unsent.push(taken);
+  }
+
+  private flushUnsent(): void {
+    while (this.unsent.length > 0) {
+      const session = this.session;
+      if (!session?.alive || this.stopping) return;
+      this.publish(session, this.unsent.shift() as Taken<Message>);
+    }
+  }
+
+  private publish(session: Session, taken: Taken<Message>): void {
+    const s = this.s;
+    const msg = taken.item;
+    let routingKey: string;
+    let content: Buffer;
+    let options: ReturnType<typeof messageToAmqp>['options'];
+    try {
+      routingKey = s.routingKey(msg);
+      ({ content, options } = messageToAmqp(msg));
+    } catch (e) {
+      this.env.logger.error('cannot convert a message for publishing; removing it as failed', { component: this.env.name, messageId: msg.headers.JMSMessageID, error: (e as Error).message });
+      this.finish(taken, 'failed');
+      return;
+    }
+    options.mandatory = true;
+    const p: Publish = { taken, session, routingKey, content, returned: false, settled: false };
+    session.inFlight.add(p);
+    try {
+      session.ch.publish(s.exchange.name, routingKey, content, options, (err: unknown) => this.confirmed(p, err));
+    } catch (e) {
+      // The channel closed under us; its close event moves the message to unsent.
+      session.inFlight.delete(p);
+      this.unsent.push(taken);
+      return;
+    }
+    this.env.status.count('published');
+    if (s.displayMask !== 0) displayMessage(this.env.logger, 'published', msg, s.displayMask);
+  }
+
+  /** basic.return (unroutable) comes before the confirm of the same publish: mark the oldest match. */
+  private onReturn(session: Session, m: AmqpMessage): void {
+    for (const p of session.inFlight) {
+      if (!p.returned && p.routingKey === m.fields.routingKey && p.content.equals(m.content)) {
+        p.returned = true;
+        return;
+      }
+    }
+  }
+
+  private confirmed(p: Publish, err: unknown): void {
+    if (p.settled) return; // the channel died first: it is being published again
+    p.settled = true;
+    p.session.inFlight.delete(p);
+    if (err !== null && err !== undefined) this.failed(p.taken, this.s.nackPolicy, 'nacked by the broker');
+    else if (p.returned) this.failed(p.taken, this.s.returnPolicy, `unroutable (exchange "${this.s.exchange.name}", routing key "${p.routingKey}")`);
+    else {
+      this.env.status.count('confirmed');
+      this.finish(p.taken, 'done');
+    }
+  }
+
+  private failed(taken: Taken<Message>, policy: PublishFailurePolicy, why: string): void {
+    const meta = { component: this.env.name, policy, messageId: taken.item.headers.JMSMessageID };
+    this.env.status.count(why.startsWith('unroutable') ? 'returned' : 'nacked');
+    switch (policy) {
+      case 'fail':
+        this.env.logger.warn(`message ${why}; removing it as failed`, meta);
+        this.finish(taken, 'failed');
+        return;
+      case 'drop':
+        this.env.logger.error(`message ${why}; dropped (policy drop)`, meta);
+        this.finish(taken, 'done');
+        return;
+      case 'retry':
+        this.env.logger.warn(`message ${why}; publishing it again in ${this.s.retryDelayMs} ms`, meta);
+        this.ctx.setTimeout(() => {
+          this.unsent.push(taken);
+          this.flushUnsent();
+        }, this.s.retryDelayMs);
+        return;
+    }
+  }
+
+  private finish(taken: Taken<Message>, outcome: 'done' | 'failed'): void {
+    this.input.remove(taken, outcome);
+    this.consumer?.poke();
+  }
+}
+
+export const AMQP_PERSISTER: ComponentDefinition<never> = {
+  className: 'persister.AmqpPersister',
+  aliases: ['persister.RMQPersister'],
+  role: 'persister',
+  operations: ['pub'],
+  description: 'Publishes the messages of its input XQueue to a RabbitMQ exchange with publisher confirms; a message leaves the XQueue only once the broker confirmed it.',
+  schema: AMQP_PERSISTER_SCHEMA,
+  validate(config, baseDir) {
+    try {
+      readPersisterSettings(typeof config.Name === 'string' ? config.Name : 'AmqpPersister', config, baseDir);
+      return [];
+    } catch (e) {
+      const property = e instanceof ComponentConfigError ? e.property : ((e as { key?: string }).key ?? '');
+      return [{ property, message: (e as Error).message, severity: 'error' }];
+    }
+  },
+  create: (env) => new AmqpPersister(env),
+};

@@ -1,0 +1,162 @@
+/**
+ * Reading the AMQP 0-9-1 properties shared by AmqpReceiver and AmqpPersister (address, credentials, TLS,
+ * exchange/queue/bindings, reconnect timing) from a component configuration, and their JSON schemas.
+ * The rules are documented on the types in src/transports/amqp091-connection.ts and amqp091-topology.ts.
+ */
+import { readFileSync } from 'fs';
+import { resolve } from 'path';
+import { BackoffOptions, parseBackoff } from '../../src/runtime/backoff';
+import { AMQP_RECONNECT_BACKOFF, AmqpConnectionSettings, redactUri } from '../../src/transports/amqp091-connection';
+import { DeclareFlags, EXCHANGE_TYPES, ExchangeSettings, SourceTopology } from '../../src/transports/amqp091-topology';
+import { ConfigReader, ComponentConfigError } from './config-values';
+
+/** Properties this module reads (for schemas). */
+export const CONNECTION_PROPERTIES = ['URI', 'HostName', 'Port', 'VirtualHost', 'Username', 'Password', 'CAFile', 'CertFile', 'KeyFile', 'KeyPassphrase', 'RejectUnauthorized', 'ServerName', 'Heartbeat', 'ConnectTimeout'] as const;
+
+/** Schema of a "true"/"false" string (any case). */
+export const BOOLEAN_STRING = Object.freeze({ type: 'string', pattern: '^\\s*([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])\\s*$' });
+
+export function connectionSchemaProperties(): Record<string, unknown> {
+  const str = (description: string) => ({ type: 'string', description });
+  return {
+    URI: { type: 'string', pattern: '^amqps?://', description: 'amqp://[user:pass@]host[:port][/vhost] or amqps:// (TLS); default amqp://localhost:5672/' },
+    HostName: str('host; overrides the URI host'),
+    Port: { type: 'string', pattern: '^\\d+$', description: 'port; overrides the URI port (default 5672, amqps 5671)' },
+    VirtualHost: str('virtual host; overrides the URI path (default /)'),
+    Username: str('user name; overrides credentials in the URI'),
+    Password: str('password; overrides credentials in the URI'),
+    CAFile: str('amqps: PEM file of the CA(s) to trust'),
+    CertFile: str('amqps: PEM client certificate'),
+    KeyFile: str('amqps: PEM client key'),
+    KeyPassphrase: str('amqps: passphrase of KeyFile'),
+    RejectUnauthorized: { ...BOOLEAN_STRING, description: 'amqps: verify the broker certificate (default true)' },
+    ServerName: str('amqps: TLS server name (SNI and certificate check); default the host name'),
+    Heartbeat: { type: 'string', pattern: '^\\d+$', description: 'AMQP heartbeat in seconds (default 10; 0 = off)' },
+    ConnectTimeout: { type: 'string', pattern: '^\\d+$', description: 'ms to wait for the TCP/TLS connection (default 10000)' },
+  };
+}
+
+export function readConnectionSettings(reader: ConfigReader, baseDir: string): AmqpConnectionSettings {
+  const uriText = reader.string('URI', 'amqp://localhost:5672/');
+  let url: URL;
+  try {
+    url = new URL(uriText);
+  } catch {
+    throw new ComponentConfigError(reader.component, 'URI', redactUri(uriText), 'amqp://host[:port][/vhost] or amqps://...');
+  }
+  const scheme = url.protocol.replace(/:$/, '').toLowerCase();
+  if (scheme !== 'amqp' && scheme !== 'amqps') throw new ComponentConfigError(reader.component, 'URI', redactUri(uriText), 'an amqp:// or amqps:// URI');
+  const protocol = scheme as 'amqp' | 'amqps';
+  const hostname = reader.string('HostName') || url.hostname || 'localhost';
+  const port = optionalInt(reader, 'Port', 1, 65535) ?? (url.port ? Number(url.port) : protocol === 'amqps' ? 5671 : 5672);
+  const path = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  const vhost = reader.string('VirtualHost') || (path === '' ? '/' : path);
+  const username = reader.string('Username') ?? (url.username ? decodeURIComponent(url.username) : 'guest');
+  const password = reader.string('Password') ?? (url.password ? decodeURIComponent(url.password) : 'guest');
+  const file = (prop: string): Buffer | undefined => {
+    const p = reader.string(prop);
+    if (p === undefined || p === '') return undefined;
+    const full = resolve(baseDir, p);
+    try {
+      return readFileSync(full);
+    } catch (e) {
+      throw new ComponentConfigError(reader.component, prop, p, `a readable PEM file (${(e as Error).message})`);
+    }
+  };
+  return {
+    protocol,
+    hostname,
+    port,
+    vhost,
+    username,
+    password,
+    heartbeatSeconds: reader.int('Heartbeat', 10, { min: 0 }),
+    connectTimeoutMs: reader.int('ConnectTimeout', 10_000, { min: 1 }),
+    tls: {
+      ca: file('CAFile'),
+      cert: file('CertFile'),
+      key: file('KeyFile'),
+      passphrase: reader.string('KeyPassphrase'),
+      servername: reader.string('ServerName'),
+      rejectUnauthorized: reader.bool('RejectUnauthorized', true),
+    },
+  };
+}
+
+export interface ReconnectSettings {
+  readonly backoff: BackoffOptions;
+  readonly tolerance: number;
+  readonly maxRetry: number;
+}
+
+export function reconnectSchemaProperties(): Record<string, unknown> {
+  const int = (description: string) => ({ type: 'string', pattern: '^\\s*\\d+\\s*$', description });
+  return {
+    ReconnectBackoff: { type: 'string', pattern: '^\\s*\\d+\\s*,\\s*\\d+\\s*$', description: 'reconnect delay "minMs,maxMs" (default 200,2000)' },
+    Tolerance: int('reconnect attempts at the minimum delay at the start of an outage (default 0)'),
+    MaxRetry: int('reconnect attempts of one outage before the supervisor is told (a crash: restart per Supervision); 0 (default) = never give up'),
+  };
+}
+
+export function readReconnectSettings(reader: ConfigReader): ReconnectSettings {
+  let backoff: BackoffOptions;
+  try {
+    backoff = parseBackoff(reader.string('ReconnectBackoff'), AMQP_RECONNECT_BACKOFF);
+  } catch {
+    throw new ComponentConfigError(reader.component, 'ReconnectBackoff', reader.string('ReconnectBackoff'), '"minMs,maxMs" with min <= max');
+  }
+  return { backoff, tolerance: reader.int('Tolerance', 0, { min: 0 }), maxRetry: reader.int('MaxRetry', 0, { min: 0 }) };
+}
+
+export function topologySchemaProperties(): Record<string, unknown> {
+  return {
+    ExchangeName: { type: 'string', description: 'exchange; absent = the default exchange' },
+    ExchangeType: { type: 'string', enum: [...EXCHANGE_TYPES], description: 'default direct' },
+    IsPassive: { ...BOOLEAN_STRING, description: 'true (default): only check that the exchange/queue exist; false: declare them' },
+    IsDurable: { ...BOOLEAN_STRING, description: 'durable when declared (default false)' },
+    AutoDelete: { ...BOOLEAN_STRING, description: 'auto-delete when declared (default false)' },
+  };
+}
+
+function readFlags(reader: ConfigReader): DeclareFlags {
+  return { passive: reader.bool('IsPassive', true), durable: reader.bool('IsDurable', false), autoDelete: reader.bool('AutoDelete', false) };
+}
+
+export function readExchangeSettings(reader: ConfigReader): ExchangeSettings {
+  const type = reader.oneOf('ExchangeType', EXCHANGE_TYPES, 'direct');
+  return { name: reader.string('ExchangeName', ''), type, ...readFlags(reader) };
+}
+
+/** The receiver's source: exchange, queue and bindings; combinations that cannot work are errors. */
+export function readSourceTopology(reader: ConfigReader): SourceTopology {
+  const exchange = readExchangeSettings(reader);
+  const queue = reader.string('QueueName', '');
+  const routingKeys = stringList(reader, 'RoutingKey');
+  const bindArguments = reader.stringMap('BindingArguments');
+  const c = reader.component;
+  if (exchange.name === '' && exchange.type !== 'direct') throw new ComponentConfigError(c, 'ExchangeName', undefined, `an exchange name for ExchangeType ${exchange.type}`);
+  if (exchange.name === '' && queue === '') throw new ComponentConfigError(c, 'QueueName', undefined, 'a queue name when no ExchangeName is given (a server-named queue on the default exchange receives nothing)');
+  if (queue === '' && (exchange.type === 'direct' || exchange.type === 'topic') && routingKeys.length === 0) {
+    throw new ComponentConfigError(c, 'RoutingKey', undefined, `at least one routing key: a server-named queue on a ${exchange.type} exchange needs a binding`);
+  }
+  if (exchange.name === '' && routingKeys.length > 0) throw new ComponentConfigError(c, 'RoutingKey', routingKeys, 'no RoutingKey without ExchangeName (the default exchange cannot be bound)');
+  if (Object.keys(bindArguments).length > 0 && exchange.type !== 'headers') throw new ComponentConfigError(c, 'BindingArguments', bindArguments, 'BindingArguments only with ExchangeType headers');
+  const xMatch = bindArguments['x-match'];
+  if (xMatch !== undefined && !['all', 'any', 'all-with-x', 'any-with-x'].includes(xMatch)) throw new ComponentConfigError(c, 'BindingArguments', bindArguments, '"x-match" all or any');
+  return { exchange, queue, routingKeys, bindArguments, flags: readFlags(reader) };
+}
+
+
+/** An integer within [min, max], or undefined when absent or empty. */
+export function optionalInt(reader: ConfigReader, key: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  return reader.has(key) ? reader.int(key, 0, { min, max }) : undefined;
+}
+
+/** A string or a list of strings (RoutingKey); empty entries are dropped. */
+export function stringList(reader: ConfigReader, key: string): string[] {
+  const v = reader.raw(key);
+  if (v === undefined) return [];
+  if (typeof v === 'string') return v === '' ? [] : [v];
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return (v as string[]).filter((x) => x !== '');
+  throw new ComponentConfigError(reader.component, key, v, 'a string or a list of strings');
+}
