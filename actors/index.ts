@@ -11,9 +11,11 @@ import { RECEIVER_POOL } from './pools/receiver-pool';
 import { STREAM_PERSISTER } from './persisters/stream-persister';
 import { FILE_PERSISTER } from './persisters/file-persister';
 import { STREAM_RECEIVER } from './receivers/stream-receiver';
+import { jobNodeComponent } from './nodes/job-node';
 
 export const COMPONENT_DEFINITIONS: readonly AnyComponentDefinition[] = [
   // components register here, one line each
+  jobNodeComponent,
   PERSISTER_POOL,
   RECEIVER_POOL,
   STREAM_PERSISTER,

@@ -36,7 +36,9 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ t: fc.constant('ready' as const), worker: fc.nat(WORKERS - 1) }) },
 );
 
-function run(groupRows: fc.RecordValue<{ priority: number; threshold: number; ttlMs: number; duplicates: 'defer' | 'drop'; failedJobs: 'redispatch' | 'report' }>[], ops: Op[]): void {
+type GroupRow = { priority: number; threshold: number; ttlMs: number; duplicates: 'defer' | 'drop'; failedJobs: 'redispatch' | 'report' };
+
+function run(groupRows: GroupRow[], ops: Op[]): void {
   const clock = new VirtualClock();
   const specs: GroupSpec[] = groupRows.map((r, i) => ({ name: `g${i}`, bypass: false, priority: r.priority, threshold: fixedThreshold(r.threshold), heartbeatMs: 1_000, ttlMs: r.ttlMs, duplicates: r.duplicates, failedJobs: r.failedJobs, maxDispatch: 2 }));
   const active = new Map<number, JobView<Req>>();

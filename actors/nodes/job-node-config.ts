@@ -1,0 +1,303 @@
+/**
+ * JobNode's configuration (components.md §4.1-§4.3) read into typed settings: node properties, the
+ * outlink layout (notice, bypass, workers) and the rulesets, whose filters, key templates, key
+ * substitutions and ActiveTime windows are compiled with the shared rules engine (src/rules).
+ *
+ * Units: Heartbeat and TimeToLive are seconds (decimals allowed, e.g. "0.5"), WaitTime milliseconds.
+ */
+import { Message } from '../../src/message/message';
+import { ComponentConfig, ConfigValue } from '../../src/runtime/component';
+import { ComponentConfigError, ConfigReader } from '../support/config-values';
+import { compileMessageFilter, FILTER_KEYS, MessageFilter } from '../../src/rules/message-filter';
+import { Template } from '../../src/rules/template';
+import { compileSubstitution } from '../../src/rules/substitution';
+import { ActiveTime } from '../../src/rules/time-windows';
+import { RuleConfigError, isRecord } from '../../src/rules/errors';
+import { parseDisplayMask } from '../../src/logging/display';
+import { DuplicatePolicy, FailedJobPolicy, GroupSpec, ThresholdProvider, fixedThreshold } from './job-node-scheduler';
+
+export const NOHIT = 'nohit';
+export const DEFAULT_HEARTBEAT_S = 30;
+export const DEFAULT_RC_FIELD = 'ReturnCode';
+export const DEFAULT_MAX_NUMBER_RULE = 512;
+export const DEFAULT_MAX_DISPATCH = 3;
+export const DEFAULT_WAIT_TIME_MS = 50;
+/** Outlinks by position (the spec's layout, components.md §4.2 R:). */
+export const NOTICE_OUTLINK = 0;
+export const BYPASS_OUTLINK = 1;
+export const FIRST_WORKER_OUTLINK = 2;
+
+export const DUPLICATE_POLICIES: readonly DuplicatePolicy[] = ['defer', 'drop'];
+export const FAILED_JOB_POLICIES: readonly FailedJobPolicy[] = ['redispatch', 'report'];
+
+/** Keys a ruleset map may hold. */
+export const RULESET_KEYS: readonly string[] = [
+  'Name',
+  'Description',
+  'PreferredOutLink',
+  'TimeToLive',
+  'Heartbeat',
+  'Priority',
+  'Threshold',
+  'ActiveTime',
+  'KeyTemplate',
+  'KeySubstitution',
+  ...FILTER_KEYS,
+  'StringProperty',
+  'DisplayMask',
+  'DuplicatePolicy',
+  'FailedJobPolicy',
+  'MaxDispatch',
+];
+
+/** A JobNode configuration value that cannot be used; `property` is a path such as "Ruleset/0/Threshold". */
+export class JobNodeConfigError extends Error {
+  constructor(
+    readonly component: string,
+    readonly property: string,
+    readonly problem: string,
+    readonly expected?: string,
+  ) {
+    super(`${component}: ${property}: ${problem}${expected !== undefined ? ` (expected ${expected})` : ''}`);
+    this.name = 'JobNodeConfigError';
+  }
+}
+
+export interface JobRuleset {
+  readonly name: string;
+  /** nohit and PreferredOutLink rulesets go straight to the bypass outlink. */
+  readonly bypass: boolean;
+  /** undefined for nohit. */
+  readonly filter: MessageFilter | undefined;
+  readonly spec: GroupSpec;
+  /** KeyTemplate + KeySubstitution; undefined = no template (every job is unique). */
+  readonly keyOf: ((msg: Message) => string | undefined) | undefined;
+  /** Properties copied from the request onto this ruleset's escalations and queries. */
+  readonly stringProperty: readonly string[];
+  readonly displayMask: number;
+}
+
+export interface JobNodeSettings {
+  readonly name: string;
+  readonly heartbeatMs: number;
+  readonly rcField: string;
+  /** Names shown in pending-job summaries and in the node's display log. */
+  readonly stringProperty: readonly string[];
+  readonly displayMask: number;
+  readonly waitTimeMs: number;
+  /** rulesets[0] is nohit. */
+  readonly rulesets: readonly JobRuleset[];
+  readonly outlinkNames: readonly string[];
+  /** Partition strings of the outlinks, by position (undefined = whole queue). */
+  readonly outlinkPartitions: readonly (string | undefined)[];
+  readonly workerCount: number;
+}
+
+export interface SettingsOptions {
+  /** Clock for templates (JMSAge) and filters; defaults to Date.now. */
+  clock?: () => number;
+  warn?: (property: string, text: string) => void;
+}
+
+function seconds(reader: ConfigReader, key: string): number | undefined {
+  if (!reader.has(key)) return undefined;
+  return reader.number(key, 0);
+}
+
+/**
+ * Maps an error from the config reader or the rules engine to a JobNodeConfigError whose property path
+ * starts with `prefix` (e.g. "Ruleset/2").
+ */
+function rethrow(component: string, prefix: string, e: unknown): never {
+  const join = (p: string | undefined) => [prefix, p].filter((x) => x !== undefined && x !== '').join('/');
+  if (e instanceof ComponentConfigError) {
+    throw new JobNodeConfigError(component, join(e.property), e.value === undefined ? 'is missing' : `${JSON.stringify(e.value)} cannot be used`, e.expected);
+  }
+  if (e instanceof RuleConfigError) {
+    const key = e.key?.split('.')[0]?.replace(/\[\d+\]$/, '');
+    throw new JobNodeConfigError(component, join(key), e.problem, e.expected);
+  }
+  if (e instanceof JobNodeConfigError && prefix !== '') throw new JobNodeConfigError(component, join(e.property), e.problem, e.expected);
+  throw e;
+}
+
+export function thresholdProvider(fixed: number, activeTime: ActiveTime | undefined): ThresholdProvider {
+  if (activeTime === undefined) return fixedThreshold(fixed);
+  return {
+    dynamic: true,
+    at(nowMs: number): number {
+      const window = activeTime.activeThreshold(new Date(nowMs));
+      if (window === undefined || window.length === 0) return fixed;
+      // Inside a window its first number rules; 0 or less pauses the group.
+      return window[0] > 0 ? window[0] : 0;
+    },
+  };
+}
+
+function namesOf(value: ConfigValue | undefined, component: string, property: string): string[] {
+  if (value === undefined) return [];
+  if (!isRecord(value)) throw new JobNodeConfigError(component, property, 'is not a map', 'a map whose keys are property names (values are ignored)');
+  return Object.keys(value);
+}
+
+function keyFunction(component: string, name: string, raw: Record<string, unknown>, clock: () => number): JobRuleset['keyOf'] {
+  if (raw.KeyTemplate === undefined) return undefined;
+  if (typeof raw.KeyTemplate !== 'string') throw new JobNodeConfigError(component, 'KeyTemplate', 'is not a string', 'a template such as "##JobID##"');
+  const template = new Template(raw.KeyTemplate, { clock, where: { component, ruleset: name, key: 'KeyTemplate' } });
+  const substitution = raw.KeySubstitution === undefined ? undefined : compileSubstitution(raw.KeySubstitution, { clock, where: { component, ruleset: name, key: 'KeySubstitution' } });
+  if (substitution === undefined) return (msg) => template.format(msg);
+  return (msg) => {
+    try {
+      return substitution.apply(template.format(msg));
+    } catch {
+      return undefined; // a failed substitution makes the job unique, as a failed template does in the original
+    }
+  };
+}
+
+interface NodeDefaults {
+  heartbeatMs: number;
+  duplicates: DuplicatePolicy;
+  failedJobs: FailedJobPolicy;
+  maxDispatch: number;
+}
+
+function parseRuleset(component: string, raw: Record<string, unknown>, defaults: NodeDefaults, bypassName: string, options: SettingsOptions): JobRuleset {
+  const clock = options.clock ?? Date.now;
+  const reader = new ConfigReader(component, raw as ComponentConfig);
+  const name = reader.required('Name').trim();
+  if (name === NOHIT) throw new JobNodeConfigError(component, 'Name', `"${NOHIT}" is reserved for the built-in ruleset`, 'another name');
+  const preferred = reader.string('PreferredOutLink');
+  const bypass = preferred !== undefined;
+  if (bypass && preferred.trim() !== bypassName) options.warn?.('PreferredOutLink', `ruleset ${name}: PreferredOutLink ${JSON.stringify(preferred)} is not the bypass outlink ${JSON.stringify(bypassName)}; its messages go to ${bypassName}`);
+  const heartbeatS = seconds(reader, 'Heartbeat');
+  const threshold = reader.int('Threshold', 1);
+  const activeTime = raw.ActiveTime === undefined ? undefined : ActiveTime.parse(raw.ActiveTime, { component, ruleset: name, key: 'ActiveTime' });
+  const spec: GroupSpec = {
+    name,
+    bypass,
+    priority: reader.int('Priority', 0),
+    // A static Threshold of 0 or less means 1, as in the original; a window value of 0 pauses the group.
+    threshold: thresholdProvider(threshold > 0 ? threshold : 1, activeTime),
+    heartbeatMs: heartbeatS !== undefined && heartbeatS > 0 ? heartbeatS * 1000 : defaults.heartbeatMs,
+    ttlMs: Math.max(0, (seconds(reader, 'TimeToLive') ?? 0) * 1000),
+    duplicates: reader.oneOf('DuplicatePolicy', DUPLICATE_POLICIES, defaults.duplicates),
+    failedJobs: reader.oneOf('FailedJobPolicy', FAILED_JOB_POLICIES, defaults.failedJobs),
+    maxDispatch: reader.int('MaxDispatch', defaults.maxDispatch, { min: 1 }),
+  };
+  return {
+    name,
+    bypass,
+    filter: compileMessageFilter(raw, { component, ruleset: name }, { clock, warn: (text) => options.warn?.('', text) }),
+    spec,
+    keyOf: bypass ? undefined : keyFunction(component, name, raw, clock),
+    stringProperty: namesOf(raw.StringProperty as ConfigValue | undefined, component, 'StringProperty'),
+    displayMask: parseDisplayMask(reader.string('DisplayMask')),
+  };
+}
+
+function outlinkEntries(component: string, value: ConfigValue | undefined): { names: string[]; partitions: (string | undefined)[] } {
+  if (!Array.isArray(value)) throw new JobNodeConfigError(component, 'OutLink', 'is missing or not a list', 'a list: notice, bypass, then at least one worker');
+  const names: string[] = [];
+  const partitions: (string | undefined)[] = [];
+  value.forEach((entry, i) => {
+    if (typeof entry === 'string' && entry.trim() !== '') {
+      names.push(entry.trim());
+      partitions.push(undefined);
+    } else if (isRecord(entry) && typeof entry.Name === 'string' && entry.Name.trim() !== '') {
+      names.push(entry.Name.trim());
+      partitions.push(typeof entry.Partition === 'string' ? entry.Partition : undefined);
+    } else {
+      throw new JobNodeConfigError(component, `OutLink/${i}`, 'is neither a link name nor a map with Name', 'a link name or {"Name": ..., "Capacity": ..., "Partition": ...}');
+    }
+  });
+  if (names.length <= FIRST_WORKER_OUTLINK) throw new JobNodeConfigError(component, 'OutLink', `has ${names.length} entries`, 'notice, bypass and at least one worker outlink');
+  const seen = new Set<string>();
+  for (const n of names) {
+    if (seen.has(n)) throw new JobNodeConfigError(component, 'OutLink', `names ${JSON.stringify(n)} more than once`, 'distinct outlink names (notice, bypass and workers must all differ)');
+    seen.add(n);
+  }
+  return { names, partitions };
+}
+
+/** Reads and compiles a JobNode configuration. Throws JobNodeConfigError (or a rules-engine error) when unusable. */
+export function parseJobNodeSettings(component: string, config: ComponentConfig, options: SettingsOptions = {}): JobNodeSettings {
+  const reader = new ConfigReader(component, config);
+  let node: NodeDefaults & { rcField: string; displayMask: number; waitTimeMs: number; maxRules: number };
+  try {
+    const heartbeatS = seconds(reader, 'Heartbeat');
+    if (heartbeatS !== undefined && heartbeatS <= 0) options.warn?.('Heartbeat', `Heartbeat ${heartbeatS} means the default ${DEFAULT_HEARTBEAT_S} s`);
+    node = {
+      heartbeatMs: (heartbeatS !== undefined && heartbeatS > 0 ? heartbeatS : DEFAULT_HEARTBEAT_S) * 1000,
+      duplicates: reader.oneOf('DuplicatePolicy', DUPLICATE_POLICIES, 'defer'),
+      failedJobs: reader.oneOf('FailedJobPolicy', FAILED_JOB_POLICIES, 'redispatch'),
+      maxDispatch: reader.int('MaxDispatch', DEFAULT_MAX_DISPATCH, { min: 1 }),
+      rcField: reader.string('RCField', DEFAULT_RC_FIELD).trim() || DEFAULT_RC_FIELD,
+      displayMask: parseDisplayMask(reader.string('DisplayMask')),
+      waitTimeMs: reader.int('WaitTime', DEFAULT_WAIT_TIME_MS, { min: 1 }),
+      maxRules: reader.int('MaxNumberRule', DEFAULT_MAX_NUMBER_RULE, { min: 1 }),
+    };
+  } catch (e) {
+    rethrow(component, '', e);
+  }
+  if (config.SizeField !== undefined) options.warn?.('SizeField', 'SizeField is ignored: query results are always escalated (components.md §4.10)');
+  const { names, partitions } = outlinkEntries(component, config.OutLink);
+  const rawRulesets = config.Ruleset ?? [];
+  if (!Array.isArray(rawRulesets)) throw new JobNodeConfigError(component, 'Ruleset', 'is not a list', 'a list of ruleset maps');
+  if (rawRulesets.length + 1 > node.maxRules) throw new JobNodeConfigError(component, 'Ruleset', `has ${rawRulesets.length} rulesets plus ${NOHIT}`, `at most MaxNumberRule = ${node.maxRules}`);
+  const nohit: JobRuleset = {
+    name: NOHIT,
+    bypass: true,
+    filter: undefined,
+    spec: { name: NOHIT, bypass: true, priority: 0, threshold: fixedThreshold(0), heartbeatMs: node.heartbeatMs, ttlMs: 0, duplicates: 'defer', failedJobs: 'report', maxDispatch: 1 },
+    keyOf: undefined,
+    stringProperty: [],
+    displayMask: 0,
+  };
+  const rulesets: JobRuleset[] = [nohit];
+  const seen = new Set<string>();
+  rawRulesets.forEach((raw, i) => {
+    if (!isRecord(raw)) throw new JobNodeConfigError(component, `Ruleset/${i}`, 'is not a map', 'a ruleset map with Name');
+    let rs: JobRuleset;
+    try {
+      rs = parseRuleset(component, raw, node, names[BYPASS_OUTLINK], { ...options, warn: (p, t) => options.warn?.(`Ruleset/${i}${p ? `/${p}` : ''}`, t) });
+    } catch (e) {
+      rethrow(component, `Ruleset/${i}`, e);
+    }
+    if (seen.has(rs.name)) throw new JobNodeConfigError(component, `Ruleset/${i}/Name`, `${JSON.stringify(rs.name)} is used by an earlier ruleset`, 'unique ruleset names');
+    seen.add(rs.name);
+    rulesets.push(rs);
+  });
+  return {
+    name: component,
+    heartbeatMs: node.heartbeatMs,
+    rcField: node.rcField,
+    stringProperty: namesOf(config.StringProperty, component, 'StringProperty'),
+    displayMask: node.displayMask,
+    waitTimeMs: node.waitTimeMs,
+    rulesets,
+    outlinkNames: names,
+    outlinkPartitions: partitions,
+    workerCount: names.length - FIRST_WORKER_OUTLINK,
+  };
+}
+
+/**
+ * The ruleset matcher: the first ruleset (in definition order) whose filter passes; 0 (nohit) when none
+ * does or when a filter throws (`onError` hears why).
+ */
+export function rulesetMatcher(rulesets: readonly JobRuleset[], onError: (ruleset: string, error: unknown) => void): (msg: Message) => number {
+  const needsBody = rulesets.some((r) => r.filter?.needsBody === true);
+  return (msg) => {
+    const body = needsBody ? msg.bodyText() : undefined;
+    for (let i = 1; i < rulesets.length; i++) {
+      try {
+        if ((rulesets[i].filter as MessageFilter).matches(msg, body)) return i;
+      } catch (e) {
+        onError(rulesets[i].name, e);
+        return 0;
+      }
+    }
+    return 0;
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * JobNode's own configuration schema (the loader adds the common properties) and the checks a schema
+ * cannot express. Decision: an unknown key inside a Ruleset entry is an ERROR, with a "did you mean"
+ * when a known key is close. The original ignores such keys silently; its own published sample spells
+ * `KeyTemplat`, which quietly turns deduplication off, so a misspelt key must stop the load.
+ */
+import { ComponentConfig, ConfigIssue, JsonSchema } from '../../src/runtime/component';
+import { enumStr, intStr, str, strMap } from '../../src/config/schema-helpers';
+import { closest } from '../../src/config/did-you-mean';
+import { RuleConfigError, isRecord } from '../../src/rules/errors';
+import { DUPLICATE_POLICIES, FAILED_JOB_POLICIES, JobNodeConfigError, RULESET_KEYS, parseJobNodeSettings } from './job-node-config';
+
+const secondsStr = (description: string): JsonSchema => ({ type: 'string', pattern: '^\\s*-?(\\d+(\\.\\d*)?|\\.\\d+)\\s*$', description });
+const groupList = (description: string): JsonSchema => ({ type: 'array', description });
+
+const RULESET_PROPERTIES: Record<string, JsonSchema> = {
+  Name: str('the ruleset name (unique; "nohit" is reserved)'),
+  Description: str(),
+  PreferredOutLink: str('the bypass outlink name: makes this a bypass ruleset'),
+  TimeToLive: secondsStr('seconds a job may stay active as a string, "0" = no limit'),
+  Heartbeat: secondsStr('the query interval in seconds as a string; "0" or less = the node Heartbeat'),
+  Priority: intStr('an integer as a string; larger is scheduled first'),
+  Threshold: intStr('the maximum of active jobs as an integer string, default "1"'),
+  ActiveTime: { anyOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }], description: 'a time-window map {"TimeWindow": [{"Interval": "H:M:S-H:M:S", "Threshold": "n"}], ...} or a list of them' },
+  KeyTemplate: str('a template such as "##JobID##" that makes the job key'),
+  KeySubstitution: str('a substitution such as "s/-retry$//" applied to the key'),
+  JMSPropertyGroup: groupList('a list of maps {property: pattern or list of intervals}'),
+  XJMSPropertyGroup: groupList('a list of maps {property: pattern or list of intervals}'),
+  PatternGroup: groupList('a list of maps {"Pattern": [regex, ...]}'),
+  XPatternGroup: groupList('a list of maps {"Pattern": [regex, ...]}'),
+  StringProperty: strMap('a map whose keys name the request properties copied onto escalations'),
+  DisplayMask: intStr('"0" or "1": log this ruleset\'s escalations'),
+  DuplicatePolicy: enumStr(DUPLICATE_POLICIES),
+  FailedJobPolicy: enumStr(FAILED_JOB_POLICIES),
+  MaxDispatch: intStr('an integer >= 1 as a string', { min: 1 }),
+};
+
+// Kept in step with job-node-config's list of keys the parser reads.
+if (Object.keys(RULESET_PROPERTIES).sort().join() !== [...RULESET_KEYS].sort().join()) throw new Error('JobNode ruleset schema and parser disagree on the ruleset keys');
+
+export const RULESET_SCHEMA: JsonSchema = {
+  type: 'object',
+  description: 'a ruleset map with Name',
+  properties: RULESET_PROPERTIES,
+  required: ['Name'],
+  additionalProperties: false,
+};
+
+const OUTLINK_SCHEMA: JsonSchema = {
+  type: 'array',
+  minItems: 3,
+  description: 'a list of outlinks: notice, bypass, then one or more workers (names or {Name, Capacity, Partition})',
+  items: {
+    anyOf: [
+      { type: 'string' },
+      { type: 'object', properties: { Name: { type: 'string' }, Capacity: { type: 'string' }, Partition: { type: 'string' } }, required: ['Name'], additionalProperties: false },
+    ],
+  },
+};
+
+export const JOB_NODE_SCHEMA: JsonSchema = {
+  properties: {
+    Heartbeat: secondsStr('the default query interval in seconds as a string, default "30"'),
+    RCField: str('the property the worker sets to the return code, default ReturnCode'),
+    SizeField: str('ignored (kept for old configurations)'),
+    MaxNumberRule: intStr('an integer >= 1 as a string', { min: 1 }),
+    DuplicatePolicy: enumStr(DUPLICATE_POLICIES, 'what to do with a job whose key is taken: "defer" (default, run it after) or "drop"'),
+    FailedJobPolicy: enumStr(FAILED_JOB_POLICIES, 'a job whose worker failed: "redispatch" (default) or "report"'),
+    MaxDispatch: intStr('dispatches per job when workers fail, an integer >= 1 as a string, default "3"', { min: 1 }),
+    Ruleset: { type: 'array', items: RULESET_SCHEMA, description: 'a list of ruleset maps' },
+    OutLink: OUTLINK_SCHEMA,
+  },
+  required: ['OutLink'],
+};
+
+function unknownRulesetKeys(config: ComponentConfig): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const list = config.Ruleset;
+  if (!Array.isArray(list)) return issues;
+  list.forEach((raw, i) => {
+    if (!isRecord(raw)) return;
+    for (const key of Object.keys(raw)) {
+      if (RULESET_KEYS.includes(key)) continue;
+      const guess = closest(key, RULESET_KEYS);
+      issues.push({ property: `Ruleset/${i}/${key}`, message: `unknown property${guess ? `; did you mean ${guess}?` : ''}`, severity: 'error' });
+    }
+  });
+  return issues;
+}
+
+/** Everything the schema cannot check: unknown ruleset keys, patterns, templates, windows, outlink layout. */
+export function validateJobNode(config: ComponentConfig, component = typeof config.Name === 'string' ? config.Name : 'JobNode'): ConfigIssue[] {
+  const issues = unknownRulesetKeys(config);
+  try {
+    parseJobNodeSettings(component, config, { warn: (property, message) => issues.push({ property, message, severity: 'warning' }) });
+  } catch (e) {
+    if (e instanceof JobNodeConfigError) issues.push({ property: e.property, message: e.problem + (e.expected !== undefined ? ` (expected ${e.expected})` : ''), severity: 'error' });
+    else if (e instanceof RuleConfigError) issues.push({ property: e.key ?? '', message: e.message, severity: 'error' });
+    else throw e;
+  }
+  return issues;
+}

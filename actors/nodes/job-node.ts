@@ -1,0 +1,515 @@
+/**
+ * JobNode (operation `schedule`; components.md §4): the actor around JobScheduler. It takes every job
+ * request from its input XQueue and keeps it TAKEN there while the job is pending or active, so pending
+ * jobs use input capacity and a full input pushes back upstream. Outlinks by position: notice (first,
+ * escalations), bypass (second: nohit and PreferredOutLink rulesets, no flow control), workers (the rest).
+ *
+ * Life of a job: scheduled onto a free worker outlink (the request itself is added there, with a
+ * completion callback); queried every Heartbeat with a query event on the same outlink; complete when
+ * the worker removes the request (its RCField tells FINISHED from FAILED) - then the request is removed
+ * from JobNode's input, so the original receiver acknowledges only now (XA end to end).
+ *
+ * Policies (documented in the README):
+ *  - Worker failure: a request removed with outcome 'failed' (the worker crashed on it repeatedly) is
+ *    dispatched again, up to MaxDispatch dispatches, else reported FAILED and removed from the input as
+ *    'failed' (FailedJobPolicy "report" reports at once). Never lost.
+ *  - TimeToLive: at expiry an abort event goes to the worker outlink (or, if the worker has not taken
+ *    the request yet, the request is withdrawn), the job ends EXPIRED and its input is removed as
+ *    'failed'. The group and the key are released at once; the worker outlink gets no new job until the
+ *    worker lets go of the expired request.
+ *  - Restart: the runtime puts every input message back; untaken requests and queries in the outlinks
+ *    are withdrawn on stop; a worker still busy with a job of the old incarnation gets no new job until
+ *    its outlink is empty. Jobs that were running are dispatched again (at-least-once, §3.6).
+ *  - Every completion signal arrives as a message to this actor (never handled inside another actor's turn).
+ */
+import { ActorContext, ActorRef, Behaviour, TimerHandle } from '../../src/runtime/actor';
+import { ComponentDefinition, ComponentEnv } from '../../src/runtime/component';
+import { Message } from '../../src/message/message';
+import { Outcome, Taken, XQueue } from '../../src/xqueue/xqueue';
+import { Partition, parsePartition } from '../../src/xqueue/partition';
+import { ReserveAbortedError, XQueueStoppedError } from '../../src/xqueue/errors';
+import { displayFields, displayMessage } from '../../src/logging/display';
+import { describe as describeError } from '../../src/runtime/actor';
+import { Deque } from './job-node-structures';
+import { JobScheduler, JobView, SchedulerEvent, SchedulerPort, WorkerState } from './job-node-scheduler';
+import { BYPASS_OUTLINK, FIRST_WORKER_OUTLINK, JobNodeSettings, NOTICE_OUTLINK, parseJobNodeSettings, rulesetMatcher } from './job-node-config';
+import { EventPriority, JobIdentity, NoticeDetails, QueryOperation, jobName, noticeEvent, queryEvent, queryResultEvent } from './job-node-events';
+import { JOB_NODE_SCHEMA, validateJobNode } from './job-node-schema';
+
+type Request = Taken<Message>;
+
+/** One job as a status query shows it. */
+export interface JobSummary {
+  readonly id: number;
+  readonly ruleset: string;
+  readonly name: string;
+  readonly state: 'pending' | 'deferred' | 'active';
+  /** Worker outlink name while active. */
+  readonly worker?: string;
+  /** ISO time of arrival (pending) or dispatch (active). */
+  readonly since: string;
+  readonly attempt: number;
+  /** The node-level StringProperty names read from the request. */
+  readonly fields: Readonly<Record<string, string>>;
+}
+
+export interface JobNodeStatus {
+  readonly name: string;
+  readonly groups: readonly { name: string; priority: number; threshold: number; active: number; pending: number; deferred: number; bypass: boolean }[];
+  readonly workers: readonly { link: string; state: WorkerState; jobId?: number }[];
+  readonly active: readonly JobSummary[];
+  readonly pending: readonly JobSummary[];
+  readonly counters: Readonly<Record<string, number>>;
+}
+
+/** Messages JobNode's actor understands. Only `status` is for other components; the rest it sends itself. */
+export type JobNodeMessage =
+  | { readonly type: 'status'; readonly reply: (status: JobNodeStatus) => void }
+  | { readonly type: 'job-returned'; readonly token: object; readonly jobId: number; readonly dispatch: number; readonly worker: number; readonly outcome: Outcome }
+  | { readonly type: 'query-returned'; readonly token: object; readonly jobId: number; readonly dispatch: number; readonly worker: number; readonly event: Message; readonly who: JobIdentity }
+  | { readonly type: 'bypass-returned'; readonly token: object; readonly request: Request; readonly outcome: Outcome }
+  | { readonly type: 'worker-drained'; readonly token: object; readonly worker: number };
+
+/** Asks a running JobNode for its pending and active jobs. */
+export function queryJobNodeStatus(ref: ActorRef<unknown>, timeoutMs = 5000): Promise<JobNodeStatus> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`JobNode ${ref.name} did not answer a status query within ${timeoutMs} ms`)), timeoutMs);
+    (ref as ActorRef<JobNodeMessage>).tell({
+      type: 'status',
+      reply: (s) => {
+        clearTimeout(timer);
+        resolve(s);
+      },
+    });
+  });
+}
+
+/** Where a job's messages sit in its worker outlink (for withdrawing what the worker has not taken). */
+interface Placement {
+  worker: number;
+  cell: number;
+}
+
+const STUCK_LOG_EVERY = 4;
+
+class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
+  /** Identifies this incarnation in the completion messages it receives. */
+  private readonly token = {};
+  private ctx!: ActorContext<JobNodeMessage>;
+  private settings!: JobNodeSettings;
+  private scheduler!: JobScheduler<Request>;
+  private input!: XQueue<Message>;
+  private notice!: XQueue<Message>;
+  private bypass!: XQueue<Message>;
+  private workers: XQueue<Message>[] = [];
+  private partitions: Partition[] = [];
+  private readonly requests = new Map<number, Placement>();
+  private readonly queries = new Map<number, Placement>();
+  private readonly lastProgress = new Map<number, string>();
+  private readonly bypassWaiting = new Deque<Request>();
+  private readonly bypassPlaced = new Map<Request, number>();
+  private bypassReserving = false;
+  private readonly retryTimers = new Map<number, TimerHandle>();
+  private readonly stopSignal = new AbortController();
+  private stopped = false;
+
+  constructor(private readonly env: ComponentEnv) {}
+
+  start(ctx: ActorContext<JobNodeMessage>): void {
+    const env = this.env;
+    this.ctx = ctx;
+    this.settings = parseJobNodeSettings(env.name, env.config, { warn: (property, text) => env.logger.warn(text, { property }) });
+    const s = this.settings;
+    if (env.input === undefined) throw new Error(`${env.name}: JobNode needs an input link (LinkName)`);
+    if (env.outlinks.length !== s.outlinkNames.length) throw new Error(`${env.name}: ${s.outlinkNames.length} OutLink entries configured but ${env.outlinks.length} links given`);
+    this.input = env.input;
+    this.notice = env.outlinks[NOTICE_OUTLINK];
+    this.bypass = env.outlinks[BYPASS_OUTLINK];
+    this.workers = env.outlinks.slice(FIRST_WORKER_OUTLINK);
+    this.partitions = env.outlinks.map((q, i) => parsePartition(s.outlinkPartitions[i], q.capacity, q.name));
+    const matcher = rulesetMatcher(s.rulesets, (ruleset, error) => env.logger.error('ruleset filter failed; message goes to nohit', { ruleset, error: describeError(error) }));
+    this.scheduler = new JobScheduler<Request>({
+      groups: s.rulesets.map((r) => r.spec),
+      workers: this.workers.length,
+      select: (req) => matcher(req.item),
+      keyOf: (group, req) => s.rulesets[group].keyOf?.(req.item),
+      clock: { now: Date.now },
+      timers: { set: (fn, ms) => ctx.setTimeout(fn, ms), clear: (t) => ctx.clearTimer(t as TimerHandle) },
+      port: this.port(),
+    });
+    this.adoptOrphanedWorkers();
+    ctx.consume(this.input, (taken) => this.onRequest(taken));
+    env.status.set('RUNNING');
+  }
+
+  receive(msg: JobNodeMessage): void {
+    if (msg.type === 'status') {
+      msg.reply(this.statusReport());
+      return;
+    }
+    if (msg.token !== this.token) return; // from an earlier incarnation: its state is gone
+    switch (msg.type) {
+      case 'job-returned':
+        this.onJobReturned(msg.jobId, msg.dispatch, msg.worker, msg.outcome);
+        return;
+      case 'query-returned':
+        this.onQueryReturned(msg.jobId, msg.dispatch, msg.worker, msg.event, msg.who);
+        return;
+      case 'bypass-returned':
+        this.bypassPlaced.delete(msg.request);
+        this.input.remove(msg.request, msg.outcome);
+        return;
+      case 'worker-drained':
+        this.scheduler.workerReady(msg.worker);
+        return;
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.stopSignal.abort();
+    this.scheduler?.close();
+    // Withdraw what no consumer has taken: the input messages go back to the input queue (runtime), so
+    // these copies would otherwise run twice.
+    for (const p of [...this.requests.values(), ...this.queries.values()]) this.workers[p.worker]?.takeback(p.cell);
+    for (const cell of this.bypassPlaced.values()) this.bypass?.takeback(cell);
+    this.env.status.set('STOPPED');
+  }
+
+  // ------------------------------------------------------------------ arrivals
+
+  private onRequest(request: Request): void {
+    const env = this.env;
+    env.status.count('received');
+    const admission = this.scheduler.submit(request);
+    switch (admission.kind) {
+      case 'bypass':
+        env.status.count('bypassed');
+        displayMessage(env.logger, `bypassed (${this.settings.rulesets[admission.group].name})`, request.item, this.settings.displayMask, this.settings.stringProperty);
+        this.sendBypass(request);
+        return;
+      case 'pending':
+        env.status.count('accepted');
+        env.status.count('pending');
+        return;
+      case 'deferred':
+        env.status.count('accepted');
+        env.status.count('pending');
+        env.status.count('deferred');
+        env.logger.info('job deferred: a job with the same key is active or waiting', { job: admission.job.id, key: admission.job.key, ruleset: this.rulesetName(admission.job), holder: admission.holder.id });
+        return;
+      case 'dropped': {
+        env.status.count('dropped');
+        const rs = this.settings.rulesets[admission.group];
+        const who: JobIdentity = { node: env.name, ruleset: rs.name, job: { id: 0, key: admission.key, dispatches: 0, dispatchedAt: 0 }, worker: -1, workerLink: '', request: request.item, copy: rs.stringProperty };
+        this.escalate(noticeEvent(who, { status: 'DUPLICATE', priority: 'WARNING', reason: `job ${admission.holder.id} with the same key is active or waiting` }, Date.now()), rs.displayMask);
+        this.input.remove(request, 'done');
+        return;
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ what the scheduler asks of us
+
+  private port(): SchedulerPort<Request> {
+    return {
+      start: (job, worker) => this.startJob(job, worker),
+      query: (job, worker) => this.queryJob(job, worker),
+      abort: (job, worker) => this.abortJob(job, worker),
+      notify: (event) => this.onSchedulerEvent(event),
+    };
+  }
+
+  private queryJob(job: JobView<Request>, worker: number): boolean {
+    const sent = this.sendQuery(job, worker, 'query');
+    if (sent) this.env.status.count('queries');
+    return sent;
+  }
+
+  private abortJob(job: JobView<Request>, worker: number): boolean {
+    this.withdrawQuery(job.id);
+    const placed = this.requests.get(job.id);
+    if (placed !== undefined && this.workers[worker].takeback(placed.cell) !== undefined) {
+      this.requests.delete(job.id);
+      return true; // the worker never saw it
+    }
+    if (this.sendQuery(job, worker, 'abort')) this.env.status.count('aborts');
+    else this.env.logger.error('cannot send abort: worker outlink full', { job: job.id, worker: this.workers[worker].name });
+    return false;
+  }
+
+  private onSchedulerEvent(event: SchedulerEvent<Request>): void {
+    const env = this.env;
+    const now = Date.now();
+    switch (event.type) {
+      case 'scheduled': {
+        env.status.count('scheduled');
+        env.status.count('pending', -1);
+        env.status.count('active');
+        displayMessage(env.logger, `scheduled (${this.rulesetName(event.job)}) on ${this.workers[event.job.worker].name}`, event.job.payload.item, this.settings.displayMask, this.settings.stringProperty);
+        this.escalateFor(event.job, event.job.worker, { status: 'SCHEDULED', priority: 'INFO', progress: '0' }, now);
+        return;
+      }
+      case 'redispatched':
+        env.status.count('redispatched');
+        env.status.count('active', -1);
+        env.status.count('pending');
+        this.requests.delete(event.job.id);
+        this.withdrawQuery(event.job.id);
+        this.escalateFor(event.job, event.worker, { status: 'REDISPATCHED', priority: 'WARNING', reason: event.reason }, now);
+        return;
+      case 'stuck':
+        if (event.unanswered % STUCK_LOG_EVERY === 0) env.logger.warn('job seems stuck: its queries are not answered', { job: event.job.id, name: jobName(event.job), ruleset: this.rulesetName(event.job), unanswered: event.unanswered });
+        return;
+      case 'ended':
+        this.onEnded(event.job, event.end, event.reason, now);
+        return;
+    }
+  }
+
+  // ------------------------------------------------------------------ jobs on workers
+
+  private startJob(job: JobView<Request>, worker: number): boolean {
+    const q = this.workers[worker];
+    const cell = this.tryReserve(q, this.partitions[FIRST_WORKER_OUTLINK + worker]);
+    if (cell < 0) {
+      this.retryWorkerLater(worker);
+      return false;
+    }
+    const jobId = job.id;
+    const dispatch = job.dispatches;
+    const self = this.ctx.self;
+    const token = this.token;
+    q.add(cell, job.payload.item, (_item, outcome) => self.tell({ type: 'job-returned', token, jobId, dispatch, worker, outcome }));
+    this.requests.set(jobId, { worker, cell });
+    return true;
+  }
+
+  private sendQuery(job: JobView<Request>, worker: number, operation: QueryOperation): boolean {
+    const q = this.workers[worker];
+    const cell = this.tryReserve(q, this.partitions[FIRST_WORKER_OUTLINK + worker]);
+    if (cell < 0) return false;
+    const who = this.identity(job, worker);
+    const jobId = job.id;
+    const dispatch = job.dispatches;
+    const self = this.ctx.self;
+    const token = this.token;
+    q.add(cell, queryEvent(who, operation, Date.now()), (event) => self.tell({ type: 'query-returned', token, jobId, dispatch, worker, event, who }));
+    if (operation === 'query') this.queries.set(jobId, { worker, cell });
+    return true;
+  }
+
+  private onJobReturned(jobId: number, dispatch: number, worker: number, outcome: Outcome): void {
+    this.requests.delete(jobId);
+    const job =
+      outcome === 'done'
+        ? this.scheduler.complete(jobId, dispatch)
+        : this.scheduler.workerFailed(jobId, dispatch, `worker ${this.workers[worker].name} gave the request back as failed`);
+    if (job === undefined) {
+      this.env.status.count('lateReturns');
+      this.env.logger.info('a worker returned a request that had already ended (expired)', { job: jobId, worker: this.workers[worker].name, outcome });
+    }
+    this.scheduler.workerReady(worker); // a cell was freed in that outlink
+  }
+
+  private onQueryReturned(jobId: number, dispatch: number, worker: number, event: Message, who: JobIdentity): void {
+    const placed = this.queries.get(jobId);
+    if (placed !== undefined && placed.worker === worker) this.queries.delete(jobId);
+    this.scheduler.queryReturned(jobId, dispatch);
+    const progress = event.getProperty('progress');
+    if (progress !== undefined) this.lastProgress.set(jobId, progress);
+    this.env.status.count('queryResults');
+    const rs = this.settings.rulesets.find((r) => r.name === who.ruleset);
+    this.escalate(queryResultEvent(event, who, Date.now()), rs?.displayMask ?? 0);
+    this.scheduler.workerReady(worker);
+  }
+
+  private onEnded(job: JobView<Request>, end: 'completed' | 'failed' | 'expired', reason: string | undefined, now: number): void {
+    const env = this.env;
+    env.status.count('active', -1);
+    this.requests.delete(job.id);
+    this.withdrawQuery(job.id);
+    const progress = this.lastProgress.get(job.id);
+    this.lastProgress.delete(job.id);
+    const rcField = this.settings.rcField;
+    if (end === 'completed') {
+      const rc = job.payload.item.getField(rcField);
+      const ok = rc === '0';
+      env.status.count(ok ? 'completed' : 'failed');
+      this.escalateFor(job, job.worker, ok ? { status: 'FINISHED', priority: 'INFO', progress: '100', rcField, rc } : { status: 'FAILED', priority: 'ERR', progress, rcField, rc, reason: rc === undefined ? `the worker set no ${rcField}` : undefined }, now);
+      this.input.remove(job.payload, 'done');
+    } else if (end === 'failed') {
+      env.status.count('failed');
+      this.escalateFor(job, job.worker, { status: 'FAILED', priority: 'ERR', progress, reason }, now);
+      this.input.remove(job.payload, 'failed');
+    } else {
+      env.status.count('expired');
+      env.logger.warn('job expired (running away): TimeToLive reached', { job: job.id, name: jobName(job), ruleset: this.rulesetName(job) });
+      this.escalateFor(job, job.worker, { status: 'EXPIRED', priority: 'ERR', progress, reason }, now);
+      this.input.remove(job.payload, 'failed');
+    }
+  }
+
+  private withdrawQuery(jobId: number): void {
+    const q = this.queries.get(jobId);
+    if (q === undefined) return;
+    this.queries.delete(jobId);
+    this.workers[q.worker].takeback(q.cell); // a query the worker already took comes back later and is escalated as late
+  }
+
+  private retryWorkerLater(worker: number): void {
+    if (this.retryTimers.has(worker)) return;
+    this.retryTimers.set(
+      worker,
+      this.ctx.setTimeout(() => {
+        this.retryTimers.delete(worker);
+        this.scheduler.workerReady(worker);
+      }, this.settings.waitTimeMs),
+    );
+  }
+
+  /** Worker outlinks still busy with a previous incarnation's jobs get no job until they are empty. */
+  private adoptOrphanedWorkers(): void {
+    const self = this.ctx.self;
+    const token = this.token;
+    this.workers.forEach((q, worker) => {
+      if (q.size === 0 && q.stats().reserved === 0) return;
+      this.scheduler.workerUnavailable(worker);
+      this.env.logger.warn('worker outlink still holds work from before a restart; no new job until it is empty', { worker: q.name, size: q.size });
+      void q.whenEmpty().then(() => self.tell({ type: 'worker-drained', token, worker }));
+    });
+  }
+
+  // ------------------------------------------------------------------ bypass (no flow control, back pressure only)
+
+  private sendBypass(request: Request): void {
+    if (this.bypassWaiting.size === 0) {
+      const cell = this.tryReserve(this.bypass, this.partitions[BYPASS_OUTLINK]);
+      if (cell >= 0) {
+        this.addBypass(cell, request);
+        return;
+      }
+    }
+    this.bypassWaiting.pushBack(request);
+    this.reserveBypass();
+  }
+
+  private addBypass(cell: number, request: Request): void {
+    const self = this.ctx.self;
+    const token = this.token;
+    this.bypassPlaced.set(request, cell);
+    this.bypass.add(cell, request.item, (_item, outcome) => self.tell({ type: 'bypass-returned', token, request, outcome }));
+  }
+
+  /** Head-of-line: bypass messages keep their order; the input stays taken meanwhile (back pressure). */
+  private reserveBypass(): void {
+    if (this.bypassReserving || this.bypassWaiting.size === 0 || this.stopped) return;
+    this.bypassReserving = true;
+    this.bypass.reserve({ partition: this.partitions[BYPASS_OUTLINK], signal: this.stopSignal.signal }).then(
+      (cell) => {
+        this.bypassReserving = false;
+        if (this.stopped) {
+          this.bypass.cancel(cell);
+          return;
+        }
+        this.addBypass(cell, this.bypassWaiting.popFront() as Request);
+        while (this.bypassWaiting.size > 0) {
+          const next = this.tryReserve(this.bypass, this.partitions[BYPASS_OUTLINK]);
+          if (next < 0) break;
+          this.addBypass(next, this.bypassWaiting.popFront() as Request);
+        }
+        this.reserveBypass();
+      },
+      (err: unknown) => {
+        this.bypassReserving = false;
+        if (!this.stopped && !(err instanceof ReserveAbortedError)) this.ctx.fail(err);
+      },
+    );
+  }
+
+  // ------------------------------------------------------------------ escalations
+
+  private escalateFor(job: JobView<Request>, worker: number, details: NoticeDetails, now: number): void {
+    const rs = this.settings.rulesets[job.group];
+    this.escalate(noticeEvent(this.identity(job, worker), details, now), rs.displayMask);
+  }
+
+  /** Escalations go to notice untracked; a full notice drops them with an error log (as the original). */
+  private escalate(event: Message, displayMask: number): void {
+    if (displayMask > 0) this.logEscalation(event);
+    const cell = this.tryReserve(this.notice, this.partitions[NOTICE_OUTLINK]);
+    if (cell < 0) {
+      this.env.status.count('noticeDropped');
+      this.env.logger.error('notice outlink full: escalation dropped', { event: Object.fromEntries(event.properties) });
+      return;
+    }
+    this.notice.add(cell, event);
+    this.env.status.count('escalations');
+  }
+
+  /** A free cell, or -1 when none is free (or the outlink is paused or stopped). */
+  private tryReserve(q: XQueue<Message>, partition: Partition): number {
+    try {
+      return q.tryReserve(partition);
+    } catch (e) {
+      if (e instanceof XQueueStoppedError) return -1;
+      throw e;
+    }
+  }
+
+  private logEscalation(event: Message): void {
+    const level: Record<string, 'info' | 'warn' | 'error'> = { INFO: 'info', WARNING: 'warn', ERR: 'error' };
+    const priority = (event.getProperty('priority') ?? 'INFO') as EventPriority;
+    this.env.logger[level[priority] ?? 'info']('job escalation', displayFields(event, 64));
+  }
+
+  private identity(job: JobView<Request>, worker: number): JobIdentity {
+    const rs = this.settings.rulesets[job.group];
+    return { node: this.env.name, ruleset: rs.name, job: { id: job.id, key: job.key, dispatches: job.dispatches, dispatchedAt: job.dispatchedAt }, worker, workerLink: worker >= 0 ? this.workers[worker].name : '', request: job.payload.item, copy: rs.stringProperty };
+  }
+
+  private rulesetName(job: JobView<Request>): string {
+    return this.settings.rulesets[job.group].name;
+  }
+
+  // ------------------------------------------------------------------ status
+
+  private statusReport(): JobNodeStatus {
+    const snap = this.scheduler.snapshot();
+    const summary = (job: JobView<Request>, state: JobSummary['state']): JobSummary => {
+      const fields: Record<string, string> = {};
+      for (const n of this.settings.stringProperty) {
+        const v = job.payload.item.getField(n);
+        if (v !== undefined) fields[n] = v;
+      }
+      return {
+        id: job.id,
+        ruleset: this.rulesetName(job),
+        name: jobName(job),
+        state,
+        worker: state === 'active' ? this.workers[job.worker].name : undefined,
+        since: new Date(state === 'active' ? job.dispatchedAt : job.acceptedAt).toISOString(),
+        attempt: job.dispatches,
+        fields,
+      };
+    };
+    return {
+      name: this.env.name,
+      groups: snap.groups.map((g) => ({ ...g })),
+      workers: snap.workers.map((state, w) => ({ link: this.workers[w].name, state, jobId: snap.active.find((j) => j.worker === w)?.id })),
+      active: snap.active.map((j) => summary(j, 'active')),
+      pending: snap.waiting.map((j) => summary(j, j.state === 'deferred' ? 'deferred' : 'pending')),
+      counters: this.env.status.get().counters,
+    };
+  }
+}
+
+export const jobNodeComponent: ComponentDefinition<JobNodeMessage> = {
+  className: 'node.JobNode',
+  role: 'node',
+  operations: ['schedule'],
+  description: 'Schedules job requests onto worker outlinks by ruleset priority, per-group threshold (optionally by time window) and job key; queries active jobs every heartbeat and escalates scheduling, query results, completion and expiry to the notice outlink.',
+  schema: JOB_NODE_SCHEMA,
+  validate: (config) => validateJobNode(config),
+  create: (env) => new JobNodeBehaviour(env),
+};
