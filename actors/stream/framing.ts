@@ -1,0 +1,143 @@
+/**
+ * Cuts a byte stream into messages by start-of-text and end-of-text byte sequences (SOTBytes / EOTBytes,
+ * written as hex strings such as "0x0a" or "0x0d0a"), shared by StreamReceiver (splitting a stream)
+ * and StreamPersister (reading a reply).
+ *  - EOTBytes only: each EOT ends a message (the EOT is not part of it);
+ *  - SOTBytes and EOTBytes: bytes before an SOT are dropped, the message runs from after SOT to EOT;
+ *  - SOTBytes only: a message runs from one SOT to the next (the last one ends at end of stream);
+ *  - neither: newline (0x0a) ends a message, as the original's reply default.
+ * Messages longer than maxLength are dropped and counted.
+ */
+export class HexBytesError extends Error {
+  constructor(
+    readonly property: string,
+    readonly value: string,
+  ) {
+    super(`${property} ${JSON.stringify(value)}: expected hex bytes with a 2-character prefix, e.g. "0x0a" or "0x0d0a"`);
+    this.name = 'HexBytesError';
+  }
+}
+
+/** "0x0d0a" → <0d 0a>. The original skips the first two characters whatever they are. */
+export function parseHexBytes(property: string, value: string | undefined): Buffer | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const hex = value.trim().slice(2);
+  if (hex.length === 0 || hex.length % 2 !== 0 || !/^[0-9a-fA-F]+$/.test(hex)) throw new HexBytesError(property, value);
+  return Buffer.from(hex, 'hex');
+}
+
+export interface FramingOptions {
+  sot?: Buffer;
+  eot?: Buffer;
+  /** Longest message kept; default 4 MiB as in the original. */
+  maxLength?: number;
+}
+
+export const DEFAULT_MAX_MSG_LENGTH = 4 * 1024 * 1024;
+const NEWLINE = Buffer.from([0x0a]);
+
+export class StreamFramer {
+  private readonly sot?: Buffer;
+  private readonly eot?: Buffer;
+  private readonly maxLength: number;
+  private buf: Buffer = Buffer.alloc(0);
+  /** Inside a message (after its SOT) when SOT framing is used. */
+  private started = false;
+  /** Bytes of `buf` already searched for the delimiter. */
+  private scanned = 0;
+  /** Dropping the rest of an over-long message (EOT-only framing). */
+  private skipping = false;
+  /** Messages dropped for exceeding maxLength. */
+  dropped = 0;
+
+  constructor(options: FramingOptions = {}) {
+    this.sot = options.sot;
+    this.eot = options.eot ?? (options.sot ? undefined : NEWLINE);
+    this.maxLength = options.maxLength ?? DEFAULT_MAX_MSG_LENGTH;
+  }
+
+  /** Feeds a chunk; returns the messages it completed, in order. */
+  push(chunk: Buffer): Buffer[] {
+    this.buf = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk]);
+    const out: Buffer[] = [];
+    for (;;) {
+      const msg = this.next();
+      if (msg === undefined) break;
+      if (msg !== null) out.push(msg);
+    }
+    if (this.started || !this.sot) this.limitPartial();
+    return out;
+  }
+
+  /** End of stream: what is left (a message without its EOT), or undefined. */
+  flush(): Buffer | undefined {
+    const rest = this.buf;
+    const inMessage = !this.sot || this.started;
+    const skipping = this.skipping;
+    this.reset();
+    if (skipping) return undefined;
+    if (!inMessage || rest.length === 0 || rest.length > this.maxLength) return undefined;
+    return rest;
+  }
+
+  reset(): void {
+    this.buf = Buffer.alloc(0);
+    this.started = false;
+    this.scanned = 0;
+    this.skipping = false;
+  }
+
+  /** Bytes held for an unfinished message. */
+  get pending(): number {
+    return this.buf.length;
+  }
+
+  /** A message, null for a dropped one, undefined when more bytes are needed. */
+  private next(): Buffer | null | undefined {
+    if (this.sot && !this.started) {
+      const s = this.buf.indexOf(this.sot);
+      if (s < 0) {
+        // Keep only a possible partial SOT at the end.
+        this.buf = this.buf.subarray(Math.max(0, this.buf.length - this.sot.length + 1));
+        return undefined;
+      }
+      this.buf = this.buf.subarray(s + this.sot.length);
+      this.started = true;
+      this.scanned = 0;
+    }
+    const end = this.eot ?? (this.sot as Buffer);
+    const from = Math.max(0, this.scanned - end.length + 1);
+    const e = this.buf.indexOf(end, from);
+    if (e < 0) {
+      this.scanned = this.buf.length;
+      return undefined;
+    }
+    const msg = this.buf.subarray(0, e);
+    // With SOT-only framing the delimiter is the next message's SOT: keep the state "started".
+    this.buf = this.buf.subarray(e + end.length);
+    this.started = this.eot === undefined;
+    this.scanned = 0;
+    if (this.skipping) {
+      // The tail of a message already dropped for its length.
+      this.skipping = false;
+      return null;
+    }
+    if (msg.length > this.maxLength) {
+      this.dropped++;
+      return null;
+    }
+    return Buffer.from(msg);
+  }
+
+  /** An unfinished message already longer than maxLength is dropped now rather than buffered forever. */
+  private limitPartial(): void {
+    if (this.buf.length > this.maxLength + (this.eot?.length ?? 0)) {
+      this.dropped++;
+      this.buf = Buffer.alloc(0);
+      this.scanned = 0;
+      // Skip the rest of this message: wait for the next SOT, or (EOT only) the next EOT.
+      this.started = false;
+      if (!this.sot) this.skipping = true;
+    }
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * Configuration shared by the JMS-over-AMQP-1.0 components (JMSSubscriber, JMSReceiver, JMSPersister,
+ * JMSPublisher): where to connect (URI, JNDI file, vendor properties), dialect, ClientID, reconnection,
+ * and the schema of those properties. Errors name the component and the property.
+ */
+import { ComponentConfig, ConfigIssue, JsonSchema } from '../../src/runtime/component';
+import { JmsConfigError } from '../../src/transports/amqp10-errors';
+import { DestinationKind, ResolvedEndpoint, resolveEndpoint } from '../../src/transports/amqp10-endpoint';
+import { DIALECT_CHOICES, DialectChoice } from '../../src/transports/amqp10-dialect';
+import { FailedOutcome } from '../../src/transports/amqp10-consumer';
+import { JmsSelector, SelectorSyntaxError } from '../../src/jms/selector';
+import { StringPropertyError } from '../../src/transports/string-property';
+import { PartitionError } from '../../src/xqueue/errors';
+import { ConfigReader, ComponentConfigError } from './config-values';
+import { ReconnectSettings, readReconnectSettings, reconnectSchemaProperties } from './amqp091-config';
+
+const s = (description: string) => ({ type: 'string', description });
+
+/** Properties every JMS component understands (connection, JNDI, vendor, dialect, reconnection). */
+export function jmsConnectionSchemaProperties(): Record<string, unknown> {
+  return {
+    URI: s('amqp://host:port, amqps://host:port, or the path of a Qpid-JMS jndi.properties file (file:… or *.properties)'),
+    Username: s('SASL PLAIN user'),
+    Password: s('SASL PLAIN password'),
+    ClientID: s('JMS ClientID = AMQP container id; ${CellID} is substituted'),
+    Dialect: { type: 'string', enum: [...DIALECT_CHOICES], description: 'auto (default: from the broker\'s open frame), activemq, artemis or rabbitmq' },
+    ContextFactory: s('JNDI initial context factory (no effect over AMQP 1.0; reported at start-up)'),
+    URLPkgs: s('JNDI URL packages (no effect over AMQP 1.0)'),
+    StateFactories: s('JNDI state factories (no effect over AMQP 1.0)'),
+    Principal: s('JNDI login user (used as the SASL user)'),
+    Credentials: s('JNDI login password (used as the SASL password)'),
+    ConnectionFactoryName: s('connection factory looked up in the jndi.properties file (connectionfactory.<name>)'),
+    IsPhysical: s('accepted for compatibility: names are always physical unless a jndi.properties file maps them'),
+    QueueManager: s('queue manager (no effect over AMQP 1.0)'),
+    HostName: s('broker host (with Port: the AMQP endpoint when URI is absent)'),
+    Port: { type: 'string', pattern: '^\\s*\\d+\\s*$', description: 'broker port (default 1414 with HostName)' },
+    ChannelName: s('server-connection channel (no effect over AMQP 1.0)'),
+    SecurityExit: s('security exit (no effect over AMQP 1.0)'),
+    SecurityData: s('security exit data (no effect over AMQP 1.0)'),
+    StoreOption: s('subscription store (no effect over AMQP 1.0)'),
+    BrokerVersion: s('broker version (no effect over AMQP 1.0)'),
+    ...reconnectSchemaProperties(),
+  };
+}
+
+export const INT_STRING = (description: string): JsonSchema => ({ type: 'string', pattern: '^\\s*-?\\d+\\s*$', description });
+
+export interface JmsConnectionSettings {
+  readonly resolved: ResolvedEndpoint;
+  readonly clientId?: string;
+  readonly dialect: DialectChoice;
+  readonly reconnect: ReconnectSettings;
+  readonly cellId: string;
+}
+
+export function readJmsConnection(reader: ConfigReader, baseDir: string, kind: DestinationKind): JmsConnectionSettings {
+  const cellId = reader.string('CellID', '0').trim() || '0';
+  const clientId = substituteCellId(reader.string('ClientID'), cellId);
+  return {
+    resolved: resolveEndpoint(reader.component, reader.config, baseDir, kind),
+    clientId: clientId === '' ? undefined : clientId,
+    dialect: reader.oneOf('Dialect', DIALECT_CHOICES, 'auto'),
+    reconnect: readReconnectSettings(reader),
+    cellId,
+  };
+}
+
+export function substituteCellId(text: string | undefined, cellId: string): string | undefined {
+  return text === undefined ? undefined : text.trim().split('${CellID}').join(cellId);
+}
+
+export const FAILED_OUTCOMES: readonly FailedOutcome[] = ['reject', 'release', 'modified'];
+
+/** XAMode bit 1: acknowledge only after the downstream removed the message. */
+export function readXaMode(reader: ConfigReader, fallback: number): 0 | 1 {
+  return (reader.int('XAMode', fallback, { min: 0 }) & 1) === 1 ? 1 : 0;
+}
+
+/** MessageSelector (plus StartDate/EndDate as JMSTimestamp bounds, components.md §7.2), compiled. */
+export function readSelector(reader: ConfigReader): JmsSelector | undefined {
+  const parts: string[] = [];
+  const selector = reader.string('MessageSelector')?.trim();
+  if (selector) parts.push(`(${selector})`);
+  for (const [key, op] of [['StartDate', '>='], ['EndDate', '<=']] as const) {
+    const text = reader.string(key)?.trim();
+    if (!text) continue;
+    const ms = parseJmsDate(text);
+    if (ms === undefined) throw new ComponentConfigError(reader.component, key, text, 'a date yyyy/MM/dd.HH:mm:ss.SSS');
+    parts.push(`JMSTimestamp ${op} ${ms}`);
+  }
+  if (parts.length === 0) return undefined;
+  if (selector) JmsSelector.compile(selector); // errors point into the configured selector, not the combined one
+  return JmsSelector.compile(parts.length === 1 && selector ? selector : parts.join(' AND '));
+}
+
+function parseJmsDate(text: string): number | undefined {
+  const m = /^(\d{4})\/(\d{2})\/(\d{2})\.(\d{2}):(\d{2}):(\d{2})(?:\.(\d{3}))?$/.exec(text);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, sec, ms] = m;
+  const t = new Date(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(sec), Number(ms ?? 0)).getTime();
+  return Number.isNaN(t) ? undefined : t;
+}
+
+/** Turns the errors a settings reader throws into configuration issues for `xroute validate`. */
+export function configIssues(read: () => void): ConfigIssue[] {
+  try {
+    read();
+    return [];
+  } catch (e) {
+    if (e instanceof SelectorSyntaxError) return [{ property: 'MessageSelector', message: e.message }];
+    if (e instanceof JmsConfigError) return [{ property: e.property, message: e.message }];
+    if (e instanceof ComponentConfigError) return [{ property: e.property, message: e.message }];
+    if (e instanceof StringPropertyError) return [{ property: `StringProperty/${e.property}`, message: e.message }];
+    if (e instanceof PartitionError) return [{ property: 'Partition', message: e.message }];
+    return [{ property: '', message: (e as Error).message }];
+  }
+}
+
+/** Reports, once per component, configured properties that mean nothing over AMQP 1.0. */
+export function ineffectiveProperties(resolved: ResolvedEndpoint, extra: readonly string[], config: ComponentConfig): string[] {
+  return [...resolved.ineffective, ...extra.filter((k) => config[k] !== undefined)];
+}
