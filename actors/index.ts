@@ -12,19 +12,9 @@ import { STREAM_PERSISTER } from './persisters/stream-persister';
 import { FILE_PERSISTER } from './persisters/file-persister';
 import { STREAM_RECEIVER } from './receivers/stream-receiver';
 import { jobNodeComponent } from './nodes/job-node';
-import { PERSISTER_POOL } from './pools/persister-pool';
-import { RECEIVER_POOL } from './pools/receiver-pool';
-import { STREAM_PERSISTER } from './persisters/stream-persister';
-import { FILE_PERSISTER } from './persisters/file-persister';
-import { STREAM_RECEIVER } from './receivers/stream-receiver';
 
 export const COMPONENT_DEFINITIONS: readonly AnyComponentDefinition[] = [
   // components register here, one line each
-  PERSISTER_POOL,
-  RECEIVER_POOL,
-  STREAM_PERSISTER,
-  FILE_PERSISTER,
-  STREAM_RECEIVER,
   jobNodeComponent,
   PERSISTER_POOL,
   RECEIVER_POOL,
