@@ -16,7 +16,7 @@ import { Message } from '../message';
 import { ConfigWhere, RuleConfigError, RuleEvaluationError, at, isRecord } from './errors';
 import { Template } from './template';
 import { Substitution, compileSubstitution } from './substitution';
-import { DATA_TYPES, DataType, writeField } from './message-writer';
+import { DATA_TYPES, DataType, fieldWriter } from './message-writer';
 import { didYouMean } from './did-you-mean';
 
 const ENTRY_KEYS = ['FieldName', 'Template', 'Substitution', 'DataType', 'MapKey', 'ResetOption'];
@@ -100,7 +100,7 @@ export function compileFormatter(list: unknown, options: FormatterOptions = {}):
   if (!Array.isArray(list)) throw new RuleConfigError(where, 'FormatterArgument is not a list', 'a list of maps');
   const entries = list.map((raw, k) => compileEntry(raw, at(where, `[${k}]`), options));
   const clock = options.clock;
-  const writeOptions = entries.map((e) => ({ dataType: e.dataType, mapKey: e.mapKey, clock }));
+  const writers = entries.map((e) => fieldWriter(e.field, { dataType: e.dataType, mapKey: e.mapKey, clock }));
 
   return {
     fields: entries.map((e) => e.field),
@@ -108,8 +108,9 @@ export function compileFormatter(list: unknown, options: FormatterOptions = {}):
       for (let k = 0; k < entries.length; k++) {
         const { field, templates, substitutions, mapKey } = entries[k];
         let bodyValue: string | undefined;
-        if (msg.body.kind === 'map') {
-          const v = mapKey === undefined ? undefined : msg.body.map[mapKey];
+        const body = msg.body;
+        if (body.kind === 'map') {
+          const v = mapKey === undefined ? undefined : body.map[mapKey];
           bodyValue = v === undefined || v === null ? '' : String(v);
         }
         let buffer = '';
@@ -128,7 +129,7 @@ export function compileFormatter(list: unknown, options: FormatterOptions = {}):
             text = r;
           }
         }
-        writeField(msg, field, buffer + text, writeOptions[k]);
+        writers[k](msg, buffer + text);
       }
     },
   };

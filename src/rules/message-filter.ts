@@ -40,8 +40,10 @@ export interface FilterOptions {
   warn?: (text: string) => void;
 }
 
-type PropertyCondition = (msg: Message, clock: () => number) => boolean;
-type BodyCondition = (text: string) => boolean;
+/** Conditions take two arguments (body conditions ignore the second) so matching needs no rest arguments. */
+type Condition<A, B> = (a: A, b: B) => boolean;
+type PropertyCondition = Condition<Message, () => number>;
+type BodyCondition = Condition<string, undefined>;
 
 /** A compiled list of groups: undefined = absent, 'broken' = a non-map group (the quirk). */
 type GroupList<C> = ReadonlyArray<readonly C[]> | 'broken' | undefined;
@@ -115,24 +117,31 @@ function describe(where: ConfigWhere): string {
   return new RuleConfigError(where, '').message.replace(/: $/, '');
 }
 
-function anyGroup<A extends unknown[]>(groups: ReadonlyArray<ReadonlyArray<(...args: A) => boolean>>, args: A): boolean {
-  outer: for (let g = 0; g < groups.length; g++) {
-    const group = groups[g];
-    for (let c = 0; c < group.length; c++) if (!group[c](...args)) continue outer;
-    return true;
+function allOf<A, B>(group: ReadonlyArray<Condition<A, B>>): Condition<A, B> {
+  if (group.length === 1) return group[0];
+  if (group.length === 2) {
+    const [c0, c1] = group;
+    return (a, b) => c0(a, b) && c1(a, b);
   }
-  return false;
+  return (a, b) => {
+    for (let c = 0; c < group.length; c++) if (!group[c](a, b)) return false;
+    return true;
+  };
 }
 
 /**
  * "Some group holds" from §5.1 as a closure; undefined for an absent or empty list (the caller then
  * uses the default). `whenBroken` is what a list with a non-map group yields.
  */
-function groupMatcher<A extends unknown[]>(list: GroupList<(...args: A) => boolean>, whenBroken: boolean): ((...args: A) => boolean) | undefined {
+function groupMatcher<A, B>(list: GroupList<Condition<A, B>>, whenBroken: boolean): Condition<A, B> | undefined {
   if (list === 'broken') return () => whenBroken;
   if (list === undefined || list.length === 0) return undefined;
-  if (list.length === 1 && list[0].length === 1) return list[0][0];
-  return (...args: A) => anyGroup(list, args);
+  const groups = list.map(allOf);
+  if (groups.length === 1) return groups[0];
+  return (a, b) => {
+    for (let g = 0; g < groups.length; g++) if (groups[g](a, b)) return true;
+    return false;
+  };
 }
 
 /** Compiles the four pattern-group lists of a ruleset (other keys are ignored here). */
@@ -157,8 +166,8 @@ export function compileMessageFilter(config: Record<string, unknown>, where: Con
       if (!needsBody) return true;
       const text = bodyText ?? msg.bodyText();
       if (text === undefined) return false;
-      if (bodySelect !== undefined && !bodySelect(text)) return false;
-      if (bodyExclude !== undefined && bodyExclude(text)) return false;
+      if (bodySelect !== undefined && !bodySelect(text, undefined)) return false;
+      if (bodyExclude !== undefined && bodyExclude(text, undefined)) return false;
       return true;
     },
   };

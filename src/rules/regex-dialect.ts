@@ -34,7 +34,8 @@ const POSIX_CLASSES: Readonly<Record<string, string>> = {
 
 const START_OF_INPUT = '(?<![\\s\\S])';
 const END_OF_INPUT = '(?![\\s\\S])';
-const END_OR_BEFORE_FINAL_NEWLINE = '(?=\\n?(?![\\s\\S]))';
+// Without the m flag, JS `$` is the end of input; these forms are used only in that mode.
+const END_OR_BEFORE_FINAL_NEWLINE = '(?=\\n?$)';
 
 export interface Perl5Options {
   /** Force "single line" mode: `.` matches \n (the SimpleParser compiles this way). */
@@ -80,8 +81,8 @@ export function translatePerl5(source: string, options: Perl5Options = {}, where
       if (next === undefined) fail('trailing backslash');
       i += 2;
       if (!inClass && next === 'A') out += mods.m ? START_OF_INPUT : '^';
-      else if (!inClass && next === 'z') out += END_OF_INPUT;
-      else if (!inClass && next === 'Z') out += END_OR_BEFORE_FINAL_NEWLINE;
+      else if (!inClass && next === 'z') out += mods.m ? END_OF_INPUT : '$';
+      else if (!inClass && next === 'Z') out += mods.m ? '(?=\\n?(?![\\s\\S]))' : END_OR_BEFORE_FINAL_NEWLINE;
       else out += c + next;
       continue;
     }
@@ -159,7 +160,7 @@ export function translatePerl5(source: string, options: Perl5Options = {}, where
     }
   }
   if (inClass) fail('unterminated character class');
-  if (options.fullMatch === true) out = `${mods.m ? START_OF_INPUT : '^'}(?:${out})${END_OF_INPUT}`;
+  if (options.fullMatch === true) out = `${mods.m ? START_OF_INPUT : '^'}(?:${out})${mods.m ? END_OF_INPUT : '$'}`;
   const flags = (options.global === true ? 'g' : '') + (mods.i ? 'i' : '') + (mods.m ? 'm' : '') + (mods.s ? 's' : '');
   return { source: out, flags };
 }
@@ -183,10 +184,25 @@ export function groupCount(re: RegExp): number {
  * A compiled replacement: takes the match (index 0) and its groups (1..n) as an array-like, which is
  * both a RegExpExecArray and the `arguments` of a String.replace callback.
  */
-export type Replacer = (m: ArrayLike<string | undefined>) => string;
+export type Replacer = ((m: ArrayLike<string | undefined>) => string) & { readonly literal?: string };
 
 type CaseOp = 'U' | 'L' | 'E' | 'u' | 'l';
 type ReplacementPart = { lit: string } | { group: number } | { op: CaseOp };
+
+/** A replacement that is always the same text; marked so global replacement can use the native path. */
+export function literalReplacer(text: string): Replacer {
+  return Object.assign(() => text, { literal: text });
+}
+
+/**
+ * True when the expression can never match the empty string anywhere: it does not match "" and has
+ * no construct that could match empty depending on context (lookaround, word boundaries, anchors).
+ * Then ORO's empty-match rule cannot apply and native global replacement is exact.
+ */
+export function neverMatchesEmpty(re: RegExp): boolean {
+  if (/\(\?[=!<]|\\[bB]|\^|\$/.test(re.source)) return false;
+  return !new RegExp(re.source, re.flags.replace('g', '')).test('');
+}
 
 /** Parses ORO Perl5 replacement text (§7.2). `groups` is the pattern's group count. */
 export function compilePerl5Replacement(text: string, groups: number): Replacer {
@@ -219,13 +235,10 @@ export function compilePerl5Replacement(text: string, groups: number): Replacer 
   const hasCase = parts.some((p) => 'op' in p);
   const value = (m: ArrayLike<string | undefined>, g: number): string => (g <= groups ? (m[g] ?? '') : '');
   if (!hasCase) {
-    if (parts.length === 0) return () => '';
+    if (parts.length === 0) return literalReplacer('');
     if (parts.length === 1) {
       const p = parts[0];
-      if ('lit' in p) {
-        const constant = p.lit;
-        return () => constant;
-      }
+      if ('lit' in p) return literalReplacer(p.lit);
       const g = (p as { group: number }).group;
       return (m) => value(m, g);
     }
@@ -263,27 +276,41 @@ export function compilePerl5Replacement(text: string, groups: number): Replacer 
 }
 
 /**
- * Replaces the first match (`global` false) or every match of `re` in `input`, ORO style: in global
+ * Compiles "replace the first match (`global` false) or every match of `re`", ORO style: in global
  * mode an empty match that starts where the previous non-empty match ended is not replaced
  * (`s/b*\/-/g` on "abc" gives "-a-c-", where JS alone gives "-a--c-"). `re` must carry the `g` flag
- * exactly when `global` is true.
+ * exactly when `global` is true. A literal replacement with a pattern that can never match empty
+ * takes JavaScript's native path, which is then exact.
  */
-export function perl5Replace(input: string, re: RegExp, replacer: Replacer, groups: number, global: boolean): string {
+export function compileReplace(re: RegExp, replacer: Replacer, groups: number, global: boolean): (input: string) => string {
   if (!global) {
-    const m = re.exec(input);
-    return m === null ? input : input.slice(0, m.index) + replacer(m) + input.slice(m.index + m[0].length);
+    return (input) => {
+      const m = re.exec(input);
+      return m === null ? input : input.slice(0, m.index) + replacer(m) + input.slice(m.index + m[0].length);
+    };
   }
-  let lastNonEmptyEnd = -1;
+  if (replacer.literal !== undefined && neverMatchesEmpty(re)) {
+    const nativeText = replacer.literal.replace(/\$/g, '$$$$');
+    return (input) => input.replace(re, nativeText);
+  }
   const offsetIndex = groups + 1;
-  return input.replace(re, function (match: string) {
-    // eslint-disable-next-line prefer-rest-params
-    const args = arguments as unknown as ArrayLike<string | undefined>;
-    const offset = args[offsetIndex] as unknown as number;
-    if (match.length === 0) {
-      if (offset === lastNonEmptyEnd) return '';
-    } else lastNonEmptyEnd = offset + match.length;
-    return replacer(args);
-  });
+  return (input) => {
+    let lastNonEmptyEnd = -1;
+    return input.replace(re, function (match: string) {
+      // eslint-disable-next-line prefer-rest-params
+      const args = arguments as unknown as ArrayLike<string | undefined>;
+      const offset = args[offsetIndex] as unknown as number;
+      if (match.length === 0) {
+        if (offset === lastNonEmptyEnd) return '';
+      } else lastNonEmptyEnd = offset + match.length;
+      return replacer(args);
+    });
+  };
+}
+
+/** One-off form of compileReplace. */
+export function perl5Replace(input: string, re: RegExp, replacer: Replacer, groups: number, global: boolean): string {
+  return compileReplace(re, replacer, groups, global)(input);
 }
 
 /**

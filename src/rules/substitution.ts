@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ConfigWhere, RuleConfigError } from './errors';
-import { compileJavaReplacement, compilePerl5, compilePerl5Replacement, groupCount, perl5Replace } from './regex-dialect';
+import { compileJavaReplacement, compilePerl5, compilePerl5Replacement, compileReplace, groupCount, literalReplacer } from './regex-dialect';
 import { javaDoubleToString, parseJavaDouble, parseJavaLong, wrapLong } from './java-numbers';
 import { compileDatePattern } from './java-date';
 import { IntervalSet } from './intervals';
@@ -70,9 +70,7 @@ export function compileSubstitution(source: unknown, options: SubstitutionOption
   if (hexReplacement !== null) {
     const global = hexReplacement[3] === 'g';
     const re = compilePerl5(hexReplacement[1], { global }, where);
-    const to = hexChar(hexReplacement[2]);
-    const groups = groupCount(re);
-    return { source, apply: (text) => perl5Replace(text, re, () => to, groups, global) };
+    return { source, apply: compileReplace(re, literalReplacer(hexChar(hexReplacement[2])), groupCount(re), global) };
   }
   if (source.endsWith('/e')) return compileExpressionForm(source, options, bad);
   return compileRegexForm(source, where, bad);
@@ -102,7 +100,7 @@ function compileRegexForm(source: string, where: ConfigWhere, bad: (problem: str
   const re = compilePerl5(pattern, { global }, where);
   const groups = groupCount(re);
   const replacer = compilePerl5Replacement(replacement, groups);
-  const once = (text: string) => perl5Replace(text, re, replacer, groups, global);
+  const once = compileReplace(re, replacer, groups, global);
   if (!lineByLine) return { source, apply: once };
   return { source, apply: (text) => text.split('\n').map(once).join('\n') };
 }

@@ -71,8 +71,12 @@ export class Template {
     let s = literals[0];
     if (readers.length === 0) return s;
     const clock = this.clock;
+    if (bodyValue === undefined) {
+      for (let i = 0; i < readers.length; i++) s += (readers[i](msg, clock) ?? '') + literals[i + 1];
+      return s;
+    }
     for (let i = 0; i < readers.length; i++) {
-      const v = bodyValue !== undefined && this.bodyIndexes[i] && !msg.properties.has('body') ? bodyValue : readers[i](msg, clock);
+      const v = this.bodyIndexes[i] && !msg.properties.has('body') ? bodyValue : readers[i](msg, clock);
       s += (v ?? '') + literals[i + 1];
     }
     return s;
