@@ -75,7 +75,7 @@ function instantiate(file: string, argument: unknown, methodName: string, ctx: R
   return { target, method: method as PluginMethod };
 }
 
-function outcome(result: unknown, ctx: RulesetKindContext): void {
+function outcome(result: unknown): void {
   if (result === null || result === undefined) return;
   throw new RuleEvaluationError(`plugin returned an error: ${String(result)}`);
 }
@@ -108,8 +108,8 @@ registerRulesetKind({
     const { target, method } = instance;
     return (msg) => {
       const r = method.call(target, msg);
-      if (r instanceof Promise) return r.then((v) => outcome(v, ctx));
-      outcome(r, ctx);
+      if (r instanceof Promise) return r.then((v) => outcome(v));
+      outcome(r);
     };
   },
 });
