@@ -224,7 +224,8 @@ export class JobScheduler<P> {
   private readonly dynamicGroups: Group<P>[];
   private readonly hasReady: RankSet;
   private readonly underCap: RankSet;
-  private readonly jobs = new Map<number, Job<P>>();
+  /** Jobs accepted and not yet ended. (No index by id: callers hand back the JobView they were given.) */
+  private live = 0;
   private readonly claims = new Map<string, Claim<P>>();
   private readonly freeWorkers = new Deque<number>();
   private readonly workerState: Uint8Array;
@@ -268,7 +269,7 @@ export class JobScheduler<P> {
     const claim = key === undefined ? undefined : this.claims.get(key);
     if (claim !== undefined && group.spec.duplicates === 'drop') return { kind: 'dropped', group: index, key: key as string, holder: claim.holder };
     const job = new Job<P>(this.nextId++, index, key, payload, this.options.clock.now());
-    this.jobs.set(job.id, job);
+    this.live++;
     if (claim !== undefined) {
       job.state = 'deferred';
       (claim.waiting ??= new Deque<Job<P>>(4)).pushBack(job);
@@ -282,11 +283,14 @@ export class JobScheduler<P> {
     return { kind: 'pending', job };
   }
 
-  /** The worker gave the request back: the job is done. Returns the job, or undefined when stale. */
-  complete(jobId: number, dispatch: number): JobView<P> | undefined {
-    const job = this.jobs.get(jobId);
-    if (job === undefined || job.state !== 'active' || job.dispatches !== dispatch) {
-      this.releaseDrained(jobId);
+  /**
+   * The worker gave the request back: the job is done. `dispatch` is the job's dispatch number when it
+   * was handed out (a return from an earlier dispatch is stale). Returns the job, or undefined when stale.
+   */
+  complete(view: JobView<P>, dispatch: number): JobView<P> | undefined {
+    const job = this.current(view, dispatch);
+    if (job === undefined) {
+      this.releaseDrained(view.id);
       return undefined;
     }
     const worker = job.worker;
@@ -300,10 +304,10 @@ export class JobScheduler<P> {
    * The request left its worker as failed (the worker crashed on it repeatedly, or gave up). Per the
    * group's policy the job is dispatched again (while it has dispatches left) or ends as failed.
    */
-  workerFailed(jobId: number, dispatch: number, reason: string): JobView<P> | undefined {
-    const job = this.jobs.get(jobId);
-    if (job === undefined || job.state !== 'active' || job.dispatches !== dispatch) {
-      this.releaseDrained(jobId);
+  workerFailed(view: JobView<P>, dispatch: number, reason: string): JobView<P> | undefined {
+    const job = this.current(view, dispatch);
+    if (job === undefined) {
+      this.releaseDrained(view.id);
       return undefined;
     }
     const worker = job.worker;
@@ -324,9 +328,9 @@ export class JobScheduler<P> {
   }
 
   /** A query came back. Returns the job when it answers the current dispatch's outstanding query. */
-  queryReturned(jobId: number, dispatch: number): JobView<P> | undefined {
-    const job = this.jobs.get(jobId);
-    if (job === undefined || job.state !== 'active' || job.dispatches !== dispatch || !job.queryOutstanding) return undefined;
+  queryReturned(view: JobView<P>, dispatch: number): JobView<P> | undefined {
+    const job = this.current(view, dispatch);
+    if (job === undefined || !job.queryOutstanding) return undefined;
     job.queryOutstanding = false;
     job.unanswered = 0;
     job.queriesAnswered++;
@@ -360,14 +364,10 @@ export class JobScheduler<P> {
     this.closed = true;
     if (this.thresholdTimer !== undefined) this.options.timers.clear(this.thresholdTimer);
     this.thresholdTimer = undefined;
-    for (const job of this.jobs.values()) this.clearJobTimers(job);
+    for (const job of this.workerJob) if (job !== undefined) this.clearJobTimers(job);
   }
 
   // ------------------------------------------------------------------ queries
-
-  job(jobId: number): JobView<P> | undefined {
-    return this.jobs.get(jobId);
-  }
 
   workerStateOf(worker: number): WorkerState {
     return WORKER_STATES[this.workerState[worker]];
@@ -375,7 +375,7 @@ export class JobScheduler<P> {
 
   /** Jobs accepted and not yet ended (pending, deferred or active). */
   get size(): number {
-    return this.jobs.size;
+    return this.live;
   }
 
   snapshot(): SchedulerSnapshot<P> {
@@ -492,6 +492,11 @@ export class JobScheduler<P> {
     this.freeWorkers.pushBack(worker);
   }
 
+  /** The scheduler's own job object when `view` is one of its jobs, active in dispatch `dispatch`. */
+  private current(view: JobView<P>, dispatch: number): Job<P> | undefined {
+    return view instanceof Job && view.state === 'active' && view.dispatches === dispatch ? (view as Job<P>) : undefined;
+  }
+
   private releaseDrained(jobId: number): void {
     const worker = this.draining.get(jobId);
     if (worker === undefined) return;
@@ -566,7 +571,7 @@ export class JobScheduler<P> {
     this.deactivate(job);
     job.state = 'ended';
     job.end = end;
-    this.jobs.delete(job.id);
+    this.live--;
     this.releaseKey(job);
     this.notify(reason === undefined ? { type: 'ended', job, end } : { type: 'ended', job, end, reason });
   }

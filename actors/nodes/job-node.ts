@@ -65,8 +65,8 @@ export interface JobNodeStatus {
 /** Messages JobNode's actor understands. Only `status` is for other components; the rest it sends itself. */
 export type JobNodeMessage =
   | { readonly type: 'status'; readonly reply: (status: JobNodeStatus) => void }
-  | { readonly type: 'job-returned'; readonly token: object; readonly jobId: number; readonly dispatch: number; readonly worker: number; readonly outcome: Outcome }
-  | { readonly type: 'query-returned'; readonly token: object; readonly jobId: number; readonly dispatch: number; readonly worker: number; readonly event: Message; readonly who: JobIdentity }
+  | { readonly type: 'job-returned'; readonly token: object; readonly job: JobView<Request>; readonly dispatch: number; readonly worker: number; readonly outcome: Outcome }
+  | { readonly type: 'query-returned'; readonly token: object; readonly job: JobView<Request>; readonly dispatch: number; readonly worker: number; readonly event: Message; readonly who: JobIdentity }
   | { readonly type: 'bypass-returned'; readonly token: object; readonly request: Request; readonly outcome: Outcome }
   | { readonly type: 'worker-drained'; readonly token: object; readonly worker: number };
 
@@ -150,10 +150,10 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     if (msg.token !== this.token) return; // from an earlier incarnation: its state is gone
     switch (msg.type) {
       case 'job-returned':
-        this.onJobReturned(msg.jobId, msg.dispatch, msg.worker, msg.outcome);
+        this.onJobReturned(msg.job, msg.dispatch, msg.worker, msg.outcome);
         return;
       case 'query-returned':
-        this.onQueryReturned(msg.jobId, msg.dispatch, msg.worker, msg.event, msg.who);
+        this.onQueryReturned(msg.job, msg.dispatch, msg.worker, msg.event, msg.who);
         return;
       case 'bypass-returned':
         this.bypassPlaced.delete(msg.request);
@@ -276,12 +276,11 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
       this.retryWorkerLater(worker);
       return false;
     }
-    const jobId = job.id;
     const dispatch = job.dispatches;
     const self = this.ctx.self;
     const token = this.token;
-    q.add(cell, job.payload.item, (_item, outcome) => self.tell({ type: 'job-returned', token, jobId, dispatch, worker, outcome }));
-    this.requests.set(jobId, { worker, cell });
+    q.add(cell, job.payload.item, (_item, outcome) => self.tell({ type: 'job-returned', token, job, dispatch, worker, outcome }));
+    this.requests.set(job.id, { worker, cell });
     return true;
   }
 
@@ -290,34 +289,33 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     const cell = this.tryReserve(q, this.partitions[FIRST_WORKER_OUTLINK + worker]);
     if (cell < 0) return false;
     const who = this.identity(job, worker);
-    const jobId = job.id;
     const dispatch = job.dispatches;
     const self = this.ctx.self;
     const token = this.token;
-    q.add(cell, queryEvent(who, operation, Date.now()), (event) => self.tell({ type: 'query-returned', token, jobId, dispatch, worker, event, who }));
-    if (operation === 'query') this.queries.set(jobId, { worker, cell });
+    q.add(cell, queryEvent(who, operation, Date.now()), (event) => self.tell({ type: 'query-returned', token, job, dispatch, worker, event, who }));
+    if (operation === 'query') this.queries.set(job.id, { worker, cell });
     return true;
   }
 
-  private onJobReturned(jobId: number, dispatch: number, worker: number, outcome: Outcome): void {
-    this.requests.delete(jobId);
-    const job =
+  private onJobReturned(job: JobView<Request>, dispatch: number, worker: number, outcome: Outcome): void {
+    this.requests.delete(job.id);
+    const current =
       outcome === 'done'
-        ? this.scheduler.complete(jobId, dispatch)
-        : this.scheduler.workerFailed(jobId, dispatch, `worker ${this.workers[worker].name} gave the request back as failed`);
-    if (job === undefined) {
+        ? this.scheduler.complete(job, dispatch)
+        : this.scheduler.workerFailed(job, dispatch, `worker ${this.workers[worker].name} gave the request back as failed`);
+    if (current === undefined) {
       this.env.status.count('lateReturns');
-      this.env.logger.info('a worker returned a request that had already ended (expired)', { job: jobId, worker: this.workers[worker].name, outcome });
+      this.env.logger.info('a worker returned a request that had already ended (expired)', { job: job.id, worker: this.workers[worker].name, outcome });
     }
     this.scheduler.workerReady(worker); // a cell was freed in that outlink
   }
 
-  private onQueryReturned(jobId: number, dispatch: number, worker: number, event: Message, who: JobIdentity): void {
-    const placed = this.queries.get(jobId);
-    if (placed !== undefined && placed.worker === worker) this.queries.delete(jobId);
-    this.scheduler.queryReturned(jobId, dispatch);
+  private onQueryReturned(job: JobView<Request>, dispatch: number, worker: number, event: Message, who: JobIdentity): void {
+    const placed = this.queries.get(job.id);
+    if (placed !== undefined && placed.worker === worker) this.queries.delete(job.id);
+    this.scheduler.queryReturned(job, dispatch);
     const progress = event.getProperty('progress');
-    if (progress !== undefined) this.lastProgress.set(jobId, progress);
+    if (progress !== undefined && job.state === 'active') this.lastProgress.set(job.id, progress);
     this.env.status.count('queryResults');
     const rs = this.settings.rulesets.find((r) => r.name === who.ruleset);
     this.escalate(queryResultEvent(event, who, Date.now()), rs?.displayMask ?? 0);

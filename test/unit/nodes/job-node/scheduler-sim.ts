@@ -91,11 +91,11 @@ export class Sim {
   }
 
   complete(...names: string[]): void {
-    for (const n of names) this.scheduler.complete(this.job(n).id, this.job(n).dispatches);
+    for (const n of names) this.scheduler.complete(this.job(n), this.job(n).dispatches);
   }
 
   fail(name: string, reason = 'worker crashed'): void {
-    this.scheduler.workerFailed(this.job(name).id, this.job(name).dispatches, reason);
+    this.scheduler.workerFailed(this.job(name), this.job(name).dispatches, reason);
   }
 
   startedNames(): string[] {

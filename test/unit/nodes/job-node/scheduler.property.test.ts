@@ -92,17 +92,17 @@ function run(groupRows: GroupRow[], ops: Op[]): void {
       }
       case 'complete': {
         const j = pickActive(op.pick);
-        if (j) scheduler.complete(j.id, j.dispatches);
+        if (j) scheduler.complete(j, j.dispatches);
         break;
       }
       case 'fail': {
         const j = pickActive(op.pick);
-        if (j) scheduler.workerFailed(j.id, j.dispatches, 'crash');
+        if (j) scheduler.workerFailed(j, j.dispatches, 'crash');
         break;
       }
       case 'answer': {
         const j = pickActive(op.pick);
-        if (j) scheduler.queryReturned(j.id, j.dispatches);
+        if (j) scheduler.queryReturned(j, j.dispatches);
         break;
       }
       case 'tick':
@@ -122,7 +122,7 @@ function run(groupRows: GroupRow[], ops: Op[]): void {
   for (let w = 0; w < WORKERS; w++) scheduler.workerReady(w);
   for (let guard = 0; scheduler.size > 0 && guard < 10_000; guard++) {
     const j = pickActive(0);
-    if (j) scheduler.complete(j.id, j.dispatches);
+    if (j) scheduler.complete(j, j.dispatches);
     else clock.advance(1_000);
     for (let w = 0; w < WORKERS; w++) scheduler.workerReady(w);
   }

@@ -175,7 +175,7 @@ describe('JobScheduler: heartbeat queries', () => {
     const sim = new Sim([{ name: 'A', heartbeatMs: 1_000 }], 1);
     sim.submit('j1:A');
     sim.clock.advance(1_000);
-    expect(sim.scheduler.queryReturned(sim.job('j1').id, 1)).toBeDefined();
+    expect(sim.scheduler.queryReturned(sim.job('j1'), 1)).toBeDefined();
     sim.clock.advance(1_000);
     expect(sim.queries).toHaveLength(2);
     expect(sim.job('j1').queriesAnswered).toBe(1);
@@ -195,7 +195,7 @@ describe('JobScheduler: heartbeat queries', () => {
     sim.submit('j1:A');
     sim.clock.advance(1_000);
     sim.fail('j1');
-    expect(sim.scheduler.queryReturned(sim.job('j1').id, 1)).toBeUndefined();
+    expect(sim.scheduler.queryReturned(sim.job('j1'), 1)).toBeUndefined();
   });
 });
 
@@ -216,7 +216,7 @@ describe('JobScheduler: TimeToLive', () => {
     sim.clock.advance(1_000);
     expect(sim.scheduler.workerStateOf(0)).toBe('draining');
     expect(sim.startedNames()).toEqual(['j1']);
-    expect(sim.scheduler.complete(sim.job('j1').id, 1)).toBeUndefined();
+    expect(sim.scheduler.complete(sim.job('j1'), 1)).toBeUndefined();
     expect(sim.startedNames()).toEqual(['j1', 'j2']);
     expect(sim.endings()).toEqual(['j1:expired']);
   });
