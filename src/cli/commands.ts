@@ -80,7 +80,10 @@ export async function runCommand(file: string, registry: ComponentRegistry, io: 
     return 1;
   }
   const flow = Flow.start(buildTopology(json, abs, registry), { registry, logger });
+  // A service runs until it is told to stop, even when no socket or timer of its components is open.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
   const signal = await stopSignal;
+  clearInterval(keepAlive);
   logger.info('stopping', { signal });
   await flow.stop();
   return 0;
