@@ -38,9 +38,13 @@ export function validateCommand(files: string[], registry: ComponentRegistry, io
   return failed ? 1 : 0;
 }
 
-/** Validates a topology or a single component configuration; never throws. */
+/** Validates a topology or a single component configuration; never throws. Problems name the file as given. */
 export function validateFile(file: string, registry: ComponentRegistry): ConfigProblem[] {
   const abs = path.resolve(file);
+  return checkFile(file, abs, registry).map((p) => (p.file === abs ? { ...p, file } : p));
+}
+
+function checkFile(file: string, abs: string, registry: ComponentRegistry): ConfigProblem[] {
   let json: unknown;
   try {
     json = parseJsonText(readFileSync(abs, 'utf8'), file);
