@@ -5,6 +5,7 @@
 import { AnyComponentDefinition, ComponentRegistry } from '../src/runtime/component';
 import { messageEvaluatorComponent } from './persisters/message-evaluator';
 import { AMQP_RECEIVER } from './receivers/amqp-receiver';
+import { JMS_SUBSCRIBER } from './receivers/jms-subscriber';
 import { AMQP_PERSISTER } from './persisters/amqp-persister';
 import { PERSISTER_POOL } from './pools/persister-pool';
 import { RECEIVER_POOL } from './pools/receiver-pool';
@@ -23,6 +24,7 @@ export const COMPONENT_DEFINITIONS: readonly AnyComponentDefinition[] = [
   STREAM_RECEIVER,
   messageEvaluatorComponent,
   AMQP_RECEIVER,
+  JMS_SUBSCRIBER,
   AMQP_PERSISTER,
 ];
 

@@ -1,0 +1,296 @@
+/**
+ * One AMQP 1.0 connection (rhea) with a promise-based API, shared by every JMS-over-AMQP component.
+ *
+ * rhea's own reconnect is switched off: reconnection is src/runtime/reconnector.ts's job, which opens a new
+ * Amqp10Connection per attempt. This module turns rhea's events into: open() that resolves only when the
+ * broker really accepted the connection (a refused open still fires connection_open, with
+ * amqp:connection-establishment-failed), link openings that resolve only when the broker really attached
+ * the link (a refused attach still fires receiver_open, with a null source), and one `lost` notification
+ * for whatever breaks an open connection. Every rhea error event has a listener here, because an unhandled
+ * one is thrown on the container and kills the process (reference/brokers.md).
+ */
+import rhea = require('rhea');
+import { Amqp10AuthError, Amqp10ConnectError, Amqp10ConnectionLostError, Amqp10LinkError } from './amqp10-errors';
+
+export interface Amqp10Endpoint {
+  readonly host: string;
+  readonly port: number;
+  readonly tls: boolean;
+  readonly username?: string;
+  readonly password?: string;
+  /** RabbitMQ virtual host (sent as open hostname "vhost:<name>" when not "/"). */
+  readonly vhost?: string;
+}
+
+export interface OpenOptions {
+  readonly endpoint: Amqp10Endpoint;
+  /** The AMQP container id = the JMS ClientID (durable subscriptions are keyed by it). */
+  readonly containerId?: string;
+  /** Heartbeat: the broker must send something within this many ms (default 10 000). */
+  readonly idleTimeoutMs?: number;
+  /** Give up an attempt after this many ms (default 10 000). */
+  readonly connectTimeoutMs?: number;
+}
+
+export function endpointLabel(e: Amqp10Endpoint): string {
+  return `${e.tls ? 'amqps' : 'amqp'}://${e.host}:${e.port}`;
+}
+
+type LostListener = (error: Error) => void;
+
+export class Amqp10Connection {
+  readonly label: string;
+  private lostListeners: LostListener[] = [];
+  private lostError: Error | undefined;
+  private closing = false;
+  /** Links this side is closing on purpose: their close events are not a loss. */
+  private readonly closingLinks = new WeakSet<object>();
+
+  private constructor(
+    readonly endpoint: Amqp10Endpoint,
+    private readonly container: rhea.Container,
+    readonly raw: rhea.Connection,
+  ) {
+    this.label = endpointLabel(endpoint);
+  }
+
+  /** Opens a connection; rejects with Amqp10AuthError, or Amqp10ConnectError for anything else. */
+  static open(options: OpenOptions): Promise<Amqp10Connection> {
+    const e = options.endpoint;
+    const label = endpointLabel(e);
+    const container = rhea.create_container(options.containerId !== undefined ? { id: options.containerId } : {});
+    const connectOptions: Record<string, unknown> = {
+      host: e.host,
+      port: e.port,
+      reconnect: false,
+      idle_time_out: options.idleTimeoutMs ?? 10_000,
+    };
+    if (e.tls) connectOptions.transport = 'tls';
+    if (e.username !== undefined) connectOptions.username = e.username;
+    if (e.password !== undefined) connectOptions.password = e.password;
+    if (options.containerId !== undefined) connectOptions.container_id = options.containerId;
+    if (e.vhost !== undefined && e.vhost !== '/' && e.vhost !== '') connectOptions.hostname = `vhost:${e.vhost}`;
+    const raw = container.connect(connectOptions as unknown as rhea.ConnectionOptions);
+    const conn = new Amqp10Connection(e, container, raw);
+    return new Promise<Amqp10Connection>((resolve, reject) => {
+      let settled = false;
+      let authFailed: Error | undefined;
+      const timer = setTimeout(() => fail(new Amqp10ConnectError(label, `no answer within ${options.connectTimeoutMs ?? 10_000} ms`)), options.connectTimeoutMs ?? 10_000);
+      const fail = (err: Error) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        conn.destroy();
+        reject(err);
+      };
+      const connectionError = (ctx: rhea.EventContext): Error => {
+        // SASL failures come as ctx.error (a rhea ConnectionError), a broker's close as connection.error.
+        const err = ((ctx as { error?: unknown }).error ?? ctx.connection.error) as { condition?: string; description?: string; message?: string } | undefined;
+        const condition = err?.condition;
+        const description = err?.description ?? err?.message ?? 'closed by the broker';
+        if (condition === 'amqp:unauthorized-access' || /authenticat|sasl/i.test(description)) return new Amqp10AuthError(label, e.username, description);
+        return new Amqp10ConnectError(label, description, condition);
+      };
+      container.on('error', (err: unknown) => {
+        // Errors nobody else handled (rhea would throw them): never fatal for the process.
+        const error = err instanceof Error ? err : new Error(String(err));
+        if (!settled) fail(new Amqp10ConnectError(label, error.message));
+        else conn.markLost(new Amqp10ConnectionLostError(label, error.message));
+      });
+      raw.on('connection_open', (ctx) => {
+        if (settled) return;
+        const props = (ctx.connection.remote.open as { properties?: Record<string, unknown> } | undefined)?.properties;
+        if (props && props['amqp:connection-establishment-failed']) return; // the close with the reason follows
+        settled = true;
+        clearTimeout(timer);
+        resolve(conn);
+      });
+      raw.on('connection_error', (ctx) => {
+        const err = connectionError(ctx);
+        if (err instanceof Amqp10AuthError) authFailed = err;
+        if (!settled) fail(err);
+        else conn.markLost(new Amqp10ConnectionLostError(label, err.message, (err as Amqp10ConnectError).condition));
+      });
+      raw.on('connection_close', () => {
+        if (!settled) fail(new Amqp10ConnectError(label, 'closed by the broker during the handshake'));
+        else conn.markLost(new Amqp10ConnectionLostError(label, 'closed by the broker'));
+      });
+      raw.on('protocol_error', (err: unknown) => {
+        const message = err instanceof Error ? err.message : String(err);
+        if (!settled) fail(/SASL/i.test(message) ? new Amqp10AuthError(label, e.username, message) : new Amqp10ConnectError(label, message));
+        else conn.markLost(new Amqp10ConnectionLostError(label, message));
+      });
+      raw.on('error', (err: unknown) => {
+        const message = err instanceof Error ? err.message : String(err);
+        if (!settled) fail(new Amqp10ConnectError(label, message));
+        else conn.markLost(new Amqp10ConnectionLostError(label, message));
+      });
+      raw.on('disconnected', (ctx) => {
+        const err = (ctx as { error?: { message?: string; code?: string } }).error;
+        const reason = err?.code ?? err?.message ?? 'socket closed';
+        if (!settled) fail(authFailed ?? new Amqp10ConnectError(label, reason));
+        else conn.markLost(new Amqp10ConnectionLostError(label, reason));
+      });
+      // Link and session errors surface here only when the link itself has no listener.
+      for (const event of ['session_error', 'session_close', 'receiver_error', 'sender_error', 'receiver_close', 'sender_close'] as const) {
+        raw.on(event, (ctx) => conn.linkEvent(ctx, event));
+      }
+    });
+  }
+
+  /** The broker's open-frame properties (dialect detection: ActiveMQ's topic-prefix, RabbitMQ's product). */
+  get remoteProperties(): Readonly<Record<string, unknown>> {
+    const open = this.raw.remote.open as { properties?: Record<string, unknown> } | undefined;
+    return open?.properties ?? {};
+  }
+
+  isOpen(): boolean {
+    return this.lostError === undefined && !this.closing && this.raw.is_open();
+  }
+
+  /** Called once when an open connection breaks (at once if it already has). */
+  onLost(listener: LostListener): void {
+    if (this.lostError) listener(this.lostError);
+    else this.lostListeners.push(listener);
+  }
+
+  /** Attaches a receiver; resolves when the broker attached it, rejects with Amqp10LinkError when it refused. */
+  openReceiver(options: rhea.ReceiverOptions): Promise<rhea.Receiver> {
+    const address = describeAddress(options.source);
+    return this.openLink(this.raw.open_receiver(options), 'receiver', address);
+  }
+
+  /** Attaches a sender (same rules as openReceiver). */
+  openSender(options: rhea.SenderOptions): Promise<rhea.Sender> {
+    const address = describeAddress(options.target);
+    return this.openLink(this.raw.open_sender(options), 'sender', address);
+  }
+
+  /** Detaches a link on purpose; `close` true ends a durable subscription, false keeps it. */
+  closeLink(link: rhea.Receiver | rhea.Sender, unsubscribe = false): void {
+    this.closingLinks.add(link);
+    try {
+      if (unsubscribe) link.close();
+      else link.detach();
+    } catch {
+      // already gone with its connection
+    }
+  }
+
+  /** Closes gracefully (waits up to `timeoutMs` for the broker's close), then releases the socket. */
+  async close(timeoutMs = 2000): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    if (this.raw.is_open() && this.lostError === undefined) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        const done = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        this.raw.once('connection_close', done);
+        this.raw.once('disconnected', done);
+        try {
+          this.raw.close();
+        } catch {
+          done();
+        }
+      });
+    }
+    this.destroy();
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  private openLink<L extends rhea.Receiver | rhea.Sender>(link: L, kind: 'receiver' | 'sender', address: string): Promise<L> {
+    return new Promise<L>((resolve, reject) => {
+      let settled = false;
+      let refused = false;
+      let refusalTimer: NodeJS.Timeout | undefined;
+      const finish = (err?: Error) => {
+        if (settled) return;
+        settled = true;
+        if (refusalTimer) clearTimeout(refusalTimer);
+        if (err) {
+          this.closingLinks.add(link);
+          reject(err);
+        } else resolve(link);
+      };
+      const linkError = (fallback: string): Amqp10LinkError => {
+        const l = link as unknown as { error?: LinkErrorInfo; remote: { detach?: { error?: LinkErrorInfo } } };
+        const err = l.error ?? l.remote.detach?.error;
+        return new Amqp10LinkError(this.label, address, err?.description ?? fallback, err?.condition);
+      };
+      link.on(`${kind}_open`, () => {
+        const attach = (link as unknown as { remote: { attach?: { source?: unknown; target?: unknown } } }).remote.attach;
+        const terminus = kind === 'receiver' ? attach?.source : attach?.target;
+        if (isNullTerminus(terminus)) {
+          // Refused: the detach with the reason follows; do not wait for it for ever.
+          refused = true;
+          refusalTimer = setTimeout(() => finish(linkError('attach refused')), 2000);
+          return;
+        }
+        finish();
+      });
+      const onClose = () => {
+        if (!settled) finish(linkError(refused ? 'attach refused' : 'detached by the broker'));
+        else if (!this.closingLinks.has(link)) this.markLost(new Amqp10ConnectionLostError(this.label, `${kind} link to ${JSON.stringify(address)} ${linkError('detached by the broker').reason}`));
+      };
+      link.on(`${kind}_error`, onClose);
+      link.on(`${kind}_close`, onClose);
+      this.onLost((err) => finish(err));
+    });
+  }
+
+  private linkEvent(ctx: rhea.EventContext, event: string): void {
+    const link = (ctx.receiver ?? ctx.sender ?? ctx.session) as object | undefined;
+    if (link && this.closingLinks.has(link)) return;
+    if (event === 'session_close' || event.endsWith('_error') || event.endsWith('_close')) {
+      this.markLost(new Amqp10ConnectionLostError(this.label, `${event.replace('_', ' ')} from the broker`));
+    }
+  }
+
+  private markLost(error: Error): void {
+    if (this.lostError || this.closing) return;
+    this.lostError = error;
+    const listeners = this.lostListeners;
+    this.lostListeners = [];
+    for (const l of listeners) l(error);
+    // Nothing more will work on this connection: release it (the reconnector opens a new one).
+    this.destroy();
+  }
+
+  private destroy(): void {
+    // rhea's own abort: ends and destroys the socket and clears its heartbeat timers.
+    const raw = this.raw as unknown as { socket?: unknown; abort_socket(socket: unknown): void; heartbeat_in?: NodeJS.Timeout; heartbeat_out?: NodeJS.Timeout };
+    try {
+      if (raw.socket) raw.abort_socket(raw.socket);
+    } catch {
+      // already gone
+    }
+    // When called from inside rhea's input handling, rhea re-arms its idle timer after we return: clear it then.
+    setImmediate(() => {
+      clearTimeout(raw.heartbeat_in);
+      clearTimeout(raw.heartbeat_out);
+    });
+    this.container.removeAllListeners();
+    this.container.on('error', () => undefined);
+  }
+}
+
+interface LinkErrorInfo {
+  condition?: string;
+  description?: string;
+}
+
+function isNullTerminus(t: unknown): boolean {
+  if (t === null || t === undefined) return true;
+  // rhea shows a null terminus as a Typed {type, value: null}
+  return typeof t === 'object' && 'value' in (t as object) && (t as { value: unknown }).value === null && !('address' in (t as object));
+}
+
+function describeAddress(terminus: unknown): string {
+  if (typeof terminus === 'string') return terminus;
+  if (terminus && typeof terminus === 'object' && typeof (terminus as { address?: unknown }).address === 'string') return (terminus as { address: string }).address;
+  return '(no address)';
+}

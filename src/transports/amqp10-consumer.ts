@@ -1,0 +1,298 @@
+/**
+ * Receives from one AMQP 1.0 source into an XQueue, across reconnections: the engine under JMSSubscriber
+ * (topic) and JMSReceiver (queue).
+ *
+ * Flow control: link credit is never rhea's credit_window (which re-issues credit when messages arrive,
+ * not when they are done). Each credit is backed by an XQueue cell reserved beforehand, so the broker can
+ * never send more than there are free cells in the Partition, and a message always has a cell waiting.
+ * When the queue is full the credit pump waits for a cell to free up, and only then grants one more.
+ *
+ * Acknowledgement (XAMode): 1 = a delivery is accepted when the downstream removes the message from the
+ * XQueue (its onDone); 0 = accepted as soon as it is safely in the XQueue. onDone with outcome 'failed'
+ * settles with the configured failure outcome (default reject: the broker dead-letters it). An accept
+ * that cannot be sent because its link died is not counted as done: the broker redelivers that message.
+ * When a link dies, its messages still waiting in the XQueue (not yet taken) are withdrawn, because the
+ * broker will redeliver them on the next link anyway.
+ *
+ * Messages a JMS selector does not select (a broker that ignores the filter) are accepted and dropped.
+ */
+import type { Delivery, EventContext, Receiver } from 'rhea';
+import { Message } from '../message/message';
+import { XQueue, Outcome } from '../xqueue/xqueue';
+import { ReserveAbortedError, XQueueStoppedError } from '../xqueue/errors';
+import { Partition } from '../xqueue/partition';
+import { Reconnector } from '../runtime/reconnector';
+import { BackoffOptions } from '../runtime/backoff';
+import { StatusReporter } from '../runtime/component';
+import { Logger } from '../logging/logger';
+import { describe } from '../runtime/actor';
+import { JmsSelector } from '../jms/selector';
+import { Amqp10Connection, Amqp10Endpoint } from './amqp10-connection';
+import { Amqp10AuthError } from './amqp10-errors';
+import { amqpSelectorSource, amqpToMessage, AmqpMessage } from './amqp10-mapping';
+import { chooseDialect, Dialect, DialectChoice, SourcePlan } from './amqp10-dialect';
+
+export type FailedOutcome = 'reject' | 'release' | 'modified';
+
+export interface ReconnectPolicy {
+  readonly backoff: BackoffOptions;
+  readonly tolerance: number;
+  readonly maxRetry: number;
+}
+
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimer(handle: unknown): void;
+}
+
+export interface ConsumerOptions {
+  readonly name: string;
+  readonly output: XQueue<Message>;
+  readonly partition: Partition;
+  readonly endpoint: Amqp10Endpoint;
+  readonly containerId?: string;
+  readonly dialect: DialectChoice;
+  /** Which source to attach, once the dialect is known (may declare broker objects first). */
+  readonly plan: (dialect: Dialect, conn: Amqp10Connection) => Promise<SourcePlan>;
+  readonly xaMode: 0 | 1;
+  readonly selector?: JmsSelector;
+  /** Applied to each message before it enters the XQueue (StringProperty, display). */
+  readonly decorate?: (msg: Message) => void;
+  readonly failedOutcome: FailedOutcome;
+  readonly reconnect: ReconnectPolicy;
+  readonly timers: Timers;
+  /** Wraps callbacks from rhea so that a throw becomes a supervised crash. */
+  readonly guard: <A extends unknown[]>(fn: (...args: A) => void) => (...args: A) => void;
+  readonly logger: Logger;
+  readonly status: StatusReporter;
+  /** Broker errors logged at error level as they happen (EnableExceptionListener). */
+  readonly exceptionListener: boolean;
+  /** Reconnection gave up (bad credentials, or MaxRetry reached). */
+  readonly onGiveUp: (error: unknown) => void;
+}
+
+/** One connection with its receiver link and the cells that back the credit granted on it. */
+interface Session {
+  readonly conn: Amqp10Connection;
+  readonly receiver: Receiver;
+  readonly plan: SourcePlan;
+  readonly dialect: Dialect;
+  /** Cells reserved for credit granted and not yet used, oldest first. */
+  readonly cells: number[];
+  /** Cells holding messages of this session whose onDone has not fired (XAMode 1). */
+  readonly pending: Set<number>;
+  readonly abort: AbortController;
+  alive: boolean;
+}
+
+export class Amqp10Consumer {
+  private readonly reconnector: Reconnector<Session>;
+  private session: Session | undefined;
+  private stopped = false;
+  /** Granting no more credit (a non-daemon receiver that went idle). */
+  private finished = false;
+  private lastActivity = Date.now();
+
+  constructor(private readonly o: ConsumerOptions) {
+    this.reconnector = new Reconnector<Session>({
+      name: o.name,
+      connect: () => this.connect(),
+      onConnected: (s) => this.connected(s),
+      isFatal: (e) => e instanceof Amqp10AuthError,
+      onGiveUp: (e) => o.onGiveUp(e),
+      backoff: o.reconnect.backoff,
+      tolerance: o.reconnect.tolerance,
+      maxRetry: o.reconnect.maxRetry,
+      logger: o.logger,
+      status: o.status,
+      timers: o.timers,
+    });
+  }
+
+  start(): void {
+    this.reconnector.start();
+  }
+
+  /** The dialect of the current connection, once connected. */
+  get dialect(): Dialect | undefined {
+    return this.session?.dialect;
+  }
+
+  get isConnected(): boolean {
+    return this.session?.alive === true;
+  }
+
+  /** Milliseconds since the last delivery (or since start). */
+  idleMs(now = Date.now()): number {
+    return now - this.lastActivity;
+  }
+
+  /** Grants no more credit; what was delivered is still acknowledged as usual. */
+  finish(): void {
+    this.finished = true;
+    const s = this.session;
+    if (s) this.returnCells(s);
+  }
+
+  /** Stops reconnecting and closes the connection (a durable subscription is kept: the link is detached). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.reconnector.stop();
+    const s = this.session;
+    this.session = undefined;
+    if (s) {
+      this.retire(s);
+      s.conn.closeLink(s.receiver);
+      await s.conn.close();
+    }
+  }
+
+  // ------------------------------------------------------------------ connection
+
+  private async connect(): Promise<Session> {
+    const conn = await Amqp10Connection.open({ endpoint: this.o.endpoint, containerId: this.o.containerId });
+    try {
+      const dialect = chooseDialect(this.o.dialect, conn.remoteProperties);
+      const plan = await this.o.plan(dialect, conn);
+      const receiver = await conn.openReceiver({ name: plan.linkName, source: plan.source as never, autoaccept: false, credit_window: 0 });
+      // Stopped while connecting: the Reconnector drops this result, so close it here.
+      if (this.stopped) throw new Error('stopped while connecting');
+      return { conn, receiver, plan, dialect, cells: [], pending: new Set(), abort: new AbortController(), alive: true };
+    } catch (e) {
+      await conn.close(500);
+      throw e;
+    }
+  }
+
+  private connected(s: Session): void {
+    if (this.stopped) {
+      void s.conn.close();
+      return;
+    }
+    this.session = s;
+    this.lastActivity = Date.now();
+    this.o.logger.info('subscribed', { component: this.o.name, address: s.plan.address, link: s.plan.linkName, dialect: s.dialect.name });
+    s.receiver.on('message', this.o.guard((ctx: EventContext) => this.onMessage(s, ctx)));
+    s.conn.onLost((err) => this.lost(s, err));
+    void this.pump(s);
+  }
+
+  private lost(s: Session, err: Error): void {
+    if (!s.alive) return;
+    this.retire(s);
+    if (this.session === s) this.session = undefined;
+    if (this.o.exceptionListener) this.o.logger.error('broker connection error', { component: this.o.name, error: describe(err) });
+    this.o.status.count('disconnects');
+    if (!this.stopped) this.reconnector.lost(err, s);
+  }
+
+  /** The session is over: its credit cells go back, and its undelivered-downstream messages are withdrawn. */
+  private retire(s: Session): void {
+    s.alive = false;
+    s.abort.abort();
+    this.returnCells(s);
+    if (this.o.xaMode === 1) {
+      for (const cell of [...s.pending]) {
+        if (this.o.output.takeback(cell) !== undefined) {
+          s.pending.delete(cell);
+          this.o.status.count('withdrawn');
+        }
+      }
+    }
+  }
+
+  private returnCells(s: Session): void {
+    for (const cell of s.cells.splice(0)) {
+      try {
+        this.o.output.cancel(cell);
+      } catch {
+        // the queue was stopped
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ credit
+
+  /** Grants one credit per reserved free cell, waiting for a cell when none is free. */
+  private async pump(s: Session): Promise<void> {
+    const q = this.o.output;
+    try {
+      while (s.alive && !this.finished && !this.stopped) {
+        let granted = 0;
+        for (let cell = q.tryReserve(this.o.partition); cell >= 0; cell = q.tryReserve(this.o.partition)) {
+          s.cells.push(cell);
+          granted++;
+        }
+        if (granted === 0) {
+          const cell = await q.reserve({ partition: this.o.partition, signal: s.abort.signal });
+          if (!s.alive || this.finished) {
+            q.cancel(cell);
+            return;
+          }
+          s.cells.push(cell);
+          granted = 1;
+          // take whatever else is free now, in the same flow frame
+          for (let c = q.tryReserve(this.o.partition); c >= 0; c = q.tryReserve(this.o.partition)) {
+            s.cells.push(c);
+            granted++;
+          }
+        }
+        s.receiver.add_credit(granted);
+      }
+    } catch (e) {
+      if (e instanceof ReserveAbortedError || e instanceof XQueueStoppedError) return;
+      throw e;
+    }
+  }
+
+  // ------------------------------------------------------------------ deliveries
+
+  private onMessage(s: Session, ctx: EventContext): void {
+    const delivery = ctx.delivery as Delivery;
+    const amqp = ctx.message as unknown as AmqpMessage;
+    this.lastActivity = Date.now();
+    const cell = s.cells.shift();
+    if (cell === undefined || !s.alive) {
+      // More than the credit granted, or after finish(): let the broker keep it.
+      delivery.release();
+      return;
+    }
+    const q = this.o.output;
+    this.o.status.count('received');
+    if (this.o.selector && !this.o.selector.matches(amqpSelectorSource(amqp))) {
+      q.cancel(cell);
+      delivery.accept();
+      this.o.status.count('filtered');
+      return;
+    }
+    const msg = amqpToMessage(amqp, { destination: s.plan.destination });
+    this.o.decorate?.(msg);
+    if (this.o.xaMode === 1) {
+      s.pending.add(cell);
+      q.add(cell, msg, (_item, outcome, doneCell) => {
+        s.pending.delete(doneCell);
+        this.settle(s, delivery, outcome);
+      });
+    } else {
+      q.add(cell, msg);
+      this.settle(s, delivery, 'done');
+    }
+  }
+
+  private settle(s: Session, delivery: Delivery, outcome: Outcome): void {
+    // rhea drops a disposition on a dead link silently: such a message is redelivered, so it is not done.
+    if (!s.alive || !s.conn.isOpen() || !s.receiver.is_open()) {
+      this.o.status.count('ackLost');
+      return;
+    }
+    if (outcome === 'done') {
+      delivery.accept();
+      this.o.status.count('acked');
+      return;
+    }
+    this.o.status.count('failed');
+    if (this.o.failedOutcome === 'release') delivery.release();
+    else if (this.o.failedOutcome === 'modified') delivery.modified({ delivery_failed: true });
+    else delivery.reject({ condition: 'xroute:processing-failed', description: `${this.o.name}: downstream gave up on the message` });
+  }
+}

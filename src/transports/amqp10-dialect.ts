@@ -1,0 +1,183 @@
+/**
+ * Broker dialects of JMS over AMQP 1.0: how a topic subscription, a queue consumer and a sender address
+ * are expressed for each broker family (reference/brokers.md records what each broker really does).
+ *
+ * - activemq (ActiveMQ Classic, Artemis and other JMS brokers following the AMQP JMS mapping): topics are
+ *   `topic://name` (or the topic-prefix the broker advertises in its open frame), queues `queue://name`;
+ *   the JMS selector goes in the standard `jms-selector` filter and the broker applies it; a durable
+ *   subscription is the durable terminus (durable 2 = unsettled-state, expiry `never`) keyed by container id
+ *   (= ClientID) and link name (= SubscriptionID).
+ * - rabbitmq (RabbitMQ's rabbitmq_amqp1_0 plugin): topics are routing keys on amq.topic (`/topic/key` or
+ *   `/exchange/<exchange>/<key>` are accepted too). RabbitMQ neither applies selectors nor resumes durable
+ *   terminus subscriptions, and every plain `/topic/` link leaves a queue behind. So xroute declares the
+ *   subscription queue itself over AMQP 0-9-1 (amqplib, same broker and login) and consumes it as
+ *   `/amq/queue/<name>`: a durable subscription is the durable queue `<ClientID>.<SubscriptionID>` bound to the
+ *   topic, kept while xroute is away; a non-durable one is an auto-delete queue (with a 60 s x-expires
+ *   safety net), gone when the link goes. The selector filter is still sent; xroute applies it itself.
+ * The dialect comes from configuration (Dialect) or, by default, from the broker's open frame: RabbitMQ names
+ * itself in `product`; anything else is treated as a JMS broker (ActiveMQ advertises `topic-prefix`).
+ */
+import rhea = require('rhea');
+import * as amqplib from 'amqplib';
+import { Amqp10Connection, Amqp10Endpoint, endpointLabel } from './amqp10-connection';
+import { Amqp10ConnectError } from './amqp10-errors';
+
+export type DialectName = 'activemq' | 'rabbitmq';
+export const DIALECT_CHOICES = ['auto', 'activemq', 'artemis', 'rabbitmq'] as const;
+export type DialectChoice = (typeof DIALECT_CHOICES)[number];
+
+/** What to attach: link name and the source terminus (rhea form). */
+export interface SourcePlan {
+  readonly linkName: string;
+  readonly source: Record<string, unknown>;
+  /** The address attached to. */
+  readonly address: string;
+  /** The destination messages were sent to (JMSDestination of received messages). */
+  readonly destination: string;
+}
+
+export interface TargetPlan {
+  readonly target: Record<string, unknown>;
+  readonly address: string;
+}
+
+export interface SubscriptionSpec {
+  readonly topic: string;
+  readonly clientId?: string;
+  /** Present = durable subscription. */
+  readonly subscriptionId?: string;
+  readonly selector?: string;
+  /** Unique per component instance: names the link (and RabbitMQ queue) of a non-durable subscription. */
+  readonly instanceId: string;
+}
+
+export interface QueueSpec {
+  readonly queue: string;
+  readonly selector?: string;
+  readonly instanceId: string;
+}
+
+export interface Dialect {
+  readonly name: DialectName;
+  subscription(conn: Amqp10Connection, spec: SubscriptionSpec): Promise<SourcePlan>;
+  queueSource(conn: Amqp10Connection, spec: QueueSpec): Promise<SourcePlan>;
+  topicTarget(conn: Amqp10Connection, topic: string): Promise<TargetPlan>;
+  queueTarget(conn: Amqp10Connection, queue: string): Promise<TargetPlan>;
+}
+
+export function chooseDialect(choice: DialectChoice, remoteProperties: Readonly<Record<string, unknown>>): Dialect {
+  if (choice === 'rabbitmq') return rabbitmqDialect;
+  if (choice === 'activemq' || choice === 'artemis') return activemqDialect(remoteProperties);
+  return String(remoteProperties.product ?? '').toLowerCase() === 'rabbitmq' ? rabbitmqDialect : activemqDialect(remoteProperties);
+}
+
+function selectorFilter(selector: string | undefined): Record<string, unknown> | undefined {
+  return selector === undefined || selector.trim() === '' ? undefined : (rhea.filter.selector(selector) as Record<string, unknown>);
+}
+
+function withFilter(source: Record<string, unknown>, selector: string | undefined): Record<string, unknown> {
+  const filter = selectorFilter(selector);
+  return filter ? { ...source, filter } : source;
+}
+
+// ------------------------------------------------------------------------------------ ActiveMQ / Artemis
+
+function activemqDialect(props: Readonly<Record<string, unknown>>): Dialect {
+  const topicPrefix = typeof props['topic-prefix'] === 'string' ? (props['topic-prefix'] as string) : 'topic://';
+  const queuePrefix = typeof props['queue-prefix'] === 'string' ? (props['queue-prefix'] as string) : 'queue://';
+  const topicAddress = (t: string) => (/^(topic|queue|temp-topic|temp-queue):\/\//.test(t) || t.startsWith(topicPrefix) ? t : topicPrefix + t);
+  const queueAddress = (q: string) => (/^(topic|queue|temp-topic|temp-queue):\/\//.test(q) || q.startsWith(queuePrefix) ? q : queuePrefix + q);
+  return {
+    name: 'activemq',
+    async subscription(_conn, spec) {
+      const address = topicAddress(spec.topic);
+      const durable = spec.subscriptionId !== undefined;
+      const source = withFilter({ address, capabilities: ['topic'], durable: durable ? 2 : 0, expiry_policy: durable ? 'never' : 'link-detach' }, spec.selector);
+      return { linkName: spec.subscriptionId ?? `xroute-sub-${spec.instanceId}`, source, address, destination: address };
+    },
+    async queueSource(_conn, spec) {
+      const address = queueAddress(spec.queue);
+      return { linkName: `xroute-get-${spec.instanceId}`, source: withFilter({ address, capabilities: ['queue'] }, spec.selector), address, destination: address };
+    },
+    async topicTarget(_conn, topic) {
+      const address = topicAddress(topic);
+      return { target: { address, capabilities: ['topic'] }, address };
+    },
+    async queueTarget(_conn, queue) {
+      const address = queueAddress(queue);
+      return { target: { address, capabilities: ['queue'] }, address };
+    },
+  };
+}
+
+// ------------------------------------------------------------------------------------------ RabbitMQ
+
+/** A RabbitMQ topic as exchange + routing key: `/topic/k`, `/exchange/e/k`, `topic://k` or a bare key. */
+export function rabbitTopic(topic: string): { exchange: string; key: string } {
+  const ex = /^\/exchange\/([^/]+)(?:\/(.*))?$/.exec(topic);
+  if (ex) return { exchange: ex[1], key: ex[2] ?? '' };
+  const key = topic.replace(/^\/topic\//, '').replace(/^topic:\/\//, '');
+  return { exchange: 'amq.topic', key };
+}
+
+export const rabbitmqDialect: Dialect = {
+  name: 'rabbitmq',
+  async subscription(conn, spec) {
+    const { exchange, key } = rabbitTopic(spec.topic);
+    const durable = spec.subscriptionId !== undefined;
+    const queue = durable ? [spec.clientId, spec.subscriptionId].filter((p) => p !== undefined && p !== '').join('.') : `xroute.sub.${spec.clientId ?? 'anonymous'}.${spec.instanceId}`;
+    await withChannel(conn.endpoint, `declare the subscription queue ${queue}`, async (ch) => {
+      if (durable) await ch.assertQueue(queue, { durable: true });
+      else await ch.assertQueue(queue, { durable: false, autoDelete: true, arguments: { 'x-expires': 60_000 } });
+      await ch.bindQueue(queue, exchange, key);
+    });
+    const address = `/amq/queue/${queue}`;
+    return { linkName: spec.subscriptionId ?? `xroute-sub-${spec.instanceId}`, source: withFilter({ address }, spec.selector), address, destination: spec.topic };
+  },
+  async queueSource(conn, spec) {
+    await declareDurableQueue(conn.endpoint, spec.queue);
+    const address = `/amq/queue/${spec.queue}`;
+    return { linkName: `xroute-get-${spec.instanceId}`, source: withFilter({ address }, spec.selector), address, destination: spec.queue };
+  },
+  async topicTarget(_conn, topic) {
+    const { exchange, key } = rabbitTopic(topic);
+    const address = key === '' ? `/exchange/${exchange}` : `/exchange/${exchange}/${key}`;
+    return { target: { address }, address };
+  },
+  async queueTarget(conn, queue) {
+    await declareDurableQueue(conn.endpoint, queue);
+    const address = `/amq/queue/${queue}`;
+    return { target: { address }, address };
+  },
+};
+
+async function declareDurableQueue(endpoint: Amqp10Endpoint, queue: string): Promise<void> {
+  await withChannel(endpoint, `declare the queue ${queue}`, async (ch) => {
+    await ch.assertQueue(queue, { durable: true });
+  });
+}
+
+/** Runs `work` on a short-lived AMQP 0-9-1 channel to the same RabbitMQ (same host, port, login, vhost). */
+async function withChannel(endpoint: Amqp10Endpoint, what: string, work: (ch: amqplib.Channel) => Promise<void>): Promise<void> {
+  const label = endpointLabel(endpoint);
+  let connection: amqplib.ChannelModel | undefined;
+  try {
+    connection = await amqplib.connect({
+      protocol: endpoint.tls ? 'amqps' : 'amqp',
+      hostname: endpoint.host,
+      port: endpoint.port,
+      username: endpoint.username ?? 'guest',
+      password: endpoint.password ?? 'guest',
+      vhost: endpoint.vhost ?? '/',
+      heartbeat: 0,
+    });
+    connection.on('error', () => undefined);
+    const ch = await connection.createChannel();
+    ch.on('error', () => undefined);
+    await work(ch);
+  } catch (e) {
+    throw new Amqp10ConnectError(label, `cannot ${what} over AMQP 0-9-1: ${(e as Error).message}`);
+  } finally {
+    if (connection) await connection.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,66 @@
+/** Typed errors of the AMQP 1.0 transport. None of them ever carries a password. */
+
+/** Where a connection goes, for messages: scheme://host:port (no credentials). */
+export type EndpointLabel = string;
+
+/** A connection attempt failed: unreachable, refused by the broker, timed out, or a protocol problem. */
+export class Amqp10ConnectError extends Error {
+  constructor(
+    readonly endpoint: EndpointLabel,
+    readonly reason: string,
+    /** The AMQP error condition when the broker sent one (e.g. amqp:invalid-field for a duplicate ClientID). */
+    readonly condition?: string,
+  ) {
+    super(`cannot connect to ${endpoint}: ${reason}${condition ? ` (${condition})` : ''}`);
+    this.name = 'Amqp10ConnectError';
+  }
+}
+
+/** The broker refused the credentials (SASL outcome, or amqp:unauthorized-access). Not retried. */
+export class Amqp10AuthError extends Amqp10ConnectError {
+  constructor(
+    endpoint: EndpointLabel,
+    readonly username: string | undefined,
+    reason: string,
+  ) {
+    super(endpoint, `authentication failed for user ${JSON.stringify(username ?? '')}: ${reason}; check Username/Password (or Principal/Credentials)`, 'amqp:unauthorized-access');
+    this.name = 'Amqp10AuthError';
+  }
+}
+
+/** An open connection broke (socket closed, broker closed it, or a link was detached by the broker). */
+export class Amqp10ConnectionLostError extends Error {
+  constructor(
+    readonly endpoint: EndpointLabel,
+    readonly reason: string,
+    readonly condition?: string,
+  ) {
+    super(`connection to ${endpoint} lost: ${reason}${condition ? ` (${condition})` : ''}`);
+    this.name = 'Amqp10ConnectionLostError';
+  }
+}
+
+/** The broker refused to attach a link (unknown address, bad selector, not authorised, ...). */
+export class Amqp10LinkError extends Error {
+  constructor(
+    readonly endpoint: EndpointLabel,
+    readonly address: string,
+    readonly reason: string,
+    readonly condition?: string,
+  ) {
+    super(`${endpoint} refused the link to ${JSON.stringify(address)}: ${reason}${condition ? ` (${condition})` : ''}`);
+    this.name = 'Amqp10LinkError';
+  }
+}
+
+/** A JMS component's configuration cannot work (bad URI, missing TopicName, unreadable jndi.properties, ...). */
+export class JmsConfigError extends Error {
+  constructor(
+    readonly component: string,
+    readonly property: string,
+    readonly reason: string,
+  ) {
+    super(`${component}: ${property}: ${reason}`);
+    this.name = 'JmsConfigError';
+  }
+}

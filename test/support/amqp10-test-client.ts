@@ -1,0 +1,130 @@
+/**
+ * Test helpers for the JMS-over-AMQP-1.0 suites: publish with rhea to RabbitMQ's AMQP 1.0 (waiting for every
+ * message to be accepted), inspect and delete RabbitMQ queues over AMQP 0-9-1, and drain an XQueue.
+ */
+import rhea = require('rhea');
+import * as amqplib from 'amqplib';
+import { XQueue, Taken } from '../../src/xqueue/xqueue';
+import { Message } from '../../src/message/message';
+
+export const RABBIT = { host: process.env.XROUTE_RABBITMQ_HOST ?? '127.0.0.1', port: Number(process.env.XROUTE_RABBITMQ_PORT ?? 5672) };
+export const RABBIT_URI = `amqp://${RABBIT.host}:${RABBIT.port}`;
+
+export interface OutgoingAmqp {
+  body?: unknown;
+  application_properties?: Record<string, unknown>;
+  subject?: string;
+  durable?: boolean;
+  [field: string]: unknown;
+}
+
+/** Sends every message to `address` (e.g. /exchange/amq.topic/orders) and resolves when all were accepted. */
+export async function publishAmqp10(address: string, messages: readonly OutgoingAmqp[]): Promise<void> {
+  const container = rhea.create_container();
+  const conn = container.connect({ host: RABBIT.host, port: RABBIT.port, username: 'guest', password: 'guest', reconnect: false });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const sender = conn.open_sender({ target: { address } });
+      let next = 0;
+      let accepted = 0;
+      const pump = () => {
+        while (next < messages.length && sender.sendable()) sender.send(messages[next++] as never);
+      };
+      if (messages.length === 0) resolve();
+      sender.on('sendable', pump);
+      sender.on('accepted', () => {
+        if (++accepted === messages.length) resolve();
+      });
+      sender.on('rejected', (ctx) => reject(new Error(`publish rejected: ${JSON.stringify(ctx.delivery.remote_state)}`)));
+      sender.on('sender_error', (ctx) => reject(new Error(`sender error: ${String(ctx.sender.error)}`)));
+      conn.on('connection_error', (ctx) => reject(new Error(`connection error: ${String(ctx.connection.error)}`)));
+      conn.on('disconnected', (ctx) => reject(new Error(`disconnected: ${String(ctx.error)}`)));
+    });
+  } finally {
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, 1000);
+      conn.once('connection_close', () => {
+        clearTimeout(t);
+        resolve();
+      });
+      conn.close();
+    });
+    container.removeAllListeners();
+  }
+}
+
+/** Runs `work` on a fresh AMQP 0-9-1 channel to the test RabbitMQ. */
+export async function withRabbitChannel<T>(work: (ch: amqplib.Channel) => Promise<T>): Promise<T> {
+  const conn = await amqplib.connect(`amqp://guest:guest@${RABBIT.host}:${RABBIT.port}`);
+  conn.on('error', () => undefined);
+  try {
+    const ch = await conn.createChannel();
+    ch.on('error', () => undefined);
+    return await work(ch);
+  } finally {
+    await conn.close().catch(() => undefined);
+  }
+}
+
+/** Message count of a queue, or undefined when the queue does not exist. */
+export async function queueInfo(name: string): Promise<{ messageCount: number; consumerCount: number } | undefined> {
+  try {
+    return await withRabbitChannel((ch) => ch.checkQueue(name));
+  } catch {
+    return undefined;
+  }
+}
+
+export async function deleteQueue(name: string): Promise<void> {
+  await withRabbitChannel(async (ch) => {
+    await ch.deleteQueue(name);
+  }).catch(() => undefined);
+}
+
+/** Names of the queues on the broker (rabbitmqctl), for leak checks. */
+export function listQueueNames(): string[] {
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const { execFileSync } = require('child_process') as typeof import('child_process');
+  const out = execFileSync('rabbitmqctl', ['list_queues', '-q', '--no-table-headers', 'name'], { timeout: 30000 }).toString();
+  return out.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+}
+
+export interface Drain {
+  readonly received: Message[];
+  /** Stop taking (messages stay where they are). */
+  detach(): void;
+}
+
+/**
+ * Takes every message from `queue` and removes it (outcome done) after `holdMs` (0 = at once). `onTake` may
+ * return false to leave the message taken and not removed (a consumer that never finishes).
+ */
+export function drain(queue: XQueue<Message>, options: { holdMs?: number; onTake?: (m: Message) => boolean } = {}): Drain {
+  const received: Message[] = [];
+  let attached = true;
+  const timers = new Set<NodeJS.Timeout>();
+  const handle = queue.attach('test-drain', () => setImmediate(pull));
+  function pull(): void {
+    if (!attached) return;
+    for (let t: Taken<Message> | undefined = queue.take(handle); t; t = attached ? queue.take(handle) : undefined) {
+      const taken = t;
+      received.push(taken.item);
+      if (options.onTake && !options.onTake(taken.item)) continue;
+      if (options.holdMs) {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          if (attached) queue.remove(taken);
+        }, options.holdMs);
+        timers.add(timer);
+      } else queue.remove(taken);
+    }
+  }
+  return {
+    received,
+    detach() {
+      attached = false;
+      for (const t of timers) clearTimeout(t);
+      queue.detach(handle);
+    },
+  };
+}
