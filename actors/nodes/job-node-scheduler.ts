@@ -4,9 +4,11 @@
  * ruleset matcher (`select`), the key function (`keyOf`), a threshold provider per group, the clock,
  * the timers, and a port through which it starts jobs, queries and aborts them and reports events.
  *
- * Decisions never scan the pending jobs:
- *  - each group keeps its ready jobs in arrival order: a FIFO deque for arrivals plus a small min-heap
- *    (by job id = arrival order) for jobs that re-enter out of order (released by dedup, redispatched);
+ * Decisions never scan the pending jobs, and a long backlog stays cheap:
+ *  - each group keeps its ready jobs in arrival order: fresh arrivals inline in a queue of pooled blocks
+ *    (no object per pending job, read in the order written, so neither the garbage collector nor the
+ *    cache pays for the backlog) plus a small min-heap (by job id = arrival order) of Job objects that re-enter out of
+ *    order (released by dedup, redispatched, refused by a worker);
  *  - groups are ranked once (Priority descending, ties in definition order); two rank bitsets say which
  *    groups have ready jobs and which have room under their threshold, and the next group to serve is
  *    the lowest rank in both (O(groups / 32));
@@ -19,7 +21,7 @@
  * pass, §4.6 [BUG]); a finishing job or a freed worker dispatches at once (§4.7); heartbeat and
  * TimeToLive run on per-job timers (§4.8); a worker failure is redispatched or reported, never lost.
  */
-import { Deque, MinHeap, RankSet } from './job-node-structures';
+import { ArrivalBlockPool, ArrivalQueue, Deque, MinHeap, RankSet } from './job-node-structures';
 
 export type DuplicatePolicy = 'defer' | 'drop';
 export type FailedJobPolicy = 'redispatch' | 'report';
@@ -91,8 +93,8 @@ export interface JobView<P> {
 export type Admission<P> =
   | { readonly kind: 'bypass'; readonly group: number }
   | { readonly kind: 'pending'; readonly job: JobView<P> }
-  | { readonly kind: 'deferred'; readonly job: JobView<P>; readonly holder: JobView<P> }
-  | { readonly kind: 'dropped'; readonly group: number; readonly key: string; readonly holder: JobView<P> };
+  | { readonly kind: 'deferred'; readonly job: JobView<P>; readonly holderId: number }
+  | { readonly kind: 'dropped'; readonly group: number; readonly key: string; readonly holderId: number };
 
 export type SchedulerEvent<P> =
   | { readonly type: 'scheduled'; readonly job: JobView<P> }
@@ -151,6 +153,11 @@ export interface SchedulerSnapshot<P> {
   readonly waiting: readonly JobView<P>[];
 }
 
+
+/**
+ * A job that is active, or pending/deferred out of the arrival FIFO (released by dedup, redispatched,
+ * refused by its worker). Fresh arrivals have no object until they are dispatched.
+ */
 class Job<P> implements JobView<P> {
   state: JobState = 'pending';
   worker = -1;
@@ -173,43 +180,66 @@ class Job<P> implements JobView<P> {
   ) {}
 }
 
-const jobOrder = (j: Job<unknown>): number => j.id;
+const byArrival = (j: Job<unknown>): number => j.id;
 
 class Group<P> {
-  readonly arrivals = new Deque<Job<P>>();
+  /** Fresh arrivals in arrival order, stored inline. */
+  readonly arrivals: ArrivalQueue<P>;
   /** Jobs re-entering out of arrival order; the next job is the older of the two heads. */
-  readonly returned = new MinHeap<Job<P>>(jobOrder);
+  readonly returned = new MinHeap<Job<P>>(byArrival);
   active = 0;
   deferred = 0;
   threshold: number;
 
   constructor(
     readonly spec: GroupSpec,
+    readonly index: number,
     readonly rank: number,
     now: number,
+    pool: ArrivalBlockPool,
   ) {
     this.threshold = spec.threshold.at(now);
+    this.arrivals = new ArrivalQueue<P>(pool);
   }
 
   get ready(): number {
     return this.arrivals.size + this.returned.size;
   }
 
-  takeNext(): Job<P> | undefined {
-    const a = this.arrivals.peekFront();
+  takeNext(): Job<P> {
     const r = this.returned.peek();
-    if (r !== undefined && (a === undefined || r.id < a.id)) return this.returned.pop();
-    return this.arrivals.popFront();
+    const a = this.arrivals;
+    if (r !== undefined && (a.size === 0 || r.id < a.frontId())) return this.returned.pop() as Job<P>;
+    const job = new Job<P>(a.frontId(), this.index, a.frontKey(), a.frontPayload(), a.frontAcceptedAt());
+    a.dropFront();
+    return job;
   }
 
-  *readyJobs(): IterableIterator<Job<P>> {
-    yield* [...this.arrivals, ...this.returned.values()].sort((x, y) => x.id - y.id);
+  /** A snapshot of a pending arrival as a JobView. */
+  arrivalView(id: number, acceptedAt: number, key: string | undefined, payload: P): JobView<P> {
+    return {
+      id,
+      group: this.index,
+      key,
+      payload,
+      state: 'pending',
+      worker: -1,
+      acceptedAt,
+      dispatchedAt: 0,
+      dispatches: 0,
+      queriesSent: 0,
+      queriesAnswered: 0,
+      queryOutstanding: false,
+      unanswered: 0,
+      end: undefined,
+    };
   }
-}
 
-interface Claim<P> {
-  holder: Job<P>;
-  waiting?: Deque<Job<P>>;
+  readyViews(): JobView<P>[] {
+    const views: JobView<P>[] = [];
+    this.arrivals.forEach((id, acceptedAt, key, payload) => views.push(this.arrivalView(id, acceptedAt, key, payload)));
+    return [...views, ...this.returned.values()];
+  }
 }
 
 const FREE = 0;
@@ -224,20 +254,26 @@ export class JobScheduler<P> {
   private readonly dynamicGroups: Group<P>[];
   private readonly hasReady: RankSet;
   private readonly underCap: RankSet;
-  /** Jobs accepted and not yet ended. (No index by id: callers hand back the JobView they were given.) */
-  private live = 0;
-  private readonly claims = new Map<string, Claim<P>>();
+  /** Job key -> id of the job holding it (active or ready). */
+  private readonly holders = new Map<string, number>();
+  /** Job key -> the jobs waiting for it, oldest first. */
+  private readonly waitingForKey = new Map<string, Deque<Job<P>>>();
   private readonly freeWorkers = new Deque<number>();
   private readonly workerState: Uint8Array;
   private readonly workerJob: (Job<P> | undefined)[];
   /** Ended (expired) jobs whose worker still holds the request: job id -> worker. */
   private readonly draining = new Map<number, number>();
+  /** Jobs accepted and not yet ended. */
+  private live = 0;
   private nextId = 1;
   private thresholdsValidUntil = 0;
   private thresholdTimer: unknown = undefined;
   private pumping = false;
   private pumpAgain = false;
   private closed = false;
+  /** While submit() pumps: the id it accepted, and the Job if that job was dispatched at once. */
+  private submittingId = 0;
+  private submittedJob: Job<P> | undefined = undefined;
 
   constructor(private readonly options: SchedulerOptions<P>) {
     if (!Number.isInteger(options.workers) || options.workers < 1) throw new RangeError(`JobScheduler needs at least one worker, got ${options.workers}`);
@@ -245,7 +281,8 @@ export class JobScheduler<P> {
     const order = options.groups.map((spec, index) => ({ spec, index })).sort((a, b) => b.spec.priority - a.spec.priority || a.index - b.index);
     const rankOf = new Array<number>(options.groups.length);
     order.forEach((o, rank) => (rankOf[o.index] = rank));
-    this.groups = options.groups.map((spec, index) => new Group<P>(spec, rankOf[index], now));
+    const pool = new ArrivalBlockPool();
+    this.groups = options.groups.map((spec, index) => new Group<P>(spec, index, rankOf[index], now, pool));
     this.byRank = order.map((o) => this.groups[o.index]);
     this.dynamicGroups = this.groups.filter((g) => !g.spec.bypass && g.spec.threshold.dynamic);
     this.hasReady = new RankSet(this.groups.length);
@@ -259,82 +296,96 @@ export class JobScheduler<P> {
 
   // ------------------------------------------------------------------ inputs
 
-  /** A new request: bypass, pending (perhaps already dispatched), deferred behind its key, or dropped. */
+  /**
+   * A new request: bypass, pending (the returned view is the active job when it was dispatched at once),
+   * deferred behind its key, or dropped (DuplicatePolicy drop).
+   */
   submit(payload: P): Admission<P> {
     const index = this.options.select(payload);
     const group = this.groups[index];
     if (group === undefined) throw new RangeError(`ruleset matcher returned ${index}, outside 0..${this.groups.length - 1}`);
     if (group.spec.bypass) return { kind: 'bypass', group: index };
     const key = this.options.keyOf(index, payload);
-    const claim = key === undefined ? undefined : this.claims.get(key);
-    if (claim !== undefined && group.spec.duplicates === 'drop') return { kind: 'dropped', group: index, key: key as string, holder: claim.holder };
-    const job = new Job<P>(this.nextId++, index, key, payload, this.options.clock.now());
+    const holderId = key === undefined ? undefined : this.holders.get(key);
+    if (holderId !== undefined && group.spec.duplicates === 'drop') return { kind: 'dropped', group: index, key: key as string, holderId };
+    const id = this.nextId++;
+    const now = this.options.clock.now();
     this.live++;
-    if (claim !== undefined) {
+    if (holderId !== undefined) {
+      const job = new Job<P>(id, index, key, payload, now);
       job.state = 'deferred';
-      (claim.waiting ??= new Deque<Job<P>>(4)).pushBack(job);
+      let waiting = this.waitingForKey.get(key as string);
+      if (waiting === undefined) this.waitingForKey.set(key as string, (waiting = new Deque<Job<P>>(4)));
+      waiting.pushBack(job);
       group.deferred++;
-      return { kind: 'deferred', job, holder: claim.holder };
+      return { kind: 'deferred', job, holderId };
     }
-    if (key !== undefined) this.claims.set(key, { holder: job });
-    group.arrivals.pushBack(job);
+    if (key !== undefined) this.holders.set(key, id);
+    group.arrivals.pushBack(id, now, key, payload);
     this.hasReady.set(group.rank, true);
+    this.submittingId = id;
+    this.submittedJob = undefined;
     this.pump();
-    return { kind: 'pending', job };
+    this.submittingId = 0;
+    const started = this.submittedJob;
+    this.submittedJob = undefined;
+    return { kind: 'pending', job: started ?? group.arrivalView(id, now, key, payload) };
   }
 
   /**
-   * The worker gave the request back: the job is done. `dispatch` is the job's dispatch number when it
-   * was handed out (a return from an earlier dispatch is stale). Returns the job, or undefined when stale.
+   * The worker gave the request back: the job is done. `job` is the view start() received and
+   * `dispatch` its dispatch number then (a return from an earlier dispatch is stale). Returns the job,
+   * or undefined when stale.
    */
-  complete(view: JobView<P>, dispatch: number): JobView<P> | undefined {
-    const job = this.current(view, dispatch);
-    if (job === undefined) {
-      this.releaseDrained(view.id);
+  complete(job: JobView<P>, dispatch: number): JobView<P> | undefined {
+    const current = this.current(job, dispatch);
+    if (current === undefined) {
+      this.releaseDrained(job.id);
       return undefined;
     }
-    const worker = job.worker;
-    this.end(job, 'completed');
+    const worker = current.worker;
+    this.end(current, 'completed');
     this.freeWorker(worker);
     this.pump();
-    return job;
+    return current;
   }
 
   /**
    * The request left its worker as failed (the worker crashed on it repeatedly, or gave up). Per the
    * group's policy the job is dispatched again (while it has dispatches left) or ends as failed.
    */
-  workerFailed(view: JobView<P>, dispatch: number, reason: string): JobView<P> | undefined {
-    const job = this.current(view, dispatch);
-    if (job === undefined) {
-      this.releaseDrained(view.id);
+  workerFailed(job: JobView<P>, dispatch: number, reason: string): JobView<P> | undefined {
+    const current = this.current(job, dispatch);
+    if (current === undefined) {
+      this.releaseDrained(job.id);
       return undefined;
     }
-    const worker = job.worker;
-    const spec = this.groups[job.group].spec;
-    if (spec.failedJobs === 'redispatch' && job.dispatches < spec.maxDispatch) {
-      this.deactivate(job);
-      job.state = 'pending';
-      job.worker = -1;
-      this.requeue(job);
+    const worker = current.worker;
+    const spec = this.groups[current.group].spec;
+    if (spec.failedJobs === 'redispatch' && current.dispatches < spec.maxDispatch) {
+      this.deactivate(current);
+      current.state = 'pending';
+      current.worker = -1;
+      this.workerJob[worker] = undefined;
+      this.requeue(current);
       this.freeWorker(worker);
-      this.notify({ type: 'redispatched', job, worker, reason });
+      this.notify({ type: 'redispatched', job: current, worker, reason });
     } else {
-      this.end(job, 'failed', reason);
+      this.end(current, 'failed', reason);
       this.freeWorker(worker);
     }
     this.pump();
-    return job;
+    return current;
   }
 
   /** A query came back. Returns the job when it answers the current dispatch's outstanding query. */
-  queryReturned(view: JobView<P>, dispatch: number): JobView<P> | undefined {
-    const job = this.current(view, dispatch);
-    if (job === undefined || !job.queryOutstanding) return undefined;
-    job.queryOutstanding = false;
-    job.unanswered = 0;
-    job.queriesAnswered++;
-    return job;
+  queryReturned(job: JobView<P>, dispatch: number): JobView<P> | undefined {
+    const current = this.current(job, dispatch);
+    if (current === undefined || !current.queryOutstanding) return undefined;
+    current.queryOutstanding = false;
+    current.unanswered = 0;
+    current.queriesAnswered++;
+    return current;
   }
 
   /** A blocked or draining worker can take a job again (its outlink has room, or the late request came back). */
@@ -353,7 +404,7 @@ export class JobScheduler<P> {
     this.workerState[worker] = BLOCKED;
   }
 
-  /** Re-evaluates thresholds and dispatches what can run (e.g. after a configuration or clock change). */
+  /** Re-evaluates thresholds and dispatches what can run (e.g. after a clock change). */
   poke(): void {
     this.thresholdsValidUntil = 0;
     this.pump();
@@ -383,16 +434,8 @@ export class JobScheduler<P> {
       (g): GroupSnapshot => ({ name: g.spec.name, bypass: g.spec.bypass, priority: g.spec.priority, threshold: g.spec.bypass ? 0 : g.threshold, active: g.active, pending: g.ready, deferred: g.deferred }),
     );
     const active = this.workerJob.filter((j): j is Job<P> => j !== undefined);
-    const deferredByGroup = new Map<number, Job<P>[]>();
-    for (const claim of this.claims.values()) {
-      for (const j of claim.waiting ?? []) {
-        const list = deferredByGroup.get(j.group) ?? [];
-        list.push(j);
-        deferredByGroup.set(j.group, list);
-      }
-    }
-    const waiting: Job<P>[] = [];
-    this.groups.forEach((g, index) => waiting.push(...[...g.readyJobs(), ...(deferredByGroup.get(index) ?? [])].sort((a, b) => a.id - b.id)));
+    const deferred = [...this.waitingForKey.values()].flatMap((d) => [...d]);
+    const waiting = [...this.groups.flatMap((g) => g.readyViews()), ...deferred].sort((a, b) => a.group - b.group || a.id - b.id);
     return { groups, workers: [...this.workerState].map((s) => WORKER_STATES[s]), active, waiting };
   }
 
@@ -424,24 +467,27 @@ export class JobScheduler<P> {
       const rank = RankSet.firstCommon(this.hasReady, this.underCap);
       if (rank < 0) return;
       const group = this.byRank[rank];
-      const job = group.takeNext() as Job<P>;
+      const job = group.takeNext();
       if (group.ready === 0) this.hasReady.set(rank, false);
       const worker = this.freeWorkers.popFront() as number;
-      this.workerState[worker] = BUSY;
-      this.workerJob[worker] = job;
+      if (job.id === this.submittingId) this.submittedJob = job;
       job.state = 'active';
+      job.dispatches++;
       job.worker = worker;
       job.dispatchedAt = now;
-      job.dispatches++;
+      this.workerState[worker] = BUSY;
+      this.workerJob[worker] = job;
       group.active++;
       this.updateCap(group);
       if (!port.start(job, worker)) {
         // The worker's outlink cannot take it: the job keeps its place, the worker waits for workerReady().
-        job.dispatches--;
-        this.deactivate(job);
+        group.active--;
+        this.updateCap(group);
         job.state = 'pending';
+        job.dispatches--;
         job.worker = -1;
         this.requeue(job);
+        this.workerJob[worker] = undefined;
         this.workerState[worker] = BLOCKED;
         continue;
       }
@@ -480,6 +526,7 @@ export class JobScheduler<P> {
     this.underCap.set(g.rank, g.active < g.threshold);
   }
 
+  /** A job re-enters its group out of arrival order. */
   private requeue(job: Job<P>): void {
     const g = this.groups[job.group];
     g.returned.push(job);
@@ -492,11 +539,6 @@ export class JobScheduler<P> {
     this.freeWorkers.pushBack(worker);
   }
 
-  /** The scheduler's own job object when `view` is one of its jobs, active in dispatch `dispatch`. */
-  private current(view: JobView<P>, dispatch: number): Job<P> | undefined {
-    return view instanceof Job && view.state === 'active' && view.dispatches === dispatch ? (view as Job<P>) : undefined;
-  }
-
   private releaseDrained(jobId: number): void {
     const worker = this.draining.get(jobId);
     if (worker === undefined) return;
@@ -507,16 +549,18 @@ export class JobScheduler<P> {
     }
   }
 
+  /** The scheduler's own job object when `view` is one of its jobs, active in dispatch `dispatch`. */
+  private current(view: JobView<P>, dispatch: number): Job<P> | undefined {
+    return view instanceof Job && view.state === 'active' && view.dispatches === dispatch ? (view as Job<P>) : undefined;
+  }
+
   // ------------------------------------------------------------------ heartbeat and TimeToLive
 
   private armJobTimers(job: Job<P>): void {
     const spec = this.groups[job.group].spec;
-    job.queryOutstanding = false;
-    job.unanswered = 0;
-    const dispatch = job.dispatches;
     const beat = (): void => {
       job.heartbeatTimer = undefined;
-      if (job.state !== 'active' || job.dispatches !== dispatch) return;
+      if (job.state !== 'active') return;
       if (job.queryOutstanding) {
         job.unanswered++;
         this.notify({ type: 'stuck', job, unanswered: job.unanswered });
@@ -530,7 +574,7 @@ export class JobScheduler<P> {
     if (spec.ttlMs > 0) {
       job.ttlTimer = this.options.timers.set(() => {
         job.ttlTimer = undefined;
-        if (job.state === 'active' && job.dispatches === dispatch) this.expire(job);
+        if (job.state === 'active') this.expire(job);
       }, spec.ttlMs);
     }
   }
@@ -572,21 +616,21 @@ export class JobScheduler<P> {
     job.state = 'ended';
     job.end = end;
     this.live--;
-    this.releaseKey(job);
+    this.releaseKey(job.key, job.id);
     this.notify(reason === undefined ? { type: 'ended', job, end } : { type: 'ended', job, end, reason });
   }
 
   /** The key passes to the oldest job waiting for it, which becomes ready in its group. */
-  private releaseKey(job: Job<P>): void {
-    if (job.key === undefined) return;
-    const claim = this.claims.get(job.key);
-    if (claim === undefined || claim.holder !== job) return;
-    const next = claim.waiting?.popFront();
+  private releaseKey(key: string | undefined, holderId: number): void {
+    if (key === undefined || this.holders.get(key) !== holderId) return;
+    const waiting = this.waitingForKey.get(key);
+    const next = waiting?.popFront();
     if (next === undefined) {
-      this.claims.delete(job.key);
+      this.holders.delete(key);
       return;
     }
-    claim.holder = next;
+    if ((waiting as Deque<Job<P>>).size === 0) this.waitingForKey.delete(key);
+    this.holders.set(key, next.id);
     next.state = 'pending';
     this.groups[next.group].deferred--;
     this.requeue(next);

@@ -166,3 +166,113 @@ export class RankSet {
     return -1;
   }
 }
+
+/** A block of the arrival queues: ids and arrival times inline, keys and payloads in a parallel array. */
+interface ArrivalBlock {
+  readonly nums: Float64Array;
+  readonly refs: unknown[];
+  next: ArrivalBlock | undefined;
+}
+
+const BLOCK = 256;
+
+/** Blocks shared by the arrival queues of one scheduler, so a steady backlog allocates nothing. */
+export class ArrivalBlockPool {
+  private readonly free: ArrivalBlock[] = [];
+
+  take(): ArrivalBlock {
+    const b = this.free.pop();
+    if (b !== undefined) return b;
+    return { nums: new Float64Array(2 * BLOCK), refs: new Array<unknown>(2 * BLOCK).fill(undefined), next: undefined };
+  }
+
+  give(b: ArrivalBlock): void {
+    b.next = undefined;
+    this.free.push(b);
+  }
+}
+
+/**
+ * A FIFO of fresh job arrivals stored inline (no object per job) in a chain of fixed-size blocks from
+ * a shared pool: taking from the front reads memory in the order it was written, growth never copies,
+ * and a long backlog adds neither garbage-collection work nor scattered memory reads.
+ */
+export class ArrivalQueue<P> {
+  private head: ArrivalBlock | undefined;
+  private tail: ArrivalBlock | undefined;
+  /** Index of the front entry in `head`, and of the next free entry in `tail`. */
+  private headIndex = 0;
+  private tailIndex = 0;
+  private count = 0;
+
+  constructor(private readonly pool: ArrivalBlockPool) {}
+
+  get size(): number {
+    return this.count;
+  }
+
+  pushBack(id: number, acceptedAt: number, key: string | undefined, payload: P): void {
+    let t = this.tail;
+    if (t === undefined) {
+      t = this.head = this.tail = this.pool.take();
+      this.headIndex = this.tailIndex = 0;
+    } else if (this.tailIndex === BLOCK) {
+      t = t.next = this.tail = this.pool.take();
+      this.tailIndex = 0;
+    }
+    const i = 2 * this.tailIndex++;
+    t.nums[i] = id;
+    t.nums[i + 1] = acceptedAt;
+    t.refs[i] = key;
+    t.refs[i + 1] = payload;
+    this.count++;
+  }
+
+  frontId(): number {
+    return (this.head as ArrivalBlock).nums[2 * this.headIndex];
+  }
+
+  frontAcceptedAt(): number {
+    return (this.head as ArrivalBlock).nums[2 * this.headIndex + 1];
+  }
+
+  frontKey(): string | undefined {
+    return (this.head as ArrivalBlock).refs[2 * this.headIndex] as string | undefined;
+  }
+
+  frontPayload(): P {
+    return (this.head as ArrivalBlock).refs[2 * this.headIndex + 1] as P;
+  }
+
+  dropFront(): void {
+    const h = this.head;
+    if (h === undefined || this.count === 0) return;
+    h.refs[2 * this.headIndex] = undefined;
+    h.refs[2 * this.headIndex + 1] = undefined;
+    this.headIndex++;
+    this.count--;
+    if (this.count === 0) {
+      this.pool.give(h);
+      this.head = this.tail = undefined;
+    } else if (this.headIndex === BLOCK) {
+      this.head = h.next;
+      this.headIndex = 0;
+      this.pool.give(h);
+    }
+  }
+
+  /** Visits every entry, oldest first (status and snapshots only). */
+  forEach(visit: (id: number, acceptedAt: number, key: string | undefined, payload: P) => void): void {
+    let b = this.head;
+    let i = this.headIndex;
+    for (let n = 0; n < this.count; n++) {
+      if (i === BLOCK) {
+        b = (b as ArrivalBlock).next;
+        i = 0;
+      }
+      const blk = b as ArrivalBlock;
+      visit(blk.nums[2 * i], blk.nums[2 * i + 1], blk.refs[2 * i] as string | undefined, blk.refs[2 * i + 1] as P);
+      i++;
+    }
+  }
+}

@@ -196,13 +196,13 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
         env.status.count('accepted');
         env.status.count('pending');
         env.status.count('deferred');
-        env.logger.info('job deferred: a job with the same key is active or waiting', { job: admission.job.id, key: admission.job.key, ruleset: this.rulesetName(admission.job), holder: admission.holder.id });
+        env.logger.info('job deferred: a job with the same key is active or waiting', { job: admission.job.id, key: admission.job.key, ruleset: this.rulesetName(admission.job), holder: admission.holderId });
         return;
       case 'dropped': {
         env.status.count('dropped');
         const rs = this.settings.rulesets[admission.group];
         const who: JobIdentity = { node: env.name, ruleset: rs.name, job: { id: 0, key: admission.key, dispatches: 0, dispatchedAt: 0 }, worker: -1, workerLink: '', request: request.item, copy: rs.stringProperty };
-        this.escalate(noticeEvent(who, { status: 'DUPLICATE', priority: 'WARNING', reason: `job ${admission.holder.id} with the same key is active or waiting` }, Date.now()), rs.displayMask);
+        this.escalate(noticeEvent(who, { status: 'DUPLICATE', priority: 'WARNING', reason: `job ${admission.holderId} with the same key is active or waiting` }, Date.now()), rs.displayMask);
         this.input.remove(request, 'done');
         return;
       }

@@ -7,8 +7,10 @@
  * job to a random group so that N stays constant. Cost per decision = time per step.
  *
  * Baseline: a minimal hand-written priority queue making the same choices - one binary heap over all
- * pending jobs keyed by (group rank, arrival) plus a free-worker stack. Before timing, both run the same
- * arrivals and the sequences of dispatched jobs are compared (they must be identical).
+ * pending jobs keyed by (group rank, arrival), each entry carrying its request, plus a free-worker
+ * stack. Before timing, both run the same arrivals and the sequences of dispatched jobs are compared
+ * (they must be identical). Both get the same request objects: the request of a completed job is reused
+ * for the next arrival, as an input XQueue reuses its cells, so neither pays for allocating requests.
  *
  * Rows: ns per decision at each N (baseline = the heap, ratio = scheduler / heap), decisions per second
  * at 10k pending, and the scaling ratio cost(max N) / cost(min N) for both (target <= 1.5 for the
@@ -64,6 +66,19 @@ interface Req {
   group: number;
 }
 
+/** Completed requests come back as new arrivals (bounded input: cells are reused). */
+class RequestPool {
+  private readonly free: Req[] = [];
+  next(group: number): Req {
+    const r = this.free.pop() ?? { group };
+    r.group = group;
+    return r;
+  }
+  release(r: Req): void {
+    this.free.push(r);
+  }
+}
+
 function schedulerRunner(pending: number, random: () => number, record: boolean): Runner {
   const specs = groupSpecs();
   const active: JobView<Req>[] = [];
@@ -88,7 +103,8 @@ function schedulerRunner(pending: number, random: () => number, record: boolean)
       notify: () => undefined,
     },
   });
-  for (let i = 0; i < pending + WORKERS; i++) scheduler.submit({ group: random() % GROUPS });
+  const pool = new RequestPool();
+  for (let i = 0; i < pending + WORKERS; i++) scheduler.submit(pool.next(random() % GROUPS));
   let head = 0;
   return {
     dispatched,
@@ -101,7 +117,8 @@ function schedulerRunner(pending: number, random: () => number, record: boolean)
         head = 0;
       }
       scheduler.complete(job, dispatch);
-      scheduler.submit({ group });
+      pool.release(job.payload);
+      scheduler.submit(pool.next(group));
     },
   };
 }
@@ -111,29 +128,38 @@ function heapRunner(pending: number, random: () => number, record: boolean): Run
   const rank = ranks(groupSpecs());
   const keys: number[] = [];
   const ids: number[] = [];
+  const reqs: Req[] = [];
+  const pool = new RequestPool();
   const freeWorkers: number[] = [];
-  const active: number[] = [];
+  const active: Req[] = [];
   const dispatched: number[] = [];
   let nextId = 1;
   let head = 0;
-  const push = (key: number, id: number) => {
+  const push = (key: number, id: number, req: Req) => {
     let i = keys.length;
     keys.push(key);
     ids.push(id);
+    reqs.push(req);
     while (i > 0) {
       const p = (i - 1) >> 1;
       if (keys[p] <= key) break;
       keys[i] = keys[p];
       ids[i] = ids[p];
+      reqs[i] = reqs[p];
       i = p;
     }
     keys[i] = key;
     ids[i] = id;
+    reqs[i] = req;
   };
+  /** Pops the top entry; returns its id and leaves its request in `popped`. */
+  let popped: Req | undefined;
   const pop = (): number => {
     const top = ids[0];
+    popped = reqs[0];
     const lastKey = keys.pop() as number;
     const lastId = ids.pop() as number;
+    const lastReq = reqs.pop() as Req;
     const n = keys.length;
     if (n > 0) {
       let i = 0;
@@ -144,10 +170,12 @@ function heapRunner(pending: number, random: () => number, record: boolean): Run
         if (keys[c] >= lastKey) break;
         keys[i] = keys[c];
         ids[i] = ids[c];
+        reqs[i] = reqs[c];
         i = c;
       }
       keys[i] = lastKey;
       ids[i] = lastId;
+      reqs[i] = lastReq;
     }
     return top;
   };
@@ -155,12 +183,13 @@ function heapRunner(pending: number, random: () => number, record: boolean): Run
     while (freeWorkers.length > 0 && keys.length > 0) {
       freeWorkers.pop();
       const id = pop();
-      active.push(id);
+      active.push(popped as Req);
       if (record) dispatched.push(id);
     }
   };
   const submit = (group: number) => {
-    push(rank[group] * 2 ** 32 + nextId, nextId);
+    const req = pool.next(group);
+    push(rank[req.group] * 2 ** 32 + nextId, nextId, req);
     nextId++;
     dispatch();
   };
@@ -169,7 +198,7 @@ function heapRunner(pending: number, random: () => number, record: boolean): Run
   return {
     dispatched,
     step(group: number) {
-      head++;
+      pool.release(active[head++]);
       if (head > 4096) {
         active.splice(0, head);
         head = 0;

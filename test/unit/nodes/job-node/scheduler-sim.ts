@@ -51,6 +51,7 @@ export class Sim {
       start: (job, worker) => {
         if (this.refusing.has(worker)) return false;
         this.started.push({ job: job.payload.name, worker });
+        this.byName.set(job.payload.name, job);
         return true;
       },
       query: (job, worker) => {
@@ -84,6 +85,7 @@ export class Sim {
     }
   }
 
+  /** The latest view of a job: the active job once dispatched, else its admission snapshot. */
   job(name: string): JobView<Req> {
     const job = this.byName.get(name);
     if (job === undefined) throw new Error(`no job ${name}`);
