@@ -1,0 +1,240 @@
+import { Reconnector, ReconnectOptions } from '../../../src/runtime/reconnector';
+import { ComponentStatus, StatusReporter } from '../../../src/runtime/component';
+import { memoryLogger, LogEntry } from '../../../src/logging/logger';
+import { sleep, waitFor } from './helpers';
+
+class ConnectionRefused extends Error {
+  override name = 'ConnectionRefused';
+}
+class AccessRefused extends Error {
+  override name = 'AccessRefused';
+}
+
+interface Conn {
+  readonly n: number;
+}
+
+/** A fake broker: refuses the first `failures` attempts (with `error`), then hands out connections. */
+function fakeConnect(failures: number, error: () => Error = () => new ConnectionRefused('ECONNREFUSED')) {
+  const calls: number[] = [];
+  let opened = 0;
+  const connect = async (attempt: number): Promise<Conn> => {
+    calls.push(attempt);
+    if (calls.length <= failures) throw error();
+    return { n: ++opened };
+  };
+  return { connect, calls, refuseNext: (n: number) => (failures = calls.length + n) };
+}
+
+function setup(connect: (attempt: number) => Promise<Conn>, overrides: Partial<ReconnectOptions<Conn>> = {}) {
+  const logs: LogEntry[] = [];
+  const status = new StatusReporter();
+  const statuses: ComponentStatus[] = [];
+  status.onChange((s) => {
+    if (statuses.at(-1) !== s.status) statuses.push(s.status);
+  });
+  const connected: Conn[] = [];
+  const gaveUp: unknown[] = [];
+  const r = new Reconnector<Conn>({
+    name: 'rcvr',
+    connect,
+    backoff: { minMs: 5, maxMs: 40 },
+    logger: memoryLogger(logs),
+    status,
+    onConnected: (c) => connected.push(c),
+    onGiveUp: (e) => gaveUp.push(e),
+    ...overrides,
+  });
+  return { r, logs, status, statuses, connected, gaveUp };
+}
+
+const at = (logs: LogEntry[], level: string) => logs.filter((e) => e.level === level).map((e) => e.message);
+
+describe('Reconnector', () => {
+  let current: Reconnector<Conn> | undefined;
+  afterEach(() => current?.stop());
+
+  it('connects on start and reports RUNNING', async () => {
+    const broker = fakeConnect(0);
+    const s = setup(broker.connect);
+    current = s.r;
+    s.r.start();
+    await waitFor(() => s.r.status === 'connected', 'connected');
+    expect(s.r.connection).toEqual({ n: 1 });
+    expect(s.connected).toEqual([{ n: 1 }]);
+    expect(s.status.status).toBe('RUNNING');
+  });
+
+  it('retries until the broker accepts, passing the attempt number', async () => {
+    const broker = fakeConnect(3);
+    const s = setup(broker.connect);
+    current = s.r;
+    s.r.start();
+    await waitFor(() => s.r.status === 'connected', 'connected');
+    expect(broker.calls).toEqual([1, 2, 3, 4]);
+    expect(s.connected).toHaveLength(1);
+  });
+
+  it('goes RETRYING while it cannot connect, then RUNNING', async () => {
+    const broker = fakeConnect(3);
+    const s = setup(broker.connect);
+    current = s.r;
+    s.r.start();
+    await waitFor(() => s.r.status === 'connected', 'connected');
+    expect(s.statuses).toEqual(['RETRYING', 'RUNNING']);
+  });
+
+  it('shows the last error and the next delay in the status detail while retrying', async () => {
+    const broker = fakeConnect(100);
+    const s = setup(broker.connect);
+    current = s.r;
+    s.r.start();
+    await waitFor(() => broker.calls.length >= 2, 'two attempts');
+    expect(s.status.get().detail).toMatch(/ConnectionRefused: ECONNREFUSED; attempt \d+ in \d+ ms/);
+    expect(s.r.error).toBeInstanceOf(ConnectionRefused);
+  });
+
+  it('logs a failing first connection once at warn, then the recovery once at info', async () => {
+    const broker = fakeConnect(5);
+    const s = setup(broker.connect);
+    current = s.r;
+    s.r.start();
+    await waitFor(() => s.r.status === 'connected', 'connected');
+    expect(at(s.logs, 'warn')).toEqual(['cannot connect; retrying']);
+    expect(at(s.logs, 'info')).toEqual(['reconnected']);
+    expect(s.logs.find((e) => e.message === 'reconnected')?.meta).toMatchObject({ component: 'rcvr', attempts: 6 });
+  });
+
+  it('does not log a first connection that succeeds', async () => {
+    const s = setup(fakeConnect(0).connect);
+    current = s.r;
+    s.r.start();
+    await waitFor(() => s.r.status === 'connected', 'connected');
+    expect(s.logs).toEqual([]);
+  });
+
+  it('logs each outage once: one warn when the connection is lost, one info when it is back', async () => {
+    const broker = fakeConnect(0);
+    const s = setup(broker.connect);
+    current = s.r;
+    s.r.start();
+    await waitFor(() => s.r.status === 'connected', 'connected');
+    broker.refuseNext(4);
+    s.r.lost(new Error('socket closed'));
+    await waitFor(() => s.connected.length === 2, 'reconnected');
+    expect(at(s.logs, 'warn')).toEqual(['connection lost; reconnecting']);
+    expect(at(s.logs, 'info')).toEqual(['reconnected']);
+    expect(s.logs.filter((e) => e.level === 'debug')).toHaveLength(4); // the refused attempts only at debug
+    expect(s.statuses).toEqual(['RUNNING', 'RETRYING', 'RUNNING']);
+  });
+
+  it('ignores a loss reported for a connection it no longer uses', async () => {
+    const broker = fakeConnect(0);
+    const s = setup(broker.connect);
+    current = s.r;
+    s.r.start();
+    await waitFor(() => s.r.status === 'connected', 'connected');
+    s.r.lost(new Error('old socket closed'), { n: 99 });
+    expect(s.r.status).toBe('connected');
+    expect(s.logs).toEqual([]);
+  });
+
+  it('backs off exponentially between attempts up to the maximum', async () => {
+    const broker = fakeConnect(6);
+    const s = setup(broker.connect, { backoff: { minMs: 5, maxMs: 40 } });
+    current = s.r;
+    s.r.start();
+    await waitFor(() => s.r.status === 'connected', 'connected');
+    const delays = s.logs.filter((e) => e.meta.nextAttemptMs !== undefined).map((e) => e.meta.nextAttemptMs);
+    expect(delays).toEqual([5, 10, 20, 40, 40, 40]);
+  });
+
+  it('makes the first Tolerance attempts of an outage at the minimum delay', async () => {
+    const broker = fakeConnect(5);
+    const s = setup(broker.connect, { backoff: { minMs: 5, maxMs: 40 }, tolerance: 2 });
+    current = s.r;
+    s.r.start();
+    await waitFor(() => s.r.status === 'connected', 'connected');
+    const delays = s.logs.filter((e) => e.meta.nextAttemptMs !== undefined).map((e) => e.meta.nextAttemptMs);
+    expect(delays).toEqual([5, 5, 5, 10, 20]);
+  });
+
+  it('gives up at once on a fatal error, reports FAILED and calls onGiveUp once', async () => {
+    const broker = fakeConnect(100, () => new AccessRefused('ACCESS_REFUSED'));
+    const s = setup(broker.connect, { isFatal: (e) => e instanceof AccessRefused });
+    current = s.r;
+    s.r.start();
+    await waitFor(() => s.r.status === 'failed', 'failed');
+    await sleep(30);
+    expect(broker.calls).toEqual([1]);
+    expect(s.gaveUp).toHaveLength(1);
+    expect(s.gaveUp[0]).toBeInstanceOf(AccessRefused);
+    expect(s.status.status).toBe('FAILED');
+    expect(at(s.logs, 'error')).toEqual(['giving up connecting']);
+  });
+
+  it('gives up after MaxRetry attempts', async () => {
+    const broker = fakeConnect(100);
+    const s = setup(broker.connect, { maxRetry: 3 });
+    current = s.r;
+    s.r.start();
+    await waitFor(() => s.r.status === 'failed', 'failed');
+    await sleep(30);
+    expect(broker.calls).toEqual([1, 2, 3]);
+    expect(s.gaveUp).toHaveLength(1);
+    expect(s.status.status).toBe('FAILED');
+  });
+
+  it('retries forever when MaxRetry is 0', async () => {
+    const broker = fakeConnect(12);
+    const s = setup(broker.connect, { maxRetry: 0, backoff: { minMs: 1, maxMs: 2 } });
+    current = s.r;
+    s.r.start();
+    await waitFor(() => s.r.status === 'connected', 'connected');
+    expect(broker.calls).toHaveLength(13);
+    expect(s.gaveUp).toEqual([]);
+  });
+
+  it('stop() cancels the pending retry: no more attempts and no timer left', async () => {
+    const broker = fakeConnect(100);
+    const s = setup(broker.connect, { backoff: { minMs: 50, maxMs: 50 } });
+    s.r.start();
+    await waitFor(() => broker.calls.length === 1 && s.r.status === 'retrying', 'a scheduled retry');
+    const timersBefore = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    s.r.stop();
+    const timersAfter = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    await sleep(100);
+    expect(broker.calls).toEqual([1]);
+    expect(s.r.status).toBe('stopped');
+    expect(timersAfter).toBe(timersBefore - 1);
+  });
+
+  it('stop() during a connect in flight drops the connection that arrives afterwards', async () => {
+    let resolve!: (c: Conn) => void;
+    const s = setup(() => new Promise<Conn>((r) => (resolve = r)));
+    s.r.start();
+    s.r.stop();
+    resolve({ n: 1 });
+    await sleep(5);
+    expect(s.r.connection).toBeUndefined();
+    expect(s.connected).toEqual([]);
+    expect(s.r.status).toBe('stopped');
+  });
+
+  it('uses the timer functions it is given (an actor’s), so the actor’s stop clears them', async () => {
+    const broker = fakeConnect(2);
+    const scheduled: number[] = [];
+    const timers = {
+      setTimeout: (fn: () => void, ms: number) => {
+        scheduled.push(ms);
+        return setTimeout(fn, ms);
+      },
+      clearTimer: (h: unknown) => clearTimeout(h as NodeJS.Timeout),
+    };
+    const s = setup(broker.connect, { timers });
+    current = s.r;
+    s.r.start();
+    await waitFor(() => s.r.status === 'connected', 'connected');
+    expect(scheduled).toEqual([5, 10]);
+  });
+});

@@ -1,0 +1,127 @@
+/** Stopping: deepest first, every behaviour's stop runs, and nothing is left to keep the process alive. */
+import { ActorRuntime, Behaviour, BehaviourFactory } from '../../../src/runtime/actor';
+import { XQueue } from '../../../src/xqueue/xqueue';
+import { policy, waitFor } from './helpers';
+
+/** Timers and immediates currently keeping the event loop alive. */
+function liveTimers(): { Timeout: number; Immediate: number } {
+  const info = process.getActiveResourcesInfo();
+  return { Timeout: info.filter((r) => r === 'Timeout').length, Immediate: info.filter((r) => r === 'Immediate').length };
+}
+
+/** Lets immediates and short timers left by earlier tests run out. */
+function quiet(): Promise<void> {
+  return new Promise((r) => setTimeout(r, 20));
+}
+
+/** A behaviour that starts timers, spawns the given children and records its stop. */
+function node(stops: string[], children: Record<string, BehaviourFactory<never>> = {}): BehaviourFactory<never> {
+  return () => ({
+    start(ctx) {
+      ctx.setInterval(() => undefined, 1000);
+      ctx.setTimeout(() => undefined, 60_000);
+      for (const [name, factory] of Object.entries(children)) ctx.spawn(name, factory);
+    },
+    stop(ctx) {
+      stops.push(ctx.path);
+    },
+  });
+}
+
+describe('ActorRuntime.stop', () => {
+  it('stops every actor, children before their parents', async () => {
+    const runtime = new ActorRuntime('test');
+    const stops: string[] = [];
+    runtime.spawn('flow', node(stops, { receiver: node(stops, { conn: node(stops) }), persister: node(stops) }));
+    runtime.spawn('other', node(stops));
+    await waitFor(() => runtime.actors().length === 2, 'two top-level actors');
+    await new Promise((r) => setTimeout(r, 20)); // let every child start
+    await runtime.stop();
+    expect([...stops].sort()).toEqual(['flow', 'flow/persister', 'flow/receiver', 'flow/receiver/conn', 'other']);
+    const at = (p: string) => stops.indexOf(p);
+    expect(at('flow/receiver/conn')).toBeLessThan(at('flow/receiver'));
+    expect(at('flow/receiver')).toBeLessThan(at('flow'));
+    expect(at('flow/persister')).toBeLessThan(at('flow'));
+  });
+
+  it('leaves no timer or immediate behind (the process can exit by itself)', async () => {
+    await quiet();
+    const before = liveTimers();
+    const runtime = new ActorRuntime('test');
+    const stops: string[] = [];
+    const q = new XQueue<{ n: number }>('in', 8);
+    runtime.spawn('flow', node(stops, { worker: node(stops) }));
+    // a consumer holding a message, and an actor waiting in a long restart back-off
+    runtime.spawn('consumer', (): Behaviour<never> => ({ start: (ctx) => void ctx.consume(q, () => undefined) }));
+    const crashing = runtime.spawn(
+      'crashing',
+      (): Behaviour<'crash'> => ({
+        receive() {
+          throw new Error('crash');
+        },
+      }),
+      { policy: policy('restart', { backoff: { minMs: 30_000, maxMs: 30_000 } }) },
+    );
+    q.offer({ n: 1 });
+    crashing.tell('crash');
+    await waitFor(() => crashing.status() === 'restarting' && q.inFlight === 1 && stops.length === 0, 'everything busy');
+    expect(liveTimers().Timeout).toBeGreaterThan(before.Timeout);
+    await runtime.stop();
+    await new Promise((r) => setImmediate(r)); // anything still scheduled would re-arm here
+    expect(liveTimers()).toEqual(before);
+    expect(q.stats()).toMatchObject({ depth: 1, inFlight: 0, consumers: 0 });
+  });
+
+  it('stops an actor that is waiting in restart back-off without restarting it', async () => {
+    const runtime = new ActorRuntime('test');
+    let starts = 0;
+    const actor = runtime.spawn(
+      'crashing',
+      (): Behaviour<'crash'> => ({
+        start() {
+          starts++;
+        },
+        receive() {
+          throw new Error('crash');
+        },
+      }),
+      { policy: policy('restart', { backoff: { minMs: 30_000, maxMs: 30_000 } }) },
+    );
+    actor.tell('crash');
+    await waitFor(() => actor.status() === 'restarting', 'restarting');
+    await runtime.stop();
+    expect(actor.status()).toBe('stopped');
+    expect(starts).toBe(1);
+  });
+
+  it('lets the message being handled finish before stopping the actor', async () => {
+    const runtime = new ActorRuntime('test');
+    const events: string[] = [];
+    let release!: () => void;
+    const actor = runtime.spawn(
+      'slow',
+      (): Behaviour<'work'> => ({
+        async receive() {
+          events.push('work started');
+          await new Promise<void>((r) => (release = r));
+          events.push('work finished');
+        },
+        stop() {
+          events.push('stopped');
+        },
+      }),
+    );
+    actor.tell('work');
+    await waitFor(() => events.length === 1, 'work to start');
+    const stopping = runtime.stop();
+    release();
+    await stopping;
+    expect(events).toEqual(['work started', 'work finished', 'stopped']);
+  });
+
+  it('refuses to spawn on a stopped runtime', async () => {
+    const runtime = new ActorRuntime('test');
+    await runtime.stop();
+    expect(() => runtime.spawn('late', node([]))).toThrow(/stopped/);
+  });
+});
