@@ -1,0 +1,78 @@
+/**
+ * Passwords never reach a log line: a real `xroute run` whose receivers log in to RabbitMQ with a
+ * password (in the Password property and inside a URI), one of them with a wrong password so that error
+ * paths are logged too, with every message field displayed. Its whole output is searched for both secrets.
+ */
+import { spawn, execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as amqp from 'amqplib';
+
+const root = path.resolve(__dirname, '../..');
+const USER = 'xroute_logtest';
+const SECRET = 'Xr-S3cret-Pa55-logs';
+const WRONG = 'Wr0ng-S3cret-Pa55-logs';
+const QUEUE = `xroute.test.logs.${process.pid}`;
+
+function rabbitmqctl(...args: string[]): void {
+  execFileSync('rabbitmqctl', args, { stdio: 'ignore' });
+}
+
+beforeAll(async () => {
+  try {
+    rabbitmqctl('delete_user', USER);
+  } catch {
+    // not there yet
+  }
+  rabbitmqctl('add_user', USER, SECRET);
+  rabbitmqctl('set_permissions', '-p', '/', USER, '.*', '.*', '.*');
+  const conn = await amqp.connect('amqp://guest:guest@127.0.0.1:5672');
+  const ch = await conn.createChannel();
+  await ch.assertQueue(QUEUE, { durable: false });
+  ch.sendToQueue(QUEUE, Buffer.from('hello'), { headers: { Password: SECRET } });
+  await ch.close();
+  await conn.close();
+}, 60_000);
+
+afterAll(async () => {
+  const conn = await amqp.connect('amqp://guest:guest@127.0.0.1:5672');
+  const ch = await conn.createChannel();
+  await ch.deleteQueue(QUEUE);
+  await conn.close();
+  rabbitmqctl('delete_user', USER);
+}, 60_000);
+
+function topology(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xroute-logs-'));
+  const file = path.join(dir, 'flow.json');
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      Name: 'logs',
+      Receiver: ['rcvr_ok', 'rcvr_uri', 'rcvr_bad'],
+      Persister: ['pstr_eval'],
+      rcvr_ok: { ClassName: 'org.qbroker.receiver.RMQReceiver', URI: 'amqp://127.0.0.1/', Username: USER, Password: SECRET, QueueName: QUEUE, IsPassive: 'false', LinkName: 'root', Mode: 'daemon', DisplayMask: '-1' },
+      rcvr_uri: { ClassName: 'org.qbroker.receiver.RMQReceiver', URI: `amqp://${USER}:${SECRET}@127.0.0.1/`, QueueName: QUEUE, IsPassive: 'false', LinkName: 'root', Mode: 'daemon', DisplayMask: '-1' },
+      rcvr_bad: { ClassName: 'org.qbroker.receiver.RMQReceiver', URI: `amqp://${USER}:${WRONG}@127.0.0.1/`, QueueName: QUEUE, LinkName: 'root', Mode: 'daemon' },
+      pstr_eval: { ClassName: 'org.qbroker.persister.MessageEvaluator', URI: 'eval://', LinkName: 'root', DisplayMask: '-1', Ruleset: { r: {} } },
+    }),
+  );
+  return file;
+}
+
+it('logs the flow, the messages and the login failure without either password', async () => {
+  const child = spawn(process.execPath, ['dist/src/cli/main.js', 'run', '--json-logs', '--log-level', 'debug', topology()], { cwd: root });
+  let output = '';
+  child.stdout.on('data', (d) => (output += String(d)));
+  child.stderr.on('data', (d) => (output += String(d)));
+  const deadline = Date.now() + 20_000;
+  while (!(output.includes('hello') && /rcvr_bad/.test(output)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  child.kill('SIGINT');
+  const code = await new Promise<number | null>((r) => child.on('exit', r));
+  expect(code).toBe(0);
+  expect(output).toContain('hello'); // the message was received and displayed
+  expect(output).toMatch(/rcvr_bad/); // the failed login was logged
+  expect(output).not.toContain(SECRET);
+  expect(output).not.toContain(WRONG);
+}, 40_000);
