@@ -1,0 +1,260 @@
+/**
+ * Benchmark of the runtime core (issue 2).
+ *  - Throughput through one XQueue hop (producer -> XQueue -> consumer actor removing at once) and through a
+ *    chain of 4 components (4 actors, each consuming one XQueue and putting into the next; each message is
+ *    removed upstream only when the next hop has removed it, so completion travels back to the producer).
+ *    Baselines: raw nact dispatch (a stateful nact actor, or a chain of 4, receiving dispatched messages)
+ *    and a plain async loop (`await handler(msg)`, or 4 nested async functions).
+ *    All variants run interleaved in one process for several rounds (the order alternates); values are
+ *    medians, and each ratio is the median of the per-round ratios (robust on a shared, noisy machine).
+ *  - Peak RSS growth while a producer outruns a 10x slower consumer, measured in a child process
+ *    (core-overload.ts) for a clean figure, against unbounded nact dispatch.
+ * Targets: one hop >= 1.5x raw nact dispatch; RSS growth under overload <= 100 MB.
+ */
+import { dispatch, spawn, start, stop } from 'nact';
+import { ActorRuntime, Behaviour } from '../../src/runtime/actor';
+import { XQueue } from '../../src/xqueue/xqueue';
+import type { BenchRow } from './bench-types';
+import { runChild } from './child-process';
+import type { OverloadResult } from './core-overload';
+
+export interface CoreBenchOptions {
+  /** Messages per throughput run. */
+  messages: number;
+  /** Messages in the overload (RSS) run. */
+  overloadMessages: number;
+  /** Rounds of the interleaved throughput runs (default 5). */
+  rounds?: number;
+}
+
+interface Item {
+  readonly n: number;
+}
+
+const CAPACITY = 1024;
+const STAGES = 4;
+
+type Variant = (n: number) => Promise<number>; // returns elapsed ms
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+async function untilAttached(queues: XQueue<Item>[]): Promise<void> {
+  while (queues.some((q) => q.stats().consumers === 0)) await new Promise((r) => setImmediate(r));
+}
+
+/** Puts n messages, waiting for a cell only when the queue is full. */
+async function produce(q: XQueue<Item>, n: number, onDone?: () => void): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const item = { n: i };
+    if (q.offer(item, onDone) < 0) await q.put(item, onDone);
+  }
+}
+
+const xqueueOneHop: Variant = async (n) => {
+  const runtime = new ActorRuntime('bench');
+  const q = new XQueue<Item>('hop', CAPACITY);
+  const all = deferred();
+  let received = 0;
+  runtime.spawn(
+    'consumer',
+    (): Behaviour<never> => ({
+      start(ctx) {
+        ctx.consume(q, (taken, queue) => {
+          queue.remove(taken);
+          if (++received === n) all.resolve();
+        });
+      },
+    }),
+  );
+  await untilAttached([q]);
+  const t0 = performance.now();
+  await produce(q, n);
+  await all.promise;
+  const ms = performance.now() - t0;
+  await runtime.stop();
+  return ms;
+};
+
+const xqueueChain: Variant = async (n) => {
+  const runtime = new ActorRuntime('bench');
+  const queues = Array.from({ length: STAGES }, (_, i) => new XQueue<Item>(`stage${i}`, CAPACITY));
+  for (let i = 0; i < STAGES; i++) {
+    const input = queues[i];
+    const next = queues[i + 1];
+    runtime.spawn(
+      `stage${i}`,
+      (): Behaviour<never> => ({
+        start(ctx) {
+          ctx.consume(input, (taken, queue) => {
+            if (!next) {
+              queue.remove(taken);
+              return;
+            }
+            // Done here only when the next hop is done: completion travels back hop by hop.
+            const onDone = () => void queue.remove(taken);
+            if (next.offer(taken.item, onDone) < 0) return next.put(taken.item, onDone).then(() => undefined);
+          });
+        },
+      }),
+    );
+  }
+  await untilAttached(queues);
+  const all = deferred();
+  let completed = 0;
+  const t0 = performance.now();
+  await produce(queues[0], n, () => {
+    if (++completed === n) all.resolve();
+  });
+  await all.promise;
+  const ms = performance.now() - t0;
+  await runtime.stop();
+  return ms;
+};
+
+const nactOneHop: Variant = async (n) => {
+  const system = start();
+  const all = deferred();
+  const sink = spawn(
+    system,
+    (count: number, _msg: Item) => {
+      if (count + 1 === n) all.resolve();
+      return count + 1;
+    },
+    'sink',
+    { initialState: 0 },
+  );
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) dispatch(sink, { n: i });
+  await all.promise;
+  const ms = performance.now() - t0;
+  stop(system);
+  return ms;
+};
+
+const nactChain: Variant = async (n) => {
+  const system = start();
+  const all = deferred();
+  let next = spawn(
+    system,
+    (count: number, _msg: Item) => {
+      if (count + 1 === n) all.resolve();
+      return count + 1;
+    },
+    `stage${STAGES - 1}`,
+    { initialState: 0 },
+  );
+  for (let i = STAGES - 2; i >= 0; i--) {
+    const target = next;
+    next = spawn(
+      system,
+      (count: number, msg: Item) => {
+        dispatch(target, msg);
+        return count + 1;
+      },
+      `stage${i}`,
+      { initialState: 0 },
+    );
+  }
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) dispatch(next, { n: i });
+  await all.promise;
+  const ms = performance.now() - t0;
+  stop(system);
+  return ms;
+};
+
+let sink = 0;
+const loopOneHop: Variant = async (n) => {
+  const handle = async (m: Item) => {
+    sink += m.n & 1;
+  };
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) await handle({ n: i });
+  return performance.now() - t0;
+};
+
+const loopChain: Variant = async (n) => {
+  const last = async (m: Item) => {
+    sink += m.n & 1;
+  };
+  let stage = last;
+  for (let i = 0; i < STAGES - 1; i++) {
+    const inner = stage;
+    stage = async (m: Item) => {
+      await inner(m);
+    };
+  }
+  const first = stage;
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) await first({ n: i });
+  return performance.now() - t0;
+};
+
+const VARIANTS = { xqueueOneHop, nactOneHop, loopOneHop, xqueueChain, nactChain, loopChain } as const;
+type VariantName = keyof typeof VARIANTS;
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function throughputRows(messages: number, rounds: number): Promise<BenchRow[]> {
+  const names = Object.keys(VARIANTS) as VariantName[];
+  for (const name of names) await VARIANTS[name](Math.min(messages, 20_000)); // warm-up
+  const rates = new Map<VariantName, number[]>(names.map((k) => [k, []]));
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? names : [...names].reverse();
+    for (const name of order) {
+      const ms = await VARIANTS[name](messages);
+      rates.get(name)!.push(messages / (ms / 1000));
+    }
+  }
+  const row = (name: string, value: VariantName, baseline: VariantName, target?: string): BenchRow => {
+    const v = rates.get(value)!;
+    const b = rates.get(baseline)!;
+    return {
+      name,
+      unit: 'msgs/s',
+      value: Math.round(median(v)),
+      baseline: Math.round(median(b)),
+      ratio: Number(median(v.map((x, i) => x / b[i])).toFixed(3)),
+      ...(target ? { target } : {}),
+    };
+  };
+  return [
+    row('core: one XQueue hop (producer -> XQueue -> consumer actor) vs raw nact dispatch', 'xqueueOneHop', 'nactOneHop', 'ratio >= 1.5'),
+    row('core: one XQueue hop vs a plain async loop', 'xqueueOneHop', 'loopOneHop'),
+    row('core: chain of 4 components over XQueues (completion propagated) vs a chain of 4 nact actors', 'xqueueChain', 'nactChain'),
+    row('core: chain of 4 components over XQueues vs 4 nested async calls in a loop', 'xqueueChain', 'loopChain'),
+  ];
+}
+
+async function overloadRow(messages: number): Promise<BenchRow> {
+  const growthMb = (r: OverloadResult) => (r.peakKb - r.baselineKb) / 1024;
+  const bounded = await runChild<OverloadResult>('core-overload', ['xqueue', String(messages)]);
+  const unbounded = await runChild<OverloadResult>('core-overload', ['nact', String(messages)]);
+  const value = growthMb(bounded);
+  const baseline = growthMb(unbounded);
+  return {
+    name: `core: peak RSS growth, producer outrunning a 10x slower consumer, ${messages} msgs of 1 KiB, XQueue vs unbounded nact dispatch`,
+    unit: 'MB',
+    value: Number(value.toFixed(1)),
+    baseline: Number(baseline.toFixed(1)),
+    ratio: baseline > 0 ? Number((value / baseline).toFixed(3)) : undefined,
+    target: 'value <= 100 MB',
+  };
+}
+
+export async function benchCore(opts: CoreBenchOptions): Promise<BenchRow[]> {
+  const rows = await throughputRows(opts.messages, opts.rounds ?? 5);
+  rows.push(await overloadRow(opts.overloadMessages));
+  return rows;
+}
+
+if (require.main === module) {
+  benchCore({ messages: 200_000, overloadMessages: 1_000_000 }).then((rows) => console.table(rows));
+}
