@@ -13,6 +13,7 @@ import { STREAM_PERSISTER } from './persisters/stream-persister';
 import { FILE_PERSISTER } from './persisters/file-persister';
 import { STREAM_RECEIVER } from './receivers/stream-receiver';
 import { jobNodeComponent } from './nodes/job-node';
+import { JOB_PERSISTER } from './persisters/job-persister';
 
 export const COMPONENT_DEFINITIONS: readonly AnyComponentDefinition[] = [
   // components register here, one line each
@@ -26,6 +27,7 @@ export const COMPONENT_DEFINITIONS: readonly AnyComponentDefinition[] = [
   AMQP_RECEIVER,
   JMS_SUBSCRIBER,
   AMQP_PERSISTER,
+  JOB_PERSISTER,
 ];
 
 export function defaultRegistry(): ComponentRegistry {

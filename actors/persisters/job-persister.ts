@@ -1,0 +1,222 @@
+/**
+ * JobPersister (operation `execute`): the worker JobNode was made for. Each job request in its input
+ * XQueue (a JobNode worker outlink) runs a child process built from the `Script` template; when the
+ * process ends, RCField gets its exit code, OutputField its captured output, and the request is REMOVED
+ * from the input, which is how JobNode learns the job is done (FINISHED for "0", FAILED otherwise).
+ *
+ * Query and abort events (JobEvent=query|abort, job-node-events.ts) on the same input are answered at once:
+ * a query gets status (RUNNING, PENDING when the request waits here for a free slot, NOTFOUND), progress,
+ * duration, pid and actionCount; an abort kills the job's process (SIGTERM, SIGKILL after KillGrace) and
+ * gets status ABORTED. The event is removed right away; JobNode escalates what was set on it. The job is
+ * matched by the request message the event's body carries, so one JobPersister should read each worker
+ * outlink (a second consumer would answer NOTFOUND for jobs the first one runs).
+ *
+ * Up to MaxJobs processes run at once. The consumer takes at most MaxJobs + 1 messages, so queries and
+ * aborts still get through while every slot is busy; one request beyond that waits here (PENDING) and the
+ * rest wait in the queue, pushing back on the producer.
+ *
+ * Crash safety: on a restart or stop every running process is killed (its process group, SIGTERM then
+ * SIGKILL) and stop() returns only when they are gone; the runtime has already put the requests back in
+ * the queue, so a restarted JobPersister runs them again: at-least-once, like JobNode's redispatch.
+ */
+import { ActorContext, Behaviour, QueueConsumer } from '../../src/runtime/actor';
+import { ComponentDefinition, ComponentEnv } from '../../src/runtime/component';
+import { displayMessage } from '../../src/logging/display';
+import { Message } from '../../src/message/message';
+import { Taken, XQueue } from '../../src/xqueue/xqueue';
+import { JOB_EVENT_PROPERTY, JobQuery } from '../nodes/job-node-events';
+import { ComponentConfigError } from '../support/config-values';
+import { JobExit, JobProcess, RC_EXCEPTION } from './job-persister-process';
+import { JOB_PERSISTER_OPERATIONS, JOB_PERSISTER_SCHEMA, JobPersisterSettings, readJobPersisterSettings, validateJobPersister } from './job-persister-settings';
+
+type Request = Taken<Message>;
+
+/** Status values set on query and abort events (the original JobPersister's, plus PENDING). */
+export type JobEventStatus = 'RUNNING' | 'PENDING' | 'ABORTED' | 'NOTFOUND';
+
+interface RunningJob {
+  readonly request: Request;
+  readonly process: JobProcess;
+}
+
+/** Extra time stop() allows after KillGrace for the kernel to deliver SIGKILL and the pipes to close. */
+const STOP_SLACK_MS = 1_500;
+
+class JobPersisterBehaviour implements Behaviour<never> {
+  private ctx!: ActorContext<never>;
+  private input!: XQueue<Message>;
+  private consumer!: QueueConsumer;
+  /** Running jobs by their request message (what a query event's body points at). */
+  private readonly running = new Map<Message, RunningJob>();
+  /** Requests taken while every slot was busy, oldest first. */
+  private readonly waiting: Request[] = [];
+  private stopping = false;
+
+  constructor(
+    private readonly env: ComponentEnv,
+    private readonly s: JobPersisterSettings,
+  ) {}
+
+  start(ctx: ActorContext<never>): void {
+    this.ctx = ctx;
+    if (!this.env.input) throw new ComponentConfigError(this.env.name, 'LinkName', undefined, 'an input link for the persister');
+    this.input = this.env.input;
+    this.consumer = ctx.consume(this.input, (taken) => this.onMessage(taken), { maxInFlight: this.s.maxJobs + 1 });
+    this.env.status.set('RUNNING');
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const jobs = [...this.running.values()];
+    this.running.clear();
+    this.waiting.length = 0;
+    for (const job of jobs) job.process.kill('stop');
+    if (jobs.length > 0) {
+      this.env.logger.warn('stopping: running jobs killed; their requests go back to the queue and run again', { jobs: jobs.map((j) => j.process.pid) });
+      await waitAtMost(
+        Promise.all(jobs.map((j) => j.process.closedNow())),
+        this.s.killGraceMs + STOP_SLACK_MS,
+      );
+    }
+    this.env.status.set('STOPPED');
+  }
+
+  // ------------------------------------------------------------------ input
+
+  private onMessage(taken: Request): void {
+    const op = taken.item.getProperty(JOB_EVENT_PROPERTY);
+    if (op === 'query' || op === 'abort') {
+      this.onJobEvent(taken, op);
+      return;
+    }
+    if (this.running.size < this.s.maxJobs) this.startJob(taken);
+    else this.waiting.push(taken);
+  }
+
+  private onJobEvent(event: Request, op: 'query' | 'abort'): void {
+    const msg = event.item;
+    const body = msg.object<Partial<JobQuery>>();
+    const request = body !== undefined && body !== null && body.request instanceof Message ? body.request : undefined;
+    const job = request !== undefined ? this.running.get(request) : undefined;
+    const pendingAt = request !== undefined ? this.waiting.findIndex((t) => t.item === request) : -1;
+    let status: JobEventStatus;
+    if (job !== undefined) {
+      status = op === 'abort' ? 'ABORTED' : 'RUNNING';
+      this.describeJob(msg, job);
+      if (op === 'abort') {
+        this.env.logger.warn('aborting job on request', { pid: job.process.pid, id: msg.getProperty('id'), name: msg.getProperty('name') });
+        job.process.kill('abort');
+      }
+    } else if (pendingAt >= 0) {
+      status = op === 'abort' ? 'ABORTED' : 'PENDING';
+      if (op === 'abort') {
+        const [aborted] = this.waiting.splice(pendingAt, 1);
+        this.complete(aborted, { rc: RC_EXCEPTION, output: 'aborted before it started', truncated: false });
+      }
+    } else {
+      status = 'NOTFOUND';
+    }
+    msg.setProperty('status', status);
+    this.env.status.count(op === 'abort' ? 'aborts' : 'queries');
+    this.removeFromInput(event);
+  }
+
+  private describeJob(event: Message, job: RunningJob): void {
+    const p = job.process;
+    event.setProperty('duration', String(p.durationMs()));
+    if (p.pid !== undefined) event.setProperty('pid', String(p.pid));
+    event.setProperty('actionCount', String(p.lines));
+    if (p.progress !== undefined) event.setProperty('progress', p.progress);
+  }
+
+  // ------------------------------------------------------------------ jobs
+
+  private startJob(taken: Request): void {
+    const msg = taken.item;
+    let process: JobProcess;
+    try {
+      const command = this.s.command.render(msg);
+      const env: NodeJS.ProcessEnv = { ...globalThis.process.env };
+      for (const [name, template] of this.s.environment) env[name] = template.format(msg);
+      const job = { request: taken } as { request: Request; process: JobProcess };
+      process = new JobProcess({
+        command,
+        cwd: this.s.workingDir,
+        env,
+        maxOutput: this.s.maxOutput,
+        killGraceMs: this.s.killGraceMs,
+        timeoutMs: this.s.timeoutMs,
+        progressPattern: this.s.progressPattern,
+        onClose: this.ctx.guard((exit: JobExit) => this.onJobClosed(job, exit)),
+      });
+      job.process = process;
+      this.running.set(msg, job);
+    } catch (e) {
+      // A request whose command cannot even be built fails alone; the persister goes on.
+      const reason = e instanceof Error ? e.message : String(e);
+      this.env.logger.error('job not started', { error: reason });
+      this.complete(taken, { rc: RC_EXCEPTION, output: reason, truncated: false });
+      return;
+    }
+    this.env.status.count('started');
+    displayMessage(this.env.logger, `job started (pid ${process.pid ?? '-'})`, msg, this.s.displayMask, this.s.stringProperty);
+  }
+
+  private onJobClosed(job: RunningJob, exit: JobExit): void {
+    if (this.stopping || this.running.get(job.request.item) !== job) return; // killed by stop(): the runtime has put the request back
+    this.running.delete(job.request.item);
+    const fields = { pid: job.process.pid, rc: exit.rc, durationMs: exit.durationMs, lines: exit.lines };
+    if (exit.startError !== undefined) this.env.logger.error('job could not start', { ...fields, error: exit.startError });
+    else if (exit.killReason === 'timeout') this.env.logger.warn('job killed: Timeout reached', { ...fields, timeoutMs: this.s.timeoutMs });
+    else this.env.logger.info(exit.killReason === 'abort' ? 'job aborted' : 'job ended', fields);
+    this.complete(job.request, exit);
+    while (this.running.size < this.s.maxJobs && this.waiting.length > 0) this.startJob(this.waiting.shift() as Request);
+  }
+
+  /** Sets the result on the request and removes it: JobNode (or whoever put it there) now knows it is done. */
+  private complete(taken: Request, result: Pick<JobExit, 'rc' | 'output' | 'truncated'>): void {
+    const msg = taken.item;
+    this.setField(msg, this.s.rcField, result.rc);
+    this.setField(msg, this.s.outputField, result.output);
+    if (result.truncated) msg.setProperty('OutputTruncated', 'true');
+    this.env.status.count(result.rc === '0' ? 'succeeded' : 'failed');
+    displayMessage(this.env.logger, `job done (${this.s.rcField}=${result.rc})`, msg, this.s.displayMask, this.s.stringProperty);
+    this.removeFromInput(taken);
+  }
+
+  /** A header that cannot hold the value (e.g. OutputField JMSPriority) must not crash the persister. */
+  private setField(msg: Message, field: string, value: string): void {
+    try {
+      msg.setField(field, value);
+    } catch (e) {
+      this.env.logger.error('cannot store the job result in its field; stored as a property instead', { field, error: e instanceof Error ? e.message : String(e) });
+      msg.setProperty(field, value);
+    }
+  }
+
+  private removeFromInput(taken: Request): void {
+    this.input.remove(taken, 'done');
+    this.consumer.poke();
+  }
+}
+
+function waitAtMost(p: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    void p.then(() => {
+      clearTimeout(t);
+      resolve();
+    });
+  });
+}
+
+export const JOB_PERSISTER: ComponentDefinition<never> = {
+  className: 'persister.JobPersister',
+  role: 'persister',
+  operations: JOB_PERSISTER_OPERATIONS,
+  description:
+    'Runs a child process per job request (Script template, no shell unless Shell is "true"), stores its exit code in RCField and its output in OutputField, and removes the request when the process ends; answers JobNode query events (status, progress, duration, pid, actionCount) and kills the job on an abort event or after Timeout.',
+  schema: JOB_PERSISTER_SCHEMA,
+  validate: (config, baseDir) => validateJobPersister(config, baseDir),
+  create: (env) => new JobPersisterBehaviour(env, readJobPersisterSettings(env.name, env.config, env.baseDir)),
+};
