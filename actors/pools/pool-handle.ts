@@ -3,7 +3,7 @@
  * and controls it through its transmit XQueue; release() (or stopping the XQueue) checks the child in.
  */
 import { ActorRef } from '../../src/runtime/actor';
-import { ComponentStatus, StatusReporter, StatusSnapshot } from '../../src/runtime/component';
+import { ComponentConfig, ComponentStatus, StatusReporter, StatusSnapshot } from '../../src/runtime/component';
 import { Message } from '../../src/message/message';
 import { XQueue } from '../../src/xqueue/xqueue';
 
@@ -25,6 +25,7 @@ export interface PoolHandleInit {
   readonly uri: string;
   readonly transmit: XQueue<Message>;
   readonly maxIdleTime?: string;
+  readonly properties: ComponentConfig;
   readonly ref: ActorRef<never>;
   readonly reporter: StatusReporter;
   readonly release: () => Promise<void>;
@@ -39,6 +40,8 @@ export class PoolHandle {
   readonly transmit: XQueue<Message>;
   /** Seconds, as the merged properties give it; the requester may retire idle transmit queues by it. */
   readonly maxIdleTime?: string;
+  /** The merged properties the child was built from (and is rebuilt from on a restart). */
+  readonly properties: ComponentConfig;
   private readonly ref: ActorRef<never>;
   private readonly reporter: StatusReporter;
   private readonly releaseFn: () => Promise<void>;
@@ -52,6 +55,7 @@ export class PoolHandle {
     this.uri = init.uri;
     this.transmit = init.transmit;
     this.maxIdleTime = init.maxIdleTime;
+    this.properties = init.properties;
     this.ref = init.ref;
     this.reporter = init.reporter;
     this.releaseFn = init.release;

@@ -240,6 +240,7 @@ export class PoolBehaviour implements Behaviour<never> {
       uri: r.uri,
       transmit: r.transmit,
       maxIdleTime: maxIdle,
+      properties: config,
       ref,
       reporter,
       release: () => (slotRef.slot ? this.checkin(slotRef.slot, 'closed', 'released by the requester') : Promise.resolve()),
@@ -323,7 +324,10 @@ export class PoolBehaviour implements Behaviour<never> {
       }
       const stats = slot.transmit.stats();
       const activity = stats.totalAdded + stats.totalRemoved;
-      if (activity !== slot.activity || stats.size > 0 || state !== 'running') {
+      // A child that hibernated itself (DISABLED) is idle too; a paused or retrying one is not.
+      const component = slot.reporter.status;
+      const canIdle = slot.transmit.state === 'running' && (component === 'RUNNING' || component === 'DISABLED');
+      if (activity !== slot.activity || stats.size > 0 || !canIdle) {
         slot.activity = activity;
         slot.lastActive = now;
       } else if (slot.maxIdleMs > 0 && now - slot.lastActive >= slot.maxIdleMs) {
