@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Message } from '../../../src/message/message';
+import { XQueue } from '../../../src/xqueue/xqueue';
+import { Harness, runComponent, waitFor } from '../../support/component-harness';
+import { STREAM_RECEIVER } from '../../../actors/receivers/stream-receiver';
+import { StreamFramer } from '../../../actors/stream/framing';
+import { FAST_POLICY, drain } from './pool-support';
+import { TcpPeer, startTcpPeer } from './peers';
+
+let peer: TcpPeer | undefined;
+let harness: Harness | undefined;
+let tmp: string;
+
+beforeEach(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'xroute-sr-'));
+});
+
+afterEach(async () => {
+  await harness?.stop();
+  harness = undefined;
+  await peer?.close();
+  peer = undefined;
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+function run(config: Record<string, string>, capacity = 16): XQueue<Message> {
+  const output = new XQueue<Message>('out', capacity);
+  harness = runComponent(STREAM_RECEIVER, { config: { Name: 'sr', ...config }, output, policy: FAST_POLICY });
+  return output;
+}
+
+describe('stream framing', () => {
+  it('cuts at EOT across chunk boundaries', () => {
+    const f = new StreamFramer({ eot: Buffer.from('\r\n') });
+    expect(f.push(Buffer.from('ab\r')).map(String)).toEqual([]);
+    expect(f.push(Buffer.from('\ncd\r\nef')).map(String)).toEqual(['ab', 'cd']);
+    expect(String(f.flush())).toBe('ef');
+  });
+
+  it('drops bytes outside SOT..EOT', () => {
+    const f = new StreamFramer({ sot: Buffer.from([1]), eot: Buffer.from([4]) });
+    expect(f.push(Buffer.from('noise\x01one\x04junk\x01two\x04')).map(String)).toEqual(['one', 'two']);
+  });
+
+  it('with SOT only runs a message to the next SOT and the last to the end', () => {
+    const f = new StreamFramer({ sot: Buffer.from('>') });
+    expect(f.push(Buffer.from('>a>b')).map(String)).toEqual(['a']);
+    expect(String(f.flush())).toBe('b');
+  });
+
+  it('drops a message longer than the maximum and keeps the next', () => {
+    const f = new StreamFramer({ maxLength: 3 });
+    expect(f.push(Buffer.from('toolong')).map(String)).toEqual([]);
+    expect(f.push(Buffer.from('er\nok\n')).map(String)).toEqual(['ok']);
+    expect(f.dropped).toBe(1);
+  });
+});
+
+describe('StreamReceiver', () => {
+  it('reads a file into text messages by EOTBytes and stops at its end', async () => {
+    const file = path.join(tmp, 'in.txt');
+    fs.writeFileSync(file, 'one\ntwo\nthree');
+    const q = run({ URI: `file://${file}` });
+    expect((await drain(q, 3)).map((m) => m.bodyText())).toEqual(['one', 'two', 'three']);
+    await waitFor(() => harness!.status.status === 'STOPPED', 'STOPPED at end of stream');
+  });
+
+  it('makes bytes messages with TextMode 0 and splits by SOTBytes/EOTBytes', async () => {
+    const file = path.join(tmp, 'in.bin');
+    fs.writeFileSync(file, Buffer.from('x\x01a\x04y\x01b\x04'));
+    const q = run({ URI: `file://${file}`, TextMode: '0', SOTBytes: '0x01', EOTBytes: '0x04' });
+    const msgs = await drain(q, 2);
+    expect(msgs.map((m) => m.body.kind)).toEqual(['bytes', 'bytes']);
+    expect(msgs.map((m) => m.bodyText())).toEqual(['a', 'b']);
+  });
+
+  it('stops reading while the output queue is full and goes on when cells free up', async () => {
+    const file = path.join(tmp, 'big.txt');
+    fs.writeFileSync(file, Array.from({ length: 200 }, (_, i) => `l${i}\n`).join(''));
+    const q = run({ URI: `file://${file}`, BufferSize: '64' }, 4);
+    await waitFor(() => q.stats().size === 4, 'a full queue');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(q.stats().totalAdded).toBe(4);
+    const all = await drain(q, 200);
+    expect(all.map((m) => m.bodyText())).toEqual(Array.from({ length: 200 }, (_, i) => `l${i}`));
+  });
+
+  it('reads lines a TCP peer sends and stops when the peer closes (default mode)', async () => {
+    peer = await startTcpPeer(() => undefined, (s) => s.end('a\nb\n'));
+    const q = run({ URI: peer.uri });
+    expect((await drain(q, 2)).map((m) => m.bodyText())).toEqual(['a', 'b']);
+    await waitFor(() => harness!.status.status === 'STOPPED', 'STOPPED');
+  });
+
+  it('reconnects in daemon mode after the peer closes', async () => {
+    let n = 0;
+    peer = await startTcpPeer(() => undefined, (s) => s.end(`conn${++n}\n`));
+    const q = run({ URI: peer.uri, Mode: 'daemon', PauseTime: '10' });
+    const msgs = await drain(q, 2);
+    expect(msgs.slice(0, 2).map((m) => m.bodyText())).toEqual(['conn1', 'conn2']);
+  });
+
+  it('follows a growing file in daemon mode', async () => {
+    const file = path.join(tmp, 'log.txt');
+    fs.writeFileSync(file, 'first\n');
+    const q = run({ URI: `file://${file}`, Mode: 'daemon', PauseTime: '20' });
+    expect((await drain(q, 1)).map((m) => m.bodyText())).toEqual(['first']);
+    fs.appendFileSync(file, 'sec');
+    fs.appendFileSync(file, 'ond\n');
+    expect((await drain(q, 1)).map((m) => m.bodyText())).toEqual(['second']);
+  });
+
+  it('stamps StringProperty on every message', async () => {
+    const file = path.join(tmp, 'in.txt');
+    fs.writeFileSync(file, 'a\n');
+    const output = new XQueue<Message>('out', 4);
+    harness = runComponent(STREAM_RECEIVER, { config: { Name: 'sr', URI: `file://${file}`, StringProperty: { Source: 'file' } }, output, policy: FAST_POLICY });
+    expect((await drain(output, 1))[0].getProperty('Source')).toBe('file');
+  });
+});
