@@ -217,6 +217,9 @@ export class AmqpPersister implements Behaviour<never> {
 
   private confirmed(p: Publish, err: unknown): void {
     if (p.settled) return; // the channel died first: it is being published again
+    // amqplib fails every pending confirm with 'channel closed' just before the close event; lost() then
+    // publishes those again. Only 'message nacked' is the broker's basic.nack.
+    if (err instanceof Error && err.message !== 'message nacked') return;
     p.settled = true;
     p.session.inFlight.delete(p);
     if (err !== null && err !== undefined) this.failed(p.taken, this.s.nackPolicy, 'nacked by the broker');
