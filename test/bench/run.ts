@@ -1,0 +1,166 @@
+/**
+ * The bench runner: `npm run bench [-- --only core,amqp] [--smoke] [--out file]`.
+ * Runs every benchmark suite (or those named by --only), one after another in this process, prints an
+ * aligned table and writes bench-results.json (machine, date, Node version, rows). `--smoke` runs tiny
+ * sizes, to check the benches work rather than to measure. A suite that throws is reported as failed and
+ * makes the exit code non-zero; the other suites still run. A missed target is shown, not an error
+ * (figures from a shared machine are noisy; read them, do not gate on them).
+ */
+import { writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import type { BenchRow } from './bench-types';
+import { benchCore } from './core-bench';
+import { benchEvaluator } from './evaluator-bench';
+import { benchTransforms } from './transforms-bench';
+import { benchJobNode } from './jobnode-bench';
+
+interface Suite {
+  readonly name: string;
+  run(smoke: boolean): Promise<BenchRow[]>;
+}
+
+/** Every suite, with its full and smoke sizes. Add a suite here with one entry. */
+const SUITES: readonly Suite[] = [
+  { name: 'core', run: (smoke) => benchCore(smoke ? { messages: 2_000, overloadMessages: 5_000, rounds: 2 } : { messages: 200_000, overloadMessages: 1_000_000 }) },
+  { name: 'evaluator', run: (smoke) => benchEvaluator({ n: smoke ? 200 : 200_000 }) },
+  { name: 'transforms', run: (smoke) => benchTransforms({ n: smoke ? 20 : 30_000 }) },
+  { name: 'jobnode', run: (smoke) => benchJobNode({ pending: smoke ? [100, 1_000] : [1_000, 10_000, 100_000] }) },
+];
+
+interface SuiteResult {
+  suite: string;
+  ok: boolean;
+  seconds: number;
+  rows: BenchRow[];
+  error?: string;
+}
+
+interface Args {
+  only?: string[];
+  smoke: boolean;
+  out: string;
+}
+
+class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export function parseArgs(argv: string[]): Args {
+  const args: Args = { smoke: false, out: 'bench-results.json' };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = (): string => {
+      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
+      if (v === undefined || v === '') throw new UsageError(`${a.split('=')[0]} needs a value`);
+      return v;
+    };
+    if (a === '--smoke') args.smoke = true;
+    else if (a === '--only' || a.startsWith('--only=')) args.only = value().split(',').map((s) => s.trim()).filter(Boolean);
+    else if (a === '--out' || a.startsWith('--out=')) args.out = value();
+    else throw new UsageError(`unknown argument ${a}; usage: run [--only ${SUITES.map((s) => s.name).join(',')}] [--smoke] [--out file]`);
+  }
+  const unknown = (args.only ?? []).filter((n) => !SUITES.some((s) => s.name === n));
+  if (unknown.length > 0) throw new UsageError(`unknown suite(s) ${unknown.join(', ')}; known: ${SUITES.map((s) => s.name).join(', ')}`);
+  return args;
+}
+
+/** "ratio >= 1.5", "value <= 100 MB", "<= 1.5" (the value): true/false, or undefined when not checkable. */
+export function targetMet(row: BenchRow): boolean | undefined {
+  const m = row.target && /^\s*(ratio|value)?\s*(>=|<=|>|<)\s*(-?[\d.]+)/.exec(row.target);
+  if (!m) return undefined;
+  const subject = m[1] === 'ratio' ? row.ratio : row.value;
+  if (subject === undefined) return undefined;
+  const limit = Number(m[3]);
+  switch (m[2]) {
+    case '>=':
+      return subject >= limit;
+    case '<=':
+      return subject <= limit;
+    case '>':
+      return subject > limit;
+    default:
+      return subject < limit;
+  }
+}
+
+function formatNumber(x: number | undefined): string {
+  if (x === undefined) return '';
+  if (Number.isInteger(x) && Math.abs(x) >= 1000) return x.toLocaleString('en-US');
+  return String(x);
+}
+
+export function formatTable(results: SuiteResult[]): string {
+  const header = ['suite', 'benchmark', 'value', 'unit', 'baseline', 'ratio', 'target', 'met'];
+  const lines: string[][] = [];
+  for (const r of results) {
+    if (!r.ok) {
+      lines.push([r.suite, `FAILED: ${r.error ?? 'unknown error'}`, '', '', '', '', '', '']);
+      continue;
+    }
+    for (const row of r.rows) {
+      const met = targetMet(row);
+      lines.push([r.suite, row.name, formatNumber(row.value), row.unit, formatNumber(row.baseline), formatNumber(row.ratio), row.target ?? '', met === undefined ? '' : met ? 'yes' : 'MISSED']);
+    }
+  }
+  const numeric = new Set([2, 4, 5]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const render = (cells: string[]) => cells.map((c, i) => (numeric.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  return [render(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(render)].join('\n');
+}
+
+function machine() {
+  const cpus = os.cpus();
+  return {
+    cpu: cpus[0]?.model ?? 'unknown',
+    cpus: cpus.length,
+    memoryGb: Number((os.totalmem() / 2 ** 30).toFixed(1)),
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    loadAverage: os.loadavg().map((x) => Number(x.toFixed(2))),
+  };
+}
+
+async function runSuite(suite: Suite, smoke: boolean): Promise<SuiteResult> {
+  const t0 = performance.now();
+  try {
+    const rows = await suite.run(smoke);
+    return { suite: suite.name, ok: true, seconds: (performance.now() - t0) / 1000, rows };
+  } catch (err) {
+    const error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    return { suite: suite.name, ok: false, seconds: (performance.now() - t0) / 1000, rows: [], error };
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  let args: Args;
+  try {
+    args = parseArgs(argv);
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    return 2;
+  }
+  const selected = SUITES.filter((s) => !args.only || args.only.includes(s.name));
+  const date = new Date().toISOString();
+  const results: SuiteResult[] = [];
+  for (const suite of selected) {
+    process.stderr.write(`bench ${suite.name}${args.smoke ? ' (smoke)' : ''} ...\n`);
+    const result = await runSuite(suite, args.smoke);
+    process.stderr.write(`bench ${suite.name}: ${result.ok ? 'done' : 'FAILED'} in ${result.seconds.toFixed(1)} s\n`);
+    results.push(result);
+  }
+  process.stdout.write(formatTable(results) + '\n');
+  const report = { date, node: process.version, machine: machine(), smoke: args.smoke, suites: results };
+  writeFileSync(args.out, JSON.stringify(report, null, 2) + '\n');
+  process.stderr.write(`results written to ${args.out}\n`);
+  return results.every((r) => r.ok) ? 0 : 1;
+}
+
+if (require.main === module) {
+  // Exit explicitly: a suite that failed half-way may leave a socket or timer behind.
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}

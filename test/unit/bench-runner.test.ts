@@ -1,0 +1,55 @@
+import { formatTable, parseArgs, targetMet } from '../bench/run';
+
+describe('bench runner arguments', () => {
+  it('runs everything at full size by default', () => {
+    expect(parseArgs([])).toEqual({ smoke: false, out: 'bench-results.json' });
+  });
+
+  it('selects suites with --only', () => {
+    expect(parseArgs(['--only', 'core,jobnode']).only).toEqual(['core', 'jobnode']);
+    expect(parseArgs(['--only=core']).only).toEqual(['core']);
+  });
+
+  it('reads --smoke and --out', () => {
+    expect(parseArgs(['--smoke', '--out', 'x.json'])).toMatchObject({ smoke: true, out: 'x.json' });
+  });
+
+  it('rejects an unknown suite, listing the known ones', () => {
+    expect(() => parseArgs(['--only', 'core,nope'])).toThrow(/unknown suite\(s\) nope; known: core/);
+  });
+
+  it('rejects an unknown argument', () => {
+    expect(() => parseArgs(['--fast'])).toThrow(/unknown argument --fast/);
+  });
+});
+
+describe('bench targets', () => {
+  it('checks a ratio target against the ratio', () => {
+    expect(targetMet({ name: 'x', unit: 'msgs/s', value: 1, ratio: 2, target: 'ratio >= 1.5' })).toBe(true);
+    expect(targetMet({ name: 'x', unit: 'msgs/s', value: 9, ratio: 1, target: 'ratio >= 1.5' })).toBe(false);
+  });
+
+  it('checks a value target, with or without the word value, against the value', () => {
+    expect(targetMet({ name: 'x', unit: 'MB', value: 80, target: 'value <= 100 MB' })).toBe(true);
+    expect(targetMet({ name: 'x', unit: 'ratio', value: 1.7, target: '<= 1.5' })).toBe(false);
+  });
+
+  it('leaves a row without a target unchecked', () => {
+    expect(targetMet({ name: 'x', unit: 'msgs/s', value: 1 })).toBeUndefined();
+  });
+});
+
+describe('bench table', () => {
+  it('aligns the columns and marks a failed suite and a missed target', () => {
+    const table = formatTable([
+      { suite: 'core', ok: true, seconds: 1, rows: [{ name: 'hop', unit: 'msgs/s', value: 1234567, baseline: 1000, ratio: 1.2, target: 'ratio >= 1.5' }] },
+      { suite: 'amqp', ok: false, seconds: 0, rows: [], error: 'Error: no broker' },
+    ]);
+    const lines = table.split('\n');
+    expect(lines[0]).toMatch(/^suite\s+benchmark\s+value\s+unit/);
+    expect(lines[2]).toContain('1,234,567');
+    expect(lines[2]).toMatch(/MISSED$/);
+    expect(lines[3]).toContain('FAILED: Error: no broker');
+    expect(lines[0].indexOf('benchmark')).toBe(lines[2].indexOf('hop'));
+  });
+});
