@@ -113,9 +113,38 @@ export class JobProcess {
     this.killTimer = setTimeout(() => this.signal('SIGKILL'), this.options.killGraceMs);
   }
 
-  /** Resolves when the process has exited and its output is closed. */
-  closedNow(): Promise<void> {
-    return this.closedPromise;
+  /**
+   * Kills the job and everything it started, and resolves when its whole process group is gone (or after
+   * about twice the kill grace plus a little, if something refuses to die even SIGKILL, e.g. a process in
+   * uninterruptible sleep). Resolves true when nothing of the job is left.
+   */
+  async terminate(reason: KillReason): Promise<boolean> {
+    this.kill(reason);
+    const grace = Math.max(this.options.killGraceMs, 0);
+    await waitAtMost(this.closedPromise, grace + PIPE_CLOSE_WAIT_MS + 500);
+    if (await this.groupGone(grace)) return true;
+    this.signal('SIGKILL');
+    return this.groupGone(1_000);
+  }
+
+  /** True once no process of the job's group exists (the leader is reaped by us, the rest by init). */
+  private async groupGone(waitMs: number): Promise<boolean> {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      if (!this.groupAlive()) return true;
+      if (Date.now() >= deadline) return false;
+      await sleep(20);
+    }
+  }
+
+  private groupAlive(): boolean {
+    if (this.pid === undefined) return false;
+    try {
+      process.kill(-this.pid, 0);
+      return true;
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'EPERM';
+    }
   }
 
   private signal(sig: NodeJS.Signals): void {
@@ -214,6 +243,21 @@ export class JobProcess {
       startError,
     });
   }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** Resolves when `p` does or after `ms`, leaving no timer behind. */
+function waitAtMost(p: Promise<void>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    void p.then(() => {
+      clearTimeout(t);
+      resolve();
+    });
+  });
 }
 
 /** The largest length <= max that does not cut a UTF-8 character in two. */

@@ -5,15 +5,18 @@
  * from the input, which is how JobNode learns the job is done (FINISHED for "0", FAILED otherwise).
  *
  * Query and abort events (JobEvent=query|abort, job-node-events.ts) on the same input are answered at once:
- * a query gets status (RUNNING, PENDING when the request waits here for a free slot, NOTFOUND), progress,
- * duration, pid and actionCount; an abort kills the job's process (SIGTERM, SIGKILL after KillGrace) and
+ * a query gets status (RUNNING, or NOTFOUND when no such job runs here), progress, duration, pid and
+ * actionCount; an abort kills the job's process (SIGTERM, SIGKILL after KillGrace) and
  * gets status ABORTED. The event is removed right away; JobNode escalates what was set on it. The job is
  * matched by the request message the event's body carries, so one JobPersister should read each worker
  * outlink (a second consumer would answer NOTFOUND for jobs the first one runs).
  *
- * Up to MaxJobs processes run at once. The consumer takes at most MaxJobs + 1 messages, so queries and
- * aborts still get through while every slot is busy; one request beyond that waits here (PENDING) and the
- * rest wait in the queue, pushing back on the producer.
+ * Up to MaxJobs processes run at once. The consumer holds at most MaxJobs + 1 messages: with every slot
+ * busy, the one free place takes the next message; a query or abort is answered and removed at once, so
+ * events keep flowing, while a further job request waits here for a slot and, until it starts, nothing
+ * more is taken (the rest waits in the queue and pushes back on the producer). JobNode never gives a
+ * worker outlink a second job before the first request is removed, so behind a JobNode events always get
+ * through; a producer that queues more requests than MaxJobs delays the events behind them.
  *
  * Crash safety: on a restart or stop every running process is killed (its process group, SIGTERM then
  * SIGKILL) and stop() returns only when they are gone; the runtime has already put the requests back in
@@ -31,16 +34,13 @@ import { JOB_PERSISTER_OPERATIONS, JOB_PERSISTER_SCHEMA, JobPersisterSettings, r
 
 type Request = Taken<Message>;
 
-/** Status values set on query and abort events (the original JobPersister's, plus PENDING). */
-export type JobEventStatus = 'RUNNING' | 'PENDING' | 'ABORTED' | 'NOTFOUND';
+/** Status values set on query and abort events (as the original JobPersister's). */
+export type JobEventStatus = 'RUNNING' | 'ABORTED' | 'NOTFOUND';
 
 interface RunningJob {
   readonly request: Request;
   readonly process: JobProcess;
 }
-
-/** Extra time stop() allows after KillGrace for the kernel to deliver SIGKILL and the pipes to close. */
-const STOP_SLACK_MS = 1_500;
 
 class JobPersisterBehaviour implements Behaviour<never> {
   private ctx!: ActorContext<never>;
@@ -70,13 +70,11 @@ class JobPersisterBehaviour implements Behaviour<never> {
     const jobs = [...this.running.values()];
     this.running.clear();
     this.waiting.length = 0;
-    for (const job of jobs) job.process.kill('stop');
     if (jobs.length > 0) {
-      this.env.logger.warn('stopping: running jobs killed; their requests go back to the queue and run again', { jobs: jobs.map((j) => j.process.pid) });
-      await waitAtMost(
-        Promise.all(jobs.map((j) => j.process.closedNow())),
-        this.s.killGraceMs + STOP_SLACK_MS,
-      );
+      this.env.logger.warn('stopping: killing running jobs; their requests go back to the queue and run again', { pids: jobs.map((j) => j.process.pid) });
+      const gone = await Promise.all(jobs.map((j) => j.process.terminate('stop')));
+      const left = jobs.filter((_, i) => !gone[i]).map((j) => j.process.pid);
+      if (left.length > 0) this.env.logger.error('processes of killed jobs are still alive after SIGKILL', { pids: left });
     }
     this.env.status.set('STOPPED');
   }
@@ -98,8 +96,7 @@ class JobPersisterBehaviour implements Behaviour<never> {
     const body = msg.object<Partial<JobQuery>>();
     const request = body !== undefined && body !== null && body.request instanceof Message ? body.request : undefined;
     const job = request !== undefined ? this.running.get(request) : undefined;
-    const pendingAt = request !== undefined ? this.waiting.findIndex((t) => t.item === request) : -1;
-    let status: JobEventStatus;
+    let status: JobEventStatus = 'NOTFOUND';
     if (job !== undefined) {
       status = op === 'abort' ? 'ABORTED' : 'RUNNING';
       this.describeJob(msg, job);
@@ -107,14 +104,6 @@ class JobPersisterBehaviour implements Behaviour<never> {
         this.env.logger.warn('aborting job on request', { pid: job.process.pid, id: msg.getProperty('id'), name: msg.getProperty('name') });
         job.process.kill('abort');
       }
-    } else if (pendingAt >= 0) {
-      status = op === 'abort' ? 'ABORTED' : 'PENDING';
-      if (op === 'abort') {
-        const [aborted] = this.waiting.splice(pendingAt, 1);
-        this.complete(aborted, { rc: RC_EXCEPTION, output: 'aborted before it started', truncated: false });
-      }
-    } else {
-      status = 'NOTFOUND';
     }
     msg.setProperty('status', status);
     this.env.status.count(op === 'abort' ? 'aborts' : 'queries');
@@ -198,16 +187,6 @@ class JobPersisterBehaviour implements Behaviour<never> {
     this.input.remove(taken, 'done');
     this.consumer.poke();
   }
-}
-
-function waitAtMost(p: Promise<unknown>, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    void p.then(() => {
-      clearTimeout(t);
-      resolve();
-    });
-  });
 }
 
 export const JOB_PERSISTER: ComponentDefinition<never> = {
