@@ -21,7 +21,7 @@ import { displayMessage, parseDisplayMask } from '../../src/logging/display';
 import { Message } from '../../src/message/message';
 import { Taken, XQueue } from '../../src/xqueue/xqueue';
 import { filePathOf, parseAddress } from '../support/address';
-import { ComponentConfigError, ConfigReader } from '../support/config-values';
+import { ComponentConfigError, ConfigReader, configIssues } from '../support/config-values';
 import { PermanentTransferError, httpTransfer, readLocal, writeLocal } from './file-persister-transfer';
 
 export const FILE_PERSISTER_OPERATIONS = ['download', 'store'] as const;
@@ -216,13 +216,6 @@ export const FILE_PERSISTER: ComponentDefinition<never> = {
   operations: FILE_PERSISTER_OPERATIONS,
   description: 'downloads (or stores) a file:// or http(s):// resource for each message (components.md §6.4)',
   schema: FILE_PERSISTER_SCHEMA,
-  validate(config, baseDir) {
-    try {
-      readFilePersisterSettings(String(config.Name ?? 'FilePersister'), config, baseDir);
-      return [];
-    } catch (e) {
-      return [{ property: e instanceof ComponentConfigError ? e.property : '', message: (e as Error).message }];
-    }
-  },
+  validate: (config, baseDir) => configIssues(() => readFilePersisterSettings(String(config.Name ?? 'FilePersister'), config, baseDir)),
   create: (env) => new FilePersisterBehaviour(env, readFilePersisterSettings(env.name, env.config, env.baseDir)),
 };

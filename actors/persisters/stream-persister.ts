@@ -23,7 +23,7 @@ import { QueueState, Taken, XQueue } from '../../src/xqueue/xqueue';
 import { StreamFramer } from '../stream/framing';
 import { connectTcp } from '../stream/tcp-connect';
 import { describeTarget } from '../stream/stream-target';
-import { ComponentConfigError } from '../support/config-values';
+import { ComponentConfigError, configIssues } from '../support/config-values';
 import { RC_TIMEOUT, STREAM_PERSISTER_OPERATIONS, STREAM_PERSISTER_SCHEMA, StreamPersisterSettings, readStreamPersisterSettings } from './stream-persister-settings';
 
 export class ReplyTimeoutError extends Error {
@@ -278,13 +278,6 @@ export const STREAM_PERSISTER: ComponentDefinition<never> = {
   operations: STREAM_PERSISTER_OPERATIONS,
   description: 'writes messages to a TCP peer, a file or stdout; operation request reads a reply for each (components.md §6.1)',
   schema: STREAM_PERSISTER_SCHEMA,
-  validate(config, baseDir) {
-    try {
-      readStreamPersisterSettings(String(config.Name ?? 'StreamPersister'), config, baseDir);
-      return [];
-    } catch (e) {
-      return [{ property: e instanceof ComponentConfigError ? e.property : '', message: (e as Error).message }];
-    }
-  },
+  validate: (config, baseDir) => configIssues(() => readStreamPersisterSettings(String(config.Name ?? 'StreamPersister'), config, baseDir)),
   create: (env) => new StreamPersisterBehaviour(env, readStreamPersisterSettings(env.name, env.config, env.baseDir)),
 };

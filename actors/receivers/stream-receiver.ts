@@ -22,7 +22,7 @@ import { QueueState, XQueue } from '../../src/xqueue/xqueue';
 import { DEFAULT_MAX_MSG_LENGTH, HexBytesError, StreamFramer, parseHexBytes } from '../stream/framing';
 import { connectTcp } from '../stream/tcp-connect';
 import { StreamTarget, describeTarget, parseStreamTarget } from '../stream/stream-target';
-import { ComponentConfigError, ConfigReader } from '../support/config-values';
+import { ComponentConfigError, ConfigReader, configIssues } from '../support/config-values';
 
 const MODES = ['default', 'daemon', 'ignore'] as const;
 
@@ -293,13 +293,6 @@ export const STREAM_RECEIVER: ComponentDefinition<never> = {
   operations: ['read'],
   description: 'reads a TCP stream or a file and cuts it into messages by SOTBytes/EOTBytes (components.md §6.5)',
   schema: STREAM_RECEIVER_SCHEMA,
-  validate(config, baseDir) {
-    try {
-      readStreamReceiverSettings(String(config.Name ?? 'StreamReceiver'), config, baseDir);
-      return [];
-    } catch (e) {
-      return [{ property: e instanceof ComponentConfigError ? e.property : '', message: (e as Error).message }];
-    }
-  },
+  validate: (config, baseDir) => configIssues(() => readStreamReceiverSettings(String(config.Name ?? 'StreamReceiver'), config, baseDir)),
   create: (env) => new StreamReceiverBehaviour(env, readStreamReceiverSettings(env.name, env.config, env.baseDir)),
 };

@@ -102,3 +102,13 @@ export class ConfigReader {
     return n;
   }
 }
+
+/** Runs a settings reader for a definition's validate(): its first error becomes a ConfigIssue naming the property. */
+export function configIssues(read: () => unknown): { property: string; message: string }[] {
+  try {
+    read();
+    return [];
+  } catch (e) {
+    return [{ property: e instanceof ComponentConfigError ? e.property : '', message: e instanceof Error ? e.message : String(e) }];
+  }
+}
