@@ -13,6 +13,9 @@ import { benchCore } from './core-bench';
 import { benchEvaluator } from './evaluator-bench';
 import { benchTransforms } from './transforms-bench';
 import { benchJobNode } from './jobnode-bench';
+import { benchAmqp } from './amqp-bench';
+import { benchJms } from './jms-bench';
+import { benchPools } from './pool-bench';
 
 interface Suite {
   readonly name: string;
@@ -25,6 +28,10 @@ const SUITES: readonly Suite[] = [
   { name: 'evaluator', run: (smoke) => benchEvaluator({ n: smoke ? 200 : 200_000 }) },
   { name: 'transforms', run: (smoke) => benchTransforms({ n: smoke ? 20 : 30_000 }) },
   { name: 'jobnode', run: (smoke) => benchJobNode({ pending: smoke ? [100, 1_000] : [1_000, 10_000, 100_000] }) },
+  // These need RabbitMQ on 127.0.0.1:5672 (AMQP 0-9-1 and 1.0); without it they fail, they do not skip.
+  { name: 'amqp', run: (smoke) => benchAmqp({ messages: smoke ? 500 : 50_000 }) },
+  { name: 'jms', run: (smoke) => benchJms({ messages: smoke ? 200 : 20_000 }) },
+  { name: 'pools', run: (smoke) => benchPools(smoke ? { children: [1, 4], messages: 200, requests: 20 } : { children: [1, 64, 512] }) },
 ];
 
 interface SuiteResult {
@@ -64,17 +71,24 @@ export function parseArgs(argv: string[]): Args {
   return args;
 }
 
-/** "ratio >= 1.5", "value <= 100 MB", "<= 1.5" (the value): true/false, or undefined when not checkable. */
+/**
+ * Checks a row against its target: true/false, or undefined when the target is not a comparison.
+ * "ratio >= 1.5" and "value <= 100 MB" name what they compare; "0.9x ..." compares the ratio; otherwise a
+ * bare "<= 1.5" compares the value when the row's unit is itself a ratio or the row has no ratio, else the ratio.
+ */
 export function targetMet(row: BenchRow): boolean | undefined {
-  const m = row.target && /^\s*(ratio|value)?\s*(>=|<=|>|<)\s*(-?[\d.]+)/.exec(row.target);
+  const m = row.target && /^\s*(ratio|value)?\s*(>=|<=|≥|≤|>|<)\s*(-?\d+(?:\.\d+)?)(x?)/.exec(row.target);
   if (!m) return undefined;
-  const subject = m[1] === 'ratio' ? row.ratio : row.value;
+  const onRatio = m[1] === 'ratio' || (m[1] === undefined && (m[4] === 'x' || (row.ratio !== undefined && row.unit !== 'ratio')));
+  const subject = onRatio ? row.ratio : row.value;
   if (subject === undefined) return undefined;
   const limit = Number(m[3]);
   switch (m[2]) {
     case '>=':
+    case '≥':
       return subject >= limit;
     case '<=':
+    case '≤':
       return subject <= limit;
     case '>':
       return subject > limit;
@@ -94,7 +108,8 @@ export function formatTable(results: SuiteResult[]): string {
   const lines: string[][] = [];
   for (const r of results) {
     if (!r.ok) {
-      lines.push([r.suite, `FAILED: ${r.error ?? 'unknown error'}`, '', '', '', '', '', '']);
+      // first line only: the full error is in bench-results.json
+      lines.push([r.suite, `FAILED: ${(r.error ?? 'unknown error').split('\n')[0]}`, '', '', '', '', '', '']);
       continue;
     }
     for (const row of r.rows) {
@@ -140,6 +155,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const selected = SUITES.filter((s) => !args.only || args.only.includes(s.name));
   const date = new Date().toISOString();
+  const host = machine(); // load average before the benches, not caused by them
   const results: SuiteResult[] = [];
   for (const suite of selected) {
     process.stderr.write(`bench ${suite.name}${args.smoke ? ' (smoke)' : ''} ...\n`);
@@ -148,7 +164,7 @@ async function main(argv: string[]): Promise<number> {
     results.push(result);
   }
   process.stdout.write(formatTable(results) + '\n');
-  const report = { date, node: process.version, machine: machine(), smoke: args.smoke, suites: results };
+  const report = { date, node: process.version, machine: host, smoke: args.smoke, suites: results };
   writeFileSync(args.out, JSON.stringify(report, null, 2) + '\n');
   process.stderr.write(`results written to ${args.out}\n`);
   return results.every((r) => r.ok) ? 0 : 1;

@@ -31,7 +31,21 @@ describe('bench targets', () => {
 
   it('checks a value target, with or without the word value, against the value', () => {
     expect(targetMet({ name: 'x', unit: 'MB', value: 80, target: 'value <= 100 MB' })).toBe(true);
-    expect(targetMet({ name: 'x', unit: 'ratio', value: 1.7, target: '<= 1.5' })).toBe(false);
+    expect(targetMet({ name: 'x', unit: 'ratio', value: 1.7, ratio: 0.5, target: '<= 1.5' })).toBe(false);
+  });
+
+  it('checks a bare comparison against the ratio when the row has one, or when it ends in x', () => {
+    expect(targetMet({ name: 'x', unit: 'msg/s', value: 5000, baseline: 6000, ratio: 0.83, target: '>= 0.9' })).toBe(false);
+    expect(targetMet({ name: 'x', unit: 'msg/s', value: 5000, baseline: 5000, ratio: 1, target: '>= 0.9x raw amqplib' })).toBe(true);
+  });
+
+  it('checks a bare comparison against the value when the unit is a ratio or there is no ratio', () => {
+    expect(targetMet({ name: 'x', unit: 'ratio', value: 1.2, baseline: 2.4, ratio: 0.5, target: '<= 1.5' })).toBe(true);
+    expect(targetMet({ name: 'x', unit: 'ms', value: 0.4, target: '≤ 1 ms' })).toBe(true);
+  });
+
+  it('leaves a target that is not a comparison unchecked', () => {
+    expect(targetMet({ name: 'x', unit: 'msg/s', value: 1, ratio: 1, target: 'baseline = raw sockets' })).toBeUndefined();
   });
 
   it('leaves a row without a target unchecked', () => {
