@@ -14,11 +14,12 @@ import type { ChannelModel, ConfirmChannel, Message as AmqpMessage } from 'amqpl
 import { ActorContext, Behaviour, QueueConsumer, StopReason } from '../../src/runtime/actor';
 import { ComponentDefinition, ComponentEnv } from '../../src/runtime/component';
 import { Reconnector } from '../../src/runtime/reconnector';
+import { amqpReconnector } from '../support/amqp091-config';
 import { displayMessage } from '../../src/logging/display';
 import { Message } from '../../src/message/message';
 import { Taken, XQueue } from '../../src/xqueue/xqueue';
 import { messageToAmqp } from '../../src/transports/amqp091-mapping';
-import { amqpStep, describeAddress, isFatalAmqpError, openAmqpConnection, settleWithin } from '../../src/transports/amqp091-connection';
+import { amqpStep, describeAddress, openAmqpConnection, settleWithin } from '../../src/transports/amqp091-connection';
 import { declareExchange } from '../../src/transports/amqp091-topology';
 import { ComponentConfigError } from '../support/config-values';
 import { AMQP_PERSISTER_SCHEMA, AmqpPersisterSettings, PublishFailurePolicy, readPersisterSettings } from './amqp-persister-settings';
@@ -69,19 +70,7 @@ export class AmqpPersister implements Behaviour<never> {
       return;
     }
     this.consumer = ctx.consume(this.input, (taken) => this.onMessage(taken), { maxInFlight: this.s.maxInFlight });
-    this.reconnector = new Reconnector<Session>({
-      name: env.name,
-      connect: () => this.open(),
-      onConnected: (session) => this.connected(session),
-      isFatal: isFatalAmqpError,
-      onGiveUp: (error) => {
-        if (!isFatalAmqpError(error)) ctx.fail(error);
-      },
-      ...this.s.reconnect,
-      logger: env.logger,
-      status: env.status,
-      timers: { setTimeout: (fn, ms) => ctx.setTimeout(fn, ms), clearTimer: (h) => ctx.clearTimer(h as ReturnType<typeof ctx.setTimeout>) },
-    });
+    this.reconnector = amqpReconnector<Session>(ctx, env, this.s.reconnect, () => this.open(), (session) => this.connected(session));
     this.reconnector.start();
   }
 

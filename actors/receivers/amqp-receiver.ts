@@ -18,12 +18,13 @@ import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import { ActorContext, Behaviour, StopReason } from '../../src/runtime/actor';
 import { ComponentDefinition, ComponentEnv } from '../../src/runtime/component';
 import { Reconnector } from '../../src/runtime/reconnector';
+import { amqpReconnector } from '../support/amqp091-config';
 import { displayMessage } from '../../src/logging/display';
 import { Message } from '../../src/message/message';
 import { Outcome, XQueue } from '../../src/xqueue/xqueue';
 import { XQueueStoppedError } from '../../src/xqueue/errors';
 import { messageFromAmqp } from '../../src/transports/amqp091-mapping';
-import { AmqpStepError, amqpStep, describeAddress, isFatalAmqpError, openAmqpConnection, settleWithin } from '../../src/transports/amqp091-connection';
+import { AmqpStepError, amqpStep, describeAddress, openAmqpConnection, settleWithin } from '../../src/transports/amqp091-connection';
 import { declareSource } from '../../src/transports/amqp091-topology';
 import { ComponentConfigError } from '../support/config-values';
 import { AMQP_RECEIVER_SCHEMA, AmqpReceiverSettings, readReceiverSettings } from './amqp-receiver-settings';
@@ -36,6 +37,13 @@ interface Session {
   consumerTag?: string;
   alive: boolean;
   lostError?: unknown;
+  /** Ack coalescing: the lowest delivery tag not yet acked or nacked (tags count up from 1 per channel). */
+  nextTag: number;
+  /** Settled tags >= nextTag (acked or nacked, out of order). */
+  readonly settled: Set<number>;
+  /** Tags done since the last flush, to be acked. */
+  ackQueue: number[];
+  flushScheduled: boolean;
 }
 
 interface Delivery {
@@ -91,20 +99,7 @@ export class AmqpReceiver implements Behaviour<never> {
     }
     this.byCell = new Array<Delivery | undefined>(this.output.capacity).fill(undefined);
     if (!this.s.daemon) ctx.setInterval(() => this.checkIdle(), this.s.receiveTimeMs);
-    this.reconnector = new Reconnector<Session>({
-      name: env.name,
-      connect: () => this.open(),
-      onConnected: (session, info) => this.connected(session, info.attempts),
-      isFatal: isFatalAmqpError,
-      onGiveUp: (error) => {
-        // A configuration error stays FAILED (retrying cannot help); an outage past MaxRetry goes to supervision.
-        if (!isFatalAmqpError(error)) ctx.fail(error);
-      },
-      ...this.s.reconnect,
-      logger: env.logger,
-      status: env.status,
-      timers: { setTimeout: (fn, ms) => ctx.setTimeout(fn, ms), clearTimer: (h) => ctx.clearTimer(h as ReturnType<typeof ctx.setTimeout>) },
-    });
+    this.reconnector = amqpReconnector<Session>(ctx, env, this.s.reconnect, () => this.open(), (session, attempts) => this.connected(session, attempts));
     this.reconnector.start();
   }
 
@@ -138,7 +133,7 @@ export class AmqpReceiver implements Behaviour<never> {
     let session: Session | undefined;
     try {
       const ch = await amqpStep(name, 'channel open', () => conn.createChannel());
-      const s: Session = { id: ++this.sessionIds, conn, ch, queue: topology.queue, alive: true };
+      const s: Session = { id: ++this.sessionIds, conn, ch, queue: topology.queue, alive: true, nextTag: 1, settled: new Set(), ackQueue: [], flushScheduled: false };
       session = s;
       ch.on('error', (e: Error) => {
         s.lostError = e;
@@ -325,16 +320,46 @@ export class AmqpReceiver implements Behaviour<never> {
     }
   };
 
+  /**
+   * Acks are coalesced per turn of the event loop: the contiguous run of settled tags goes out as one
+   * multiple-ack, later done tags (behind a message still being processed) are acked one by one, so the
+   * prefetch window never waits for a slow message's neighbours.
+   */
   private ack(d: Delivery): void {
-    if (!d.session.alive) {
+    const session = d.session;
+    if (!session.alive) {
       this.env.status.count('ackSkipped');
       return;
     }
+    const tag = d.m.fields.deliveryTag;
+    session.settled.add(tag);
+    session.ackQueue.push(tag);
+    if (!session.flushScheduled) {
+      session.flushScheduled = true;
+      queueMicrotask(() => this.flushAcks(session));
+    }
+  }
+
+  private flushAcks(session: Session): void {
+    session.flushScheduled = false;
+    const tags = session.ackQueue;
+    session.ackQueue = [];
+    if (!session.alive) {
+      this.env.status.count('ackSkipped', tags.length);
+      return;
+    }
+    while (session.settled.delete(session.nextTag)) session.nextTag++;
+    const upTo = session.nextTag - 1;
     try {
-      d.session.ch.ack(d.m);
-      this.env.status.count('acked');
+      let multiple = false;
+      for (const t of tags) {
+        if (t <= upTo) multiple = true;
+        else session.ch.ack(tagOnly(t), false);
+      }
+      if (multiple) session.ch.ack(tagOnly(upTo), true);
+      this.env.status.count('acked', tags.length);
     } catch {
-      this.env.status.count('ackSkipped'); // the channel died under us: the broker redelivers it
+      this.env.status.count('ackSkipped', tags.length); // the channel died under us: the broker redelivers them
     }
   }
 
@@ -345,6 +370,7 @@ export class AmqpReceiver implements Behaviour<never> {
       this.env.status.count('ackSkipped');
       return;
     }
+    d.session.settled.add(d.m.fields.deliveryTag);
     try {
       d.session.ch.nack(d.m, false, requeue);
       this.env.status.count(requeue ? 'requeued' : 'deadLettered');
@@ -385,6 +411,11 @@ export class AmqpReceiver implements Behaviour<never> {
     this.env.status.set('STOPPED', `queue "${session.queue}" idle for ${this.s.receiveTimeMs} ms (Mode non-daemon)`);
     this.ctx.stopSelf();
   }
+}
+
+/** What amqplib's ack needs of a message: its delivery tag. */
+function tagOnly(deliveryTag: number): ConsumeMessage {
+  return { fields: { deliveryTag } } as ConsumeMessage;
 }
 
 export const AMQP_RECEIVER: ComponentDefinition<never> = {

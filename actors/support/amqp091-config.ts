@@ -6,7 +6,10 @@
 import { readFileSync } from 'fs';
 import { resolve } from 'path';
 import { BackoffOptions, parseBackoff } from '../../src/runtime/backoff';
-import { AMQP_RECONNECT_BACKOFF, AmqpConnectionSettings, redactUri } from '../../src/transports/amqp091-connection';
+import { AMQP_RECONNECT_BACKOFF, AmqpConnectionSettings, isFatalAmqpError, redactUri } from '../../src/transports/amqp091-connection';
+import { ActorContext, TimerHandle } from '../../src/runtime/actor';
+import { ComponentEnv } from '../../src/runtime/component';
+import { Reconnector } from '../../src/runtime/reconnector';
 import { DeclareFlags, EXCHANGE_TYPES, ExchangeSettings, SourceTopology } from '../../src/transports/amqp091-topology';
 import { ConfigReader, ComponentConfigError } from './config-values';
 
@@ -159,4 +162,31 @@ export function stringList(reader: ConfigReader, key: string): string[] {
   if (typeof v === 'string') return v === '' ? [] : [v];
   if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return (v as string[]).filter((x) => x !== '');
   throw new ComponentConfigError(reader.component, key, v, 'a string or a list of strings');
+}
+
+/**
+ * The Reconnector of an AMQP 0-9-1 component, wired to its actor: timers owned by the incarnation,
+ * configuration errors stay FAILED (retrying cannot help), an outage past MaxRetry is a crash for the
+ * supervisor to handle.
+ */
+export function amqpReconnector<S>(
+  ctx: ActorContext<never>,
+  env: ComponentEnv,
+  settings: ReconnectSettings,
+  connect: () => Promise<S>,
+  onConnected: (session: S, attempts: number) => void,
+): Reconnector<S> {
+  return new Reconnector<S>({
+    name: env.name,
+    connect,
+    onConnected: (session, info) => onConnected(session, info.attempts),
+    isFatal: isFatalAmqpError,
+    onGiveUp: (error) => {
+      if (!isFatalAmqpError(error)) ctx.fail(error);
+    },
+    ...settings,
+    logger: env.logger,
+    status: env.status,
+    timers: { setTimeout: (fn, ms) => ctx.setTimeout(fn, ms), clearTimer: (h) => ctx.clearTimer(h as TimerHandle) },
+  });
 }

@@ -39,7 +39,7 @@ async function withChannel<T>(work: (ch: amqplib.ConfirmChannel) => Promise<T>):
   }
 }
 
-async function freshQueue(n: number): Promise<string> {
+export async function freshQueue(n: number): Promise<string> {
   const queue = `xroute.test.bench.${randomUUID().slice(0, 8)}`;
   await withChannel(async (ch) => {
     await ch.assertQueue(queue, { durable: false });
@@ -51,12 +51,12 @@ async function freshQueue(n: number): Promise<string> {
   return queue;
 }
 
-async function dropQueue(queue: string): Promise<void> {
+export async function dropQueue(queue: string): Promise<void> {
   await withChannel((ch) => ch.deleteQueue(queue)).catch(() => undefined);
 }
 
 /** Raw amqplib: consume + ack per message. */
-async function rawConsume(queue: string, n: number, prefetch: number): Promise<number> {
+export async function rawConsume(queue: string, n: number, prefetch: number): Promise<number> {
   const conn = await amqplib.connect(URL);
   conn.on('error', () => undefined);
   try {
@@ -83,7 +83,7 @@ async function rawConsume(queue: string, n: number, prefetch: number): Promise<n
 }
 
 /** xroute: AmqpReceiver -> XQueue -> consumer actor removing at once (ack happens on removal). */
-async function xrouteConsume(queue: string, n: number, prefetch: number): Promise<number> {
+export async function xrouteConsume(queue: string, n: number, prefetch: number): Promise<number> {
   const link = new XQueue<Message>('root', prefetch);
   const runtime = new ActorRuntime('bench');
   let count = 0;
