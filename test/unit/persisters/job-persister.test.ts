@@ -11,6 +11,7 @@ import { buildTopology } from '../../../src/config/topology';
 import { validateComponentConfig } from '../../../src/config/validate-component';
 import { AnyComponentDefinition, ComponentConfig, ComponentRegistry } from '../../../src/runtime/component';
 import { Flow } from '../../../src/runtime/flow';
+import { DEFAULT_POLICY, SupervisionPolicy } from '../../../src/runtime/supervision-policy';
 import { Message } from '../../../src/message/message';
 import { XQueue } from '../../../src/xqueue/xqueue';
 import { Harness, runComponent, waitFor } from '../../support/component-harness';
@@ -34,9 +35,9 @@ interface Rig {
 
 let rigs: Rig[] = [];
 
-function start(config: ComponentConfig, capacity = 8): Rig {
-  const input = new XQueue<Message>('worker', capacity);
-  const harness = runComponent(JOB_PERSISTER, { config: { Name: 'jobs', ...config }, input });
+function start(config: ComponentConfig, policy: SupervisionPolicy = DEFAULT_POLICY): Rig {
+  const input = new XQueue<Message>('worker', 8);
+  const harness = runComponent(JOB_PERSISTER, { config: { Name: 'jobs', ...config }, input, policy });
   const rig: Rig = {
     harness,
     input,
@@ -227,6 +228,21 @@ describe('JobPersister', () => {
     await rig.harness.stop();
     expect(pids.filter(isAlive)).toEqual([]);
     expect(rig.input.size).toBe(2); // the requests went back to the queue, not reported done
+  });
+
+  it('kills its running job when it crashes and runs the request again after the restart (at-least-once)', async () => {
+    const policy: SupervisionPolicy = { ...DEFAULT_POLICY, backoff: { minMs: 20, maxMs: 50 }, maxMessageAttempts: 1 };
+    const rig = start({ Script: nodeScript(RUN_FOREVER), KillGrace: '500' }, policy);
+    const request = job('j');
+    void rig.send(request);
+    const firstPid = await runningPid(rig, request);
+    const poison = { notAMessage: true } as unknown as Message; // makes the persister throw: a real crash
+    const poisonOutcome = new Promise((resolve) => void rig.input.put(poison, (_item, outcome) => resolve(outcome)));
+    expect(await poisonOutcome).toBe('failed');
+    await waitFor(() => rig.harness.actor.restarts() === 1 && rig.harness.actor.status() === 'running', 'the restart');
+    const secondPid = Number((await untilRunning(rig, request)).getProperty('pid'));
+    expect(secondPid).not.toBe(firstPid);
+    expect(isAlive(firstPid)).toBe(false);
   });
 
   it('kills the processes a shell job started too (the whole process group)', async () => {
