@@ -312,5 +312,5 @@ export function likeToRegExp(pattern: string, escape: string | undefined, fail: 
 }
 
 function escapeRegExp(c: string): string {
-  return c.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+  return c.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
 }

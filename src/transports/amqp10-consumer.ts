@@ -3,9 +3,13 @@
  * (topic) and JMSReceiver (queue).
  *
  * Flow control: link credit is never rhea's credit_window (which re-issues credit when messages arrive,
- * not when they are done). Each credit is backed by an XQueue cell reserved beforehand, so the broker can
+ * not when they are done). Each credit is backed by an XQueue cell reserved beforehand, so the broker may
  * never send more than there are free cells in the Partition, and a message always has a cell waiting.
- * When the queue is full the credit pump waits for a cell to free up, and only then grants one more.
+ * When the queue is full the credit pump waits for a cell to free up. Freed cells are granted in batches
+ * (half the window, or at once when the link has no credit left): RabbitMQ 3.10 can overshoot the credit
+ * by the messages already on their way when a top-up arrives. A message beyond the credit takes a free
+ * cell if there is one; otherwise it waits in a small overflow list (at most one window) that freed cells
+ * serve before any new credit is granted, and beyond that it is released to the broker.
  *
  * Acknowledgement (XAMode): 1 = a delivery is accepted when the downstream removes the message from the
  * XQueue (its onDone); 0 = accepted as soon as it is safely in the XQueue. onDone with outcome 'failed'
@@ -77,8 +81,12 @@ interface Session {
   readonly receiver: Receiver;
   readonly plan: SourcePlan;
   readonly dialect: Dialect;
-  /** Cells reserved for credit granted and not yet used, oldest first. */
+  /** Cells reserved for credit, not yet used by a delivery, oldest first. */
   readonly cells: number[];
+  /** How many of `cells` have not been granted to the broker as credit yet. */
+  uncredited: number;
+  /** Deliveries the broker sent beyond the credit, waiting for a cell (oldest first, at most one window). */
+  readonly overflow: { amqp: AmqpMessage; delivery: Delivery }[];
   /** Cells holding messages of this session whose onDone has not fired (XAMode 1). */
   readonly pending: Set<number>;
   readonly abort: AbortController;
@@ -157,7 +165,7 @@ export class Amqp10Consumer {
       const receiver = await conn.openReceiver({ name: plan.linkName, source: plan.source as never, autoaccept: false, credit_window: 0 });
       // Stopped while connecting: the Reconnector drops this result, so close it here.
       if (this.stopped) throw new Error('stopped while connecting');
-      return { conn, receiver, plan, dialect, cells: [], pending: new Set(), abort: new AbortController(), alive: true };
+      return { conn, receiver, plan, dialect, cells: [], uncredited: 0, overflow: [], pending: new Set(), abort: new AbortController(), alive: true };
     } catch (e) {
       await conn.close(500);
       throw e;
@@ -202,6 +210,8 @@ export class Amqp10Consumer {
   }
 
   private returnCells(s: Session): void {
+    s.uncredited = 0;
+    s.overflow.length = 0; // never accepted: the broker redelivers them
     for (const cell of s.cells.splice(0)) {
       try {
         this.o.output.cancel(cell);
@@ -213,36 +223,56 @@ export class Amqp10Consumer {
 
   // ------------------------------------------------------------------ credit
 
-  /** Grants one credit per reserved free cell, waiting for a cell when none is free. */
+  /** Reserves every free cell of the Partition as future credit, waiting for one when none is free. */
   private async pump(s: Session): Promise<void> {
     const q = this.o.output;
+    const p = this.o.partition;
     try {
       while (s.alive && !this.finished && !this.stopped) {
-        let granted = 0;
-        for (let cell = q.tryReserve(this.o.partition); cell >= 0; cell = q.tryReserve(this.o.partition)) {
-          s.cells.push(cell);
-          granted++;
+        let reserved = 0;
+        for (let cell = q.tryReserve(p); cell >= 0; cell = q.tryReserve(p)) {
+          this.useCell(s, cell) || reserved++;
         }
-        if (granted === 0) {
-          const cell = await q.reserve({ partition: this.o.partition, signal: s.abort.signal });
+        if (reserved === 0) {
+          const cell = await q.reserve({ partition: p, signal: s.abort.signal });
           if (!s.alive || this.finished) {
             q.cancel(cell);
             return;
           }
-          s.cells.push(cell);
-          granted = 1;
-          // take whatever else is free now, in the same flow frame
-          for (let c = q.tryReserve(this.o.partition); c >= 0; c = q.tryReserve(this.o.partition)) {
-            s.cells.push(c);
-            granted++;
-          }
+          if (this.useCell(s, cell)) continue;
+          reserved = 1;
         }
-        s.receiver.add_credit(granted);
+        s.uncredited += reserved;
+        this.grant(s);
       }
     } catch (e) {
       if (e instanceof ReserveAbortedError || e instanceof XQueueStoppedError) return;
       throw e;
     }
+  }
+
+  /** A freed cell serves the oldest overflow delivery (true), or becomes future credit (false). */
+  private useCell(s: Session, cell: number): boolean {
+    const waiting = s.overflow.shift();
+    if (waiting === undefined) {
+      s.cells.push(cell);
+      return false;
+    }
+    this.deliver(s, cell, waiting.amqp, waiting.delivery);
+    return true;
+  }
+
+  private window(): number {
+    return this.o.partition.length > 0 ? this.o.partition.length : this.o.output.capacity;
+  }
+
+  /** Grants the reserved cells as credit in batches: half the window, or whatever there is when the link has none left. */
+  private grant(s: Session): void {
+    if (s.uncredited === 0 || !s.alive) return;
+    const credit = (s.receiver as unknown as { credit: number }).credit;
+    if (credit > 0 && s.uncredited < Math.max(1, this.window() >> 1)) return;
+    s.receiver.add_credit(s.uncredited);
+    s.uncredited = 0;
   }
 
   // ------------------------------------------------------------------ deliveries
@@ -251,12 +281,35 @@ export class Amqp10Consumer {
     const delivery = ctx.delivery as Delivery;
     const amqp = ctx.message as unknown as AmqpMessage;
     this.lastActivity = Date.now();
-    const cell = s.cells.shift();
-    if (cell === undefined || !s.alive) {
-      // More than the credit granted, or after finish(): let the broker keep it.
-      delivery.release();
+    const q = this.o.output;
+    if (!s.alive || this.finished) {
+      delivery.release(); // after finish(): let the broker keep it
+      this.o.status.count('released');
       return;
     }
+    let cell = s.cells.shift();
+    if (cell !== undefined) {
+      if (s.cells.length < s.uncredited) s.uncredited = s.cells.length; // it used a cell not yet credited (overshoot)
+    } else {
+      // beyond the credit (a broker overshoot): a free cell, else the overflow list, else back to the broker
+      this.o.status.count('overshoot');
+      const free = q.tryReserve(this.o.partition);
+      if (free >= 0) cell = free;
+      else if (s.overflow.length < this.window()) {
+        s.overflow.push({ amqp, delivery });
+        return;
+      } else {
+        delivery.release();
+        this.o.status.count('released');
+        return;
+      }
+    }
+    this.grant(s);
+    this.deliver(s, cell, amqp, delivery);
+  }
+
+  /** Puts one delivery into its cell (or drops it when the selector does not select it). */
+  private deliver(s: Session, cell: number, amqp: AmqpMessage, delivery: Delivery): void {
     const q = this.o.output;
     this.o.status.count('received');
     if (this.o.selector && !this.o.selector.matches(amqpSelectorSource(amqp))) {

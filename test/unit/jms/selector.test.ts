@@ -184,6 +184,7 @@ describe('LIKE', () => {
     ["missing NOT LIKE '%'", {}, null],
     ["qty LIKE '5'", order, false],
     ["s LIKE 'a.c'", { s: 'abc' }, false], // regex characters are literal
+    ["s LIKE 'eu-%/[x]{2}^$|\\'", { s: 'eu-west/[x]{2}^$|\\' }, true],
     ["s LIKE '%'", { s: 'multi\nline' }, true],
     ["s LIKE 'it''s'", { s: "it's" }, true], // '' is a quote inside a literal
   ];
