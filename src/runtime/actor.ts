@@ -387,7 +387,11 @@ class ActorCell<Msg> {
     this.state = 'stopping';
     this.wakeFromSleep();
     // Let the message being handled finish unless we are called from inside it (a crash path).
-    if (reason === 'stop') await Promise.race([wasProcessing, delay(5000)]);
+    if (reason === 'stop') {
+      const grace = delay(5000);
+      await Promise.race([wasProcessing, grace.done]);
+      grace.cancel();
+    }
     await this.teardown(reason);
     stopNact(this.nactRef);
     this.state = finalState;
@@ -537,11 +541,13 @@ class ActorCell<Msg> {
   }
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((r) => {
-    const t = setTimeout(r, ms);
-    t.unref();
+function delay(ms: number): { done: Promise<void>; cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const done = new Promise<void>((r) => {
+    timer = setTimeout(r, ms);
+    timer.unref();
   });
+  return { done, cancel: () => clearTimeout(timer) };
 }
 
 export function describe(error: unknown): string {
