@@ -18,6 +18,7 @@ import { XQueue } from '../../src/xqueue/xqueue';
 import { Message } from '../../src/message/message';
 import { JmsSelector } from '../../src/jms/selector';
 import { amqpSelectorSource } from '../../src/transports/amqp10-mapping';
+import { closeRheaConnection } from '../support/amqp10-test-client';
 import type { BenchRow } from './bench-types';
 
 const ROUNDS = 4;
@@ -114,14 +115,7 @@ async function runRaw(n: number): Promise<number> {
       receiver.on('receiver_error', () => reject(new Error('raw receiver error')));
     });
   } finally {
-    await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, 1000);
-      conn.once('connection_close', () => {
-        clearTimeout(t);
-        resolve();
-      });
-      conn.close();
-    });
+    await closeRheaConnection(conn);
     await dropQueue(queue);
   }
   return (n - 1) / ((last - first) / 1000);

@@ -41,16 +41,21 @@ export async function publishAmqp10(address: string, messages: readonly Outgoing
       conn.on('disconnected', (ctx) => reject(new Error(`disconnected: ${String(ctx.error)}`)));
     });
   } finally {
-    await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, 1000);
-      conn.once('connection_close', () => {
-        clearTimeout(t);
-        resolve();
-      });
-      conn.close();
-    });
+    await closeRheaConnection(conn);
     container.removeAllListeners();
   }
+}
+
+/** Closes a rhea connection, waiting up to a second for the broker's close. */
+export function closeRheaConnection(conn: rhea.Connection): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, 1000);
+    conn.once('connection_close', () => {
+      clearTimeout(t);
+      resolve();
+    });
+    conn.close();
+  });
 }
 
 /** Runs `work` on a fresh AMQP 0-9-1 channel to the test RabbitMQ. */
