@@ -122,13 +122,13 @@ class JobPersisterBehaviour implements Behaviour<never> {
 
   private startJob(taken: Request): void {
     const msg = taken.item;
-    let process: JobProcess;
+    let child: JobProcess;
     try {
       const command = this.s.command.render(msg);
-      const env: NodeJS.ProcessEnv = { ...globalThis.process.env };
+      const env: NodeJS.ProcessEnv = { ...process.env };
       for (const [name, template] of this.s.environment) env[name] = template.format(msg);
       const job = { request: taken } as { request: Request; process: JobProcess };
-      process = new JobProcess({
+      child = new JobProcess({
         command,
         cwd: this.s.workingDir,
         env,
@@ -138,7 +138,7 @@ class JobPersisterBehaviour implements Behaviour<never> {
         progressPattern: this.s.progressPattern,
         onClose: this.ctx.guard((exit: JobExit) => this.onJobClosed(job, exit)),
       });
-      job.process = process;
+      job.process = child;
       this.running.set(msg, job);
     } catch (e) {
       // A request whose command cannot even be built fails alone; the persister goes on.
@@ -148,7 +148,7 @@ class JobPersisterBehaviour implements Behaviour<never> {
       return;
     }
     this.env.status.count('started');
-    displayMessage(this.env.logger, `job started (pid ${process.pid ?? '-'})`, msg, this.s.displayMask, this.s.stringProperty);
+    displayMessage(this.env.logger, `job started (pid ${child.pid ?? '-'})`, msg, this.s.displayMask, this.s.stringProperty);
   }
 
   private onJobClosed(job: RunningJob, exit: JobExit): void {
