@@ -54,6 +54,7 @@ export class AmqpPersister implements Behaviour<never> {
   /** Taken messages waiting for a (new) channel, oldest first. */
   private unsent: Taken<Message>[] = [];
   private stopping = false;
+  private pokeScheduled = false;
 
   constructor(private readonly env: ComponentEnv) {}
 
@@ -243,7 +244,14 @@ export class AmqpPersister implements Behaviour<never> {
 
   private finish(taken: Taken<Message>, outcome: 'done' | 'failed'): void {
     this.input.remove(taken, outcome);
-    this.consumer?.poke();
+    // Confirms come in batches (multiple-acks): wake the consumer once per batch, not once per message.
+    if (!this.pokeScheduled) {
+      this.pokeScheduled = true;
+      queueMicrotask(() => {
+        this.pokeScheduled = false;
+        this.consumer?.poke();
+      });
+    }
   }
 }
 

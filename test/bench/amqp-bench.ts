@@ -109,7 +109,7 @@ export async function xrouteConsume(queue: string, n: number, prefetch: number):
 }
 
 /** Raw amqplib ConfirmChannel: streamed publishes with per-message confirm callbacks. */
-async function rawPublish(queue: string, n: number): Promise<number> {
+export async function rawPublish(queue: string, n: number): Promise<number> {
   return withChannel(async (ch) => {
     let confirmed = 0;
     let done!: () => void;
@@ -127,10 +127,10 @@ async function rawPublish(queue: string, n: number): Promise<number> {
 }
 
 /** xroute: a producer filling an XQueue -> AmqpPersister -> confirms -> removal. */
-async function xroutePublish(queue: string, n: number): Promise<number> {
-  const link = new XQueue<Message>('root', 1000);
+export async function xroutePublish(queue: string, n: number, window = Number(process.env.XROUTE_BENCH_WINDOW ?? 1000)): Promise<number> {
+  const link = new XQueue<Message>('root', window);
   const messages = Array.from({ length: n }, (_, i) => Message.bytes(PAYLOAD, {}, { JMSMessageID: String(i) }));
-  const h = runComponent(AMQP_PERSISTER, { config: { Name: 'pstr_bench', URI: URL, RoutingKey: queue, MaxInFlight: '1000' } as ComponentConfig, input: link });
+  const h = runComponent(AMQP_PERSISTER, { config: { Name: 'pstr_bench', URI: URL, RoutingKey: queue, MaxInFlight: String(window) } as ComponentConfig, input: link });
   try {
     await waitFor(() => h.status.get().status === 'RUNNING', 'persister connected', 30_000);
     let removed = 0;
@@ -138,7 +138,8 @@ async function xroutePublish(queue: string, n: number): Promise<number> {
       removed++;
     };
     const start = performance.now();
-    for (const m of messages) await link.put(m, onDone);
+    // Fed the way a receiver feeds a link: a free cell at once when there is one, else wait for one.
+    for (const m of messages) if (link.offer(m, onDone) < 0) await link.put(m, onDone);
     await waitFor(() => removed === n, 'all confirmed', 300_000);
     return n / ((performance.now() - start) / 1000);
   } finally {
