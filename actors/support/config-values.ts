@@ -15,6 +15,11 @@ export class ComponentConfigError extends Error {
     super(`${component}: ${property} ${value === undefined ? 'is missing' : JSON.stringify(value)}: expected ${expected}`);
     this.name = 'ComponentConfigError';
   }
+
+  /** The message without the component and property, for reports that name them already. */
+  detail(): string {
+    return `${this.value === undefined ? 'is missing' : JSON.stringify(this.value)}: expected ${this.expected}`;
+  }
 }
 
 /** Typed access to one component's configuration. */
@@ -109,6 +114,7 @@ export function configIssues(read: () => unknown): { property: string; message: 
     read();
     return [];
   } catch (e) {
-    return [{ property: e instanceof ComponentConfigError ? e.property : '', message: e instanceof Error ? e.message : String(e) }];
+    if (e instanceof ComponentConfigError) return [{ property: e.property, message: e.detail() }];
+    return [{ property: '', message: e instanceof Error ? e.message : String(e) }];
   }
 }
