@@ -146,6 +146,6 @@ describe('StreamPersister', () => {
   });
 
   it('rejects operation request on a file URI at validation', () => {
-    expect(STREAM_PERSISTER.validate!({ URI: 'file:///tmp/x', Operation: 'request' }, tmp)[0].message).toMatch(/Operation/);
+    expect(STREAM_PERSISTER.validate!({ URI: 'file:///tmp/x', Operation: 'request' }, tmp)[0]).toMatchObject({ property: 'Operation', message: expect.stringMatching(/expected "write" for a file URI/) });
   });
 });
