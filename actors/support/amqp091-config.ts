@@ -97,7 +97,7 @@ export function reconnectSchemaProperties(): Record<string, unknown> {
   return {
     ReconnectBackoff: { type: 'string', pattern: '^\\s*\\d+\\s*,\\s*\\d+\\s*$', description: 'reconnect delay "minMs,maxMs" (default 200,2000)' },
     Tolerance: int('reconnect attempts at the minimum delay at the start of an outage (default 0)'),
-    MaxRetry: int('reconnect attempts of one outage before the supervisor is told (a crash: restart per Supervision); 0 (default) = never give up'),
+    MaxRetry: int('reconnect attempts per retry cycle before a quiet period of QuietPeriod x StandbyTime (the original meaning); 0 (default) = no cycles. An outage never stops the component'),
   };
 }
 
@@ -166,8 +166,8 @@ export function stringList(reader: ConfigReader, key: string): string[] {
 
 /**
  * The Reconnector of an AMQP 0-9-1 component, wired to its actor: timers owned by the incarnation,
- * configuration errors stay FAILED (retrying cannot help), an outage past MaxRetry is a crash for the
- * supervisor to handle.
+ * configuration errors stay FAILED (retrying cannot help); an outage is retried for as long as it lasts, in
+ * MaxRetry cycles (src/runtime/reconnector.ts).
  */
 export function amqpReconnector<S>(
   ctx: ActorContext<never>,

@@ -2,12 +2,15 @@
  * Broker reconnection, written once for every transport (AMQP 0-9-1, AMQP 1.0, TCP streams).
  *
  * A connection loss is expected: it is logged once per outage (warn at the start, info when the link is
- * back with the outage's length and attempt count), retried with back-off forever unless MaxRetry says
- * otherwise, and visible in the component's status (RETRYING with the last error and next delay).
+ * back with the outage's length and attempt count), retried with back-off for as long as it lasts, and
+ * visible in the component's status (RETRYING with the last error and next delay). Only an error that
+ * retrying cannot cure (isFatal: a wrong password, a missing queue with IsPassive) gives up.
  *
  * Tolerance and MaxRetry keep their original meaning (components.md §2.5), mapped onto back-off:
  *  - Tolerance: the first attempts of an outage are made at the minimum delay (fast re-open);
- *  - MaxRetry: attempts before giving up, 0 = never give up (the daemon behaviour operators rely on).
+ *  - MaxRetry: attempts per retry cycle; after them the reconnector stays quiet for `quietMs` (the
+ *    original's QuietPeriod x StandbyTime) and starts a new cycle, forever, logging once per cycle.
+ *    0 (default) = no cycles: back-off up to its maximum between every attempt.
  */
 import { Backoff, BackoffOptions } from './backoff';
 import { Logger } from '../logging/logger';
@@ -23,13 +26,15 @@ export interface ReconnectOptions<C> {
   onConnected?(connection: C, info: { attempts: number; outageMs: number }): void;
   /** Gives up after this error (e.g. a configuration error such as a missing queue with IsPassive). */
   isFatal?(error: unknown): boolean;
-  /** Called once when reconnection gives up (fatal error or MaxRetry reached). */
+  /** Called once when reconnection gives up (a fatal error). */
   onGiveUp?(error: unknown): void;
   readonly backoff: BackoffOptions;
   /** Attempts at the minimum delay at the start of an outage (original Tolerance). Default 0. */
   readonly tolerance?: number;
-  /** Attempts before giving up; 0 = forever (default). */
+  /** Attempts per retry cycle before a quiet period; 0 = no cycles (default). Never a reason to give up. */
   readonly maxRetry?: number;
+  /** Length of the quiet period between cycles (default 60 000 ms: QuietPeriod 4 x StandbyTime 15 s). */
+  readonly quietMs?: number;
   readonly logger: Logger;
   readonly status?: StatusReporter;
   /** Timer functions (an actor's, so that stop clears them). */
@@ -122,8 +127,7 @@ export class Reconnector<C> {
   private failed(error: unknown): void {
     const first = this.lastError === undefined;
     this.lastError = error;
-    const maxRetry = this.options.maxRetry ?? 0;
-    if (this.options.isFatal?.(error) || (maxRetry > 0 && this.attempts >= maxRetry)) {
+    if (this.options.isFatal?.(error)) {
       this.state = 'failed';
       this.options.logger.error('giving up connecting', { component: this.options.name, attempts: this.attempts, error: describe(error) });
       this.options.status?.set('FAILED', describe(error));
@@ -131,9 +135,19 @@ export class Reconnector<C> {
       return;
     }
     const tolerance = this.options.tolerance ?? 0;
-    const delay = this.attempts <= tolerance ? this.options.backoff.minMs : this.backoff.next();
-    // Once per outage at warn; each later attempt only at debug, so an outage cannot flood the log.
+    const maxRetry = this.options.maxRetry ?? 0;
+    const beyondTolerance = this.attempts - tolerance;
+    const endOfCycle = maxRetry > 0 && beyondTolerance > 0 && beyondTolerance % maxRetry === 0;
+    let delay: number;
+    if (this.attempts <= tolerance) delay = this.options.backoff.minMs;
+    else if (endOfCycle) {
+      delay = this.options.quietMs ?? 60_000;
+      this.backoff.reset();
+    } else delay = this.backoff.next();
+    // Once per outage at warn, once per retry cycle at warn; each other attempt only at debug, so an
+    // outage cannot flood the log.
     if (first) this.options.logger.warn('cannot connect; retrying', { component: this.options.name, error: describe(error), nextAttemptMs: delay });
+    else if (endOfCycle) this.options.logger.warn('still cannot connect; quiet until the next retry cycle', { component: this.options.name, attempts: this.attempts, error: describe(error), nextAttemptMs: delay });
     else this.options.logger.debug('connect attempt failed', { component: this.options.name, attempt: this.attempts, error: describe(error), nextAttemptMs: delay });
     this.options.status?.set('RETRYING', `${describe(error)}; attempt ${this.attempts + 1} in ${delay} ms`);
     this.schedule(delay);

@@ -173,16 +173,24 @@ describe('Reconnector', () => {
     expect(at(s.logs, 'error')).toEqual(['giving up connecting']);
   });
 
-  it('gives up after MaxRetry attempts', async () => {
-    const broker = fakeConnect(100);
-    const s = setup(broker.connect, { maxRetry: 3 });
+  it('never gives up on an outage: after MaxRetry attempts it is quiet for quietMs, then starts a new cycle', async () => {
+    const broker = fakeConnect(7);
+    const s = setup(broker.connect, { maxRetry: 3, quietMs: 60, backoff: { minMs: 1, maxMs: 2 } });
     current = s.r;
     s.r.start();
-    await waitFor(() => s.r.status === 'failed', 'failed');
-    await sleep(30);
-    expect(broker.calls).toEqual([1, 2, 3]);
-    expect(s.gaveUp).toHaveLength(1);
-    expect(s.status.status).toBe('FAILED');
+    await waitFor(() => s.r.status === 'connected', 'connected');
+    const delays = s.logs.filter((e) => e.meta.nextAttemptMs !== undefined).map((e) => e.meta.nextAttemptMs);
+    expect(delays).toEqual([1, 2, 60, 1, 2, 60, 1]);
+    expect(s.gaveUp).toEqual([]);
+  });
+
+  it('logs once at the start of an outage and once per retry cycle', async () => {
+    const broker = fakeConnect(7);
+    const s = setup(broker.connect, { maxRetry: 3, quietMs: 5, backoff: { minMs: 1, maxMs: 2 } });
+    current = s.r;
+    s.r.start();
+    await waitFor(() => s.r.status === 'connected', 'connected');
+    expect(at(s.logs, 'warn')).toEqual(['cannot connect; retrying', 'still cannot connect; quiet until the next retry cycle', 'still cannot connect; quiet until the next retry cycle']);
   });
 
   it('retries forever when MaxRetry is 0', async () => {
