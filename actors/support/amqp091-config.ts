@@ -90,6 +90,8 @@ export interface ReconnectSettings {
   readonly backoff: BackoffOptions;
   readonly tolerance: number;
   readonly maxRetry: number;
+  /** Quiet period between retry cycles: QuietPeriod (default 4) x StandbyTime (default 15000 ms). */
+  readonly quietMs: number;
 }
 
 export function reconnectSchemaProperties(): Record<string, unknown> {
@@ -108,7 +110,8 @@ export function readReconnectSettings(reader: ConfigReader): ReconnectSettings {
   } catch {
     throw new ComponentConfigError(reader.component, 'ReconnectBackoff', reader.string('ReconnectBackoff'), '"minMs,maxMs" with min <= max');
   }
-  return { backoff, tolerance: reader.int('Tolerance', 0, { min: 0 }), maxRetry: reader.int('MaxRetry', 0, { min: 0 }) };
+  const quietMs = reader.int('QuietPeriod', 4, { min: 0 }) * reader.int('StandbyTime', 15_000, { min: 0 });
+  return { backoff, tolerance: reader.int('Tolerance', 0, { min: 0 }), maxRetry: reader.int('MaxRetry', 0, { min: 0 }), quietMs };
 }
 
 export function topologySchemaProperties(): Record<string, unknown> {
