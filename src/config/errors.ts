@@ -10,6 +10,18 @@ export interface ConfigProblem {
   readonly severity: 'error' | 'warning';
 }
 
+/**
+ * A component's own check may word its message as "<component>: <property>: ..." (its errors are also
+ * thrown at run time, where that context is needed); in a report that names both already, drop them.
+ */
+export function withoutContext(component: string, property: string, message: string): string {
+  let m = message;
+  if (component !== '' && m.startsWith(`${component}: `)) m = m.slice(component.length + 2);
+  if (property !== '' && m.startsWith(`${property}: `)) m = m.slice(property.length + 2);
+  else if (property !== '' && m.startsWith(`property ${property}: `)) m = m.slice(property.length + 11);
+  return m;
+}
+
 export function formatProblem(p: ConfigProblem): string {
   const where = [p.file, p.component, p.property].filter((s) => s !== '').join(': ');
   return `${p.severity === 'warning' ? 'warning' : 'error'}: ${where}: ${p.message}`;

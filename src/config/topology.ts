@@ -11,7 +11,7 @@ import { existsSync } from 'fs';
 import * as path from 'path';
 import { AnyComponentDefinition, ComponentConfig, ComponentRegistry, Role } from '../runtime/component';
 import { DEFAULT_POLICY, parseSupervision, SupervisionConfig, SupervisionPolicy } from '../runtime/supervision-policy';
-import { ConfigError, ConfigProblem, JsonSyntaxError } from './errors';
+import { ConfigError, ConfigProblem, JsonSyntaxError, withoutContext } from './errors';
 import { parseJsonText, readJsonFile } from './json-file';
 import { validateComponentConfig } from './validate-component';
 import { closest } from './did-you-mean';
@@ -174,7 +174,9 @@ export function buildTopology(json: unknown, file: string, registry: ComponentRe
     }
     if (typeof config.Name === 'string' && config.Name !== name) warn(name, 'Name', `differs from the component's key ${JSON.stringify(name)}; the key is used`, compFile);
     const compDir = path.dirname(compFile);
-    for (const p of validateComponentConfig(def, config, compDir, { pluginDirs })) problems.push({ file: compFile, component: name, property: p.property, message: p.message, severity: p.severity });
+    for (const p of validateComponentConfig(def, config, compDir, { pluginDirs })) {
+      problems.push({ file: compFile, component: name, property: p.property, message: withoutContext(name, p.property, p.message), severity: p.severity });
+    }
     const linkName = typeof config.LinkName === 'string' ? config.LinkName.trim() : '';
     if (linkName === '') err(name, 'LinkName', 'is required in a topology: the XQueue this component ' + (role === 'receiver' ? 'writes' : 'reads'), compFile);
     const outLinks: OutLinkSpec[] = [];
@@ -273,5 +275,5 @@ export function validateComponentJson(json: unknown, file: string, registry: Com
   if (typeof className !== 'string') return [{ file, component: name, property: 'ClassName', message: 'is required: the implementation class', severity: 'error' }];
   const def = registry.find(className);
   if (!def) return [{ file, component: name, property: 'ClassName', message: `unknown class ${JSON.stringify(className)}; known classes: ${registry.knownNames().join(', ')}`, severity: 'error' }];
-  return validateComponentConfig(def, json, path.dirname(file)).map((p) => ({ file, component: name, property: p.property, message: p.message, severity: p.severity }));
+  return validateComponentConfig(def, json, path.dirname(file)).map((p) => ({ file, component: name, property: p.property, message: withoutContext(name, p.property, p.message), severity: p.severity }));
 }
