@@ -6,6 +6,9 @@ import { AnyComponentDefinition, ComponentRegistry } from '../src/runtime/compon
 import { messageEvaluatorComponent } from './persisters/message-evaluator';
 import { AMQP_RECEIVER } from './receivers/amqp-receiver';
 import { JMS_SUBSCRIBER } from './receivers/jms-subscriber';
+import { JMS_RECEIVER } from './receivers/jms-receiver';
+import { JMS_PERSISTER } from './persisters/jms-persister';
+import { JMS_PUBLISHER } from './persisters/jms-publisher';
 import { AMQP_PERSISTER } from './persisters/amqp-persister';
 import { PERSISTER_POOL } from './pools/persister-pool';
 import { RECEIVER_POOL } from './pools/receiver-pool';
@@ -26,6 +29,9 @@ export const COMPONENT_DEFINITIONS: readonly AnyComponentDefinition[] = [
   messageEvaluatorComponent,
   AMQP_RECEIVER,
   JMS_SUBSCRIBER,
+  JMS_RECEIVER,
+  JMS_PERSISTER,
+  JMS_PUBLISHER,
   AMQP_PERSISTER,
   JOB_PERSISTER,
 ];

@@ -18,7 +18,8 @@
  * When a link dies, its messages still waiting in the XQueue (not yet taken) are withdrawn, because the
  * broker will redeliver them on the next link anyway.
  *
- * Messages a JMS selector does not select (a broker that ignores the filter) are accepted and dropped.
+ * Messages a JMS selector does not select (a broker that ignores the filter) are accepted and dropped, or
+ * (option `unselected: 'release'`, for queues) handed back as modified/undeliverable-here.
  */
 import type { Delivery, EventContext, Receiver } from 'rhea';
 import { Message } from '../message/message';
@@ -37,6 +38,8 @@ import { amqpSelectorSource, amqpToMessage, AmqpMessage } from './amqp10-mapping
 import { chooseDialect, Dialect, DialectChoice, SourcePlan } from './amqp10-dialect';
 
 export type FailedOutcome = 'reject' | 'release' | 'modified';
+/** A delivery the selector does not select: accept (consumed and dropped) or release it undeliverable-here (left for other consumers). */
+export type UnselectedOutcome = 'accept' | 'release';
 
 export interface ReconnectPolicy {
   readonly backoff: BackoffOptions;
@@ -60,6 +63,8 @@ export interface ConsumerOptions {
   readonly plan: (dialect: Dialect, conn: Amqp10Connection) => Promise<SourcePlan>;
   readonly xaMode: 0 | 1;
   readonly selector?: JmsSelector;
+  /** What happens to a delivery the selector does not select (default accept). */
+  readonly unselected?: UnselectedOutcome;
   /** Applied to each message before it enters the XQueue (StringProperty, display). */
   readonly decorate?: (msg: Message) => void;
   readonly failedOutcome: FailedOutcome;
@@ -314,7 +319,8 @@ export class Amqp10Consumer {
     this.o.status.count('received');
     if (this.o.selector && !this.o.selector.matches(amqpSelectorSource(amqp))) {
       q.cancel(cell);
-      delivery.accept();
+      if (this.o.unselected === 'release') delivery.modified({ delivery_failed: false, undeliverable_here: true });
+      else delivery.accept();
       this.o.status.count('filtered');
       return;
     }

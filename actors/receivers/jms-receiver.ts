@@ -1,0 +1,30 @@
+/**
+ * JMSReceiver (operation `get`, components.md §6.6): consumes a JMS queue over AMQP 1.0 (rhea) into its
+ * output XQueue. Everything but the source is JMSSubscriber's receive side (actors/support/jms-consumer.ts):
+ * credit only for free cells of the Partition, accept after the downstream removed the message (XAMode 1,
+ * the default) or once it is in the XQueue (XAMode 0), FailedOutcome for messages the downstream gave up on,
+ * MessageSelector sent as the JMS filter and applied locally, StringProperty, Mode daemon / stop after
+ * ReceiveTime ms of silence, reconnection through the Reconnector. The queue address is the dialect's
+ * (ActiveMQ/Artemis `queue://name`; RabbitMQ `/amq/queue/name`, the durable queue declared first).
+ */
+import { ComponentDefinition } from '../../src/runtime/component';
+import { configIssues } from '../support/jms-config';
+import { jmsConsumerBehaviour } from '../support/jms-consumer';
+import { JMS_RECEIVER_SCHEMA, JmsReceiverSettings, RECEIVER_NO_EFFECT, readReceiverSettings } from './jms-receiver-settings';
+
+export const JMS_RECEIVER: ComponentDefinition = {
+  className: 'receiver.JMSReceiver',
+  role: 'receiver',
+  operations: ['get'],
+  description: 'Receives from a JMS queue over AMQP 1.0 (ActiveMQ, Artemis, RabbitMQ) into an XQueue',
+  schema: JMS_RECEIVER_SCHEMA,
+  validate: (config, baseDir) => configIssues(() => readReceiverSettings(typeof config.Name === 'string' ? config.Name : 'JMSReceiver', config, baseDir)),
+  create: (env) =>
+    jmsConsumerBehaviour<JmsReceiverSettings>(env, {
+      read: readReceiverSettings,
+      noEffect: RECEIVER_NO_EFFECT,
+      plan: (s, instanceId) => (dialect, conn) => dialect.queueSource(conn, { queue: s.queue, selector: s.selectorText, instanceId }),
+      describe: (s) => ({ queue: s.queue }),
+      unselected: (s) => s.unselected,
+    }),
+};
