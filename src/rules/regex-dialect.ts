@@ -200,8 +200,21 @@ export function literalReplacer(text: string): Replacer {
  * Then ORO's empty-match rule cannot apply and native global replacement is exact.
  */
 export function neverMatchesEmpty(re: RegExp): boolean {
+  if (startsWithRequiredLiteral(re.source)) return true;
   if (/\(\?[=!<]|\\[bB]|\^|\$/.test(re.source)) return false;
   return !new RegExp(re.source, re.flags.replace('g', '')).test('');
+}
+
+/**
+ * A pattern without alternation whose first element is a plain character that must occur (no `?`, `*`
+ * or `{0` after it) cannot match the empty string, whatever assertions follow (e.g. `-[^\n]*(?=\n?$)`,
+ * the translation of Perl's `-.*$`).
+ */
+function startsWithRequiredLiteral(source: string): boolean {
+  const c = source[0];
+  if (c === undefined || '\\^$.|?*+()[]{}'.includes(c) || source.includes('|')) return false;
+  const next = source[1];
+  return next !== '?' && next !== '*' && !(next === '{' && /^\{0/.test(source.slice(1)));
 }
 
 /** Parses ORO Perl5 replacement text (§7.2). `groups` is the pattern's group count. */
