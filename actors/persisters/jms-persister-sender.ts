@@ -243,7 +243,9 @@ export class JmsSender implements Behaviour<never> {
     if (h.JMSMessageID === undefined || h.JMSMessageID === '') h.JMSMessageID = `ID:xroute-${randomUUID()}`;
     let amqp;
     try {
-      amqp = messageToAmqp(msg, { textMode: this.s.textMode, durable: this.s.durable, priority: this.s.priority, ttlMs: this.s.ttlMs });
+      // Without Persistence and without a delivery mode of its own, a message goes persistent (the JMS default).
+      const durable = this.s.durable ?? h.JMSDeliveryMode !== 1;
+      amqp = messageToAmqp(msg, { textMode: this.s.textMode, durable, priority: this.s.priority, ttlMs: this.s.ttlMs });
       amqp.to = session.plan.address;
     } catch (e) {
       this.env.logger.error('cannot convert a message for sending; removing it as failed', { component: this.env.name, messageId: h.JMSMessageID, error: describe(e) });

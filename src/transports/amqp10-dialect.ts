@@ -151,14 +151,22 @@ export const rabbitmqDialect: Dialect = {
   },
 };
 
+/** Declares the durable queue unless it exists already (an existing queue is used as it is, whatever its arguments). */
 async function declareDurableQueue(endpoint: Amqp10Endpoint, queue: string): Promise<void> {
-  await withChannel(endpoint, `declare the queue ${queue}`, async (ch) => {
-    await ch.assertQueue(queue, { durable: true });
+  await withChannel(endpoint, `declare the queue ${queue}`, async (ch, connection) => {
+    try {
+      await ch.checkQueue(queue);
+    } catch {
+      // 404: the passive check closed that channel; declare on a new one
+      const declare = await connection.createChannel();
+      declare.on('error', () => undefined);
+      await declare.assertQueue(queue, { durable: true });
+    }
   });
 }
 
 /** Runs `work` on a short-lived AMQP 0-9-1 channel to the same RabbitMQ (same host, port, login, vhost). */
-async function withChannel(endpoint: Amqp10Endpoint, what: string, work: (ch: amqplib.Channel) => Promise<void>): Promise<void> {
+async function withChannel(endpoint: Amqp10Endpoint, what: string, work: (ch: amqplib.Channel, connection: amqplib.ChannelModel) => Promise<void>): Promise<void> {
   const label = endpointLabel(endpoint);
   let connection: amqplib.ChannelModel | undefined;
   try {
@@ -174,7 +182,7 @@ async function withChannel(endpoint: Amqp10Endpoint, what: string, work: (ch: am
     connection.on('error', () => undefined);
     const ch = await connection.createChannel();
     ch.on('error', () => undefined);
-    await work(ch);
+    await work(ch, connection);
   } catch (e) {
     throw new Amqp10ConnectError(label, `cannot ${what} over AMQP 0-9-1: ${(e as Error).message}`);
   } finally {
