@@ -1,0 +1,74 @@
+/**
+ * Configuration checks of JMSPersister, JMSPublisher and JMSReceiver, including the published samples
+ * (IBM MQ wmq:// URIs: like the JMSSubscriber's vendor form, the queue-manager host becomes the AMQP endpoint).
+ */
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import { JMS_PERSISTER } from '../../../actors/persisters/jms-persister';
+import { JMS_PUBLISHER } from '../../../actors/persisters/jms-publisher';
+import { JMS_RECEIVER } from '../../../actors/receivers/jms-receiver';
+import { readSenderSettings, JMS_PERSISTER_KIND } from '../../../actors/persisters/jms-persister-settings';
+import { readReceiverSettings } from '../../../actors/receivers/jms-receiver-settings';
+import { defaultRegistry } from '../../../actors/index';
+import { validateComponentConfig } from '../../../src/config/validate-component';
+
+const samples = join(__dirname, '../../fixtures/samples');
+const sample = (name: string) => JSON.parse(readFileSync(join(samples, `${name}.json`), 'utf8'));
+
+describe('the published samples', () => {
+  it.each([
+    ['JMSPersister', JMS_PERSISTER],
+    ['JMSPublisher', JMS_PUBLISHER],
+    ['JMSReceiver', JMS_RECEIVER],
+  ] as const)('%s validates, its wmq:// queue manager mapped to an AMQP endpoint', (name, def) => {
+    expect(validateComponentConfig(def, sample(name), samples)).toEqual([]);
+  });
+
+  it('connects the JMSPersister sample to the queue manager host on port 1414 and keeps its Persistence override', () => {
+    const s = readSenderSettings(JMS_PERSISTER_KIND, 'pstr_json', sample('JMSPersister'), samples);
+    expect({ endpoint: s.connection.resolved.endpoint, via: s.connection.resolved.via, queue: s.destination, durable: s.durable }).toEqual({
+      endpoint: { host: 'pandan1', port: 1414, tls: false, username: undefined, password: undefined },
+      via: 'vendor',
+      queue: 'JSON_IN',
+      durable: false,
+    });
+  });
+
+  it('finds the three classes by their original names', () => {
+    const registry = defaultRegistry();
+    expect(['org.qbroker.persister.JMSPersister', 'org.qbroker.persister.JMSPublisher', 'org.qbroker.receiver.JMSReceiver'].map((c) => registry.resolve('x', c).className)).toEqual(['persister.JMSPersister', 'persister.JMSPublisher', 'receiver.JMSReceiver']);
+  });
+});
+
+describe('configuration errors', () => {
+  it('requires QueueName for a JMSPersister', () => {
+    expect(JMS_PERSISTER.validate!({ Name: 'p', URI: 'amqp://h' }, samples)).toEqual([{ property: 'QueueName', message: 'p: QueueName: required' }]);
+  });
+
+  it('requires TopicName for a JMSPublisher', () => {
+    expect(JMS_PUBLISHER.validate!({ Name: 'p', URI: 'amqp://h', QueueName: 'q' }, samples)).toEqual([{ property: 'TopicName', message: 'p: TopicName: required' }]);
+  });
+
+  it('refuses a Priority outside 0-9 and a Persistence other than 1 or 2, naming the property', () => {
+    const issues = [
+      ...validateComponentConfig(JMS_PERSISTER, { Name: 'p', URI: 'amqp://h', QueueName: 'q', Priority: '12' }, samples),
+      ...validateComponentConfig(JMS_PERSISTER, { Name: 'p', URI: 'amqp://h', QueueName: 'q', Persistence: '3' }, samples),
+    ];
+    expect(issues.map((i) => i.property)).toEqual(['Priority', 'Persistence']);
+  });
+
+  it('refuses a URI scheme that is not AMQP with the URI and what was expected', () => {
+    const issues = JMS_RECEIVER.validate!({ Name: 'r', URI: 'jnp://localhost:1100', QueueName: 'q' }, samples);
+    expect(issues).toEqual([{ property: 'URI', message: expect.stringMatching(/r: URI: scheme "jnp" cannot be used: .*amqp:\/\/host:port/) }]);
+  });
+
+  it('reports a receiver selector that does not parse on MessageSelector', () => {
+    const issues = JMS_RECEIVER.validate!({ Name: 'r', URI: 'amqp://h', QueueName: 'q', MessageSelector: 'a = ' }, samples);
+    expect(issues.map((i) => i.property)).toEqual(['MessageSelector']);
+  });
+
+  it('defaults the receiver to XAMode 1 and accepting unselected messages', () => {
+    const s = readReceiverSettings('r', { URI: 'amqp://h', QueueName: 'q' }, samples);
+    expect({ xaMode: s.xaMode, unselected: s.unselected, daemon: s.daemon }).toEqual({ xaMode: 1, unselected: 'accept', daemon: false });
+  });
+});
