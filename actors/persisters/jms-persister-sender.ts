@@ -23,7 +23,7 @@
 import { randomUUID } from 'crypto';
 import type { Delivery, EventContext, Sender } from 'rhea';
 import { ActorContext, Behaviour, QueueConsumer, StopReason, TimerHandle, describe } from '../../src/runtime/actor';
-import { ComponentEnv } from '../../src/runtime/component';
+import { ComponentDefinition, ComponentEnv } from '../../src/runtime/component';
 import { Reconnector } from '../../src/runtime/reconnector';
 import { displayMessage } from '../../src/logging/display';
 import { Message } from '../../src/message/message';
@@ -32,8 +32,8 @@ import { Amqp10Connection, endpointLabel } from '../../src/transports/amqp10-con
 import { chooseDialect, Dialect, TargetPlan } from '../../src/transports/amqp10-dialect';
 import { Amqp10AuthError, JmsConfigError } from '../../src/transports/amqp10-errors';
 import { messageToAmqp } from '../../src/transports/amqp10-mapping';
-import { ineffectiveProperties } from '../support/jms-config';
-import { JmsSenderKind, JmsSenderSettings, readSenderSettings, senderNoEffect } from './jms-persister-settings';
+import { configIssues, ineffectiveProperties } from '../support/jms-config';
+import { JmsSenderKind, JmsSenderSettings, jmsSenderSchema, readSenderSettings, senderNoEffect } from './jms-persister-settings';
 
 interface Session {
   readonly conn: Amqp10Connection;
@@ -333,6 +333,16 @@ function hasRoom(sender: Sender): boolean {
   return outgoing === undefined || outgoing.available();
 }
 
-export function createJmsSender(env: ComponentEnv, kind: JmsSenderKind): Behaviour<never> {
-  return new JmsSender(env, kind);
+
+/** The ComponentDefinition of a JMS sender (JMSPersister or JMSPublisher). */
+export function jmsSenderComponent(kind: JmsSenderKind, description: string): ComponentDefinition {
+  return {
+    className: `persister.${kind.className}`,
+    role: 'persister',
+    operations: [kind.operation],
+    description,
+    schema: jmsSenderSchema(kind),
+    validate: (config, baseDir) => configIssues(() => readSenderSettings(kind, typeof config.Name === 'string' ? config.Name : kind.className, config, baseDir)),
+    create: (env) => new JmsSender(env, kind),
+  };
 }
