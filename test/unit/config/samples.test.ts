@@ -18,7 +18,8 @@ function check(name: string): { errors: ConfigProblem[]; file: string } {
 
 type Expected = { component: string; property: string; message: RegExp };
 
-const VALID = ['FilePersister.json', 'PersisterPool.json', 'ReceiverPool.json', 'RMQPersister.json', 'qflow-pstr_stream.json'];
+// The wmq:// samples validate: the queue manager's host and port give the AMQP endpoint (README, JMS section).
+const VALID = ['FilePersister.json', 'PersisterPool.json', 'ReceiverPool.json', 'RMQPersister.json', 'qflow-pstr_stream.json', 'JMSPersister.json', 'JMSPublisher.json', 'JMSReceiver.json'];
 
 const REJECTED: Record<string, Expected[]> = {
   'RMQReceiver.json': [{ component: '', property: '', message: /invalid JSON at line 22, column 3/ }],
