@@ -3,8 +3,6 @@
  * exchange/queue/bindings, reconnect timing) from a component configuration, and their JSON schemas.
  * The rules are documented on the types in src/transports/amqp091-connection.ts and amqp091-topology.ts.
  */
-import { readFileSync } from 'fs';
-import { resolve } from 'path';
 import { BackoffOptions, parseBackoff } from '../../src/runtime/backoff';
 import { AMQP_RECONNECT_BACKOFF, AmqpConnectionSettings, isFatalAmqpError, redactUri } from '../../src/transports/amqp091-connection';
 import { ActorContext, TimerHandle } from '../../src/runtime/actor';
@@ -12,12 +10,12 @@ import { ComponentEnv } from '../../src/runtime/component';
 import { Reconnector } from '../../src/runtime/reconnector';
 import { DeclareFlags, EXCHANGE_TYPES, ExchangeSettings, SourceTopology } from '../../src/transports/amqp091-topology';
 import { ConfigReader, ComponentConfigError } from './config-values';
+import { BOOLEAN_STRING, readTlsSettings, tlsSchemaProperties, TLS_PROPERTIES } from './tls-config';
 
 /** Properties this module reads (for schemas). */
-export const CONNECTION_PROPERTIES = ['URI', 'HostName', 'Port', 'VirtualHost', 'Username', 'Password', 'CAFile', 'CertFile', 'KeyFile', 'KeyPassphrase', 'RejectUnauthorized', 'ServerName', 'Heartbeat', 'ConnectTimeout'] as const;
+export const CONNECTION_PROPERTIES = ['URI', 'HostName', 'Port', 'VirtualHost', 'Username', 'Password', ...TLS_PROPERTIES, 'Heartbeat', 'ConnectTimeout'] as const;
 
-/** Schema of a "true"/"false" string (any case). */
-export const BOOLEAN_STRING = Object.freeze({ type: 'string', pattern: '^\\s*([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])\\s*$' });
+export { BOOLEAN_STRING };
 
 export function connectionSchemaProperties(): Record<string, unknown> {
   const str = (description: string) => ({ type: 'string', description });
@@ -28,12 +26,7 @@ export function connectionSchemaProperties(): Record<string, unknown> {
     VirtualHost: str('virtual host; overrides the URI path (default /)'),
     Username: str('user name; overrides credentials in the URI'),
     Password: str('password; overrides credentials in the URI'),
-    CAFile: str('amqps: PEM file of the CA(s) to trust'),
-    CertFile: str('amqps: PEM client certificate'),
-    KeyFile: str('amqps: PEM client key'),
-    KeyPassphrase: str('amqps: passphrase of KeyFile'),
-    RejectUnauthorized: { ...BOOLEAN_STRING, description: 'amqps: verify the broker certificate (default true)' },
-    ServerName: str('amqps: TLS server name (SNI and certificate check); default the host name'),
+    ...tlsSchemaProperties(),
     Heartbeat: { type: 'string', pattern: '^\\d+$', description: 'AMQP heartbeat in seconds (default 10; 0 = off)' },
     ConnectTimeout: { type: 'string', pattern: '^\\d+$', description: 'ms to wait for the TCP/TLS connection (default 10000)' },
   };
@@ -56,16 +49,6 @@ export function readConnectionSettings(reader: ConfigReader, baseDir: string): A
   const vhost = reader.string('VirtualHost') || (path === '' ? '/' : path);
   const username = reader.string('Username') ?? (url.username ? decodeURIComponent(url.username) : 'guest');
   const password = reader.string('Password') ?? (url.password ? decodeURIComponent(url.password) : 'guest');
-  const file = (prop: string): Buffer | undefined => {
-    const p = reader.string(prop);
-    if (p === undefined || p === '') return undefined;
-    const full = resolve(baseDir, p);
-    try {
-      return readFileSync(full);
-    } catch (e) {
-      throw new ComponentConfigError(reader.component, prop, p, `a readable PEM file (${(e as Error).message})`);
-    }
-  };
   return {
     protocol,
     hostname,
@@ -75,14 +58,7 @@ export function readConnectionSettings(reader: ConfigReader, baseDir: string): A
     password,
     heartbeatSeconds: reader.int('Heartbeat', 10, { min: 0 }),
     connectTimeoutMs: reader.int('ConnectTimeout', 10_000, { min: 1 }),
-    tls: {
-      ca: file('CAFile'),
-      cert: file('CertFile'),
-      key: file('KeyFile'),
-      passphrase: reader.string('KeyPassphrase'),
-      servername: reader.string('ServerName'),
-      rejectUnauthorized: reader.bool('RejectUnauthorized', true),
-    },
+    tls: readTlsSettings(reader, baseDir),
   };
 }
 

@@ -11,6 +11,7 @@
  */
 import * as amqp from 'amqplib';
 import { BackoffOptions } from '../runtime/backoff';
+import { TlsSettings, describeTlsFailure, isTlsConfigFailure, tlsSocketOptions } from './tls';
 
 export interface AmqpConnectionSettings {
   readonly protocol: 'amqp' | 'amqps';
@@ -22,14 +23,8 @@ export interface AmqpConnectionSettings {
   readonly password: string;
   readonly heartbeatSeconds: number;
   readonly connectTimeoutMs: number;
-  readonly tls: {
-    readonly ca?: Buffer;
-    readonly cert?: Buffer;
-    readonly key?: Buffer;
-    readonly passphrase?: string;
-    readonly servername?: string;
-    readonly rejectUnauthorized: boolean;
-  };
+  /** Used with protocol amqps (src/transports/tls.ts). */
+  readonly tls: TlsSettings;
 }
 
 /** The URI without its password, for messages. */
@@ -45,16 +40,7 @@ export function describeAddress(s: AmqpConnectionSettings): string {
 /** Opens a connection. The caller must listen for 'close'; an 'error' listener is attached here (brokers.md). */
 export async function openAmqpConnection(s: AmqpConnectionSettings, onError: (err: Error) => void): Promise<amqp.ChannelModel> {
   const socketOptions: amqp.SocketOptions = { timeout: s.connectTimeoutMs, noDelay: true, clientProperties: { connection_name: 'xroute' } };
-  if (s.protocol === 'amqps') {
-    Object.assign(socketOptions, {
-      ca: s.tls.ca,
-      cert: s.tls.cert,
-      key: s.tls.key,
-      passphrase: s.tls.passphrase,
-      rejectUnauthorized: s.tls.rejectUnauthorized,
-      ...(s.tls.servername ? { servername: s.tls.servername } : {}),
-    });
-  }
+  if (s.protocol === 'amqps') Object.assign(socketOptions, tlsSocketOptions(s.tls, s.hostname));
   const conn = await amqp.connect(
     { protocol: s.protocol, hostname: s.hostname, port: s.port, vhost: s.vhost, username: s.username, password: s.password, heartbeat: s.heartbeatSeconds },
     socketOptions,
@@ -68,9 +54,11 @@ const CONFIG_REPLY_CODES = new Set([403, 404, 405, 406, 530]);
 
 /**
  * A configuration error (wrong password, missing exchange/queue under IsPassive, inequivalent declare,
- * no permission) as opposed to an outage (refused, reset, DNS, broker shutting down).
+ * no permission, a TLS certificate that is not trusted or does not match) as opposed to an outage
+ * (refused, reset, DNS, broker shutting down).
  */
 export function isAmqpConfigError(error: unknown): boolean {
+  if (isTlsConfigFailure(error)) return true;
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'number' && CONFIG_REPLY_CODES.has(code)) return true;
@@ -79,6 +67,8 @@ export function isAmqpConfigError(error: unknown): boolean {
 
 /** A short, password-free description of an amqplib error for status and logs. */
 export function describeAmqpError(error: unknown): string {
+  const tlsFailure = describeTlsFailure(error);
+  if (tlsFailure !== undefined) return tlsFailure;
   if (!(error instanceof Error)) return String(error);
   if (/Expected ConnectionOpenOk; got <ConnectionClose/.test(error.message)) return 'the broker closed the connection while opening it (unknown virtual host, no permission, or shutting down)';
   return error.message;

@@ -1,0 +1,79 @@
+/**
+ * The TLS properties of an amqps:// component (AMQP 0-9-1 and AMQP 1.0 alike): CAFile, CertFile, KeyFile
+ * (PEM files, relative to the configuration's directory), KeyPassphrase, RejectUnauthorized (default true),
+ * ServerName. The files are read and tried when the configuration is read, so that a wrong path, a key that
+ * does not fit its certificate or a wrong passphrase is a configuration error naming the property (found by
+ * `xroute validate`), not a failure at the first connection. The passphrase never appears in a message.
+ */
+import { readFileSync } from 'fs';
+import { resolve } from 'path';
+import { createSecureContext } from 'tls';
+import { TlsSettings } from '../../src/transports/tls';
+import { ComponentConfigError, ConfigReader } from './config-values';
+
+export const TLS_PROPERTIES = ['CAFile', 'CertFile', 'KeyFile', 'KeyPassphrase', 'RejectUnauthorized', 'ServerName'] as const;
+
+/** Schema of a "true"/"false" string (any case). */
+export const BOOLEAN_STRING = Object.freeze({ type: 'string', pattern: '^\\s*([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])\\s*$' });
+
+export function tlsSchemaProperties(): Record<string, unknown> {
+  const str = (description: string) => ({ type: 'string', description });
+  return {
+    CAFile: str('amqps: PEM file of the CA(s) to trust (relative to the configuration\'s directory); default the system CAs'),
+    CertFile: str('amqps: PEM client certificate, for brokers that ask for one (with KeyFile)'),
+    KeyFile: str('amqps: PEM key of CertFile'),
+    KeyPassphrase: str('amqps: passphrase of an encrypted KeyFile'),
+    RejectUnauthorized: { ...BOOLEAN_STRING, description: 'amqps: verify the broker certificate (default true; false only for tests)' },
+    ServerName: str('amqps: TLS server name (SNI and certificate check); default the host name'),
+  };
+}
+
+/** The TLS properties present in a configuration (to report them as ineffective on a plain amqp:// URI). */
+export function configuredTlsProperties(reader: ConfigReader): string[] {
+  return TLS_PROPERTIES.filter((k) => reader.has(k));
+}
+
+export function readTlsSettings(reader: ConfigReader, baseDir: string): TlsSettings {
+  const c = reader.component;
+  const file = (prop: string): { path: string; pem: Buffer } | undefined => {
+    const p = reader.string(prop)?.trim();
+    if (p === undefined || p === '') return undefined;
+    try {
+      return { path: p, pem: readFileSync(resolve(baseDir, p)) };
+    } catch (e) {
+      throw new ComponentConfigError(c, prop, p, `a readable PEM file (${(e as Error).message})`);
+    }
+  };
+  const ca = file('CAFile');
+  const cert = file('CertFile');
+  const key = file('KeyFile');
+  const passphrase = reader.string('KeyPassphrase');
+  if (ca && !ca.pem.toString('latin1').includes('-----BEGIN CERTIFICATE-----')) throw new ComponentConfigError(c, 'CAFile', ca.path, 'a PEM file with at least one CERTIFICATE');
+  if (cert && !key) throw new ComponentConfigError(c, 'KeyFile', undefined, `the key of CertFile ${JSON.stringify(cert.path)}`);
+  if (key && !cert) throw new ComponentConfigError(c, 'CertFile', undefined, `the certificate of KeyFile ${JSON.stringify(key.path)}`);
+  if (cert && key) checkKeyPair(c, cert, key, passphrase);
+  return {
+    ca: ca?.pem,
+    cert: cert?.pem,
+    key: key?.pem,
+    passphrase,
+    servername: reader.string('ServerName')?.trim() || undefined,
+    rejectUnauthorized: reader.bool('RejectUnauthorized', true),
+  };
+}
+
+/** Loads certificate and key the way the TLS connection will, turning OpenSSL's codes into property errors. */
+function checkKeyPair(component: string, cert: { path: string; pem: Buffer }, key: { path: string; pem: Buffer }, passphrase: string | undefined): void {
+  try {
+    createSecureContext({ cert: cert.pem, key: key.pem, passphrase });
+  } catch (e) {
+    const code = String((e as { code?: unknown }).code ?? '');
+    if (code === 'ERR_OSSL_BAD_DECRYPT') {
+      // Never the passphrase itself: only whether one was given.
+      throw new ComponentConfigError(component, 'KeyPassphrase', passphrase === undefined ? undefined : '***', `the passphrase that decrypts KeyFile ${JSON.stringify(key.path)}`);
+    }
+    if (code === 'ERR_OSSL_X509_KEY_VALUES_MISMATCH') throw new ComponentConfigError(component, 'KeyFile', key.path, `the key of CertFile ${JSON.stringify(cert.path)} (they do not match)`);
+    if (code === 'ERR_OSSL_PEM_NO_START_LINE') throw new ComponentConfigError(component, 'CertFile', cert.path, 'a PEM certificate');
+    throw new ComponentConfigError(component, 'KeyFile', key.path, `a PEM private key (${(e as Error).message})`);
+  }
+}
