@@ -30,7 +30,7 @@ import { Message } from '../../src/message/message';
 import { Taken, XQueue } from '../../src/xqueue/xqueue';
 import { Amqp10Connection, endpointLabel } from '../../src/transports/amqp10-connection';
 import { chooseDialect, Dialect, TargetPlan } from '../../src/transports/amqp10-dialect';
-import { Amqp10AuthError, JmsConfigError } from '../../src/transports/amqp10-errors';
+import { JmsConfigError, isFatalAmqp10Error } from '../../src/transports/amqp10-errors';
 import { messageToAmqp } from '../../src/transports/amqp10-mapping';
 import { configIssues, ineffectiveProperties } from '../support/jms-config';
 import { JmsSenderKind, JmsSenderSettings, jmsSenderSchema, readSenderSettings, senderNoEffect } from './jms-persister-settings';
@@ -126,7 +126,7 @@ export class JmsSender implements Behaviour<never> {
       name: this.env.name,
       connect: () => this.open(),
       onConnected: (session) => this.connected(session),
-      isFatal: (e) => e instanceof Amqp10AuthError,
+      isFatal: isFatalAmqp10Error,
       onGiveUp: (e) => this.ctx.fail(e),
       backoff: s.connection.reconnect.backoff,
       tolerance: s.connection.reconnect.tolerance,

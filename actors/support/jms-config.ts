@@ -13,6 +13,7 @@ import { StringPropertyError } from '../../src/transports/string-property';
 import { PartitionError } from '../../src/xqueue/errors';
 import { ConfigReader, ComponentConfigError } from './config-values';
 import { ReconnectSettings, readReconnectSettings, reconnectSchemaProperties } from './amqp091-config';
+import { configuredTlsProperties, readTlsSettings, tlsSchemaProperties } from './tls-config';
 
 const s = (description: string) => ({ type: 'string', description });
 
@@ -39,6 +40,7 @@ export function jmsConnectionSchemaProperties(): Record<string, unknown> {
     SecurityData: s('security exit data (no effect over AMQP 1.0)'),
     StoreOption: s('subscription store (no effect over AMQP 1.0)'),
     BrokerVersion: s('broker version (no effect over AMQP 1.0)'),
+    ...tlsSchemaProperties(),
     ...reconnectSchemaProperties(),
   };
 }
@@ -57,12 +59,22 @@ export function readJmsConnection(reader: ConfigReader, baseDir: string, kind: D
   const cellId = reader.string('CellID', '0').trim() || '0';
   const clientId = substituteCellId(reader.string('ClientID'), cellId);
   return {
-    resolved: resolveEndpoint(reader.component, reader.config, baseDir, kind),
+    resolved: withTls(resolveEndpoint(reader.component, reader.config, baseDir, kind), reader, baseDir),
     clientId: clientId === '' ? undefined : clientId,
     dialect: reader.oneOf('Dialect', DIALECT_CHOICES, 'auto'),
     reconnect: readReconnectSettings(reader),
     cellId,
   };
+}
+
+/**
+ * amqps:// endpoints (a URI, or a jndi.properties connection factory) get the TLS properties, files resolved
+ * against baseDir; on a plain endpoint those properties mean nothing and are reported as such.
+ */
+function withTls(resolved: ResolvedEndpoint, reader: ConfigReader, baseDir: string): ResolvedEndpoint {
+  if (resolved.endpoint.tls) return { ...resolved, endpoint: { ...resolved.endpoint, tlsSettings: readTlsSettings(reader, baseDir) } };
+  const unused = configuredTlsProperties(reader);
+  return unused.length === 0 ? resolved : { ...resolved, ineffective: [...resolved.ineffective, ...unused] };
 }
 
 export function substituteCellId(text: string | undefined, cellId: string): string | undefined {

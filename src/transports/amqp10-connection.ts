@@ -10,7 +10,8 @@
  * one is thrown on the container and kills the process (reference/brokers.md).
  */
 import rhea = require('rhea');
-import { Amqp10AuthError, Amqp10ConnectError, Amqp10ConnectionLostError, Amqp10LinkError } from './amqp10-errors';
+import { Amqp10AuthError, Amqp10ConnectError, Amqp10ConnectionLostError, Amqp10LinkError, connectFailure } from './amqp10-errors';
+import { TlsSettings, tlsSocketOptions } from './tls';
 
 export interface Amqp10Endpoint {
   readonly host: string;
@@ -20,6 +21,8 @@ export interface Amqp10Endpoint {
   readonly password?: string;
   /** RabbitMQ virtual host (sent as open hostname "vhost:<name>" when not "/"). */
   readonly vhost?: string;
+  /** CAFile, client certificate, ServerName, RejectUnauthorized (when `tls`); absent = system CAs, verified. */
+  readonly tlsSettings?: TlsSettings;
 }
 
 export interface OpenOptions {
@@ -65,12 +68,23 @@ export class Amqp10Connection {
       reconnect: false,
       idle_time_out: options.idleTimeoutMs ?? 10_000,
     };
-    if (e.tls) connectOptions.transport = 'tls';
+    if (e.tls) {
+      connectOptions.transport = 'tls';
+      // rhea sends the host as SNI when no server name is given, even an IP address (RFC 6066 forbids it;
+      // Node warns): an empty name makes Node check the certificate against the host itself.
+      Object.assign(connectOptions, { servername: '' }, tlsSocketOptions(e.tlsSettings ?? { rejectUnauthorized: true }, e.host));
+    }
     if (e.username !== undefined) connectOptions.username = e.username;
     if (e.password !== undefined) connectOptions.password = e.password;
     if (options.containerId !== undefined) connectOptions.container_id = options.containerId;
     if (e.vhost !== undefined && e.vhost !== '/' && e.vhost !== '') connectOptions.hostname = `vhost:${e.vhost}`;
-    const raw = container.connect(connectOptions as unknown as rhea.ConnectionOptions);
+    let raw: rhea.Connection;
+    try {
+      raw = container.connect(connectOptions as unknown as rhea.ConnectionOptions);
+    } catch (err) {
+      // tls.connect throws at once for key material it cannot use
+      return Promise.reject(connectFailure(label, err));
+    }
     const conn = new Amqp10Connection(e, container, raw);
     return new Promise<Amqp10Connection>((resolve, reject) => {
       let settled = false;
@@ -128,7 +142,7 @@ export class Amqp10Connection {
       raw.on('disconnected', (ctx) => {
         const err = (ctx as { error?: { message?: string; code?: string } }).error;
         const reason = err?.code ?? err?.message ?? 'socket closed';
-        if (!settled) fail(authFailed ?? new Amqp10ConnectError(label, reason));
+        if (!settled) fail(authFailed ?? connectFailure(label, err, reason));
         else conn.markLost(new Amqp10ConnectionLostError(label, reason));
       });
       // Link and session errors surface here only when the link itself has no listener.

@@ -33,7 +33,7 @@ import { Logger } from '../logging/logger';
 import { describe } from '../runtime/actor';
 import { JmsSelector } from '../jms/selector';
 import { Amqp10Connection, Amqp10Endpoint } from './amqp10-connection';
-import { Amqp10AuthError } from './amqp10-errors';
+import { isFatalAmqp10Error } from './amqp10-errors';
 import { amqpSelectorSource, amqpToMessage, AmqpMessage } from './amqp10-mapping';
 import { chooseDialect, Dialect, DialectChoice, SourcePlan } from './amqp10-dialect';
 
@@ -111,7 +111,7 @@ export class Amqp10Consumer {
       name: o.name,
       connect: () => this.connect(),
       onConnected: (s) => this.connected(s),
-      isFatal: (e) => e instanceof Amqp10AuthError,
+      isFatal: isFatalAmqp10Error,
       onGiveUp: (e) => o.onGiveUp(e),
       backoff: o.reconnect.backoff,
       tolerance: o.reconnect.tolerance,

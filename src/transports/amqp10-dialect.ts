@@ -20,7 +20,8 @@
 import rhea = require('rhea');
 import * as amqplib from 'amqplib';
 import { Amqp10Connection, Amqp10Endpoint, endpointLabel } from './amqp10-connection';
-import { Amqp10ConnectError } from './amqp10-errors';
+import { connectFailure } from './amqp10-errors';
+import { tlsSocketOptions } from './tls';
 
 export type DialectName = 'activemq' | 'rabbitmq';
 export const DIALECT_CHOICES = ['auto', 'activemq', 'artemis', 'rabbitmq'] as const;
@@ -178,13 +179,14 @@ async function withChannel(endpoint: Amqp10Endpoint, what: string, work: (ch: am
       password: endpoint.password ?? 'guest',
       vhost: endpoint.vhost ?? '/',
       heartbeat: 0,
-    });
+    }, endpoint.tls ? tlsSocketOptions(endpoint.tlsSettings ?? { rejectUnauthorized: true }, endpoint.host) : {});
     connection.on('error', () => undefined);
     const ch = await connection.createChannel();
     ch.on('error', () => undefined);
     await work(ch, connection);
   } catch (e) {
-    throw new Amqp10ConnectError(label, `cannot ${what} over AMQP 0-9-1: ${(e as Error).message}`);
+    // Same endpoint and TLS settings as the AMQP 1.0 connection: a TLS failure here is as fatal as there.
+    throw connectFailure(label, e, `cannot ${what} over AMQP 0-9-1: ${(e as Error).message}`);
   } finally {
     if (connection) await connection.close().catch(() => undefined);
   }

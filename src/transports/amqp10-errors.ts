@@ -1,4 +1,5 @@
 /** Typed errors of the AMQP 1.0 transport. None of them ever carries a password. */
+import { describeTlsFailure } from './tls';
 
 /** Where a connection goes, for messages: scheme://host:port (no credentials). */
 export type EndpointLabel = string;
@@ -26,6 +27,34 @@ export class Amqp10AuthError extends Amqp10ConnectError {
     super(endpoint, `authentication failed for user ${JSON.stringify(username ?? '')}: ${reason}; check Username/Password (or Principal/Credentials)`, 'amqp:unauthorized-access');
     this.name = 'Amqp10AuthError';
   }
+}
+
+/**
+ * The TLS handshake failed for a reason retrying cannot cure: the broker's certificate is not trusted or
+ * does not match the host, the port does not speak TLS, or the broker refused our client certificate.
+ */
+export class Amqp10TlsError extends Amqp10ConnectError {
+  constructor(
+    endpoint: EndpointLabel,
+    reason: string,
+    /** Node's error code (e.g. UNABLE_TO_VERIFY_LEAF_SIGNATURE, ERR_TLS_CERT_ALTNAME_INVALID). */
+    readonly code?: string,
+  ) {
+    super(endpoint, reason);
+    this.name = 'Amqp10TlsError';
+  }
+}
+
+/** Reconnector isFatal for AMQP 1.0: refused credentials and TLS configuration failures are not retried. */
+export function isFatalAmqp10Error(error: unknown): boolean {
+  return error instanceof Amqp10AuthError || error instanceof Amqp10TlsError;
+}
+
+/** The error of a failed connection attempt: Amqp10TlsError when TLS says retrying cannot help. */
+export function connectFailure(endpoint: EndpointLabel, err: unknown, reason = String((err as { message?: unknown } | undefined)?.message ?? err)): Amqp10ConnectError {
+  const tlsFailure = describeTlsFailure(err);
+  if (tlsFailure !== undefined) return new Amqp10TlsError(endpoint, tlsFailure, String((err as { code?: unknown }).code));
+  return new Amqp10ConnectError(endpoint, reason);
 }
 
 /** An open connection broke (socket closed, broker closed it, or a link was detached by the broker). */
