@@ -90,6 +90,11 @@ export class TlsProxy {
   readonly handshakeFailures: string[] = [];
   /** Connections that completed the handshake and were piped to the broker. */
   accepted = 0;
+  /**
+   * TCP connections accepted (before any handshake). Counted before the proxy sends its certificate, so a
+   * client that has rejected the certificate is already counted; handshakeFailures may lag behind.
+   */
+  connections = 0;
   private readonly sockets = new Set<net.Socket>();
 
   private constructor(
@@ -109,7 +114,10 @@ export class TlsProxy {
       server.listen(0, '127.0.0.1', () => resolve());
     });
     const proxy = new TlsProxy(server, (server.address() as net.AddressInfo).port);
-    server.on('connection', (raw: net.Socket) => proxy.track(raw));
+    server.on('connection', (raw: net.Socket) => {
+      proxy.connections++;
+      proxy.track(raw);
+    });
     server.on('tlsClientError', (err: Error) => proxy.handshakeFailures.push(err.message));
     server.on('secureConnection', (client: tls.TLSSocket) => {
       proxy.accepted++;
