@@ -73,7 +73,7 @@ export function describeTlsFailure(error: unknown): string | undefined {
 
 /** OpenSSL's "80FC...:error:0A00045C:SSL routines:ssl3_read_bytes:tlsv13 alert certificate required:file:line:..." → its reason. */
 function opensslReason(message: string): string {
-  return /:(?:SSL|[A-Za-z0-9 ]+) routines:[^:]*:([^:]+)/.exec(message)?.[1]?.trim() ?? message;
+  return (/:(?:SSL|[A-Za-z0-9 ]+) routines:[^:]*:([^:]+)/.exec(message)?.[1] ?? message).replace(/[\s:]+$/, '').trim();
 }
 
 /** True when the error is a TLS failure that retrying cannot cure. */
