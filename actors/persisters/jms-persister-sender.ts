@@ -127,7 +127,7 @@ export class JmsSender implements Behaviour<never> {
       connect: () => this.open(),
       onConnected: (session) => this.connected(session),
       isFatal: isFatalAmqp10Error,
-      onGiveUp: (e) => this.ctx.fail(e),
+      // Only configuration errors give up: the status stays FAILED with the reason (no restart loop).
       backoff: s.connection.reconnect.backoff,
       tolerance: s.connection.reconnect.tolerance,
       maxRetry: s.connection.reconnect.maxRetry,

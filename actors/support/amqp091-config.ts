@@ -160,9 +160,6 @@ export function amqpReconnector<S>(
     connect,
     onConnected: (session, info) => onConnected(session, info.attempts),
     isFatal: isFatalAmqpError,
-    onGiveUp: (error) => {
-      if (!isFatalAmqpError(error)) ctx.fail(error);
-    },
     ...settings,
     logger: env.logger,
     status: env.status,

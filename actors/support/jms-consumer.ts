@@ -128,7 +128,9 @@ export function jmsConsumerBehaviour<S extends JmsConsumerSettings>(env: Compone
         logger: env.logger,
         status: env.status,
         exceptionListener: s.exceptionListener,
-        onGiveUp: (error) => ctx.fail(error),
+        // A configuration error (wrong password, untrusted certificate) leaves the status FAILED with the
+        // reason; restarting could not cure it, so the supervisor is not involved.
+        onGiveUp: () => undefined,
       });
       consumer.start();
       if (!s.daemon) {

@@ -51,7 +51,13 @@ beforeEach(async () => {
 afterEach(async () => {
   await harness?.stop();
   harness = undefined;
-  for (const c of connections) (c as unknown as { socket?: { destroy(): void } }).socket?.destroy();
+  for (const c of connections) {
+    const conn = c as unknown as { socket?: { destroy(): void }; _disconnected?(): void };
+    conn.socket?.destroy();
+    // rhea clears a connection's heartbeat timers only when it sees the socket end; a destroyed server-side
+    // socket never reports that, and the re-arming heartbeat would keep jest alive.
+    conn._disconnected?.();
+  }
   await new Promise<void>((resolve) => listener.close(() => resolve()));
   server.removeAllListeners();
 });
