@@ -12,6 +12,9 @@
 import rhea = require('rhea');
 import { Amqp10AuthError, Amqp10ConnectError, Amqp10ConnectionLostError, Amqp10LinkError, connectFailure } from './amqp10-errors';
 import { TlsSettings, tlsSocketOptions } from './tls';
+import { installRheaConsoleFilter } from './rhea-console-filter';
+
+installRheaConsoleFilter();
 
 export interface Amqp10Endpoint {
   readonly host: string;
