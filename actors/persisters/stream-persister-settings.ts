@@ -6,6 +6,7 @@ import { parseDisplayMask } from '../../src/logging/display';
 import { ConfigReader, ComponentConfigError } from '../support/config-values';
 import { DEFAULT_MAX_MSG_LENGTH, HexBytesError, parseHexBytes } from '../stream/framing';
 import { StreamTarget, parseStreamTarget } from '../stream/stream-target';
+import { ParserSpec, readParserSpec } from './stream-reply-parser';
 
 export const STREAM_PERSISTER_OPERATIONS = ['request', 'write'] as const;
 export type StreamPersisterOperation = (typeof STREAM_PERSISTER_OPERATIONS)[number];
@@ -36,7 +37,8 @@ export interface StreamPersisterSettings {
   readonly textMode: boolean;
   readonly stringProperty: Readonly<Record<string, string>>;
   readonly displayMask: number;
-  readonly parserClass?: string;
+  /** Parser map (ClassName, ParserArgument): replies go through it instead of into DataField. */
+  readonly parser?: ParserSpec;
 }
 
 export const STREAM_PERSISTER_SCHEMA: JsonSchema = {
@@ -54,7 +56,7 @@ export const STREAM_PERSISTER_SCHEMA: JsonSchema = {
     Template: str('the request text, e.g. "##body##\\n"'),
     DataField: str('the field the reply is stored in (default "body")'),
     RCField: str('the return-code field (default "ReturnCode")'),
-    Parser: { type: 'object', description: 'a map with ClassName (accepted for compatibility; replies go into DataField)' },
+    Parser: { type: 'object', description: 'a map with ClassName ("org.qbroker.event.EventParser" or a module in a PluginDir) and optional ParserArgument; each reply goes through it' },
     HostName: str(),
     Port: intStr(),
     StringProperty: strMap(),
@@ -73,8 +75,7 @@ export function readStreamPersisterSettings(component: string, config: Component
       throw e instanceof HexBytesError ? new ComponentConfigError(component, key, e.value, 'hex bytes with a 2-character prefix, e.g. "0x0a"') : e;
     }
   };
-  const parser = c.raw('Parser');
-  const parserClass = parser && typeof parser === 'object' && !Array.isArray(parser) && typeof parser.ClassName === 'string' ? parser.ClassName : undefined;
+  const parser = readParserSpec(component, c.raw('Parser'));
   const pauseTimeMs = c.int('PauseTime', 5000, { min: 1 });
   return {
     operation,
@@ -98,6 +99,6 @@ export function readStreamPersisterSettings(component: string, config: Component
     textMode: c.int('TextMode', 1, { min: 0, max: 1 }) === 1,
     stringProperty: c.stringMap('StringProperty'),
     displayMask: parseDisplayMask(c.string('DisplayMask')),
-    parserClass,
+    parser,
   };
 }

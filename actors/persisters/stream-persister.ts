@@ -11,6 +11,12 @@
  * has passed is removed with 256 without being sent. Connection loss is handled by the shared
  * Reconnector (status RETRYING with the reason); the message in flight is re-sent on the new connection.
  * MaxIdleTime with nothing to send closes the connection (status DISABLED) until the next message.
+ *
+ * With Parser (stream-reply-parser.ts) the request is tagged with its cell id in RCField before it is
+ * rendered (a Template may echo ##ReturnCode##), each reply is parsed into a scratch message, and a
+ * reply whose parsed RCField names another tag is dropped as unmatched; otherwise the parsed properties
+ * and body are copied into the request and it is removed with RC 0. A reply the parser cannot read
+ * removes the request with RCField -1 and the reason in the property ParseError (never lost, never a crash).
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -24,6 +30,7 @@ import { StreamFramer } from '../stream/framing';
 import { connectTcp } from '../stream/tcp-connect';
 import { describeTarget } from '../stream/stream-target';
 import { ComponentConfigError, configIssues } from '../support/config-values';
+import { ReplyParser, createReplyParser } from './stream-reply-parser';
 import { RC_TIMEOUT, STREAM_PERSISTER_OPERATIONS, STREAM_PERSISTER_SCHEMA, StreamPersisterSettings, readStreamPersisterSettings } from './stream-persister-settings';
 
 export class ReplyTimeoutError extends Error {
@@ -36,8 +43,15 @@ export class ReplyTimeoutError extends Error {
   }
 }
 
+/** RCField value of a request whose reply the Parser could not read (EXCEPTION). */
+export const RC_PARSE_ERROR = -1;
+/** Property that carries the Parser's reason with RC_PARSE_ERROR. */
+export const PARSE_ERROR_PROPERTY = 'ParseError';
+
 interface InFlight {
   readonly taken: Taken<Message>;
+  /** With Parser: the cell id written into RCField, read back from the parsed reply. */
+  readonly tag: string;
   readonly queue: XQueue<Message>;
   attempts: number;
   written: boolean;
@@ -52,6 +66,7 @@ class StreamPersisterBehaviour implements Behaviour<never> {
   private file?: NodeJS.WritableStream;
   private current?: InFlight;
   private readonly framer: StreamFramer;
+  private readonly parser?: ReplyParser;
   private offQueueState?: () => void;
   private lastActivity = Date.now();
   private hibernating = false;
@@ -62,15 +77,13 @@ class StreamPersisterBehaviour implements Behaviour<never> {
     private readonly s: StreamPersisterSettings,
   ) {
     this.framer = new StreamFramer({ sot: s.sot, eot: s.eot, maxLength: s.maxMsgLength });
+    this.parser = s.parser ? createReplyParser(env.name, s.parser, env.pluginDirs) : undefined;
   }
 
   start(ctx: ActorContext<never>): void {
     this.ctx = ctx;
     const input = this.env.input;
     if (!input) throw new ComponentConfigError(this.env.name, 'LinkName', undefined, 'an input link for the persister');
-    if (this.s.parserClass) {
-      this.env.logger.warn('Parser is not supported; replies are stored in DataField as they are', { component: this.env.name, parser: this.s.parserClass });
-    }
     this.offQueueState = input.onStateChange(ctx.guard((state: QueueState) => this.onQueueState(state)));
     this.open();
     this.consumer = ctx.consume(input, (taken, queue) => this.onMessage(taken, queue), { maxInFlight: 1 });
@@ -155,9 +168,10 @@ class StreamPersisterBehaviour implements Behaviour<never> {
 
   private onMessage(taken: Taken<Message>, queue: XQueue<Message>): void {
     this.lastActivity = Date.now();
-    this.current = { taken, queue, attempts: 0, written: false };
-    // RCField is -1 while the message is being processed (§6.1).
-    taken.item.setField(this.s.rcField, '-1');
+    const tag = String(taken.cell);
+    this.current = { taken, queue, tag, attempts: 0, written: false };
+    // RCField is -1 while the message is being processed, or the request's tag with a Parser (§6.1).
+    taken.item.setField(this.s.rcField, this.parser ? tag : '-1');
     if (this.hibernating) this.open();
     this.sendCurrent();
   }
@@ -202,10 +216,37 @@ class StreamPersisterBehaviour implements Behaviour<never> {
         this.env.logger.debug('reply without a pending request dropped', { component: this.env.name, bytes: reply.length });
         continue;
       }
+      if (this.parser) {
+        this.parseReply(this.parser, cur, reply);
+        continue;
+      }
       this.ctx.clearTimer(cur.timer);
       this.storeReply(cur.taken.item, reply);
       this.finish(0);
     }
+  }
+
+  private parseReply(parser: ReplyParser, cur: InFlight, raw: Buffer): void {
+    const msg = cur.taken.item;
+    const parsed = new Message();
+    try {
+      parser.parse(this.trim(raw).toString('utf8'), parsed);
+    } catch (e) {
+      const reason = e instanceof Error ? e.message : String(e);
+      this.env.logger.warn('reply could not be parsed; request removed with RC -1', { component: this.env.name, reason });
+      msg.setProperty(PARSE_ERROR_PROPERTY, reason);
+      this.finish(RC_PARSE_ERROR);
+      return;
+    }
+    const tag = parsed.getField(this.s.rcField);
+    if (tag !== undefined && tag !== cur.tag) {
+      this.env.status.count('unmatchedReplies');
+      this.env.logger.debug('parsed reply tagged for another request dropped', { component: this.env.name, tag, pending: cur.tag });
+      return;
+    }
+    for (const [k, v] of parsed.properties) if (k !== this.s.rcField) msg.setProperty(k, v);
+    if (parsed.body.kind !== 'none') msg.body = parsed.body;
+    this.finish(0);
   }
 
   private onReplyTimeout(socket: net.Socket): void {
@@ -240,9 +281,13 @@ class StreamPersisterBehaviour implements Behaviour<never> {
     return Buffer.from(msg.bodyText() ?? '', 'utf8');
   }
 
+  /** The reply without Offhead/Offtail bytes. */
+  private trim(raw: Buffer): Buffer {
+    return raw.subarray(this.s.offhead, Math.max(this.s.offhead, raw.length - this.s.offtail));
+  }
+
   private storeReply(msg: Message, raw: Buffer): void {
-    const end = Math.max(this.s.offhead, raw.length - this.s.offtail);
-    const reply = raw.subarray(this.s.offhead, end);
+    const reply = this.trim(raw);
     if (this.s.dataField === 'body') {
       msg.body = this.s.textMode ? { kind: 'text', text: reply.toString('utf8') } : { kind: 'bytes', bytes: Buffer.from(reply) };
     } else {
@@ -278,6 +323,11 @@ export const STREAM_PERSISTER: ComponentDefinition<never> = {
   operations: STREAM_PERSISTER_OPERATIONS,
   description: 'writes messages to a TCP peer, a file or stdout; operation request reads a reply for each (components.md §6.1)',
   schema: STREAM_PERSISTER_SCHEMA,
-  validate: (config, baseDir) => configIssues(() => readStreamPersisterSettings(String(config.Name ?? 'StreamPersister'), config, baseDir)),
+  validate: (config, baseDir, context) =>
+    configIssues(() => {
+      const name = String(config.Name ?? 'StreamPersister');
+      const s = readStreamPersisterSettings(name, config, baseDir);
+      if (s.parser) createReplyParser(name, s.parser, context?.pluginDirs ?? []);
+    }),
   create: (env) => new StreamPersisterBehaviour(env, readStreamPersisterSettings(env.name, env.config, env.baseDir)),
 };

@@ -50,23 +50,47 @@ function stableJson(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
-function instantiate(file: string, argument: unknown, methodName: string, ctx: RulesetKindContext): { target: unknown; method: PluginMethod } {
+/** A plugin module that cannot be loaded or started; `expected` says what a valid one looks like. */
+export class PluginLoadError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problem: string,
+    readonly expected?: string,
+  ) {
+    super(problem);
+    this.name = 'PluginLoadError';
+  }
+}
+
+/**
+ * Loads a plugin module found by resolvePluginModule and calls its factory (the module itself, `default`
+ * or `create`; a class is constructed) with `argument`. Shared by every component that takes plugins.
+ */
+export function createPluginInstance(file: string, argument: unknown): unknown {
   let mod: unknown;
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     mod = require(file);
   } catch (e) {
-    throw new RuleConfigError(ctx.where('ClassName'), `cannot load plugin ${file}: ${(e as Error).message}`);
+    throw new PluginLoadError(file, `cannot load plugin ${file}: ${(e as Error).message}`);
   }
   const m = mod as { default?: unknown; create?: unknown };
   const factory = typeof mod === 'function' ? mod : typeof m.default === 'function' ? m.default : m.create;
-  if (typeof factory !== 'function') throw new RuleConfigError(ctx.where('ClassName'), `plugin ${file} exports no factory`, 'module.exports = (argument) => ({ format(msg) { ... } })');
-  let target: unknown;
+  if (typeof factory !== 'function') throw new PluginLoadError(file, `plugin ${file} exports no factory`, 'module.exports = (argument) => ({ format(msg) { ... } })');
   try {
     const isClass = /^class[\s{]/.test(Function.prototype.toString.call(factory));
-    target = isClass ? new (factory as new (a: unknown) => unknown)(argument) : (factory as (a: unknown) => unknown)(argument);
+    return isClass ? new (factory as new (a: unknown) => unknown)(argument) : (factory as (a: unknown) => unknown)(argument);
   } catch (e) {
-    throw new RuleConfigError(ctx.where('ClassName'), `plugin ${file} failed to start: ${(e as Error).message}`);
+    throw new PluginLoadError(file, `plugin ${file} failed to start: ${(e as Error).message}`);
+  }
+}
+
+function instantiate(file: string, argument: unknown, methodName: string, ctx: RulesetKindContext): { target: unknown; method: PluginMethod } {
+  let target: unknown;
+  try {
+    target = createPluginInstance(file, argument);
+  } catch (e) {
+    throw e instanceof PluginLoadError ? new RuleConfigError(ctx.where('ClassName'), e.problem, e.expected) : e;
   }
   const method = isRecord(target) || typeof target === 'function' ? (target as Record<string, unknown>)[methodName] : undefined;
   if (typeof method !== 'function') throw new RuleConfigError(ctx.where('MethodName'), `plugin ${file} has no method ${methodName}`, 'a function taking the message');

@@ -145,6 +145,65 @@ describe('StreamPersister', () => {
     expect(peer.connections).toBe(2);
   });
 
+  describe('with Parser', () => {
+    const pluginDir = path.resolve(__dirname, '../../fixtures/pools/plugins');
+
+    function runParsed(config: Record<string, unknown>): XQueue<Message> {
+      const input = new XQueue<Message>('in', 8);
+      harness = runComponent(STREAM_PERSISTER, { config: { Name: 'sp', Operation: 'request', ...config }, input, pluginDirs: [pluginDir], policy: FAST_POLICY });
+      return input;
+    }
+
+    it('fills a postable event reply into properties and body through the EventParser', async () => {
+      peer = await startTcpPeer(() => 'SITE=S&NAME=n&priority=ERR&summary=it failed&delimiter= ~ &content=code ~ 17\n');
+      const q = runParsed({ URI: peer.uri, Parser: { ClassName: 'org.qbroker.event.EventParser' } });
+      const m = await send(q, 'status?\n');
+      expect(m.getProperty('ReturnCode')).toBe('0');
+      expect(m.getProperty('site')).toBe('S');
+      expect(m.getProperty('priority')).toBe('ERR');
+      expect(m.getProperty('code')).toBe('17');
+      expect(m.bodyText()).toBe('it failed');
+    });
+
+    it('tags the request with its cell id in RCField and takes the reply whose parsed tag matches', async () => {
+      peer = await startTcpPeer((line) => {
+        const [tag, body] = line.split(':');
+        return `999|stray\n${tag}|got ${body}\n`;
+      });
+      const q = runParsed({ URI: peer.uri, Template: '##ReturnCode##:##body##\n', Parser: { ClassName: 'tagged-parser', ParserArgument: { field: 'Result' } } });
+      const m = await send(q, 'x');
+      expect(peer.received[0]).toMatch(/^\d+:x$/);
+      expect(m.getProperty('Result')).toBe('got x');
+      expect(m.getProperty('ReturnCode')).toBe('0');
+      expect(harness!.status.get().counters.unmatchedReplies).toBe(1);
+    });
+
+    it('removes a request whose reply the parser refuses with RC -1 and the reason in ParseError', async () => {
+      peer = await startTcpPeer((line) => (line === 'bad' ? '!broken\n' : `${line}|fine\n`));
+      const q = runParsed({ URI: peer.uri, Parser: { ClassName: 'tagged-parser' } });
+      const m = await send(q, 'bad\n');
+      expect(m.getProperty('ReturnCode')).toBe('-1');
+      expect(m.getProperty('ParseError')).toMatch(/refused reply !broken/);
+      expect(q.size).toBe(0);
+    });
+
+    it('keeps serving requests after a reply the parser refused', async () => {
+      peer = await startTcpPeer((line) => {
+        const [tag, body] = line.split(':');
+        return body === 'bad' ? '!broken\n' : `${tag}|fine\n`;
+      });
+      const q = runParsed({ URI: peer.uri, Template: '##ReturnCode##:##body##\n', Parser: { ClassName: 'tagged-parser' } });
+      await send(q, 'bad');
+      const next = await send(q, 'good');
+      expect(next.getProperty('Answer')).toBe('fine');
+    });
+
+    it('reports a parser plugin outside PluginDir at validation, naming Parser/ClassName', () => {
+      const issues = STREAM_PERSISTER.validate!({ URI: 'tcp://127.0.0.1:1', Operation: 'request', Parser: { ClassName: '../outside-parser' } }, tmp, { pluginDirs: [pluginDir] });
+      expect(issues[0]).toMatchObject({ property: 'Parser/ClassName', message: expect.stringMatching(/not found in PluginDir/) });
+    });
+  });
+
   it('rejects operation request on a file URI at validation', () => {
     expect(STREAM_PERSISTER.validate!({ URI: 'file:///tmp/x', Operation: 'request' }, tmp)[0]).toMatchObject({ property: 'Operation', message: expect.stringMatching(/expected "write" for a file URI/) });
   });
