@@ -150,7 +150,8 @@ describe('StreamPersister', () => {
 
     function runParsed(config: Record<string, unknown>): XQueue<Message> {
       const input = new XQueue<Message>('in', 8);
-      harness = runComponent(STREAM_PERSISTER, { config: { Name: 'sp', Operation: 'request', ...config }, input, pluginDirs: [pluginDir], policy: FAST_POLICY });
+      // A generous ReceiveTime: on a loaded machine a reply may take longer than the 1 s default.
+      harness = runComponent(STREAM_PERSISTER, { config: { Name: 'sp', Operation: 'request', ReceiveTime: '5000', ...config }, input, pluginDirs: [pluginDir], policy: FAST_POLICY });
       return input;
     }
 
