@@ -52,7 +52,8 @@ export interface MessageEvaluatorOptions {
 
 /** Largest template file read (the original stopped reading after about 4 MiB). */
 const MAX_TEMPLATE_FILE_BYTES = 4 * 1024 * 1024;
-const CODE_TEXT: Readonly<Record<number, string>> = { [SUCCESS]: '0', [FAILURE]: '1', [EXCEPTION]: '-1' };
+/** The return code as written to RCField (a comparison chain: "-1" is no array index for a keyed lookup). */
+const codeText = (code: number): string => (code === SUCCESS ? '0' : code === FAILURE ? '1' : '-1');
 
 const silentLogger: EvaluatorLogger = { warn: () => undefined, error: () => undefined };
 
@@ -128,7 +129,7 @@ export class MessageEvaluatorEngine {
       lookup: (n) => this.rules.get(n),
       unknown: (item, list) => this.logger.error(`${this.component}: unknown ruleset ${JSON.stringify(item)} in rule list ${JSON.stringify(list)}`),
       failed: (rule, e) => this.logger.error(`${this.component}: ruleset ${rule.name} failed: ${e instanceof Error ? e.message : String(e)}`),
-      writeCode: (msg, code) => msg.properties.set(this.rcField, CODE_TEXT[code]),
+      writeCode: (msg, code) => msg.properties.set(this.rcField, codeText(code)),
       chainSucceeded: (msg) => msg.properties.set(this.originalRcField, '0'),
     };
   }
@@ -169,13 +170,13 @@ export class MessageEvaluatorEngine {
       if (single !== undefined) {
         const code = single.evaluate(msg);
         if (typeof code === 'number') {
-          props.set(this.rcField, CODE_TEXT[code]);
-          single.display(msg, single.name);
+          props.set(this.rcField, codeText(code));
+          if (single.displays) single.display(msg, single.name);
           return;
         }
         return code.then(
           (c) => {
-            props.set(this.rcField, CODE_TEXT[c]);
+            props.set(this.rcField, codeText(c));
             single.display(msg, single.name);
           },
           (e) => this.crashed(e),
@@ -194,12 +195,12 @@ export class MessageEvaluatorEngine {
             ? evaluatePipeList(list.items, ruleName, msg, rt)
             : evaluateColonList(list.items, ruleName, msg, rt);
       if (typeof code === 'number') {
-        props.set(this.rcField, CODE_TEXT[code]);
+        props.set(this.rcField, codeText(code));
         return;
       }
       return code.then(
         (c) => {
-          props.set(this.rcField, CODE_TEXT[c]);
+          props.set(this.rcField, codeText(c));
         },
         (e) => this.crashed(e),
       );

@@ -297,6 +297,11 @@ export function compilePerl5Replacement(text: string, groups: number): Replacer 
  */
 export function compileReplace(re: RegExp, replacer: Replacer, groups: number, global: boolean): (input: string) => string {
   if (!global) {
+    // A literal replacement of the first match is exactly the native replace (no match array to build).
+    if (replacer.literal !== undefined) {
+      const nativeFirst = replacer.literal.replace(/\$/g, '$$$$');
+      return (input) => input.replace(re, nativeFirst);
+    }
     return (input) => {
       const m = re.exec(input);
       return m === null ? input : input.slice(0, m.index) + replacer(m) + input.slice(m.index + m[0].length);

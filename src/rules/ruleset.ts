@@ -40,6 +40,8 @@ export class CompiledRuleset implements RuleHandle {
   readonly needsBody: boolean;
   readonly composite: boolean;
   readonly kind: string;
+  /** False when display() would do nothing (no hook, or DisplayMask 0): callers may skip it. */
+  readonly displays: boolean;
   private readonly onError: (e: unknown) => number;
 
   constructor(
@@ -55,6 +57,7 @@ export class CompiledRuleset implements RuleHandle {
     this.composite = kind?.composite === true;
     // Display bit 1 (show the body) forces the body to be read, as in the original.
     this.needsBody = filter.needsBody || kind?.needsBody === true || (displayMask > 0 && (displayMask & 1) === 1);
+    this.displays = settings.display !== undefined && displayMask > 0;
     this.onError = (e) => {
       settings.logger.error(`${settings.component}: ruleset ${name} failed: ${e instanceof Error ? e.message : String(e)}`);
       return EXCEPTION;

@@ -15,7 +15,7 @@ registerRulesetKind({
   compile(ruleset, ctx) {
     const formatter = compileFormatter(ruleset.FormatterArgument, { where: ctx.where('FormatterArgument'), clock: ctx.clock, random: ctx.random });
     const writeBody = compileTemplateFile(ruleset, ctx);
-    if (writeBody === undefined) return (msg) => formatter.apply(msg);
+    if (writeBody === undefined) return formatter.apply; // apply does not use `this`
     return (msg) => {
       formatter.apply(msg);
       writeBody(msg);
