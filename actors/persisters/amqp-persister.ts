@@ -21,7 +21,7 @@ import { Taken, XQueue } from '../../src/xqueue/xqueue';
 import { messageToAmqp } from '../../src/transports/amqp091-mapping';
 import { amqpStep, describeAddress, openAmqpConnection, settleWithin } from '../../src/transports/amqp091-connection';
 import { declareExchange } from '../../src/transports/amqp091-topology';
-import { ComponentConfigError } from '../support/config-values';
+import { ComponentConfigError, reportConfigurationError } from '../support/config-values';
 import { AMQP_PERSISTER_SCHEMA, AmqpPersisterSettings, PublishFailurePolicy, readPersisterSettings } from './amqp-persister-settings';
 
 interface Session {
@@ -66,8 +66,7 @@ export class AmqpPersister implements Behaviour<never> {
       this.input = env.input;
       this.s = readPersisterSettings(env.name, env.config, env.baseDir);
     } catch (e) {
-      env.logger.error('configuration error', { component: env.name, error: (e as Error).message });
-      env.status.set('FAILED', (e as Error).message);
+      reportConfigurationError(env, e);
       return;
     }
     this.consumer = ctx.consume(this.input, (taken) => this.onMessage(taken), { maxInFlight: this.s.maxInFlight });

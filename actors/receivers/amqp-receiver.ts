@@ -26,7 +26,7 @@ import { XQueueStoppedError } from '../../src/xqueue/errors';
 import { messageFromAmqp } from '../../src/transports/amqp091-mapping';
 import { AmqpStepError, amqpStep, describeAddress, openAmqpConnection, settleWithin } from '../../src/transports/amqp091-connection';
 import { declareSource } from '../../src/transports/amqp091-topology';
-import { ComponentConfigError } from '../support/config-values';
+import { ComponentConfigError, reportConfigurationError } from '../support/config-values';
 import { AMQP_RECEIVER_SCHEMA, AmqpReceiverSettings, readReceiverSettings } from './amqp-receiver-settings';
 
 interface Session {
@@ -93,8 +93,7 @@ export class AmqpReceiver implements Behaviour<never> {
       this.output = env.output;
       this.s = readReceiverSettings(env.name, env.config, env.baseDir, env.output.capacity);
     } catch (e) {
-      env.logger.error('configuration error', { component: env.name, error: (e as Error).message });
-      env.status.set('FAILED', (e as Error).message);
+      reportConfigurationError(env, e);
       return;
     }
     this.byCell = new Array<Delivery | undefined>(this.output.capacity).fill(undefined);

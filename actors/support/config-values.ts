@@ -2,7 +2,7 @@
  * Reading a component's string-valued configuration (all scalars are strings, as in the original) into
  * typed values, with errors that name the component, the property and what was expected.
  */
-import { ComponentConfig, ConfigValue } from '../../src/runtime/component';
+import { ComponentConfig, ComponentEnv, ConfigValue } from '../../src/runtime/component';
 
 /** A configuration value that cannot be used. */
 export class ComponentConfigError extends Error {
@@ -117,4 +117,11 @@ export function configIssues(read: () => unknown): { property: string; message: 
     if (e instanceof ComponentConfigError) return [{ property: e.property, message: e.detail() }];
     return [{ property: '', message: e instanceof Error ? e.message : String(e) }];
   }
+}
+
+/** A component whose configuration cannot be used at start: logged once and reported FAILED (no retry helps). */
+export function reportConfigurationError(env: ComponentEnv, error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  env.logger.error('configuration error', { component: env.name, error: message });
+  env.status.set('FAILED', message);
 }
