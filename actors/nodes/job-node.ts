@@ -33,7 +33,7 @@ import { describe as describeError } from '../../src/runtime/actor';
 import { Deque } from './job-node-structures';
 import { JobScheduler, JobView, SchedulerEvent, SchedulerPort, WorkerState } from './job-node-scheduler';
 import { BYPASS_OUTLINK, FIRST_WORKER_OUTLINK, JobNodeSettings, NOTICE_OUTLINK, parseJobNodeSettings, rulesetMatcher } from './job-node-config';
-import { EventPriority, JobIdentity, NoticeDetails, QueryOperation, jobName, noticeEvent, queryEvent, queryResultEvent } from './job-node-events';
+import { EventPriority, JobIdentity, NoticeDetails, QueryOperation, jobName, noticeEvent, queryEvent, queryResultEvent, JOB_EVENT_PROPERTY } from './job-node-events';
 import { JOB_NODE_SCHEMA, validateJobNode } from './job-node-schema';
 
 type Request = Taken<Message>;
@@ -314,8 +314,16 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     const placed = this.queries.get(job.id);
     if (placed !== undefined && placed.worker === worker) this.queries.delete(job.id);
     this.scheduler.queryReturned(job, dispatch);
+    if (job.state !== 'active' && event.getProperty(JOB_EVENT_PROPERTY) === 'query') {
+      // A query (not an abort) that crossed the job's end (the worker answered after it had finished the job, typically
+      // NOTFOUND): its final escalation is already out, so a query result after it would only mislead.
+      this.env.status.count('lateQueryResults');
+      this.env.logger.debug('query result for a job that has ended; not escalated', { job: job.id, status: event.getProperty('status') });
+      this.scheduler.workerReady(worker);
+      return;
+    }
     const progress = event.getProperty('progress');
-    if (progress !== undefined && job.state === 'active') this.lastProgress.set(job.id, progress);
+    if (progress !== undefined) this.lastProgress.set(job.id, progress);
     this.env.status.count('queryResults');
     const rs = this.settings.rulesets.find((r) => r.name === who.ruleset);
     this.escalate(queryResultEvent(event, who, Date.now()), rs?.displayMask ?? 0);

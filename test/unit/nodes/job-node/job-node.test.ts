@@ -169,6 +169,20 @@ describe('JobNode component: heartbeat queries', () => {
     expect(result.JobEvent).toBeUndefined();
   });
 
+  it('does not escalate a query answered after its job finished (the answer crossed the completion)', async () => {
+    r = rig({ Ruleset: [{ ...RULESETS[1], Heartbeat: '0.05' }] });
+    const w0 = new HandWorker(r.workers[0]);
+    await r.send({ JobType: 'nightly', JobID: 'Z' });
+    const job = await w0.take();
+    const query = await w0.take('a query event');
+    w0.finish(job, '0');
+    await r.noticeReader.waitFor((e) => e.status === 'FINISHED', 'FINISHED');
+    query.item.setProperty('status', 'NOTFOUND');
+    r.workers[0].remove(query);
+    await waitFor(() => r!.harness.status.get().counters.lateQueryResults === 1, 'the late query result counted');
+    expect(r.noticeReader.events.filter((e) => e.operation === 'query')).toEqual([]);
+  });
+
   it('keeps at most one query outstanding per job', async () => {
     r = rig({ Ruleset: [{ Name: 'all', Heartbeat: '0.02' }] });
     const w0 = new HandWorker(r.workers[0]);
