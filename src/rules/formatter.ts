@@ -16,7 +16,8 @@ import { Message } from '../message';
 import { ConfigWhere, RuleConfigError, RuleEvaluationError, at, isRecord } from './errors';
 import { Template } from './template';
 import { Substitution, compileSubstitution } from './substitution';
-import { DATA_TYPES, DataType, fieldWriter } from './message-writer';
+import { DATA_TYPES, DataType, emitFieldWrite } from './message-writer';
+import { FunctionBuilder } from './codegen';
 import { didYouMean } from './did-you-mean';
 
 const ENTRY_KEYS = ['FieldName', 'Template', 'Substitution', 'DataType', 'MapKey', 'ResetOption'];
@@ -40,6 +41,8 @@ export interface Formatter {
   readonly fields: readonly string[];
   /** Applies every entry in order; throws RuleEvaluationError on the first failure (earlier writes stay). */
   apply(msg: Message): void;
+  /** `apply` as JavaScript statements over the identifier `msg`, for generated code (codegen.ts); `apply` is built from it. */
+  emit(b: FunctionBuilder, msg: string): string;
 }
 
 function optionalList(entry: Record<string, unknown>, key: string, where: ConfigWhere): unknown[] {
@@ -94,43 +97,63 @@ function compileEntry(raw: unknown, where: ConfigWhere, options: FormatterOption
   return { field, templates, substitutions, dataType: dataType === undefined ? undefined : ((dataType as string).toLowerCase() as DataType), mapKey };
 }
 
+/** What `##body##` renders for a map body: the MapKey entry ("" when absent); undefined for other bodies. */
+function mapBodyValue(msg: Message, mapKey: string | undefined): string | undefined {
+  const body = msg.body;
+  if (body.kind !== 'map') return undefined;
+  const v = mapKey === undefined ? undefined : body.map[mapKey];
+  return v === undefined || v === null ? '' : String(v);
+}
+
+function substitutionFailed(k: number, field: string, j: number, s: Substitution, text: string): RuleEvaluationError {
+  return new RuleEvaluationError(`entry ${k} (${field}): substitution ${j} ${JSON.stringify(s.source)} failed on ${JSON.stringify(text.slice(0, 80))}`, field);
+}
+
+/**
+ * One entry as statements: each non-null template closes the previous segment into `done` and
+ * starts a new `text`; each substitution rewrites `text`; the field gets `done + text`.
+ */
+function emitEntry(entry: Entry, k: number, options: FormatterOptions, b: FunctionBuilder, msg: string): string {
+  const { field, templates, substitutions, mapKey } = entry;
+  const lines: string[] = [];
+  let bodyValue: string | undefined;
+  if (templates.some((t) => t !== null && t.readsBody)) {
+    bodyValue = b.temp();
+    lines.push(`${bodyValue} = ${b.bind(mapBodyValue)}(${msg}, ${mapKey === undefined ? 'undefined' : b.literal(mapKey)});`);
+  }
+  const text = b.temp();
+  const result = b.temp();
+  let done: string | undefined;
+  for (let j = 0; j < templates.length; j++) {
+    const t = templates[j];
+    if (t !== null) {
+      if (j > 0) {
+        if (done === undefined) {
+          done = b.temp();
+          lines.push(`${done} = ${text};`);
+        } else lines.push(`${done} += ${text};`);
+      }
+      lines.push(`${text} = ${t.emit(b, msg, bodyValue)};`);
+    }
+    const s = substitutions[j];
+    if (s !== null) {
+      lines.push(`${result} = ${b.bind(s.apply)}(${text});`);
+      lines.push(`if (${result} === undefined) throw ${b.bind(substitutionFailed)}(${k}, ${b.literal(field)}, ${j}, ${b.bind(s)}, ${text});`);
+      lines.push(`${text} = ${result};`);
+    }
+  }
+  const value = done === undefined ? text : `${done} + ${text}`;
+  lines.push(emitFieldWrite(b, field, { dataType: entry.dataType, mapKey, clock: options.clock }, msg, value));
+  return lines.join('\n');
+}
+
 /** Compiles a FormatterArgument list; throws RuleConfigError naming the entry and key. */
 export function compileFormatter(list: unknown, options: FormatterOptions = {}): Formatter {
   const where = options.where ?? {};
   if (!Array.isArray(list)) throw new RuleConfigError(where, 'FormatterArgument is not a list', 'a list of maps');
   const entries = list.map((raw, k) => compileEntry(raw, at(where, `[${k}]`), options));
-  const clock = options.clock;
-  const writers = entries.map((e) => fieldWriter(e.field, { dataType: e.dataType, mapKey: e.mapKey, clock }));
-
-  return {
-    fields: entries.map((e) => e.field),
-    apply(msg: Message): void {
-      for (let k = 0; k < entries.length; k++) {
-        const { field, templates, substitutions, mapKey } = entries[k];
-        let bodyValue: string | undefined;
-        const body = msg.body;
-        if (body.kind === 'map') {
-          const v = mapKey === undefined ? undefined : body.map[mapKey];
-          bodyValue = v === undefined || v === null ? '' : String(v);
-        }
-        let buffer = '';
-        let text: string | undefined;
-        for (let j = 0; j < templates.length; j++) {
-          const t = templates[j];
-          if (t !== null) {
-            if (j > 0) buffer += text;
-            text = t.format(msg, bodyValue);
-          }
-          if (text === undefined) text = '';
-          const s = substitutions[j];
-          if (s !== null) {
-            const r = s.apply(text);
-            if (r === undefined) throw new RuleEvaluationError(`entry ${k} (${field}): substitution ${j} ${JSON.stringify(s.source)} failed on ${JSON.stringify(text.slice(0, 80))}`, field);
-            text = r;
-          }
-        }
-        writers[k](msg, buffer + text);
-      }
-    },
-  };
+  const emit = (b: FunctionBuilder, msg: string): string => entries.map((e, k) => emitEntry(e, k, options, b, msg)).join('\n');
+  const b = new FunctionBuilder();
+  const apply = b.build<(msg: Message) => void>('formatter', ['msg'], emit(b, 'msg'));
+  return { fields: entries.map((e) => e.field), apply, emit };
 }

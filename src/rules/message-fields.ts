@@ -6,6 +6,7 @@
  */
 import { Message } from '../message';
 import { compileDatePattern } from './java-date';
+import { FunctionBuilder } from './codegen';
 
 /** Reads a field; undefined means absent (a pattern on it fails, a template renders ""). */
 export type FieldReader = (msg: Message, clock: () => number) => string | undefined;
@@ -45,21 +46,33 @@ export const READABLE_JMS_FIELDS: readonly string[] = Object.keys(HEADER_READERS
 
 const absent: FieldReader = () => undefined;
 
-/**
- * The reader pattern groups use: JMS names are headers (unknown JMS names read as absent, as in
- * the original), anything else is a user property. `body` is a property here, not the body.
- */
-export function propertyReader(name: string): FieldReader {
-  if (name.startsWith('JMS')) return HEADER_READERS[name] ?? absent;
-  return (m) => m.properties.get(name);
-}
+/** Which lookup rules apply: pattern groups read `body` as a property, templates fall back to the body text. */
+export type ReadMode = 'property' | 'template';
 
 /**
- * The reader templates use: JMS names are headers, then a property of that name, then the body text
- * for `body` (a property called `body` shadows the body, as in the original).
+ * The one definition of reading a field, as a JavaScript expression over the identifiers `msg` and
+ * `clock` (evaluator.md §5.2, §6.2): JMS names are headers (unknown JMS names read as absent, as in
+ * the original), `body` in a template is a property of that name, else the body text (a property
+ * called `body` shadows the body, as in the original), anything else is a user property.
  */
+export function emitFieldRead(b: FunctionBuilder, name: string, mode: ReadMode, msg: string, clock: string): string {
+  if (name.startsWith('JMS')) return `${b.bind(HEADER_READERS[name] ?? absent)}(${msg}, ${clock})`;
+  const property = `${msg}.properties.get(${b.literal(name)})`;
+  if (mode === 'template' && name === 'body') return `(${property} ?? ${msg}.bodyText())`;
+  return property;
+}
+
+function compileReader(name: string, mode: ReadMode): FieldReader {
+  const b = new FunctionBuilder();
+  return b.build<FieldReader>(`read_${name}`, ['msg', 'clock'], `return ${emitFieldRead(b, name, mode, 'msg', 'clock')};`);
+}
+
+/** The reader pattern groups use (see emitFieldRead). */
+export function propertyReader(name: string): FieldReader {
+  return compileReader(name, 'property');
+}
+
+/** The reader templates use (see emitFieldRead). */
 export function templateReader(name: string): FieldReader {
-  if (name.startsWith('JMS')) return HEADER_READERS[name] ?? absent;
-  if (name === 'body') return (m) => m.properties.get('body') ?? m.bodyText();
-  return (m) => m.properties.get(name);
+  return compileReader(name, 'template');
 }

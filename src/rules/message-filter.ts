@@ -18,7 +18,8 @@ import { Message } from '../message';
 import { ConfigWhere, RuleConfigError, at, isRecord } from './errors';
 import { compilePerl5 } from './regex-dialect';
 import { IntervalSet } from './intervals';
-import { propertyReader } from './message-fields';
+import { emitFieldRead } from './message-fields';
+import { FunctionBuilder } from './codegen';
 import { didYouMean } from './did-you-mean';
 
 export const FILTER_KEYS = ['JMSPropertyGroup', 'XJMSPropertyGroup', 'PatternGroup', 'XPatternGroup'] as const;
@@ -31,6 +32,12 @@ export interface MessageFilter {
    * not given and the filter needs it, the filter reads it from the message.
    */
   matches(msg: Message, bodyText?: string): boolean;
+  /**
+   * The filter as one JavaScript boolean expression over the identifier `msg` and, when the filter
+   * needs the body, `body` (the body text, already read; undefined for a message without one), for
+   * generated code (codegen.ts). `matches` is built from it.
+   */
+  emit(b: FunctionBuilder, msg: string, body: string): string;
 }
 
 export interface FilterOptions {
@@ -40,13 +47,11 @@ export interface FilterOptions {
   warn?: (text: string) => void;
 }
 
-/** Conditions take two arguments (body conditions ignore the second) so matching needs no rest arguments. */
-type Condition<A, B> = (a: A, b: B) => boolean;
-type PropertyCondition = Condition<Message, () => number>;
-type BodyCondition = Condition<string, undefined>;
+/** A condition as a code emitter: a boolean expression over `msg` (property groups) or `body` (body groups). */
+type Condition = (b: FunctionBuilder, msg: string, body: string) => string;
 
 /** A compiled list of groups: undefined = absent, 'broken' = a non-map group (the quirk). */
-type GroupList<C> = ReadonlyArray<readonly C[]> | 'broken' | undefined;
+type GroupList = ReadonlyArray<readonly Condition[]> | 'broken' | undefined;
 
 function listOf(config: Record<string, unknown>, key: string, where: ConfigWhere): unknown[] | undefined {
   const value = config[key];
@@ -56,19 +61,19 @@ function listOf(config: Record<string, unknown>, key: string, where: ConfigWhere
 }
 
 /** Compiles a list of groups; a group that is not a map marks the whole list broken (the quirk). */
-function compileGroups<C>(
+function compileGroups(
   config: Record<string, unknown>,
   key: string,
   where: ConfigWhere,
   options: FilterOptions,
-  compileGroup: (group: Record<string, unknown>, gw: ConfigWhere) => C[],
-): GroupList<C> {
+  compileGroup: (group: Record<string, unknown>, gw: ConfigWhere, options: FilterOptions) => Condition[],
+): GroupList {
   const list = listOf(config, key, where);
   if (list === undefined) return undefined;
   let broken = false;
   const groups = list.map((group, index) => {
     const gw = at(where, `${key}[${index}]`);
-    if (isRecord(group)) return compileGroup(group, gw);
+    if (isRecord(group)) return compileGroup(group, gw, options);
     broken = true;
     options.warn?.(`${describe(gw)} is not a map: this ruleset can never match (kept from the original)`);
     return [];
@@ -76,29 +81,23 @@ function compileGroups<C>(
   return broken ? 'broken' : groups;
 }
 
-function compilePropertyGroup(group: Record<string, unknown>, gw: ConfigWhere): PropertyCondition[] {
-  return Object.entries(group).map(([name, condition]): PropertyCondition => {
+function compilePropertyGroup(group: Record<string, unknown>, gw: ConfigWhere, options: FilterOptions): Condition[] {
+  const clock = options.clock ?? Date.now;
+  return Object.entries(group).map(([name, condition]): Condition => {
     const cw = at(gw, name);
-    const read = propertyReader(name);
-    if (typeof condition === 'string') {
-      const re = compilePerl5(condition, {}, cw);
-      return (msg, clock) => {
-        const v = read(msg, clock);
-        return v !== undefined && re.test(v);
-      };
-    }
-    if (Array.isArray(condition)) {
-      const set = IntervalSet.parse(condition, cw);
-      return (msg, clock) => {
-        const v = read(msg, clock);
-        return v !== undefined && set.containsText(v);
-      };
-    }
-    throw new RuleConfigError(cw, `condition ${JSON.stringify(condition)} is neither a pattern nor a list of intervals`, 'a regex string or a list of intervals such as ["[1,10)"]');
+    let test: { test(text: string): boolean } | { containsText(text: string): boolean };
+    if (typeof condition === 'string') test = compilePerl5(condition, {}, cw);
+    else if (Array.isArray(condition)) test = IntervalSet.parse(condition, cw);
+    else throw new RuleConfigError(cw, `condition ${JSON.stringify(condition)} is neither a pattern nor a list of intervals`, 'a regex string or a list of intervals such as ["[1,10)"]');
+    const method = 'test' in test ? 'test' : 'containsText';
+    return (b, msg) => {
+      const v = b.temp();
+      return `((${v} = ${emitFieldRead(b, name, 'property', msg, b.bind(clock))}) !== undefined && ${b.bind(test)}.${method}(${v}))`;
+    };
   });
 }
 
-function compileBodyGroup(group: Record<string, unknown>, gw: ConfigWhere): BodyCondition[] {
+function compileBodyGroup(group: Record<string, unknown>, gw: ConfigWhere): Condition[] {
   for (const k of Object.keys(group)) {
     if (k !== 'Pattern') throw new RuleConfigError(at(gw, k), `unknown key in a body pattern group${didYouMean(k, ['Pattern'])}`, 'only Pattern');
   }
@@ -106,10 +105,10 @@ function compileBodyGroup(group: Record<string, unknown>, gw: ConfigWhere): Body
   if (patterns === undefined || patterns === null) return [];
   const sources = typeof patterns === 'string' ? [patterns] : patterns;
   if (!Array.isArray(sources)) throw new RuleConfigError(at(gw, 'Pattern'), 'is not a list', 'a list of regex strings');
-  return sources.map((p, k): BodyCondition => {
+  return sources.map((p, k): Condition => {
     if (typeof p !== 'string') throw new RuleConfigError(at(gw, `Pattern[${k}]`), `${JSON.stringify(p)} is not a string`, 'a regex string');
     const re = compilePerl5(p, {}, at(gw, `Pattern[${k}]`));
-    return (text) => re.test(text);
+    return (b, _msg, body) => `${b.bind(re)}.test(${body})`;
   });
 }
 
@@ -117,58 +116,45 @@ function describe(where: ConfigWhere): string {
   return new RuleConfigError(where, '').message.replace(/: $/, '');
 }
 
-function allOf<A, B>(group: ReadonlyArray<Condition<A, B>>): Condition<A, B> {
-  if (group.length === 1) return group[0];
-  if (group.length === 2) {
-    const [c0, c1] = group;
-    return (a, b) => c0(a, b) && c1(a, b);
-  }
-  return (a, b) => {
-    for (let c = 0; c < group.length; c++) if (!group[c](a, b)) return false;
-    return true;
-  };
-}
-
 /**
- * "Some group holds" from §5.1 as a closure; undefined for an absent or empty list (the caller then
- * uses the default). `whenBroken` is what a list with a non-map group yields.
+ * "Some group holds" from §5.1 as an expression; undefined for an absent or empty list (the caller
+ * then uses the default). `whenBroken` is what a list with a non-map group yields. An empty group
+ * holds.
  */
-function groupMatcher<A, B>(list: GroupList<Condition<A, B>>, whenBroken: boolean): Condition<A, B> | undefined {
-  if (list === 'broken') return () => whenBroken;
+function emitGroups(list: GroupList, whenBroken: boolean, b: FunctionBuilder, msg: string, body: string): string | undefined {
+  if (list === 'broken') return String(whenBroken);
   if (list === undefined || list.length === 0) return undefined;
-  const groups = list.map(allOf);
-  if (groups.length === 1) return groups[0];
-  return (a, b) => {
-    for (let g = 0; g < groups.length; g++) if (groups[g](a, b)) return true;
-    return false;
-  };
+  const groups = list.map((group) => (group.length === 0 ? 'true' : `(${group.map((c) => c(b, msg, body)).join(' && ')})`));
+  return groups.length === 1 ? groups[0] : `(${groups.join(' || ')})`;
 }
 
 /** Compiles the four pattern-group lists of a ruleset (other keys are ignored here). */
 export function compileMessageFilter(config: Record<string, unknown>, where: ConfigWhere = {}, options: FilterOptions = {}): MessageFilter {
-  const clock = options.clock ?? Date.now;
-  const select = groupMatcher(compileGroups(config, 'JMSPropertyGroup', where, options, compilePropertyGroup), false);
-  const exclude = groupMatcher(compileGroups(config, 'XJMSPropertyGroup', where, options, compilePropertyGroup), true);
-  const bodySelectList = compileGroups(config, 'PatternGroup', where, options, compileBodyGroup);
-  const bodyExcludeList = compileGroups(config, 'XPatternGroup', where, options, compileBodyGroup);
-  const needsBody = bodySelectList !== undefined || bodyExcludeList !== undefined;
-  const bodySelect = groupMatcher(bodySelectList, false);
-  const bodyExclude = groupMatcher(bodyExcludeList, true);
-  const usesProperties = select !== undefined || exclude !== undefined;
+  const select = compileGroups(config, 'JMSPropertyGroup', where, options, compilePropertyGroup);
+  const exclude = compileGroups(config, 'XJMSPropertyGroup', where, options, compilePropertyGroup);
+  const bodySelect = compileGroups(config, 'PatternGroup', where, options, compileBodyGroup);
+  const bodyExclude = compileGroups(config, 'XPatternGroup', where, options, compileBodyGroup);
+  const needsBody = bodySelect !== undefined || bodyExclude !== undefined;
 
-  return {
-    needsBody,
-    matches(msg: Message, bodyText?: string): boolean {
-      if (usesProperties) {
-        if (select !== undefined && !select(msg, clock)) return false;
-        if (exclude !== undefined && exclude(msg, clock)) return false;
-      }
-      if (!needsBody) return true;
-      const text = bodyText ?? msg.bodyText();
-      if (text === undefined) return false;
-      if (bodySelect !== undefined && !bodySelect(text, undefined)) return false;
-      if (bodyExclude !== undefined && bodyExclude(text, undefined)) return false;
-      return true;
-    },
+  const emit = (b: FunctionBuilder, msg: string, body: string): string => {
+    const terms: string[] = [];
+    const s = emitGroups(select, false, b, msg, body);
+    if (s !== undefined) terms.push(s);
+    const x = emitGroups(exclude, true, b, msg, body);
+    if (x !== undefined) terms.push(`!${x}`);
+    if (needsBody) {
+      // A body list, even an empty one, needs body text: a message without it never matches.
+      terms.push(`${body} !== undefined`);
+      const bs = emitGroups(bodySelect, false, b, msg, body);
+      if (bs !== undefined) terms.push(bs);
+      const bx = emitGroups(bodyExclude, true, b, msg, body);
+      if (bx !== undefined) terms.push(`!${bx}`);
+    }
+    return terms.length === 0 ? 'true' : terms.join(' && ');
   };
+
+  const b = new FunctionBuilder();
+  const read = needsBody ? 'const body = bodyText ?? msg.bodyText();\n' : '';
+  const matches = b.build<MessageFilter['matches']>('filter', ['msg', 'bodyText'], `${read}return ${emit(b, 'msg', 'body')};`);
+  return { needsBody, matches, emit };
 }

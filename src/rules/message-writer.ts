@@ -6,6 +6,7 @@
  */
 import { Message, MapValue } from '../message';
 import { RuleEvaluationError } from './errors';
+import { FunctionBuilder } from './codegen';
 import { javaDoubleToString, parseJavaDouble, parseJavaLong } from './java-numbers';
 
 export const DATA_TYPES = ['string', 'int', 'long', 'short', 'byte', 'float', 'double', 'boolean', 'char', 'byte[]'] as const;
@@ -79,14 +80,16 @@ export interface WriteOptions {
   clock?: () => number;
 }
 
-/** A writer for one field compiled once (the formatter's hot path): plain properties skip every check. */
-export function fieldWriter(name: string, options: WriteOptions = {}): (msg: Message, value: string) => void {
+/**
+ * Writing one field as a JavaScript statement over the identifier `msg` and the string expression
+ * `value`, for generated code (codegen.ts): a plain string property is a direct set, everything
+ * else goes through writeField.
+ */
+export function emitFieldWrite(b: FunctionBuilder, name: string, options: WriteOptions, msg: string, value: string): string {
   if (name !== 'body' && !name.startsWith('JMS') && (options.dataType === undefined || options.dataType === 'string')) {
-    return (msg, value) => {
-      msg.properties.set(name, value);
-    };
+    return `${msg}.properties.set(${b.literal(name)}, ${value});`;
   }
-  return (msg, value) => writeField(msg, name, value, options);
+  return `${b.bind(writeField)}(${msg}, ${b.literal(name)}, ${value}, ${b.bind(options)});`;
 }
 
 export function writeField(msg: Message, name: string, value: string, options: WriteOptions = {}): void {

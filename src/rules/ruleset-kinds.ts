@@ -23,16 +23,25 @@
  *    pass), -1 for EXCEPTION; or throw (any error means EXCEPTION; the engine logs it and never lets
  *    it escape). Return a Promise only when the work is really asynchronous: a synchronous action
  *    keeps the whole evaluation synchronous.
+ *  - an action may carry `emit` (see RuleAction) so the engine inlines it: the formatter does.
  */
 import { Message } from '../message';
 import { ConfigWhere } from './errors';
 import { Template } from './template';
 import { Substitution } from './substitution';
 import { MessageFilter } from './message-filter';
+import { FunctionBuilder } from './codegen';
 
 /** undefined or 0 = SUCCESS, 1 = FAILURE, -1 = EXCEPTION. */
 export type RuleResult = void | number;
-export type RuleAction = (msg: Message, bodyText: string | undefined) => RuleResult | Promise<RuleResult>;
+export type RuleAction = ((msg: Message, bodyText: string | undefined) => RuleResult | Promise<RuleResult>) & {
+  /**
+   * Optional, for synchronous actions that always succeed or throw: the action as JavaScript
+   * statements over the identifiers `msg` and `body`, which the engine inlines into the ruleset's
+   * generated evaluate function (codegen.ts). It must do exactly what calling the action does.
+   */
+  readonly emit?: (b: FunctionBuilder, msg: string, body: string) => string;
+};
 
 export interface EvaluatorLogger {
   debug?(message: string): void;

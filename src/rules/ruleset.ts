@@ -9,6 +9,7 @@ import { ConfigWhere, RuleConfigError, at, isRecord } from './errors';
 import { MessageFilter, compileMessageFilter } from './message-filter';
 import { COMMON_RULESET_KEYS, EvaluatorLogger, RuleAction, RuleHandle, RuleResult, RulesetKind, RulesetKindContext, detectRulesetKind, rulesetKinds } from './ruleset-kinds';
 import { didYouMean } from './did-you-mean';
+import { FunctionBuilder } from './codegen';
 
 export const SUCCESS = 0;
 export const FAILURE = 1;
@@ -42,6 +43,8 @@ export class CompiledRuleset implements RuleHandle {
   readonly kind: string;
   /** False when display() would do nothing (no hook, or DisplayMask 0): callers may skip it. */
   readonly displays: boolean;
+  /** Body (if needed) → filter → action: 0, 1 or -1, never a throw. Generated code (see emitEvaluate). */
+  readonly evaluate: (msg: Message) => number | Promise<number>;
   private readonly onError: (e: unknown) => number;
 
   constructor(
@@ -62,6 +65,23 @@ export class CompiledRuleset implements RuleHandle {
       settings.logger.error(`${settings.component}: ruleset ${name} failed: ${e instanceof Error ? e.message : String(e)}`);
       return EXCEPTION;
     };
+    const b = new FunctionBuilder();
+    this.evaluate = b.build(`evaluate_${name}`, ['msg'], this.emitEvaluate(b));
+  }
+
+  /**
+   * One function per ruleset: the filter is inlined, and so is the action when it can emit itself
+   * (the formatter); other actions are called through `apply`.
+   */
+  private emitEvaluate(b: FunctionBuilder): string {
+    const onError = b.bind(this.onError);
+    const read = this.needsBody ? 'body = msg.bodyText();\n' : '';
+    const lines = ['let body;', `try {\n${read}if (!(${this.filter.emit(b, 'msg', 'body')})) return ${FAILURE};\n} catch (e) {\nreturn ${onError}(e);\n}`];
+    const action = this.action;
+    if (action === undefined) lines.push(`return ${SUCCESS};`);
+    else if (action.emit !== undefined) lines.push(`try {\n${action.emit(b, 'msg', 'body')}\n} catch (e) {\nreturn ${onError}(e);\n}\nreturn ${SUCCESS};`);
+    else lines.push(`return ${b.bind(this)}.apply(msg, body);`);
+    return lines.join('\n');
   }
 
   matches(msg: Message, bodyText?: string): boolean {
@@ -81,18 +101,6 @@ export class CompiledRuleset implements RuleHandle {
     if (r === undefined) return SUCCESS;
     if (typeof r === 'number') return normalise(r);
     return r.then(normalise, this.onError);
-  }
-
-  /** Body (if needed) → filter → action. */
-  evaluate(msg: Message): number | Promise<number> {
-    let body: string | undefined;
-    try {
-      if (this.needsBody) body = msg.bodyText();
-      if (!this.filter.matches(msg, body)) return FAILURE;
-    } catch (e) {
-      return this.onError(e);
-    }
-    return this.apply(msg, body);
   }
 
   display(msg: Message, label: string): void {

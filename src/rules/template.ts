@@ -11,7 +11,8 @@
  */
 import { Message } from '../message';
 import { ConfigWhere, RuleConfigError } from './errors';
-import { FieldReader, templateReader } from './message-fields';
+import { emitFieldRead } from './message-fields';
+import { FunctionBuilder } from './codegen';
 
 const PLACEHOLDER = /##([^#]+)##/g;
 
@@ -26,10 +27,14 @@ export class Template {
   readonly fields: readonly string[];
   /** True when the template has no placeholder: it always renders its source. */
   readonly isStatic: boolean;
+  /**
+   * Renders the template against a message. `bodyValue`, when given, is what `##body##` renders
+   * unless the message has a property called `body` (the formatter passes the MapKey entry of a map
+   * message).
+   */
+  readonly format: (msg: Message, bodyValue?: string) => string;
   private readonly literals: string[];
   private readonly names: string[];
-  private readonly readers: FieldReader[];
-  private readonly bodyIndexes: boolean[];
   private readonly clock: () => number;
 
   constructor(
@@ -50,10 +55,10 @@ export class Template {
       last = (m.index as number) + m[0].length;
     }
     this.literals.push(source.slice(last));
-    this.readers = this.names.map(templateReader);
-    this.bodyIndexes = this.names.map((n) => n === 'body');
     this.fields = [...new Set(this.names)];
     this.isStatic = this.names.length === 0;
+    const b = new FunctionBuilder();
+    this.format = b.build(`template`, ['msg', 'bodyValue'], `return ${this.emit(b, 'msg', 'bodyValue')};`);
   }
 
   /** True when `text` contains at least one `##name##` placeholder. */
@@ -61,24 +66,28 @@ export class Template {
     return /##[^#]+##/.test(text);
   }
 
+  /** True when rendering may read the body (a `##body##` placeholder). */
+  get readsBody(): boolean {
+    return this.names.includes('body');
+  }
+
   /**
-   * Renders the template against a message. `bodyValue`, when given, is what `##body##` renders
-   * (the formatter passes the MapKey entry of a map message).
+   * The rendering as one JavaScript string expression over the identifiers `msg` and, when given,
+   * `bodyValue` (see `format`), for generated code (codegen.ts). `format` is built from it.
    */
-  format(msg: Message, bodyValue?: string): string {
-    const literals = this.literals;
-    const readers = this.readers;
-    let s = literals[0];
-    if (readers.length === 0) return s;
-    const clock = this.clock;
-    if (bodyValue === undefined) {
-      for (let i = 0; i < readers.length; i++) s += (readers[i](msg, clock) ?? '') + literals[i + 1];
-      return s;
+  emit(b: FunctionBuilder, msg: string, bodyValue?: string): string {
+    const clock = b.bind(this.clock);
+    const parts: string[] = [];
+    if (this.literals[0] !== '' || this.names.length === 0) parts.push(b.literal(this.literals[0]));
+    for (let i = 0; i < this.names.length; i++) {
+      const name = this.names[i];
+      let read = emitFieldRead(b, name, 'template', msg, clock);
+      if (name === 'body' && bodyValue !== undefined) {
+        read = `(${bodyValue} !== undefined && !${msg}.properties.has("body") ? ${bodyValue} : ${read})`;
+      }
+      parts.push(`(${read} ?? "")`);
+      if (this.literals[i + 1] !== '') parts.push(b.literal(this.literals[i + 1]));
     }
-    for (let i = 0; i < readers.length; i++) {
-      const v = this.bodyIndexes[i] && !msg.properties.has('body') ? bodyValue : readers[i](msg, clock);
-      s += (v ?? '') + literals[i + 1];
-    }
-    return s;
+    return parts.join(' + ');
   }
 }

@@ -3,6 +3,8 @@
  * applied after a successful formatter (§9). Deliberate fix: an empty FormatterArgument list still
  * applies its TemplateFile (the original then applied nothing).
  */
+import { Message } from '../../message';
+import { FunctionBuilder } from '../codegen';
 import { compileFormatter } from '../formatter';
 import { KIND_PRECEDENCE, registerRulesetKind } from '../ruleset-kinds';
 import { compileTemplateFile } from './template-file';
@@ -15,10 +17,13 @@ registerRulesetKind({
   compile(ruleset, ctx) {
     const formatter = compileFormatter(ruleset.FormatterArgument, { where: ctx.where('FormatterArgument'), clock: ctx.clock, random: ctx.random });
     const writeBody = compileTemplateFile(ruleset, ctx);
-    if (writeBody === undefined) return formatter.apply; // apply does not use `this`
-    return (msg) => {
-      formatter.apply(msg);
-      writeBody(msg);
-    };
+    if (writeBody === undefined) return Object.assign((msg: Message) => formatter.apply(msg), { emit: (b: FunctionBuilder, msg: string) => formatter.emit(b, msg) });
+    return Object.assign(
+      (msg: Message) => {
+        formatter.apply(msg);
+        writeBody(msg);
+      },
+      { emit: (b: FunctionBuilder, msg: string) => `${formatter.emit(b, msg)}\n${b.bind(writeBody)}(${msg});` },
+    );
   },
 });
