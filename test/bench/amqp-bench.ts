@@ -20,6 +20,7 @@ import { Message } from '../../src/message/message';
 import { XQueue } from '../../src/xqueue/xqueue';
 import { runComponent, waitFor } from '../support/component-harness';
 import type { BenchRow } from './bench-types';
+import { median } from './interleaved';
 
 const ROUNDS = 3;
 const HOST = process.env.XROUTE_RABBITMQ_HOST ?? '127.0.0.1';
@@ -145,11 +146,6 @@ export async function xroutePublish(queue: string, n: number, window = Number(pr
   } finally {
     await h.stop();
   }
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
 }
 
 async function compare(name: string, n: number, raw: (q: string) => Promise<number>, ours: (q: string) => Promise<number>, prefill: boolean): Promise<BenchRow> {

@@ -15,6 +15,7 @@ import { dispatch, spawn, start, stop } from 'nact';
 import { ActorRuntime, Behaviour } from '../../src/runtime/actor';
 import { XQueue } from '../../src/xqueue/xqueue';
 import type { BenchRow } from './bench-types';
+import { median } from './interleaved';
 import { runChild } from './child-process';
 import type { OverloadResult } from './core-overload';
 
@@ -196,11 +197,6 @@ const loopChain: Variant = async (n) => {
 
 const VARIANTS = { xqueueOneHop, nactOneHop, loopOneHop, xqueueChain, nactChain, loopChain } as const;
 type VariantName = keyof typeof VARIANTS;
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 async function throughputRows(messages: number, rounds: number): Promise<BenchRow[]> {
   const names = Object.keys(VARIANTS) as VariantName[];

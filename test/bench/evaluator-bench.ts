@@ -10,8 +10,7 @@
 import { MessageEvaluatorEngine } from '../../actors/persisters/message-evaluator-engine';
 import { Message } from '../../src/message';
 import type { BenchRow } from './bench-types';
-
-type Step = (msg: Message) => void | Promise<void>;
+import { Step, compareInterleaved } from './interleaved';
 
 const ROUNDS = 20;
 
@@ -61,18 +60,8 @@ function handWritten(msg: Message): void {
   p.set('ReturnCode', '0');
 }
 
-async function timeSteps(step: Step, count: number, offset: number): Promise<number> {
-  const messages = Array.from({ length: count }, (_, i) => makeMessage(offset + i));
-  const start = process.hrtime.bigint();
-  for (const msg of messages) {
-    const r = step(msg);
-    if (r !== undefined) await r;
-  }
-  return Number(process.hrtime.bigint() - start);
-}
-
 /** Checks that both sides compute the same result, so the comparison is fair. */
-function assertSameWork(engineStep: Step): void {
+function assertSameWork(engineStep: Step<Message>): void {
   for (let i = 0; i < 50; i++) {
     const a = makeMessage(i);
     const b = makeMessage(i);
@@ -86,43 +75,17 @@ function assertSameWork(engineStep: Step): void {
 
 export async function benchEvaluator(opts: { n: number }): Promise<BenchRow[]> {
   const engine = new MessageEvaluatorEngine({ Name: 'bench', Ruleset: RULESET }, { baseDir: __dirname, pluginDirs: [] });
-  const engineStep: Step = (msg) => engine.evaluate(msg);
+  const engineStep: Step<Message> = (msg) => engine.evaluate(msg);
   assertSameWork(engineStep);
-  const perRound = Math.max(1, Math.floor(opts.n / ROUNDS));
-  await timeSteps(engineStep, Math.min(perRound, 2000), 0); // warm-up
-  await timeSteps(handWritten, Math.min(perRound, 2000), 0);
-  let engineNs = 0;
-  let handNs = 0;
-  const ratios: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const offset = round * perRound;
-    let e: number;
-    let h: number;
-    // Alternate which side goes first so neither always benefits from a warmer cache.
-    if (round % 2 === 0) {
-      e = await timeSteps(engineStep, perRound, offset);
-      h = await timeSteps(handWritten, perRound, offset);
-    } else {
-      h = await timeSteps(handWritten, perRound, offset);
-      e = await timeSteps(engineStep, perRound, offset);
-    }
-    engineNs += e;
-    handNs += h;
-    ratios.push(e / h);
-  }
-  ratios.sort((a, b) => a - b);
-  const medianRatio = (ratios[(ROUNDS - 1) >> 1] + ratios[ROUNDS >> 1]) / 2;
+  const r = await compareInterleaved({ subject: engineStep, baseline: handWritten, make: makeMessage, rounds: ROUNDS, perRound: Math.max(1, Math.floor(opts.n / ROUNDS)) });
   await engine.close();
-  const total = perRound * ROUNDS;
-  const value = engineNs / total;
-  const baseline = handNs / total;
   return [
     {
       name: 'evaluator (a): pattern groups + formatter with substitutions, engine vs hand-written',
       unit: 'ns/msg',
-      value: Number(value.toFixed(1)),
-      baseline: Number(baseline.toFixed(1)),
-      ratio: Number(medianRatio.toFixed(3)),
+      value: Number(r.subjectNs.toFixed(1)),
+      baseline: Number(r.baselineNs.toFixed(1)),
+      ratio: Number(r.timeRatio.toFixed(3)),
       target: 'ratio <= 1.2',
     },
   ];

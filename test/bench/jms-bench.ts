@@ -20,6 +20,7 @@ import { JmsSelector } from '../../src/jms/selector';
 import { amqpSelectorSource } from '../../src/transports/amqp10-mapping';
 import { closeRheaConnection } from '../support/amqp10-test-client';
 import type { BenchRow } from './bench-types';
+import { median } from './interleaved';
 
 const ROUNDS = 4;
 const CREDIT = 100;
@@ -119,12 +120,6 @@ async function runRaw(n: number): Promise<number> {
     await dropQueue(queue);
   }
   return (n - 1) / ((last - first) / 1000);
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 function selectorCost(): BenchRow {

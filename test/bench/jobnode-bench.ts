@@ -19,6 +19,7 @@
  */
 import { GroupSpec, JobScheduler, JobView, fixedThreshold } from '../../actors/nodes/job-node-scheduler';
 import type { BenchRow } from './bench-types';
+import { median } from './interleaved';
 
 const GROUPS = 100;
 const WORKERS = 16;
@@ -238,8 +239,6 @@ function checkSameChoices(pending: number): void {
   }
   if (a.dispatched.length !== b.dispatched.length) throw new Error(`JobNode bench: ${a.dispatched.length} vs ${b.dispatched.length} decisions`);
 }
-
-const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 
 export async function benchJobNode(opts: { pending: number[] }): Promise<BenchRow[]> {
   const sizes = [...new Set([...opts.pending, 10_000])].sort((x, y) => x - y);

@@ -18,41 +18,28 @@ import { CompiledStylesheet } from '../../src/transforms/xslt-engine';
 import { XML_DECLARATION } from '../../src/transforms/safe-xml';
 import { FIXTURES, contextFor } from '../unit/transforms/context';
 import type { BenchRow } from './bench-types';
-
-type Step = (msg: Message) => void | Promise<void>;
+import { Step, compareInterleaved } from './interleaved';
 
 interface Case {
   name: string;
   make: () => Message;
-  ruleset: Step;
-  handWritten: Step;
+  ruleset: Step<Message>;
+  handWritten: Step<Message>;
 }
 
-const ROUNDS = 10;
-
-async function timeSteps(step: Step, make: () => Message, count: number): Promise<number> {
-  const messages = Array.from({ length: count }, make);
-  const start = process.hrtime.bigint();
-  for (const msg of messages) {
-    const r = step(msg);
-    if (r !== undefined) await r;
-  }
-  return Number(process.hrtime.bigint() - start) / 1e9;
-}
+const ROUNDS = 20;
 
 async function runCase(c: Case, n: number): Promise<BenchRow> {
-  const perRound = Math.max(1, Math.floor(n / ROUNDS));
-  await timeSteps(c.ruleset, c.make, Math.min(perRound, 50)); // warm-up
-  await timeSteps(c.handWritten, c.make, Math.min(perRound, 50));
-  let rulesetSeconds = 0;
-  let handSeconds = 0;
-  for (let round = 0; round < ROUNDS; round++) {
-    rulesetSeconds += await timeSteps(c.ruleset, c.make, perRound);
-    handSeconds += await timeSteps(c.handWritten, c.make, perRound);
-  }
-  const value = (perRound * ROUNDS) / rulesetSeconds;
-  const baseline = (perRound * ROUNDS) / handSeconds;
-  return { name: c.name, unit: 'msg/s', value: Math.round(value), baseline: Math.round(baseline), ratio: Number((value / baseline).toFixed(3)), target: 'ratio >= 0.8' };
+  const r = await compareInterleaved({ subject: c.ruleset, baseline: c.handWritten, make: c.make, rounds: ROUNDS, perRound: Math.max(1, Math.floor(n / ROUNDS)), warmUp: 50 });
+  return {
+    name: c.name,
+    unit: 'msg/s',
+    value: Math.round(1e9 / r.subjectNs),
+    baseline: Math.round(1e9 / r.baselineNs),
+    // Throughput ratio: xroute rate / hand-written rate, the inverse of the median time ratio.
+    ratio: Number((1 / r.timeRatio).toFixed(3)),
+    target: 'ratio >= 0.8',
+  };
 }
 
 function xmlCases(): Case[] {

@@ -1,0 +1,72 @@
+/**
+ * How every bench compares xroute with a baseline on a shared, noisy machine: both run in the same
+ * process, interleaved in rounds, alternating which goes first (so neither always inherits the
+ * other's garbage or a warmer cache); the ratio is the median of the per-round ratios.
+ */
+
+/** The median (the mean of the two middle values for an even count). */
+export function median(xs: readonly number[]): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+export type Step<T> = (item: T) => void | Promise<void>;
+
+export interface InterleavedResult {
+  /** Nanoseconds per item over all rounds. */
+  readonly subjectNs: number;
+  readonly baselineNs: number;
+  /** Median over rounds of subject time / baseline time (< 1: the subject is faster). */
+  readonly timeRatio: number;
+}
+
+/** Runs `step` over `items` (made before the clock starts) and returns the elapsed nanoseconds. */
+async function timeSteps<T>(step: Step<T>, items: readonly T[]): Promise<number> {
+  const start = process.hrtime.bigint();
+  for (const item of items) {
+    const r = step(item);
+    if (r !== undefined) await r;
+  }
+  return Number(process.hrtime.bigint() - start);
+}
+
+/**
+ * Compares `subject` with `baseline`: a warm-up of each, then `rounds` rounds of `perRound` fresh
+ * items each (`make(i)` with a distinct i), the two sides alternating which runs first.
+ */
+export async function compareInterleaved<T>(opts: {
+  subject: Step<T>;
+  baseline: Step<T>;
+  make: (i: number) => T;
+  rounds: number;
+  perRound: number;
+  warmUp?: number;
+}): Promise<InterleavedResult> {
+  const { subject, baseline, make, rounds, perRound } = opts;
+  const batch = (offset: number, count: number): T[] => Array.from({ length: count }, (_, i) => make(offset + i));
+  const warm = opts.warmUp ?? Math.min(perRound, 2000);
+  await timeSteps(subject, batch(0, warm));
+  await timeSteps(baseline, batch(0, warm));
+  let subjectNs = 0;
+  let baselineNs = 0;
+  const ratios: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const offset = round * perRound;
+    let s: number;
+    let b: number;
+    if (round % 2 === 0) {
+      s = await timeSteps(subject, batch(offset, perRound));
+      b = await timeSteps(baseline, batch(offset, perRound));
+    } else {
+      b = await timeSteps(baseline, batch(offset, perRound));
+      s = await timeSteps(subject, batch(offset, perRound));
+    }
+    subjectNs += s;
+    baselineNs += b;
+    ratios.push(s / b);
+  }
+  const total = rounds * perRound;
+  return { subjectNs: subjectNs / total, baselineNs: baselineNs / total, timeRatio: median(ratios) };
+}
