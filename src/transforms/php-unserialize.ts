@@ -81,6 +81,7 @@ export function parsePhpSerialized(input: Buffer): JsonValue {
       return null;
     }
     if (UNSUPPORTED[type] !== undefined) fail(`${UNSUPPORTED[type]} is not supported`);
+    if (!'bidsa'.includes(type)) fail(`unknown type ${JSON.stringify(type)}`);
     i++;
     expect(':');
     switch (type) {
@@ -99,10 +100,8 @@ export function parsePhpSerialized(input: Buffer): JsonValue {
       }
       case 's':
         return string();
-      case 'a':
-        return array();
       default:
-        return fail(`unknown type ${JSON.stringify(type)}`);
+        return array();
     }
   };
   const key = (): string => {

@@ -182,6 +182,10 @@ describe('Translation PHP2JSON and PHP2XML (evaluator.md §14)', () => {
     expect(() => translate('PHP2JSON', 'O:8:"stdClass":1:{s:1:"a";i:1;}')).toThrow(/an object \(O:\) is not supported/);
   });
 
+  it('fails on a body that is not PHP, naming what it found', () => {
+    expect(() => translate('PHP2JSON', '<r/>')).toThrow(/unknown type "<" at byte 0/);
+  });
+
   it('fails on a wrong array count', () => {
     expect(() => translate('PHP2JSON', 'a:2:{i:0;s:1:"x";}')).toThrow(TransformError);
   });
