@@ -100,7 +100,7 @@ export function parsePhpSerialized(input: Buffer): JsonValue {
       }
       case 's':
         return string();
-      default:
+      default: // 'a'
         return array();
     }
   };

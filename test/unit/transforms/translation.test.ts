@@ -113,6 +113,10 @@ describe('Translation JSON2XML (evaluator.md §14)', () => {
     expect(translate('JSON2XML', '{"a":"<b> & </b>"}')).toBe(`${DECLARATION}<JSON>\n    <a>&lt;b&gt; &amp; &lt;/b&gt;</a>\n</JSON>\n`);
   });
 
+  it('keeps a carriage return in text through JSON2XML and XML2JSON', () => {
+    expect(translate('XML2JSON', translate('JSON2XML', '{"a":"x\\r\\ny"}')!)).toBe('{\n  "JSON":{"a":"x\\r\\ny"}\n}');
+  });
+
   it('fails naming the key when a key is not an XML element name', () => {
     expect(() => translate('JSON2XML', '{"o":{"1st item":"x"}}')).toThrow(/key "1st item" at \.o\.1st item is not an XML element name/);
   });
