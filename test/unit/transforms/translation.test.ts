@@ -63,6 +63,10 @@ describe('Translation XML2JSON (evaluator.md §14)', () => {
     expect(translate('XML2JSON', '<r id="7"><b x="y" z="w">t</b></r>')).toBe('{\n  "r":{"b":"t"}\n}');
   });
 
+  it('kept: drops text mixed with child elements, as attributes', () => {
+    expect(translate('XML2JSON', '<r>note<a>1</a>more</r>')).toBe('{\n  "r":{"a":"1"}\n}');
+  });
+
   it('fixed: gathers repeated siblings into a list in document order, even when not adjacent', () => {
     expect(translate('XML2JSON', '<r><a>1</a><b>x</b><a>2</a><a>3</a></r>')).toBe('{\n  "r":{"a":["1","2","3"],"b":"x"}\n}');
   });
