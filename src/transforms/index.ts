@@ -1,5 +1,5 @@
 /**
- * The XML and JSON ruleset kinds of the MessageEvaluator (evaluator.md §12-§13). Importing this
+ * The XML and JSON ruleset kinds of the MessageEvaluator (evaluator.md §12-§14). Importing this
  * module registers them with the rules engine's registry (src/rules/ruleset-kinds.ts), each at
  * its slot of the original's precedence order (§4).
  */
@@ -12,8 +12,9 @@ import { xpathMapKind } from './xpath-map';
 import { xcutKind } from './xcut';
 import { xmergeKind } from './xmerge';
 import { xsltKind } from './xslt';
+import { translationKind } from './translation';
 
-export const TRANSFORM_KINDS: readonly RulesetKind[] = [jsonPathMapKind, jcutKind, jsonataTemplateKind, jmergeKind, xpathMapKind, xcutKind, xmergeKind, xsltKind];
+export const TRANSFORM_KINDS: readonly RulesetKind[] = [jsonPathMapKind, jcutKind, jsonataTemplateKind, jmergeKind, xpathMapKind, xcutKind, xmergeKind, xsltKind, translationKind];
 
 for (const kind of TRANSFORM_KINDS) registerRulesetKind(kind);
 
@@ -27,3 +28,4 @@ export { compileXPathMap } from './xpath-map';
 export { compileXCut } from './xcut';
 export { compileXMerge } from './xmerge';
 export { compileXslt } from './xslt';
+export { compileTranslation } from './translation';

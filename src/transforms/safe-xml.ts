@@ -10,7 +10,8 @@
  *
  * Serialisation: the XML declaration `<?xml version="1.0" encoding="UTF-8" standalone="no"?>`,
  * a newline, the document indented by 4 spaces where an element holds only elements (mixed
- * content is written as is), and a final newline. The DOCTYPE is not written back.
+ * content is written as is), and a final newline. The DOCTYPE is not written back. Text escapes
+ * `& < >` and a carriage return (`&#13;`, so it survives being read back).
  */
 import { TransformProblem } from './errors';
 import { DOMParser, onErrorStopParsing } from '@xmldom/xmldom';
@@ -121,9 +122,12 @@ function holdsOnlyMarkup(el: Element): boolean {
   return elements > 0;
 }
 
+/** A carriage return is written as `&#13;`: a literal one would be read back as a newline. */
 function escapeText(s: string): string {
-  return s.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+  return s.replace(/[&<>\r]/g, (c) => TEXT_ESCAPES[c]!);
 }
+
+const TEXT_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };
 
 function escapeAttribute(s: string): string {
   return s.replace(/[&<"\t\n\r]/g, (c) => ATTRIBUTE_ESCAPES[c]!);

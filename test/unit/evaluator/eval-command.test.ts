@@ -46,6 +46,24 @@ describe('runEval (xroute eval)', () => {
     expect(out[0].properties.greeting).toBe('hello you');
   });
 
+  it('runs Translation rulesets: converted bodies, -1 for a bad body, and one start-up warning for an unknown name', async () => {
+    const lines = [
+      { body: '<r><a>1</a><a>2</a><b x="y">t</b></r>', properties: { RuleName: 'toJson' } },
+      { body: 'a:1:{s:2:"id";i:7;}', properties: { RuleName: 'fromPhp' } },
+      { body: 'a:1:{s:2:"id";i:7;', properties: { RuleName: 'fromPhp' } },
+      { body: 'x,y', properties: { RuleName: 'noSuch' } },
+    ];
+    const { code, out, err } = await run(join(DIR, 'translation.json'), undefined, lines.map((l) => JSON.stringify(l)).join('\n'));
+    expect(code).toBe(0);
+    expect(out.map((m) => [m.body, m.properties.ReturnCode])).toEqual([
+      ['{\n  "r":{"a":["1","2"],"b":"t"}\n}', '0'],
+      ['{\n  "PHP":{"id":7}\n}', '0'],
+      ['a:1:{s:2:"id";i:7;', '-1'],
+      ['x,y', '0'],
+    ]);
+    expect(err.match(/Translation "CSV2XML" is not one of/g)).toHaveLength(1);
+  });
+
   it('exits 2 with a clear error for an unusable configuration', async () => {
     const { code, err } = await run(join(DIR, 'messages.jsonl'), undefined);
     expect(code).toBe(2);

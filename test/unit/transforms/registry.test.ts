@@ -15,7 +15,8 @@ describe('transform kinds in the ruleset-kind registry (evaluator.md §4)', () =
       kindOf({ XPath: '/a' }),
       kindOf({ XMLField: 'src' }),
       kindOf({ XSLFile: 'x.xsl' }),
-    ]).toEqual(['jsonpath-map', 'jcut', 'jsonata', 'jmerge', 'xpath-map', 'xcut', 'xmerge', 'xslt']);
+      kindOf({ Translation: 'XML2JSON' }),
+    ]).toEqual(['jsonpath-map', 'jcut', 'jsonata', 'jmerge', 'xpath-map', 'xcut', 'xmerge', 'xslt', 'translation']);
   });
 
   it('lets FormatterArgument win over XSLFile, as in the original', () => {
@@ -24,6 +25,10 @@ describe('transform kinds in the ruleset-kind registry (evaluator.md §4)', () =
 
   it('lets a JSONPath map win over JTMPFile', () => {
     expect(kindOf({ JSONPath: { a: '.a' }, JTMPFile: 't.jsonata' })).toBe('jsonpath-map');
+  });
+
+  it('lets XSLFile win over Translation (Translation is last in the original order)', () => {
+    expect(kindOf({ XSLFile: 'x.xsl', Translation: 'XML2JSON' })).toBe('xslt');
   });
 
   it('lets an XPath map win over XMLField and XSLFile', () => {

@@ -1,0 +1,55 @@
+/**
+ * An XML document as a JSON value, for the Translation kind's XML2JSON (evaluator.md §14).
+ *
+ * The result is `{ <root name>: <value of the root> }`. The value of an element is:
+ *  - without child elements: its text (text and CDATA, entities decoded), "" when empty;
+ *  - with child elements: an object with one key per child name, in document order. A child
+ *    marked `type="ARRAY"` is an item of a list under its name, even when it is alone.
+ *
+ * Two deliberate choices against the original (which was lossy, §14):
+ *  - FIXED: repeated sibling elements are gathered into a list in document order. The original
+ *    kept only the last one, silently dropping data; documents without repeats come out as before.
+ *  - KEPT: attributes are dropped (other than reading the `type="ARRAY"` mark), and so is text
+ *    mixed with child elements. Keeping attributes would turn every element that has one into an
+ *    object (`"b":"t"` would become `"b":{...}`) and break consumers of today's output.
+ * Names are the tag names as written (a prefix stays part of the name); every value is a string.
+ */
+import type { Document, Element, Node } from '@xmldom/xmldom';
+import type { JsonObject, JsonValue } from './json-text';
+import { ARRAY_MARK } from './json-to-xml';
+
+const ELEMENT = 1;
+const TEXT = 3;
+const CDATA = 4;
+
+export function xmlToJson(doc: Document): JsonObject {
+  const root = doc.documentElement!;
+  const out: JsonObject = {};
+  addChild(out, root);
+  return out;
+}
+
+function valueOf(el: Element): JsonValue {
+  let object: JsonObject | undefined;
+  let text = '';
+  for (let c: Node | null = el.firstChild; c !== null; c = c.nextSibling) {
+    if (c.nodeType === ELEMENT) addChild((object ??= {}), c as Element);
+    else if (c.nodeType === TEXT || c.nodeType === CDATA) text += c.nodeValue ?? '';
+  }
+  return object ?? text;
+}
+
+/** Adds a child's value under its name: the first one as a value, repeats and marked ones as list items. */
+function addChild(parent: JsonObject, child: Element): void {
+  const name = child.tagName;
+  const value = valueOf(child);
+  const marked = child.getAttribute(ARRAY_MARK.name) === ARRAY_MARK.value;
+  const existing = Object.prototype.hasOwnProperty.call(parent, name) ? parent[name] : undefined;
+  if (Array.isArray(existing)) {
+    existing.push(value);
+    return;
+  }
+  const next = existing === undefined ? (marked ? [value] : value) : [existing, value];
+  // defineProperty: an element named "__proto__" is data, not the prototype
+  Object.defineProperty(parent, name, { value: next, enumerable: true, writable: true, configurable: true });
+}
