@@ -74,6 +74,7 @@ const CASES: readonly Case[] = [
   { title: 'rule list a:b: every hit', input: { properties: { RuleName: 'isB:stamp', kind: 'a' } }, rc: '0', properties: { stamped: 'yes' } },
   { title: 'time window (ActiveTime, KeyTemplate, TimePattern)', input: { properties: { RuleName: 'fresh', eventTime: oneMinuteAgo() } }, rc: '0' },
   { title: 'SizeRange file check', input: { properties: { RuleName: 'small', file: 'bill.txt' } }, rc: '0', properties: { size: BILL_SIZE } },
+  { title: 'Translation XML2JSON', input: { body: '<r><a>1</a><b>t</b></r>', properties: { RuleName: 'translation' } }, rc: '0', body: '{\n  "r":{"a":"1","b":"t"}\n}' },
   { title: 'an unknown rule name', input: { properties: { RuleName: 'nope' } }, rc: '-1' },
 ];
 
