@@ -67,6 +67,19 @@ describe('JSONFormatter verified examples (evaluator.md §12.3, payload with k=4
   });
 });
 
+describe('JSONFormatter README example', () => {
+  it('sets, merges with a ##.path## template, removes, de-duplicates and sorts', () => {
+    const msg = run([
+      { JSONPath: '.a.b', Operation: 'set', Template: '##k##', DataType: 'long' },
+      { JSONPath: '.a', Operation: 'merge', Template: '{"d":"##.a.c##"}', DataType: 'map' },
+      { JSONPath: '.a.c', Operation: 'remove', Template: 'removed' },
+      { JSONPath: '.l', Operation: 'uniq' },
+      { JSONPath: '.l', Operation: 'sort' },
+    ]);
+    expect([msg.bodyText(), msg.getProperty('removed')]).toEqual(['{"a":{"b":42,"d":"C"},"l":["x","y"],"n":5}', 'C']);
+  });
+});
+
 describe('JSONFormatter known defects and quirks', () => {
   it('[BUG] fixed: first on an array of 3 or more items keeps the first item', () => {
     const msg = run([{ JSONPath: '.l', Operation: 'first' }], '{"l":["c","b","a","d"]}');
@@ -142,18 +155,14 @@ describe('JSONFormatter operations', () => {
     expect(json(msg)).toMatchObject({ a: { b: '42' }, n: 42 });
   });
 
-  it('set converts with each DataType (double in its shortest form, boolean as Java parseBoolean)', () => {
-    const msg = run(
-      [
-        { JSONPath: '.d', Operation: 'set', Template: '1.50', DataType: 'double' },
-        { JSONPath: '.t', Operation: 'set', Template: 'TRUE', DataType: 'boolean' },
-        { JSONPath: '.f', Operation: 'set', Template: 'yes', DataType: 'boolean' },
-        { JSONPath: '.m', Operation: 'set', Template: '{"x":[1]}', DataType: 'map' },
-        { JSONPath: '.l', Operation: 'set', Template: '[]', DataType: 'list' },
-      ],
-      '{}',
-    );
-    expect(msg.bodyText()).toBe('{"d":1.5,"t":true,"f":false,"m":{"x":[1]},"l":[]}');
+  it.each([
+    ['double, in its shortest form', '1.50', 'double', '1.5'],
+    ['boolean, true in any case', 'TRUE', 'boolean', 'true'],
+    ['boolean, anything else false (Java parseBoolean)', 'yes', 'boolean', 'false'],
+    ['map, parsed as JSON', '{"x":[1]}', 'map', '{"x":[1]}'],
+    ['list, parsed as JSON', '[]', 'list', '[]'],
+  ])('set converts with DataType %s', (_name, template, dataType, stored) => {
+    expect(run([{ JSONPath: '.v', Operation: 'set', Template: template, DataType: dataType }], '{}').bodyText()).toBe(`{"v":${stored}}`);
   });
 
   it('set fails when the text does not fit the DataType', () => {
@@ -194,17 +203,13 @@ describe('JSONFormatter operations', () => {
     expect(json(msg)).toMatchObject({ a: { b: '1', c: 'C', d: 'D' } });
   });
 
-  it('merge appends a map, a string, a number or a boolean to a list according to DataType', () => {
-    const msg = run(
-      [
-        { JSONPath: '.l', Operation: 'merge', Template: '{"k":"##k##"}', DataType: 'map' },
-        { JSONPath: '.l', Operation: 'merge', Template: 's', DataType: 'string' },
-        { JSONPath: '.l', Operation: 'merge', Template: '##k##', DataType: 'long' },
-        { JSONPath: '.l', Operation: 'merge', Template: 'true', DataType: 'boolean' },
-      ],
-      '{"l":[]}',
-    );
-    expect(msg.bodyText()).toBe('{"l":[{"k":"42"},"s",42,true]}');
+  it.each([
+    ['map', '{"k":"##k##"}', '{"k":"42"}'],
+    ['string', 's', '"s"'],
+    ['long', '##k##', '42'],
+    ['boolean', 'true', 'true'],
+  ])('merge appends one %s to a list', (dataType, template, appended) => {
+    expect(run([{ JSONPath: '.l', Operation: 'merge', Template: template, DataType: dataType }], '{"l":[0]}').bodyText()).toBe(`{"l":[0,${appended}]}`);
   });
 
   it('merge on a missing path acts like set', () => {
@@ -394,10 +399,19 @@ describe('JSONFormatter start-up validation', () => {
     expect(startupError([{ JSONPath: '.a', Operation: 'merge', Template: '{}', Selector: ['[1,2]'] }])).toThrow(/JSONFormatter\[0\]\.Selector: merge filters the merged keys with a regex string only/);
   });
 
-  it('rejects remove of the current node, a malformed path, a bad substitution and a non-map entry', () => {
+  it('rejects remove of the current node', () => {
     expect(startupError([{ JSONPath: '.', Operation: 'remove' }])).toThrow(TransformConfigError);
+  });
+
+  it('rejects a malformed path, naming the JSONPath key', () => {
     expect(startupError([{ JSONPath: '.a[0', Operation: 'get' }])).toThrow(/JSONFormatter\[0\]\.JSONPath/);
+  });
+
+  it('rejects a bad substitution, naming the Substitution key', () => {
     expect(startupError([{ JSONPath: '.a', Operation: 'set', Template: 'x', Substitution: 'x/a/b/' }])).toThrow(/JSONFormatter\[0\]\.Substitution/);
+  });
+
+  it('rejects an entry that is not a map', () => {
     expect(startupError(['get'] as never)).toThrow(/key JSONFormatter\[0\]: is "get"/);
   });
 
