@@ -15,7 +15,7 @@
 import type { Message } from '../message';
 import type { Substitution } from '../rules/substitution';
 import { TransformProblem } from './errors';
-import type { JsonPath, JsonSlot } from './json-path';
+import { describeJson, type JsonPath, type JsonSlot } from './json-path';
 import { JsonNumber, JsonObject, JsonValue, hasJsonKey, isJsonObject, putJsonKey, stringifyJson } from './json-text';
 import type { NodeTemplate } from './json-formatter-template';
 import type { Selector } from './json-formatter-selector';
@@ -77,9 +77,8 @@ class Op {
   constructor(private readonly spec: OperationSpec) {}
 
   get(s: FormatterState): void {
-    const found = this.spec.path.select(s.node);
+    const found = this.container(s);
     if (found === undefined) throw this.problem('the path is not found');
-    if (!Array.isArray(found) && !isJsonObject(found)) throw this.problem(`the path holds ${describe(found)}, not an object or a list`);
     if (found !== s.node) {
       s.node = found;
       s.changed = true;
@@ -99,7 +98,7 @@ class Op {
     const target = slot.value;
     if (target === undefined) return this.set(s);
     if (isJsonObject(target)) return this.mergeKeys(s, target, union);
-    if (!Array.isArray(target)) throw this.problem(`the path holds ${describe(target)}; ${this.spec.operation} needs an object${union ? '' : ' or a list'}`);
+    if (!Array.isArray(target)) throw this.problem(`the path holds ${describeJson(target)}; ${this.spec.operation} needs an object${union ? '' : ' or a list'}`);
     if (union) throw this.problem('the path holds a list; union works on objects only');
     const type = this.spec.dataType ?? 'list';
     const value = this.convert(this.render(s, s.node), type);
@@ -144,14 +143,14 @@ class Op {
     if (target === undefined) return;
     let at: string | number | undefined;
     if (Array.isArray(target)) at = target.length === 0 ? undefined : first ? 0 : target.length - 1;
-    else at = Object.keys(target).reduce<string | undefined>((best, k) => (best === undefined || (first ? k < best : k > best) ? k : best), undefined);
+    else at = extremeKey(Object.keys(target), first);
     const item = at === undefined ? undefined : Array.isArray(target) ? target[at as number] : target[at as string];
     if (this.spec.template !== undefined && at !== undefined) s.msg.setProperty(this.propertyName(s), String(at));
     const type = this.spec.dataType;
     if (type !== undefined) {
       if (item === undefined) throw this.problem('the path holds nothing to keep, so nothing can replace the current node');
       if (type !== 'map' && type !== 'list') throw this.problem(`DataType ${type}: the kept item can only replace the current node as a map or a list`);
-      if (dataTypeOf(item) !== type) throw this.problem(`the kept item is ${describe(item)}, not a ${type} (DataType ${type})`);
+      if (dataTypeOf(item) !== type) throw this.problem(`the kept item is ${describeJson(item)}, not a ${type} (DataType ${type})`);
       s.node = item;
       s.changed = true;
     } else if (Array.isArray(target)) {
@@ -167,11 +166,7 @@ class Op {
     if (list === undefined) return;
     const keys = this.sortKeys(s, list);
     const order = list.map((_, i) => i).sort((a, b) => compare(keys[a]!, keys[b]!));
-    this.replaceItems(
-      s,
-      list,
-      order.map((i) => list[i]!),
-    );
+    this.replaceItems(s, list, order.map((i) => list[i]!));
   }
 
   /** [BUG] fixed: every duplicate is removed; the first of equal items stays, in place. */
@@ -208,7 +203,7 @@ class Op {
     const template = this.spec.template;
     const numeric = isNumericType(this.spec.dataType) || (template === undefined && list.every((v) => v instanceof JsonNumber));
     return list.map((item) => {
-      if (template === undefined && (Array.isArray(item) || isJsonObject(item))) throw this.problem(`an item is ${describe(item)}: ${this.spec.operation} needs a Template to key maps and lists`);
+      if (template === undefined && (Array.isArray(item) || isJsonObject(item))) throw this.problem(`an item is ${describeJson(item)}: ${this.spec.operation} needs a Template to key maps and lists`);
       const text = template === undefined ? valueText(item) : this.render(s, item);
       if (!numeric) return text;
       const x = parseJavaDouble(text);
@@ -279,7 +274,7 @@ class Op {
   private container(s: FormatterState): JsonValue[] | JsonObject | undefined {
     const found = this.spec.path.select(s.node);
     if (found === undefined) return undefined;
-    if (!Array.isArray(found) && !isJsonObject(found)) throw this.problem(`the path holds ${describe(found)}, not an object or a list`);
+    if (!Array.isArray(found) && !isJsonObject(found)) throw this.problem(`the path holds ${describeJson(found)}, not an object or a list`);
     return found;
   }
 
@@ -306,6 +301,13 @@ class Op {
   }
 }
 
+/** The smallest (`first`) or largest key, in String.compareTo order (UTF-16 code units, as JS `<`). */
+function extremeKey(keys: string[], first: boolean): string | undefined {
+  let best: string | undefined;
+  for (const k of keys) if (best === undefined || (first ? k < best : k > best)) best = k;
+  return best;
+}
+
 function compare(a: string | number, b: string | number): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -314,10 +316,4 @@ function compare(a: string | number, b: string | number): number {
 function identity(item: JsonValue): string {
   if (item instanceof JsonNumber) return `n${Number(item.text)}`;
   return `j${stringifyJson(item)}`;
-}
-
-function describe(value: JsonValue): string {
-  if (Array.isArray(value)) return 'a list';
-  if (isJsonObject(value)) return 'an object';
-  return value === null ? 'null' : `the scalar ${stringifyJson(value)}`;
 }

@@ -127,11 +127,12 @@ export class JsonPath {
   }
 
   private misfit(what: string, value: JsonValue): JsonPathProblem {
-    return new JsonPathProblem(`path ${this.source}: ${what} does not apply to ${describe(value)}`);
+    return new JsonPathProblem(`path ${this.source}: ${what} does not apply to ${describeJson(value)}`);
   }
 }
 
-function describe(value: JsonValue): string {
+/** `a list`, `an object`, `null` or `the scalar 5`, for error messages. */
+export function describeJson(value: JsonValue): string {
   if (Array.isArray(value)) return 'a list';
   if (isJsonObject(value)) return 'an object';
   return value === null ? 'null' : `the scalar ${String(value)}`;
