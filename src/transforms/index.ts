@@ -8,22 +8,24 @@ import { jsonPathMapKind } from './jsonpath-map';
 import { jcutKind } from './jcut';
 import { jsonataTemplateKind } from './jsonata-template';
 import { jmergeKind } from './jmerge';
+import { jsonFormatterKind } from './json-formatter';
 import { xpathMapKind } from './xpath-map';
 import { xcutKind } from './xcut';
 import { xmergeKind } from './xmerge';
 import { xsltKind } from './xslt';
 import { translationKind } from './translation';
 
-export const TRANSFORM_KINDS: readonly RulesetKind[] = [jsonPathMapKind, jcutKind, jsonataTemplateKind, jmergeKind, xpathMapKind, xcutKind, xmergeKind, xsltKind, translationKind];
+export const TRANSFORM_KINDS: readonly RulesetKind[] = [jsonPathMapKind, jcutKind, jsonataTemplateKind, jmergeKind, jsonFormatterKind, xpathMapKind, xcutKind, xmergeKind, xsltKind, translationKind];
 
 for (const kind of TRANSFORM_KINDS) registerRulesetKind(kind);
 
-export type { TransformCompileContext, CompiledTransform, RulesetMap } from './kind-types';
+export type { TransformCompileContext, JsonFormatterCompileContext, CompiledTransform, RulesetMap } from './kind-types';
 export * from './errors';
 export { compileJsonPathMap } from './jsonpath-map';
 export { compileJCut } from './jcut';
 export { compileJsonataTemplate } from './jsonata-template';
 export { compileJMerge } from './jmerge';
+export { compileJsonFormatter } from './json-formatter';
 export { compileXPathMap } from './xpath-map';
 export { compileXCut } from './xcut';
 export { compileXMerge } from './xmerge';

@@ -23,7 +23,7 @@ import { SelectionError, perMessage } from './errors';
 import { KIND_PRECEDENCE, RulesetKind } from '../rules/ruleset-kinds';
 import type { CompiledTransform, RulesetMap, TransformCompileContext } from './kind-types';
 import { compileJsonPathKey, parseJsonInput } from './json-support';
-import { JsonValue, isJsonObject, stringifyJson } from './json-text';
+import { JsonValue, hasJsonKey, isJsonObject, putJsonKey, stringifyJson } from './json-text';
 import { stringKey } from './ruleset-values';
 
 const KIND = 'jmerge';
@@ -56,8 +56,8 @@ function merge(into: JsonValue, value: JsonValue, rulesetName: string): boolean 
   if (isJsonObject(into) && isJsonObject(value)) {
     let added = false;
     for (const [key, v] of Object.entries(value)) {
-      if (Object.prototype.hasOwnProperty.call(into, key)) continue;
-      Object.defineProperty(into, key, { value: v, enumerable: true, writable: true, configurable: true });
+      if (hasJsonKey(into, key)) continue;
+      putJsonKey(into, key, v);
       added = true;
     }
     return added;

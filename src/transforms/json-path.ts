@@ -1,6 +1,6 @@
 /**
- * The JSON path dialect of the original (evaluator.md §12.0), used by the JSONPath map, jcut and
- * jmerge. Compiled once; evaluated against a {@link JsonValue}.
+ * The JSON path dialect of the original (evaluator.md §12.0), used by the JSONPath map, jcut,
+ * jmerge and JSONFormatter. Compiled once; evaluated against a {@link JsonValue}.
  *
  * - Steps are separated by `.`; a leading `.` is optional and empty steps are ignored
  *   (`a.b` = `.a.b` = `a..b`); `.` alone is the root. `$` is an ordinary key.
@@ -35,6 +35,9 @@ export interface JsonLocation {
   readonly at?: string | number;
 }
 
+/** A place for a value: a location whose value may not exist yet. */
+export type JsonSlot = Omit<JsonLocation, 'value'> & { readonly value?: JsonValue };
+
 const INTEGER = /^-?\d+$/;
 const PLACEHOLDER = /#\{([^}]*)\}/g;
 
@@ -62,6 +65,24 @@ export class JsonPath {
       here = next;
     }
     return here;
+  }
+
+  /**
+   * Where a value at the path is, or would be stored (JSONFormatter's `set`): like {@link locate},
+   * but a last key step that is missing from its object still gives a slot (with no value).
+   * Undefined when the container of the last step is not found, or a last index is out of range.
+   */
+  locateSlot(root: JsonValue): JsonSlot | undefined {
+    const last = this.steps[this.steps.length - 1];
+    if (last === undefined) return { value: root };
+    let here: JsonValue = root;
+    for (let i = 0; i < this.steps.length - 1; i++) {
+      const next = this.step(here, this.steps[i]!);
+      if (next === undefined) return undefined;
+      here = next.value;
+    }
+    if ('key' in last && isJsonObject(here) && !Object.prototype.hasOwnProperty.call(here, last.key)) return { parent: here, at: last.key };
+    return this.step(here, last);
   }
 
   /** The value at the path, or undefined when it is not found. */
@@ -106,11 +127,12 @@ export class JsonPath {
   }
 
   private misfit(what: string, value: JsonValue): JsonPathProblem {
-    return new JsonPathProblem(`path ${this.source}: ${what} does not apply to ${describe(value)}`);
+    return new JsonPathProblem(`path ${this.source}: ${what} does not apply to ${describeJson(value)}`);
   }
 }
 
-function describe(value: JsonValue): string {
+/** `a list`, `an object`, `null` or `the scalar 5`, for error messages. */
+export function describeJson(value: JsonValue): string {
   if (Array.isArray(value)) return 'a list';
   if (isJsonObject(value)) return 'an object';
   return value === null ? 'null' : `the scalar ${String(value)}`;

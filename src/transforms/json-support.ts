@@ -16,6 +16,6 @@ export function parseJsonInput(text: string, kind: string, ruleset: string, what
   }
 }
 
-export function compileJsonPathKey(path: string, key: string, ctx: TransformCompileContext): JsonPath {
+export function compileJsonPathKey(path: string, key: string, ctx: Pick<TransformCompileContext, 'where'>): JsonPath {
   return asConfigError(ctx.where(key), 'a JSON path (evaluator.md §12.0)', () => JsonPath.compile(path));
 }

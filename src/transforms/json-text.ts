@@ -38,6 +38,15 @@ export function isJsonObject(v: JsonValue | undefined): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof JsonNumber);
 }
 
+/** Sets a key of an object; a "__proto__" key is data, not the prototype. An existing key keeps its place. */
+export function putJsonKey(object: JsonObject, key: string, value: JsonValue): void {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+export function hasJsonKey(object: JsonObject, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(object, key);
+}
+
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 export function parseJsonText(text: string): JsonValue {
@@ -75,8 +84,7 @@ export function parseJsonText(text: string): JsonValue {
       space();
       if (text[i] !== ':') fail('expected ":"');
       i++;
-      // defineProperty: a "__proto__" key is data, not the prototype
-      Object.defineProperty(out, key, { value: value(), enumerable: true, writable: true, configurable: true });
+      putJsonKey(out, key, value());
       space();
       if (text[i] === ',') i++;
       else if (text[i] === '}') return i++, out;

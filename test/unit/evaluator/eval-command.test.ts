@@ -64,6 +64,17 @@ describe('runEval (xroute eval)', () => {
     expect(err.match(/Translation "CSV2XML" is not one of/g)).toHaveLength(1);
   });
 
+  it('runs a JSONFormatter ruleset: rewrites the body and returns -1 for get on a missing path', async () => {
+    const body = '{"a":{"b":"1","c":"C"},"l":["y","x","y"],"n":5}';
+    const lines = [{ body, properties: { RuleName: 'jfmt', k: '42' } }, { body, properties: { RuleName: 'jget' } }].map((l) => JSON.stringify(l)).join('\n');
+    const { code, out } = await run(join(DIR, 'jsonformatter.json'), undefined, lines);
+    expect(code).toBe(0);
+    expect(out).toEqual([
+      { body: '{"a":{"b":42},"l":["x","y"],"n":5}', properties: { RuleName: 'jfmt', k: '42', removed: 'C', ReturnCode: '0' } },
+      { body, properties: { RuleName: 'jget', ReturnCode: '-1' } },
+    ]);
+  });
+
   it('exits 2 with a clear error for an unusable configuration', async () => {
     const { code, err } = await run(join(DIR, 'messages.jsonl'), undefined);
     expect(code).toBe(2);

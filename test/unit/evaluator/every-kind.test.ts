@@ -75,6 +75,13 @@ const CASES: readonly Case[] = [
   { title: 'time window (ActiveTime, KeyTemplate, TimePattern)', input: { properties: { RuleName: 'fresh', eventTime: oneMinuteAgo() } }, rc: '0' },
   { title: 'SizeRange file check', input: { properties: { RuleName: 'small', file: 'bill.txt' } }, rc: '0', properties: { size: BILL_SIZE } },
   { title: 'Translation XML2JSON', input: { body: '<r><a>1</a><b>t</b></r>', properties: { RuleName: 'translation' } }, rc: '0', body: '{\n  "r":{"a":"1","b":"t"}\n}' },
+  {
+    title: 'JSONFormatter operations (set, remove into a property, sort)',
+    input: { body: '{"a":{"b":"1","c":"C"},"l":["y","x","y"],"n":5}', properties: { RuleName: 'jsonFormatter', k: '42' } },
+    rc: '0',
+    properties: { removed: 'C' },
+    body: '{"a":{"b":42},"l":["x","y","y"],"n":5}',
+  },
   { title: 'an unknown rule name', input: { properties: { RuleName: 'nope' } }, rc: '-1' },
 ];
 

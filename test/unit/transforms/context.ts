@@ -1,12 +1,13 @@
 /**
  * Test support: a compile context for the transform kinds with the engine's real templates
- * (src/rules/template.ts) and files read from the fixtures directory.
+ * (src/rules/template.ts) and substitutions (src/rules/substitution.ts) and files read from the fixtures directory.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { RuleConfigError } from '../../../src/rules/errors';
 import { Template } from '../../../src/rules/template';
-import type { TransformCompileContext } from '../../../src/transforms/kind-types';
+import { compileSubstitution } from '../../../src/rules/substitution';
+import type { JsonFormatterCompileContext, TransformCompileContext } from '../../../src/transforms/kind-types';
 
 /** The project root: the nearest directory above this file holding package.json (works from dist/ too). */
 function projectRoot(from: string): string {
@@ -15,7 +16,7 @@ function projectRoot(from: string): string {
 
 export const FIXTURES = join(projectRoot(__dirname), 'test', 'fixtures', 'transforms');
 
-export function contextFor(rulesetName: string, baseDir: string = FIXTURES): TransformCompileContext {
+export function contextFor(rulesetName: string, baseDir: string = FIXTURES): TransformCompileContext & JsonFormatterCompileContext {
   const where = (key?: string) => ({ component: 'test', ruleset: rulesetName, key });
   const resolvePath = (path: string) => (isAbsolute(path) ? path : resolve(baseDir, path));
   return {
@@ -33,6 +34,8 @@ export function contextFor(rulesetName: string, baseDir: string = FIXTURES): Tra
       const template = new Template(text, { where: where(key) });
       return (msg) => template.format(msg);
     },
+    template: (text: string, key: string) => new Template(text, { where: where(key) }),
+    substitution: (text: unknown, key: string) => compileSubstitution(text, { where: where(key) }),
   };
 }
 
