@@ -51,11 +51,15 @@ async function medianMs(n: number, op: () => Promise<unknown>): Promise<number> 
   return times[Math.floor(n / 2)];
 }
 
+// A generous ReceiveTime: on a loaded machine 512 children may wait over the default 1 s for an echo,
+// and a reply timeout reconnects (a second connection would break the one-connection-per-child count).
+const REQUEST_QUERY = 'Operation=request&ReceiveTime=30000';
+
 describe('PersisterPool at scale', () => {
   it('runs 512 concurrent children, each moving its own messages', async () => {
     pool = startPool('persister', { MaxNumberPersister: '512', DefaultPoolSize: '512' }, [], 512);
     const p = pool;
-    const handles = await Promise.all(Array.from({ length: 512 }, () => p.client.request({ URI: `${peer.uri}?Operation=request`, capacity: 4 })));
+    const handles = await Promise.all(Array.from({ length: 512 }, () => p.client.request({ URI: `${peer.uri}?${REQUEST_QUERY}`, capacity: 4 })));
     expect(p.active()).toBe(512);
     const replies = await Promise.all(
       handles.map(async (h, c) => {
@@ -72,14 +76,14 @@ describe('PersisterPool at scale', () => {
   it('is not slowed by 512 live children: request latency and message round trips stay within 3x of an empty pool', async () => {
     pool = startPool('persister', { MaxNumberPersister: '1000', DefaultPoolSize: '1000' }, [], 64);
     const p = pool;
-    const probe = await p.client.request({ URI: `${peer.uri}?Operation=request` });
+    const probe = await p.client.request({ URI: `${peer.uri}?${REQUEST_QUERY}` });
     const requestAndRelease = async () => (await p.client.request({ URI: 'file://-' })).release();
     const roundTrip = () => send(probe.transmit, 'x\n');
     await medianMs(50, requestAndRelease); // warm-up
     await medianMs(200, roundTrip);
     const emptyRequest = await medianMs(100, requestAndRelease);
     const emptyTrip = await medianMs(500, roundTrip);
-    const live: PoolHandle[] = await Promise.all(Array.from({ length: 512 }, () => p.client.request({ URI: `${peer.uri}?Operation=request`, capacity: 2 })));
+    const live: PoolHandle[] = await Promise.all(Array.from({ length: 512 }, () => p.client.request({ URI: `${peer.uri}?${REQUEST_QUERY}`, capacity: 2 })));
     expect(p.active()).toBe(513);
     const busyRequest = await medianMs(100, requestAndRelease);
     const busyTrip = await medianMs(500, roundTrip);
@@ -94,7 +98,7 @@ describe('PersisterPool at scale', () => {
     const p = pool;
     const cycle = async (batches: number) => {
       for (let b = 0; b < batches; b++) {
-        const hs = await Promise.all(Array.from({ length: 100 }, () => p.client.request({ URI: `${peer.uri}?Operation=request`, capacity: 2 })));
+        const hs = await Promise.all(Array.from({ length: 100 }, () => p.client.request({ URI: `${peer.uri}?${REQUEST_QUERY}`, capacity: 2 })));
         await Promise.all(hs.map((h) => send(h.transmit, 'x\n')));
         await Promise.all(hs.map((h, i) => (i % 2 === 0 ? h.release() : (h.stop(), h.closed()))));
       }
@@ -113,7 +117,7 @@ describe('PersisterPool at scale', () => {
 
   it('keeps a pooled message in order with its siblings while children come and go', async () => {
     pool = startPool('persister', {});
-    const h = await pool.client.request({ URI: `${peer.uri}?Operation=request` });
+    const h = await pool.client.request({ URI: `${peer.uri}?${REQUEST_QUERY}` });
     const others = await Promise.all(Array.from({ length: 20 }, () => pool!.client.request({ URI: 'file://-' })));
     const replies = await Promise.all([0, 1, 2].map((i) => send(h.transmit, `${i}\n`)));
     await Promise.all(others.map((o) => o.release()));

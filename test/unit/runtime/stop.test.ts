@@ -14,10 +14,14 @@ function quiet(): Promise<void> {
   return new Promise((r) => setTimeout(r, 20));
 }
 
-/** A behaviour that starts timers, spawns the given children and records its stop. */
+/** Paths of the actors that have started, in order (tests wait for these instead of sleeping). */
+const started: string[] = [];
+
+/** A behaviour that starts timers, spawns the given children and records its start and stop. */
 function node(stops: string[], children: Record<string, BehaviourFactory<never>> = {}): BehaviourFactory<never> {
   return () => ({
     start(ctx) {
+      started.push(ctx.path);
       ctx.setInterval(() => undefined, 1000);
       ctx.setTimeout(() => undefined, 60_000);
       for (const [name, factory] of Object.entries(children)) ctx.spawn(name, factory);
@@ -34,8 +38,7 @@ describe('ActorRuntime.stop', () => {
     const stops: string[] = [];
     runtime.spawn('flow', node(stops, { receiver: node(stops, { conn: node(stops) }), persister: node(stops) }));
     runtime.spawn('other', node(stops));
-    await waitFor(() => runtime.actors().length === 2, 'two top-level actors');
-    await new Promise((r) => setTimeout(r, 20)); // let every child start
+    await waitFor(() => ['flow', 'flow/persister', 'flow/receiver', 'flow/receiver/conn', 'other'].every((p) => started.includes(p)), 'every actor started');
     await runtime.stop();
     expect([...stops].sort()).toEqual(['flow', 'flow/persister', 'flow/receiver', 'flow/receiver/conn', 'other']);
     const at = (p: string) => stops.indexOf(p);
