@@ -1,4 +1,11 @@
-/** StreamPersister configuration (components.md §6.1): parsed once, with errors naming the property. */
+/**
+ * StreamPersister configuration (components.md §6.1): parsed once, with errors naming the property.
+ *
+ * The mode follows the original: `simple` (one request at a time, the reply ends where Pattern matches) when
+ * operation request has a Pattern and no login handshake; otherwise `multiplexed` (requests pipelined, replies
+ * framed by SOTBytes/EOTBytes and matched FIFO or by the Parser's tag). With a handshake, Pattern only ends
+ * the handshake's answers.
+ */
 import { ComponentConfig, JsonSchema } from '../../src/runtime/component';
 import { boolStr, intStr, str, strMap } from '../../src/config/schema-helpers';
 import { Template } from '../../src/rules/template';
@@ -7,6 +14,8 @@ import { ConfigReader, ComponentConfigError } from '../support/config-values';
 import { DEFAULT_MAX_MSG_LENGTH, HexBytesError, parseHexBytes } from '../stream/framing';
 import { StreamTarget, parseStreamTarget } from '../stream/stream-target';
 import { ParserSpec, readParserSpec } from './stream-reply-parser';
+import { compilePerl5 } from '../../src/rules/regex-dialect';
+import { HandshakeSpec } from './stream-handshake';
 
 export const STREAM_PERSISTER_OPERATIONS = ['request', 'write'] as const;
 export type StreamPersisterOperation = (typeof STREAM_PERSISTER_OPERATIONS)[number];
@@ -39,6 +48,15 @@ export interface StreamPersisterSettings {
   readonly displayMask: number;
   /** Parser map (ClassName, ParserArgument): replies go through it instead of into DataField. */
   readonly parser?: ParserSpec;
+  /** multiplexed: pipelined requests, framed replies; simple: one request, reply ends at Pattern. */
+  readonly mode: 'multiplexed' | 'simple';
+  /** Simple mode: the end of a reply (Perl5 dialect). */
+  readonly replyPattern?: RegExp;
+  /** Requests per connection; then the connection is renewed between requests (0 = never). */
+  readonly sessionSize: number;
+  readonly handshake?: HandshakeSpec;
+  /** Lines written (each + "\n") before the persister closes a connection itself. */
+  readonly closeRequest: readonly string[];
 }
 
 export const STREAM_PERSISTER_SCHEMA: JsonSchema = {
@@ -60,8 +78,74 @@ export const STREAM_PERSISTER_SCHEMA: JsonSchema = {
     HostName: str(),
     Port: intStr(),
     StringProperty: strMap(),
+    Pattern: str('Perl5 regex: with operation request and no login, the end of a reply (one request at a time); with a login, the end of each login answer'),
+    SessionSize: intStr('requests per connection before it is renewed between requests (0 = never)', { min: 0 }),
+    Destination: str('login: open this destination with a collectible event line; the answer must be a NOTICE event'),
+    DestinationProperty: { type: 'object', description: 'login: like Destination, with URI, Operation and further attributes from this map' },
+    Username: str('login (Destination/DestinationProperty): the username attribute'),
+    Password: str('login (Destination/DestinationProperty): the password attribute'),
+    ConnectionRequest: { type: 'array', items: { type: 'string' }, description: 'login: lines written one by one after connecting, each answer read until Pattern' },
+    ErrorResponse: { type: 'array', items: { type: 'string' }, description: 'login: an answer containing one of these strings fails the login' },
+    CloseRequest: { type: 'array', items: { type: 'string' }, description: 'lines written before the persister closes a connection itself' },
+    WithGreeting: boolStr('"true": read the server greeting until Pattern before the login'),
   },
 };
+
+function stringList(c: ConfigReader, key: string): string[] | undefined {
+  const v = c.raw(key);
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new ComponentConfigError(c.component, key, v, 'a list of strings');
+  return v as string[];
+}
+
+function perl5(c: ConfigReader, key: string, source: string): RegExp {
+  try {
+    return compilePerl5(source, {}, { component: c.component, key });
+  } catch (e) {
+    throw new ComponentConfigError(c.component, key, source, `a Perl5 regular expression (${e instanceof Error ? e.message : String(e)})`);
+  }
+}
+
+/** CloseRequest: the original writes it only with a ConnectionRequest login or in simple mode. */
+function readCloseRequest(c: ConfigReader, applies: boolean): string[] {
+  const lines = stringList(c, 'CloseRequest') ?? [];
+  if (lines.length > 0 && !applies) throw new ComponentConfigError(c.component, 'CloseRequest', lines, 'no CloseRequest here: it is written only with a ConnectionRequest login or with Pattern in operation request (simple mode)');
+  return lines;
+}
+
+/** Destination, DestinationProperty or ConnectionRequest (in the original's order of precedence), if any. */
+function readHandshake(c: ConfigReader, operation: string, pattern: string | undefined, stringProperty: Record<string, string>): HandshakeSpec | undefined {
+  const greeting = c.bool('WithGreeting', false);
+  const destProps = c.raw('DestinationProperty');
+  const destination = c.string('Destination');
+  const login = new Map<string, string>();
+  const credentials = () => {
+    const user = c.string('Username');
+    const pass = c.string('Password');
+    if (user) login.set('username', user);
+    if (pass) login.set('password', pass);
+  };
+  if (destProps !== undefined && destProps !== null) {
+    if (typeof destProps !== 'object' || Array.isArray(destProps)) throw new ComponentConfigError(c.component, 'DestinationProperty', destProps, 'a map with URI, Operation and further string attributes');
+    const h = destProps as Record<string, unknown>;
+    if (typeof h.URI === 'string') login.set('uri', h.URI);
+    if (typeof h.Operation === 'string') login.set('operation', h.Operation);
+    credentials();
+    for (const [k, v] of Object.entries(h)) if (k !== '' && k !== 'URI' && k !== 'Operation' && typeof v === 'string' && v !== '') login.set(k, v);
+    return { kind: 'event', greeting, attributes: login, pattern: /\n/ };
+  }
+  if (destination !== undefined && destination !== '') {
+    login.set('uri', destination);
+    login.set('operation', operation);
+    credentials();
+    for (const [k, v] of Object.entries(stringProperty)) if (k !== '' && k !== 'uri' && k !== 'operation' && v !== '') login.set(k, v);
+    return { kind: 'event', greeting, attributes: login, pattern: /\n/ };
+  }
+  const lines = stringList(c, 'ConnectionRequest');
+  if (lines === undefined || lines.length === 0) return undefined;
+  if (pattern === undefined || pattern === '') throw new ComponentConfigError(c.component, 'Pattern', pattern, 'a Perl5 regular expression ending each answer of the ConnectionRequest login (required with ConnectionRequest)');
+  return { kind: 'lines', greeting, lines, pattern: perl5(c, 'Pattern', pattern), errorResponses: stringList(c, 'ErrorResponse') ?? [] };
+}
 
 export function readStreamPersisterSettings(component: string, config: ComponentConfig, baseDir: string): StreamPersisterSettings {
   const c = new ConfigReader(component, config);
@@ -77,11 +161,21 @@ export function readStreamPersisterSettings(component: string, config: Component
   };
   const parser = readParserSpec(component, c.raw('Parser'));
   const pauseTimeMs = c.int('PauseTime', 5000, { min: 1 });
+  const stringProperty = c.stringMap('StringProperty');
+  const patternText = c.string('Pattern');
+  const handshake = readHandshake(c, operation, patternText, stringProperty);
+  if (handshake && target.kind !== 'tcp') throw new ComponentConfigError(component, handshake.kind === 'lines' ? 'ConnectionRequest' : 'Destination', undefined, 'a tcp:// URI for a login handshake');
+  const sot = hex('SOTBytes');
+  const eot = hex('EOTBytes');
+  const simple = operation === 'request' && !handshake && patternText !== undefined && patternText !== '';
+  // The original reads a simple-mode reply only with Pattern; with SOTBytes/EOTBytes too its reader has no
+  // pattern and the persister stops at the first request, so the combination is refused here.
+  if (simple && (sot || eot)) throw new ComponentConfigError(component, 'Pattern', patternText, 'no SOTBytes/EOTBytes with it: Pattern ends the reply of a request (one at a time), the hex delimiters frame pipelined replies');
   return {
     operation,
     target,
-    sot: hex('SOTBytes'),
-    eot: hex('EOTBytes'),
+    sot,
+    eot,
     offhead: c.int('Offhead', 0, { min: 0 }),
     offtail: c.int('Offtail', 0, { min: 0 }),
     maxMsgLength: c.int('MaxMsgLength', DEFAULT_MAX_MSG_LENGTH, { min: 1 }),
@@ -97,8 +191,13 @@ export function readStreamPersisterSettings(component: string, config: Component
     dataField: c.string('DataField', 'body'),
     rcField: c.string('RCField', 'ReturnCode'),
     textMode: c.int('TextMode', 1, { min: 0, max: 1 }) === 1,
-    stringProperty: c.stringMap('StringProperty'),
+    stringProperty,
     displayMask: parseDisplayMask(c.string('DisplayMask')),
     parser,
+    mode: simple ? 'simple' : 'multiplexed',
+    replyPattern: simple ? perl5(c, 'Pattern', patternText as string) : undefined,
+    sessionSize: c.int('SessionSize', 0, { min: 0 }),
+    handshake,
+    closeRequest: readCloseRequest(c, simple || handshake?.kind === 'lines'),
   };
 }

@@ -7,6 +7,7 @@ import { Harness, runComponent, waitFor } from '../../support/component-harness'
 import { STREAM_PERSISTER } from '../../../actors/persisters/stream-persister';
 import { FAST_POLICY, send } from './pool-support';
 import { TcpPeer, freePort, startTcpPeer } from './peers';
+import { formatCollectible, parseCollectible } from '../../../actors/persisters/event-collectible';
 
 let peer: TcpPeer | undefined;
 let harness: Harness | undefined;
@@ -24,11 +25,28 @@ afterEach(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-function run(config: Record<string, string>, capacity = 8): XQueue<Message> {
+function run(config: Record<string, unknown>, capacity = 8): XQueue<Message> {
   const input = new XQueue<Message>('in', capacity);
-  harness = runComponent(STREAM_PERSISTER, { config: { Name: 'sp', ...config }, input, policy: FAST_POLICY });
+  harness = runComponent(STREAM_PERSISTER, { config: { Name: 'sp', ...config } as Record<string, string>, input, policy: FAST_POLICY });
   return input;
 }
+
+/** Puts `texts` at once; resolves with the messages once each came back, counting every completion. */
+async function sendAll(q: XQueue<Message>, texts: string[], completions: Map<string, number> = new Map()): Promise<Message[]> {
+  return Promise.all(
+    texts.map(
+      (t) =>
+        new Promise<Message>((resolve, reject) => {
+          q.put(Message.text(t), (m) => {
+            completions.set(t, (completions.get(t) ?? 0) + 1);
+            resolve(m);
+          }).catch(reject);
+        }),
+    ),
+  );
+}
+
+const counter = (name: string) => harness!.status.get().counters[name] ?? 0;
 
 describe('StreamPersister', () => {
   it('sends each message and puts the reply up to EOTBytes into the body with RC 0', async () => {
@@ -207,5 +225,301 @@ describe('StreamPersister', () => {
 
   it('rejects operation request on a file URI at validation', () => {
     expect(STREAM_PERSISTER.validate!({ URI: 'file:///tmp/x', Operation: 'request' }, tmp)[0]).toMatchObject({ property: 'Operation', message: expect.stringMatching(/expected "write" for a file URI/) });
+  });
+});
+
+describe('StreamPersister multiplexed mode (no Pattern)', () => {
+  const lines = (n: number, prefix = 'm') => Array.from({ length: n }, (_, i) => `${prefix}${i}\n`);
+
+  it('pipelines: 100 requests are all written before the server answers any, and each gets its own reply in order', async () => {
+    let answered = false;
+    peer = await startTcpPeer((_l, s) => {
+      if (!answered && peer!.received.length === 100) {
+        answered = true;
+        s.write(peer!.received.map((l) => `echo:${l}\n`).join(''));
+      }
+      return undefined;
+    });
+    const q = run({ URI: peer.uri, Operation: 'request', ReceiveTime: '5000' }, 128);
+    const completions = new Map<string, number>();
+    const replies = await sendAll(q, lines(100), completions);
+    expect(answered).toBe(true);
+    expect(replies.map((r) => r.bodyText())).toEqual(lines(100).map((l) => `echo:${l.trim()}`));
+    expect([...completions.values()].every((n) => n === 1)).toBe(true);
+    expect(peer.connections).toBe(1);
+  });
+
+  it('matches replies FIFO: the n-th reply answers the n-th pending request whatever it says', async () => {
+    let n = 0;
+    peer = await startTcpPeer(() => `reply${n++}\n`);
+    const q = run({ URI: peer.uri, Operation: 'request' }, 16);
+    const replies = await sendAll(q, lines(10, 'q'));
+    expect(replies.map((r) => r.bodyText())).toEqual(Array.from({ length: 10 }, (_, i) => `reply${i}`));
+  });
+
+  it('with Parser, the parsed RCField tag selects the pending request when replies come back out of order', async () => {
+    const pluginDir = path.resolve(__dirname, '../../fixtures/pools/plugins');
+    peer = await startTcpPeer((_l, s) => {
+      if (peer!.received.length === 6) {
+        const replies = [...peer!.received].reverse().map((l) => {
+          const [tag, body] = l.split(':');
+          return `${tag}|got ${body}\n`;
+        });
+        s.write(replies.join(''));
+      }
+      return undefined;
+    });
+    const input = new XQueue<Message>('in', 8);
+    harness = runComponent(STREAM_PERSISTER, {
+      config: { Name: 'sp', URI: peer.uri, Operation: 'request', ReceiveTime: '5000', Template: '##ReturnCode##:##body##\n', Parser: { ClassName: 'tagged-parser' } },
+      input,
+      pluginDirs: [pluginDir],
+      policy: FAST_POLICY,
+    });
+    const replies = await sendAll(input, ['a', 'b', 'c', 'd', 'e', 'f']);
+    expect(replies.map((r) => r.getProperty('Answer'))).toEqual(['got a', 'got b', 'got c', 'got d', 'got e', 'got f']);
+    expect(replies.every((r) => r.getProperty('ReturnCode') === '0')).toBe(true);
+    expect(counter('unmatchedReplies')).toBe(0);
+  });
+
+  it('on a reply timeout with several pending, re-sends all of them in order on the next connection: none lost, none completed twice, late replies ignored', async () => {
+    let connection = 0;
+    const perConnection: string[][] = [];
+    peer = await startTcpPeer(
+      (l, s) => {
+        const c = (s as unknown as { n: number }).n;
+        perConnection[c].push(l);
+        if (c === 0) {
+          // The first connection answers far too late (after the persister gave up on it).
+          setTimeout(() => s.writable && s.write(`late:${l}\n`), 250);
+          return undefined;
+        }
+        return `echo:${l}\n`;
+      },
+      (s) => {
+        (s as unknown as { n: number }).n = connection++;
+        perConnection.push([]);
+      },
+    );
+    const q = run({ URI: peer.uri, Operation: 'request', ReceiveTime: '100', Retry: '1', PauseTime: '10' }, 16);
+    const completions = new Map<string, number>();
+    const texts = lines(10, 'r');
+    const replies = await sendAll(q, texts, completions);
+    expect(replies.map((r) => r.bodyText())).toEqual(texts.map((t) => `echo:${t.trim()}`));
+    expect(replies.every((r) => r.getProperty('ReturnCode') === '0')).toBe(true);
+    expect(perConnection[0]).toEqual(texts.map((t) => t.trim()));
+    expect(perConnection[1]).toEqual(texts.map((t) => t.trim()));
+    expect(completions.size).toBe(10);
+    expect([...completions.values()].every((n) => n === 1)).toBe(true);
+    await new Promise((r) => setTimeout(r, 300)); // the late replies would arrive now
+    expect([...completions.values()].every((n) => n === 1)).toBe(true);
+    expect(counter('timeouts')).toBe(1);
+    expect(counter('messages')).toBe(10);
+    expect(q.size).toBe(0);
+  });
+
+  it('charges a reply timeout only to the oldest request: it gets RC 256 after Retry re-sends, the ones behind it are re-sent and answered', async () => {
+    let connection = 0;
+    // The first two connections never answer; later ones echo.
+    peer = await startTcpPeer(
+      (l, s) => ((s as unknown as { n: number }).n < 2 ? undefined : `echo:${l}\n`),
+      (s) => {
+        (s as unknown as { n: number }).n = connection++;
+      },
+    );
+    const q = run({ URI: peer.uri, Operation: 'request', ReceiveTime: '80', Retry: '1', PauseTime: '10' }, 16);
+    const completions = new Map<string, number>();
+    const replies = await sendAll(q, ['dead\n', 'x\n', 'y\n'], completions);
+    expect(replies.map((r) => r.getProperty('ReturnCode'))).toEqual(['256', '0', '0']);
+    expect(replies.slice(1).map((r) => r.bodyText())).toEqual(['echo:x', 'echo:y']);
+    expect(peer.received).toEqual(['dead', 'x', 'y', 'dead', 'x', 'y', 'x', 'y']);
+    expect([...completions.values()].every((n) => n === 1)).toBe(true);
+    expect(counter('timeouts')).toBe(2);
+  });
+
+  it('removes a pending request with RC 256 when its JMSExpiration passes, without a reply, and goes on on a new connection', async () => {
+    peer = await startTcpPeer((l) => (l === 'never' ? undefined : `echo:${l}\n`));
+    const q = run({ URI: peer.uri, Operation: 'request', ReceiveTime: '10000', PauseTime: '10' });
+    const t0 = Date.now();
+    const expired = await new Promise<Message>((resolve) => q.put(Message.text('never\n', {}, { JMSExpiration: Date.now() + 150 }), (m) => resolve(m)));
+    expect(expired.getProperty('ReturnCode')).toBe('256');
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(peer.received).toEqual(['never']);
+    expect(counter('expired')).toBe(1);
+    expect((await send(q, 'next\n')).bodyText()).toBe('echo:next');
+    expect(peer.received.filter((l) => l === 'never')).toHaveLength(1);
+  });
+
+  it('SessionSize renews the connection after that many requests, never cutting a pending one', async () => {
+    peer = await startTcpPeer((l, s) => {
+      setTimeout(() => s.writable && s.write(`echo:${l}\n`), 5); // answers arrive while others are pending
+      return undefined;
+    });
+    const q = run({ URI: peer.uri, Operation: 'request', SessionSize: '3', ReceiveTime: '5000' }, 16);
+    const texts = lines(10, 's');
+    const replies = await sendAll(q, texts);
+    expect(replies.map((r) => r.bodyText())).toEqual(texts.map((t) => `echo:${t.trim()}`));
+    expect(peer.connections).toBe(4);
+    expect(counter('sessions')).toBe(3);
+    expect(counter('timeouts')).toBe(0);
+  });
+});
+
+describe('StreamPersister simple mode (Pattern, no login)', () => {
+  it('reads until the accumulated reply matches Pattern, one request at a time', async () => {
+    peer = await startTcpPeer((l, s) => {
+      s.write(`first of ${l}\n`);
+      setTimeout(() => s.writable && s.write('second\nEND\n'), 20);
+      return undefined;
+    });
+    const q = run({ URI: peer.uri, Operation: 'request', Pattern: '(?m)^END$', ReceiveTime: '2000' });
+    const m = await send(q, 'a\n');
+    expect(m.bodyText()).toBe('first of a\nsecond\nEND\n');
+    expect(m.getProperty('ReturnCode')).toBe('0');
+    expect((await send(q, 'b\n')).bodyText()).toBe('first of b\nsecond\nEND\n');
+  });
+
+  it('keeps one request in flight: the second is written only after the first reply', async () => {
+    const order: string[] = [];
+    peer = await startTcpPeer((l, s) => {
+      order.push(`in:${l}`);
+      setTimeout(() => {
+        order.push(`out:${l}`);
+        if (s.writable) s.write(`${l} done.\n`);
+      }, 30);
+      return undefined;
+    });
+    const q = run({ URI: peer.uri, Operation: 'request', Pattern: 'done\\.', ReceiveTime: '2000' });
+    const replies = await sendAll(q, ['x\n', 'y\n']);
+    expect(replies.map((r) => r.bodyText())).toEqual(['x done.\n', 'y done.\n']);
+    expect(order).toEqual(['in:x', 'out:x', 'in:y', 'out:y']);
+  });
+
+  it('gives RC 256 after Retry re-sends when Pattern never matches within ReceiveTime', async () => {
+    peer = await startTcpPeer(() => 'partial\n');
+    const q = run({ URI: peer.uri, Operation: 'request', Pattern: 'END', ReceiveTime: '60', Retry: '1', PauseTime: '10' });
+    const m = await send(q, 'z\n');
+    expect(m.getProperty('ReturnCode')).toBe('256');
+    expect(peer.received).toEqual(['z', 'z']);
+  });
+
+  it('ends a started reply when the peer closes the connection (as the original read loop)', async () => {
+    peer = await startTcpPeer((l, s) => {
+      s.end(`bye ${l}\n`);
+      return undefined;
+    });
+    const q = run({ URI: peer.uri, Operation: 'request', Pattern: 'never-matches', ReceiveTime: '2000', PauseTime: '10' });
+    expect((await send(q, 'c\n')).bodyText()).toBe('bye c\n');
+  });
+
+  it('refuses Pattern with EOTBytes in simple mode, naming Pattern', () => {
+    const issues = STREAM_PERSISTER.validate!({ URI: 'tcp://127.0.0.1:1', Operation: 'request', Pattern: 'END', EOTBytes: '0x0a' }, tmp);
+    expect(issues[0]).toMatchObject({ property: 'Pattern', message: expect.stringMatching(/no SOTBytes\/EOTBytes/) });
+  });
+
+  it('refuses a Pattern that is not a valid regular expression, naming Pattern', () => {
+    const issues = STREAM_PERSISTER.validate!({ URI: 'tcp://127.0.0.1:1', Operation: 'request', Pattern: '(' }, tmp);
+    expect(issues[0]).toMatchObject({ property: 'Pattern' });
+  });
+});
+
+describe('StreamPersister login handshakes', () => {
+  /** A server speaking a line login: "LOGIN <user>" → "OK <user>\n" (or "ERR denied\n" for user "bad"), then echo. */
+  async function loginPeer(): Promise<TcpPeer> {
+    return startTcpPeer((l) => {
+      if (l.startsWith('LOGIN ')) return l === 'LOGIN bad' ? 'ERR denied\n' : `OK ${l.slice(6)}\n`;
+      if (l === 'QUIT') return undefined;
+      return `echo:${l}\n`;
+    });
+  }
+
+  it('ConnectionRequest: writes each line after connecting and waits for Pattern before any request (multiplexed)', async () => {
+    peer = await loginPeer();
+    const q = run({ URI: peer.uri, Operation: 'request', ConnectionRequest: ['LOGIN alice', 'LOGIN again'], Pattern: '^OK', ErrorResponse: ['ERR'] });
+    const replies = await sendAll(q, ['p\n', 'q\n']);
+    expect(replies.map((r) => r.bodyText())).toEqual(['echo:p', 'echo:q']);
+    expect(peer.received.slice(0, 2)).toEqual(['LOGIN alice', 'LOGIN again']);
+  });
+
+  it('ConnectionRequest: an answer containing an ErrorResponse fails the login (RETRYING with the reason, nothing sent)', async () => {
+    peer = await loginPeer();
+    const q = run({ URI: peer.uri, Operation: 'request', ConnectionRequest: ['LOGIN bad'], Pattern: 'OK|ERR', ErrorResponse: ['ERR'], PauseTime: '50', StandbyTime: '100' });
+    void q.put(Message.text('held\n'));
+    await waitFor(() => harness!.status.status === 'RETRYING' && /ErrorResponse "ERR"/.test(harness!.status.get().detail ?? ''), 'RETRYING with the ErrorResponse');
+    expect(peer.received).not.toContain('held');
+    expect(counter('loginFailures')).toBeGreaterThanOrEqual(1);
+  });
+
+  it('CloseRequest is written before the persister closes a connection itself (here: SessionSize renewal)', async () => {
+    peer = await loginPeer();
+    const q = run({ URI: peer.uri, Operation: 'request', ConnectionRequest: ['LOGIN alice'], Pattern: 'OK', CloseRequest: ['QUIT'], SessionSize: '1' });
+    await send(q, 'one\n');
+    await send(q, 'two\n');
+    await waitFor(() => peer!.received.filter((l) => l === 'QUIT').length >= 1, 'QUIT at the server');
+    expect(peer.received.slice(0, 4)).toEqual(['LOGIN alice', 'one', 'QUIT', 'LOGIN alice']);
+  });
+
+  it('refuses ConnectionRequest without Pattern, naming Pattern', () => {
+    const issues = STREAM_PERSISTER.validate!({ URI: 'tcp://127.0.0.1:1', Operation: 'request', ConnectionRequest: ['LOGIN x'] }, tmp);
+    expect(issues[0]).toMatchObject({ property: 'Pattern', message: expect.stringMatching(/required with ConnectionRequest/) });
+  });
+
+  it('refuses CloseRequest where the original never writes it (multiplexed without a ConnectionRequest login)', () => {
+    const issues = STREAM_PERSISTER.validate!({ URI: 'tcp://127.0.0.1:1', Operation: 'request', CloseRequest: ['QUIT'] }, tmp);
+    expect(issues[0]).toMatchObject({ property: 'CloseRequest' });
+  });
+
+  /** A SocketListener stand-in: reads the collectible opening line and answers NOTICE (or ERR for uri "forbidden"). */
+  async function destinationPeer(opened: Map<string, string>[]): Promise<TcpPeer> {
+    return startTcpPeer((l) => {
+      const ev = parseCollectible(l);
+      if (ev) {
+        opened.push(new Map(ev.attributes));
+        const ok = ev.attributes.get('uri') !== 'forbidden';
+        return formatCollectible(new Map([['priority', ok ? 'NOTICE' : 'ERR'], ['text', ok ? 'opened' : 'no such destination']]));
+      }
+      return `echo:${l}\n`;
+    });
+  }
+
+  it('Destination: opens the destination with a collectible event (uri, operation, username, StringProperty) and needs a NOTICE answer', async () => {
+    const opened: Map<string, string>[] = [];
+    peer = await destinationPeer(opened);
+    const q = run({ URI: peer.uri, Operation: 'request', Destination: 'queue://ORDERS', Username: 'bob', StringProperty: { Region: 'eu' } });
+    expect((await send(q, 'hello\n')).bodyText()).toBe('echo:hello');
+    expect(opened).toHaveLength(1);
+    expect(Object.fromEntries(opened[0])).toMatchObject({ uri: 'queue://ORDERS', operation: 'request', username: 'bob', Region: 'eu' });
+  });
+
+  it('DestinationProperty: takes URI, Operation and the other entries from the map (and wins over Destination)', async () => {
+    const opened: Map<string, string>[] = [];
+    peer = await destinationPeer(opened);
+    const q = run({ URI: peer.uri, Operation: 'request', Destination: 'ignored', DestinationProperty: { URI: 'topic://T', Operation: 'pub', Mode: 'fast' } });
+    expect((await send(q, 'x\n')).bodyText()).toBe('echo:x');
+    expect(Object.fromEntries(opened[0])).toMatchObject({ uri: 'topic://T', operation: 'pub', Mode: 'fast' });
+  });
+
+  it('Destination: an answer that is not a NOTICE event fails the login with its text', async () => {
+    peer = await destinationPeer([]);
+    const q = run({ URI: peer.uri, Operation: 'request', Destination: 'forbidden', PauseTime: '50', StandbyTime: '100' });
+    void q.put(Message.text('held\n'));
+    await waitFor(() => /refused to open the destination \(ERR\): no such destination/.test(harness!.status.get().detail ?? ''), 'RETRYING with the refusal');
+    expect(peer.received).not.toContain('held');
+  });
+});
+
+describe('collectible event lines', () => {
+  it('round-trips attributes, text and content escapes through format and parse', () => {
+    const line = formatCollectible(new Map([['priority', 'NOTICE'], ['text', 'a "b" & c=d\nnext'], ['uri', 'x ~ y'], ['k', 'v=1&2']]));
+    expect(line.endsWith('\n')).toBe(true);
+    const ev = parseCollectible(line)!;
+    expect(ev.priority).toBe('NOTICE');
+    expect(ev.text).toBe('a "b" & c=d\nnext');
+    expect(ev.attributes.get('uri')).toBe('x ~ y');
+    expect(ev.attributes.get('k')).toBe('v=1&2');
+  });
+
+  it('does not read a line that is not collectible', () => {
+    expect(parseCollectible('hello world')).toBeUndefined();
   });
 });
