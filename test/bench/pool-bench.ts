@@ -5,7 +5,11 @@
  *    back; median and p99 over sequential requests. Target ≤ 1 ms median.
  *  - request/reply throughput through 1, 64 and 512 pooled StreamPersisters (operation request, one
  *    request in flight per child) against a line-echo TCP server, compared with raw Node socket clients
- *    doing the same sequential request/reply over as many connections in the same run.
+ *    doing the same sequential request/reply over as many connections in the same run;
+ *  - pipelined request/reply through ONE pooled StreamPersister with 64 requests in flight (its
+ *    multiplexed mode), compared with one raw socket keeping 64 requests in flight.
+ * Each throughput row runs xroute and raw in alternating order over several rounds; values are
+ * medians and the ratio is the median of the per-round ratios (interleaved.ts).
  */
 import net from 'node:net';
 import { Message } from '../../src/message/message';
@@ -14,6 +18,7 @@ import { startPool } from '../unit/pools/pool-support';
 import { startTcpPeer } from '../unit/pools/peers';
 import { PoolHandle } from '../../actors/pools/pool-handle';
 import type { BenchRow } from './bench-types';
+import { median } from './interleaved';
 
 export interface PoolBenchOptions {
   children: number[];
@@ -53,19 +58,24 @@ function roundTrip(q: XQueue<Message>, text: string): Promise<Message> {
   return new Promise((resolve, reject) => q.put(Message.text(text), (m) => resolve(m)).catch(reject));
 }
 
-async function pooledThroughput(port: number, children: number, perChild: number): Promise<number> {
+/** `window` requests in flight per child: that many senders share the child's numbered messages. */
+async function pooledThroughput(port: number, children: number, perChild: number, window = 1): Promise<number> {
   const pool = startPool('persister', { MaxNumberPersister: String(children), DefaultPoolSize: String(children) }, [], Math.max(16, children));
   try {
-    const handles = await Promise.all(Array.from({ length: children }, () => pool.client.request({ URI: `tcp://127.0.0.1:${port}?Operation=request`, capacity: 4 })));
+    const handles = await Promise.all(Array.from({ length: children }, () => pool.client.request({ URI: `tcp://127.0.0.1:${port}?Operation=request`, capacity: Math.max(4, window) })));
     // Warm-up: one round trip each (connections are open once this returns).
     await Promise.all(handles.map((h) => roundTrip(h.transmit, 'warm\n')));
     const t0 = process.hrtime.bigint();
     await Promise.all(
       handles.map(async (h, c) => {
-        for (let i = 0; i < perChild; i++) {
-          const reply = await roundTrip(h.transmit, `c${c}m${i}\n`);
-          if (reply.bodyText() !== `echo:c${c}m${i}`) throw new Error(`wrong reply ${reply.bodyText()}`);
-        }
+        let next = 0;
+        const sender = async () => {
+          for (let i = next++; i < perChild; i = next++) {
+            const reply = await roundTrip(h.transmit, `c${c}m${i}\n`);
+            if (reply.bodyText() !== `echo:c${c}m${i}`) throw new Error(`wrong reply ${reply.bodyText()}`);
+          }
+        };
+        await Promise.all(Array.from({ length: window }, sender));
       }),
     );
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
@@ -75,8 +85,8 @@ async function pooledThroughput(port: number, children: number, perChild: number
   }
 }
 
-/** The same sequential request/reply with plain sockets, one per "child". */
-async function rawThroughput(port: number, clients: number, perClient: number): Promise<number> {
+/** The same request/reply with plain sockets, one per "child", keeping `window` requests in flight on each. */
+async function rawThroughput(port: number, clients: number, perClient: number, window = 1): Promise<number> {
   const sockets = await Promise.all(
     Array.from({ length: clients }, () => new Promise<net.Socket>((resolve, reject) => {
       const s = net.connect({ host: '127.0.0.1', port }, () => resolve(s));
@@ -90,21 +100,24 @@ async function rawThroughput(port: number, clients: number, perClient: number): 
       sockets.map(
         (s, c) =>
           new Promise<void>((resolve, reject) => {
-            let i = 0;
+            let answered = 0;
+            let sent = 0;
             let buf = '';
-            const next = () => s.write(`c${c}m${i}\n`);
+            const next = () => {
+              if (sent < perClient) s.write(`c${c}m${sent++}\n`);
+            };
             s.on('data', (chunk) => {
               buf += chunk.toString('utf8');
               let nl: number;
               while ((nl = buf.indexOf('\n')) >= 0) {
                 const line = buf.slice(0, nl);
                 buf = buf.slice(nl + 1);
-                if (line !== `echo:c${c}m${i}`) return reject(new Error(`wrong reply ${line}`));
-                if (++i === perClient) return resolve();
+                if (line !== `echo:c${c}m${answered}`) return reject(new Error(`wrong reply ${line}`));
+                if (++answered === perClient) return resolve();
                 next();
               }
             });
-            next();
+            for (let k = 0; k < window; k++) next();
           }),
       ),
     );
@@ -113,6 +126,30 @@ async function rawThroughput(port: number, clients: number, perClient: number): 
   } finally {
     for (const s of sockets) s.destroy();
   }
+}
+
+const ROUNDS = 3;
+
+/** xroute and raw alternate which runs first; medians of the rates and of the per-round ratios. */
+async function compareThroughput(name: string, raw: () => Promise<number>, pooled: () => Promise<number>): Promise<BenchRow> {
+  const rawRates: number[] = [];
+  const pooledRates: number[] = [];
+  const ratios: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    let r: number;
+    let p: number;
+    if (round % 2 === 0) {
+      r = await raw();
+      p = await pooled();
+    } else {
+      p = await pooled();
+      r = await raw();
+    }
+    rawRates.push(r);
+    pooledRates.push(p);
+    ratios.push(p / r);
+  }
+  return { name, unit: 'msg/s', value: Math.round(median(pooledRates)), baseline: Math.round(median(rawRates)), ratio: round(median(ratios)), target: 'baseline = raw Node sockets, same run' };
 }
 
 export async function benchPools(opts: PoolBenchOptions): Promise<BenchRow[]> {
@@ -125,10 +162,16 @@ export async function benchPools(opts: PoolBenchOptions): Promise<BenchRow[]> {
   try {
     for (const n of opts.children) {
       const per = Math.max(20, Math.ceil(total / n));
-      const raw = await rawThroughput(peer.port, n, per);
-      const pooled = await pooledThroughput(peer.port, n, per);
-      rows.push({ name: `request/reply through ${n} pooled StreamPersister(s)`, unit: 'msg/s', value: Math.round(pooled), baseline: Math.round(raw), ratio: round(pooled / raw), target: 'baseline = raw Node sockets, same run' });
+      rows.push(await compareThroughput(`request/reply through ${n} pooled StreamPersister(s)`, () => rawThroughput(peer.port, n, per), () => pooledThroughput(peer.port, n, per)));
     }
+    const window = 64;
+    rows.push(
+      await compareThroughput(
+        `pipelined request/reply through 1 pooled StreamPersister, ${window} in flight`,
+        () => rawThroughput(peer.port, 1, total, window),
+        () => pooledThroughput(peer.port, 1, total, window),
+      ),
+    );
   } finally {
     await peer.close();
   }
