@@ -20,7 +20,7 @@ import { Message } from '../../src/message/message';
 import { XQueue } from '../../src/xqueue/xqueue';
 import { runComponent, waitFor } from '../support/component-harness';
 import type { BenchRow } from './bench-types';
-import { median } from './interleaved';
+import { compareRates } from './interleaved';
 
 const ROUNDS = 3;
 const HOST = process.env.XROUTE_RABBITMQ_HOST ?? '127.0.0.1';
@@ -149,23 +149,17 @@ export async function xroutePublish(queue: string, n: number, window = Number(pr
 }
 
 async function compare(name: string, n: number, raw: (q: string) => Promise<number>, ours: (q: string) => Promise<number>, prefill: boolean): Promise<BenchRow> {
-  const rawRates: number[] = [];
-  const ourRates: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? ['raw', 'ours'] : ['ours', 'raw'];
-    for (const which of order) {
-      const q = prefill ? await freshQueue(n) : await freshQueue(0);
-      try {
-        if (which === 'raw') rawRates.push(await raw(q));
-        else ourRates.push(await ours(q));
-      } finally {
-        await dropQueue(q);
-      }
+  // Each run gets a fresh queue (pre-filled with n messages for the receive rows), dropped afterwards.
+  const onFreshQueue = (run: (q: string) => Promise<number>) => async () => {
+    const q = await freshQueue(prefill ? n : 0);
+    try {
+      return await run(q);
+    } finally {
+      await dropQueue(q);
     }
-  }
-  const ratios = ourRates.map((r, i) => r / rawRates[i]);
-  const value = Math.round(median(ourRates));
-  return { name, unit: 'msg/s', value, baseline: Math.round(median(rawRates)), ratio: Number(median(ratios).toFixed(3)), target: '>= 0.9x raw amqplib' };
+  };
+  const c = await compareRates(ROUNDS, onFreshQueue(ours), onFreshQueue(raw));
+  return { name, unit: 'msg/s', value: Math.round(c.subject), baseline: Math.round(c.baseline), ratio: Number(c.ratio.toFixed(3)), target: '>= 0.9x raw amqplib' };
 }
 
 export async function benchAmqp(opts: { messages: number }): Promise<BenchRow[]> {

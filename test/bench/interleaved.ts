@@ -70,3 +70,36 @@ export async function compareInterleaved<T>(opts: {
   const total = rounds * perRound;
   return { subjectNs: subjectNs / total, baselineNs: baselineNs / total, timeRatio: median(ratios) };
 }
+
+export interface RateComparison {
+  /** Median rates (items per second) of the subject and the baseline. */
+  readonly subject: number;
+  readonly baseline: number;
+  /** Median over rounds of subject rate / baseline rate (> 1: the subject is faster). */
+  readonly ratio: number;
+}
+
+/**
+ * Compares two runs that each measure and return their own rate (for benches with set-up per run,
+ * such as a broker queue or a pool): `rounds` rounds, alternating which runs first.
+ */
+export async function compareRates(rounds: number, subject: () => Promise<number>, baseline: () => Promise<number>): Promise<RateComparison> {
+  const subjectRates: number[] = [];
+  const baselineRates: number[] = [];
+  const ratios: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    let s: number;
+    let b: number;
+    if (round % 2 === 0) {
+      s = await subject();
+      b = await baseline();
+    } else {
+      b = await baseline();
+      s = await subject();
+    }
+    subjectRates.push(s);
+    baselineRates.push(b);
+    ratios.push(s / b);
+  }
+  return { subject: median(subjectRates), baseline: median(baselineRates), ratio: median(ratios) };
+}

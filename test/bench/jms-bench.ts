@@ -20,7 +20,7 @@ import { JmsSelector } from '../../src/jms/selector';
 import { amqpSelectorSource } from '../../src/transports/amqp10-mapping';
 import { closeRheaConnection } from '../support/amqp10-test-client';
 import type { BenchRow } from './bench-types';
-import { median } from './interleaved';
+import { compareRates, median } from './interleaved';
 
 const ROUNDS = 4;
 const CREDIT = 100;
@@ -142,25 +142,9 @@ export async function benchJms(opts: { messages: number }): Promise<BenchRow[]> 
   // one discarded warm-up of each
   await runRaw(Math.min(n, 2000));
   await runXroute(Math.min(n, 2000));
-  const x: number[] = [];
-  const r: number[] = [];
-  const ratios: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    let xr: number;
-    let rr: number;
-    if (round % 2 === 0) {
-      xr = await runXroute(n);
-      rr = await runRaw(n);
-    } else {
-      rr = await runRaw(n);
-      xr = await runXroute(n);
-    }
-    x.push(xr);
-    r.push(rr);
-    ratios.push(xr / rr);
-  }
+  const c = await compareRates(ROUNDS, () => runXroute(n), () => runRaw(n));
   return [
-    { name: `JMSSubscriber backlog receive, RabbitMQ AMQP 1.0, credit ${CREDIT}, XAMode 1 (median of ${ROUNDS} interleaved rounds of ${n})`, unit: 'msg/s', value: Math.round(median(x)), baseline: Math.round(median(r)), ratio: Number(median(ratios).toFixed(3)), target: '>= 0.9' },
+    { name: `JMSSubscriber backlog receive, RabbitMQ AMQP 1.0, credit ${CREDIT}, XAMode 1 (median of ${ROUNDS} interleaved rounds of ${n})`, unit: 'msg/s', value: Math.round(c.subject), baseline: Math.round(c.baseline), ratio: Number(c.ratio.toFixed(3)), target: '>= 0.9' },
     { name: 'JMSSubscriber: deliveries RabbitMQ sent beyond the credit (kept in the overflow list; released)', unit: 'messages/round', value: Math.round(median(overshoots.map((o) => o.overshoot))), baseline: Math.round(median(overshoots.map((o) => o.released))) },
     selectorCost(),
   ];

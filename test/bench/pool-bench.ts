@@ -18,7 +18,7 @@ import { startPool } from '../unit/pools/pool-support';
 import { startTcpPeer } from '../unit/pools/peers';
 import { PoolHandle } from '../../actors/pools/pool-handle';
 import type { BenchRow } from './bench-types';
-import { median } from './interleaved';
+import { compareRates } from './interleaved';
 
 export interface PoolBenchOptions {
   children: number[];
@@ -130,26 +130,9 @@ async function rawThroughput(port: number, clients: number, perClient: number, w
 
 const ROUNDS = 3;
 
-/** xroute and raw alternate which runs first; medians of the rates and of the per-round ratios. */
 async function compareThroughput(name: string, raw: () => Promise<number>, pooled: () => Promise<number>): Promise<BenchRow> {
-  const rawRates: number[] = [];
-  const pooledRates: number[] = [];
-  const ratios: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    let r: number;
-    let p: number;
-    if (round % 2 === 0) {
-      r = await raw();
-      p = await pooled();
-    } else {
-      p = await pooled();
-      r = await raw();
-    }
-    rawRates.push(r);
-    pooledRates.push(p);
-    ratios.push(p / r);
-  }
-  return { name, unit: 'msg/s', value: Math.round(median(pooledRates)), baseline: Math.round(median(rawRates)), ratio: round(median(ratios)), target: 'baseline = raw Node sockets, same run' };
+  const c = await compareRates(ROUNDS, pooled, raw);
+  return { name, unit: 'msg/s', value: Math.round(c.subject), baseline: Math.round(c.baseline), ratio: round(c.ratio), target: 'baseline = raw Node sockets, same run' };
 }
 
 export async function benchPools(opts: PoolBenchOptions): Promise<BenchRow[]> {
