@@ -16,7 +16,7 @@
  * CloseRequest lines are written before the persister closes a connection itself (closeLines below).
  */
 import net from 'node:net';
-import { formatCollectible, parseCollectible } from './event-collectible';
+import { formatCollectible, parseCollectible } from './event-text';
 
 export type HandshakeSpec =
   | { readonly kind: 'lines'; readonly greeting: boolean; readonly lines: readonly string[]; readonly pattern: RegExp; readonly errorResponses: readonly string[] }

@@ -2,18 +2,22 @@
  * Reply parsers for StreamPersister's `Parser` property (components.md §6.1): a map with `ClassName` and an
  * optional `ParserArgument`. A parser fills one reply into a message (properties and/or body).
  *
- *  - ClassName "org.qbroker.event.EventParser" (or "event.EventParser") is built in: it reads the
- *    original's "postable" event text, a query string such as
- *    `SITE=s&CATEGORY=c&NAME=n&type=t&priority=INFO&hostname=h&program=p&username=u&pid=1&date=<ms>&summary=text&delimiter= ~ &content=k1 ~ v1 ~ k2 ~ v2`.
- *    ParserArgument, when given, is a regular expression whose first group holds the postable text inside
- *    a longer reply (as the original's EventParser pattern); without it the whole reply is the postable text.
+ *  - ClassName "org.qbroker.event.EventParser" (or "event.EventParser") is built in, as the original's:
+ *    with ParserArgument (a Perl5 regular expression) the reply holds a "postable" event text in the
+ *    pattern's first group, a query string such as
+ *    `SITE=s&CATEGORY=c&NAME=n&type=t&priority=INFO&hostname=h&program=p&username=u&pid=1&date=<ms>&summary=text&delimiter= ~ &content=k1 ~ v1 ~ k2 ~ v2`;
+ *    without it the reply is a "collectible" event line (event-text.ts) or, as an extension, a whole
+ *    postable text.
  *  - Any other ClassName names a CommonJS module loaded ONLY from the topology's PluginDir directories,
  *    with the same loader as the MessageEvaluator's plugins. Its factory gets ParserArgument (null when
  *    absent) and returns an object with `parse(replyText, msg)`; throwing from it is a parse error.
  */
 import { Message } from '../../src/message/message';
+import { compilePerl5 } from '../../src/rules/regex-dialect';
+import { RegexSyntaxError } from '../../src/rules/errors';
 import { PluginLoadError, createPluginInstance, resolvePluginModule } from '../../src/rules/kinds/plugin';
 import { ComponentConfigError } from '../support/config-values';
+import { addContentPairs, parseCollectible, unescapeEventValue } from './event-text';
 
 export interface ReplyParser {
   /** Fills the reply into `msg`; throws (preferably a ReplyParseError) when the reply cannot be read. */
@@ -39,25 +43,11 @@ export class ReplyParseError extends Error {
 export const EVENT_PARSER_CLASS = 'org.qbroker.event.EventParser';
 const EVENT_PARSER_NAMES = new Set([EVENT_PARSER_CLASS, 'event.EventParser']);
 
-// The original's escapes inside postable values (org.qbroker.event.Event).
-const ITEM_SEPARATOR = ' ~ ';
-const ESCAPED_ITEM_SEPARATOR = ' __tilde__ ';
 const PRIORITY_NAMES = new Set(['EMERG', 'ALERT', 'CRIT', 'ERR', 'WARNING', 'NOTICE', 'INFO', 'DEBUG', 'TRACE', 'NONE']);
 
-/** Undoes the postable escapes of summary/content values; a bare \r stood for a newline. */
-function unescapeValue(value: string, withQuote: boolean): string {
-  let v = value.replace(/\\x22/g, '"').replace(/\\x0D/g, '\r').replace(/\\x09/g, '\t');
-  if (withQuote) v = v.split('__quote__').join('"');
-  v = v.split('__ampersand__').join('&').split('__equal__').join('=');
-  return v.replace(/\r/g, '\n').split('__cr__').join('\r');
-}
-
-/** "k1 ~ v1 ~ k2 ~ v2" into pairs; " __tilde__ " inside a value is a literal " ~ ". */
-function contentPairs(content: string): [string, string][] {
-  const items = content.split(ITEM_SEPARATOR).map((s) => s.split(ESCAPED_ITEM_SEPARATOR).join(ITEM_SEPARATOR));
-  const pairs: [string, string][] = [];
-  for (let i = 0; i + 1 < items.length; i += 2) if (items[i] !== '') pairs.push([items[i], items[i + 1]]);
-  return pairs;
+/** A postable value: the \x escapes of special characters first, then the event escapes. */
+function unescapePostable(value: string, quote: boolean): string {
+  return unescapeEventValue(value.replace(/\\x22/g, '"').replace(/\\x0D/g, '\r').replace(/\\x09/g, '\t'), quote);
 }
 
 /**
@@ -72,9 +62,9 @@ export class EventReplyParser implements ReplyParser {
     if (argument === null || argument === undefined || argument === '') return;
     if (typeof argument !== 'string') throw new ComponentConfigError(component, 'Parser/ParserArgument', argument, 'a regular expression whose first group is the postable event text');
     try {
-      this.pattern = new RegExp(argument);
+      this.pattern = compilePerl5(argument);
     } catch (e) {
-      throw new ComponentConfigError(component, 'Parser/ParserArgument', argument, `a valid regular expression (${(e as Error).message})`);
+      throw new ComponentConfigError(component, 'Parser/ParserArgument', argument, `a valid regular expression (${e instanceof RegexSyntaxError ? e.reason : (e as Error).message})`);
     }
   }
 
@@ -84,6 +74,15 @@ export class EventReplyParser implements ReplyParser {
       const m = this.pattern.exec(text);
       if (!m || m[1] === undefined) throw new ReplyParseError(EVENT_PARSER_CLASS, `reply does not match ParserArgument ${this.pattern.source}`);
       text = m[1];
+    } else {
+      // Without a pattern the original reads a collectible line; a postable text is accepted too (extension).
+      const event = parseCollectible(text);
+      if (event !== undefined) {
+        for (const [k, v] of event.attributes) msg.setProperty(k, v);
+        msg.setProperty('priority', PRIORITY_NAMES.has(event.priority) ? event.priority : 'INFO');
+        msg.body = { kind: 'text', text: event.text };
+        return;
+      }
     }
     const attrs = new Map<string, string>();
     const first = (key: string, value: string) => {
@@ -107,8 +106,8 @@ export class EventReplyParser implements ReplyParser {
           if (!/^-?\d+$/.test(value)) throw new ReplyParseError(EVENT_PARSER_CLASS, `date ${JSON.stringify(value)} is not epoch milliseconds`);
           attrs.set('date', value);
           break;
-        case 'summary': if (summary === undefined) summary = unescapeValue(value, true); break;
-        case 'content': if (value.length > 1) for (const [k, v] of contentPairs(unescapeValue(value, false))) attrs.set(k, v); break;
+        case 'summary': if (summary === undefined) summary = unescapePostable(value, true); break;
+        case 'content': if (value.length > 1) addContentPairs(unescapePostable(value, false), attrs); break;
         default: // delimiter and unknown keys are not attributes, as in the original
       }
     }

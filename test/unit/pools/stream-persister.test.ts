@@ -7,7 +7,7 @@ import { Harness, runComponent, waitFor } from '../../support/component-harness'
 import { STREAM_PERSISTER } from '../../../actors/persisters/stream-persister';
 import { FAST_POLICY, send } from './pool-support';
 import { TcpPeer, freePort, startTcpPeer } from './peers';
-import { formatCollectible, parseCollectible } from '../../../actors/persisters/event-collectible';
+import { formatCollectible, parseCollectible } from '../../../actors/persisters/event-text';
 
 let peer: TcpPeer | undefined;
 let harness: Harness | undefined;
@@ -182,6 +182,21 @@ describe('StreamPersister', () => {
       expect(m.getProperty('priority')).toBe('ERR');
       expect(m.getProperty('code')).toBe('17');
       expect(m.bodyText()).toBe('it failed');
+    });
+
+    it('reads a collectible event line when there is no ParserArgument, as the original EventParser does', async () => {
+      const line = formatCollectible(new Map([['site', 'S'], ['name', 'disk'], ['priority', 'WARNING'], ['text', 'nearly "full"'], ['used', '91%']])).trimEnd();
+      peer = await startTcpPeer(() => `${line}\n`);
+      const q = runParsed({ URI: peer.uri, Parser: { ClassName: 'org.qbroker.event.EventParser' } });
+      const m = await send(q, 'status?\n');
+      expect([m.getProperty('ReturnCode'), m.getProperty('site'), m.getProperty('name'), m.getProperty('priority'), m.getProperty('used'), m.bodyText()]).toEqual(['0', 'S', 'disk', 'WARNING', '91%', 'nearly "full"']);
+    });
+
+    it('takes the postable text from the first group of a Perl5 ParserArgument', async () => {
+      peer = await startTcpPeer(() => 'LOG 12: SITE=S&priority=NOTICE&summary=ok\n');
+      const q = runParsed({ URI: peer.uri, Parser: { ClassName: 'org.qbroker.event.EventParser', ParserArgument: '^LOG \\d+: (.+)$' } });
+      const m = await send(q, 'status?\n');
+      expect([m.getProperty('ReturnCode'), m.getProperty('site'), m.getProperty('priority'), m.bodyText()]).toEqual(['0', 'S', 'NOTICE', 'ok']);
     });
 
     it('tags the request with its cell id in RCField and takes the reply whose parsed tag matches', async () => {

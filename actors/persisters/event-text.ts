@@ -1,6 +1,7 @@
 /**
- * The original's "collectible" event line (org.qbroker.event EventUtils.collectible / EventParser without a
- * pattern), used by StreamPersister's Destination / DestinationProperty login (components.md §6.1):
+ * The original's event texts (org.qbroker.event): the escapes of event values and content lists, shared by
+ * the "postable" form (stream-reply-parser.ts) and the "collectible" event line (EventParser without a
+ * pattern; also StreamPersister's Destination / DestinationProperty login, components.md §6.1):
  *
  *   <yyyy-MM-dd HH:mm:ss,SSS zone> <IPv4> <site> <category> <name> <epoch ms> <PRIORITY> <hostname> <program>
  *   [<pid>:1] <owner> <type> "<text>" Content( ~ ): k1 ~ v1 ~ k2 ~ v2
@@ -32,8 +33,20 @@ function escapeText(value: string, quote: boolean): string {
   return v.split('\r').join('__cr__').split('\n').join('\r');
 }
 
-function unescapeText(value: string): string {
-  return value.split('__quote__').join('"').split('__ampersand__').join('&').split('__equal__').join('=').split('\r').join('\n').split('__cr__').join('\r');
+/**
+ * Undoes the event escapes: __quote__ (only when `quote`: texts, not content lists), __ampersand__,
+ * __equal__, a bare \r (it stood for a newline), then __cr__.
+ */
+export function unescapeEventValue(value: string, quote: boolean): string {
+  let v = quote ? value.split('__quote__').join('"') : value;
+  v = v.split('__ampersand__').join('&').split('__equal__').join('=');
+  return v.split('\r').join('\n').split('__cr__').join('\r');
+}
+
+/** "k1 ~ v1 ~ k2 ~ v2" (already unescaped) into attributes; " __tilde__ " inside a value is a literal " ~ ". */
+export function addContentPairs(content: string, attributes: Map<string, string>): void {
+  const items = content.split(ITEM_SEPARATOR).map((s) => s.split(ESCAPED_ITEM_SEPARATOR).join(ITEM_SEPARATOR));
+  for (let i = 0; i + 1 < items.length; i += 2) if (items[i] !== '') attributes.set(items[i], items[i + 1]);
 }
 
 function pad(n: number, width = 2): string {
@@ -101,9 +114,6 @@ export function parseCollectible(line: string): CollectibleEvent | undefined {
     ['type', m[11]],
   ]);
   const content = m[14];
-  if (content.length > 1) {
-    const items = unescapeText(content).split(ITEM_SEPARATOR).map((s) => s.split(ESCAPED_ITEM_SEPARATOR).join(ITEM_SEPARATOR));
-    for (let i = 0; i + 1 < items.length; i += 2) if (items[i] !== '') attributes.set(items[i], items[i + 1]);
-  }
-  return { priority: m[5].toUpperCase(), text: unescapeText(m[12]), attributes };
+  if (content.length > 1) addContentPairs(unescapeEventValue(content, false), attributes);
+  return { priority: m[5].toUpperCase(), text: unescapeEventValue(m[12], true), attributes };
 }
