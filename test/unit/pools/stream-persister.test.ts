@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
+import net from 'node:net';
 import path from 'node:path';
 import { Message } from '../../../src/message/message';
 import { XQueue } from '../../../src/xqueue/xqueue';
@@ -537,4 +538,94 @@ describe('collectible event lines', () => {
   it('does not read a line that is not collectible', () => {
     expect(parseCollectible('hello world')).toBeUndefined();
   });
+});
+
+/** A line-echo server that can crash: every connection dropped at once, nothing listening for a while. */
+class CrashingPeer {
+  readonly received: string[] = [];
+  connections = 0;
+  crashes = 0;
+  private server?: net.Server;
+  private readonly sockets = new Set<net.Socket>();
+
+  constructor(
+    readonly port: number,
+    private readonly crashAfterLines: readonly number[],
+    private readonly downMs: number,
+  ) {}
+
+  start(): Promise<void> {
+    const server = net.createServer((socket) => {
+      this.connections++;
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+      socket.on('error', () => undefined);
+      let buf = '';
+      socket.on('data', (chunk) => {
+        buf += chunk.toString('utf8');
+        for (let nl = buf.indexOf('\n'); nl >= 0 && !socket.destroyed; nl = buf.indexOf('\n')) {
+          const line = buf.slice(0, nl);
+          buf = buf.slice(nl + 1);
+          this.received.push(line);
+          if (this.crashAfterLines.includes(this.received.length)) {
+            void this.crash(); // the line that triggers the crash gets no reply
+            return;
+          }
+          socket.write(`echo:${line}\n`);
+        }
+      });
+    });
+    this.server = server;
+    return new Promise((resolve) => server.listen(this.port, '127.0.0.1', () => resolve()));
+  }
+
+  private async crash(): Promise<void> {
+    this.crashes++;
+    const server = this.server;
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => server?.close(() => resolve()));
+    await new Promise((r) => setTimeout(r, this.downMs));
+    await this.start();
+  }
+
+  async stop(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
+
+describe('StreamPersister through peer crashes (multiplexed, many requests in flight)', () => {
+  it('answers every one of 500 pipelined requests exactly once with its own reply through two crashes of the peer', async () => {
+    const N = 500;
+    const crashing = new CrashingPeer(await freePort(), [120, 330], 150);
+    await crashing.start();
+    try {
+      const q = run({ URI: `tcp://127.0.0.1:${crashing.port}`, Operation: 'request', ReceiveTime: '10000', PauseTime: '20', StandbyTime: '40' }, 64);
+      const completions = new Array<number>(N).fill(0);
+      const outcomes = await Promise.all(
+        Array.from(
+          { length: N },
+          (_, i) =>
+            new Promise<Message>((resolve, reject) => {
+              q.put(Message.text(`m${i}\n`), (msg) => {
+                completions[i]++;
+                resolve(msg);
+              }).catch(reject);
+            }),
+        ),
+      );
+      expect(crashing.crashes).toBe(2);
+      expect(completions.filter((c) => c !== 1)).toEqual([]); // none lost, none completed twice
+      const wrong = outcomes.map((m, i) => [i, m.getProperty('ReturnCode'), m.bodyText()] as const).filter(([i, rc, body]) => rc !== '0' || body !== `echo:m${i}`);
+      expect(wrong).toEqual([]); // every request got its own reply
+      const distinct = new Set(crashing.received);
+      expect(distinct.size).toBe(N); // every request reached the peer; re-sent ones are counted below
+      expect(crashing.received.length).toBeGreaterThanOrEqual(N + 2); // at least the two unanswered lines were sent again
+      expect(crashing.connections).toBeGreaterThanOrEqual(3);
+    } finally {
+      await harness?.stop();
+      harness = undefined;
+      await crashing.stop();
+    }
+  }, 30_000);
 });
