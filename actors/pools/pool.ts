@@ -20,6 +20,7 @@ import { Message } from '../../src/message/message';
 import { Template } from '../../src/rules/template';
 import { Taken, XQueue } from '../../src/xqueue/xqueue';
 import { displayMessage, parseDisplayMask } from '../../src/logging/display';
+import { registerConfigSecrets } from '../../src/logging/redact';
 import { parseAddress } from '../support/address';
 import { ConfigReader } from '../support/config-values';
 import { ClassDefaults, fillDefaults, findImplementation, implementationKey, parseDefaultProperties } from './default-properties';
@@ -225,6 +226,7 @@ export class PoolBehaviour implements Behaviour<never> {
       status: reporter,
       registry: this.env.registry,
     };
+    registerConfigSecrets(config);
     // Built once here so that a configuration error is the requester's RC 4, not a crash loop.
     const first = r.def.create(childEnv);
     const policy = this.childPolicy();

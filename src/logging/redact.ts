@@ -1,14 +1,44 @@
 /**
  * Credentials never reach a log line or an error text: values of keys that name a secret are masked,
- * and `user:password@` in URIs becomes `user:***@`.
+ * `user:password@` in URIs becomes `user:***@`, and the secret values of every component configuration
+ * started in this process are masked wherever they appear (a peer may echo a password back in an error
+ * answer that is then logged).
  */
 const SECRET_KEY = /pass(word)?|passwd|credential|secret|token|sasl|EncryptedPassword/i;
 const URI_CREDENTIALS = /([a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:)([^@/\s]+)@/gi;
 
 export const MASK = '***';
 
+/** Secret values seen in configurations; shorter ones are not masked (a 1-character "password" is everywhere). */
+const knownSecrets = new Set<string>();
+const MIN_SECRET_LENGTH = 4;
+
 export function redactText(text: string): string {
-  return text.replace(URI_CREDENTIALS, `$1${MASK}@`);
+  let out = text.replace(URI_CREDENTIALS, `$1${MASK}@`);
+  for (const secret of knownSecrets) if (out.includes(secret)) out = out.split(secret).join(MASK);
+  return out;
+}
+
+/**
+ * Remembers the values of a configuration's secret keys (Password, EncryptedPassword, ...; nested maps
+ * included) and the password of every `user:password@` URI in it, so that redactText masks them anywhere.
+ */
+export function registerConfigSecrets(config: unknown, seen = new WeakSet<object>()): void {
+  if (typeof config === 'string') {
+    for (const m of config.matchAll(URI_CREDENTIALS)) rememberSecret(m[2]);
+    return;
+  }
+  if (config === null || typeof config !== 'object' || seen.has(config)) return;
+  seen.add(config);
+  const entries = config instanceof Map ? [...config.entries()] : Object.entries(config);
+  for (const [k, v] of entries) {
+    if (typeof k === 'string' && isSecretKey(k) && typeof v === 'string') rememberSecret(v);
+    else registerConfigSecrets(v, seen);
+  }
+}
+
+function rememberSecret(value: string): void {
+  if (value.length >= MIN_SECRET_LENGTH) knownSecrets.add(value);
 }
 
 export function isSecretKey(key: string): boolean {

@@ -8,6 +8,7 @@
  */
 import { Behaviour } from './actor';
 import { Logger } from '../logging/logger';
+import { redactText } from '../logging/redact';
 import { Message } from '../message/message';
 import { XQueue } from '../xqueue/xqueue';
 
@@ -36,7 +37,9 @@ export class StatusReporter {
   private readonly listeners = new Set<(s: StatusSnapshot) => void>();
   private readonly counters: Record<string, number> = {};
 
-  set(status: ComponentStatus, detail?: string): void {
+  /** `detail` is redacted like a log line: operators read it, and an error text may quote a password. */
+  set(status: ComponentStatus, rawDetail?: string): void {
+    const detail = rawDetail === undefined ? undefined : redactText(rawDetail);
     if (status === this.snapshot.status && detail === this.snapshot.detail) return;
     const since = status === this.snapshot.status ? this.snapshot.since : Date.now();
     this.snapshot = { status, detail, since, counters: this.counters };

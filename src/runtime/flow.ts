@@ -10,6 +10,7 @@ import { ActorRef, ActorRuntime } from './actor';
 import { ComponentEnv, ComponentRegistry, StatusReporter, StatusSnapshot } from './component';
 import { Topology, ComponentSpec } from '../config/topology';
 import { Logger, silentLogger } from '../logging/logger';
+import { registerConfigSecrets } from '../logging/redact';
 import { Message } from '../message/message';
 import { Outcome, XQueue, XQueueStats } from '../xqueue/xqueue';
 
@@ -79,6 +80,7 @@ export class Flow {
         status,
         registry: options.registry,
       };
+      registerConfigSecrets(spec.config);
       const ref = runtime.spawn<never>(spec.name, () => spec.definition.create(env), { policy: spec.policy, logger: env.logger });
       flow.components.set(spec.name, { name: spec.name, className: spec.definition.className, role: spec.role, ref, status, spec });
     }

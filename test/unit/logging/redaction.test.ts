@@ -1,6 +1,6 @@
 import { PassThrough } from 'stream';
 import { createLogger, memoryLogger } from '../../../src/logging/logger';
-import { redact, redactText } from '../../../src/logging/redact';
+import { redact, redactText, registerConfigSecrets } from '../../../src/logging/redact';
 import { displayFields } from '../../../src/logging/display';
 import { Message } from '../../../src/message/message';
 
@@ -30,6 +30,16 @@ describe('log redaction', () => {
     });
     expect(out).toContain('cannot connect');
     expect(out).not.toContain('s3cret-pw');
+  });
+
+  it('masks a configured password wherever it appears once the configuration is registered (e.g. echoed by a peer)', () => {
+    registerConfigSecrets({ Name: 'pstr', Password: 'Echo-Pw-1', DestinationProperty: { EncryptedPassword: 'Enc-Pw-2' }, URI: 'tcp://u:Uri-Pw-3@host:1/' });
+    expect(redactText('login failed: server said "bad password Echo-Pw-1 / Enc-Pw-2 / Uri-Pw-3"')).toBe('login failed: server said "bad password *** / *** / ***"');
+  });
+
+  it('does not mask configured secrets shorter than 4 characters (they would mask ordinary text)', () => {
+    registerConfigSecrets({ Password: 'ab' });
+    expect(redactText('a tab')).toBe('a tab');
   });
 
   it('writes one JSON object per line', async () => {
