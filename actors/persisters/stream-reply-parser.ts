@@ -149,7 +149,7 @@ export function createReplyParser(component: string, spec: ParserSpec, pluginDir
   const file = resolvePluginModule(spec.className, pluginDirs);
   if (file === undefined) {
     const where = pluginDirs.length === 0 ? 'no PluginDir is configured' : `not found in PluginDir ${pluginDirs.join(', ')}`;
-    throw new ComponentConfigError(component, 'Parser/ClassName', spec.className, `"${EVENT_PARSER_CLASS}" or a .js module inside a PluginDir (${where})`);
+    throw new ComponentConfigError(component, 'Parser/ClassName', spec.className, `"${EVENT_PARSER_CLASS}" or a .js or .ts module inside a PluginDir (${where})`);
   }
   let target: unknown;
   try {

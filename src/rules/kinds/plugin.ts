@@ -1,10 +1,10 @@
 /**
  * Plugin formatters (`ClassName`, `MethodName`, `FormatterArgument`; evaluator.md §17).
  *
- * `ClassName` names a CommonJS module that is looked up ONLY inside the directories the topology
- * lists in `PluginDir` (passed to the engine as pluginDirs): `<dir>/<ClassName>`, then with `.js` and
- * `.cjs`, then with dots as path separators (`org.example.Upper` → `<dir>/org/example/Upper.js`). A
- * name that would leave the directory (absolute, `..`, a symlink pointing outside) is rejected.
+ * `ClassName` names a JavaScript or TypeScript module that is looked up ONLY inside the directories
+ * the topology lists in `PluginDir` (plugin-module.ts: `<dir>/<ClassName>`, with `.js`, `.cjs`, `.ts` or
+ * `.cts`, or with dots as path separators, `org.example.Upper` → `<dir>/org/example/Upper.ts`). A name
+ * that would leave the directory (absolute, `..`, a symlink pointing outside) is rejected.
  *
  * The module exports a factory (the module itself, or `default`, or `create`): a function or class
  * called with the ruleset's FormatterArgument (null when absent) that returns an object with the
@@ -15,34 +15,14 @@
  * Deviation ([QUIRK] §17 fixed): instances are shared between rulesets only when the module, the
  * method and the whole argument are equal (the original compared only part of the argument).
  */
-import { existsSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { Message } from '../../message';
 import { RuleConfigError, RuleEvaluationError, isRecord } from '../errors';
 import { KIND_PRECEDENCE, RulesetKindContext, registerRulesetKind } from '../ruleset-kinds';
+import { PluginLoadError, loadPluginModule, resolvePluginModule } from './plugin-module';
+
+export { PluginLoadError, resolvePluginModule } from './plugin-module';
 
 type PluginMethod = (this: unknown, msg: Message) => unknown;
-
-function isInside(dir: string, file: string): boolean {
-  const rel = relative(dir, file);
-  return rel !== '' && !rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel);
-}
-
-/** Finds the plugin module inside one of the plugin directories; undefined when none holds it. */
-export function resolvePluginModule(className: string, pluginDirs: readonly string[]): string | undefined {
-  if (className === '' || isAbsolute(className) || className.split(/[\\/]/).includes('..')) return undefined;
-  const candidates = [className, `${className}.js`, `${className}.cjs`, `${className.replace(/\./g, '/')}.js`, `${className.replace(/\./g, '/')}.cjs`];
-  for (const dir of pluginDirs) {
-    if (!existsSync(dir)) continue;
-    const realDir = realpathSync(dir);
-    for (const c of candidates) {
-      const file = resolve(realDir, c);
-      if (!isInside(realDir, file) || !existsSync(file) || !statSync(file).isFile()) continue;
-      if (isInside(realDir, realpathSync(file))) return realpathSync(file);
-    }
-  }
-  return undefined;
-}
 
 function stableJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
@@ -50,30 +30,12 @@ function stableJson(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
-/** A plugin module that cannot be loaded or started; `expected` says what a valid one looks like. */
-export class PluginLoadError extends Error {
-  constructor(
-    readonly file: string,
-    readonly problem: string,
-    readonly expected?: string,
-  ) {
-    super(problem);
-    this.name = 'PluginLoadError';
-  }
-}
-
 /**
  * Loads a plugin module found by resolvePluginModule and calls its factory (the module itself, `default`
  * or `create`; a class is constructed) with `argument`. Shared by every component that takes plugins.
  */
 export function createPluginInstance(file: string, argument: unknown): unknown {
-  let mod: unknown;
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    mod = require(file);
-  } catch (e) {
-    throw new PluginLoadError(file, `cannot load plugin ${file}: ${(e as Error).message}`);
-  }
+  const mod = loadPluginModule(file);
   const m = mod as { default?: unknown; create?: unknown };
   const factory = typeof mod === 'function' ? mod : typeof m.default === 'function' ? m.default : m.create;
   if (typeof factory !== 'function') throw new PluginLoadError(file, `plugin ${file} exports no factory`, 'module.exports = (argument) => ({ format(msg) { ... } })');
@@ -119,7 +81,7 @@ registerRulesetKind({
       throw new RuleConfigError(
         ctx.where('ClassName'),
         ctx.pluginDirs.length === 0 ? `plugin ${className} cannot be loaded: no PluginDir is configured` : `plugin ${className} not found in PluginDir ${ctx.pluginDirs.join(', ')}`,
-        'a .js module inside a PluginDir',
+        'a .js or .ts module inside a PluginDir',
       );
     }
     const argument = ruleset.FormatterArgument ?? null;

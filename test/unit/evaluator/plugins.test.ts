@@ -22,6 +22,16 @@ describe('plugin formatters (ClassName, loaded only from PluginDir)', () => {
     expect(evaluateSync(engine, message({ RuleName: 's' })).getProperty('stamp')).toBe('v1');
   });
 
+  it('loads a TypeScript plugin (types erased) and runs it like a JavaScript one', () => {
+    const { engine } = makeEngine({ shout: { ClassName: 'shout', FormatterArgument: { Suffix: '?!' } } });
+    const m = evaluateSync(engine, message({ RuleName: 'shout' }, 'ready'));
+    expect([rc(m), m.bodyText()]).toEqual(['0', 'READY?!']);
+  });
+
+  it('rejects a TypeScript plugin with a syntax error at start-up, naming the ruleset, ClassName and the line', () => {
+    expect(() => makeEngine({ bad: { ClassName: 'broken-ts' } })).toThrow(/bad.*ClassName.*broken-ts\.ts.*line 2/s);
+  });
+
   it('gives EXCEPTION, never a crash, when the plugin throws', () => {
     const { engine, logged } = makeEngine({ t: { ClassName: 'thrower' } });
     expect(rc(evaluateSync(engine, message({ RuleName: 't' })))).toBe('-1');
