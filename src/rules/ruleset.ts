@@ -118,7 +118,7 @@ export type RulesetContextFactory = (rulesetName: string) => RulesetKindContext;
 
 /**
  * Compiles one ruleset map: checks its keys (unknown ones are errors with "did you mean", keys of a
- * kind that lost to another are warned about), picks the kind by precedence (§4), and builds the
+ * kind that lost to another are rejected as conflicting kinds), picks the kind by precedence (§4), and builds the
  * filter and the action.
  */
 export function compileRuleset(name: string, config: unknown, settings: RulesetSettings, ctx: RulesetKindContext): CompiledRuleset {
@@ -132,11 +132,13 @@ export function compileRuleset(name: string, config: unknown, settings: RulesetS
   }
   const kind = detectRulesetKind(config);
   const own = new Set<string>([...COMMON_RULESET_KEYS, ...(kind?.keys ?? [])]);
-  const ignored = Object.keys(config).filter((key) => !own.has(key));
-  if (ignored.length > 0) {
-    settings.logger.warn(
-      `${settings.component}: ruleset ${name} mixes ruleset kinds: it is a ${kind?.name ?? 'filter-only'} ruleset, so ${ignored.join(', ')} ${ignored.length > 1 ? 'are' : 'is'} ignored`,
-    );
+  // A ruleset has one kind (issue 3: conflicting kinds are rejected; the original silently ignored the losers).
+  const foreign = Object.keys(config).find((key) => !own.has(key));
+  if (foreign !== undefined) {
+    const owner = kinds.find((k) => k.keys.includes(foreign))?.name ?? 'another';
+    const deciding = kind?.keys.find((k) => config[k] !== undefined && config[k] !== null);
+    const why = kind === undefined ? 'a filter-only ruleset' : `a ${kind.name} ruleset (its ${deciding ?? kind.keys[0]} decides, by the original's kind order)`;
+    throw new RuleConfigError(at(where, foreign), `belongs to ${owner} rulesets, but this is ${why}; a ruleset has one kind`, 'the keys of one kind: split it into two rulesets (the rule list "a,b" runs both)');
   }
   const displayMask = integerSetting(config.DisplayMask, at(where, 'DisplayMask'), 'an integer display mask') ?? settings.defaultDisplayMask;
   const sp = config.StringProperty;

@@ -54,10 +54,18 @@ describe('start-up validation of the MessageEvaluator configuration', () => {
     expect(makeEngine({ a: {}, b: {} }, { MaxNumberRule: '2' }).engine.rulesetNames).toEqual(['a', 'b']);
   });
 
-  it('picks the kind by precedence and warns when a ruleset mixes kinds', () => {
-    const { engine, logged } = makeEngine({ mixed: { FormatterArgument: [{ FieldName: 'a', Template: ['x'] }], ParserArgument: [{ a: '(.)' }] } });
-    expect(engine.rulesetKind('mixed')).toBe('formatter');
-    expect(logged.warn.some((w) => /ruleset mixed mixes ruleset kinds: it is a formatter ruleset, so ParserArgument is ignored/.test(w))).toBe(true);
+  it('rejects a ruleset that mixes kinds, naming the ruleset, the foreign key and the kind that decided', () => {
+    expect(() => makeEngine({ mixed: { FormatterArgument: [{ FieldName: 'a', Template: ['x'] }], ParserArgument: [{ a: '(.)' }] } })).toThrow(
+      /mixed.*ParserArgument.*belongs to simpleParser rulesets, but this is a formatter ruleset \(its FormatterArgument decides/s,
+    );
+  });
+
+  it('rejects a key of a kind that is not there (a filter-only ruleset with NeedChop)', () => {
+    expect(() => makeEngine({ f: { JMSPropertyGroup: [{ a: 'x' }], NeedChop: 'true' } })).toThrow(/f.*NeedChop.*this is a filter-only ruleset/s);
+  });
+
+  it('keeps keys two kinds share with the kind that wins (TemplateFile with the formatter)', () => {
+    expect(makeEngine({ t: { FormatterArgument: [{ FieldName: 'a', Template: ['x'] }], TemplateFile: 'templates/bill.txt' } }).engine.rulesetKind('t')).toBe('formatter');
   });
 
   it('gives the plugin precedence over the formatter (ClassName first)', () => {
