@@ -81,3 +81,90 @@ describe('bad messages never make the engine throw', () => {
     );
   });
 });
+
+describe('bad messages never make the XML and JSON kinds throw (fuzz)', () => {
+  const XML_KINDS = {
+    xp: { XPath: { first: '/r/a', dyn: '/r/##el##' } },
+    xcut: { XPath: '/r/b' },
+    xmerge: { XMLField: 'src', SourceXPath: '/s/*', TargetXPath: '/r/a' },
+    xslt: { XSLFile: '../transforms/xsl/greeting.xsl', XSLParameter: { who: '##name##', stat: 's' } },
+    x2j: { Translation: 'XML2JSON' },
+  };
+  const JSON_KINDS = {
+    jpath: { JSONPath: { id: '.order.id', first: '.l[0]' } },
+    jcut: { JSONPath: '.order.items' },
+    jmerge: { JSONField: 'src', TargetJSONPath: '.order' },
+    jt: { JTMPFile: '../transforms/jsonata/jt1.jsonata', JSONParameter: { who: '##name##', k: '42' } },
+    jfmt: {
+      JSONFormatter: [
+        { JSONPath: '.a.b', Operation: 'set', Template: '##k##', DataType: 'long' },
+        { JSONPath: '.l', Operation: 'uniq' },
+        { JSONPath: '.l', Operation: 'sort' },
+        { JSONPath: '.a', Operation: 'merge', Template: '{"m":"##.a.c##"}', DataType: 'map' },
+        { JSONPath: '.a.c', Operation: 'remove', Template: 'removed' },
+      ],
+    },
+    j2x: { Translation: 'JSON2XML' },
+  };
+  const PHP_KINDS = { p2j: { Translation: 'PHP2JSON' }, p2x: { Translation: 'PHP2XML' } };
+  const { engine: transforms } = makeEngine({ ...XML_KINDS, ...JSON_KINDS, ...PHP_KINDS });
+
+  /** Small XML documents with the element names the rulesets look for; some cut short. */
+  const xml: fc.Arbitrary<string> = fc
+    .array(fc.tuple(fc.constantFrom('a', 'a', 'b', 'c', 's', '1x'), fc.string({ maxLength: 6 })), { maxLength: 5 })
+    .chain((children) => {
+      const doc = `<r>${children.map(([n, t]) => `<${n}>${t.replace(/[<&]/g, '')}</${n}>`).join('')}</r>`;
+      return fc.nat({ max: 9 }).chain((k) => (k < 2 ? fc.nat({ max: doc.length }).map((cut) => doc.slice(0, cut)) : fc.constant(doc)));
+    });
+  /** JSON with the paths the rulesets use (all keys optional), or any JSON. */
+  const json: fc.Arbitrary<string> = fc.oneof(
+    fc
+      .record(
+        { order: fc.record({ id: fc.oneof(fc.string(), fc.integer()), items: fc.array(fc.integer(), { maxLength: 3 }) }, { requiredKeys: [] }), a: fc.record({ b: fc.string(), c: fc.oneof(fc.string(), fc.integer()) }, { requiredKeys: [] }), l: fc.array(fc.oneof(fc.string(), fc.integer()), { maxLength: 5 }), id: fc.string(), items: fc.array(fc.record({ n: fc.string() }), { maxLength: 3 }) },
+        { requiredKeys: [] },
+      )
+      .map((v) => JSON.stringify(v)),
+    fc.json(),
+  );
+  /** PHP serialize() texts, valid or cut short. */
+  const php: fc.Arbitrary<string> = fc
+    .dictionary(fc.string({ maxLength: 4 }), fc.oneof(fc.string({ maxLength: 6 }), fc.integer()))
+    .map((d) => {
+      const entries = Object.entries(d).map(([k, v]) => `s:${Buffer.byteLength(k)}:"${k}";` + (typeof v === 'number' ? `i:${v};` : `s:${Buffer.byteLength(v)}:"${v}";`));
+      return `a:${entries.length}:{${entries.join('')}}`;
+    })
+    .chain((t) => fc.nat({ max: 4 }).map((k) => (k === 0 ? t.slice(0, t.length >> 1) : t)));
+  /** A body mostly in the family's format, sometimes anything. */
+  const bodyOf = (text: fc.Arbitrary<string>): fc.Arbitrary<MessageBody> =>
+    fc.oneof(
+      { weight: 6, arbitrary: text.map((t) => ({ kind: 'text', text: t }) as const) },
+      { weight: 2, arbitrary: text.map((t) => ({ kind: 'bytes', bytes: Buffer.from(t) }) as const) },
+      { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((b) => ({ kind: 'bytes', bytes: Buffer.from(b) }) as const) },
+      { weight: 1, arbitrary: fc.string().map((t) => ({ kind: 'text', text: t }) as const) },
+      { weight: 1, arbitrary: fc.constant({ kind: 'none' } as const) },
+      { weight: 1, arbitrary: fc.anything().map((object) => ({ kind: 'object', object }) as const) },
+    );
+  const cases = fc.oneof(
+    fc.tuple(fc.constantFrom(...Object.keys(XML_KINDS)), bodyOf(xml), fc.oneof(xml, fc.string())),
+    fc.tuple(fc.constantFrom(...Object.keys(JSON_KINDS)), bodyOf(json), fc.oneof(json, fc.string())),
+    fc.tuple(fc.constantFrom(...Object.keys(PHP_KINDS)), bodyOf(php), fc.string()),
+  );
+
+  it('survives random bodies and properties on every XML/JSON kind, and returns 0, 1 or -1', async () => {
+    const codes = new Map<string, number>();
+    await fc.assert(
+      fc.asyncProperty(cases, fc.string({ maxLength: 4 }), async ([rule, b, src], k) => {
+        const m = new Message({ body: b, properties: { RuleName: rule, src, k, el: k, name: k } });
+        const r = transforms.evaluate(m);
+        if (r !== undefined) await r;
+        const code = m.getProperty('ReturnCode') ?? 'none';
+        codes.set(code, (codes.get(code) ?? 0) + 1);
+        expect(['0', '1', '-1']).toContain(code);
+      }),
+      { numRuns: 600 },
+    );
+    // The generators reach the success paths as well as the failures.
+    expect(codes.get('0') ?? 0).toBeGreaterThan(100);
+    expect(codes.get('-1') ?? 0).toBeGreaterThan(50);
+  });
+});
