@@ -47,6 +47,7 @@ const CASES: readonly Case[] = [
   },
   { title: 'TemplateFile alone', input: { body: '', properties: { RuleName: 'templateFile', name: 'Bo', amount: '5' } }, rc: '0', body: 'Hello Bo, you owe 5.\n' },
   { title: 'plugin formatter from PluginDir', input: { properties: { RuleName: 'plugin', name: 'ann' } }, rc: '0', properties: { name: 'ANN' } },
+  { title: 'plugin formatter written in TypeScript', input: { body: 'go', properties: { RuleName: 'tsPlugin' } }, rc: '0', body: 'GO!' },
   { title: 'SimpleParser', input: { body: 'WARN disk full', properties: { RuleName: 'parser' } }, rc: '0', properties: { level: 'WARN' }, body: 'disk full' },
   { title: 'StaticCache with KeySubstitution', input: { properties: { RuleName: 'cache', region: 'eu-west-2' } }, rc: '0', properties: { regionName: 'Europe' } },
   { title: 'JSONPath map', input: { body: '{"order":{"id":"7"}}', properties: { RuleName: 'jsonPathMap' } }, rc: '0', properties: { orderId: '7' } },
