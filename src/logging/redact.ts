@@ -12,6 +12,8 @@ export const MASK = '***';
 /** Secret values seen in configurations; shorter ones are not masked (a 1-character "password" is everywhere). */
 const knownSecrets = new Set<string>();
 const MIN_SECRET_LENGTH = 4;
+/** Pools may start children with many different passwords over a long run: the oldest are forgotten. */
+const MAX_KNOWN_SECRETS = 4096;
 
 export function redactText(text: string): string {
   let out = text.replace(URI_CREDENTIALS, `$1${MASK}@`);
@@ -38,7 +40,15 @@ export function registerConfigSecrets(config: unknown, seen = new WeakSet<object
 }
 
 function rememberSecret(value: string): void {
-  if (value.length >= MIN_SECRET_LENGTH) knownSecrets.add(value);
+  if (value.length < MIN_SECRET_LENGTH) return;
+  knownSecrets.delete(value); // re-added as the newest
+  knownSecrets.add(value);
+  if (knownSecrets.size > MAX_KNOWN_SECRETS) knownSecrets.delete(knownSecrets.values().next().value as string);
+}
+
+/** How many configured secret values are masked (bounded by MAX_KNOWN_SECRETS). */
+export function knownSecretCount(): number {
+  return knownSecrets.size;
 }
 
 export function isSecretKey(key: string): boolean {

@@ -1,6 +1,6 @@
 import { PassThrough } from 'stream';
 import { createLogger, memoryLogger } from '../../../src/logging/logger';
-import { redact, redactText, registerConfigSecrets } from '../../../src/logging/redact';
+import { knownSecretCount, redact, redactText, registerConfigSecrets } from '../../../src/logging/redact';
 import { displayFields } from '../../../src/logging/display';
 import { Message } from '../../../src/message/message';
 
@@ -40,6 +40,13 @@ describe('log redaction', () => {
   it('does not mask configured secrets shorter than 4 characters (they would mask ordinary text)', () => {
     registerConfigSecrets({ Password: 'ab' });
     expect(redactText('a tab')).toBe('a tab');
+  });
+
+  it('keeps at most 4096 configured secrets, forgetting the oldest, so a long-running pool cannot grow it without bound', () => {
+    for (let i = 0; i < 5000; i++) registerConfigSecrets({ Password: `pool-child-pw-${i}` });
+    expect(knownSecretCount()).toBe(4096);
+    expect(redactText('pool-child-pw-4999')).toBe('***');
+    expect(redactText('pool-child-pw-0 ')).toBe('pool-child-pw-0 ');
   });
 
   it('writes one JSON object per line', async () => {
