@@ -10,7 +10,7 @@
  *   retry - published again after RetryDelay ms (it stays in the XQueue meanwhile);
  *   drop  - removed as done, with an error in the log.
  */
-import type { ChannelModel, ConfirmChannel, Message as AmqpMessage } from 'amqplib';
+import type { ConfirmChannel, Message as AmqpMessage } from 'amqplib';
 import { ActorContext, Behaviour, QueueConsumer, StopReason } from '../../src/runtime/actor';
 import { ComponentDefinition, ComponentEnv } from '../../src/runtime/component';
 import { Reconnector } from '../../src/runtime/reconnector';
@@ -19,16 +19,14 @@ import { displayMessage } from '../../src/logging/display';
 import { Message } from '../../src/message/message';
 import { Taken, XQueue } from '../../src/xqueue/xqueue';
 import { messageToAmqp } from '../../src/transports/amqp091-mapping';
-import { amqpStep, describeAddress, openAmqpConnection, settleWithin } from '../../src/transports/amqp091-connection';
+import { settleWithin } from '../../src/transports/amqp091-connection';
+import { AmqpSessionBase, openAmqpSession } from '../../src/transports/amqp091-session';
 import { declareExchange } from '../../src/transports/amqp091-topology';
 import { ComponentConfigError, reportConfigurationError } from '../support/config-values';
 import { AMQP_PERSISTER_SCHEMA, AmqpPersisterSettings, PublishFailurePolicy, readPersisterSettings } from './amqp-persister-settings';
 
-interface Session {
-  readonly conn: ChannelModel;
+interface Session extends AmqpSessionBase {
   readonly ch: ConfirmChannel;
-  alive: boolean;
-  lostError?: unknown;
   /** Publishes awaiting their confirm, in publish order. */
   readonly inFlight: Set<Publish>;
 }
@@ -91,34 +89,18 @@ export class AmqpPersister implements Behaviour<never> {
 
   // ------------------------------------------------------------------ connection
 
-  private async open(): Promise<Session> {
-    const { connection, exchange } = this.s;
-    const name = this.env.name;
-    let connError: Error | undefined;
-    const conn = await amqpStep(name, `connection to ${describeAddress(connection)} as user "${connection.username}"`, () =>
-      openAmqpConnection(connection, (e) => {
-        connError = e;
-      }),
-    );
-    let session: Session | undefined;
-    try {
-      const ch = await amqpStep(name, 'confirm channel open', () => conn.createConfirmChannel());
-      const s: Session = { conn, ch, alive: true, inFlight: new Set() };
-      session = s;
-      ch.on('error', (e: Error) => {
-        s.lostError = e;
-      });
-      ch.on('return', this.ctx.guard((m: AmqpMessage) => this.onReturn(s, m)));
-      conn.on('close', this.ctx.guard((e?: Error) => this.lost(s, e ?? connError ?? new Error('connection closed'))));
-      ch.on('close', this.ctx.guard(() => this.lost(s, s.lostError ?? new Error('channel closed'))));
-      await declareExchange(name, ch, exchange);
-      if (!s.alive) throw s.lostError ?? new Error('connection lost while opening');
-      return s;
-    } catch (e) {
-      if (session) session.alive = false;
-      void conn.close().catch(() => undefined);
-      throw e;
-    }
+  private open(): Promise<Session> {
+    return openAmqpSession<ConfirmChannel, Session>({
+      component: this.env.name,
+      connection: this.s.connection,
+      confirm: true,
+      create: (conn, ch) => ({ conn, ch, alive: true, inFlight: new Set() }),
+      onLost: this.ctx.guard((s: Session, e: unknown) => this.lost(s, e)),
+      setup: async (s, ch) => {
+        ch.on('return', this.ctx.guard((m: AmqpMessage) => this.onReturn(s, m)));
+        await declareExchange(this.env.name, ch, this.s.exchange);
+      },
+    });
   }
 
   private connected(session: Session): void {

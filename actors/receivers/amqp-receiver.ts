@@ -14,7 +14,7 @@
  * the XQueue, since they will come again. Configuration errors (wrong password, passive check of a missing
  * exchange/queue, inequivalent declare) make the status FAILED with the reason; outages keep RETRYING.
  */
-import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
+import type { Channel, ConsumeMessage } from 'amqplib';
 import { ActorContext, Behaviour, StopReason } from '../../src/runtime/actor';
 import { ComponentDefinition, ComponentEnv } from '../../src/runtime/component';
 import { Reconnector } from '../../src/runtime/reconnector';
@@ -24,19 +24,17 @@ import { Message } from '../../src/message/message';
 import { Outcome, XQueue } from '../../src/xqueue/xqueue';
 import { XQueueStoppedError } from '../../src/xqueue/errors';
 import { messageFromAmqp } from '../../src/transports/amqp091-mapping';
-import { AmqpStepError, amqpStep, describeAddress, openAmqpConnection, settleWithin } from '../../src/transports/amqp091-connection';
+import { amqpStep, settleWithin } from '../../src/transports/amqp091-connection';
+import { AmqpSessionBase, openAmqpSession } from '../../src/transports/amqp091-session';
 import { declareSource } from '../../src/transports/amqp091-topology';
 import { ComponentConfigError, reportConfigurationError } from '../support/config-values';
 import { AMQP_RECEIVER_SCHEMA, AmqpReceiverSettings, readReceiverSettings } from './amqp-receiver-settings';
 
-interface Session {
+interface Session extends AmqpSessionBase {
   readonly id: number;
-  readonly conn: ChannelModel;
   readonly ch: Channel;
   queue: string;
   consumerTag?: string;
-  alive: boolean;
-  lostError?: unknown;
   /** Ack coalescing: the lowest delivery tag not yet acked or nacked (tags count up from 1 per channel). */
   nextTag: number;
   /** Settled tags >= nextTag (acked or nacked, out of order). */
@@ -120,38 +118,24 @@ export class AmqpReceiver implements Behaviour<never> {
 
   // ------------------------------------------------------------------ connection
 
-  private async open(): Promise<Session> {
+  private open(): Promise<Session> {
     const { connection, topology, prefetch } = this.s;
     const name = this.env.name;
-    let connError: Error | undefined;
-    const conn = await amqpStep(name, `connection to ${describeAddress(connection)} as user "${connection.username}"`, () =>
-      openAmqpConnection(connection, (e) => {
-        connError = e;
-      }),
-    );
-    let session: Session | undefined;
-    try {
-      const ch = await amqpStep(name, 'channel open', () => conn.createChannel());
-      const s: Session = { id: ++this.sessionIds, conn, ch, queue: topology.queue, alive: true, nextTag: 1, settled: new Set(), ackQueue: [], flushScheduled: false };
-      session = s;
-      ch.on('error', (e: Error) => {
-        s.lostError = e;
-      });
-      conn.on('close', this.ctx.guard((e?: Error) => this.lost(s, e ?? connError ?? new Error('connection closed'))));
-      ch.on('close', this.ctx.guard(() => this.lost(s, s.lostError ?? new Error('channel closed'))));
-      s.queue = await declareSource(name, ch, topology);
-      await amqpStep(name, `prefetch ${prefetch}`, () => ch.prefetch(prefetch));
-      const ok = await amqpStep(name, `consume from queue "${s.queue}"`, () =>
-        ch.consume(s.queue, this.ctx.guard((m: ConsumeMessage | null) => this.onDelivery(s, m)), { noAck: false }),
-      );
-      s.consumerTag = ok.consumerTag;
-      if (!s.alive) throw new AmqpStepError(name, 'consumer start', s.lostError ?? new Error('connection lost while opening'));
-      return s;
-    } catch (e) {
-      if (session) session.alive = false;
-      void conn.close().catch(() => undefined);
-      throw e;
-    }
+    return openAmqpSession<Channel, Session>({
+      component: name,
+      connection,
+      confirm: false,
+      create: (conn, ch) => ({ id: ++this.sessionIds, conn, ch, queue: topology.queue, alive: true, nextTag: 1, settled: new Set(), ackQueue: [], flushScheduled: false }),
+      onLost: this.ctx.guard((s: Session, e: unknown) => this.lost(s, e)),
+      setup: async (s, ch) => {
+        s.queue = await declareSource(name, ch, topology);
+        await amqpStep(name, `prefetch ${prefetch}`, () => ch.prefetch(prefetch));
+        const ok = await amqpStep(name, `consume from queue "${s.queue}"`, () =>
+          ch.consume(s.queue, this.ctx.guard((m: ConsumeMessage | null) => this.onDelivery(s, m)), { noAck: false }),
+        );
+        s.consumerTag = ok.consumerTag;
+      },
+    });
   }
 
   private connected(session: Session, attempts: number): void {

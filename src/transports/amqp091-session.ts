@@ -1,0 +1,62 @@
+/**
+ * Opening one AMQP 0-9-1 connection with one channel for a component (AmqpReceiver, AmqpPersister):
+ * the connection step, the channel step, the loss wiring and the clean-up when set-up fails, written
+ * once. The component describes its session object and its set-up (declarations, consume, ...).
+ *
+ * Loss wiring (brokers.md): a channel 'error' only records the reason; the channel's or connection's
+ * 'close' reports the loss once to `onLost` with the best reason known (the channel error, the
+ * connection error, or a plain "closed"). A session that died during set-up fails the open, so the
+ * reconnector tries again.
+ */
+import type { Channel, ChannelModel } from 'amqplib';
+import { AmqpConnectionSettings, AmqpStepError, amqpStep, describeAddress, openAmqpConnection } from './amqp091-connection';
+
+/** What every component session has; `alive` turns false once, when it is lost or closed. */
+export interface AmqpSessionBase {
+  readonly conn: ChannelModel;
+  alive: boolean;
+  lostError?: unknown;
+}
+
+export interface OpenSessionOptions<C extends Channel, S extends AmqpSessionBase> {
+  readonly component: string;
+  readonly connection: AmqpConnectionSettings;
+  /** A confirm channel (publishers; then C is ConfirmChannel) or a plain one. */
+  readonly confirm: boolean;
+  /** Builds the component's session object around the new connection and channel. */
+  create(conn: ChannelModel, ch: C): S;
+  /** Called (at most once per close event) when the channel or connection closes; guard it in the actor. */
+  onLost(session: S, error: unknown): void;
+  /** Declarations, prefetch, consume...: run with the loss wiring already in place. */
+  setup(session: S, ch: C): Promise<void>;
+}
+
+export async function openAmqpSession<C extends Channel, S extends AmqpSessionBase>(o: OpenSessionOptions<C, S>): Promise<S> {
+  const { component, connection } = o;
+  let connError: Error | undefined;
+  const conn = await amqpStep(component, `connection to ${describeAddress(connection)} as user "${connection.username}"`, () =>
+    openAmqpConnection(connection, (e) => {
+      connError = e;
+    }),
+  );
+  let session: S | undefined;
+  try {
+    const ch = (await amqpStep(component, o.confirm ? 'confirm channel open' : 'channel open', () =>
+      o.confirm ? conn.createConfirmChannel() : conn.createChannel(),
+    )) as C;
+    const s = o.create(conn, ch);
+    session = s;
+    ch.on('error', (e: Error) => {
+      s.lostError = e;
+    });
+    conn.on('close', (e?: Error) => o.onLost(s, e ?? connError ?? new Error('connection closed')));
+    ch.on('close', () => o.onLost(s, s.lostError ?? new Error('channel closed')));
+    await o.setup(s, ch);
+    if (!s.alive) throw new AmqpStepError(component, 'channel set-up', s.lostError ?? new Error('connection lost while opening'));
+    return s;
+  } catch (e) {
+    if (session) session.alive = false;
+    void conn.close().catch(() => undefined);
+    throw e;
+  }
+}
