@@ -16,6 +16,18 @@ import { FunctionBuilder } from './codegen';
 
 const PLACEHOLDER = /##([^#]+)##/g;
 
+/** One `##name##` placeholder of a source text: its name and where it starts and ends. */
+export interface Placeholder {
+  readonly name: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The placeholders of `source`, scanned left to right without overlap (§6.1): the one scanner. */
+export function* placeholders(source: string): Generator<Placeholder> {
+  for (const m of source.matchAll(PLACEHOLDER)) yield { name: m[1], start: m.index as number, end: (m.index as number) + m[0].length };
+}
+
 export interface TemplateOptions {
   /** Clock for JMSAge; defaults to Date.now. */
   clock?: () => number;
@@ -45,14 +57,13 @@ export class Template {
     this.literals = [];
     this.names = [];
     let last = 0;
-    for (const m of source.matchAll(PLACEHOLDER)) {
-      const name = m[1];
+    for (const { name, start, end } of placeholders(source)) {
       if (name.includes('(') || name.includes(')')) {
         throw new RuleConfigError(options.where ?? {}, `template field ${JSON.stringify(name)} contains a parenthesis`, 'a field name without ( or )');
       }
-      this.literals.push(source.slice(last, m.index));
+      this.literals.push(source.slice(last, start));
       this.names.push(name);
-      last = (m.index as number) + m[0].length;
+      last = end;
     }
     this.literals.push(source.slice(last));
     this.fields = [...new Set(this.names)];
@@ -63,7 +74,7 @@ export class Template {
 
   /** True when `text` contains at least one `##name##` placeholder. */
   static hasPlaceholders(text: string): boolean {
-    return /##[^#]+##/.test(text);
+    return !placeholders(text).next().done;
   }
 
   /** True when rendering may read the body (a `##body##` placeholder). */

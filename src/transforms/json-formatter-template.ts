@@ -14,15 +14,12 @@
  * scanned again. The `##.path##` values are inserted as they are (no JSON escaping), as in Java.
  */
 import type { Message } from '../message';
-import type { Template } from '../rules/template';
+import { type Template, placeholders } from '../rules/template';
 import type { JsonFormatterCompileContext } from './kind-types';
 import { JsonPath } from './json-path';
 import { compileJsonPathKey } from './json-support';
 import type { JsonValue } from './json-text';
 import { valueText } from './json-formatter-values';
-
-/** The placeholder syntax of §6.1; a name starting with `.` is a JSON path. */
-const PLACEHOLDER = /##([^#]+)##/g;
 
 type Piece = Template | JsonPath;
 
@@ -38,11 +35,12 @@ export class NodeTemplate {
     const text = (end: number): void => {
       if (end > last) pieces.push(ctx.template(source.slice(last, end), key));
     };
-    for (const m of source.matchAll(PLACEHOLDER)) {
-      if (!m[1].startsWith('.')) continue;
-      text(m.index);
-      pieces.push(compileJsonPathKey(m[1], key, ctx));
-      last = m.index + m[0].length;
+    // The one placeholder scanner; a name starting with `.` is a JSON path.
+    for (const { name, start, end } of placeholders(source)) {
+      if (!name.startsWith('.')) continue;
+      text(start);
+      pieces.push(compileJsonPathKey(name, key, ctx));
+      last = end;
     }
     text(source.length);
     return new NodeTemplate(source, pieces);
