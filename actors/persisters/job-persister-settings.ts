@@ -8,9 +8,8 @@ import path from 'node:path';
 import { ComponentConfig, ConfigIssue, JsonSchema } from '../../src/runtime/component';
 import { boolStr, intStr, str, strMap, strOrList } from '../../src/config/schema-helpers';
 import { parseDisplayMask } from '../../src/logging/display';
-import { compilePerl5 } from '../../src/rules/regex-dialect';
 import { Template } from '../../src/rules/template';
-import { ComponentConfigError, ConfigReader } from '../support/config-values';
+import { ComponentConfigError, ConfigReader, perl5Setting } from '../support/config-values';
 import { JobCommand, compileJobCommand } from './job-persister-command';
 
 export const JOB_PERSISTER_OPERATIONS = ['execute'] as const;
@@ -79,7 +78,7 @@ export function readJobPersisterSettings(component: string, config: ComponentCon
     maxOutput: c.int('MaxOutput', DEFAULT_MAX_OUTPUT, { min: 0 }),
     outputField: c.string('OutputField', 'Output').trim() || 'Output',
     rcField: c.string('RCField', 'ReturnCode').trim() || 'ReturnCode',
-    progressPattern: pattern === undefined || pattern === '' ? undefined : compilePerl5(pattern, {}, { component, key: 'ProgressPattern' }),
+    progressPattern: pattern === undefined || pattern === '' ? undefined : perl5Setting(component, 'ProgressPattern', pattern),
     maxJobs: c.int('MaxJobs', 1, { min: 1 }),
     displayMask: parseDisplayMask(c.string('DisplayMask')),
     stringProperty: Object.keys(c.stringMap('StringProperty')),

@@ -10,11 +10,10 @@ import { ComponentConfig, JsonSchema } from '../../src/runtime/component';
 import { boolStr, intStr, str, strMap } from '../../src/config/schema-helpers';
 import { Template } from '../../src/rules/template';
 import { parseDisplayMask } from '../../src/logging/display';
-import { ConfigReader, ComponentConfigError } from '../support/config-values';
+import { ConfigReader, ComponentConfigError, perl5Setting } from '../support/config-values';
 import { DEFAULT_MAX_MSG_LENGTH, HexBytesError, parseHexBytes } from '../stream/framing';
 import { StreamTarget, parseStreamTarget } from '../stream/stream-target';
 import { ParserSpec, readParserSpec } from './stream-reply-parser';
-import { compilePerl5 } from '../../src/rules/regex-dialect';
 import { HandshakeSpec } from './stream-handshake';
 
 export const STREAM_PERSISTER_OPERATIONS = ['request', 'write'] as const;
@@ -98,14 +97,6 @@ function stringList(c: ConfigReader, key: string): string[] | undefined {
   return v as string[];
 }
 
-function perl5(c: ConfigReader, key: string, source: string): RegExp {
-  try {
-    return compilePerl5(source, {}, { component: c.component, key });
-  } catch (e) {
-    throw new ComponentConfigError(c.component, key, source, `a Perl5 regular expression (${e instanceof Error ? e.message : String(e)})`);
-  }
-}
-
 /** CloseRequest: the original writes it only with a ConnectionRequest login or in simple mode. */
 function readCloseRequest(c: ConfigReader, applies: boolean): string[] {
   const lines = stringList(c, 'CloseRequest') ?? [];
@@ -144,7 +135,7 @@ function readHandshake(c: ConfigReader, operation: string, pattern: string | und
   const lines = stringList(c, 'ConnectionRequest');
   if (lines === undefined || lines.length === 0) return undefined;
   if (pattern === undefined || pattern === '') throw new ComponentConfigError(c.component, 'Pattern', pattern, 'a Perl5 regular expression ending each answer of the ConnectionRequest login (required with ConnectionRequest)');
-  return { kind: 'lines', greeting, lines, pattern: perl5(c, 'Pattern', pattern), errorResponses: stringList(c, 'ErrorResponse') ?? [] };
+  return { kind: 'lines', greeting, lines, pattern: perl5Setting(c.component, 'Pattern', pattern), errorResponses: stringList(c, 'ErrorResponse') ?? [] };
 }
 
 export function readStreamPersisterSettings(component: string, config: ComponentConfig, baseDir: string): StreamPersisterSettings {
@@ -195,7 +186,7 @@ export function readStreamPersisterSettings(component: string, config: Component
     displayMask: parseDisplayMask(c.string('DisplayMask')),
     parser,
     mode: simple ? 'simple' : 'multiplexed',
-    replyPattern: simple ? perl5(c, 'Pattern', patternText as string) : undefined,
+    replyPattern: simple ? perl5Setting(c.component, 'Pattern', patternText as string) : undefined,
     sessionSize: c.int('SessionSize', 0, { min: 0 }),
     handshake,
     closeRequest: readCloseRequest(c, simple || handshake?.kind === 'lines'),

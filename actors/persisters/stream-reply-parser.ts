@@ -13,10 +13,8 @@
  *    absent) and returns an object with `parse(replyText, msg)`; throwing from it is a parse error.
  */
 import { Message } from '../../src/message/message';
-import { compilePerl5 } from '../../src/rules/regex-dialect';
-import { RegexSyntaxError } from '../../src/rules/errors';
 import { PluginLoadError, createPluginInstance, resolvePluginModule } from '../../src/rules/kinds/plugin';
-import { ComponentConfigError } from '../support/config-values';
+import { ComponentConfigError, perl5Setting } from '../support/config-values';
 import { addContentPairs, parseCollectible, unescapeEventValue } from './event-text';
 
 export interface ReplyParser {
@@ -61,11 +59,7 @@ export class EventReplyParser implements ReplyParser {
   constructor(argument: unknown, component = 'StreamPersister') {
     if (argument === null || argument === undefined || argument === '') return;
     if (typeof argument !== 'string') throw new ComponentConfigError(component, 'Parser/ParserArgument', argument, 'a regular expression whose first group is the postable event text');
-    try {
-      this.pattern = compilePerl5(argument);
-    } catch (e) {
-      throw new ComponentConfigError(component, 'Parser/ParserArgument', argument, `a valid regular expression (${e instanceof RegexSyntaxError ? e.reason : (e as Error).message})`);
-    }
+    this.pattern = perl5Setting(component, 'Parser/ParserArgument', argument);
   }
 
   parse(replyText: string, msg: Message): void {

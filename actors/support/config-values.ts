@@ -3,6 +3,8 @@
  * typed values, with errors that name the component, the property and what was expected.
  */
 import { ComponentConfig, ComponentEnv, ConfigValue } from '../../src/runtime/component';
+import { RegexSyntaxError } from '../../src/rules/errors';
+import { compilePerl5 } from '../../src/rules/regex-dialect';
 
 /** A configuration value that cannot be used. */
 export class ComponentConfigError extends Error {
@@ -19,6 +21,15 @@ export class ComponentConfigError extends Error {
   /** The message without the component and property, for reports that name them already. */
   detail(): string {
     return `${this.value === undefined ? 'is missing' : JSON.stringify(this.value)}: expected ${this.expected}`;
+  }
+}
+
+/** A regular expression setting in the original's Perl5 dialect; a bad one names the property. */
+export function perl5Setting(component: string, property: string, source: string): RegExp {
+  try {
+    return compilePerl5(source);
+  } catch (e) {
+    throw new ComponentConfigError(component, property, source, `a Perl5 regular expression (${e instanceof RegexSyntaxError ? e.reason : (e as Error).message})`);
   }
 }
 
