@@ -13,7 +13,7 @@
  *    absent) and returns an object with `parse(replyText, msg)`; throwing from it is a parse error.
  */
 import { Message } from '../../src/message/message';
-import { PluginLoadError, createPluginInstance, resolvePluginModule } from '../../src/rules/kinds/plugin';
+import { PluginLoadError, createPluginInstance, resolvePluginModule } from '../../src/runtime/plugin-module';
 import { ComponentConfigError, perl5Setting } from '../support/config-values';
 import { addContentPairs, parseCollectible, unescapeEventValue } from './event-text';
 

@@ -2,7 +2,7 @@
  * Plugin formatters (`ClassName`, `MethodName`, `FormatterArgument`; evaluator.md §17).
  *
  * `ClassName` names a JavaScript or TypeScript module that is looked up ONLY inside the directories
- * the topology lists in `PluginDir` (plugin-module.ts: `<dir>/<ClassName>`, with `.js`, `.cjs`, `.ts` or
+ * the topology lists in `PluginDir` (src/runtime/plugin-module.ts: `<dir>/<ClassName>`, with `.js`, `.cjs`, `.ts` or
  * `.cts`, or with dots as path separators, `org.example.Upper` → `<dir>/org/example/Upper.ts`). A name
  * that would leave the directory (absolute, `..`, a symlink pointing outside) is rejected.
  *
@@ -18,9 +18,7 @@
 import { Message } from '../../message';
 import { RuleConfigError, RuleEvaluationError, isRecord } from '../errors';
 import { KIND_PRECEDENCE, RulesetKindContext, registerRulesetKind } from '../ruleset-kinds';
-import { PluginLoadError, loadPluginModule, resolvePluginModule } from './plugin-module';
-
-export { PluginLoadError, resolvePluginModule } from './plugin-module';
+import { PluginLoadError, createPluginInstance, resolvePluginModule } from '../../runtime/plugin-module';
 
 type PluginMethod = (this: unknown, msg: Message) => unknown;
 
@@ -28,23 +26,6 @@ function stableJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
   if (isRecord(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stableJson(v[k])}`).join(',')}}`;
   return JSON.stringify(v) ?? 'null';
-}
-
-/**
- * Loads a plugin module found by resolvePluginModule and calls its factory (the module itself, `default`
- * or `create`; a class is constructed) with `argument`. Shared by every component that takes plugins.
- */
-export function createPluginInstance(file: string, argument: unknown): unknown {
-  const mod = loadPluginModule(file);
-  const m = mod as { default?: unknown; create?: unknown };
-  const factory = typeof mod === 'function' ? mod : typeof m.default === 'function' ? m.default : m.create;
-  if (typeof factory !== 'function') throw new PluginLoadError(file, `plugin ${file} exports no factory`, 'module.exports = (argument) => ({ format(msg) { ... } })');
-  try {
-    const isClass = /^class[\s{]/.test(Function.prototype.toString.call(factory));
-    return isClass ? new (factory as new (a: unknown) => unknown)(argument) : (factory as (a: unknown) => unknown)(argument);
-  } catch (e) {
-    throw new PluginLoadError(file, `plugin ${file} failed to start: ${(e as Error).message}`);
-  }
 }
 
 function instantiate(file: string, argument: unknown, methodName: string, ctx: RulesetKindContext): { target: unknown; method: PluginMethod } {

@@ -1,5 +1,5 @@
 /**
- * Finding and loading plugin modules, for every component that takes plugins (MessageEvaluator
+ * Finding, loading and starting plugin modules (the factory each exports), for every component that takes plugins (MessageEvaluator
  * formatters, StreamPersister parsers). A module is looked up ONLY inside the topology's `PluginDir`
  * directories: `<dir>/<ClassName>`, then with each source extension (`.js`, `.cjs`, `.ts`, `.cts`), then
  * with dots as path separators (`org.example.Upper` → `<dir>/org/example/Upper.js`, `.ts`, ...). A name
@@ -90,12 +90,29 @@ function loadTypeScript(file: string): unknown {
 }
 
 /** The exports of a module found by resolvePluginModule; PluginLoadError when it cannot be loaded. */
-export function loadPluginModule(file: string): unknown {
+function loadPluginModule(file: string): unknown {
   if (TYPESCRIPT.test(file)) return loadTypeScript(file);
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     return require(file);
   } catch (e) {
     throw new PluginLoadError(file, `cannot load plugin ${file}: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * Loads a plugin module found by resolvePluginModule and calls its factory (the module itself, `default`
+ * or `create`; a class is constructed) with `argument`. Shared by every component that takes plugins.
+ */
+export function createPluginInstance(file: string, argument: unknown): unknown {
+  const mod = loadPluginModule(file);
+  const m = mod as { default?: unknown; create?: unknown };
+  const factory = typeof mod === 'function' ? mod : typeof m.default === 'function' ? m.default : m.create;
+  if (typeof factory !== 'function') throw new PluginLoadError(file, `plugin ${file} exports no factory`, 'module.exports = (argument) => ({ format(msg) { ... } })');
+  try {
+    const isClass = /^class[\s{]/.test(Function.prototype.toString.call(factory));
+    return isClass ? new (factory as new (a: unknown) => unknown)(argument) : (factory as (a: unknown) => unknown)(argument);
+  } catch (e) {
+    throw new PluginLoadError(file, `plugin ${file} failed to start: ${(e as Error).message}`);
   }
 }
