@@ -1,6 +1,7 @@
 /**
- * Finding, loading and starting plugin modules (the factory each exports), for every component that takes plugins (MessageEvaluator
- * formatters, StreamPersister parsers). A module is looked up ONLY inside the topology's `PluginDir`
+ * Finding, loading and starting plugin modules (the factory each exports), for every component that
+ * takes plugins (MessageEvaluator formatters, StreamPersister parsers). A module is looked up ONLY inside
+ * the topology's `PluginDir`
  * directories: `<dir>/<ClassName>`, then with each source extension (`.js`, `.cjs`, `.ts`, `.cts`), then
  * with dots as path separators (`org.example.Upper` → `<dir>/org/example/Upper.js`, `.ts`, ...). A name
  * that would leave the directory (absolute, `..`, a symlink pointing outside) is never resolved.
