@@ -11,6 +11,8 @@ const out = path.join(root, '.tmp');
 fs.mkdirSync(out, { recursive: true });
 const jest = require.resolve('jest/bin/jest');
 const extra = process.argv.slice(2);
+// Private RabbitMQ nodes started by this run's tests carry this id; the clean-up at the end stops only those.
+process.env.XROUTE_TEST_RUN = process.env.XROUTE_TEST_RUN || String(process.pid);
 
 function runJest(name, args) {
   const outputFile = path.join(out, `jest-${name}.json`);
@@ -30,11 +32,20 @@ const stages = [
   ['main', ['--selectProjects', 'unit', 'integration', '--maxWorkers=2']],
   ['fault', ['--selectProjects', 'fault', '--runInBand', '--passWithNoTests']],
 ];
-let passed = 0, failed = 0, bad = false;
-for (const [name, args] of stages) {
-  const r = runJest(name, args);
-  passed += r.passed; failed += r.failed;
-  if (r.status !== 0 || r.suitesFailed > 0) bad = true;
+async function main() {
+  let passed = 0, failed = 0, bad = false;
+  try {
+    for (const [name, args] of stages) {
+      const r = runJest(name, args);
+      passed += r.passed; failed += r.failed;
+      if (r.status !== 0 || r.suitesFailed > 0) bad = true;
+    }
+  } finally {
+    // Whatever happened above, no private broker of this run outlives it.
+    const left = await require('./support/private-rabbitmq').stopLeftoverPrivateNodes();
+    if (left.length > 0) console.log(`stopped ${left.length} private RabbitMQ node(s) left running: ${left.join(', ')}`);
+  }
+  console.log(`tests: ${passed} passed, ${failed} failed`);
+  process.exit(bad || failed > 0 ? 1 : 0);
 }
-console.log(`tests: ${passed} passed, ${failed} failed`);
-process.exit(bad || failed > 0 ? 1 : 0);
+main();
