@@ -98,6 +98,7 @@ export async function runCommand(file: string, registry: ComponentRegistry, io: 
   // A service runs until it is told to stop, even when no socket or timer of its components is open.
   const keepAlive = setInterval(() => undefined, 1 << 30);
   const watch = options.keepRunning ? undefined : whenFlowFinished(flow);
+  logger.info(options.keepRunning ? 'running until SIGINT or SIGTERM (Ctrl-C to stop)' : 'running until every receiver has reached the end of its input, or SIGINT or SIGTERM (Ctrl-C to stop)');
   const reason = await Promise.race([stopSignal.then((signal) => ({ signal })), watch?.finished.then(() => ({ signal: undefined })) ?? new Promise<never>(() => undefined)]);
   watch?.cancel();
   clearInterval(keepAlive);

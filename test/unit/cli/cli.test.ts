@@ -178,6 +178,11 @@ describe('xroute run: options, log level and log destination', () => {
     expect(r.stderr.trim().split('\n').map((l) => JSON.parse(l).message)).toEqual(expect.arrayContaining(['flow started', 'flow stopped']));
   });
 
+  it('says in the log how to stop the flow', async () => {
+    const r = await xroute(['run', flow(), '--text-logs'], stopSoon());
+    expect(r.stderr).toContain('or SIGINT or SIGTERM (Ctrl-C to stop)');
+  });
+
   it('writes log lines to --log-file instead of stderr', async () => {
     const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'xroute-cli-')), 'xroute.log');
     const r = await xroute(['run', flow(), '--log-file', log], stopSoon());
