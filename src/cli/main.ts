@@ -74,7 +74,7 @@ Logs go to stderr (or --log-file); stdout carries only what the flow writes to f
       const level = logLevel(options, io.env ?? process.env);
       const logFile = typeof options['log-file'] === 'string' ? openLogFile(options['log-file']) : undefined;
       const destination = logFile ?? io.stderr;
-      const json = options['json-logs'] === true ? true : options['text-logs'] === true ? false : !(destination as { isTTY?: boolean }).isTTY;
+      const json = options['json-logs'] === true ? true : options['text-logs'] === true ? false : undefined;
       const logger = createLogger({ level, json, stream: destination });
       try {
         return await runCommand(file, defaultRegistry(), io, logger, stopSignal, { keepRunning: options['keep-running'] === true });
