@@ -82,8 +82,7 @@ export interface RunOptions {
  */
 export async function runCommand(file: string, registry: ComponentRegistry, io: CliIo, logger: Logger, stopSignal: Promise<string>, options: RunOptions = {}): Promise<number> {
   const problems = validateFile(file, registry);
-  const errors = problems.filter((p) => p.severity === 'error');
-  if (errors.length > 0) {
+  if (problems.some((p) => p.severity === 'error')) {
     for (const p of problems) writeln(io.stderr, formatProblem(p));
     return 1;
   }
@@ -99,10 +98,11 @@ export async function runCommand(file: string, registry: ComponentRegistry, io: 
   const keepAlive = setInterval(() => undefined, 1 << 30);
   const watch = options.keepRunning ? undefined : whenFlowFinished(flow);
   logger.info(options.keepRunning ? 'running until SIGINT or SIGTERM (Ctrl-C to stop)' : 'running until every receiver has reached the end of its input, or SIGINT or SIGTERM (Ctrl-C to stop)');
-  const reason = await Promise.race([stopSignal.then((signal) => ({ signal })), watch?.finished.then(() => ({ signal: undefined })) ?? new Promise<never>(() => undefined)]);
+  const finishedByItself: Promise<undefined> = watch ? watch.finished.then(() => undefined) : new Promise(() => undefined);
+  const signal = await Promise.race([stopSignal, finishedByItself]);
   watch?.cancel();
   clearInterval(keepAlive);
-  if (reason.signal !== undefined) logger.info('stopping', { signal: reason.signal });
+  if (signal !== undefined) logger.info('stopping', { signal });
   else logger.info('stopping: every receiver has reached the end of its input and nothing is left in the links');
   await flow.stop();
   return 0;
