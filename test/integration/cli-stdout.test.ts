@@ -1,7 +1,8 @@
 /**
  * `xroute run flow.json | jq` works: the built command, run as a user runs it (default log level, output to a
  * pipe), writes only the flow's `file://-` output on stdout and every log line on stderr, and a flow fed by a
- * file exits 0 by itself once the file is read and every message is written.
+ * file (or by stdin: `cat orders.txt | xroute run flow.json | jq`) exits 0 by itself once the input is read and
+ * every message is written.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -10,9 +11,10 @@ import * as path from 'node:path';
 
 const root = path.resolve(__dirname, '../..');
 
-function runCli(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(args: string[], cwd: string, stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(root, 'dist/src/cli/main.js'), ...args], { cwd });
+    child.stdin.end(stdin);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += String(d)));
@@ -40,4 +42,20 @@ it('writes the flow output alone on stdout, the log on stderr, and exits 0 when 
   expect(r.code).toBe(0);
   expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l))).toEqual([{ item: 'chair' }, { item: 'table' }, { item: 'lamp' }]);
   expect(r.stderr.trim().split('\n').map((l) => JSON.parse(l).message)).toEqual(expect.arrayContaining(['flow started', 'flow stopped']));
+}, 40_000);
+
+it('reads stdin with a file://- StreamReceiver and exits 0 once stdin ends and every message is written', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'xroute-stdin-'));
+  writeFileSync(
+    path.join(dir, 'flow.json'),
+    JSON.stringify({
+      Name: 'stdin-to-stdout',
+      Receiver: ['rcvr_stdin'],
+      Persister: ['pstr_stdout'],
+      rcvr_stdin: { ClassName: 'org.qbroker.receiver.StreamReceiver', URI: 'file://-', Operation: 'read', LinkName: 'out' },
+      pstr_stdout: { ClassName: 'org.qbroker.persister.StreamPersister', URI: 'file://-', Operation: 'write', LinkName: 'out', Template: '{"item":"##body##"}\n' },
+    }),
+  );
+  const r = await runCli(['run', 'flow.json'], dir, 'pen\nink\n');
+  expect([r.code, r.stdout]).toEqual([0, '{"item":"pen"}\n{"item":"ink"}\n']);
 }, 40_000);

@@ -71,6 +71,12 @@ describe('xroute command line', () => {
     expect(r.stderr).toContain(`${file}: pstr_eval: Colour: unknown property`);
   });
 
+  it('refuses a StreamReceiver on stdin (file://-) in daemon mode: stdin is read once, to its end', async () => {
+    const rcvr = { ClassName: 'org.qbroker.receiver.StreamReceiver', URI: 'file://-', Operation: 'read', LinkName: 'in', Mode: 'daemon' };
+    const r = await xroute(['validate', tmpFile('rcvr.json', JSON.stringify(rcvr))]);
+    expect([r.code, r.stderr]).toEqual([1, expect.stringContaining('Mode: "daemon": expected "default" for file://- (standard input is read once, to its end)')]);
+  });
+
   it('validates a single component configuration', async () => {
     const r = await xroute(['validate', tmpFile('pstr.json', JSON.stringify(evaluatorFlow.pstr_eval))]);
     expect(r.code).toBe(0);
