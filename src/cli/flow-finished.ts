@@ -2,7 +2,8 @@
  * Tells when a running flow has finished by itself: every receiver has come to the end of its input
  * (a file read to the end, a peer that closed: the receiver reports STOPPED on its own) and nothing is
  * left anywhere downstream (every link empty, nothing in flight or reserved). A receiver that never ends
- * (a broker queue, a daemon-mode stream) keeps the flow running until a signal.
+ * (a broker queue, a daemon-mode stream) keeps the flow running until a signal, and so does a pool (its
+ * children work on transmit queues of their own, outside the flow's links).
  *
  * Links are sampled; the flow counts as finished only when two samples `pollMs` apart agree and no link
  * counted any traffic in between, so a component that is about to write (JobNode's notice after a job
@@ -10,7 +11,11 @@
  */
 import { Flow } from '../runtime/flow';
 
+/** A pool's children work on transmit queues of their own, outside the flow's links: their work is not visible here. */
+const POOL_CLASSES = new Set(['persister.PersisterPool', 'persister.ReceiverPool']);
+
 function receiversAllEnded(flow: Flow): boolean {
+  if (flow.topology.components.some((c) => POOL_CLASSES.has(c.definition.className))) return false;
   const receivers = flow.topology.components.filter((c) => c.role === 'receiver');
   return receivers.length > 0 && receivers.every((c) => flow.component(c.name)?.status.status === 'STOPPED');
 }

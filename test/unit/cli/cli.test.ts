@@ -233,6 +233,23 @@ describe('xroute run: a flow whose receivers all come to an end', () => {
     expect([r.code, stopped, f.output()]).toEqual([0, true, 'got a\n']);
   });
 
+  it('keeps running a flow with a pool, whose children work outside the links, until a signal', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xroute-cli-'));
+    fs.writeFileSync(path.join(dir, 'in.txt'), 'not a request\n');
+    const topology = {
+      Name: 'pooled',
+      Receiver: ['rcvr_file'],
+      Persister: ['pstr_pool'],
+      rcvr_file: { ClassName: 'org.qbroker.receiver.StreamReceiver', URI: 'file://in.txt', Operation: 'read', LinkName: 'requests' },
+      pstr_pool: { ClassName: 'org.qbroker.persister.PersisterPool', Operation: 'accept', LinkName: 'requests' },
+    };
+    fs.writeFileSync(path.join(dir, 'flow.json'), JSON.stringify(topology));
+    let stopped = false;
+    const stop = new Promise<string>((r) => setTimeout(() => ((stopped = true), r('SIGTERM')), 1500));
+    const r = await xroute(['run', path.join(dir, 'flow.json'), '--log-level', 'error'], stop);
+    expect([r.code, stopped]).toEqual([0, true]);
+  });
+
   it('keeps running a flow without receivers until a signal', async () => {
     let stopped = false;
     const stop = new Promise<string>((r) => setTimeout(() => ((stopped = true), r('SIGTERM')), 800));
