@@ -101,9 +101,11 @@ export class AckTracker {
       frames.push({ kind: 'ack', tag: runEnd, multiple: runEnd > runStart });
       runStart = 0;
     };
+    let settledAtHead = 0;
     for (const [tag, state] of this.unsettled) {
       if (state === IN_FLIGHT) break;
       this.unsettled.delete(tag);
+      settledAtHead++;
       if (state === DONE) {
         if (runStart !== 0 && tag === runEnd + 1) runEnd = tag;
         else {
@@ -116,7 +118,11 @@ export class AckTracker {
       }
     }
     closeRun();
-    // Behind a delivery still in flight: each outcome on its own.
+    // Behind a delivery still in flight: each outcome on its own (none left when everything was at the head).
+    if (settledAtHead === this.marked.length) {
+      this.marked = [];
+      return frames;
+    }
     for (const tag of this.marked) {
       const state = this.unsettled.get(tag);
       if (state === undefined || state === IN_FLIGHT) continue;
