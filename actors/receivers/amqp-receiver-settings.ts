@@ -10,14 +10,13 @@ import { SourceTopology } from '../../src/transports/amqp091-topology';
 import { AmqpConnectionSettings } from '../../src/transports/amqp091-connection';
 import { ReconnectSettings, connectionSchemaProperties, optionalInt, readConnectionSettings, readReconnectSettings, readSourceTopology, reconnectSchemaProperties, topologySchemaProperties } from '../support/amqp091-config';
 import { Stamper, compileStringProperties } from '../../src/transports/string-property';
-import { BackoffOptions, parseBackoff } from '../../src/runtime/backoff';
+import { BackoffOptions } from '../../src/runtime/backoff';
+import { readRedeliveryDelay } from '../support/redelivery-config';
 
 /** What happens to a delivery whose downstream processing failed (XQueue outcome 'failed'), XAMode 1. */
 export const FAILURE_POLICIES = ['requeue', 'dead-letter', 'requeue-once'] as const;
 export type FailurePolicy = (typeof FAILURE_POLICIES)[number];
 
-/** A failed message is attempted again after this back-off: 1 s doubling to 60 s unless configured. */
-export const DEFAULT_REDELIVERY_BACKOFF: BackoffOptions = Object.freeze({ minMs: 1000, maxMs: 60_000 });
 
 /** How a failed delivery is attempted again (XAMode 1), and where it goes when it is given up on. */
 export interface RedeliverySettings {
@@ -122,12 +121,7 @@ export function readReceiverSettings(name: string, config: ComponentConfig, base
 }
 
 function readRedeliverySettings(r: ConfigReader): RedeliverySettings {
-  let backoff: BackoffOptions;
-  try {
-    backoff = parseBackoff(r.string('RedeliveryDelay'), DEFAULT_REDELIVERY_BACKOFF);
-  } catch {
-    throw new ComponentConfigError(r.component, 'RedeliveryDelay', r.string('RedeliveryDelay'), '"minMs,maxMs" with min <= max, e.g. "1000,60000"');
-  }
+  const backoff = readRedeliveryDelay(r);
   const deadLetterRoutingKey = r.string('DeadLetterRoutingKey');
   const deadLetterExchange = r.string('DeadLetterExchange');
   if (deadLetterRoutingKey !== undefined && deadLetterExchange === undefined) {
