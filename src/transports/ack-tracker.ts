@@ -45,6 +45,8 @@ export class AckTracker {
   /** Tags given an outcome since the last flush. */
   private marked: number[] = [];
   private lastTag = 0;
+  /** Every tag below it is settled; the head walk starts here (so each tag is walked over once). */
+  private head = 1;
   private dead = false;
 
   /** Registers a delivery; tags must be 1, 2, 3, ... on this channel. */
@@ -102,7 +104,10 @@ export class AckTracker {
       runStart = 0;
     };
     let settledAtHead = 0;
-    for (const [tag, state] of this.unsettled) {
+    let tag = this.head;
+    for (; tag <= this.lastTag; tag++) {
+      const state = this.unsettled.get(tag);
+      if (state === undefined) continue; // settled by an earlier flush (behind a gap)
       if (state === IN_FLIGHT) break;
       this.unsettled.delete(tag);
       settledAtHead++;
@@ -117,6 +122,7 @@ export class AckTracker {
         frames.push({ kind: 'nack', tag, requeue: state === FAILED_REQUEUE });
       }
     }
+    this.head = tag;
     closeRun();
     // Behind a delivery still in flight: each outcome on its own (none left when everything was at the head).
     if (settledAtHead === this.marked.length) {
