@@ -12,7 +12,7 @@ import { Message } from '../../src/message/message';
 import { Harness, runComponent, waitFor } from '../support/component-harness';
 import { closeRheaConnection, Drain, drain, OutgoingAmqp, publishAmqp10, TestBroker } from '../support/amqp10-test-client';
 // eslint-disable-next-line @typescript-eslint/no-var-requires
-const { activemqUrl, hostPort } = require('./activemq-broker') as { activemqUrl(): string; hostPort(url: string): { host: string; port: number } };
+const { activemqUrl, hostPort } = require('../support/activemq-broker') as { activemqUrl(): string; hostPort(url: string): { host: string; port: number } };
 
 /** ActiveMQ accepts any SASL PLAIN login when it has no authentication plugin; a user's broker takes these from the environment. */
 export function brokerAt(url: string): TestBroker & { url: string } {

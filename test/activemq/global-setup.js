@@ -1,6 +1,6 @@
 'use strict';
 // jest globalSetup of the activemq project: the broker at ACTIVEMQ_URL must answer AMQP 1.0 (never skip).
-const { activemqUrl, hostPort, probeAmqp10 } = require('./activemq-broker');
+const { activemqUrl, hostPort, probeAmqp10 } = require('../support/activemq-broker');
 
 module.exports = async () => {
   const url = activemqUrl();

@@ -14,7 +14,7 @@ import { Outcome } from '../../../src/xqueue/xqueue';
 import { Kit, Tally, brokerAt, logged, publish, report, unique } from '../activemq-kit';
 
 // eslint-disable-next-line @typescript-eslint/no-var-requires
-const { startOwnActiveMQ } = require('../activemq-broker') as { startOwnActiveMQ(): Promise<OwnBroker> };
+const { startOwnActiveMQ } = require('../../support/activemq-broker') as { startOwnActiveMQ(): Promise<OwnBroker> };
 
 interface OwnBroker {
   url: string;

@@ -41,7 +41,8 @@ function probeAmqp10(host, port, timeoutMs = 3000) {
  * project (CI: a fresh clone with shared/ next to it) or one level further up (a git worktree under wt/).
  */
 function scriptsDir() {
-  const root = path.resolve(__dirname, '..', '..');
+  let root = path.resolve(__dirname, '..', '..');
+  if (path.basename(root) === 'dist') root = path.dirname(root); // compiled copy under dist/
   const candidates = [process.env.ACTIVEMQ_SCRIPTS, path.join(root, '..', 'shared', 'brokers', 'activemq'), path.join(root, '..', '..', 'shared', 'brokers', 'activemq')];
   for (const c of candidates) if (c && fs.existsSync(path.join(c, 'start-activemq.sh'))) return c;
   throw new Error(`start-activemq.sh not found (looked in ${candidates.filter(Boolean).join(', ')}); set ACTIVEMQ_SCRIPTS to the folder holding it`);
