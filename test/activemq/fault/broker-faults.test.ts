@@ -52,8 +52,8 @@ async function subscriberThroughOutage(outage: 'restart' | 'kill'): Promise<void
   const clientId = unique('fault');
   const { h, q } = kit.start(JMS_SUBSCRIBER, { Name: `sub-${outage}`, TopicName: topic, ClientID: clientId, SubscriptionID: 'fault', MessageSelector: "keep = 'yes'", XAMode: '1', Mode: 'daemon' }, { capacity: 16 });
   const tally = new Tally();
-  // a slow downstream (16 cells, each held 25 ms: about 640 msg/s), so that the outage hits the flow in the middle
-  kit.collect(q, { holdMs: 25, onTake: (m) => (tally.add(m.bodyText() ?? ''), true) });
+  // a slow downstream (16 cells, each held 100 ms: about 160 msg/s), so that the outage hits the flow in the middle
+  kit.collect(q, { holdMs: 100, onTake: (m) => (tally.add(m.bodyText() ?? ''), true) });
   await logged(h, 'subscribed');
   const PER_PHASE = 1000;
   await publish(brokerAt(own.url), `topic://${topic}`, batch(0, PER_PHASE));
