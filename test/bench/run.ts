@@ -16,6 +16,7 @@ import { benchTransforms } from './transforms-bench';
 import { benchJobNode } from './jobnode-bench';
 import { benchAmqp } from './amqp-bench';
 import { benchJms } from './jms-bench';
+import { benchJmsActiveMQ } from './jms-activemq-bench';
 import { benchPools } from './pool-bench';
 
 interface Suite {
@@ -32,6 +33,8 @@ const SUITES: readonly Suite[] = [
   // These need RabbitMQ on 127.0.0.1:5672 (AMQP 0-9-1 and 1.0); without it they fail, they do not skip.
   { name: 'amqp', run: (smoke) => benchAmqp({ messages: smoke ? 500 : 50_000 }) },
   { name: 'jms', run: (smoke) => benchJms({ messages: smoke ? 200 : 20_000 }) },
+  // This one needs ActiveMQ at ACTIVEMQ_URL (default amqp://127.0.0.1:5673; ../shared/brokers/activemq/start-activemq.sh).
+  { name: 'jms-activemq', run: (smoke) => benchJmsActiveMQ({ messages: smoke ? 200 : 20_000 }) },
   { name: 'pools', run: (smoke) => benchPools(smoke ? { children: [1, 4], messages: 200, requests: 20 } : { children: [1, 64, 512] }) },
 ];
 
