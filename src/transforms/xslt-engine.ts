@@ -14,7 +14,7 @@
  */
 import { TransformProblem } from './errors';
 import { pathToFileURL } from 'node:url';
-import { assertNoEntityDeclarations } from './safe-xml';
+import { parseXml } from './safe-xml';
 
 /** Why a stylesheet does not compile, or a transform failed; callers add ruleset and key. */
 export class XsltProblem extends TransformProblem {
@@ -91,7 +91,7 @@ export class CompiledStylesheet {
 
   /** Transforms XML text with string parameters and returns the serialised output. */
   transform(xml: string, params: Readonly<Record<string, string>>): string {
-    assertNoEntityDeclarations(xml);
+    parseXml(xml);
     const messages: string[] = [];
     try {
       const result = saxon.transform({
