@@ -77,6 +77,16 @@ export function compileNodeSetXPath(source: string, options: XPathOptions): Node
   };
 }
 
+/** Compiles an already parsed expression (XSLT patterns compile their predicates this way). */
+export function compileAst(ast: Ast, options: XPathOptions): Eval {
+  return new Compiler(options).expr(ast);
+}
+
+/** A node test as a predicate on nodes; `principal` is the axis's principal node type. */
+export function compileNodeTest(test: NodeTest, attributeAxis: boolean, options: XPathOptions): (n: XNode) => boolean {
+  return new Compiler(options).nodeTest(test, attributeAxis ? ATTRIBUTE : ELEMENT);
+}
+
 export function parseAst(source: string): Ast {
   try {
     return parseXPath(source);
@@ -572,7 +582,7 @@ class Compiler {
     };
   }
 
-  private nodeTest(t: NodeTest, principal: number): Test {
+  nodeTest(t: NodeTest, principal: number): Test {
     switch (t.kind) {
       case 'node':
         return () => true;
