@@ -41,7 +41,8 @@ export class XmlSyntaxError extends Error {
 const NOT_XML_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/;
 
 type Scope = Record<string, string>;
-const ROOT_SCOPE: Scope = Object.freeze(Object.assign(Object.create(null) as Scope, { xml: XML_NAMESPACE, '': '' }));
+// not frozen: element scopes inherit from it, and assigning over a frozen inherited property throws
+const ROOT_SCOPE: Scope = Object.assign(Object.create(null) as Scope, { xml: XML_NAMESPACE, '': '' });
 
 export function parseXmlText(input: string): XNode {
   return new Parser(input).parseDocument();

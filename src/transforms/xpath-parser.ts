@@ -116,7 +116,7 @@ function tokenize(src: string): Token[] {
       continue;
     }
     if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(src[i + 1] ?? ''))) {
-      const m = /[0-9]*(\.[0-9]*)?/y;
+      const m = /[0-9]*(\.[0-9]*)?([eE][+-]?[0-9]+)?/y;
       m.lastIndex = i;
       const text = m.exec(src)![0];
       tokens.push({ k: 'num', v: Number(text) });

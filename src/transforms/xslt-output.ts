@@ -38,12 +38,14 @@ export interface XmlWriterOptions {
 }
 
 type Bindings = Readonly<Record<string, string>>;
-const NO_BINDINGS: Bindings = Object.freeze(Object.assign(Object.create(null) as Record<string, string>, { '': '', xml: 'http://www.w3.org/XML/1998/namespace' }));
+// not frozen: scopes inherit from it, and assigning over a frozen inherited property throws
+const NO_BINDINGS: Bindings = Object.assign(Object.create(null) as Record<string, string>, { '': '', xml: 'http://www.w3.org/XML/1998/namespace' });
 /** Saxon's indentation, which the XSLT kind used before. */
 const INDENT = '   ';
 
 interface OpenElement {
   readonly name: string;
+  readonly ns: string;
   readonly attrs: string[];
   readonly attrValues: string[];
   decls: string;
@@ -74,6 +76,9 @@ export class XmlWriter implements ResultWriter {
   }
 
   private startTag(o: OpenElement): string {
+    // the element's own binding goes after the namespaces it was given, as Saxon writes them
+    const colon = o.name.indexOf(':');
+    this.declare(o, colon < 0 ? '' : o.name.slice(0, colon), o.ns);
     let tag = '<' + o.name + o.decls;
     for (let i = 0; i < o.attrs.length; i++) tag += ' ' + o.attrs[i] + '="' + escapeAttribute(o.attrValues[i]!) + '"';
     return tag;
@@ -94,23 +99,25 @@ export class XmlWriter implements ResultWriter {
     this.newline(this.stack.length);
     if (!this.started) {
       this.started = true;
+      if (this.options.indent && this.out !== '') this.out += '\n';
       const d = this.options.doctype;
       if (d !== undefined && (d.system !== undefined || d.public !== undefined)) {
         this.out += `<!DOCTYPE ${name}${d.public !== undefined ? ` PUBLIC "${d.public}"` : ' SYSTEM'}${d.system !== undefined ? ` "${d.system}"` : ''}>` + (this.options.indent ? '\n' : '');
       }
     }
     const parent = this.stack[this.stack.length - 1];
-    const o: OpenElement = { name, attrs: [], attrValues: [], decls: '', bindings: parent === undefined ? NO_BINDINGS : parent.bindings };
+    const o: OpenElement = { name, ns, attrs: [], attrValues: [], decls: '', bindings: parent === undefined ? NO_BINDINGS : parent.bindings };
     this.open = o;
     this.stack.push(o);
-    const colon = name.indexOf(':');
-    this.namespace(colon < 0 ? '' : name.slice(0, colon), ns);
     this.afterMarkup = true;
   }
 
   namespace(prefix: string, uri: string): void {
-    const o = this.open;
-    if (o === undefined || prefix === 'xml' || o.bindings[prefix] === uri || (prefix !== '' && uri === '')) return;
+    if (this.open !== undefined) this.declare(this.open, prefix, uri);
+  }
+
+  private declare(o: OpenElement, prefix: string, uri: string): void {
+    if (prefix === 'xml' || o.bindings[prefix] === uri || (prefix !== '' && uri === '')) return;
     const bindings = Object.create(o.bindings) as Record<string, string>;
     bindings[prefix] = uri;
     o.bindings = bindings;
@@ -121,7 +128,7 @@ export class XmlWriter implements ResultWriter {
     const o = this.open;
     if (o === undefined) return; // an attribute after content is ignored, as XSLT 1.0 allows
     const colon = name.indexOf(':');
-    if (colon > 0) this.namespace(name.slice(0, colon), ns);
+    if (colon > 0) this.declare(o, name.slice(0, colon), ns);
     const at = o.attrs.indexOf(name);
     if (at >= 0) o.attrValues[at] = value;
     else {
