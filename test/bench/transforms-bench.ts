@@ -10,6 +10,8 @@
  * The workloads run interleaved for a few rounds and each row gives the median; the ratio is
  * xroute over the original's figure, the target 1.5x. The machine's load average at the start
  * is part of each row's name, since the figures are absolute.
+ * A last row compares the JSONata template kind with a hand-written function making the same
+ * library calls, interleaved in rounds (target: ratio >= 0.8).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +22,10 @@ import { Message } from '../../src/message';
 import { Flow } from '../../src/runtime/flow';
 import { FIXTURES } from '../unit/transforms/context';
 import type { BenchRow } from './bench-types';
-import { median } from './interleaved';
+import { compareInterleaved, median } from './interleaved';
+import jsonata from 'jsonata';
+import { compileJsonataTemplate } from '../../src/transforms';
+import { contextFor } from '../unit/transforms/context';
 
 const DIR = join(FIXTURES, 'bench');
 const CAPACITY = 1024;
@@ -100,6 +105,25 @@ async function run(flow: Flow, w: Workload, n: number): Promise<number> {
   return n / seconds;
 }
 
+async function jsonataRow(n: number): Promise<BenchRow> {
+  const expression = jsonata(readFileSync(join(FIXTURES, 'jsonata', 'jt1.jsonata'), 'utf8'));
+  const body = '{"id":"7","items":[{"n":"1"},{"n":"2"}]}';
+  const ruleset = compileJsonataTemplate({ JTMPFile: 'jsonata/jt1.jsonata', JSONParameter: { who: '##name##', k: '42' } }, contextFor('jt'));
+  const rounds = 20;
+  const r = await compareInterleaved({
+    subject: (msg: Message) => ruleset(msg),
+    baseline: async (msg: Message) => {
+      const result: unknown = await expression.evaluate(JSON.parse(msg.bodyText()!), { who: msg.getProperty('name') ?? '', k: '42' });
+      msg.setText(JSON.stringify(result));
+    },
+    make: () => Message.text(body, { name: 'Ann' }),
+    rounds,
+    perRound: Math.max(1, Math.floor(n / rounds)),
+    warmUp: 50,
+  });
+  return { name: 'jsonata template vs hand-written', unit: 'msg/s', value: Math.round(1e9 / r.subjectNs), baseline: Math.round(1e9 / r.baselineNs), ratio: Number((1 / r.timeRatio).toFixed(3)), target: 'ratio >= 0.8' };
+}
+
 export async function benchTransforms(opts: { n: number; rounds?: number }): Promise<BenchRow[]> {
   const load = loadavg()[0]!.toFixed(1);
   const all = workloads();
@@ -113,8 +137,10 @@ export async function benchTransforms(opts: { n: number; rounds?: number }): Pro
   } finally {
     await Promise.all(flows.map((f) => f.stop({ drainMs: 1_000 })));
   }
-  return all.map((w, i) => {
+  const rows: BenchRow[] = all.map((w, i) => {
     const value = Math.round(median(rates[i]!));
     return { name: `${w.name} (load ${load}) vs the original`, unit: 'msgs/s', value, baseline: w.original, ratio: Number((value / w.original).toFixed(2)), target: 'ratio >= 1.5' };
   });
+  rows.push(await jsonataRow(opts.n));
+  return rows;
 }
