@@ -99,7 +99,7 @@ class Parser {
     const end = this.s.indexOf('?>');
     if (end < 0) this.fail('unterminated XML declaration');
     const text = this.s.slice(5, end);
-    if (!/^\s+version\s*=\s*(["'])1\.\d+\1(\s+encoding\s*=\s*(["'])[A-Za-z][\w.-]*\3)?(\s+standalone\s*=\s*(["'])(yes|no)\5)?\s*$/.test(text)) this.fail('malformed XML declaration');
+    if (!/^\s+version\s*=\s*(["'])1\.\d*\1(\s+encoding\s*=\s*(["'])[A-Za-z][\w.-]*\3)?(\s+standalone\s*=\s*(["'])(yes|no)\5)?\s*$/.test(text)) this.fail('malformed XML declaration');
     this.pos = end + 2;
   }
 
@@ -150,18 +150,35 @@ class Parser {
     if (!isSpace(s.charCodeAt(this.pos))) this.fail('space expected after <!DOCTYPE');
     this.skipSpace();
     this.name();
-    for (;;) {
+    const spaced = (): boolean => {
+      const before = this.pos;
       this.skipSpace();
-      const c = s.charCodeAt(this.pos);
-      if (c === 62 /* > */) {
-        this.pos++;
-        return;
+      return this.pos > before;
+    };
+    const space = spaced();
+    if (space && (s.startsWith('SYSTEM', this.pos) || s.startsWith('PUBLIC', this.pos))) {
+      const isPublic = s.startsWith('PUBLIC', this.pos);
+      this.pos += 6;
+      if (!spaced()) this.fail('space expected after SYSTEM or PUBLIC');
+      this.quotedLiteral();
+      if (isPublic) {
+        if (!spaced()) this.fail('space expected between the public and the system identifier');
+        this.quotedLiteral();
       }
-      if (c === 34 || c === 39) this.quoted();
-      else if (c === 91 /* [ */) this.internalSubset();
-      else if (s.startsWith('SYSTEM', this.pos) || s.startsWith('PUBLIC', this.pos)) this.pos += 6;
-      else this.fail('malformed DOCTYPE');
+      this.skipSpace();
     }
+    if (s.charCodeAt(this.pos) === 91 /* [ */) {
+      this.internalSubset();
+      this.skipSpace();
+    }
+    if (s.charCodeAt(this.pos) !== 62 /* > */) this.fail('DOCTYPE improperly terminated');
+    this.pos++;
+  }
+
+  private quotedLiteral(): void {
+    const c = this.s.charCodeAt(this.pos);
+    if (c !== 34 && c !== 39) this.fail('a quoted literal was expected');
+    this.quoted();
   }
 
   private quoted(): string {
