@@ -20,7 +20,7 @@ import { KIND_PRECEDENCE, RulesetKind } from '../rules/ruleset-kinds';
 import type { CompiledTransform, RulesetMap, TransformCompileContext } from './kind-types';
 import { flagKey, stringKey } from './ruleset-values';
 import { serializeXml } from './safe-xml';
-import { ATTRIBUTE, CDATA, DOCUMENT, ELEMENT, TEXT, XNode, appendChild, deepCopy, removeChild } from './xml-dom';
+import { ATTRIBUTE, CDATA, DOCUMENT, ELEMENT, NAMESPACE_DECLARATION, TEXT, XNode, appendChild, deepCopy, newNamespaceDeclaration, removeChild } from './xml-dom';
 import { commonParent, compileXPathKey, domParent, forgetXmlBody, parseXmlInput, readXmlBody } from './xml-support';
 
 const KIND = 'xmerge';
@@ -47,7 +47,7 @@ export function compileXMerge(ruleset: RulesetMap, ctx: TransformCompileContext)
     if (sourceNodes.length === 0 && !replace) return;
     forgetXmlBody(msg);
     if (replace) for (const node of targets) removeChild(parent, node);
-    for (const node of sourceNodes) appendChild(parent, deepCopy(node));
+    for (const node of sourceNodes) appendChild(parent, withInheritedNamespaces(deepCopy(node), node, parent));
     replaceBodyText(msg, serializeXml(doc));
   };
 }
@@ -68,4 +68,35 @@ function appendProblem(parent: XNode, nodes: readonly XNode[], removed: readonly
   if (nodes.some((n) => n.type === TEXT || n.type === CDATA)) return 'a document cannot hold text';
   const elements = [...parent.children.filter((c) => !removed.includes(c)), ...nodes].filter((n) => n.type === ELEMENT).length;
   return elements > 1 ? 'a document can hold only one root element' : undefined;
+}
+
+/**
+ * A copied element keeps the namespace declarations it inherited in the source and uses (a
+ * `<p:c/>` taken from `<s xmlns:p="urn:p">`), unless the target already binds them the same way,
+ * so the merged document stays namespace-well-formed.
+ */
+function withInheritedNamespaces(copy: XNode, source: XNode, target: XNode): XNode {
+  if (copy.type !== ELEMENT || source.parent === null) return copy;
+  const atTarget = namespacesInScope(target);
+  const own = new Set(copy.attrs.filter((a) => a.type === NAMESPACE_DECLARATION).map((a) => a.local));
+  for (const [prefix, uri] of namespacesInScope(source.parent)) {
+    if (own.has(prefix) || (atTarget.get(prefix) ?? '') === uri || !usesPrefix(copy, prefix)) continue;
+    copy.attrs.push(newNamespaceDeclaration(prefix === '' ? 'xmlns' : `xmlns:${prefix}`, uri, copy));
+  }
+  return copy;
+}
+
+function namespacesInScope(node: XNode): Map<string, string> {
+  const found = new Map<string, string>();
+  for (let n: XNode | null = node; n !== null; n = n.parent) {
+    for (const a of n.attrs) if (a.type === NAMESPACE_DECLARATION && !found.has(a.local)) found.set(a.local, a.value);
+  }
+  return found;
+}
+
+function usesPrefix(el: XNode, prefix: string): boolean {
+  if (el.type !== ELEMENT) return false;
+  if (el.prefix === prefix && (prefix !== '' || el.ns !== '')) return true;
+  if (prefix !== '' && el.attrs.some((a) => a.type === ATTRIBUTE && a.prefix === prefix)) return true;
+  return el.children.some((c) => usesPrefix(c, prefix));
 }
