@@ -92,8 +92,18 @@ export function registerConfigSecrets(config: unknown, seen = new WeakSet<object
   seen.add(config);
   const entries = config instanceof Map ? [...config.entries()] : Object.entries(config);
   for (const [k, v] of entries) {
-    if (typeof k === 'string' && isSecretKey(k) && typeof v === 'string') rememberSecret(v);
+    if (typeof k === 'string' && isSecretKey(k)) rememberSecretValue(v, seen);
     else registerConfigSecrets(v, seen);
+  }
+}
+
+/** A secret given as a number, a list or a map (a configuration mistake) is still a secret: remember all of it. */
+function rememberSecretValue(value: unknown, seen: WeakSet<object>): void {
+  if (typeof value === 'string') rememberSecret(value);
+  else if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') rememberSecret(String(value));
+  else if (value !== null && typeof value === 'object' && !seen.has(value)) {
+    seen.add(value);
+    for (const v of value instanceof Map ? value.values() : Object.values(value)) rememberSecretValue(v, seen);
   }
 }
 
