@@ -271,6 +271,9 @@ function otherCaseMembers(body: string): string | undefined {
  * Every RegExp use (test, replace, match, matchAll) goes through exec.
  */
 class Perl5RegExp extends RegExp {
+  /** The same expression as a plain RegExp, which V8 runs on its fast paths (a subclass is searched through exec). */
+  private readonly plain: RegExp;
+
   constructor(
     source: string,
     flags: string,
@@ -278,6 +281,18 @@ class Perl5RegExp extends RegExp {
     private readonly budgetMs: number | undefined,
   ) {
     super(source, flags);
+    this.plain = new RegExp(source, flags);
+  }
+
+  /** This expression, or its plain twin when JS's own semantics are Perl's for this input and no budget applies. */
+  forInput(input: string): RegExp {
+    return this.budgetMs === undefined && input.charCodeAt(input.length - 1) !== 10 ? this.plain : this;
+  }
+
+  override test(input: string): boolean {
+    const text = String(input);
+    if (this.global || this.sticky) return super.test(text);
+    return this.forInput(text) === this ? this.exec(text) !== null : this.plain.test(text);
   }
 
   // split() and matchAll() build a copy through the species constructor: a plain RegExp.
@@ -368,6 +383,11 @@ export function compilePerl5(source: string, options: Perl5Options = {}, where: 
 /** True when V8 can run the compiled expression without backtracking (no time budget is needed). */
 export function isLinearTime(re: RegExp): boolean {
   return runsInLinearTime(re.source, re.flags);
+}
+
+/** The expression to search `input` with: a plain RegExp wherever that gives the same answer (faster). */
+export function searchFor(re: RegExp, input: string): RegExp {
+  return re instanceof Perl5RegExp ? re.forInput(input) : re;
 }
 
 /** Number of capturing groups of a compiled expression. */
@@ -495,21 +515,21 @@ export function compileReplace(re: RegExp, replacer: Replacer, groups: number, g
     // A literal replacement of the first match is exactly the native replace (no match array to build).
     if (replacer.literal !== undefined) {
       const nativeFirst = replacer.literal.replace(/\$/g, '$$$$');
-      return (input) => input.replace(re, nativeFirst);
+      return (input) => input.replace(searchFor(re, input), nativeFirst);
     }
     return (input) => {
-      const m = re.exec(input);
+      const m = searchFor(re, input).exec(input);
       return m === null ? input : input.slice(0, m.index) + replacer(m) + input.slice(m.index + m[0].length);
     };
   }
   if (replacer.literal !== undefined && neverMatchesEmpty(re)) {
     const nativeText = replacer.literal.replace(/\$/g, '$$$$');
-    return (input) => input.replace(re, nativeText);
+    return (input) => input.replace(searchFor(re, input), nativeText);
   }
   const offsetIndex = groups + 1;
   return (input) => {
     let lastNonEmptyEnd = -1;
-    return input.replace(re, function (match: string) {
+    return input.replace(searchFor(re, input), function (match: string) {
       // eslint-disable-next-line prefer-rest-params
       const args = arguments as unknown as ArrayLike<string | undefined>;
       const offset = args[offsetIndex] as unknown as number;
