@@ -172,7 +172,7 @@ describe('config-loading failures found by the fuzz (fixed on the validate branc
     return out;
   };
 
-  test.failing('a component property nested 5,000 deep gives a clean error (the issue's "Maximum call stack size exceeded")', () => {
+  test.failing('a component property nested 5,000 deep gives a clean error (the issue: Maximum call stack size exceeded)', () => {
     const json = amqpMove();
     json.rcvr_in = { ...(json.rcvr_in as Record<string, Json>), StringProperty: nest(5000) };
     cleanFailure(json);
