@@ -12,7 +12,7 @@ import { LogEntry, memoryLogger } from '../../../src/logging/logger';
 import { registerConfigSecrets } from '../../../src/logging/redact';
 import { defaultRegistry } from '../../../actors';
 import { FIXTURES } from '../evaluator/helpers';
-import { fuzzRuns, fuzzSeed, NIGHTLY } from './fuzz-mode';
+import { fuzzRuns, fuzzSeed, NIGHTLY, traceCase } from './fuzz-mode';
 
 const TOPOLOGY = join(FIXTURES, 'every-kind', 'topology.json');
 const SECRET = 'Payload-Fuzz-Secret-31';
@@ -65,6 +65,7 @@ describe('mutated payloads through every ruleset kind', () => {
   it(`evaluate to a return code within ${BOUND_MS} ms each and never log a secret (${fuzzRuns(200, 5_000)} messages${NIGHTLY ? ', nightly' : ''})`, async () => {
     await fc.assert(
       fc.asyncProperty(payload, async (p) => {
+        traceCase(p);
         const started = Date.now();
         const { outcome, message } = await flow.send('eval', buildMessage(p));
         expect(Date.now() - started).toBeLessThan(BOUND_MS);

@@ -10,7 +10,7 @@ import { ConfigError } from '../../../src/config/errors';
 import { defaultRegistry } from '../../../actors';
 import { readJsonFile } from '../../../src/config/json-file';
 import { isSecretKey } from '../../../src/logging/redact';
-import { fuzzRuns, fuzzSeed, INTERNAL_JS_TEXT, NIGHTLY } from './fuzz-mode';
+import { fuzzRuns, fuzzSeed, INTERNAL_JS_TEXT, NIGHTLY, traceCase } from './fuzz-mode';
 
 const SECRET = 'Fuzz-Secret-4711';
 const ROOT = path.join(__dirname, '..', '..', '..');
@@ -139,6 +139,7 @@ describe('mutated topologies', () => {
     const known: string[] = [];
     fc.assert(
       fc.property(fc.nat({ max: BASES.length - 1 }), fc.array(mutation, { minLength: 1, maxLength: 3 }), (base, mutations) => {
+        traceCase({ base, mutations });
         const json = expand(mutations.reduce<Json>((j, m) => mutate(j, m), BASES[base].json as Json));
         const started = Date.now();
         let out: string;
