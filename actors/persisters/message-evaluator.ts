@@ -62,7 +62,20 @@ export const messageEvaluatorComponent: ComponentDefinition<never> = {
         const input = env.input!;
         const evaluator = engine;
         env.status.set('RUNNING');
+        let warnedInvalidUtf8 = false;
         ctx.consume(input, (taken, q) => {
+          // Rules see invalid UTF-8 as U+FFFD; count it, and say so once, so that corruption is visible.
+          const invalid = taken.item.invalidUtf8Sequences();
+          if (invalid > 0) {
+            env.status.count('invalidUtf8Bodies');
+            if (!warnedInvalidUtf8) {
+              warnedInvalidUtf8 = true;
+              env.logger.warn('a message body holds invalid UTF-8: rules see each invalid sequence as U+FFFD (further such bodies are counted in status as invalidUtf8Bodies)', {
+                invalidSequences: invalid,
+                messageId: taken.item.headers.JMSMessageID,
+              });
+            }
+          }
           const pending = evaluator.evaluate(taken.item);
           if (pending) {
             return pending.then(() => {

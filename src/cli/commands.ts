@@ -51,6 +51,7 @@ function checkFile(file: string, abs: string, registry: ComponentRegistry): Conf
     json = parseJsonText(readFileSync(abs, 'utf8'), file);
   } catch (e) {
     if (e instanceof JsonSyntaxError) return [{ file, component: '', property: '', message: `invalid JSON at line ${e.line}, column ${e.column}: ${e.reason}`, severity: 'error' }];
+    if (e instanceof ConfigError) return [...e.problems];
     return [{ file, component: '', property: '', message: `cannot read: ${(e as Error).message}`, severity: 'error' }];
   }
   if (isTopologyJson(json)) {

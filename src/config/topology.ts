@@ -147,9 +147,10 @@ export function buildTopology(json: unknown, file: string, registry: ComponentRe
         continue;
       }
       try {
-        config = parseJsonText(readFileSync(compFile, 'utf8'), compFile);
+        config = parseJsonText(readFileSync(compFile, 'utf8'), compFile, false);
       } catch (e) {
         if (e instanceof JsonSyntaxError) err(name, '', `invalid JSON at line ${e.line}, column ${e.column}: ${e.reason}`, compFile);
+        else if (e instanceof ConfigError) problems.push(...e.problems.map((p) => ({ ...p, component: name })));
         else err(name, '', (e as Error).message, compFile);
         continue;
       }

@@ -6,6 +6,7 @@ import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import { AnyComponentDefinition, ComponentConfig, JsonSchema, ValidationContext } from '../runtime/component';
 import { COMMON_PROPERTIES } from './common-schema';
 import { closest } from './did-you-mean';
+import { isSecretKey, MASK } from '../logging/redact';
 
 export interface ComponentProblem {
   readonly property: string;
@@ -78,7 +79,24 @@ function toProblem(e: ErrorObject, known: string[]): ComponentProblem {
     const missing = (e.params as { missingProperty: string }).missingProperty;
     return { property: path === '' ? missing : `${path}/${missing}`, message: 'is required', severity: 'error' };
   }
-  const expected = ((e.parentSchema ?? {}) as { description?: string }).description ?? e.message ?? 'a valid value';
-  const shown = e.data === undefined ? '' : `${JSON.stringify(e.data)?.slice(0, 80)}: `;
-  return { property: path, message: `${shown}expected ${expected}`, severity: 'error' };
+  const description = ((e.parentSchema ?? {}) as { description?: string }).description ?? e.message ?? 'a valid value';
+  const expected = e.keyword === 'type' ? `${withArticle(String((e.params as { type: unknown }).type))} (${description})` : description;
+  return { property: path, message: `${shownValue(path, e.data)}expected ${expected}`, severity: 'error' };
+}
+
+/** The offending value as the error shows it: masked, whatever its JSON type, when it sits under a secret key. */
+function shownValue(path: string, data: unknown): string {
+  if (data === undefined) return '';
+  if (path.split('/').some(isSecretKey)) return `${MASK} (${withArticle(jsonTypeName(data))}): `;
+  return `${JSON.stringify(data)?.slice(0, 80)}: `;
+}
+
+function jsonTypeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value === 'object' ? 'object' : typeof value;
+}
+
+function withArticle(type: string): string {
+  return /^[aeiou]/i.test(type) ? `an ${type}` : `a ${type}`;
 }

@@ -3,6 +3,7 @@
  * Close to JMS because the configurations speak JMS: a fixed set of headers, string-valued
  * user properties and a body that is text, bytes, a map or (in process only) an object.
  */
+import { isUtf8 } from 'buffer';
 
 /** Names of the JMS header fields. A field name beginning with `JMS` that is not one of these is a property. */
 export const HEADER_NAMES = [
@@ -66,6 +67,18 @@ export class MessageFieldError extends Error {
     this.name = 'MessageFieldError';
   }
 }
+
+/** Invalid sequences in `bytes` (each decodes to one U+FFFD); a genuine encoded U+FFFD is not counted. */
+export function countInvalidUtf8(bytes: Buffer): number {
+  if (isUtf8(bytes)) return 0;
+  let replaced = 0;
+  for (const ch of bytes.toString('utf8')) if (ch === '\uFFFD') replaced++;
+  let genuine = 0;
+  for (let i = bytes.indexOf(ENCODED_REPLACEMENT_CHARACTER); i >= 0; i = bytes.indexOf(ENCODED_REPLACEMENT_CHARACTER, i + 3)) genuine++;
+  return replaced - genuine;
+}
+
+const ENCODED_REPLACEMENT_CHARACTER = Buffer.from([0xef, 0xbf, 0xbd]);
 
 export class Message {
   headers: MessageHeaders;
@@ -197,6 +210,14 @@ export class Message {
       case 'none':
         return undefined;
     }
+  }
+
+  /**
+   * How many invalid UTF-8 sequences a bytes body holds: bodyText() turns each into U+FFFD, so this is
+   * what makes that corruption visible (0 for every other body).
+   */
+  invalidUtf8Sequences(): number {
+    return this.body.kind === 'bytes' ? countInvalidUtf8(this.body.bytes) : 0;
   }
 
   /** Replaces the body with text; a bytes body stays bytes (UTF-8 encoded), as the original keeps the body type. */

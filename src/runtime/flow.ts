@@ -17,6 +17,32 @@ import { Outcome, XQueue, XQueueStats } from '../xqueue/xqueue';
 export interface FlowOptions {
   registry: ComponentRegistry;
   logger?: Logger;
+  /** Sends that may wait for a free cell per link (default DEFAULT_MAX_WAITING_SENDS); more are refused. */
+  maxWaitingSends?: number;
+}
+
+/**
+ * Sends waiting for a free cell on one link. A producer that does not await its sends would otherwise
+ * hold every message and promise it ever made (1M sends: 2.2 GB); past this many, send fails at once.
+ */
+export const DEFAULT_MAX_WAITING_SENDS = 10_000;
+
+/**
+ * send() found the link full and already as many sends waiting as the flow allows. It carries no stack
+ * trace: a producer that does not await may cause a million of them, and the place is always send().
+ */
+export class QueueFullError extends Error {
+  constructor(
+    readonly flow: string,
+    readonly link: string,
+    readonly maxWaitingSends: number,
+  ) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super(`flow ${flow}: link ${JSON.stringify(link)} is full and ${maxWaitingSends} sends are already waiting; await send() to be paced by the link`);
+    Error.stackTraceLimit = limit;
+    this.name = 'QueueFullError';
+  }
 }
 
 export interface ComponentView {
@@ -49,12 +75,14 @@ export class Flow {
   readonly name: string;
   private readonly links = new Map<string, XQueue<Message>>();
   private readonly components = new Map<string, ComponentView>();
+  private readonly waitingSends = new Map<string, number>();
   private stopping: Promise<void> | undefined;
 
   private constructor(
     readonly topology: Topology,
     readonly runtime: ActorRuntime,
     private readonly logger: Logger,
+    readonly maxWaitingSends: number,
   ) {
     this.name = topology.name;
   }
@@ -63,7 +91,7 @@ export class Flow {
   static start(topology: Topology, options: FlowOptions): Flow {
     const logger = options.logger ?? silentLogger;
     const runtime = new ActorRuntime(topology.name, logger);
-    const flow = new Flow(topology, runtime, logger);
+    const flow = new Flow(topology, runtime, logger, options.maxWaitingSends ?? DEFAULT_MAX_WAITING_SENDS);
     for (const link of topology.links.values()) flow.links.set(link.name, new XQueue<Message>(link.name, link.capacity));
     for (const spec of topology.components) {
       const status = new StatusReporter();
@@ -103,13 +131,34 @@ export class Flow {
   }
 
   /**
-   * Puts a message into a link (waiting for a free cell) and resolves when a consumer has finished with
-   * it, with the message as the consumer left it (e.g. evaluated by a MessageEvaluator).
+   * Puts a message into a link and resolves when a consumer has finished with it, with the message as
+   * the consumer left it (e.g. evaluated by a MessageEvaluator). When the link is full the send waits
+   * for a free cell (an awaiting producer is paced by the link); when maxWaitingSends sends are waiting
+   * already, it rejects at once with QueueFullError.
    */
-  async send(linkName: string, msg: Message, options: { signal?: AbortSignal } = {}): Promise<{ outcome: Outcome; message: Message }> {
-    const q = this.link(linkName);
+  send(linkName: string, msg: Message, options: { signal?: AbortSignal } = {}): Promise<{ outcome: Outcome; message: Message }> {
+    let q: XQueue<Message>;
+    try {
+      q = this.link(linkName);
+    } catch (e) {
+      return Promise.reject(e);
+    }
     return new Promise((resolve, reject) => {
-      q.put(msg, (item, outcome) => resolve({ outcome, message: item }), { signal: options.signal }).catch(reject);
+      const onDone = (item: Message, outcome: Outcome) => resolve({ outcome, message: item });
+      const cell = q.tryReserve();
+      if (cell >= 0) {
+        q.add(cell, msg, onDone);
+        return;
+      }
+      const waiting = this.waitingSends.get(linkName) ?? 0;
+      if (waiting >= this.maxWaitingSends) {
+        reject(new QueueFullError(this.name, linkName, this.maxWaitingSends));
+        return;
+      }
+      this.waitingSends.set(linkName, waiting + 1);
+      q.reserve({ signal: options.signal })
+        .finally(() => this.waitingSends.set(linkName, (this.waitingSends.get(linkName) ?? 1) - 1))
+        .then((reserved) => q.add(reserved, msg, onDone), reject);
     });
   }
 
