@@ -11,6 +11,7 @@ import { buildTopology, isTopologyJson, validateComponentJson } from '../config/
 import { parseJsonText } from '../config/json-file';
 import { topologySchema } from '../config/topology-schema';
 import { Logger } from '../logging/logger';
+import { RunOperationsOptions, startRunOperations } from './run-operations';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream;
@@ -71,9 +72,10 @@ export function schemaCommand(registry: ComponentRegistry, io: CliIo): number {
 
 /**
  * `xroute run <topology>`: boots the flow and runs until SIGINT/SIGTERM (or `stopSignal`), then drains
- * and stops. Resolves with the exit code.
+ * and stops. Resolves with the exit code: 0 after a signal, EXIT_GAVE_UP (3) when a component gave up
+ * under OnGiveUp "exit" (after the same clean drain).
  */
-export async function runCommand(file: string, registry: ComponentRegistry, io: CliIo, logger: Logger, stopSignal: Promise<string>): Promise<number> {
+export async function runCommand(file: string, registry: ComponentRegistry, io: CliIo, logger: Logger, stopSignal: Promise<string>, operations: RunOperationsOptions = {}): Promise<number> {
   const problems = validateFile(file, registry);
   for (const p of problems) writeln(io.stderr, formatProblem(p));
   if (problems.some((p) => p.severity === 'error')) return 1;
@@ -84,11 +86,20 @@ export async function runCommand(file: string, registry: ComponentRegistry, io: 
     return 1;
   }
   const flow = Flow.start(buildTopology(json, abs, registry), { registry, logger });
+  let ops;
+  try {
+    ops = await startRunOperations(flow, operations, logger);
+  } catch (e) {
+    writeln(io.stderr, `xroute run: cannot start the admin endpoint: ${(e as Error).message}`);
+    await flow.stop({ drainMs: 0 });
+    return 1;
+  }
   // A service runs until it is told to stop, even when no socket or timer of its components is open.
   const keepAlive = setInterval(() => undefined, 1 << 30);
-  const signal = await stopSignal;
+  const end = await Promise.race([stopSignal.then((signal) => ({ signal, code: 0 })), flow.exitRequested.then((code) => ({ signal: undefined, code }))]);
   clearInterval(keepAlive);
-  logger.info('stopping', { signal });
+  logger.info('stopping', end.signal ? { signal: end.signal } : { reason: 'a component gave up', exitCode: end.code });
   await flow.stop();
-  return 0;
+  await ops.close();
+  return end.code;
 }
