@@ -97,6 +97,8 @@ export interface ActorRef<Msg> {
   stop(): Promise<void>;
   status(): ActorStatus;
   restarts(): number;
+  /** The error of the last crash (or of the failure that ended the actor), if any. */
+  lastError(): unknown;
   /** Resolves when the actor has stopped (for any reason). */
   terminated(): Promise<void>;
 }
@@ -202,6 +204,7 @@ class ActorCell<Msg> {
   private incarnation = 0;
   private restartCount = 0;
   private crashTimes: number[] = [];
+  private lastError: unknown;
   private readonly backoff: Backoff;
   private readonly timers = new Map<number, { timer: NodeJS.Timeout; interval: boolean }>();
   private timerIds = 0;
@@ -238,6 +241,7 @@ class ActorCell<Msg> {
       stop: () => this.stopNow('stop'),
       status: () => this.state,
       restarts: () => this.restartCount,
+      lastError: () => this.lastError,
       terminated: () => this.terminatedPromise,
     };
     this.ctx = {
@@ -321,11 +325,13 @@ class ActorCell<Msg> {
     if (this.crashTimes.length > 0 && now - this.crashTimes[this.crashTimes.length - 1] > withinMs) this.backoff.reset();
     this.crashTimes = this.crashTimes.filter((t) => now - t <= withinMs);
     this.crashTimes.push(now);
+    this.lastError = error;
     this.logger.error('actor crashed', { actor: this.path, strategy, crashes: this.crashTimes.length, error: describe(error) });
     // Whatever the strategy, messages held by the crashed incarnation go back to their queues.
     this.releaseConsumers(strategy === 'resume');
     if (strategy === 'escalate' || ((strategy === 'restart' || strategy === 'resume') && this.crashTimes.length > maxRetry)) {
       const reason = strategy === 'escalate' ? error : new TooManyCrashesError(this.path, this.crashTimes.length, withinMs, error);
+      this.lastError = reason;
       await this.escalate(reason);
       return;
     }

@@ -12,12 +12,12 @@
  * with EXIT_GAVE_UP so that systemd, Docker or Kubernetes restart it. A component therefore never stays
  * failed for good in a running process: it is either restarted or the process ends.
  */
-import { ActorRef, ActorRuntime } from './actor';
+import { ActorRef, ActorRuntime, describe } from './actor';
 import { Backoff } from './backoff';
 import { ChildStatus, ComponentEnv, ComponentRegistry, ComponentStatus, StatusReporter, StatusSnapshot } from './component';
 import { Topology, ComponentSpec } from '../config/topology';
 import { Logger, silentLogger } from '../logging/logger';
-import { registerConfigSecrets } from '../logging/redact';
+import { redactText, registerConfigSecrets } from '../logging/redact';
 import { Message } from '../message/message';
 import { Outcome, XQueue, XQueueStats } from '../xqueue/xqueue';
 
@@ -49,6 +49,8 @@ export interface ComponentStatusView extends StatusSnapshot {
   /** Restarts by the component's own policy plus restarts by the flow supervisor. */
   readonly restarts: number;
   readonly reconnects: number;
+  /** The last crash of the component (masked); broker errors are in `detail`. */
+  readonly lastError?: string;
   readonly messages: { readonly in: number; readonly done: number; readonly failed: number };
   /** Set while the flow supervisor waits to start a component that gave up again. */
   readonly nextRestartAt?: number;
@@ -87,6 +89,8 @@ class SupervisedComponent implements ComponentView {
   flowRestarts = 0;
   nextRestartAt: number | undefined;
   restartTimer: NodeJS.Timeout | undefined;
+  /** The last crash or give-up, masked, as the status shows it. */
+  lastError: string | undefined;
   /** Gave up and will not be restarted (OnGiveUp exit). */
   failedForGood = false;
   readonly giveUpBackoff: Backoff;
@@ -176,7 +180,9 @@ export class Flow {
   /** An incarnation ended. Unless the flow is stopping, a failed one is handled by the give-up policy. */
   private onTerminated(c: SupervisedComponent, ref: ActorRef<never>): void {
     if (this.stopping || c.ref !== ref || ref.status() !== 'failed') return;
-    const reason = c.status.get().detail ?? 'its supervision policy was exhausted';
+    const error = ref.lastError();
+    const reason = redactText(error !== undefined ? describe(error) : (c.status.get().detail ?? 'its supervision policy was exhausted'));
+    c.lastError = reason;
     if (c.spec.policy.onGiveUp === 'exit') {
       c.failedForGood = true;
       c.status.set('FAILED', `gave up: ${reason}; OnGiveUp is "exit"`);
@@ -249,6 +255,7 @@ export class Flow {
         actor: c.ref.status(),
         restarts: c.restarts,
         reconnects: t.reconnects,
+        ...(lastErrorOf(c) !== undefined ? { lastError: lastErrorOf(c) } : {}),
         messages: { in: t.in, done: t.done, failed: t.failed },
         ...(c.nextRestartAt !== undefined ? { nextRestartAt: c.nextRestartAt } : {}),
         ready: state.status === 'RUNNING',
@@ -310,6 +317,11 @@ export class Flow {
     this.logTotals();
     this.logger.info('flow stopped', { flow: this.name, drained });
   }
+}
+
+function lastErrorOf(c: SupervisedComponent): string | undefined {
+  const current = c.ref.lastError();
+  return current !== undefined ? redactText(describe(current)) : c.lastError;
 }
 
 function sleep(ms: number): Promise<void> {
