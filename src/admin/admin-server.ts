@@ -34,7 +34,7 @@ export interface AdminAddress {
 
 /** "HOST:PORT", "[::1]:PORT", ":PORT" or "PORT" (host 127.0.0.1). `source` names the flag or variable for errors. */
 export function parseAdminAddress(text: string, source = '--admin'): AdminAddress {
-  const m = /^(?:\[([^\]]+)\]|([^:]*))?:?(\d+)$/.exec(text.trim());
+  const m = /^(?:(?:\[([^\]]+)\]|([^:]*)):)?(\d+)$/.exec(text.trim());
   if (!m) throw new AdminAddressError(text, source);
   const port = Number(m[3]);
   if (port > 65535) throw new AdminAddressError(text, source);

@@ -36,6 +36,12 @@ export function formatStatus(s: FlowStatus): string {
   ].join('\n');
 }
 
+/** fetch wraps the socket error (ECONNREFUSED, ...) in `cause`, sometimes in an AggregateError. */
+function networkReason(e: unknown): string {
+  const cause = (e as { cause?: { code?: string; errors?: { code?: string }[]; message?: string } }).cause;
+  return cause?.code ?? cause?.errors?.find((x) => x.code)?.code ?? cause?.message ?? (e as Error).message;
+}
+
 export async function statusCommand(options: { admin?: string; json: boolean }, io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const base = adminBaseUrl(options.admin ?? (env.XROUTE_ADMIN || DEFAULT_ADMIN));
   let status: FlowStatus;
@@ -46,8 +52,7 @@ export async function statusCommand(options: { admin?: string; json: boolean }, 
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     status = JSON.parse(text) as FlowStatus;
   } catch (e) {
-    const cause = (e as { cause?: { code?: string } }).cause?.code;
-    io.stderr.write(`xroute status: cannot read ${base}/status: ${cause ?? (e as Error).message}\n`);
+    io.stderr.write(`xroute status: cannot read ${base}/status: ${networkReason(e)}\n`);
     return 2;
   }
   io.stdout.write(options.json ? text : formatStatus(status) + '\n');
