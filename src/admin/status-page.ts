@@ -29,8 +29,8 @@ export const STATUS_PAGE_HTML = String.raw`<!doctype html>
 <header><h1 id="flow">xroute</h1><span id="ready">…</span><span id="uptime"></span><span id="conn"></span></header>
 <main>
   <div class="legend">
-    <span><i style="background:#24a148"></i>RUNNING</span><span><i style="background:#f1c21b"></i>READY / RETRYING / PAUSE</span>
-    <span><i style="background:#da1e28"></i>FAILED</span><span><i style="background:#8d8d8d"></i>STOPPED / other</span>
+    <span><i style="background:#24a148"></i>RUNNING</span><span><i style="background:#f1c21b"></i>READY / PAUSE / STANDBY</span>
+    <span><i style="background:#da1e28"></i>RETRYING / FAILED</span><span><i style="background:#8d8d8d"></i>STOPPED / other</span>
   </div>
   <svg id="graph" width="100%" height="200" role="img" aria-label="flow graph"></svg>
   <table id="components"><thead><tr><th>component</th><th>class</th><th>state</th><th>restarts</th><th>reconnects</th><th>in</th><th>done</th><th>failed</th><th>detail</th></tr></thead><tbody></tbody></table>
@@ -38,7 +38,8 @@ export const STATUS_PAGE_HTML = String.raw`<!doctype html>
 <script>
 (function () {
   var SVG = 'http://www.w3.org/2000/svg';
-  var COLORS = { RUNNING: '#24a148', READY: '#f1c21b', RETRYING: '#f1c21b', PAUSE: '#f1c21b', STANDBY: '#f1c21b', FAILED: '#da1e28' };
+  // green: working; amber: starting or paused on purpose; red: not working (broker unreachable, failed)
+  var COLORS = { RUNNING: '#24a148', READY: '#f1c21b', PAUSE: '#f1c21b', STANDBY: '#f1c21b', RETRYING: '#da1e28', FAILED: '#da1e28' };
   function colour(state) { return COLORS[state] || '#8d8d8d'; }
   function el(name, attrs, text) {
     var e = document.createElementNS(SVG, name);
