@@ -11,6 +11,7 @@ import { buildTopology, isTopologyJson, validateComponentJson } from '../config/
 import { parseJsonText } from '../config/json-file';
 import { topologySchema } from '../config/topology-schema';
 import { Logger } from '../logging/logger';
+import { whenFlowFinished } from './flow-finished';
 import { RunOperationsOptions, startRunOperations } from './run-operations';
 
 export interface CliIo {
@@ -70,15 +71,26 @@ export function schemaCommand(registry: ComponentRegistry, io: CliIo): number {
   return 0;
 }
 
+export interface RunOptions {
+  /** Keep running after every receiver has reached the end of its input (default: stop and exit 0). */
+  keepRunning?: boolean;
+  /** The admin endpoint and periodic totals (--admin, --stats-interval). */
+  operations?: RunOperationsOptions;
+}
+
 /**
- * `xroute run <topology>`: boots the flow and runs until SIGINT/SIGTERM (or `stopSignal`), then drains
- * and stops. Resolves with the exit code: 0 after a signal, EXIT_GAVE_UP (3) when a component gave up
- * under OnGiveUp "exit" (after the same clean drain).
+ * `xroute run <topology>`: boots the flow and runs until SIGINT/SIGTERM (or `stopSignal`), or until the
+ * flow has finished by itself (every receiver at the end of its input, nothing left downstream) unless
+ * `keepRunning`; then drains and stops. Resolves with the exit code: 0, or EXIT_GAVE_UP (3) when a
+ * component gave up under OnGiveUp "exit" (after the same clean drain).
  */
-export async function runCommand(file: string, registry: ComponentRegistry, io: CliIo, logger: Logger, stopSignal: Promise<string>, operations: RunOperationsOptions = {}): Promise<number> {
+export async function runCommand(file: string, registry: ComponentRegistry, io: CliIo, logger: Logger, stopSignal: Promise<string>, options: RunOptions = {}): Promise<number> {
   const problems = validateFile(file, registry);
-  for (const p of problems) writeln(io.stderr, formatProblem(p));
-  if (problems.some((p) => p.severity === 'error')) return 1;
+  if (problems.some((p) => p.severity === 'error')) {
+    for (const p of problems) writeln(io.stderr, formatProblem(p));
+    return 1;
+  }
+  for (const p of problems) logger.warn(formatProblem(p)); // warnings of a topology that runs belong in its log
   const abs = path.resolve(file);
   const json = parseJsonText(readFileSync(abs, 'utf8'), file);
   if (!isTopologyJson(json)) {
@@ -88,7 +100,7 @@ export async function runCommand(file: string, registry: ComponentRegistry, io: 
   const flow = Flow.start(buildTopology(json, abs, registry), { registry, logger });
   let ops;
   try {
-    ops = await startRunOperations(flow, operations, logger);
+    ops = await startRunOperations(flow, options.operations ?? {}, logger);
   } catch (e) {
     writeln(io.stderr, `xroute run: cannot start the admin endpoint: ${(e as Error).message}`);
     await flow.stop({ drainMs: 0 });
@@ -96,10 +108,16 @@ export async function runCommand(file: string, registry: ComponentRegistry, io: 
   }
   // A service runs until it is told to stop, even when no socket or timer of its components is open.
   const keepAlive = setInterval(() => undefined, 1 << 30);
-  const end = await Promise.race([stopSignal.then((signal) => ({ signal, code: 0 })), flow.exitRequested.then((code) => ({ signal: undefined, code }))]);
+  const watch = options.keepRunning ? undefined : whenFlowFinished(flow);
+  logger.info(options.keepRunning ? 'running until SIGINT or SIGTERM (Ctrl-C to stop)' : 'running until every receiver has reached the end of its input, or SIGINT or SIGTERM (Ctrl-C to stop)');
+  const finishedByItself = watch ? watch.finished.then(() => ({ reason: 'finished' as const })) : new Promise<never>(() => undefined);
+  const end = await Promise.race([stopSignal.then((signal) => ({ reason: 'signal' as const, signal })), finishedByItself, flow.exitRequested.then((code) => ({ reason: 'gave-up' as const, code }))]);
+  watch?.cancel();
   clearInterval(keepAlive);
-  logger.info('stopping', end.signal ? { signal: end.signal } : { reason: 'a component gave up', exitCode: end.code });
+  if (end.reason === 'signal') logger.info('stopping', { signal: end.signal });
+  else if (end.reason === 'gave-up') logger.info('stopping: a component gave up', { exitCode: end.code });
+  else logger.info('stopping: every receiver has reached the end of its input and nothing is left in the links');
   await flow.stop();
   await ops.close();
-  return end.code;
+  return end.reason === 'gave-up' ? end.code : 0;
 }

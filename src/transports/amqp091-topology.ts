@@ -48,6 +48,11 @@ export async function declareExchange(component: string, ch: Channel, ex: Exchan
   else await amqpStep(component, `declare of ${ex.type} exchange "${ex.name}"`, () => ch.assertExchange(ex.name, ex.type, { durable: ex.durable, autoDelete: ex.autoDelete }), DECLARE_HINT);
 }
 
+/** Checks that an exchange named by `property` (e.g. DeadLetterExchange) exists; never declares it. */
+export async function checkExchange(component: string, ch: Channel, name: string, property: string): Promise<void> {
+  await amqpStep(component, `check of exchange "${name}" (${property})`, () => ch.checkExchange(name), `the ${property} must exist already`);
+}
+
 /** Declares/checks the source and binds it. Resolves with the queue name (the server's, for a server-named queue). */
 export async function declareSource(component: string, ch: Channel, t: SourceTopology): Promise<string> {
   await declareExchange(component, ch, t.exchange);
