@@ -25,15 +25,15 @@ export class RunOptionError extends Error {
 }
 
 /** Reads --admin (else XROUTE_ADMIN) and --stats-interval; throws RunOptionError or AdminAddressError. */
-export function readRunOperations(flags: ReadonlyMap<string, string | true>, env: NodeJS.ProcessEnv): RunOperationsOptions {
-  const admin = flags.get('admin');
-  if (admin === true) throw new RunOptionError('--admin', '', 'HOST:PORT, e.g. 127.0.0.1:9090');
+export function readRunOperations(options: Readonly<Record<string, string | boolean | undefined>>, env: NodeJS.ProcessEnv): RunOperationsOptions {
+  const admin = options.admin;
+  if (typeof admin === 'boolean') throw new RunOptionError('--admin', '', 'HOST:PORT, e.g. 127.0.0.1:9090');
   const adminText = admin ?? (env.XROUTE_ADMIN !== undefined && env.XROUTE_ADMIN !== '' ? env.XROUTE_ADMIN : undefined);
-  const stats = flags.get('stats-interval');
+  const stats = options['stats-interval'];
   let statsIntervalSeconds: number | undefined;
   if (stats !== undefined) {
-    statsIntervalSeconds = stats === true ? NaN : Number(stats);
-    if (!Number.isFinite(statsIntervalSeconds) || statsIntervalSeconds <= 0) throw new RunOptionError('--stats-interval', stats === true ? '' : stats, 'a number of seconds > 0');
+    statsIntervalSeconds = typeof stats === 'boolean' ? NaN : Number(stats);
+    if (!Number.isFinite(statsIntervalSeconds) || statsIntervalSeconds <= 0) throw new RunOptionError('--stats-interval', typeof stats === 'boolean' ? '' : stats, 'a number of seconds > 0');
   }
   return {
     ...(adminText !== undefined ? { admin: parseAdminAddress(adminText, admin !== undefined ? '--admin' : 'XROUTE_ADMIN') } : {}),

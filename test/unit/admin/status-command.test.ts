@@ -65,15 +65,15 @@ describe('xroute status', () => {
 
 describe('xroute run operational options', () => {
   it('reads --admin before XROUTE_ADMIN, and a bare port binds 127.0.0.1', () => {
-    expect(readRunOperations(new Map([['admin', '9999']]), { XROUTE_ADMIN: '0.0.0.0:1' })).toEqual({ admin: { host: '127.0.0.1', port: 9999 } });
-    expect(readRunOperations(new Map(), { XROUTE_ADMIN: '0.0.0.0:1' })).toEqual({ admin: { host: '0.0.0.0', port: 1 } });
-    expect(readRunOperations(new Map(), {})).toEqual({});
+    expect(readRunOperations({ admin: '9999' }, { XROUTE_ADMIN: '0.0.0.0:1' })).toEqual({ admin: { host: '127.0.0.1', port: 9999 } });
+    expect(readRunOperations({}, { XROUTE_ADMIN: '0.0.0.0:1' })).toEqual({ admin: { host: '0.0.0.0', port: 1 } });
+    expect(readRunOperations({}, {})).toEqual({});
   });
 
   it('names the option and what was expected for a bad value', () => {
-    expect(() => readRunOperations(new Map([['admin', 'localhost:http']]), {})).toThrow('--admin "localhost:http": expected HOST:PORT, e.g. 127.0.0.1:9090 (port 0-65535)');
-    expect(() => readRunOperations(new Map(), { XROUTE_ADMIN: 'x:99999' })).toThrow('XROUTE_ADMIN "x:99999": expected HOST:PORT');
-    expect(() => readRunOperations(new Map([['stats-interval', '0']]), {})).toThrow('--stats-interval "0": expected a number of seconds > 0');
+    expect(() => readRunOperations({ admin: 'localhost:http' }, {})).toThrow('--admin "localhost:http": expected HOST:PORT, e.g. 127.0.0.1:9090 (port 0-65535)');
+    expect(() => readRunOperations({}, { XROUTE_ADMIN: 'x:99999' })).toThrow('XROUTE_ADMIN "x:99999": expected HOST:PORT');
+    expect(() => readRunOperations({ 'stats-interval': '0' }, {})).toThrow('--stats-interval "0": expected a number of seconds > 0');
   });
 
   it('logs the per-component totals every --stats-interval', async () => {

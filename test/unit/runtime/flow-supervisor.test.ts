@@ -71,7 +71,7 @@ describe('flow supervisor', () => {
     writeFileSync(file, JSON.stringify(flakyTopologyJson({ OnGiveUp: 'exit' })));
     const logs: LogEntry[] = [];
     const io = { stdout: new PassThrough(), stderr: new PassThrough() };
-    const code = await runCommand(file, flakyRegistry(sw), io, memoryLogger(logs), new Promise(() => undefined));
+    const code = await runCommand(file, flakyRegistry(sw), io, memoryLogger(logs), new Promise(() => undefined), { keepRunning: true });
     expect(code).toBe(EXIT_GAVE_UP);
     const messages = logs.map((l) => l.message);
     expect(messages.indexOf('component gave up; the flow drains and the process exits')).toBeLessThan(messages.indexOf('flow stopped'));

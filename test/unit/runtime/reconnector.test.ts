@@ -154,7 +154,7 @@ describe('Reconnector', () => {
     const s = setup(broker.connect, { backoff: { minMs: 10, maxMs: 40 } });
     current = s.r;
     s.r.start();
-    await waitFor(() => s.r.status === 'connected', 'connected', 5000);
+    await waitFor(() => s.r.status === 'connected', 'connected', 20_000);
     const delays = s.logs.filter((e) => e.meta.nextAttemptMs !== undefined).map((e) => e.meta.nextAttemptMs as number);
     const nominal = [10, 20, 40, 40, 40, 40, 40, 40];
     delays.forEach((d, i) => {
