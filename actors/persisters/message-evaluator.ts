@@ -8,6 +8,7 @@ import { ComponentDefinition, ConfigIssue } from '../../src/runtime/component';
 import { displayMessage } from '../../src/logging/display';
 import { intStr, str } from '../../src/config/schema-helpers';
 import { Logger } from '../../src/logging/logger';
+import { Message } from '../../src/message/message';
 import { MessageEvaluatorEngine } from './message-evaluator-engine';
 import { RuleConfigError } from '../../src/rules/errors';
 import type { EvaluatorLogger } from './message-evaluator-engine';
@@ -61,6 +62,14 @@ export const messageEvaluatorComponent: ComponentDefinition<never> = {
         });
         const input = env.input!;
         const evaluator = engine;
+        const totals = env.status.totals;
+        const countResult = (msg: Message) => {
+          try {
+            totals.countResult(msg.properties.get(evaluator.fieldName) ?? '', msg.properties.get(evaluator.rcField) ?? '');
+          } catch {
+            // a message whose properties cannot be read was bounced untouched; nothing to count
+          }
+        };
         env.status.set('RUNNING');
         let warnedInvalidUtf8 = false;
         ctx.consume(input, (taken, q) => {
@@ -80,10 +89,12 @@ export const messageEvaluatorComponent: ComponentDefinition<never> = {
           if (pending) {
             return pending.then(() => {
               env.status.count('evaluated');
+              countResult(taken.item);
               q.remove(taken);
             });
           }
           env.status.count('evaluated');
+          countResult(taken.item);
           q.remove(taken);
         });
       },

@@ -131,6 +131,7 @@ export class PoolBehaviour implements Behaviour<never> {
     ctx.consume(input, (taken, q) => this.onRequest(taken, q));
     // Independent of the request stream (R: of §5.9): checks run even under a steady load.
     ctx.setInterval(() => this.heartbeat(), this.settings.heartbeatMs);
+    this.env.status.listChildren(() => [...this.active.values()].map((slot) => ({ name: slot.id, className: slot.key, status: slot.reporter.status })));
     this.env.status.set('RUNNING');
   }
 

@@ -146,6 +146,7 @@ class StreamReceiverBehaviour implements Behaviour<never> {
       backoff: { minMs: this.s.pauseTimeMs, maxMs: this.s.standbyTimeMs },
       tolerance: this.s.tolerance,
       maxRetry: 0,
+      fatalRetryMs: ctx.policy.fatalRetryMs,
       logger: this.env.logger,
       status: this.env.status,
       timers: { setTimeout: (fn, ms) => ctx.setTimeout(fn, ms), clearTimer: (h) => ctx.clearTimer(h as TimerHandle) },
@@ -225,7 +226,7 @@ class StreamReceiverBehaviour implements Behaviour<never> {
     msg.headers.JMSTimestamp = Date.now();
     for (const [k, v] of Object.entries(this.s.stringProperty)) msg.setField(k, v);
     displayMessage(this.env.logger, 'received', msg, this.s.displayMask, Object.keys(this.s.stringProperty));
-    this.output.add(cell, msg);
+    this.output.add(cell, msg, undefined, this.env.status.totals);
     this.env.status.count('messages');
   }
 

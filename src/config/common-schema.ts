@@ -4,13 +4,16 @@ import { boolStr, intStr, str, strMap } from './schema-helpers';
 
 export const SUPERVISION_SCHEMA: JsonSchema = {
   type: 'object',
-  description: 'a map with Strategy, MaxRetry, WithinSeconds, Backoff, MaxMessageAttempts',
+  description: 'a map with Strategy, MaxRetry, WithinSeconds, Backoff, MaxMessageAttempts, OnGiveUp, GiveUpBackoff, FatalRetrySeconds',
   properties: {
     Strategy: { type: 'string', enum: ['restart', 'resume', 'stop', 'escalate'], description: 'one of "restart", "resume", "stop", "escalate"' },
     MaxRetry: intStr('an integer >= 0 as a string', { min: 0 }),
     WithinSeconds: intStr('an integer > 0 as a string', { min: 0 }),
     Backoff: { type: 'string', pattern: '^\\s*\\d+\\s*,\\s*\\d+\\s*$', description: '"minMs,maxMs", e.g. "200,30000"' },
     MaxMessageAttempts: intStr('an integer > 0 as a string', { min: 0 }),
+    OnGiveUp: { type: 'string', enum: ['restart', 'exit'], description: '"restart" (default: the flow restarts the component after GiveUpBackoff, forever) or "exit" (drain and exit the process with code 3)' },
+    GiveUpBackoff: { type: 'string', pattern: '^\\s*\\d+\\s*,\\s*\\d+\\s*$', description: '"minMs,maxMs" between the flow\'s restarts of a component that gave up, e.g. "1000,300000"' },
+    FatalRetrySeconds: intStr('seconds between connection attempts after an error retrying soon cannot cure (default "30")', { min: 0 }),
   },
   additionalProperties: false,
 };

@@ -64,7 +64,7 @@ function queueName(prefix: string): string {
 
 async function failed(h: Harness): Promise<{ detail: string; gaveUp: string[] }> {
   await waitFor(() => h.status.status === 'FAILED', `${h.env.name} FAILED (status ${JSON.stringify(h.status.get())})`, 15_000);
-  const gaveUp = h.logs.filter((l) => l.message === 'giving up connecting').map((l) => String(l.meta?.component));
+  const gaveUp = h.logs.filter((l) => l.message === 'cannot connect: fast retrying cannot cure this; trying again on the slow schedule').map((l) => String(l.meta?.component));
   return { detail: h.status.get().detail ?? '', gaveUp };
 }
 
