@@ -34,13 +34,19 @@ function sleep(ms) {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-/** Runs a RabbitMQ script as the rabbitmq user with this node's environment; resolves with stdout. */
-function runAs(env, script, args, timeout = 60000) {
+/** The command line that runs a RabbitMQ script as the rabbitmq user with this node's environment. */
+function commandAs(env, script, args) {
   const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
   const cmd = process.getuid && process.getuid() === 0 ? 'runuser' : 'env';
   const argv = cmd === 'runuser'
     ? ['-u', 'rabbitmq', '--', 'env', ...envArgs, path.join(RABBIT_BIN, script), ...args]
     : [...envArgs, path.join(RABBIT_BIN, script), ...args];
+  return [cmd, argv];
+}
+
+/** Runs a RabbitMQ script as the rabbitmq user with this node's environment; resolves with stdout. */
+function runAs(env, script, args, timeout = 60000) {
+  const [cmd, argv] = commandAs(env, script, args);
   return new Promise((resolve, reject) => {
     execFile(cmd, argv, { cwd: RABBIT_HOME, timeout }, (err, stdout, stderr) => {
       if (err) {
@@ -72,6 +78,11 @@ class PrivateRabbitMQ {
     };
   }
 
+  /** What another process of the same run needs to reach this node again (see attachPrivateRabbitMQ). */
+  describe() {
+    return JSON.stringify({ dir: this.dir, nodeName: this.nodeName, port: this.port, distPort: this.distPort });
+  }
+
   /** True when this node's AMQP port answers the protocol header. */
   isUp() {
     return probeAmqp(this.host, this.port, 2000);
@@ -98,6 +109,12 @@ class PrivateRabbitMQ {
   /** rabbitmqctl against this node only. */
   ctl(...args) {
     return runAs(this.env, 'rabbitmqctl', ['-n', this.nodeName, ...args]);
+  }
+
+  /** rabbitmqctl against this node only, blocking (for polling predicates that cannot await). */
+  ctlSync(...args) {
+    const [cmd, argv] = commandAs(this.env, 'rabbitmqctl', ['-n', this.nodeName, ...args]);
+    return require('child_process').execFileSync(cmd, argv, { cwd: RABBIT_HOME, timeout: 30000, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
   }
 
   /** rabbitmq-plugins against this node only (its own enabled-plugins file). */
@@ -178,6 +195,12 @@ async function startPrivateRabbitMQ({ plugins = ['rabbitmq_amqp1_0'] } = {}) {
   return node;
 }
 
+/** The node a describe() string names (e.g. passed from jest's globalSetup to the test workers in an env var). */
+function attachPrivateRabbitMQ(description) {
+  const { dir, nodeName, port, distPort } = JSON.parse(description);
+  return new PrivateRabbitMQ(dir, nodeName, port, distPort);
+}
+
 function idOf(flag, name) {
   return Number(require('child_process').execFileSync('id', [flag, name]).toString().trim());
 }
@@ -204,4 +227,4 @@ async function stopLeftoverPrivateNodes(run = RUN) {
   return names;
 }
 
-module.exports = { startPrivateRabbitMQ, stopLeftoverPrivateNodes, PrivateRabbitMQ };
+module.exports = { startPrivateRabbitMQ, stopLeftoverPrivateNodes, attachPrivateRabbitMQ, PrivateRabbitMQ };

@@ -31,7 +31,7 @@ describe('JMSPersister and JMSReceiver on RabbitMQ AMQP 1.0', () => {
     const sent = Message.text('hello', { colour: 'red', qty: '5' }, { JMSType: 'order', JMSCorrelationID: 'c-1', JMSMessageID: 'ID:m-1', JMSPriority: 7, JMSDeliveryMode: 2, JMSReplyTo: '/queue/replies', JMSTimestamp: 1_700_000_000_000 });
     const f = feed(p.q, [sent, Message.map({ a: 1, b: 'two' }), Message.bytes(Buffer.from([1, 2, 3]))]);
     await waitFor(() => got.received.length === 3, 'the three messages');
-    await f.done;
+    await f.settled;
     const [text, map, bytes] = got.received;
     expect({
       headers: text.headers,
