@@ -1,6 +1,7 @@
 /** Reads a JSON file and reports a syntax error with its line and column. */
 import { readFileSync } from 'fs';
 import { JsonSyntaxError } from './errors';
+import { jsonSyntaxReason } from './json-reason';
 
 export function parseJsonText(text: string, file: string): unknown {
   try {
@@ -8,7 +9,7 @@ export function parseJsonText(text: string, file: string): unknown {
   } catch (e) {
     const reason = (e as Error).message;
     const { line, column } = locate(text, reason);
-    throw new JsonSyntaxError(file, line, column, cleanReason(reason));
+    throw new JsonSyntaxError(file, line, column, jsonSyntaxReason(text, firstErrorOffset(text)));
   }
 }
 
@@ -28,10 +29,6 @@ function locate(text: string, reason: string): { line: number; column: number } 
   const line = before.split('\n').length;
   const column = offset - before.lastIndexOf('\n');
   return { line, column };
-}
-
-function cleanReason(reason: string): string {
-  return reason.replace(/\s*in JSON at position \d+.*$/, '').replace(/\s*\(line \d+ column \d+\)/, '').replace(/, "[\s\S]*" is not valid JSON$/, '');
 }
 
 /** Offset of the first character at which `text` is not valid JSON (text.length when it ends too early). */
