@@ -31,11 +31,11 @@ beforeAll(async () => {
   ch.sendToQueue(QUEUE, Buffer.from('hello'), { headers: { Password: SECRET } });
   await ch.close();
   await conn.close();
-}, 180_000);
+}, 240_000);
 
 afterAll(async () => {
   await node?.dispose(); // the user and the queue go with it
-}, 180_000);
+}, 240_000);
 
 function topology(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xroute-logs-'));

@@ -16,7 +16,6 @@ const NODE_PREFIX = 'xroute-test-';
 const RUN = process.env.XROUTE_TEST_RUN || 'solo';
 const RABBIT_BIN = '/usr/lib/rabbitmq/bin';
 const RABBIT_HOME = '/var/lib/rabbitmq'; // where the rabbitmq user's Erlang cookie lives
-let counter = 0;
 
 /** A port nobody listens on right now (the kernel's choice). */
 function freePort() {
@@ -88,7 +87,7 @@ class PrivateRabbitMQ {
     return probeAmqp(this.host, this.port, 2000);
   }
 
-  async waitUp(timeoutMs = 90000) {
+  async waitUp(timeoutMs = 180000) {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (await this.isUp()) return;
@@ -104,6 +103,19 @@ class PrivateRabbitMQ {
       await sleep(100);
     }
     throw new Error(`private RabbitMQ ${this.nodeName} still answers on ${this.port} after ${timeoutMs} ms`);
+  }
+
+  /** The last lines of the node's logs, for a failure report. */
+  logTail(lines = 30) {
+    const logDir = this.env.RABBITMQ_LOG_BASE;
+    try {
+      return fs.readdirSync(logDir).map((f) => {
+        const text = fs.readFileSync(path.join(logDir, f), 'utf8').trimEnd().split('\n');
+        return `--- ${f}\n${text.slice(-lines).join('\n')}`;
+      }).join('\n');
+    } catch (e) {
+      return `(no log: ${e.message})`;
+    }
   }
 
   /** rabbitmqctl against this node only. */
@@ -173,7 +185,9 @@ class PrivateRabbitMQ {
  */
 async function startPrivateRabbitMQ({ plugins = ['rabbitmq_amqp1_0'] } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `xroute-rmq-${RUN}-`));
-  const nodeName = `${NODE_PREFIX}${RUN}-${process.pid}-${++counter}@localhost`;
+  // unique without a counter: jest loads this module afresh in each test file's sandbox and in globalSetup, all
+  // in one process when it runs in band, so a per-module counter would hand out the same name twice
+  const nodeName = `${NODE_PREFIX}${RUN}-${path.basename(dir).slice(-6)}@localhost`;
   const port = await freePort();
   let distPort = await freePort();
   while (distPort === port) distPort = await freePort();
@@ -189,6 +203,7 @@ async function startPrivateRabbitMQ({ plugins = ['rabbitmq_amqp1_0'] } = {}) {
   try {
     await node.startServer();
   } catch (e) {
+    e.message += `\n${node.logTail()}`; // the directory goes with dispose: keep what the node said
     await node.dispose();
     throw e;
   }
