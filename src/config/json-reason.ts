@@ -8,6 +8,8 @@ const VALUE_START = /["{[\d\-tfn]/;
 
 export function jsonSyntaxReason(text: string, offset: number): string {
   if (text.trim() === '') return 'the file is empty: expected a JSON object';
+  // the locating scanner recurses and gives up (offset 0) on hostile depth
+  if (offset === 0 && deeperThan(text, 1000)) return 'maps and lists nested thousands of levels deep: expected a configuration of at most 64 levels';
   if (offset >= text.length) return 'the text ends before the JSON does: a closing }, ] or " is missing';
   const ch = text[offset];
   const before = text.slice(0, offset).trimEnd();
@@ -30,4 +32,21 @@ function isCompleteJson(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Whether brackets outside strings nest deeper than `max`. */
+function deeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '[' || c === '{') {
+      if (++depth > max) return true;
+    } else if (c === ']' || c === '}') depth--;
+  }
+  return false;
 }

@@ -171,7 +171,8 @@ describe('messages that say what was expected', () => {
     ['{"Name": "x"', 'the text ends before the JSON does: a closing }, ] or " is missing'],
     ['{"Name": "x"} trailing', 'more text after the end of the JSON value'],
     ['', 'the file is empty: expected a JSON object'],
-  ])('explains broken JSON %j in words, not in the JavaScript parser\'s', (text, reason) => {
+    ['['.repeat(100_000), 'maps and lists nested thousands of levels deep: expected a configuration of at most 64 levels'],
+  ])('explains broken JSON %# in words, not in the JavaScript parser\'s', (text, reason) => {
     const file = path.join(dir, 'broken.json');
     fs.writeFileSync(file, text);
     const [p] = validateFile(file, defaultRegistry());
