@@ -6,7 +6,7 @@ import { readFileSync } from 'fs';
 import * as path from 'path';
 import { ComponentRegistry } from '../runtime/component';
 import { Flow } from '../runtime/flow';
-import { ConfigError, ConfigProblem, formatProblem, JsonSyntaxError } from '../config/errors';
+import { ConfigError, ConfigProblem, describeFileError, formatProblem, JsonSyntaxError } from '../config/errors';
 import { buildTopology, isTopologyJson, validateComponentJson } from '../config/topology';
 import { parseJsonText } from '../config/json-file';
 import { topologySchema } from '../config/topology-schema';
@@ -53,7 +53,7 @@ function checkFile(file: string, abs: string, registry: ComponentRegistry): Conf
   } catch (e) {
     if (e instanceof JsonSyntaxError) return [{ file, component: '', property: '', message: `invalid JSON at line ${e.line}, column ${e.column}: ${e.reason}`, severity: 'error' }];
     if (e instanceof ConfigError) return [...e.problems];
-    return [{ file, component: '', property: '', message: `cannot read: ${(e as Error).message}`, severity: 'error' }];
+    return [{ file, component: '', property: '', message: describeFileError(e), severity: 'error' }];
   }
   if (isTopologyJson(json)) {
     try {

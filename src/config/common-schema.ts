@@ -25,7 +25,7 @@ export const COMMON_PROPERTIES: Record<string, JsonSchema> = {
   URI: str('a URI'),
   Operation: str('an operation name'),
   LinkName: str('the name of an XQueue link'),
-  Capacity: intStr('a positive integer as a string, e.g. "256"', { min: 0 }),
+  Capacity: intStr('a positive integer as a string, e.g. "256"', { min: 1 }),
   Partition: { type: 'string', pattern: '^\\s*\\d+\\s*(,\\s*\\d+\\s*)?$', description: '"offset,length" or "offset", integers' },
   CellID: intStr('an integer cell id as a string', { min: 0 }),
   XAMode: intStr('"0" or "1"', { min: 0 }),
@@ -57,7 +57,7 @@ export const COMMON_PROPERTIES: Record<string, JsonSchema> = {
 export const FLOW_PROPERTIES: Record<string, JsonSchema> = {
   Name: str('the flow name'),
   Description: str(),
-  Capacity: intStr('the default link capacity as a string, e.g. "256"', { min: 0 }),
+  Capacity: intStr('the default link capacity as a string, e.g. "256"', { min: 1 }),
   XAMode: intStr('"0" or "1"', { min: 0 }),
   Receiver: { type: 'array', items: { type: 'string' }, description: 'a list of receiver component names' },
   Node: { type: 'array', items: { type: 'string' }, description: 'a list of node component names' },

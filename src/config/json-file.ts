@@ -5,6 +5,7 @@
 import { readFileSync } from 'fs';
 import { JsonSyntaxError } from './errors';
 import { resolveReferences } from './references';
+import { jsonSyntaxReason } from './json-reason';
 
 /** Parses configuration text; `topology` tells the reference resolver how to name components. */
 export function parseJsonText(raw: string, file: string, topology?: boolean): unknown {
@@ -15,7 +16,7 @@ export function parseJsonText(raw: string, file: string, topology?: boolean): un
   } catch (e) {
     const reason = (e as Error).message;
     const { line, column } = locate(text, reason);
-    throw new JsonSyntaxError(file, line, column, cleanReason(reason));
+    throw new JsonSyntaxError(file, line, column, jsonSyntaxReason(text, firstErrorOffset(text)));
   }
   return resolveReferences(json, file, topology ?? isTopologyShaped(json));
 }
@@ -41,10 +42,6 @@ function locate(text: string, reason: string): { line: number; column: number } 
   const line = before.split('\n').length;
   const column = offset - before.lastIndexOf('\n');
   return { line, column };
-}
-
-function cleanReason(reason: string): string {
-  return reason.replace(/\s*in JSON at position \d+.*$/, '').replace(/\s*\(line \d+ column \d+\)/, '').replace(/, "[\s\S]*" is not valid JSON$/, '');
 }
 
 /** Offset of the first character at which `text` is not valid JSON (text.length when it ends too early). */

@@ -559,6 +559,11 @@ function delay(ms: number): { done: Promise<void>; cancel(): void } {
   return { done, cancel: () => clearTimeout(timer) };
 }
 
+// JavaScript's own error classes signal a defect; their name helps the report. xroute's typed errors (and a
+// library's plain Error) speak for themselves: a class name such as "AmqpStepError:" only puzzles an operator.
+const JS_ERRORS = new Set(['TypeError', 'RangeError', 'ReferenceError', 'SyntaxError', 'EvalError', 'URIError']);
+
 export function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  if (!(error instanceof Error)) return String(error);
+  return JS_ERRORS.has(error.name) ? `${error.name}: ${error.message}` : error.message;
 }

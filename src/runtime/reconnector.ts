@@ -42,6 +42,8 @@ export interface ReconnectOptions<C> {
   readonly maxRetry?: number;
   /** Length of the quiet period between cycles (default 60 000 ms: QuietPeriod 4 x StandbyTime 15 s). */
   readonly quietMs?: number;
+  /** What is (re)opened, for the log lines: a broker connection (default) or a file ("cannot open the file"). */
+  readonly resource?: 'connection' | 'file';
   readonly logger: Logger;
   readonly status?: StatusReporter;
   /** Timer functions (an actor's, so that stop clears them). */
@@ -51,6 +53,11 @@ export interface ReconnectOptions<C> {
 export const DEFAULT_FATAL_RETRY_MS = 30_000;
 
 export type ReconnectState = 'idle' | 'connecting' | 'connected' | 'retrying' | 'stopped' | 'failed';
+
+const WORDS = {
+  connection: { lost: 'connection lost; reconnecting', lostDetail: 'connection lost', cannot: 'cannot connect; retrying', still: 'still cannot connect; quiet until the next retry cycle', attempt: 'connect attempt failed', back: 'reconnected' },
+  file: { lost: 'file lost; reopening', lostDetail: 'file lost', cannot: 'cannot open the file; retrying', still: 'still cannot open the file; quiet until the next retry cycle', attempt: 'open attempt failed', back: 'file reopened' },
+} as const;
 
 export class Reconnector<C> {
   private state: ReconnectState = 'idle';
@@ -65,8 +72,11 @@ export class Reconnector<C> {
   /** The fatal error last logged, so a slow retry that fails the same way stays quiet. */
   private fatalText: string | undefined;
 
+  private readonly words: (typeof WORDS)[keyof typeof WORDS];
+
   constructor(private readonly options: ReconnectOptions<C>) {
     this.backoff = new Backoff({ ...options.backoff, jitter: options.backoff.jitter ?? DEFAULT_JITTER });
+    this.words = WORDS[options.resource ?? 'connection'];
   }
 
   get connection(): C | undefined {
@@ -101,8 +111,8 @@ export class Reconnector<C> {
     this.backoff.reset();
     if (cause === 'outage') {
       this.lastError = error;
-      this.options.logger.warn('connection lost; reconnecting', { component: this.options.name, error: describe(error) });
-      this.options.status?.set('RETRYING', `connection lost: ${describe(error)}`);
+      this.options.logger.warn(this.words.lost, { component: this.options.name, error: describe(error) });
+      this.options.status?.set('RETRYING', `${this.words.lostDetail}: ${describe(error)}`);
     }
     this.schedule(0);
   }
@@ -135,7 +145,7 @@ export class Reconnector<C> {
     this.attempts = 0;
     this.backoff.reset();
     if (attempts > 1 || this.lastError !== undefined) {
-      this.options.logger.info('reconnected', { component: this.options.name, attempts, outageMs });
+      this.options.logger.info(this.words.back, { component: this.options.name, attempts, outageMs });
     }
     if (this.everConnected) this.options.status?.countReconnect();
     this.everConnected = true;
@@ -165,9 +175,9 @@ export class Reconnector<C> {
     } else delay = this.backoff.next();
     // Once per outage at warn, once per retry cycle at warn; each other attempt only at debug, so an
     // outage cannot flood the log.
-    if (first) this.options.logger.warn('cannot connect; retrying', { component: this.options.name, error: describe(error), nextAttemptMs: delay });
-    else if (endOfCycle) this.options.logger.warn('still cannot connect; quiet until the next retry cycle', { component: this.options.name, attempts: this.attempts, error: describe(error), nextAttemptMs: delay });
-    else this.options.logger.debug('connect attempt failed', { component: this.options.name, attempt: this.attempts, error: describe(error), nextAttemptMs: delay });
+    if (first) this.options.logger.warn(this.words.cannot, { component: this.options.name, error: describe(error), nextAttemptMs: delay });
+    else if (endOfCycle) this.options.logger.warn(this.words.still, { component: this.options.name, attempts: this.attempts, error: describe(error), nextAttemptMs: delay });
+    else this.options.logger.debug(this.words.attempt, { component: this.options.name, attempt: this.attempts, error: describe(error), nextAttemptMs: delay });
     this.options.status?.set('RETRYING', `${describe(error)}; attempt ${this.attempts + 1} in ${delay} ms`);
     this.schedule(delay);
   }

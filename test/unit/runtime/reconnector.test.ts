@@ -54,6 +54,14 @@ describe('Reconnector', () => {
   let current: Reconnector<Conn> | undefined;
   afterEach(() => current?.stop());
 
+  it('speaks of a file as a file: "cannot open the file", "file reopened"', async () => {
+    const s = setup(fakeConnect(2).connect, { resource: 'file' });
+    current = s.r;
+    s.r.start();
+    await waitFor(() => s.connected.length === 1, 'opened');
+    expect({ warn: at(s.logs, 'warn'), info: at(s.logs, 'info') }).toEqual({ warn: ['cannot open the file; retrying'], info: ['file reopened'] });
+  });
+
   it('connects on start and reports RUNNING', async () => {
     const broker = fakeConnect(0);
     const s = setup(broker.connect);
@@ -90,7 +98,7 @@ describe('Reconnector', () => {
     current = s.r;
     s.r.start();
     await waitFor(() => broker.calls.length >= 2, 'two attempts');
-    expect(s.status.get().detail).toMatch(/ConnectionRefused: ECONNREFUSED; attempt \d+ in \d+ ms/);
+    expect(s.status.get().detail).toMatch(/^ECONNREFUSED; attempt \d+ in \d+ ms/);
     expect(s.r.error).toBeInstanceOf(ConnectionRefused);
   });
 
