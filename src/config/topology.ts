@@ -239,11 +239,12 @@ function buildLinks(specs: ComponentSpec[], flowCapacity: number, err: Report, w
     if (s.role === 'receiver') link(s.linkName).writers.push(s.name);
     else link(s.linkName).readers.push(s.name);
     const seen = new Set<string>();
-    for (const o of s.outLinks) {
-      if (seen.has(o.name)) err(s.name, 'OutLink', `names link ${o.name} more than once; outlink names must be distinct`);
+    const repeatable = s.definition.repeatableOutlinks ?? 0;
+    s.outLinks.forEach((o, i) => {
+      if (seen.has(o.name) && i >= repeatable) err(s.name, 'OutLink', `names link ${o.name} more than once; outlink names must be distinct`);
+      if (!seen.has(o.name)) link(o.name).writers.push(s.name);
       seen.add(o.name);
-      link(o.name).writers.push(s.name);
-    }
+    });
   }
   // precedence: OutLink map entries, readers' Capacity, writers' (receivers') Capacity, flow default
   for (const s of specs) for (const o of s.outLinks) setCapacity(o.name, o.capacity, s.name);

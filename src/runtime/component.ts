@@ -113,6 +113,8 @@ export interface ComponentDefinition<M = never> {
   readonly description: string;
   /** Schema of the component's own properties (the loader adds the common ones). */
   readonly schema: JsonSchema;
+  /** Nodes whose first N outlinks are fixed roles that may share one link (CollectNode's done/failure/nohit). */
+  readonly repeatableOutlinks?: number;
   /**
    * Checks the schema cannot express (cross-field rules, regex compilation, files that must exist).
    * Runs at load time, before anything connects; must not open connections.
