@@ -3,7 +3,8 @@
  * JavaScript RegExp (evaluator.md §5.5, §7.2). Patterns are translated once, at start-up:
  *
  *   - leading inline modifiers (?i) (?m) (?s) (?x) become JS flags ((?x) whitespace is stripped here);
- *   - `$` outside a class, without (?m), means "end of input or just before a final \n";
+ *   - `$` outside a class, without (?m), means "end of input or just before a final \n"; with (?m) (or a
+ *     substitution's m flag) `^` and `$` are Perl's line anchors, for \n only;
  *   - `.` without (?s) excludes only \n (JS would also exclude \r, \u2028 and \u2029);
  *   - \A, \Z and \z become explicit start/end assertions;
  *   - POSIX classes [[:digit:]] become explicit ranges; `[]a]` keeps its Perl meaning;
@@ -36,6 +37,11 @@ const START_OF_INPUT = '(?<![\\s\\S])';
 const END_OF_INPUT = '(?![\\s\\S])';
 // Without the m flag, JS `$` is the end of input; these forms are used only in that mode.
 const END_OR_BEFORE_FINAL_NEWLINE = '(?=\\n?$)';
+// Perl's multi-line anchors, written out because JS's m flag differs: JS `^` also matches after a final
+// newline and both JS anchors treat \r, \u2028 and \u2029 as line ends. Perl's /m `^` is the start of
+// input or just after a \n that is not the last character; its `$` is just before any \n or the end.
+const MULTILINE_START = '(?:(?<![\\s\\S])|(?<=\\n)(?=[\\s\\S]))';
+const MULTILINE_END = '(?=\\n|(?![\\s\\S]))';
 
 export interface Perl5Options {
   /** Force "single line" mode: `.` matches \n (the SimpleParser compiles this way). */
@@ -44,6 +50,8 @@ export interface Perl5Options {
   fullMatch?: boolean;
   /** Add the `g` flag (for global replacement). */
   global?: boolean;
+  /** Perl's /m for the whole pattern (a substitution's m flag), as a leading (?m) does. */
+  multiline?: boolean;
 }
 
 interface Modifiers {
@@ -68,7 +76,7 @@ export function translatePerl5(source: string, options: Perl5Options = {}, where
   const fail = (reason: string): never => {
     throw new RegexSyntaxError(where, source, reason);
   };
-  const mods: Modifiers = { i: false, m: false, s: options.dotAll === true, x: false };
+  const mods: Modifiers = { i: false, m: options.multiline === true, s: options.dotAll === true, x: false };
   let i = takeLeadingModifiers(source, mods);
   let out = '';
   let inClass = false;
@@ -132,7 +140,11 @@ export function translatePerl5(source: string, options: Perl5Options = {}, where
         classBodyStart = i;
         continue;
       case '$':
-        out += mods.m ? '$' : END_OR_BEFORE_FINAL_NEWLINE;
+        out += mods.m ? MULTILINE_END : END_OR_BEFORE_FINAL_NEWLINE;
+        i++;
+        continue;
+      case '^':
+        out += mods.m ? MULTILINE_START : '^';
         i++;
         continue;
       case '.':
@@ -161,7 +173,8 @@ export function translatePerl5(source: string, options: Perl5Options = {}, where
   }
   if (inClass) fail('unterminated character class');
   if (options.fullMatch === true) out = `${mods.m ? START_OF_INPUT : '^'}(?:${out})${mods.m ? END_OF_INPUT : '$'}`;
-  const flags = (options.global === true ? 'g' : '') + (mods.i ? 'i' : '') + (mods.m ? 'm' : '') + (mods.s ? 's' : '');
+  // No JS m flag: the multi-line anchors are written out above.
+  const flags = (options.global === true ? 'g' : '') + (mods.i ? 'i' : '') + (mods.s ? 's' : '');
   return { source: out, flags };
 }
 
