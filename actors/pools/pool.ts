@@ -230,7 +230,8 @@ export class PoolBehaviour implements Behaviour<never> {
     // Built once here so that a configuration error is the requester's RC 4, not a crash loop.
     const first = r.def.create(childEnv);
     const policy = this.childPolicy();
-    const ref = this.ctx.spawn<never>(id, restartLimited(first, () => r.def.create(childEnv), reporter, policy, this.settings.maxRetry ?? policy.maxRetry), {
+    const restarts = { count: 0 };
+    const ref = this.ctx.spawn<never>(id, restartLimited(first, () => r.def.create(childEnv), reporter, policy, this.settings.maxRetry ?? policy.maxRetry, restarts), {
       policy: { ...policy, maxRetry: (this.settings.maxRetry ?? policy.maxRetry) + 1 },
       logger: childEnv.logger,
     });
@@ -245,6 +246,7 @@ export class PoolBehaviour implements Behaviour<never> {
       properties: config,
       ref,
       reporter,
+      restarts: () => restarts.count,
       release: () => (slotRef.slot ? this.checkin(slotRef.slot, 'closed', 'released by the requester') : Promise.resolve()),
     });
     const stats = r.transmit.stats();
@@ -371,7 +373,7 @@ function secondsToMs(v: unknown): number {
  * The child's factory: the first incarnation is the behaviour the pool already built; each restart
  * builds a new one from the same merged properties, until `maxRetry` restarts within the policy's
  * window, after which the child reports FAILED and stops (it never escalates into the pool, which
- * would restart the pool and every sibling).
+ * would restart the pool and every sibling). `restarted` counts the real restarts (at most maxRetry).
  */
 function restartLimited(
   first: Behaviour<never>,
@@ -379,6 +381,7 @@ function restartLimited(
   reporter: StatusReporter,
   policy: SupervisionPolicy,
   maxRetry: number,
+  restarted: { count: number },
 ): BehaviourFactory<never> {
   let pending: Behaviour<never> | undefined = first;
   let restarts: number[] = [];
@@ -401,6 +404,7 @@ function restartLimited(
       };
     }
     reporter.set('RETRYING' as ComponentStatus, `restarted after a crash (${restarts.length} of ${maxRetry})`);
+    restarted.count++;
     return create();
   };
 }

@@ -174,7 +174,7 @@ export function buildTopology(json: unknown, file: string, registry: ComponentRe
     }
     if (typeof config.Name === 'string' && config.Name !== name) warn(name, 'Name', `differs from the component's key ${JSON.stringify(name)}; the key is used`, compFile);
     const compDir = path.dirname(compFile);
-    for (const p of validateComponentConfig(def, config, compDir, { pluginDirs })) {
+    for (const p of validateComponentConfig(def, config, compDir, { pluginDirs, registry })) {
       problems.push({ file: compFile, component: name, property: p.property, message: withoutContext(name, p.property, p.message), severity: p.severity });
     }
     const linkName = typeof config.LinkName === 'string' ? config.LinkName.trim() : '';
@@ -276,5 +276,5 @@ export function validateComponentJson(json: unknown, file: string, registry: Com
   if (typeof className !== 'string') return [{ file, component: name, property: 'ClassName', message: 'is required: the implementation class', severity: 'error' }];
   const def = registry.find(className);
   if (!def) return [{ file, component: name, property: 'ClassName', message: `unknown class ${JSON.stringify(className)}; known classes: ${registry.knownNames().join(', ')}`, severity: 'error' }];
-  return validateComponentConfig(def, json, path.dirname(file)).map((p) => ({ file, component: name, property: p.property, message: withoutContext(name, p.property, p.message), severity: p.severity }));
+  return validateComponentConfig(def, json, path.dirname(file), { pluginDirs: [], registry }).map((p) => ({ file, component: name, property: p.property, message: withoutContext(name, p.property, p.message), severity: p.severity }));
 }

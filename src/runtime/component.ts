@@ -97,6 +97,8 @@ export interface ConfigIssue {
 export interface ValidationContext {
   /** The topology's PluginDir directories (absolute). */
   readonly pluginDirs: readonly string[];
+  /** The component classes, for configurations that hold other components' properties (a pool's DefaultProperty). */
+  readonly registry?: ComponentRegistry;
 }
 
 /** JSON Schema (draft 2020-12 / draft-07 subset ajv understands) for a component's own properties. */

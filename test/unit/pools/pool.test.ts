@@ -305,6 +305,7 @@ describe('PersisterPool children', () => {
     expect(handle.status().state).toBe('failed');
     expect(handle.status().detail).toMatch(/MaxRetry 2/);
     expect(log.built).toHaveLength(3);
+    expect(handle.status().restarts).toBe(2);
     expect(handle.transmit.stats()).toMatchObject({ depth: 3, inFlight: 0 });
     expect(pool.active()).toBe(0);
   });
