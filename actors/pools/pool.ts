@@ -299,7 +299,8 @@ export class PoolBehaviour implements Behaviour<never> {
     }
     if (!task) return;
     for (const k of [TASK_KEYS.Handle, TASK_KEYS.MaxIdleTime, TASK_KEYS.Reason, rcField]) task.delete(k);
-    task.set(rcField, rc);
+    // One form everywhere: the code is a string in the task map as on the message (every value is a string, as in the original).
+    task.set(rcField, String(rc));
     if (reason !== undefined) task.set(TASK_KEYS.Reason, reason);
     if (handle) {
       task.set(TASK_KEYS.Handle, handle);
