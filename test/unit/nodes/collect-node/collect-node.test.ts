@@ -5,6 +5,9 @@ import { collectNodeComponent, nextHop } from '../../../../actors/nodes/collect-
 import { CollectRuleset, parseCollectNodeSettings } from '../../../../actors/nodes/collect-node-config';
 import { messageEvaluatorComponent } from '../../../../actors/persisters/message-evaluator';
 import { validateComponentConfig } from '../../../../src/config/validate-component';
+import * as path from 'path';
+import { loadTopology } from '../../../../src/config/topology';
+import { defaultRegistry } from '../../../../actors';
 import { Harness, runComponent } from '../../../support/component-harness';
 import { HandWorker, waitFor } from '../job-node/component-support';
 
@@ -234,5 +237,20 @@ describe('CollectNode configuration', () => {
 
   it('rejects fewer than four outlinks', () => {
     expect(check({ OutLink: ['out', 'failed', 'nohit'], Ruleset: [] }).some((i) => i.property === 'OutLink' && i.severity === 'error')).toBe(true);
+  });
+});
+
+describe('config/examples/evaluate-route.json', () => {
+  it('loads without problems: receiver -> CollectNode -> evaluator, out and failed persisters, failure and nohit sharing one link', () => {
+    const t = loadTopology(path.resolve(__dirname, '../../../../config/examples/evaluate-route.json'), defaultRegistry());
+    expect(t.warnings).toEqual([]);
+    expect(t.components.map((c) => [c.name, c.definition.className]).sort()).toEqual([
+      ['node_collect', 'node.CollectNode'],
+      ['pstr_eval', 'persister.MessageEvaluator'],
+      ['pstr_failed', 'persister.AmqpPersister'],
+      ['pstr_out', 'persister.AmqpPersister'],
+      ['rcvr_in', 'receiver.AmqpReceiver'],
+    ]);
+    expect([...t.links.keys()].sort()).toEqual(['evaluate', 'failed', 'incoming', 'out']);
   });
 });
