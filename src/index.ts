@@ -22,3 +22,7 @@ export type { ConfigProblem } from './config/errors';
 export { createLogger } from './logging/logger';
 export type { Logger } from './logging/logger';
 export { defaultRegistry, COMPONENT_DEFINITIONS } from '../actors';
+export { PoolClient } from '../actors/pools/pool-client';
+export type { PoolRequest, PoolClientOptions } from '../actors/pools/pool-client';
+export { PoolHandle } from '../actors/pools/pool-handle';
+export { PoolRequestError } from '../actors/pools/pool-request';

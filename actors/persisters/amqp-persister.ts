@@ -14,7 +14,8 @@ import type { ConfirmChannel, Message as AmqpMessage } from 'amqplib';
 import { ActorContext, Behaviour, QueueConsumer, StopReason } from '../../src/runtime/actor';
 import { ComponentDefinition, ComponentEnv } from '../../src/runtime/component';
 import { Reconnector } from '../../src/runtime/reconnector';
-import { amqpReconnector } from '../support/amqp091-config';
+import { amqpReconnector, reportSessionLost } from '../support/amqp091-config';
+import { FailureSummary } from '../../src/logging/failure-summary';
 import { displayMessage } from '../../src/logging/display';
 import { Message } from '../../src/message/message';
 import { Taken, XQueue } from '../../src/xqueue/xqueue';
@@ -53,6 +54,7 @@ export class AmqpPersister implements Behaviour<never> {
   private unsent: Taken<Message>[] = [];
   private stopping = false;
   private pokeScheduled = false;
+  private failures!: FailureSummary;
 
   constructor(private readonly env: ComponentEnv) {}
 
@@ -67,6 +69,7 @@ export class AmqpPersister implements Behaviour<never> {
       reportConfigurationError(env, e);
       return;
     }
+    this.failures = new FailureSummary(env.logger, env.name, 'publishes failed', { setTimeout: (fn, ms) => ctx.setTimeout(fn, ms) });
     this.consumer = ctx.consume(this.input, (taken) => this.onMessage(taken), { maxInFlight: this.s.maxInFlight });
     this.reconnector = amqpReconnector<Session>(ctx, env, this.s.reconnect, () => this.open(), (session) => this.connected(session));
     this.reconnector.start();
@@ -74,6 +77,7 @@ export class AmqpPersister implements Behaviour<never> {
 
   async stop(_ctx: ActorContext<never>, reason: StopReason): Promise<void> {
     this.stopping = true;
+    this.failures?.flush();
     this.reconnector?.stop();
     const session = this.session;
     this.session = undefined;
@@ -129,7 +133,7 @@ export class AmqpPersister implements Behaviour<never> {
     this.env.status.count('republished', again.length);
     void session.conn.close().catch(() => undefined);
     if (this.session === session) this.session = undefined;
-    this.reconnector?.lost(error, session);
+    reportSessionLost(this.env, this.reconnector, session, error, { republished: again.length });
   }
 
   // ------------------------------------------------------------------ publishing
@@ -159,7 +163,7 @@ export class AmqpPersister implements Behaviour<never> {
       ({ content, options } = messageToAmqp(msg));
     } catch (e) {
       this.env.logger.error('cannot convert a message for publishing; removing it as failed', { component: this.env.name, messageId: msg.headers.JMSMessageID, error: (e as Error).message });
-      this.finish(taken, 'failed');
+      this.finish(taken, 'failed', `cannot convert the message for publishing: ${(e as Error).message}`);
       return;
     }
     options.mandatory = true;
@@ -195,7 +199,7 @@ export class AmqpPersister implements Behaviour<never> {
     p.settled = true;
     p.session.inFlight.delete(p);
     if (err !== null && err !== undefined) this.failed(p.taken, this.s.nackPolicy, 'nacked by the broker');
-    else if (p.returned) this.failed(p.taken, this.s.returnPolicy, `unroutable (exchange "${this.s.exchange.name}", routing key "${p.routingKey}")`);
+    else if (p.returned) this.failed(p.taken, this.s.returnPolicy, `unroutable on exchange "${this.s.exchange.name}", routing key "${p.routingKey}"`);
     else {
       this.env.status.count('confirmed');
       this.finish(p.taken, 'done');
@@ -207,15 +211,15 @@ export class AmqpPersister implements Behaviour<never> {
     this.env.status.count(why.startsWith('unroutable') ? 'returned' : 'nacked');
     switch (policy) {
       case 'fail':
-        this.env.logger.warn(`message ${why}; removing it as failed`, meta);
-        this.finish(taken, 'failed');
+        this.failures.record(why, `message ${why}; removing it as failed`, meta);
+        this.finish(taken, 'failed', why);
         return;
       case 'drop':
         this.env.logger.error(`message ${why}; dropped (policy drop)`, meta);
         this.finish(taken, 'done');
         return;
       case 'retry':
-        this.env.logger.warn(`message ${why}; publishing it again in ${this.s.retryDelayMs} ms`, meta);
+        this.failures.record(why, `message ${why}; publishing it again in ${this.s.retryDelayMs} ms`, meta);
         this.ctx.setTimeout(() => {
           this.unsent.push(taken);
           this.flushUnsent();
@@ -224,8 +228,8 @@ export class AmqpPersister implements Behaviour<never> {
     }
   }
 
-  private finish(taken: Taken<Message>, outcome: 'done' | 'failed'): void {
-    this.input.remove(taken, outcome);
+  private finish(taken: Taken<Message>, outcome: 'done' | 'failed', reason?: string): void {
+    this.input.remove(taken, outcome, reason);
     // Confirms come in batches (multiple-acks): wake the consumer once per batch, not once per message.
     if (!this.pokeScheduled) {
       this.pokeScheduled = true;

@@ -32,7 +32,7 @@ import { Amqp10Connection, endpointLabel } from '../../src/transports/amqp10-con
 import { chooseDialect, Dialect, TargetPlan } from '../../src/transports/amqp10-dialect';
 import { JmsConfigError, isFatalAmqp10Error } from '../../src/transports/amqp10-errors';
 import { messageToAmqp } from '../../src/transports/amqp10-mapping';
-import { configIssues, ineffectiveProperties } from '../support/jms-config';
+import { jmsConfigIssues, ineffectiveProperties } from '../support/jms-config';
 import { JmsSenderKind, JmsSenderSettings, jmsSenderSchema, readSenderSettings, senderNoEffect } from './jms-persister-settings';
 
 interface Session {
@@ -342,7 +342,7 @@ export function jmsSenderComponent(kind: JmsSenderKind, description: string): Co
     operations: [kind.operation],
     description,
     schema: jmsSenderSchema(kind),
-    validate: (config, baseDir) => configIssues(() => readSenderSettings(kind, typeof config.Name === 'string' ? config.Name : kind.className, config, baseDir)),
+    validate: (config, baseDir) => jmsConfigIssues(() => readSenderSettings(kind, typeof config.Name === 'string' ? config.Name : kind.className, config, baseDir), config),
     create: (env) => new JmsSender(env, kind),
   };
 }

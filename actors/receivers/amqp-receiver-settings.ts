@@ -10,10 +10,25 @@ import { SourceTopology } from '../../src/transports/amqp091-topology';
 import { AmqpConnectionSettings } from '../../src/transports/amqp091-connection';
 import { ReconnectSettings, connectionSchemaProperties, optionalInt, readConnectionSettings, readReconnectSettings, readSourceTopology, reconnectSchemaProperties, topologySchemaProperties } from '../support/amqp091-config';
 import { Stamper, compileStringProperties } from '../../src/transports/string-property';
+import { BackoffOptions } from '../../src/runtime/backoff';
+import { readRedeliveryDelay } from '../support/redelivery-config';
 
 /** What happens to a delivery whose downstream processing failed (XQueue outcome 'failed'), XAMode 1. */
 export const FAILURE_POLICIES = ['requeue', 'dead-letter', 'requeue-once'] as const;
 export type FailurePolicy = (typeof FAILURE_POLICIES)[number];
+
+
+/** How a failed delivery is attempted again (XAMode 1), and where it goes when it is given up on. */
+export interface RedeliverySettings {
+  /** Delay before each further attempt of the same message. */
+  readonly backoff: BackoffOptions;
+  /** Attempts in all (first included) before the message is dead-lettered; 0 = no limit. */
+  readonly maxAttempts: number;
+  /** Exchange a given-up message is published to (with confirm) before it is acked; absent = none. */
+  readonly deadLetterExchange?: string;
+  /** Routing key for the dead-letter exchange; absent = the message's own routing key. */
+  readonly deadLetterRoutingKey?: string;
+}
 
 export interface AmqpReceiverSettings {
   readonly connection: AmqpConnectionSettings;
@@ -30,6 +45,7 @@ export interface AmqpReceiverSettings {
   readonly persistence?: number;
   readonly expiryMs?: number;
   readonly failurePolicy: FailurePolicy;
+  readonly redelivery: RedeliverySettings;
   readonly partition: Partition;
   /** Unacknowledged deliveries the broker may push: the output credit (partition length or capacity). */
   readonly prefetch: number;
@@ -58,7 +74,11 @@ export const AMQP_RECEIVER_SCHEMA: JsonSchema = {
     TextMode: { type: 'string', pattern: '^\\s*[01]\\s*$', description: '1 (default): text body (UTF-8); 0: bytes body' },
     Mode: { type: 'string', enum: ['daemon', 'non-daemon'], description: 'daemon (default): keep running when the queue is idle; non-daemon: stop after ReceiveTime ms idle' },
     XAMode: { type: 'string', pattern: '^\\s*\\d+\\s*$', description: 'bit 1 set (default 1): ack after downstream work; 0: ack once in the XQueue' },
-    FailurePolicy: { type: 'string', enum: [...FAILURE_POLICIES], description: 'failed downstream: requeue (default), dead-letter (nack without requeue), requeue-once' },
+    FailurePolicy: { type: 'string', enum: [...FAILURE_POLICIES], description: 'failed downstream: requeue (default: attempted again after RedeliveryDelay), dead-letter (at once), requeue-once (one more attempt)' },
+    RedeliveryDelay: { type: 'string', pattern: '^\\s*\\d+\\s*,\\s*\\d+\\s*$', description: 'delay before attempting a failed message again, "minMs,maxMs" doubling per attempt (default 1000,60000)' },
+    MaxAttempts: INT('attempts of a failing message before it is dead-lettered (FailurePolicy requeue); 0 (default) = no limit'),
+    DeadLetterExchange: { type: 'string', minLength: 1, description: 'exchange a given-up message is published to (confirmed) before it is acked; without it, FailurePolicy requeue keeps a message parked and dead-letter nacks without requeue' },
+    DeadLetterRoutingKey: { type: 'string', description: "routing key for DeadLetterExchange (default: the message's own routing key)" },
     ReceiveTime: INT('non-daemon: idle time in ms before stopping (default 1000)'),
     DisplayMask: INT('message fields to log (components.md §2.6)'),
     StringProperty: { type: 'object', additionalProperties: { type: 'string' }, description: 'properties stamped on every message' },
@@ -92,9 +112,20 @@ export function readReceiverSettings(name: string, config: ComponentConfig, base
     persistence: optionalInt(r, 'Persistence', 1, 2),
     expiryMs: optionalInt(r, 'Expiry', Number.MIN_SAFE_INTEGER),
     failurePolicy: r.oneOf('FailurePolicy', FAILURE_POLICIES, 'requeue'),
+    redelivery: readRedeliverySettings(r),
     partition,
     prefetch: partition.length > 0 ? partition.length : capacity,
     stamp: compileStringProperties(name, stringProperty, r.string('CellID', '0')),
     reconnect: readReconnectSettings(r),
   };
+}
+
+function readRedeliverySettings(r: ConfigReader): RedeliverySettings {
+  const backoff = readRedeliveryDelay(r);
+  const deadLetterRoutingKey = r.string('DeadLetterRoutingKey');
+  const deadLetterExchange = r.string('DeadLetterExchange');
+  if (deadLetterRoutingKey !== undefined && deadLetterExchange === undefined) {
+    throw new ComponentConfigError(r.component, 'DeadLetterRoutingKey', deadLetterRoutingKey, 'DeadLetterRoutingKey only together with DeadLetterExchange');
+  }
+  return { backoff, maxAttempts: r.int('MaxAttempts', 0, { min: 0 }), deadLetterExchange, deadLetterRoutingKey };
 }

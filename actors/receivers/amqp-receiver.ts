@@ -6,19 +6,26 @@
  * broker never has more unacknowledged deliveries out than the XQueue can hold; deliveries that arrive
  * while no cell is free wait in a local list that the prefetch bounds.
  * Ack: XAMode bit 1 (default) acks a delivery when the downstream consumer removes its message from the
- * XQueue (onDone 'done'); a removal with outcome 'failed' is nacked per FailurePolicy. XAMode 0 acks as
- * soon as the message is in the XQueue.
+ * XQueue (onDone 'done'). XAMode 0 acks as soon as the message is in the XQueue. Which frames settle the
+ * deliveries of a channel, whatever order they finish in, is decided by src/transports/ack-tracker.ts.
+ * Failure (removal with outcome 'failed'): per FailurePolicy, the delivery is held (unacked) and handed
+ * downstream again after the RedeliveryDelay back-off, up to MaxAttempts; a message given up on is
+ * published to DeadLetterExchange (confirmed) and then acked, or nacked without requeue, or stays parked
+ * (retried at the maximum delay) - never dropped by xroute. Repeated failures are logged rate-limited.
  * Reconnection (src/runtime/reconnector.ts): a lost connection or channel starts an outage (logged once);
  * acks for deliveries of a dead channel are never attempted (the broker redelivers those, flagged
  * JMSRedelivered), and messages of the dead channel that no consumer has taken yet are taken back out of
  * the XQueue, since they will come again. Configuration errors (wrong password, passive check of a missing
  * exchange/queue, inequivalent declare) make the status FAILED with the reason; outages keep RETRYING.
  */
-import type { Channel, ConsumeMessage } from 'amqplib';
+import type { Channel, ConfirmChannel, ConsumeMessage, Message as AmqpMessage, Options } from 'amqplib';
 import { ActorContext, Behaviour, StopReason } from '../../src/runtime/actor';
 import { ComponentDefinition, ComponentEnv } from '../../src/runtime/component';
 import { Reconnector } from '../../src/runtime/reconnector';
-import { amqpReconnector } from '../support/amqp091-config';
+import { amqpReconnector, reportSessionLost } from '../support/amqp091-config';
+import { AckTracker } from '../../src/transports/ack-tracker';
+import { Backoff } from '../../src/runtime/backoff';
+import { FailureSummary } from '../../src/logging/failure-summary';
 import { displayMessage } from '../../src/logging/display';
 import { Message } from '../../src/message/message';
 import { Outcome, XQueue } from '../../src/xqueue/xqueue';
@@ -26,27 +33,31 @@ import { XQueueStoppedError } from '../../src/xqueue/errors';
 import { messageFromAmqp } from '../../src/transports/amqp091-mapping';
 import { amqpStep, settleWithin } from '../../src/transports/amqp091-connection';
 import { AmqpSessionBase, openAmqpSession } from '../../src/transports/amqp091-session';
-import { declareSource } from '../../src/transports/amqp091-topology';
+import { checkExchange, declareSource } from '../../src/transports/amqp091-topology';
 import { ComponentConfigError, reportConfigurationError } from '../support/config-values';
 import { AMQP_RECEIVER_SCHEMA, AmqpReceiverSettings, readReceiverSettings } from './amqp-receiver-settings';
 
 interface Session extends AmqpSessionBase {
   readonly id: number;
-  readonly ch: Channel;
+  /** A confirm channel when a DeadLetterExchange is configured (dead-letter publishes are confirmed). */
+  readonly ch: Channel | ConfirmChannel;
   queue: string;
   consumerTag?: string;
-  /** Ack coalescing: the lowest delivery tag not yet acked or nacked (tags count up from 1 per channel). */
-  nextTag: number;
-  /** Settled tags >= nextTag (acked or nacked, out of order). */
-  readonly settled: Set<number>;
-  /** Tags done since the last flush, to be acked. */
-  ackQueue: number[];
+  /** Which ack/nack frames settle this channel's deliveries (coalesced once per event-loop turn). */
+  readonly acks: AckTracker;
   flushScheduled: boolean;
+  /** Dead-letter publishes awaiting their confirm, by the id in their x-xroute-dead-letter-id header. */
+  readonly deadLetters: Map<string, { returned: boolean }>;
 }
 
 interface Delivery {
   readonly session: Session;
   readonly m: ConsumeMessage;
+  /** Attempts downstream that failed so far. */
+  failures: number;
+  /** Delays between this message's attempts; created at its first failure. */
+  backoff?: Backoff;
+  parked?: boolean;
 }
 
 /** The broker cancelled our consumer (e.g. the queue was deleted). */
@@ -80,6 +91,9 @@ export class AmqpReceiver implements Behaviour<never> {
   private readonly abort = new AbortController();
   private stopping = false;
   private deliveredSinceIdleCheck = false;
+  /** Failed deliveries waiting for their next attempt (held unacked). */
+  private waitingRetry = 0;
+  private failures!: FailureSummary;
 
   constructor(private readonly env: ComponentEnv) {}
 
@@ -95,6 +109,7 @@ export class AmqpReceiver implements Behaviour<never> {
       return;
     }
     this.byCell = new Array<Delivery | undefined>(this.output.capacity).fill(undefined);
+    this.failures = new FailureSummary(env.logger, env.name, 'messages failed', { setTimeout: (fn, ms) => ctx.setTimeout(fn, ms) });
     if (!this.s.daemon) ctx.setInterval(() => this.checkIdle(), this.s.receiveTimeMs);
     this.reconnector = amqpReconnector<Session>(ctx, env, this.s.reconnect, () => this.open(), (session, attempts) => this.connected(session, attempts));
     this.reconnector.start();
@@ -103,6 +118,7 @@ export class AmqpReceiver implements Behaviour<never> {
   async stop(_ctx: ActorContext<never>, reason: StopReason): Promise<void> {
     this.stopping = true;
     this.abort.abort();
+    this.failures?.flush();
     this.reconnector?.stop();
     const session = this.session;
     this.session = undefined;
@@ -119,15 +135,20 @@ export class AmqpReceiver implements Behaviour<never> {
   // ------------------------------------------------------------------ connection
 
   private open(): Promise<Session> {
-    const { connection, topology, prefetch } = this.s;
+    const { connection, topology, prefetch, redelivery } = this.s;
     const name = this.env.name;
+    const dlx = redelivery.deadLetterExchange;
     return openAmqpSession<Channel, Session>({
       component: name,
       connection,
-      confirm: false,
-      create: (conn, ch) => ({ id: ++this.sessionIds, conn, ch, queue: topology.queue, alive: true, nextTag: 1, settled: new Set(), ackQueue: [], flushScheduled: false }),
+      confirm: dlx !== undefined,
+      create: (conn, ch) => ({ id: ++this.sessionIds, conn, ch, queue: topology.queue, alive: true, acks: new AckTracker(), flushScheduled: false, deadLetters: new Map() }),
       onLost: this.ctx.guard((s: Session, e: unknown) => this.lost(s, e)),
       setup: async (s, ch) => {
+        if (dlx !== undefined) {
+          await checkExchange(name, ch, dlx, 'DeadLetterExchange');
+          ch.on('return', this.ctx.guard((m: AmqpMessage) => this.onDeadLetterReturned(s, m)));
+        }
         s.queue = await declareSource(name, ch, topology);
         await amqpStep(name, `prefetch ${prefetch}`, () => ch.prefetch(prefetch));
         const ok = await amqpStep(name, `consume from queue "${s.queue}"`, () =>
@@ -154,11 +175,13 @@ export class AmqpReceiver implements Behaviour<never> {
     if (!session.alive) return;
     session.alive = false;
     session.lostError = error;
+    const unsettled = session.acks.unsettledCount;
+    this.env.status.count('ackSkipped', session.acks.lost());
     this.takeBackUntaken(session);
     this.compactPending();
     void session.conn.close().catch(() => undefined);
     if (this.session === session) this.session = undefined;
-    this.reconnector?.lost(error, session);
+    reportSessionLost(this.env, this.reconnector, session, error, { queue: session.queue, redelivered: unsettled });
   }
 
   /** XAMode 1: messages of `session` still waiting in the XQueue will be redelivered, so withdraw them. */
@@ -189,9 +212,10 @@ export class AmqpReceiver implements Behaviour<never> {
       return;
     }
     if (!session.alive) return;
+    session.acks.delivered(m.fields.deliveryTag);
     this.env.status.count('received');
     this.deliveredSinceIdleCheck = true;
-    this.pending.push({ session, m });
+    this.pending.push({ session, m, failures: 0 });
     this.pump();
   }
 
@@ -255,8 +279,7 @@ export class AmqpReceiver implements Behaviour<never> {
       msg = this.convert(d);
     } catch (e) {
       this.output.cancel(cell);
-      this.env.logger.error('cannot convert a delivery; nacking it', { component: this.env.name, policy: s.failurePolicy, error: (e as Error).message });
-      this.nack(d);
+      this.failed(d, `cannot convert the delivery: ${(e as Error).message}`);
       return;
     }
     if (s.displayMask !== 0) displayMessage(this.env.logger, 'received', msg, s.displayMask, s.displayProperties);
@@ -279,20 +302,18 @@ export class AmqpReceiver implements Behaviour<never> {
     // Spec: Expiry is added to the message's expiration (the original added it to the timestamp).
     // A message that never expires (no expiration) keeps never expiring.
     if (s.expiryMs !== undefined && msg.headers.JMSExpiration !== undefined && msg.headers.JMSExpiration > 0) msg.headers.JMSExpiration += s.expiryMs;
+    if (d.failures > 0) msg.headers.JMSRedelivered = true;
     return msg;
   }
 
   /** XAMode 1: downstream removed the message of `cell`. */
-  private readonly onDone = (msg: Message, outcome: Outcome, cell: number): void => {
+  private readonly onDone = (_msg: Message, outcome: Outcome, cell: number, reason?: string): void => {
     const d = this.byCell[cell];
     if (d === undefined) return;
     this.byCell[cell] = undefined;
     this.outstanding--;
     if (outcome === 'done') this.ack(d);
-    else {
-      this.env.logger.warn('downstream failed a message; nacking it', { component: this.env.name, policy: this.s.failurePolicy, messageId: msg.headers.JMSMessageID });
-      this.nack(d);
-    }
+    else this.failed(d, reason ?? 'failed downstream');
   };
 
   /** XAMode 0: the message was acked when it entered the XQueue; a failure can only be reported. */
@@ -303,70 +324,154 @@ export class AmqpReceiver implements Behaviour<never> {
     }
   };
 
-  /**
-   * Acks are coalesced per turn of the event loop: the contiguous run of settled tags goes out as one
-   * multiple-ack, later done tags (behind a message still being processed) are acked one by one, so the
-   * prefetch window never waits for a slow message's neighbours.
-   */
+  /** Acks are coalesced per turn of the event loop (the AckTracker decides the frames). */
   private ack(d: Delivery): void {
-    const session = d.session;
-    if (!session.alive) {
+    if (!d.session.alive || !d.session.acks.done(d.m.fields.deliveryTag)) {
       this.env.status.count('ackSkipped');
       return;
     }
-    const tag = d.m.fields.deliveryTag;
-    session.settled.add(tag);
-    session.ackQueue.push(tag);
-    if (!session.flushScheduled) {
-      session.flushScheduled = true;
-      queueMicrotask(() => this.flushAcks(session));
+    this.env.status.count('acked');
+    this.scheduleFlush(d.session);
+  }
+
+  private nackWithoutRequeue(d: Delivery): void {
+    if (!d.session.alive || !d.session.acks.failed(d.m.fields.deliveryTag, false)) {
+      this.env.status.count('ackSkipped');
+      return;
     }
+    this.env.status.count('deadLettered');
+    this.scheduleFlush(d.session);
+  }
+
+  private scheduleFlush(session: Session): void {
+    if (session.flushScheduled) return;
+    session.flushScheduled = true;
+    queueMicrotask(() => this.flushAcks(session));
   }
 
   private flushAcks(session: Session): void {
     session.flushScheduled = false;
-    const tags = session.ackQueue;
-    session.ackQueue = [];
-    if (!session.alive) {
-      this.env.status.count('ackSkipped', tags.length);
-      return;
-    }
-    while (session.settled.delete(session.nextTag)) session.nextTag++;
-    const upTo = session.nextTag - 1;
+    if (!session.alive) return;
+    const frames = session.acks.flush();
     try {
-      let multiple = false;
-      for (const t of tags) {
-        if (t <= upTo) multiple = true;
-        else session.ch.ack(tagOnly(t), false);
+      for (const f of frames) {
+        if (f.kind === 'ack') session.ch.ack(tagOnly(f.tag), f.multiple);
+        else session.ch.nack(tagOnly(f.tag), false, f.requeue);
       }
-      if (multiple) session.ch.ack(tagOnly(upTo), true);
-      this.env.status.count('acked', tags.length);
     } catch {
-      this.env.status.count('ackSkipped', tags.length); // the channel died under us: the broker redelivers them
+      // The channel died under us: its close event follows, and the broker redelivers what was unsettled.
+      this.env.status.count('ackSkipped');
     }
   }
 
-  private nack(d: Delivery): void {
-    const policy = this.s.failurePolicy;
-    const requeue = policy === 'requeue' || (policy === 'requeue-once' && !d.m.fields.redelivered);
+  // ------------------------------------------------------------------ failures and redelivery
+
+  /** Downstream failed the message of `d` (or it could not be converted): retry later, or give up on it. */
+  private failed(d: Delivery, reason: string): void {
+    d.failures++;
+    this.env.status.count('failed');
+    const { failurePolicy: policy, redelivery } = this.s;
+    const giveUp =
+      policy === 'dead-letter' ||
+      (policy === 'requeue-once' && (d.failures >= 2 || d.m.fields.redelivered)) ||
+      (policy === 'requeue' && redelivery.maxAttempts > 0 && d.failures >= redelivery.maxAttempts);
+    const meta = { queue: d.session.queue, messageId: d.m.properties.messageId, attempts: d.failures, policy };
     if (!d.session.alive) {
+      this.failures.record(reason, 'a message failed; its channel is gone, the broker redelivers it', meta);
       this.env.status.count('ackSkipped');
       return;
     }
-    d.session.settled.add(d.m.fields.deliveryTag);
-    try {
-      d.session.ch.nack(d.m, false, requeue);
-      this.env.status.count(requeue ? 'requeued' : 'deadLettered');
-      if (!requeue) {
-        this.env.logger.error('message rejected without requeue: dead-lettered if the queue has a dead-letter exchange, otherwise dropped by the broker', {
-          component: this.env.name,
-          queue: d.session.queue,
-          messageId: d.m.properties.messageId,
-        });
-      }
-    } catch {
-      this.env.status.count('ackSkipped');
+    if (!giveUp) {
+      const delay = this.retryLater(d);
+      this.failures.record(reason, `a message failed; attempting it again in ${delay} ms`, meta);
+      return;
     }
+    if (redelivery.deadLetterExchange !== undefined) {
+      this.failures.record(reason, `a message failed; publishing it to dead-letter exchange "${redelivery.deadLetterExchange}"`, meta);
+      this.publishDeadLetter(d, reason);
+    } else if (policy === 'requeue') {
+      // MaxAttempts reached and nowhere to dead-letter it: it stays, tried again at the longest delay.
+      if (!d.parked) {
+        d.parked = true;
+        this.env.status.count('parked');
+        this.env.logger.error('a message failed MaxAttempts times and no DeadLetterExchange is configured; it stays parked (attempted again at the maximum RedeliveryDelay)', { component: this.env.name, reason, ...meta });
+      }
+      this.retryLater(d);
+    } else {
+      this.env.logger.error('message rejected without requeue: dead-lettered if the queue has a dead-letter exchange, otherwise dropped by the broker', { component: this.env.name, reason, ...meta });
+      this.nackWithoutRequeue(d);
+    }
+  }
+
+  /** Holds `d` (unacked) and hands it downstream again after its back-off delay; returns the delay. */
+  private retryLater(d: Delivery): number {
+    d.backoff ??= new Backoff(this.s.redelivery.backoff);
+    const delay = d.parked ? this.s.redelivery.backoff.maxMs : d.backoff.next();
+    this.waitingRetry++;
+    this.env.status.count('redeliveries');
+    this.ctx.setTimeout(() => {
+      this.waitingRetry--;
+      if (!d.session.alive || this.stopping) return; // the broker redelivers it
+      this.pending.push(d);
+      this.pump();
+    }, delay);
+    return delay;
+  }
+
+  /** Publishes the given-up message to DeadLetterExchange; the original is acked once that is confirmed. */
+  private publishDeadLetter(d: Delivery, reason: string): void {
+    const session = d.session;
+    const { deadLetterExchange, deadLetterRoutingKey } = this.s.redelivery;
+    const id = `${session.id}.${d.m.fields.deliveryTag}`;
+    const p = d.m.properties;
+    const options: Options.Publish = {
+      contentType: p.contentType,
+      contentEncoding: p.contentEncoding,
+      deliveryMode: p.deliveryMode,
+      priority: p.priority,
+      correlationId: p.correlationId,
+      replyTo: p.replyTo,
+      expiration: p.expiration,
+      messageId: p.messageId,
+      timestamp: p.timestamp,
+      type: p.type,
+      appId: p.appId,
+      headers: { ...(p.headers ?? {}), 'x-xroute-failure': reason, 'x-xroute-attempts': d.failures, 'x-xroute-queue': session.queue, 'x-xroute-dead-letter-id': id },
+      mandatory: true,
+    };
+    for (const k of Object.keys(options) as (keyof Options.Publish)[]) if (options[k] === undefined) delete options[k];
+    const record = { returned: false };
+    session.deadLetters.set(id, record);
+    const retry = (why: string) => {
+      this.env.status.count('deadLetterFailed');
+      this.env.logger.error(`the dead-letter publish failed (${why}); the message stays parked and is published there again later`, { component: this.env.name, exchange: deadLetterExchange, messageId: p.messageId });
+      this.waitingRetry++;
+      this.ctx.setTimeout(() => {
+        this.waitingRetry--;
+        if (d.session.alive && !this.stopping) this.publishDeadLetter(d, reason);
+      }, this.s.redelivery.backoff.maxMs);
+    };
+    try {
+      (session.ch as ConfirmChannel).publish(deadLetterExchange as string, deadLetterRoutingKey ?? d.m.fields.routingKey, d.m.content, options, this.ctx.guard((err: unknown) => {
+        session.deadLetters.delete(id);
+        if (!session.alive) return; // the channel died first: the broker redelivers the original
+        if (err instanceof Error && err.message !== 'message nacked') return;
+        if (err) retry('nacked by the broker');
+        else if (record.returned) retry(`unroutable on exchange "${deadLetterExchange}"`);
+        else {
+          this.env.status.count('deadLettered');
+          this.ack(d);
+        }
+      }));
+    } catch {
+      session.deadLetters.delete(id); // the channel closed under us: the broker redelivers the original
+    }
+  }
+
+  private onDeadLetterReturned(session: Session, m: AmqpMessage): void {
+    const id = m.properties.headers?.['x-xroute-dead-letter-id'];
+    const record = typeof id === 'string' ? session.deadLetters.get(id) : undefined;
+    if (record) record.returned = true;
   }
 
   private compactPending(): void {
@@ -389,7 +494,7 @@ export class AmqpReceiver implements Behaviour<never> {
       this.deliveredSinceIdleCheck = false;
       return;
     }
-    if (this.pendingHead < this.pending.length || this.outstanding > 0) return;
+    if (this.pendingHead < this.pending.length || this.outstanding > 0 || this.waitingRetry > 0) return;
     this.env.logger.info('queue idle; stopping (Mode non-daemon)', { component: this.env.name, queue: session.queue, idleMs: this.s.receiveTimeMs });
     this.env.status.set('STOPPED', `queue "${session.queue}" idle for ${this.s.receiveTimeMs} ms (Mode non-daemon)`);
     this.ctx.stopSelf();

@@ -8,7 +8,7 @@
  * (ActiveMQ/Artemis `queue://name`; RabbitMQ `/amq/queue/name`, the durable queue declared first).
  */
 import { ComponentDefinition } from '../../src/runtime/component';
-import { configIssues } from '../support/jms-config';
+import { jmsConfigIssues } from '../support/jms-config';
 import { jmsConsumerBehaviour } from '../support/jms-consumer';
 import { JMS_RECEIVER_SCHEMA, JmsReceiverSettings, RECEIVER_NO_EFFECT, readReceiverSettings } from './jms-receiver-settings';
 
@@ -18,7 +18,7 @@ export const JMS_RECEIVER: ComponentDefinition = {
   operations: ['get'],
   description: 'Receives from a JMS queue over AMQP 1.0 (ActiveMQ, Artemis, RabbitMQ) into an XQueue',
   schema: JMS_RECEIVER_SCHEMA,
-  validate: (config, baseDir) => configIssues(() => readReceiverSettings(typeof config.Name === 'string' ? config.Name : 'JMSReceiver', config, baseDir)),
+  validate: (config, baseDir) => jmsConfigIssues(() => readReceiverSettings(typeof config.Name === 'string' ? config.Name : 'JMSReceiver', config, baseDir), config),
   create: (env) =>
     jmsConsumerBehaviour<JmsReceiverSettings>(env, {
       read: readReceiverSettings,

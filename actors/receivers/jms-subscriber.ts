@@ -6,7 +6,7 @@
  * (actors/support/jms-consumer.ts); the broker work lives in src/transports/amqp10-*.ts.
  */
 import { ComponentDefinition } from '../../src/runtime/component';
-import { configIssues } from '../support/jms-config';
+import { jmsConfigIssues } from '../support/jms-config';
 import { jmsConsumerBehaviour } from '../support/jms-consumer';
 import { JMS_SUBSCRIBER_SCHEMA, JmsSubscriberSettings, SUBSCRIBER_NO_EFFECT, readSubscriberSettings } from './jms-subscriber-settings';
 
@@ -16,7 +16,7 @@ export const JMS_SUBSCRIBER: ComponentDefinition = {
   operations: ['sub'],
   description: 'Subscribes to a JMS topic over AMQP 1.0 (ActiveMQ, Artemis, RabbitMQ) into an XQueue',
   schema: JMS_SUBSCRIBER_SCHEMA,
-  validate: (config, baseDir) => configIssues(() => readSubscriberSettings(typeof config.Name === 'string' ? config.Name : 'JMSSubscriber', config, baseDir)),
+  validate: (config, baseDir) => jmsConfigIssues(() => readSubscriberSettings(typeof config.Name === 'string' ? config.Name : 'JMSSubscriber', config, baseDir), config),
   create: (env) =>
     jmsConsumerBehaviour<JmsSubscriberSettings>(env, {
       read: readSubscriberSettings,

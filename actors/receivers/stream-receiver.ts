@@ -4,6 +4,8 @@
  * (default) or bytes with 0. A cell of the output XQueue is reserved before each message is added; when
  * none is free the stream is paused, so a full (or paused) XQueue stops reading.
  *
+ * `file://-` reads standard input, once, to its end.
+ *
  * End of stream: by default the receiver is done (status STOPPED; a pool then checks it in). With Mode
  * daemon (or ignore) it goes on: a TCP source is reconnected through the shared Reconnector, a file is
  * re-opened after PauseTime at the offset already read (it follows a growing file).
@@ -27,7 +29,7 @@ import { ComponentConfigError, ConfigReader, configIssues } from '../support/con
 const MODES = ['default', 'daemon', 'ignore'] as const;
 
 export interface StreamReceiverSettings {
-  readonly target: Exclude<StreamTarget, { kind: 'stdio' }>;
+  readonly target: StreamTarget;
   readonly sot?: Buffer;
   readonly eot?: Buffer;
   readonly maxMsgLength: number;
@@ -63,7 +65,8 @@ export function readStreamReceiverSettings(component: string, config: ComponentC
   const c = new ConfigReader(component, config);
   c.oneOf('Operation', ['read'], 'read');
   const target = parseStreamTarget(component, c.required('URI'), baseDir);
-  if (target.kind === 'stdio') throw new ComponentConfigError(component, 'URI', c.string('URI'), 'tcp://host:port or file://path');
+  // Standard input cannot be re-opened or followed, so it is read once, to its end (Mode default).
+  if (target.kind === 'stdio' && c.string('Mode') !== undefined && c.string('Mode') !== 'default') throw new ComponentConfigError(component, 'Mode', c.string('Mode'), '"default" for file://- (standard input is read once, to its end)');
   const hex = (key: string) => {
     try {
       return parseHexBytes(key, c.string(key));
@@ -137,7 +140,8 @@ class StreamReceiverBehaviour implements Behaviour<never> {
     const t = this.s.target;
     this.reconnector = new Reconnector<Readable>({
       name: this.env.name,
-      connect: () => (t.kind === 'tcp' ? connectTcp({ host: t.host, port: t.port, timeoutMs: this.s.connectTimeoutMs, keepAlive: this.s.keepAlive }) : openFile(t.path, this.offset, this.s.bufferSize)),
+      connect: () =>
+        t.kind === 'tcp' ? connectTcp({ host: t.host, port: t.port, timeoutMs: this.s.connectTimeoutMs, keepAlive: this.s.keepAlive }) : t.kind === 'file' ? openFile(t.path, this.offset, this.s.bufferSize) : Promise.resolve(process.stdin),
       onConnected: (source) => this.attach(source),
       backoff: { minMs: this.s.pauseTimeMs, maxMs: this.s.standbyTimeMs },
       tolerance: this.s.tolerance,

@@ -8,6 +8,7 @@ import { AMQP_RECONNECT_BACKOFF, AmqpConnectionSettings, isFatalAmqpError, redac
 import { ActorContext, TimerHandle } from '../../src/runtime/actor';
 import { ComponentEnv } from '../../src/runtime/component';
 import { Reconnector } from '../../src/runtime/reconnector';
+import { AmqpChannelError } from '../../src/transports/amqp091-session';
 import { DeclareFlags, EXCHANGE_TYPES, ExchangeSettings, SourceTopology } from '../../src/transports/amqp091-topology';
 import { ConfigReader, ComponentConfigError } from './config-values';
 import { BOOLEAN_STRING, readTlsSettings, tlsSchemaProperties, TLS_PROPERTIES } from './tls-config';
@@ -165,4 +166,18 @@ export function amqpReconnector<S>(
     status: env.status,
     timers: { setTimeout: (fn, ms) => ctx.setTimeout(fn, ms), clearTimer: (h) => ctx.clearTimer(h as TimerHandle) },
   });
+}
+
+/**
+ * Hands a lost session to the reconnector. A channel the broker closed over an error of ours (406 unknown
+ * delivery tag, 404 on a publish, ...) is not an outage: it is logged at error level with its reason,
+ * counted in the status (`channelErrors`) and the session is re-opened at once. Any other loss is an
+ * outage (logged once, status RETRYING).
+ */
+export function reportSessionLost<S>(env: ComponentEnv, reconnector: Reconnector<S> | undefined, session: S, error: unknown, context: Record<string, unknown> = {}): void {
+  if (error instanceof AmqpChannelError) {
+    env.status.count('channelErrors');
+    env.logger.error('the broker closed the channel over an error; re-opening it', { component: env.name, replyCode: error.code, reason: error.cause.message, ...context });
+    reconnector?.lost(error, session, 'client-fault');
+  } else reconnector?.lost(error, session);
 }

@@ -10,6 +10,7 @@ import { DIALECT_CHOICES, DialectChoice } from '../../src/transports/amqp10-dial
 import { FailedOutcome } from '../../src/transports/amqp10-consumer';
 import { JmsSelector, SelectorSyntaxError } from '../../src/jms/selector';
 import { StringPropertyError } from '../../src/transports/string-property';
+import { migrationWarnings } from '../../src/transports/jms-migration';
 import { PartitionError } from '../../src/xqueue/errors';
 import { ConfigReader, ComponentConfigError } from './config-values';
 import { ReconnectSettings, readReconnectSettings, reconnectSchemaProperties } from './amqp091-config';
@@ -34,7 +35,7 @@ export function jmsConnectionSchemaProperties(): Record<string, unknown> {
     IsPhysical: s('accepted for compatibility: names are always physical unless a jndi.properties file maps them'),
     QueueManager: s('queue manager (no effect over AMQP 1.0)'),
     HostName: s('broker host (with Port: the AMQP endpoint when URI is absent)'),
-    Port: { type: 'string', pattern: '^\\s*\\d+\\s*$', description: 'broker port (default 1414 with HostName)' },
+    Port: { type: 'string', pattern: '^\\s*\\d+\\s*$', description: 'AMQP port of the queue manager given by HostName (default 5672, its AMQP channel; not the MQ client port 1414)' },
     ChannelName: s('server-connection channel (no effect over AMQP 1.0)'),
     SecurityExit: s('security exit (no effect over AMQP 1.0)'),
     SecurityData: s('security exit data (no effect over AMQP 1.0)'),
@@ -113,11 +114,13 @@ function parseJmsDate(text: string): number | undefined {
   return Number.isNaN(t) ? undefined : t;
 }
 
-/** Turns the errors a settings reader throws into configuration issues for `xroute validate`. */
-export function configIssues(read: () => void): ConfigIssue[] {
+/**
+ * Turns the errors a settings reader throws into configuration issues for `xroute validate`; a configuration that
+ * reads gets the migration warnings (what a Java JMS client configuration must change for AMQP 1.0).
+ */
+export function jmsConfigIssues(read: () => { readonly connection: JmsConnectionSettings }, config: ComponentConfig): ConfigIssue[] {
   try {
-    read();
-    return [];
+    return migrationWarnings(config, read().connection.resolved);
   } catch (e) {
     if (e instanceof SelectorSyntaxError) return [{ property: 'MessageSelector', message: e.message }];
     if (e instanceof JmsConfigError) return [{ property: e.property, message: e.message }];

@@ -17,6 +17,8 @@ import { DestinationKind } from '../../src/transports/amqp10-endpoint';
 import { JmsConfigError } from '../../src/transports/amqp10-errors';
 import { Stamper, compileStringProperties } from '../../src/transports/string-property';
 import { ConfigReader } from './config-values';
+import { BackoffOptions } from '../../src/runtime/backoff';
+import { readRedeliveryDelay } from './redelivery-config';
 import { FAILED_OUTCOMES, INT_STRING, JmsConnectionSettings, ineffectiveProperties, readJmsConnection, readSelector, readXaMode } from './jms-config';
 
 /** Schema of the receive-side properties shared by JMSSubscriber and JMSReceiver. */
@@ -30,6 +32,7 @@ export function consumerSchemaProperties(): Record<string, JsonSchema> {
     Mode: { type: 'string', description: 'daemon: keep waiting on a quiet source; anything else: stop after ReceiveTime ms without a message' },
     ReceiveTime: INT_STRING('non-daemon: ms without a message before the receiver stops (default 1000)'),
     FailedOutcome: { type: 'string', enum: [...FAILED_OUTCOMES], description: 'settlement when downstream gave up on a message: reject (default, dead-letter), release (redeliver) or modified (redeliver, delivery count +1)' },
+    RedeliveryDelay: { type: 'string', pattern: '^\\s*\\d+\\s*,\\s*\\d+\\s*$', description: 'FailedOutcome release/modified: delay before the settlement, "minMs,maxMs" doubling per consecutive failure (default 1000,60000)' },
     EnableExceptionListener: { type: 'string', description: '"true": log every asynchronous broker error at error level' },
     DisplayMask: INT_STRING('message fields to log (components.md §2.6)'),
     StringProperty: { type: 'object', additionalProperties: { type: 'string' }, description: 'properties stamped on every message; an empty JMSReplyTo removes the reply-to' },
@@ -44,6 +47,7 @@ export interface JmsConsumerSettings {
   readonly daemon: boolean;
   readonly receiveTimeMs: number;
   readonly failedOutcome: FailedOutcome;
+  readonly redelivery: BackoffOptions;
   readonly exceptionListener: boolean;
   readonly displayMask: number;
   readonly displayProperties: readonly string[];
@@ -66,6 +70,7 @@ export function readConsumerSettings(r: ConfigReader, baseDir: string, kind: Des
     daemon: r.string('Mode', '').trim().toLowerCase() === 'daemon',
     receiveTimeMs: r.int('ReceiveTime', 1000, { min: 1 }),
     failedOutcome: r.oneOf('FailedOutcome', FAILED_OUTCOMES, 'reject'),
+    redelivery: readRedeliveryDelay(r),
     exceptionListener: r.bool('EnableExceptionListener', false),
     displayMask: parseDisplayMask(r.string('DisplayMask')),
     displayProperties: Object.keys(stringProperty),
@@ -122,6 +127,7 @@ export function jmsConsumerBehaviour<S extends JmsConsumerSettings>(env: Compone
           displayMessage(env.logger, 'received', msg, s.displayMask, s.displayProperties);
         },
         failedOutcome: s.failedOutcome,
+        redelivery: s.redelivery,
         reconnect: s.connection.reconnect,
         timers: { setTimeout: (fn, ms) => ctx.setTimeout(fn, ms), clearTimer: (h) => ctx.clearTimer(h as never) },
         guard: (fn) => ctx.guard(fn),

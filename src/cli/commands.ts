@@ -11,6 +11,7 @@ import { buildTopology, isTopologyJson, validateComponentJson } from '../config/
 import { parseJsonText } from '../config/json-file';
 import { topologySchema } from '../config/topology-schema';
 import { Logger } from '../logging/logger';
+import { whenFlowFinished } from './flow-finished';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream;
@@ -69,14 +70,23 @@ export function schemaCommand(registry: ComponentRegistry, io: CliIo): number {
   return 0;
 }
 
+export interface RunOptions {
+  /** Keep running after every receiver has reached the end of its input (default: stop and exit 0). */
+  keepRunning?: boolean;
+}
+
 /**
- * `xroute run <topology>`: boots the flow and runs until SIGINT/SIGTERM (or `stopSignal`), then drains
- * and stops. Resolves with the exit code.
+ * `xroute run <topology>`: boots the flow and runs until SIGINT/SIGTERM (or `stopSignal`), or until the
+ * flow has finished by itself (every receiver at the end of its input, nothing left downstream) unless
+ * `keepRunning`; then drains and stops. Resolves with the exit code.
  */
-export async function runCommand(file: string, registry: ComponentRegistry, io: CliIo, logger: Logger, stopSignal: Promise<string>): Promise<number> {
+export async function runCommand(file: string, registry: ComponentRegistry, io: CliIo, logger: Logger, stopSignal: Promise<string>, options: RunOptions = {}): Promise<number> {
   const problems = validateFile(file, registry);
-  for (const p of problems) writeln(io.stderr, formatProblem(p));
-  if (problems.some((p) => p.severity === 'error')) return 1;
+  if (problems.some((p) => p.severity === 'error')) {
+    for (const p of problems) writeln(io.stderr, formatProblem(p));
+    return 1;
+  }
+  for (const p of problems) logger.warn(formatProblem(p)); // warnings of a topology that runs belong in its log
   const abs = path.resolve(file);
   const json = parseJsonText(readFileSync(abs, 'utf8'), file);
   if (!isTopologyJson(json)) {
@@ -86,9 +96,14 @@ export async function runCommand(file: string, registry: ComponentRegistry, io: 
   const flow = Flow.start(buildTopology(json, abs, registry), { registry, logger });
   // A service runs until it is told to stop, even when no socket or timer of its components is open.
   const keepAlive = setInterval(() => undefined, 1 << 30);
-  const signal = await stopSignal;
+  const watch = options.keepRunning ? undefined : whenFlowFinished(flow);
+  logger.info(options.keepRunning ? 'running until SIGINT or SIGTERM (Ctrl-C to stop)' : 'running until every receiver has reached the end of its input, or SIGINT or SIGTERM (Ctrl-C to stop)');
+  const finishedByItself: Promise<undefined> = watch ? watch.finished.then(() => undefined) : new Promise(() => undefined);
+  const signal = await Promise.race([stopSignal, finishedByItself]);
+  watch?.cancel();
   clearInterval(keepAlive);
-  logger.info('stopping', { signal });
+  if (signal !== undefined) logger.info('stopping', { signal });
+  else logger.info('stopping: every receiver has reached the end of its input and nothing is left in the links');
   await flow.stop();
   return 0;
 }

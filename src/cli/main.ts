@@ -1,96 +1,143 @@
 #!/usr/bin/env node
-/** The `xroute` command line. */
+/**
+ * The `xroute` command line: one table of commands, each with its own option table (see command-line.ts).
+ * stdout carries only what a command or a flow writes as output (a `file://-` StreamPersister, `eval`,
+ * `schema`, `validate`); logs go to stderr or to --log-file, so `xroute run flow.json | jq` works.
+ */
+import { closeSync, createWriteStream, openSync, WriteStream } from 'node:fs';
 import { defaultRegistry } from '../../actors';
 import { createLogger, LogLevel } from '../logging/logger';
 import { runCommand, schemaCommand, validateCommand, CliIo } from './commands';
+import { CommandSpec, commandHelp, mainHelp, OptionTable, OptionValues, parseCommandLine, UsageError, usageErrorText } from './command-line';
+import { packageVersion } from './package-version';
 
-const HELP: Record<string, string> = {
-  main: `Usage: xroute <command> [options]
-
-Commands:
-  run <topology.json>                       boot the topology and run until SIGINT/SIGTERM, then drain and stop
-  validate <file.json>...                   check topologies or component configurations; no connections
-  eval <evaluator.json> [messages.jsonl]    run a MessageEvaluator configuration over messages (JSON lines)
-  schema                                    print the JSON Schema of a topology (for editors)
-
-Run 'xroute <command> --help' for a command's options.`,
-  run: `Usage: xroute run <topology.json> [--log-level error|warn|info|debug] [--json-logs|--text-logs]
-
-Boots the flow: creates its XQueues, starts every component as a supervised actor (persisters, then
-nodes, then receivers) and runs until SIGINT or SIGTERM. On a signal it stops the receivers, waits up
-to 10 s for in-flight messages to finish, stops every actor and exits 0.
-Logs are JSON lines when stdout is not a terminal.`,
-  validate: `Usage: xroute validate <file.json>...
-
-Each file is a topology (it has Receiver/Node/Persister lists) or one component's configuration
-(it has a ClassName). Every problem is printed, naming the file, the component, the property and what
-was expected. Exit code 1 when any file has an error, 0 otherwise (warnings do not fail).`,
-  eval: `Usage: xroute eval <evaluator-config.json> [messages.jsonl]
-
-Builds a MessageEvaluator from a component configuration and prints each message after evaluation in
-JSON form, one per line, in input order. Messages are read one JSON object per line
-({"body": "...", "properties": {...}, "headers": {...}}) from the file, or from stdin when no file is given.`,
-  schema: `Usage: xroute schema
-
-Prints the JSON Schema of a topology file, including every component class xroute knows.`,
-};
-
-function parseOptions(args: string[]): { positional: string[]; flags: Map<string, string | true> } {
-  const positional: string[] = [];
-  const flags = new Map<string, string | true>();
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a.startsWith('--')) {
-      const [k, v] = a.slice(2).split('=', 2);
-      if (v !== undefined) flags.set(k, v);
-      else if (k === 'log-level' && i + 1 < args.length) flags.set(k, args[++i]);
-      else flags.set(k, true);
-    } else positional.push(a);
-  }
-  return { positional, flags };
+export interface MainIo extends CliIo {
+  stdin: NodeJS.ReadableStream;
+  /** The environment (XROUTE_LOG_LEVEL); default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
-export async function main(argv: string[], io: CliIo & { stdin: NodeJS.ReadableStream }, stopSignal: Promise<string>): Promise<number> {
-  const [command, ...rest] = argv;
-  const { positional, flags } = parseOptions(rest);
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    io.stdout.write(HELP.main + '\n');
-    return command === undefined ? 2 : 0;
+interface Context {
+  readonly io: MainIo;
+  readonly stopSignal: Promise<string>;
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
+
+/** Logging options of the commands that run a flow. */
+const LOG_OPTIONS: OptionTable = {
+  'log-level': { type: 'string', valueName: 'LEVEL', description: `${LOG_LEVELS.join(', ')} (default info, or XROUTE_LOG_LEVEL)` },
+  'log-file': { type: 'string', valueName: 'PATH', description: 'append log lines to this file instead of stderr' },
+  'json-logs': { type: 'boolean', description: 'one JSON object per log line (the default when the log does not go to a terminal)' },
+  'text-logs': { type: 'boolean', description: 'readable log lines (the default on a terminal)' },
+};
+
+function logLevel(options: OptionValues, env: NodeJS.ProcessEnv): LogLevel {
+  const [given, source] = options['log-level'] !== undefined ? [options['log-level'], '--log-level'] : [env.XROUTE_LOG_LEVEL, 'XROUTE_LOG_LEVEL'];
+  if (given === undefined || given === '') return 'info';
+  if (typeof given === 'string' && (LOG_LEVELS as readonly string[]).includes(given)) return given as LogLevel;
+  throw new UsageError(`invalid ${source} ${JSON.stringify(given)}; valid levels: ${LOG_LEVELS.join(', ')}`, 'run');
+}
+
+function openLogFile(file: string): WriteStream {
+  try {
+    closeSync(openSync(file, 'a')); // fail now, with a clear message, rather than at the first log line
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'its directory does not exist' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (e as Error).message;
+    throw new UsageError(`cannot open --log-file ${file}: ${why}`, 'run');
   }
-  if (!(command in HELP)) {
-    io.stderr.write(`xroute: unknown command ${JSON.stringify(command)}\n\n${HELP.main}\n`);
+  return createWriteStream(file, { flags: 'a' });
+}
+
+function endStream(stream: WriteStream): Promise<void> {
+  return new Promise((resolve) => stream.end(resolve));
+}
+
+export const COMMANDS: readonly CommandSpec<Context>[] = [
+  {
+    name: 'run',
+    args: '<topology.json>',
+    positionals: { min: 1, max: 1 },
+    summary: 'boot the topology; stop on SIGINT/SIGTERM or when every receiver has read all its input',
+    details: `Boots the flow: creates its XQueues, starts every component as a supervised actor (persisters, then
+nodes, then receivers) and runs until SIGINT or SIGTERM. A flow whose receivers all come to an end (files
+read to the end, a TCP peer that closes) stops by itself once everything downstream is done, and exits 0;
+--keep-running keeps it up until a signal instead. Stopping stops the receivers, waits up to 10 s for
+in-flight messages to finish, stops every actor and exits 0.
+Logs go to stderr (or --log-file); stdout carries only what the flow writes to file://-.`,
+    options: {
+      ...LOG_OPTIONS,
+      'keep-running': { type: 'boolean', description: 'do not stop when every receiver has reached the end of its input' },
+    },
+    async run([file], options, { io, stopSignal }) {
+      const level = logLevel(options, io.env ?? process.env);
+      const logFile = typeof options['log-file'] === 'string' ? openLogFile(options['log-file']) : undefined;
+      const destination = logFile ?? io.stderr;
+      const json = options['json-logs'] === true ? true : options['text-logs'] === true ? false : undefined;
+      const logger = createLogger({ level, json, stream: destination });
+      try {
+        return await runCommand(file, defaultRegistry(), io, logger, stopSignal, { keepRunning: options['keep-running'] === true });
+      } finally {
+        if (logFile) await endStream(logFile);
+      }
+    },
+  },
+  {
+    name: 'validate',
+    args: '<file.json>...',
+    positionals: { min: 1, max: Infinity },
+    summary: 'check topologies or component configurations; no connections',
+    details: `Each file is a topology (it has Receiver/Node/Persister lists) or one component's configuration
+(it has a ClassName). Every problem is printed, naming the file, the component, the property and what
+was expected. Exit code 1 when any file has an error, 0 otherwise (warnings do not fail).`,
+    options: {},
+    run: (files, _options, { io }) => validateCommand([...files], defaultRegistry(), io),
+  },
+  {
+    name: 'eval',
+    args: '<evaluator.json> [messages.jsonl]',
+    positionals: { min: 1, max: 2 },
+    summary: 'run a MessageEvaluator configuration over messages (JSON lines)',
+    details: `Builds a MessageEvaluator from a component configuration and prints each message after evaluation in
+JSON form, one per line, in input order. Messages are read one JSON object per line
+({"body": "...", "properties": {...}, "headers": {...}}) from the file, or from stdin when no file is given.`,
+    options: {},
+    async run([config, messages], _options, { io }) {
+      const { runEval } = await import('./eval-command');
+      return runEval(config, messages, io);
+    },
+  },
+  {
+    name: 'schema',
+    args: '',
+    positionals: { min: 0, max: 0 },
+    summary: 'print the JSON Schema of a topology (for editors)',
+    details: 'Prints the JSON Schema of a topology file, including every component class xroute knows.',
+    options: {},
+    run: (_args, _options, { io }) => schemaCommand(defaultRegistry(), io),
+  },
+];
+
+/** Exit codes: what the command returned; 2 for a usage error (the problem and the usage line on stderr). */
+export async function main(argv: string[], io: MainIo, stopSignal: Promise<string>): Promise<number> {
+  try {
+    const parsed = parseCommandLine(argv, COMMANDS);
+    switch (parsed.kind) {
+      case 'version':
+        io.stdout.write(packageVersion() + '\n');
+        return 0;
+      case 'help':
+        io.stdout.write((parsed.command ? commandHelp(parsed.command) : mainHelp(COMMANDS)) + '\n');
+        return 0;
+      case 'command':
+        return await parsed.command.run(parsed.positionals, parsed.options, { io, stopSignal });
+    }
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.stderr.write(usageErrorText(err, COMMANDS) + '\n');
     return 2;
   }
-  if (flags.has('help') || flags.has('h')) {
-    io.stdout.write(HELP[command] + '\n');
-    return 0;
-  }
-  const registry = defaultRegistry();
-  switch (command) {
-    case 'validate':
-      return validateCommand(positional, registry, io);
-    case 'schema':
-      return schemaCommand(registry, io);
-    case 'eval': {
-      if (positional.length < 1 || positional.length > 2) {
-        io.stderr.write(HELP.eval + '\n');
-        return 2;
-      }
-      const { runEval } = await import('./eval-command');
-      return runEval(positional[0], positional[1], io);
-    }
-    case 'run': {
-      if (positional.length !== 1) {
-        io.stderr.write(HELP.run + '\n');
-        return 2;
-      }
-      const level = flags.get('log-level');
-      const json = flags.has('json-logs') ? true : flags.has('text-logs') ? false : undefined;
-      const logger = createLogger({ level: typeof level === 'string' ? (level as LogLevel) : undefined, json });
-      return runCommand(positional[0], registry, io, logger, stopSignal);
-    }
-  }
-  return 2;
 }
 
 if (require.main === module) {

@@ -1,6 +1,6 @@
 /**
- * Structured logging through winston: one JSON line per event when stdout is not a terminal,
- * a readable line on a terminal. Every line passes through `redact`, so no password is ever logged.
+ * Structured logging through winston, on stderr by default so that stdout stays free for a flow's output:
+ * one JSON line per event when the destination is not a terminal, a readable line on a terminal. Every line passes through `redact`, so no password is ever logged.
  */
 import winston from 'winston';
 import { redact, redactText } from './redact';
@@ -26,15 +26,16 @@ const redactFormat = winston.format((info) => {
 
 export interface LoggerOptions {
   level?: LogLevel;
-  /** JSON lines (default when stdout is not a TTY) or human-readable text. */
+  /** JSON lines (default when the destination is not a TTY) or human-readable text. */
   json?: boolean;
-  /** Where lines go; default process.stdout. */
+  /** Where lines go; default process.stderr. */
   stream?: NodeJS.WritableStream;
   silent?: boolean;
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
-  const json = options.json ?? !process.stdout.isTTY;
+  const stream = options.stream ?? process.stderr;
+  const json = options.json ?? !(stream as { isTTY?: boolean }).isTTY;
   const format = json
     ? winston.format.combine(redactFormat(), winston.format.timestamp(), winston.format.json())
     : winston.format.combine(
@@ -49,7 +50,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     level: options.level ?? (process.env.XROUTE_LOG_LEVEL as LogLevel | undefined) ?? 'info',
     silent: options.silent,
     format,
-    transports: [new winston.transports.Stream({ stream: options.stream ?? process.stdout })],
+    transports: [new winston.transports.Stream({ stream })],
   });
   return wrap(logger);
 }

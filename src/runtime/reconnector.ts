@@ -76,16 +76,22 @@ export class Reconnector<C> {
     void this.attempt();
   }
 
-  /** The connection broke (close/error event). Starts an outage unless one is already running. */
-  lost(error: unknown, connection?: C): void {
+  /**
+   * The connection broke (close/error event). Starts an outage unless one is already running.
+   * `cause` 'client-fault': the broker is up but closed our channel over an error of ours (the caller
+   * logs and counts it); the link is re-opened at once without reporting an outage.
+   */
+  lost(error: unknown, connection?: C, cause: 'outage' | 'client-fault' = 'outage'): void {
     if (this.state !== 'connected' || (connection !== undefined && connection !== this.current)) return;
     this.current = undefined;
     this.outageStart = Date.now();
     this.attempts = 0;
     this.backoff.reset();
-    this.lastError = error;
-    this.options.logger.warn('connection lost; reconnecting', { component: this.options.name, error: describe(error) });
-    this.options.status?.set('RETRYING', `connection lost: ${describe(error)}`);
+    if (cause === 'outage') {
+      this.lastError = error;
+      this.options.logger.warn('connection lost; reconnecting', { component: this.options.name, error: describe(error) });
+      this.options.status?.set('RETRYING', `connection lost: ${describe(error)}`);
+    }
     this.schedule(0);
   }
 

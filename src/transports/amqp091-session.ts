@@ -3,13 +3,32 @@
  * the connection step, the channel step, the loss wiring and the clean-up when set-up fails, written
  * once. The component describes its session object and its set-up (declarations, consume, ...).
  *
- * Loss wiring (brokers.md): a channel 'error' only records the reason; the channel's or connection's
- * 'close' reports the loss once to `onLost` with the best reason known (the channel error, the
+ * Loss wiring (brokers.md): a channel 'error' (the broker closed the channel, the connection stays up)
+ * only records the reason as an AmqpChannelError; the channel's or connection's 'close' reports the loss once to `onLost` with the best reason known (the channel error, the
  * connection error, or a plain "closed"). A session that died during set-up fails the open, so the
  * reconnector tries again.
  */
 import type { Channel, ChannelModel } from 'amqplib';
 import { AmqpConnectionSettings, AmqpStepError, amqpStep, describeAddress, openAmqpConnection } from './amqp091-connection';
+
+/**
+ * The broker closed the channel with an error (e.g. 406 "unknown delivery tag", 404 on a publish to a
+ * deleted exchange) while the connection stayed up: a fault of this client's use of the channel, not a
+ * broker outage.
+ */
+export class AmqpChannelError extends Error {
+  /** The AMQP reply code (406, 404, ...), as amqplib names it on its errors. */
+  readonly code?: number;
+  constructor(
+    readonly component: string,
+    override readonly cause: Error,
+  ) {
+    super(`the broker closed the channel: ${cause.message}`);
+    this.name = 'AmqpChannelError';
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'number') this.code = code;
+  }
+}
 
 /** What every component session has; `alive` turns false once, when it is lost or closed. */
 export interface AmqpSessionBase {
@@ -47,7 +66,7 @@ export async function openAmqpSession<C extends Channel, S extends AmqpSessionBa
     const s = o.create(conn, ch);
     session = s;
     ch.on('error', (e: Error) => {
-      s.lostError = e;
+      s.lostError = new AmqpChannelError(component, e);
     });
     conn.on('close', (e?: Error) => o.onLost(s, e ?? connError ?? new Error('connection closed')));
     ch.on('close', () => o.onLost(s, s.lostError ?? new Error('channel closed')));

@@ -48,6 +48,11 @@ export async function declareExchange(component: string, ch: Channel, ex: Exchan
   else await amqpStep(component, `declare of ${ex.type} exchange "${ex.name}"`, () => ch.assertExchange(ex.name, ex.type, { durable: ex.durable, autoDelete: ex.autoDelete }), DECLARE_HINT);
 }
 
+/** Checks that an exchange named by `property` (e.g. DeadLetterExchange) exists; never declares it. */
+export async function checkExchange(component: string, ch: Channel, name: string, property: string): Promise<void> {
+  await amqpStep(component, `check of exchange "${name}" (${property})`, () => ch.checkExchange(name), `the ${property} must exist already`);
+}
+
 /** Checks (passive) or declares a named queue, with no arguments. Resolves with its name. */
 export async function declareQueue(component: string, ch: Channel, name: string, flags: DeclareFlags): Promise<string> {
   if (flags.passive) return (await amqpStep(component, `check of queue "${name}"`, () => ch.checkQueue(name), PASSIVE_HINT)).queue;

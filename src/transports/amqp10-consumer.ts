@@ -13,7 +13,11 @@
  *
  * Acknowledgement (XAMode): 1 = a delivery is accepted when the downstream removes the message from the
  * XQueue (its onDone); 0 = accepted as soon as it is safely in the XQueue. onDone with outcome 'failed'
- * settles with the configured failure outcome (default reject: the broker dead-letters it). An accept
+ * settles with the configured failure outcome (default reject: the broker dead-letters it). A release or
+ * modified outcome makes the broker redeliver at once, so it is sent only after a back-off delay (the
+ * `redelivery` option: doubling per consecutive failure, reset by a success), and while as many failed
+ * deliveries as the window wait for it no new credit is granted: a message that always fails slows the
+ * link down instead of spinning, and the held deliveries stay bounded. An accept
  * that cannot be sent because its link died is not counted as done: the broker redelivers that message.
  * When a link dies, its messages still waiting in the XQueue (not yet taken) are withdrawn, because the
  * broker will redeliver them on the next link anyway.
@@ -27,7 +31,7 @@ import { XQueue, Outcome } from '../xqueue/xqueue';
 import { ReserveAbortedError, XQueueStoppedError } from '../xqueue/errors';
 import { Partition } from '../xqueue/partition';
 import { Reconnector } from '../runtime/reconnector';
-import { BackoffOptions } from '../runtime/backoff';
+import { Backoff, BackoffOptions } from '../runtime/backoff';
 import { StatusReporter } from '../runtime/component';
 import { Logger } from '../logging/logger';
 import { describe } from '../runtime/actor';
@@ -68,6 +72,8 @@ export interface ConsumerOptions {
   /** Applied to each message before it enters the XQueue (StringProperty, display). */
   readonly decorate?: (msg: Message) => void;
   readonly failedOutcome: FailedOutcome;
+  /** Delay before a release/modified settlement (which the broker redelivers at once). */
+  readonly redelivery: BackoffOptions;
   readonly reconnect: ReconnectPolicy;
   readonly timers: Timers;
   /** Wraps callbacks from rhea so that a throw becomes a supervised crash. */
@@ -105,8 +111,13 @@ export class Amqp10Consumer {
   /** Granting no more credit (a non-daemon receiver that went idle). */
   private finished = false;
   private lastActivity = Date.now();
+  /** Delay of the next release/modified settlement: grows with consecutive failures, reset by a success. */
+  private readonly failureBackoff: Backoff;
+  /** Failed deliveries waiting for their delayed release/modified settlement. */
+  private heldFailures = 0;
 
   constructor(private readonly o: ConsumerOptions) {
+    this.failureBackoff = new Backoff(o.redelivery);
     this.reconnector = new Reconnector<Session>({
       name: o.name,
       connect: () => this.connect(),
@@ -274,6 +285,7 @@ export class Amqp10Consumer {
   /** Grants the reserved cells as credit in batches: half the window, or whatever there is when the link has none left. */
   private grant(s: Session): void {
     if (s.uncredited === 0 || !s.alive) return;
+    if (this.heldFailures >= this.window()) return; // resumed when a held failure is settled
     const credit = (s.receiver as unknown as { credit: number }).credit;
     if (credit > 0 && s.uncredited < Math.max(1, this.window() >> 1)) return;
     s.receiver.add_credit(s.uncredited);
@@ -346,12 +358,29 @@ export class Amqp10Consumer {
     }
     if (outcome === 'done') {
       delivery.accept();
+      this.failureBackoff.reset();
       this.o.status.count('acked');
       return;
     }
     this.o.status.count('failed');
-    if (this.o.failedOutcome === 'release') delivery.release();
-    else if (this.o.failedOutcome === 'modified') delivery.modified({ delivery_failed: true });
-    else delivery.reject({ condition: 'xroute:processing-failed', description: `${this.o.name}: downstream gave up on the message` });
+    if (this.o.failedOutcome === 'reject') {
+      delivery.reject({ condition: 'xroute:processing-failed', description: `${this.o.name}: downstream gave up on the message` });
+      return;
+    }
+    // Released or modified, the broker redelivers it at once: wait first, holding it unsettled.
+    const delay = this.failureBackoff.next();
+    this.heldFailures++;
+    this.o.status.count('redeliveries');
+    this.o.timers.setTimeout(
+      this.o.guard(() => {
+        this.heldFailures--;
+        if (!s.alive || !s.conn.isOpen() || !s.receiver.is_open()) this.o.status.count('ackLost');
+        else if (this.o.failedOutcome === 'release') delivery.release();
+        else delivery.modified({ delivery_failed: true });
+        const current = this.session;
+        if (current) this.grant(current);
+      }),
+      delay,
+    );
   }
 }

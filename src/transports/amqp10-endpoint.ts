@@ -4,8 +4,8 @@
  *  - URI naming a Qpid-JMS-style jndi.properties file (file:... or *.properties, relative to the
  *    configuration's directory): ConnectionFactoryName and TopicName/QueueName are resolved in it
  *    (`connectionfactory.<name> = amqp://…`, `topic.<name> = <physical>`), Principal/Credentials are its login;
- *  - vendor queue-manager properties (HostName, Port default 1414, or URI wmq://host[:port]/QM): HostName and
- *    Port give the AMQP endpoint.
+ *  - vendor queue-manager properties (HostName, Port, or URI wmq://host[:port]/QM): HostName and Port give the
+ *    AMQP endpoint, port 5672 by default (the AMQP channel's, not MQ's client port 1414).
  * Properties that cannot mean anything over AMQP 1.0 (QueueManager, ChannelName, SecurityExit, ...) are
  * accepted and listed in `ineffective`, for the component to report once at start-up.
  */
@@ -16,6 +16,7 @@ import { ComponentConfig, ConfigValue } from '../runtime/component';
 import { Amqp10Endpoint } from './amqp10-connection';
 import { JmsConfigError } from './amqp10-errors';
 import { readPropertiesFile } from './jndi-properties';
+import { AMQP_DEFAULT_PORT, unsupportedSchemeMessage } from './jms-migration';
 
 export type DestinationKind = 'topic' | 'queue';
 
@@ -96,7 +97,7 @@ export function resolveEndpoint(component: string, config: ComponentConfig, base
       port = port ?? m?.[2];
     }
     if (!host) fail('URI', 'required: amqp://host:port, amqps://host:port or the path of a jndi.properties file (or HostName for a queue manager)');
-    const portNumber = parsePort(port ?? '1414', (reason) => fail('Port', reason));
+    const portNumber = parsePort(port ?? String(AMQP_DEFAULT_PORT), (reason) => fail('Port', reason));
     return {
       endpoint: { host: host!, port: portNumber, tls: false, username: configString(config, 'Username'), password: configString(config, 'Password') },
       destination: destName!,
@@ -107,8 +108,8 @@ export function resolveEndpoint(component: string, config: ComponentConfig, base
 
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(uri)?.[1]?.toLowerCase();
   if (scheme !== 'amqp' && scheme !== 'amqps') {
-    const hint = configString(config, 'ContextFactory') ? ` (a JNDI provider URL for ${configString(config, 'ContextFactory')})` : '';
-    fail('URI', `scheme ${JSON.stringify(scheme ?? uri)}${hint} cannot be used: xroute reaches JMS brokers over AMQP 1.0; give amqp://host:port, amqps://host:port, or the path of a Qpid-JMS jndi.properties file naming the connection factory and topic`);
+    const host = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]*@)?([^:/?,)]+)/i.exec(uri)?.[1];
+    fail('URI', unsupportedSchemeMessage(scheme ?? uri, host, configString(config, 'ContextFactory')));
   }
   const parsed = parseAmqpUrl(uri, (reason) => fail('URI', reason));
   const hostOverride = hostName ? { host: hostName } : {};

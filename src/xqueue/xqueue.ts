@@ -26,8 +26,11 @@ const STATE_NAMES: readonly CellState[] = ['empty', 'reserved', 'occupied', 'tak
 /** How the consumer finished with a message: done (processed) or failed (given up on after retries). */
 export type Outcome = 'done' | 'failed';
 
-/** Called exactly once when the consumer removes the message, with the message as the consumer left it. */
-export type DoneCallback<T> = (item: T, outcome: Outcome, cell: number) => void;
+/**
+ * Called exactly once when the consumer removes the message, with the message as the consumer left it
+ * and, for a failure, the consumer's short reason when it gave one (e.g. "unroutable on exchange x").
+ */
+export type DoneCallback<T> = (item: T, outcome: Outcome, cell: number, reason?: string) => void;
 
 export type QueueState = 'running' | 'paused' | 'stopped';
 
@@ -272,7 +275,7 @@ export class XQueue<T> {
    * message as it is now. Returns false (and does nothing) for a stale Taken, e.g. from a consumer that
    * was detached after a crash.
    */
-  remove(taken: Taken<T>, outcome: Outcome = 'done'): boolean {
+  remove(taken: Taken<T>, outcome: Outcome = 'done', reason?: string): boolean {
     if (!this.isCurrent(taken)) return false;
     const cell = taken.cell;
     const item = this.items[cell] as T;
@@ -285,7 +288,7 @@ export class XQueue<T> {
     this.releaseCell(cell, false);
     if (onDone) {
       try {
-        onDone(item, outcome, cell);
+        onDone(item, outcome, cell, reason);
       } catch (err) {
         // A producer's callback must not crash the consumer that removed the message.
         this.callbackErrors++;

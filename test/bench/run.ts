@@ -8,6 +8,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import * as os from 'node:os';
+import { parseArgs as parseCommandLine } from 'node:util';
 import type { BenchRow } from './bench-types';
 import { benchCore } from './core-bench';
 import { benchEvaluator } from './evaluator-bench';
@@ -15,6 +16,7 @@ import { benchTransforms } from './transforms-bench';
 import { benchJobNode } from './jobnode-bench';
 import { benchAmqp } from './amqp-bench';
 import { benchJms } from './jms-bench';
+import { benchJmsActiveMQ } from './jms-activemq-bench';
 import { benchPools } from './pool-bench';
 
 interface Suite {
@@ -31,6 +33,8 @@ const SUITES: readonly Suite[] = [
   // These need RabbitMQ on 127.0.0.1:5672 (AMQP 0-9-1 and 1.0); without it they fail, they do not skip.
   { name: 'amqp', run: (smoke) => benchAmqp({ messages: smoke ? 500 : 50_000 }) },
   { name: 'jms', run: (smoke) => benchJms({ messages: smoke ? 200 : 20_000 }) },
+  // This one needs ActiveMQ at ACTIVEMQ_URL (default amqp://127.0.0.1:5673; ../shared/brokers/activemq/start-activemq.sh).
+  { name: 'jms-activemq', run: (smoke) => benchJmsActiveMQ({ messages: smoke ? 200 : 20_000 }) },
   { name: 'pools', run: (smoke) => benchPools(smoke ? { children: [1, 4], messages: 200, requests: 20 } : { children: [1, 64, 512] }) },
 ];
 
@@ -52,22 +56,29 @@ class UsageError extends Error {
   override name = 'UsageError';
 }
 
+const USAGE = `usage: npm run bench -- [--only ${SUITES.map((s) => s.name).join(',')}] [--smoke] [--out FILE]`;
+
+/** Strict, like the xroute CLI: an unknown option, a missing value or a stray argument is a UsageError. */
 export function parseArgs(argv: string[]): Args {
-  const args: Args = { smoke: false, out: 'bench-results.json' };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = (): string => {
-      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
-      if (v === undefined || v === '') throw new UsageError(`${a.split('=')[0]} needs a value`);
-      return v;
-    };
-    if (a === '--smoke') args.smoke = true;
-    else if (a === '--only' || a.startsWith('--only=')) args.only = value().split(',').map((s) => s.trim()).filter(Boolean);
-    else if (a === '--out' || a.startsWith('--out=')) args.out = value();
-    else throw new UsageError(`unknown argument ${a}; usage: run [--only ${SUITES.map((s) => s.name).join(',')}] [--smoke] [--out file]`);
+  let values: { only?: string; smoke?: boolean; out?: string };
+  try {
+    ({ values } = parseCommandLine({
+      args: argv,
+      options: { only: { type: 'string' }, smoke: { type: 'boolean' }, out: { type: 'string' } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    const reason = (err as Error).message.replace(/^\w*Error \[ERR_[A-Z_]+\]: /, '').split('\n')[0];
+    throw new UsageError(`${reason}; ${USAGE}`);
   }
-  const unknown = (args.only ?? []).filter((n) => !SUITES.some((s) => s.name === n));
-  if (unknown.length > 0) throw new UsageError(`unknown suite(s) ${unknown.join(', ')}; known: ${SUITES.map((s) => s.name).join(', ')}`);
+  if (values.out === '') throw new UsageError(`--out needs a file name; ${USAGE}`);
+  const args: Args = { smoke: values.smoke === true, out: values.out ?? 'bench-results.json' };
+  if (values.only !== undefined) {
+    args.only = values.only.split(',').map((s) => s.trim()).filter(Boolean);
+    const unknown = args.only.filter((n) => !SUITES.some((s) => s.name === n));
+    if (unknown.length > 0) throw new UsageError(`unknown suite(s) ${unknown.join(', ')}; known: ${SUITES.map((s) => s.name).join(', ')}`);
+  }
   return args;
 }
 

@@ -18,10 +18,22 @@ export interface OutgoingAmqp {
   [field: string]: unknown;
 }
 
-/** Sends every message to `address` (e.g. /exchange/amq.topic/orders) and resolves when all were accepted. */
-export async function publishAmqp10(address: string, messages: readonly OutgoingAmqp[]): Promise<void> {
+export interface TestBroker {
+  readonly host: string;
+  readonly port: number;
+  readonly username: string;
+  readonly password: string;
+}
+
+const RABBIT_LOGIN: TestBroker = { ...RABBIT, username: 'guest', password: 'guest' };
+
+/**
+ * Sends every message to `address` (e.g. /exchange/amq.topic/orders, or topic://orders on ActiveMQ) and resolves
+ * when all were accepted. The broker is the test RabbitMQ unless given.
+ */
+export async function publishAmqp10(address: string, messages: readonly OutgoingAmqp[], broker: TestBroker = RABBIT_LOGIN): Promise<void> {
   const container = rhea.create_container();
-  const conn = container.connect({ host: RABBIT.host, port: RABBIT.port, username: 'guest', password: 'guest', reconnect: false });
+  const conn = container.connect({ host: broker.host, port: broker.port, username: broker.username, password: broker.password, reconnect: false });
   try {
     await new Promise<void>((resolve, reject) => {
       const sender = conn.open_sender({ target: { address } });

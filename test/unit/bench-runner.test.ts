@@ -18,8 +18,16 @@ describe('bench runner arguments', () => {
     expect(() => parseArgs(['--only', 'core,nope'])).toThrow(/unknown suite\(s\) nope; known: core/);
   });
 
-  it('rejects an unknown argument', () => {
-    expect(() => parseArgs(['--fast'])).toThrow(/unknown argument --fast/);
+  it('rejects an unknown option with the usage line', () => {
+    expect(() => parseArgs(['--fast'])).toThrow("Unknown option '--fast'; usage: npm run bench -- [--only core,");
+  });
+
+  it('rejects --only without a value', () => {
+    expect(() => parseArgs(['--only'])).toThrow("Option '--only <value>' argument missing; usage:");
+  });
+
+  it('rejects a stray argument', () => {
+    expect(() => parseArgs(['core'])).toThrow(/Unexpected argument 'core'.*; usage:/);
   });
 });
 

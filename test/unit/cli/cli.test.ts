@@ -10,14 +10,16 @@ interface Run {
   stderr: string;
 }
 
-async function xroute(args: string[], stop: Promise<string> = new Promise(() => undefined)): Promise<Run> {
+const never = new Promise<string>(() => undefined);
+
+async function xroute(args: string[], stop: Promise<string> = never, env: NodeJS.ProcessEnv = {}): Promise<Run> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const out: string[] = [];
   const err: string[] = [];
   stdout.on('data', (c) => out.push(String(c)));
   stderr.on('data', (c) => err.push(String(c)));
-  const code = await main(args, { stdin: new PassThrough(), stdout, stderr }, stop);
+  const code = await main(args, { stdin: new PassThrough(), stdout, stderr, env }, stop);
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
 
@@ -69,6 +71,12 @@ describe('xroute command line', () => {
     expect(r.stderr).toContain(`${file}: pstr_eval: Colour: unknown property`);
   });
 
+  it('refuses a StreamReceiver on stdin (file://-) in daemon mode: stdin is read once, to its end', async () => {
+    const rcvr = { ClassName: 'org.qbroker.receiver.StreamReceiver', URI: 'file://-', Operation: 'read', LinkName: 'in', Mode: 'daemon' };
+    const r = await xroute(['validate', tmpFile('rcvr.json', JSON.stringify(rcvr))]);
+    expect([r.code, r.stderr]).toEqual([1, expect.stringContaining('Mode: "daemon": expected "default" for file://- (standard input is read once, to its end)')]);
+  });
+
   it('validates a single component configuration', async () => {
     const r = await xroute(['validate', tmpFile('pstr.json', JSON.stringify(evaluatorFlow.pstr_eval))]);
     expect(r.code).toBe(0);
@@ -91,5 +99,161 @@ describe('xroute command line', () => {
   it('refuses to run a component configuration that is not a topology', async () => {
     const r = await xroute(['run', tmpFile('pstr.json', JSON.stringify(evaluatorFlow.pstr_eval))]);
     expect([r.code, r.stderr]).toEqual([1, expect.stringContaining('not a topology')]);
+  });
+
+  it('refuses --log-level with a value before the topology when the value is missing', async () => {
+    const r = await xroute(['run', tmpFile('flow.json', JSON.stringify(evaluatorFlow)), '--log-level']);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining("Option '--log-level <value>' argument missing\nUsage: xroute run <topology.json> [options]")]);
+  });
+});
+
+describe('xroute --version', () => {
+  const version = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8')).version as string;
+
+  it.each([['--version'], ['-v'], ['run', '-v'], ['validate', 'x.json', '--version']])('prints the package version for %s', async (...args) => {
+    const r = await xroute(args);
+    expect([r.code, r.stdout]).toEqual([0, `${version}\n`]);
+  });
+});
+
+describe('strict options (one table per command)', () => {
+  it.each(['run', 'validate', 'eval', 'schema'])('rejects an unknown option of %s with its usage line and exit code 2', async (command) => {
+    const r = await xroute([command, '--frobnicate', 'x.json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`xroute ${command}: Unknown option '--frobnicate'`);
+    expect(r.stderr).toContain(`Usage: xroute ${command}`);
+  });
+
+  it('rejects a value given to a flag', async () => {
+    const r = await xroute(['run', '--json-logs=yes', 'flow.json']);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining("Option '--json-logs' does not take an argument")]);
+  });
+
+  it('rejects a missing topology with the usage line', async () => {
+    const r = await xroute(['run']);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('xroute run: expected <topology.json>\nUsage: xroute run <topology.json> [options]')]);
+  });
+
+  it.each([
+    ['schema', 'extra.json'],
+    ['eval', 'a.json', 'b.jsonl', 'c.jsonl'],
+    ['run', 'a.json', 'b.json'],
+  ])('rejects a surplus argument to %s', async (...args) => {
+    const r = await xroute(args);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/unexpected argument "[^"]+"\nUsage: xroute /)]);
+  });
+
+  it('asks for a command when only options are given', async () => {
+    const r = await xroute(['--log-level', 'debug']);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('xroute: expected a command')]);
+  });
+
+  it('lists every option of a command in its --help, from the same table the parser uses', async () => {
+    const r = await xroute(['run', '--help']);
+    for (const flag of ['--log-level LEVEL', '--log-file PATH', '--json-logs', '--text-logs', '--keep-running', '-h, --help', '-v, --version']) expect(r.stdout).toContain(flag);
+  });
+});
+
+describe('xroute run: options, log level and log destination', () => {
+  const flow = () => tmpFile('flow.json', JSON.stringify(evaluatorFlow));
+  const stopSoon = () => new Promise<string>((r) => setTimeout(() => r('SIGTERM'), 100));
+
+  it('accepts options before the command', async () => {
+    const r = await xroute(['--log-level', 'error', '--text-logs', 'run', flow()], stopSoon());
+    expect([r.code, r.stderr]).toEqual([0, '']);
+  });
+
+  it('rejects an invalid --log-level, naming the valid levels', async () => {
+    const r = await xroute(['run', flow(), '--log-level', 'verbose']);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('invalid --log-level "verbose"; valid levels: error, warn, info, debug')]);
+  });
+
+  it('rejects an invalid XROUTE_LOG_LEVEL, naming the valid levels', async () => {
+    const r = await xroute(['run', flow()], never, { XROUTE_LOG_LEVEL: 'loud' });
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('invalid XROUTE_LOG_LEVEL "loud"; valid levels: error, warn, info, debug')]);
+  });
+
+  it('takes the level from XROUTE_LOG_LEVEL when --log-level is not given', async () => {
+    const r = await xroute(['run', flow()], stopSoon(), { XROUTE_LOG_LEVEL: 'error' });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+  });
+
+  it('writes log lines to stderr and nothing to stdout', async () => {
+    const r = await xroute(['run', flow(), '--json-logs'], stopSoon());
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n').map((l) => JSON.parse(l).message)).toEqual(expect.arrayContaining(['flow started', 'flow stopped']));
+  });
+
+  it('says in the log how to stop the flow', async () => {
+    const r = await xroute(['run', flow(), '--text-logs'], stopSoon());
+    expect(r.stderr).toContain('or SIGINT or SIGTERM (Ctrl-C to stop)');
+  });
+
+  it('writes log lines to --log-file instead of stderr', async () => {
+    const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'xroute-cli-')), 'xroute.log');
+    const r = await xroute(['run', flow(), '--log-file', log], stopSoon());
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
+    expect(fs.readFileSync(log, 'utf8')).toMatch(/"message":"flow started"[\s\S]*"message":"flow stopped"/);
+  });
+
+  it('refuses a --log-file whose directory does not exist', async () => {
+    const r = await xroute(['run', flow(), '--log-file', path.join(os.tmpdir(), 'no-such-dir-xroute', 'x.log')]);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('its directory does not exist')]);
+  });
+});
+
+describe('xroute run: a flow whose receivers all come to an end', () => {
+  function fileFlow(lines: string[]) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xroute-cli-'));
+    fs.writeFileSync(path.join(dir, 'in.txt'), lines.map((l) => l + '\n').join(''));
+    const topology = {
+      Name: 'copy',
+      Receiver: ['rcvr_file'],
+      Persister: ['pstr_file'],
+      rcvr_file: { ClassName: 'org.qbroker.receiver.StreamReceiver', URI: 'file://in.txt', Operation: 'read', LinkName: 'lines' },
+      pstr_file: { ClassName: 'org.qbroker.persister.StreamPersister', URI: 'file://out.txt', Operation: 'write', LinkName: 'lines', Template: 'got ##body##\n' },
+    };
+    fs.writeFileSync(path.join(dir, 'flow.json'), JSON.stringify(topology));
+    return { file: path.join(dir, 'flow.json'), output: () => (fs.existsSync(path.join(dir, 'out.txt')) ? fs.readFileSync(path.join(dir, 'out.txt'), 'utf8') : '') };
+  }
+
+  it('exits 0 by itself once the input is read and every message is written', async () => {
+    const f = fileFlow(['a', 'b', 'c']);
+    const r = await xroute(['run', f.file, '--log-level', 'info', '--json-logs']);
+    expect(r.code).toBe(0);
+    expect(f.output()).toBe('got a\ngot b\ngot c\n');
+    expect(r.stderr).toContain('every receiver has reached the end of its input');
+  });
+
+  it('keeps running after the input ends with --keep-running, until a signal', async () => {
+    const f = fileFlow(['a']);
+    let stopped = false;
+    const stop = new Promise<string>((r) => setTimeout(() => ((stopped = true), r('SIGTERM')), 1500));
+    const r = await xroute(['run', f.file, '--keep-running', '--log-level', 'error'], stop);
+    expect([r.code, stopped, f.output()]).toEqual([0, true, 'got a\n']);
+  });
+
+  it('keeps running a flow with a pool, whose children work outside the links, until a signal', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xroute-cli-'));
+    fs.writeFileSync(path.join(dir, 'in.txt'), 'not a request\n');
+    const topology = {
+      Name: 'pooled',
+      Receiver: ['rcvr_file'],
+      Persister: ['pstr_pool'],
+      rcvr_file: { ClassName: 'org.qbroker.receiver.StreamReceiver', URI: 'file://in.txt', Operation: 'read', LinkName: 'requests' },
+      pstr_pool: { ClassName: 'org.qbroker.persister.PersisterPool', Operation: 'accept', LinkName: 'requests' },
+    };
+    fs.writeFileSync(path.join(dir, 'flow.json'), JSON.stringify(topology));
+    let stopped = false;
+    const stop = new Promise<string>((r) => setTimeout(() => ((stopped = true), r('SIGTERM')), 1500));
+    const r = await xroute(['run', path.join(dir, 'flow.json'), '--log-level', 'error'], stop);
+    expect([r.code, stopped]).toEqual([0, true]);
+  });
+
+  it('keeps running a flow without receivers until a signal', async () => {
+    let stopped = false;
+    const stop = new Promise<string>((r) => setTimeout(() => ((stopped = true), r('SIGTERM')), 800));
+    const r = await xroute(['run', tmpFile('flow.json', JSON.stringify(evaluatorFlow)), '--log-level', 'error'], stop);
+    expect([r.code, stopped]).toEqual([0, true]);
   });
 });

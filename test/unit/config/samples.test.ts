@@ -28,7 +28,7 @@ const REJECTED: Record<string, Expected[]> = {
     { component: 'node_job', property: 'Ruleset/0/KeyTemplat', message: /did you mean KeyTemplate\?/ },
     { component: 'node_job', property: 'Ruleset/1/KeyTemplat', message: /did you mean KeyTemplate\?/ },
   ],
-  'JMSSubscriber.json': [{ component: 'rcvr_jboss_sub', property: 'URI', message: /scheme "jnp".*give amqp:\/\/host:port/ }],
+  'JMSSubscriber.json': [{ component: 'rcvr_jboss_sub', property: 'URI', message: /scheme "jnp".*JBoss naming.*amqp:\/\/localhost:5672/ }],
   'StreamPersister.json': ['Device', 'BaudRate', 'DataBits', 'StopBits', 'Parity'].map((p) => ({ component: 'pstr_serial', property: p, message: /unknown property/ })),
   'StreamReceiver.json': ['Device', 'BaudRate', 'DataBits', 'StopBits', 'Parity'].map((p) => ({ component: 'rcvr_serial', property: p, message: /unknown property/ })),
   'qflow-rcvr_server.json': [{ component: 'rcvr_tcp', property: 'ClassName', message: /unknown class "org\.qbroker\.receiver\.ServerReceiver"; known classes: .*receiver\.AmqpReceiver/ }],

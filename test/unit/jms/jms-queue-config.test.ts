@@ -20,14 +20,15 @@ describe('the published samples', () => {
     ['JMSPersister', JMS_PERSISTER],
     ['JMSPublisher', JMS_PUBLISHER],
     ['JMSReceiver', JMS_RECEIVER],
-  ] as const)('%s validates, its wmq:// queue manager mapped to an AMQP endpoint', (name, def) => {
-    expect(validateComponentConfig(def, sample(name), samples)).toEqual([]);
+  ] as const)('%s validates, its wmq:// queue manager mapped to an AMQP endpoint, with warnings only', (name, def) => {
+    const issues = validateComponentConfig(def, sample(name), samples);
+    expect({ errors: issues.filter((i) => i.severity !== 'warning'), uriAdvice: issues.find((i) => i.property === 'URI')?.message }).toEqual({ errors: [], uriAdvice: expect.stringMatching(/IBM MQ client URI: xroute connects over AMQP 1\.0 to amqp:\/\/\w+:5672\. Enable the queue manager's AMQP channel/) });
   });
 
-  it('connects the JMSPersister sample to the queue manager host on port 1414 and keeps its Persistence override', () => {
+  it('connects the JMSPersister sample to the queue manager host on the AMQP port 5672 and keeps its Persistence override', () => {
     const s = readSenderSettings(JMS_PERSISTER_KIND, 'pstr_json', sample('JMSPersister'), samples);
     expect({ endpoint: s.connection.resolved.endpoint, via: s.connection.resolved.via, queue: s.destination, durable: s.durable }).toEqual({
-      endpoint: { host: 'pandan1', port: 1414, tls: false, username: undefined, password: undefined },
+      endpoint: { host: 'pandan1', port: 5672, tls: false, username: undefined, password: undefined },
       via: 'vendor',
       queue: 'JSON_IN',
       durable: false,
@@ -59,7 +60,7 @@ describe('configuration errors', () => {
 
   it('refuses a URI scheme that is not AMQP with the URI and what was expected', () => {
     const issues = JMS_RECEIVER.validate!({ Name: 'r', URI: 'jnp://localhost:1100', QueueName: 'q' }, samples);
-    expect(issues).toEqual([{ property: 'URI', message: expect.stringMatching(/r: URI: scheme "jnp" cannot be used: .*amqp:\/\/host:port/) }]);
+    expect(issues).toEqual([{ property: 'URI', message: expect.stringMatching(/r: URI: scheme "jnp" cannot be used: .*amqp:\/\/localhost:5672/) }]);
   });
 
   it('reports a receiver selector that does not parse on MessageSelector', () => {

@@ -31,9 +31,9 @@ describe('where a JMS component connects', () => {
     expect({ property: e.property, message: e.message }).toEqual({ property: 'TopicName', message: expect.stringContaining('defined: notifications') });
   });
 
-  it('builds the endpoint from HostName and Port (default 1414) and lists the queue-manager properties that have no effect', () => {
+  it('builds the endpoint from HostName and Port (default 5672, the AMQP port) and lists the queue-manager properties that have no effect', () => {
     const r = resolveEndpoint('c', { HostName: 'mq1', QueueManager: 'QM1', ChannelName: 'SYSTEM.DEF.SVRCONN', TopicName: 't' }, fixtures, 'topic');
-    expect({ host: r.endpoint.host, port: r.endpoint.port, ineffective: r.ineffective }).toEqual({ host: 'mq1', port: 1414, ineffective: ['QueueManager', 'ChannelName'] });
+    expect({ host: r.endpoint.host, port: r.endpoint.port, ineffective: r.ineffective }).toEqual({ host: 'mq1', port: 5672, ineffective: ['QueueManager', 'ChannelName'] });
   });
 
   it('refuses a URI scheme other than AMQP with a clear reason', () => {
@@ -51,12 +51,13 @@ describe('JMSSubscriber configuration checks', () => {
   it('fails the original JBoss sample with a clear error on URI', () => {
     const sample = JSON.parse(readFileSync(join(fixtures, 'JMSSubscriber.json'), 'utf8'));
     const issues = JMS_SUBSCRIBER.validate!(sample, fixtures);
-    expect(issues).toEqual([{ property: 'URI', message: expect.stringMatching(/rcvr_jboss_sub: URI: scheme "jnp".*amqp:\/\/host:port/) }]);
+    expect(issues).toEqual([{ property: 'URI', message: expect.stringMatching(/rcvr_jboss_sub: URI: scheme "jnp".*JBoss naming.*amqp:\/\/localhost:5672.*jndi\.properties/) }]);
   });
 
-  it('accepts the sample once URI points at an AMQP broker', () => {
+  it('accepts the sample once URI points at an AMQP broker, warning about each JNDI property that has no effect', () => {
     const sample = JSON.parse(readFileSync(join(fixtures, 'JMSSubscriber.json'), 'utf8'));
-    expect(JMS_SUBSCRIBER.validate!({ ...sample, URI: 'amqp://localhost:5672' }, fixtures)).toEqual([]);
+    const issues = JMS_SUBSCRIBER.validate!({ ...sample, URI: 'amqp://localhost:5672' }, fixtures);
+    expect(issues.map((i) => `${i.severity} ${i.property}`)).toEqual(['warning ContextFactory', 'warning URLPkgs', 'warning ConnectionFactoryName']);
   });
 
   it('reports a selector that does not parse on MessageSelector, with position and reason', () => {

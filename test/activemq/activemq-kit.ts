@@ -1,0 +1,139 @@
+/**
+ * Running JMS components against a real ActiveMQ (or Artemis) over AMQP 1.0 in tests: the broker's login, start a
+ * component on it, publish and inspect with raw rhea, and close a durable subscription the way a JMS client's
+ * unsubscribe does.
+ */
+import rhea = require('rhea');
+import { randomUUID } from 'crypto';
+import { AnyComponentDefinition, ComponentConfig } from '../../src/runtime/component';
+import { DEFAULT_POLICY, SupervisionPolicy } from '../../src/runtime/supervision-policy';
+import { XQueue } from '../../src/xqueue/xqueue';
+import { Message } from '../../src/message/message';
+import { Harness, runComponent, waitFor } from '../support/component-harness';
+import { closeRheaConnection, Drain, drain, OutgoingAmqp, publishAmqp10, TestBroker } from '../support/amqp10-test-client';
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+const { activemqUrl, hostPort } = require('../support/activemq-broker') as { activemqUrl(): string; hostPort(url: string): { host: string; port: number } };
+
+/** ActiveMQ accepts any SASL PLAIN login when it has no authentication plugin; a user's broker takes these from the environment. */
+export function brokerAt(url: string): TestBroker & { url: string } {
+  const { host, port } = hostPort(url);
+  return { url, host, port, username: process.env.ACTIVEMQ_USER ?? 'xroute', password: process.env.ACTIVEMQ_PASSWORD ?? 'xroute' };
+}
+
+/** The broker at ACTIVEMQ_URL. */
+export const ACTIVEMQ = brokerAt(activemqUrl());
+
+export function unique(prefix: string): string {
+  return `${prefix}.${randomUUID().slice(0, 8)}`;
+}
+
+export async function publish(broker: TestBroker, address: string, messages: readonly OutgoingAmqp[]): Promise<void> {
+  await publishAmqp10(address, messages, broker);
+}
+
+/** Components started on one broker, stopped (and their drains detached) by cleanup(). */
+export class Kit {
+  private readonly running: Harness[] = [];
+  private readonly drains: Drain[] = [];
+
+  constructor(private readonly broker: TestBroker & { url: string } = ACTIVEMQ) {}
+
+  /** Starts a component with the broker's URI and login; a persister gets an input XQueue, a receiver an output XQueue. */
+  start(def: AnyComponentDefinition, config: ComponentConfig, options: { capacity?: number; policy?: SupervisionPolicy } = {}): { h: Harness; q: XQueue<Message> } {
+    const q = new XQueue<Message>(`q-${String(config.Name)}`, options.capacity ?? 64);
+    const role = def.role === 'receiver' ? { output: q } : { input: q };
+    const login = { URI: this.broker.url, Username: this.broker.username, Password: this.broker.password, ReconnectBackoff: '100,1000' };
+    const h = runComponent(def, { config: { ...login, ...config }, ...role, policy: options.policy ?? DEFAULT_POLICY });
+    this.running.push(h);
+    return { h, q };
+  }
+
+  collect(out: XQueue<Message>, options: Parameters<typeof drain>[1] = {}): Drain {
+    const d = drain(out, options);
+    this.drains.push(d);
+    return d;
+  }
+
+  async stop(h: Harness): Promise<void> {
+    const i = this.running.indexOf(h);
+    if (i >= 0) this.running.splice(i, 1);
+    await h.stop();
+  }
+
+  async cleanup(): Promise<void> {
+    for (const d of this.drains.splice(0)) d.detach();
+    await Promise.all(this.running.splice(0).map((h) => h.stop()));
+  }
+}
+
+/** Resolves once the component logged `event` (`count` times). */
+export async function logged(h: Harness, event: string, count = 1, timeoutMs = 20_000): Promise<void> {
+  await waitFor(() => h.logs.filter((l) => l.message === event).length >= count, `${h.env.name} ${event} x${count} (status ${JSON.stringify(h.status.get())})`, timeoutMs);
+}
+
+/**
+ * Closes the durable subscription `linkName` of `clientId` as a JMS client's session.unsubscribe() does: attach by
+ * name with no source (the broker returns the stored one), then close (detach closed=true). Resolves with the
+ * broker's answer: 'removed', or the error condition when there was no such subscription.
+ */
+export async function unsubscribe(broker: TestBroker, clientId: string, linkName: string): Promise<string> {
+  const conn = rhea.create_container({ id: clientId }).connect({ host: broker.host, port: broker.port, username: broker.username, password: broker.password, reconnect: false });
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      const receiver = conn.open_receiver({ name: linkName, source: null as never, autoaccept: false, credit_window: 0 });
+      receiver.on('receiver_open', () => {
+        const source = (receiver as unknown as { remote: { attach?: { source?: unknown } } }).remote.attach?.source;
+        const value = source && typeof source === 'object' && 'value' in source ? (source as { value: unknown }).value : source;
+        if (value === null || value === undefined) return; // refused: receiver_error follows
+        receiver.close();
+      });
+      receiver.on('receiver_close', () => resolve('removed'));
+      receiver.on('receiver_error', (ctx) => resolve(String((ctx.receiver?.error as { condition?: string } | undefined)?.condition ?? 'error')));
+      conn.on('connection_error', (ctx) => reject(new Error(`connection error: ${String(ctx.connection.error)}`)));
+      conn.on('disconnected', (ctx) => reject(new Error(`disconnected: ${String(ctx.error)}`)));
+    });
+  } finally {
+    await closeRheaConnection(conn);
+  }
+}
+
+/** Counts for a fault test's note: sent, selected, distinct received, lost, duplicated. */
+export interface FaultCounts {
+  sent: number;
+  selected: number;
+  received: number;
+  lost: number;
+  duplicated: number;
+}
+
+/** Tallies deliveries by id against the ids that should arrive. */
+export class Tally {
+  private readonly seen = new Map<string, number>();
+  deliveries = 0;
+
+  add(id: string): void {
+    this.deliveries++;
+    this.seen.set(id, (this.seen.get(id) ?? 0) + 1);
+  }
+
+  get distinct(): number {
+    return this.seen.size;
+  }
+
+  counts(sent: number, expected: readonly string[]): FaultCounts {
+    const lost = expected.filter((id) => !this.seen.has(id)).length;
+    return { sent, selected: expected.length, received: this.seen.size, lost, duplicated: this.deliveries - this.seen.size };
+  }
+
+  /** Ids received that were not expected (e.g. unselected messages). */
+  unexpected(expected: readonly string[]): string[] {
+    const want = new Set(expected);
+    return [...this.seen.keys()].filter((id) => !want.has(id));
+  }
+}
+
+/** Prints the counts on one line, for the test log and the notes. */
+export function report(test: string, counts: FaultCounts, extra: Record<string, unknown> = {}): void {
+  // eslint-disable-next-line no-console
+  console.log(`activemq fault ${test}: ${JSON.stringify({ ...counts, ...extra })}`);
+}
