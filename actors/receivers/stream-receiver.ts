@@ -317,16 +317,26 @@ class StreamReceiverBehaviour implements Behaviour<never> {
   }
 }
 
+/**
+ * The original read with a socket timeout of ReceiveTime only so its blocking read loop could look at its
+ * stop and pause flags between reads; a timeout was not an error and changed nothing else. xroute reads
+ * are event driven and stop or pause at once, so the setting has nothing to do: it is reported, not used.
+ */
+export const RECEIVE_TIME_UNUSED =
+  'ReceiveTime has no effect on a StreamReceiver: the original used it as a read timeout only to check for stop and pause between blocking reads, and xroute reacts to both at once; a quiet stream is never an error';
+
 export const STREAM_RECEIVER: ComponentDefinition<never> = {
   className: 'receiver.StreamReceiver',
   role: 'receiver',
   operations: ['read'],
   description: 'reads a TCP stream or a file and cuts it into messages by SOTBytes/EOTBytes (components.md §6.5)',
   schema: STREAM_RECEIVER_SCHEMA,
-  validate: (config, baseDir) =>
-    configIssues(() => {
+  validate: (config, baseDir) => [
+    ...configIssues(() => {
       const name = String(config.Name ?? 'StreamReceiver');
       checkInputFile(name, String(config.URI), readStreamReceiverSettings(name, config, baseDir).target);
     }),
+    ...(config.ReceiveTime === undefined ? [] : [{ property: 'ReceiveTime', message: RECEIVE_TIME_UNUSED, severity: 'warning' as const }]),
+  ],
   create: (env) => new StreamReceiverBehaviour(env, readStreamReceiverSettings(env.name, env.config, env.baseDir)),
 };

@@ -179,7 +179,7 @@ export function buildTopology(json: unknown, file: string, registry: ComponentRe
     }
     if (typeof config.Name === 'string' && config.Name !== name) warn(name, 'Name', `differs from the component's key ${JSON.stringify(name)}; the key is used`, compFile);
     const compDir = path.dirname(compFile);
-    const componentProblems = validateComponentConfig(def, config, compDir, { pluginDirs });
+    const componentProblems = validateComponentConfig(def, config, compDir, { pluginDirs, registry });
     for (const p of componentProblems) {
       problems.push({ file: compFile, component: name, property: p.property, message: withoutContext(name, p.property, p.message), severity: p.severity });
     }
@@ -267,11 +267,12 @@ function buildLinks(specs: ComponentSpec[], flowCapacity: number, err: Report, w
     if (s.role === 'receiver') link(s.linkName).writers.push(s.name);
     else link(s.linkName).readers.push(s.name);
     const seen = new Set<string>();
-    for (const o of s.outLinks) {
-      if (seen.has(o.name)) err(s.name, 'OutLink', `names link ${o.name} more than once; outlink names must be distinct`);
+    const repeatable = s.definition.repeatableOutlinks ?? 0;
+    s.outLinks.forEach((o, i) => {
+      if (seen.has(o.name) && i >= repeatable) err(s.name, 'OutLink', `names link ${o.name} more than once; outlink names must be distinct`);
+      if (!seen.has(o.name)) link(o.name).writers.push(s.name);
       seen.add(o.name);
-      link(o.name).writers.push(s.name);
-    }
+    });
   }
   // precedence: OutLink map entries, readers' Capacity, writers' (receivers') Capacity, flow default
   for (const s of specs) for (const o of s.outLinks) setCapacity(o.name, o.capacity, s.name);
@@ -315,5 +316,5 @@ export function validateComponentJson(json: unknown, file: string, registry: Com
   }
   const def = registry.find(className);
   if (!def) return [{ file, component: name, property: 'ClassName', message: unknownClassMessage(className, registry), severity: 'error' }];
-  return validateComponentConfig(def, json, path.dirname(file)).map((p) => ({ file, component: name, property: p.property, message: withoutContext(name, p.property, p.message), severity: p.severity }));
+  return validateComponentConfig(def, json, path.dirname(file), { pluginDirs: [], registry }).map((p) => ({ file, component: name, property: p.property, message: withoutContext(name, p.property, p.message), severity: p.severity }));
 }

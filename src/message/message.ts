@@ -80,6 +80,10 @@ export function countInvalidUtf8(bytes: Buffer): number {
 
 const ENCODED_REPLACEMENT_CHARACTER = Buffer.from([0xef, 0xbf, 0xbd]);
 
+/** JMS defaults of a new message: priority 4, delivery mode 2 (persistent). */
+export const DEFAULT_PRIORITY = 4;
+export const PERSISTENT = 2;
+
 export class Message {
   headers: MessageHeaders;
   /** User properties; values are strings as in the original. Insertion order is kept. */
@@ -88,6 +92,9 @@ export class Message {
 
   constructor(init: { headers?: MessageHeaders; properties?: Iterable<[string, string]> | Record<string, string>; body?: MessageBody } = {}) {
     this.headers = { ...(init.headers ?? {}) };
+    // A fresh message carries the JMS defaults the original's messages have, so templates and patterns see them.
+    this.headers.JMSPriority ??= DEFAULT_PRIORITY;
+    this.headers.JMSDeliveryMode ??= PERSISTENT;
     this.properties = new Map(
       init.properties === undefined
         ? []

@@ -3,7 +3,8 @@
  * JavaScript RegExp (evaluator.md §5.5, §7.2). Patterns are translated once, at start-up:
  *
  *   - leading inline modifiers (?i) (?m) (?s) (?x) become JS flags ((?x) whitespace is stripped here);
- *   - `$` outside a class, without (?m), means "end of input or just before a final \n";
+ *   - `$` outside a class, without (?m), means "end of input or just before a final \n"; with (?m) (or a
+ *     substitution's m flag) `^` and `$` are Perl's line anchors, for \n only;
  *   - `.` without (?s) excludes only \n (JS would also exclude \r, \u2028 and \u2029);
  *   - \A, \Z and \z become explicit start/end assertions;
  *   - POSIX classes [[:digit:]] become explicit ranges; `[]a]` keeps its Perl meaning;
@@ -51,8 +52,12 @@ const POSIX_CLASSES: Readonly<Record<string, string>> = {
   ascii: '\\x00-\\x7f',
 };
 
-const START_OF_INPUT = '(?<![\\s\\S])';
-const END_OF_INPUT = '(?![\\s\\S])';
+// Perl's multi-line anchors, written out because JS's m flag differs: JS `^` also matches after a final
+// newline and both JS anchors treat \r, \u2028 and \u2029 as line ends. Perl's /m `^` is the start of
+// input or just after a \n that is not the last character; its `$` is just before any \n or the end.
+// They need lookaround, so a /m pattern that uses them runs on the backtracking engine under the time budget.
+const MULTILINE_START = '(?:(?<![\\s\\S])|(?<=\\n)(?=[\\s\\S]))';
+const MULTILINE_END = '(?=\\n|(?![\\s\\S]))';
 
 export interface Perl5Options {
   /** Force "single line" mode: `.` matches \n (the SimpleParser compiles this way). */
@@ -61,6 +66,8 @@ export interface Perl5Options {
   fullMatch?: boolean;
   /** Add the `g` flag (for global replacement). */
   global?: boolean;
+  /** Perl's /m for the whole pattern (a substitution's m flag), as a leading (?m) does. */
+  multiline?: boolean;
 }
 
 interface Modifiers {
@@ -92,7 +99,7 @@ function translatePerl5(source: string, options: Perl5Options = {}, where: Confi
   const fail = (reason: string): never => {
     throw new RegexSyntaxError(where, source, reason);
   };
-  const mods: Modifiers = { i: false, m: false, s: options.dotAll === true, x: false };
+  const mods: Modifiers = { i: false, m: options.multiline === true, s: options.dotAll === true, x: false };
   let i = takeLeadingModifiers(source, mods);
   let out = '';
   let inClass = false;
@@ -109,14 +116,12 @@ function translatePerl5(source: string, options: Perl5Options = {}, where: Confi
       const next = source[i + 1];
       if (next === undefined) fail('trailing backslash');
       i += 2;
-      if (!inClass && next === 'A') out += mods.m ? START_OF_INPUT : '^';
-      else if (!inClass && next === 'z') out += mods.m ? END_OF_INPUT : '$';
+      // Without a JS m flag (never set: see MULTILINE_START), JS ^ and $ are the start and end of input.
+      if (!inClass && next === 'A') out += '^';
+      else if (!inClass && next === 'z') out += '$';
       else if (!inClass && next === 'Z') {
-        if (mods.m) out += '(?=\\n?(?![\\s\\S]))';
-        else {
-          out += '$';
-          perlEnd = true;
-        }
+        out += '$';
+        perlEnd = true;
       } else if (!inClass && caseless && isCaseLetter(next) && !'bBdDsSwWnrtfv'.includes(next)) out += bothCases(next);
       else out += c + next;
       continue;
@@ -173,8 +178,15 @@ function translatePerl5(source: string, options: Perl5Options = {}, where: Confi
         classOut = out.length;
         continue;
       case '$':
-        out += '$';
-        perlEnd ||= !mods.m;
+        if (mods.m) out += MULTILINE_END;
+        else {
+          out += '$';
+          perlEnd = true;
+        }
+        i++;
+        continue;
+      case '^':
+        out += mods.m ? MULTILINE_START : '^';
         i++;
         continue;
       case '.':
@@ -202,10 +214,11 @@ function translatePerl5(source: string, options: Perl5Options = {}, where: Confi
     }
   }
   if (inClass) fail('unterminated character class');
-  if (options.fullMatch === true) out = `${mods.m ? START_OF_INPUT : '^'}(?:${out})${mods.m ? END_OF_INPUT : '$'}`;
+  if (options.fullMatch === true) out = `^(?:${out})$`;
   // A class that could not be spelled out turned `caseless` off half-way: keep the i flag then.
   const iFlag = mods.i && !(caseless && canSpellOutCase(source));
-  const flags = (options.global === true ? 'g' : '') + (iFlag ? 'i' : '') + (mods.m ? 'm' : '') + (mods.s ? 's' : '');
+  // No JS m flag: the multi-line anchors are written out above.
+  const flags = (options.global === true ? 'g' : '') + (iFlag ? 'i' : '') + (mods.s ? 's' : '');
   return { source: out, flags, perlEnd };
 }
 

@@ -139,6 +139,8 @@ export interface ConfigIssue {
 export interface ValidationContext {
   /** The topology's PluginDir directories (absolute). */
   readonly pluginDirs: readonly string[];
+  /** The component classes, for configurations that hold other components' properties (a pool's DefaultProperty). */
+  readonly registry?: ComponentRegistry;
 }
 
 /** JSON Schema (draft 2020-12 / draft-07 subset ajv understands) for a component's own properties. */
@@ -155,6 +157,8 @@ export interface ComponentDefinition<M = never> {
   readonly description: string;
   /** Schema of the component's own properties (the loader adds the common ones). */
   readonly schema: JsonSchema;
+  /** Nodes whose first N outlinks are fixed roles that may share one link (CollectNode's done/failure/nohit). */
+  readonly repeatableOutlinks?: number;
   /**
    * Checks the schema cannot express (cross-field rules, regex compilation, files that must exist).
    * Runs at load time, before anything connects; must not open connections.
