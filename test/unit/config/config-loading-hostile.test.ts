@@ -79,7 +79,7 @@ describe('config loading of hostile input', () => {
     const json = demo();
     json.Supervision = '0' as never;
     expect(errorsOf(json).map((e) => [e.component, e.property, e.message])).toEqual([
-      ['(flow)', 'Supervision', '"0": expected a map with Strategy, MaxRetry, WithinSeconds, Backoff, MaxMessageAttempts'],
+      ['(flow)', 'Supervision', '"0": expected a map with Strategy, MaxRetry, WithinSeconds, Backoff, MaxMessageAttempts, OnGiveUp, GiveUpBackoff, FatalRetrySeconds'],
     ]);
   });
 

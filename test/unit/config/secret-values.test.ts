@@ -22,19 +22,20 @@ function validateErrors(receiver: Record<string, unknown>): string {
 
 describe('secret values of the wrong JSON type', () => {
   it.each([
-    ['a number', 73519284, 'a number'],
-    ['an object', { value: 'Object-Secret-9' }, 'an object'],
-    ['an array', ['Array-Secret-9'], 'an array'],
-    ['a boolean', true, 'a boolean'],
+    ['a number', 73519284, 'a JSON number'],
+    ['an object', { value: 'Object-Secret-9' }, 'a JSON map'],
+    ['an array', ['Array-Secret-9'], 'a JSON list'],
+    ['a boolean', true, 'a JSON boolean'],
   ])('masks a Password given as %s and says a string was expected', (_label, value, shownType) => {
     const message = validateErrors({ Password: value });
-    expect(message).toContain(`Password: *** (${shownType}): expected a string`);
+    expect(message).toContain(`Password: *** (${shownType}): expected `);
+    expect(message).toMatch(/written as a JSON string$/m);
     expect(message).not.toMatch(/73519284|Object-Secret-9|Array-Secret-9|true/);
   });
 
   it('masks a KeyPassphrase given as a list', () => {
     const message = validateErrors({ KeyPassphrase: ['Phrase-Secret-9'] });
-    expect(message).toMatch(/KeyPassphrase: \*\*\* \(an array\): expected a string/);
+    expect(message).toMatch(/KeyPassphrase: \*\*\* \(a JSON list\): expected .*, written as a JSON string/);
     expect(message).not.toContain('Phrase-Secret-9');
   });
 

@@ -124,7 +124,7 @@ describe('StreamReceiver', () => {
 
 describe('StreamReceiver ReceiveTime', () => {
   it('is reported at validation as having no effect (the original used it only to poll its stop flag), not silently ignored', () => {
-    const issues = validateComponentConfig(STREAM_RECEIVER as never, { ClassName: 'receiver.StreamReceiver', URI: 'file:///tmp/x', LinkName: 'in', ReceiveTime: '1000' }, '/tmp');
+    const issues = validateComponentConfig(STREAM_RECEIVER as never, { ClassName: 'receiver.StreamReceiver', URI: `file://${__filename}`, LinkName: 'in', ReceiveTime: '1000' }, '/tmp');
     expect(issues).toEqual([{ property: 'ReceiveTime', message: RECEIVE_TIME_UNUSED, severity: 'warning' }]);
   });
 });

@@ -90,15 +90,15 @@ describe('Supervision configuration', () => {
   };
 
   it('rejects an unknown OnGiveUp naming the accepted values', () => {
-    expect(problems({ OnGiveUp: 'explode' })).toEqual(['(flow) Supervision: Supervision.OnGiveUp "explode": expected "restart" or "exit"']);
+    expect(problems({ OnGiveUp: 'explode' })).toEqual([expect.stringMatching(/^\(flow\) Supervision\/OnGiveUp: "explode": expected "restart" .* or "exit" /)]);
   });
 
   it('suggests the key meant for a misspelt one', () => {
-    expect(problems({ FatalRetrySecond: '10' })[0]).toMatch(/Supervision.FatalRetrySecond "10": expected one of the keys .*\(did you mean FatalRetrySeconds\?\)/);
+    expect(problems({ FatalRetrySecond: '10' })[0]).toBe('(flow) Supervision/FatalRetrySecond: unknown property; did you mean FatalRetrySeconds?');
   });
 
   it('rejects a GiveUpBackoff whose maximum is below its minimum', () => {
-    expect(problems({ GiveUpBackoff: '5000,100' })[0]).toMatch(/Supervision.GiveUpBackoff "5000,100": expected "minMs,maxMs" with min <= max/);
+    expect(problems({ GiveUpBackoff: '5000,100' })[0]).toMatch(/Supervision: GiveUpBackoff "5000,100": expected "minMs,maxMs" with min <= max/);
   });
 
   it('reads FatalRetrySeconds into the policy', () => {
