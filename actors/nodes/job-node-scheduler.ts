@@ -429,6 +429,16 @@ export class JobScheduler<P> {
     return this.live;
   }
 
+  /** Active jobs of a group (cheap, for callers that hold per-group resources). */
+  activeIn(group: number): number {
+    return this.groups[group].active;
+  }
+
+  /** Jobs of a group ready to run (pending, not deferred behind a key). */
+  readyIn(group: number): number {
+    return this.groups[group].ready;
+  }
+
   snapshot(): SchedulerSnapshot<P> {
     const groups = this.groups.map(
       (g): GroupSnapshot => ({ name: g.spec.name, bypass: g.spec.bypass, priority: g.spec.priority, threshold: g.spec.bypass ? 0 : g.threshold, active: g.active, pending: g.ready, deferred: g.deferred }),

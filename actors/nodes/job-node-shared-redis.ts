@@ -155,13 +155,16 @@ export class RedisSharedState implements SharedState {
   }
 
   async close(): Promise<void> {
-    try {
-      if (this.redis.status === 'ready') {
-        for (const [group, ids] of this.mine) await this.releaseSlots(group, ids.length);
-        for (const key of [...this.myKeys]) await this.releaseKey(key);
-      }
-    } finally {
+    if (this.redis.status !== 'ready') {
       this.redis.disconnect();
+      return;
+    }
+    try {
+      for (const [group, ids] of this.mine) await this.releaseSlots(group, ids.length);
+      for (const key of [...this.myKeys]) await this.releaseKey(key);
+    } finally {
+      // QUIT waits for the server to close the connection, so nothing is left open behind us.
+      await this.redis.quit().catch(() => this.redis.disconnect());
     }
   }
 

@@ -44,7 +44,8 @@ function redisCluster(): Cluster {
         const keys = await r.keys(`${namespace}:*`);
         if (keys.length > 0) await r.del(...keys);
       }
-      r.disconnect();
+      if (r.status === 'ready') await r.quit();
+      else r.disconnect();
     },
   };
 }

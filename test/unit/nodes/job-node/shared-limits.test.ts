@@ -1,0 +1,104 @@
+/**
+ * JobNode with SharedState: two nodes in this process, each with its own Redis connection, behave as
+ * two instances of one topology (needs Redis on 127.0.0.1:6379; fails saying so when it is not there).
+ */
+import Redis from 'ioredis';
+import { HandWorker, Rig, rig, waitFor } from './component-support';
+
+const REDIS_URL = process.env.XROUTE_TEST_REDIS ?? 'redis://127.0.0.1:6379/0';
+const RULESETS = [
+  { Name: 'nightly', Threshold: '1', KeyTemplate: '##JobID##', KeySubstitution: 's/-retry$//', JMSPropertyGroup: [{ JobType: '^nightly$' }] },
+  { Name: 'adhoc', Threshold: '2', JMSPropertyGroup: [{ JobType: '^adhoc$' }] },
+];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let namespace = '';
+let rigs: Rig[] = [];
+let counter = 0;
+
+beforeAll(async () => {
+  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await r.connect();
+  } catch (e) {
+    throw new Error(`these tests need Redis on ${REDIS_URL} (set XROUTE_TEST_REDIS to another URL): ${(e as Error).message}`);
+  } finally {
+    r.disconnect();
+  }
+});
+
+beforeEach(() => {
+  namespace = `xroute-test:jobnode:${process.pid}:${Date.now()}:${++counter}`;
+});
+
+afterEach(async () => {
+  for (const r of rigs) await r.stop();
+  rigs = [];
+  const r = new Redis(REDIS_URL);
+  const keys = await r.keys(`${namespace}:*`);
+  if (keys.length > 0) await r.del(...keys);
+  await r.quit();
+});
+
+function instance(config: Record<string, unknown> = {}, workers = 3): Rig {
+  const r = rig({ SharedState: REDIS_URL, SharedStateNamespace: namespace, SharedStateLease: '2', Ruleset: RULESETS, ...config }, { workers });
+  rigs.push(r);
+  return r;
+}
+
+const scheduled = (r: Rig): number => r.harness.status.get().counters.scheduled ?? 0;
+
+describe('JobNode SharedState (Redis)', () => {
+  it('caps a group at its Threshold over all instances', async () => {
+    const [a, b] = [instance(), instance()];
+    for (const id of ['a1', 'a2', 'a3']) await a.send({ JobType: 'adhoc', JobID: id });
+    for (const id of ['b1', 'b2', 'b3']) await b.send({ JobType: 'adhoc', JobID: id });
+    await waitFor(() => scheduled(a) + scheduled(b) === 2, 'two jobs scheduled over both instances');
+    await sleep(300);
+    expect(scheduled(a) + scheduled(b)).toBe(2);
+  });
+
+  it('starts a waiting job on another instance once a slot is given back', async () => {
+    const [a, b] = [instance({}, 2), instance({}, 2)];
+    const aWorkers = a.workers.map((w) => new HandWorker(w));
+    await a.send({ JobType: 'adhoc', JobID: 'a1' });
+    await a.send({ JobType: 'adhoc', JobID: 'a2' });
+    const jobs = [await aWorkers[0].take(), await aWorkers[1].take()];
+    await b.send({ JobType: 'adhoc', JobID: 'b1' });
+    await sleep(200);
+    expect(scheduled(b)).toBe(0);
+    aWorkers[0].finish(jobs[0]);
+    await waitFor(() => scheduled(b) === 1, 'the job waiting on the other instance to start');
+  });
+
+  it('never runs two jobs with the same key at once over instances (defer)', async () => {
+    const [a, b] = [instance(), instance()];
+    const wa = new HandWorker(a.workers[0]);
+    await a.send({ JobType: 'nightly', JobID: 'A' });
+    const first = await wa.take();
+    await b.send({ JobType: 'nightly', JobID: 'A-retry' });
+    await sleep(300);
+    expect(scheduled(b)).toBe(0);
+    wa.finish(first);
+    await waitFor(() => scheduled(b) === 1, 'the deferred duplicate to start on the other instance');
+  });
+
+  it('drops a duplicate whose key another instance holds (DuplicatePolicy drop)', async () => {
+    const [a, b] = [instance({ DuplicatePolicy: 'drop' }), instance({ DuplicatePolicy: 'drop' })];
+    const wa = new HandWorker(a.workers[0]);
+    await a.send({ JobType: 'nightly', JobID: 'A' });
+    await wa.take();
+    await b.send({ JobType: 'nightly', JobID: 'A-retry' });
+    expect(await b.noticeReader.waitFor((e) => e.status === 'DUPLICATE', 'DUPLICATE')).toMatchObject({ category: 'nightly', priority: 'WARNING' });
+    await waitFor(() => b.upstream.get('A-retry')?.[0] === 'done', 'the dropped duplicate to be released upstream');
+  });
+
+  it('starts nothing while the shared state cannot be reached', async () => {
+    const r = rig({ SharedState: 'redis://127.0.0.1:1/0', SharedStateNamespace: namespace, Ruleset: RULESETS }, { workers: 2 });
+    rigs.push(r);
+    await r.send({ JobType: 'adhoc', JobID: 'x' });
+    await sleep(500);
+    expect(scheduled(r)).toBe(0);
+    expect(r.harness.status.get().counters.pending).toBe(1);
+  });
+});
