@@ -2,10 +2,9 @@
  * JobNode with SharedState: two nodes in this process, each with its own Redis connection, behave as
  * two instances of one topology (needs Redis on 127.0.0.1:6379; fails saying so when it is not there).
  */
-import Redis from 'ioredis';
+import { REDIS_URL, deleteRedisPrefix, requireRedis } from '../../../support/redis';
 import { HandWorker, Rig, rig, waitFor } from './component-support';
 
-const REDIS_URL = process.env.XROUTE_TEST_REDIS ?? 'redis://127.0.0.1:6379/0';
 const RULESETS = [
   { Name: 'nightly', Threshold: '1', KeyTemplate: '##JobID##', KeySubstitution: 's/-retry$//', JMSPropertyGroup: [{ JobType: '^nightly$' }] },
   { Name: 'adhoc', Threshold: '2', JMSPropertyGroup: [{ JobType: '^adhoc$' }] },
@@ -16,16 +15,7 @@ let namespace = '';
 let rigs: Rig[] = [];
 let counter = 0;
 
-beforeAll(async () => {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await r.connect();
-  } catch (e) {
-    throw new Error(`these tests need Redis on ${REDIS_URL} (set XROUTE_TEST_REDIS to another URL): ${(e as Error).message}`);
-  } finally {
-    r.disconnect();
-  }
-});
+beforeAll(requireRedis);
 
 beforeEach(() => {
   namespace = `xroute-test:jobnode:${process.pid}:${Date.now()}:${++counter}`;
@@ -34,10 +24,7 @@ beforeEach(() => {
 afterEach(async () => {
   for (const r of rigs) await r.stop();
   rigs = [];
-  const r = new Redis(REDIS_URL);
-  const keys = await r.keys(`${namespace}:*`);
-  if (keys.length > 0) await r.del(...keys);
-  await r.quit();
+  await deleteRedisPrefix(namespace);
 });
 
 function instance(config: Record<string, unknown> = {}, workers = 3): Rig {

@@ -2,11 +2,10 @@
  * The SharedState contract, run against the in-process store and against Redis on 127.0.0.1:6379
  * (unique key prefix per test). Redis must be reachable: these tests fail, saying so, when it is not.
  */
-import Redis from 'ioredis';
+import { REDIS_URL, deleteRedisPrefix, redisUnreachable } from '../../../support/redis';
 import { MemorySharedState, MemorySharedStore, SharedState } from '../../../../actors/nodes/job-node-shared-state';
 import { RedisSharedState } from '../../../../actors/nodes/job-node-shared-redis';
 
-const REDIS_URL = process.env.XROUTE_TEST_REDIS ?? 'redis://127.0.0.1:6379/0';
 const LEASE_MS = 300;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -32,20 +31,13 @@ function redisCluster(): Cluster {
       try {
         await s.ready(3000);
       } catch (e) {
-        throw new Error(`these tests need Redis on ${REDIS_URL} (set XROUTE_TEST_REDIS to another URL): ${(e as Error).message}`);
+        throw redisUnreachable(e);
       }
       return s;
     },
     async dispose() {
       for (const s of made) await s.close().catch(() => undefined);
-      const r = new Redis(REDIS_URL, { lazyConnect: true });
-      await r.connect().catch(() => undefined);
-      if (r.status === 'ready') {
-        const keys = await r.keys(`${namespace}:*`);
-        if (keys.length > 0) await r.del(...keys);
-      }
-      if (r.status === 'ready') await r.quit();
-      else r.disconnect();
+      await deleteRedisPrefix(namespace);
     },
   };
 }
