@@ -81,6 +81,18 @@ export function maxConcurrent(events: readonly WorkerEvent[], include: (job: str
   return max;
 }
 
+/** The first instant at or after `after` when `n` intervals are open (undefined = never). */
+export function firstTimeOpen(events: readonly WorkerEvent[], n: number, after: number): number | undefined {
+  const points = events.map((e) => ({ at: e.at, delta: e.kind === 'start' ? 1 : -1 }));
+  points.sort((a, b) => a.at - b.at || a.delta - b.delta);
+  let open = 0;
+  for (const p of points) {
+    open += p.delta;
+    if (p.at >= after && open >= n) return p.at;
+  }
+  return undefined;
+}
+
 /** Per key: the most runs of that key open at one instant. */
 export function maxConcurrentPerKey(events: readonly WorkerEvent[], keyOf: (job: string) => string): number {
   const keys = new Set(events.map((e) => keyOf(e.job)));
@@ -89,9 +101,9 @@ export function maxConcurrentPerKey(events: readonly WorkerEvent[], keyOf: (job:
   return max;
 }
 
-export async function waitUntil(predicate: () => boolean, what: string, timeoutMs: number): Promise<void> {
+export async function waitUntil(predicate: () => boolean | Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;
-  while (!predicate()) {
+  while (!(await predicate())) {
     if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
