@@ -88,6 +88,8 @@ export class RedisSharedState implements SharedState {
       commandTimeout: options.commandTimeoutMs ?? 1000,
       retryStrategy: (times) => Math.min(50 * times, 1000),
       lazyConnect: false,
+      // Commands issued in one event-loop turn go out as one write: many jobs claiming keys at once cost one round trip.
+      enableAutoPipelining: true,
     });
     redis.on('error', (e: Error) => options.onError?.(e));
     redis.defineCommand('acquireSlots', { numberOfKeys: 1, lua: ACQUIRE_SLOTS });
