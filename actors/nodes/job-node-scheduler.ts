@@ -410,6 +410,11 @@ export class JobScheduler<P> {
     this.pump();
   }
 
+  /** Thresholds changed outside (a shared slot was given back): re-read them before the next dispatch, without dispatching now. */
+  invalidateThresholds(): void {
+    this.thresholdsValidUntil = 0;
+  }
+
   /** Stops every timer; the scheduler must not be used afterwards. */
   close(): void {
     this.closed = true;

@@ -28,8 +28,10 @@ export interface SharedLimitsHost {
   /** Active + ready jobs of a group in the scheduler. */
   demand(group: number): number;
   active(group: number): number;
-  /** The thresholds changed: the scheduler must re-read them before its next dispatch. */
+  /** The thresholds changed: the scheduler must re-read them and dispatch what it can. */
   thresholdsChanged(): void;
+  /** The thresholds changed during a scheduler call: re-read them before its next dispatch (no dispatch now). */
+  thresholdsStale(): void;
   /** Runs `fn` later inside the owner's turn. */
   later(fn: () => void, ms: number): void;
   /** Delivers an asynchronous result into the owner's turn. */
@@ -49,6 +51,8 @@ export class SharedLimits {
   private readonly held: number[];
   private readonly asking: boolean[];
   private readonly retrying: boolean[];
+  /** Groups where another instance waits for a slot (as of the last renew). */
+  private contended: boolean[];
   private healthy = true;
   private closed = false;
   private readonly keyRefs = new Map<string, number>();
@@ -63,6 +67,7 @@ export class SharedLimits {
     this.held = groups.map(() => 0);
     this.asking = groups.map(() => false);
     this.retrying = groups.map(() => false);
+    this.contended = groups.map(() => false);
     this.scheduleRenew();
   }
 
@@ -95,6 +100,18 @@ export class SharedLimits {
     } else if (target > held && !this.asking[group] && !this.retrying[group]) {
       this.ask(group, cap, target - held);
     }
+  }
+
+  /**
+   * A job of the group ended (called inside the scheduler's call, before it dispatches again). While
+   * another instance waits for a slot of the group, the slot goes back to Redis instead of to this
+   * instance's next job; this instance then asks again and waits its turn.
+   */
+  jobEnded(group: number): void {
+    if (this.closed || !this.contended[group] || this.held[group] <= this.host.active(group)) return;
+    this.held[group]--;
+    this.host.thresholdsStale();
+    this.state.releaseSlots(this.groups[group].name, 1).catch((e) => this.host.log('warn', 'cannot give back a shared slot; it lapses with its lease', { group: this.groups[group].name, error: String(e) }));
   }
 
   /** Admits a job whose key must be held cluster-wide before it may enter the scheduler. */
@@ -221,6 +238,7 @@ export class SharedLimits {
             if (g >= 0) this.held[g] = Math.max(0, this.held[g] - lost);
             this.host.log('error', 'shared slots lapsed before they were renewed; they are no longer counted', { group: name, lost });
           });
+          this.contended = this.groups.map((g) => result.contended.has(g.name));
           for (const key of result.lostKeys) this.host.log('error', 'a shared job key lapsed before it was renewed: another instance may run the same key', { key });
           if (!this.healthy) this.host.log('info', 'shared state reachable again: dispatch resumes', {});
           this.healthy = true;

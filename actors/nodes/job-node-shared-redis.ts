@@ -14,27 +14,42 @@ import { redactText } from '../../src/logging/redact';
 
 const NOW_MS = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 
-/** KEYS[1] slots; ARGV: cap, leaseMs, slot ids to add (as many as wanted). Returns the number added. */
+/**
+ * KEYS[1] slots, KEYS[2] waiters; ARGV: cap, leaseMs, instance, waitLeaseMs, slot ids to add (as many as
+ * wanted). While other instances wait, one that has not waited yet gets nothing and joins them; one
+ * left short waits (its entry lapses unless it asks again). Returns the number of slots added.
+ */
 const ACQUIRE_SLOTS = `${NOW_MS}
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-local free = tonumber(ARGV[1]) - redis.call('ZCARD', KEYS[1])
-local n = math.min(free, #ARGV - 2)
-if n <= 0 then return 0 end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+local want = #ARGV - 4
+local n = 0
+if redis.call('ZSCORE', KEYS[2], ARGV[3]) or redis.call('ZCARD', KEYS[2]) == 0 then
+  n = math.max(0, math.min(tonumber(ARGV[1]) - redis.call('ZCARD', KEYS[1]), want))
+end
 local lease = tonumber(ARGV[2])
-for i = 1, n do redis.call('ZADD', KEYS[1], now + lease, ARGV[i + 2]) end
+for i = 1, n do redis.call('ZADD', KEYS[1], now + lease, ARGV[i + 4]) end
+if n < want then redis.call('ZADD', KEYS[2], now + tonumber(ARGV[4]), ARGV[3]) else redis.call('ZREM', KEYS[2], ARGV[3]) end
 redis.call('PEXPIRE', KEYS[1], lease * 2)
+redis.call('PEXPIRE', KEYS[2], math.max(lease, tonumber(ARGV[4])) * 2)
 return n`;
 
-/** KEYS[1] slots; ARGV: leaseMs, this instance's slot ids. Returns the ids that had lapsed (now gone). */
+/**
+ * KEYS[1] slots, KEYS[2] waiters; ARGV: leaseMs, instance, this instance's slot ids. Returns the number
+ * of other instances waiting, then the ids that had lapsed (now gone).
+ */
 const RENEW_SLOTS = `${NOW_MS}
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
 local lease = tonumber(ARGV[1])
-local lost = {}
-for i = 2, #ARGV do
-  if redis.call('ZSCORE', KEYS[1], ARGV[i]) then redis.call('ZADD', KEYS[1], now + lease, ARGV[i]) else lost[#lost + 1] = ARGV[i] end
+local others = redis.call('ZCARD', KEYS[2])
+if redis.call('ZSCORE', KEYS[2], ARGV[2]) then others = others - 1 end
+local out = {others}
+for i = 3, #ARGV do
+  if redis.call('ZSCORE', KEYS[1], ARGV[i]) then redis.call('ZADD', KEYS[1], now + lease, ARGV[i]) else out[#out + 1] = ARGV[i] end
 end
 redis.call('PEXPIRE', KEYS[1], lease * 2)
-return lost`;
+return out`;
 
 /** KEYS: key names; ARGV: instance, leaseMs. Returns the indexes (1-based) of keys no longer held. */
 const RENEW_KEYS = `local lost = {}
@@ -53,8 +68,8 @@ return 1`;
 const RELEASE_KEY = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
 interface Scripts {
-  acquireSlots(key: string, ...args: (string | number)[]): Promise<number>;
-  renewSlots(key: string, ...args: (string | number)[]): Promise<string[]>;
+  acquireSlots(slots: string, waiters: string, ...args: (string | number)[]): Promise<number>;
+  renewSlots(slots: string, waiters: string, ...args: (string | number)[]): Promise<(string | number)[]>;
   renewKeys(numKeys: number, ...args: (string | number)[]): Promise<number[]>;
   claimKey(key: string, instance: string, leaseMs: number): Promise<number>;
   releaseKey(key: string, instance: string): Promise<number>;
@@ -66,6 +81,8 @@ export interface RedisSharedStateOptions {
   /** Key prefix of this namespace (e.g. "xroute:jobnode:Scheduler"). */
   readonly namespace: string;
   readonly leaseMs: number;
+  /** How long an instance left short stays first in line without asking again, ms (default 1000). */
+  readonly waitLeaseMs?: number;
   /** How long one command may take before it counts as failed, ms. */
   readonly commandTimeoutMs?: number;
   readonly instance?: string;
@@ -92,8 +109,8 @@ export class RedisSharedState implements SharedState {
       enableAutoPipelining: true,
     });
     redis.on('error', (e: Error) => options.onError?.(e));
-    redis.defineCommand('acquireSlots', { numberOfKeys: 1, lua: ACQUIRE_SLOTS });
-    redis.defineCommand('renewSlots', { numberOfKeys: 1, lua: RENEW_SLOTS });
+    redis.defineCommand('acquireSlots', { numberOfKeys: 2, lua: ACQUIRE_SLOTS });
+    redis.defineCommand('renewSlots', { numberOfKeys: 2, lua: RENEW_SLOTS });
     redis.defineCommand('renewKeys', { lua: RENEW_KEYS });
     redis.defineCommand('claimKey', { numberOfKeys: 1, lua: CLAIM_KEY });
     redis.defineCommand('releaseKey', { numberOfKeys: 1, lua: RELEASE_KEY });
@@ -115,7 +132,7 @@ export class RedisSharedState implements SharedState {
   async acquireSlots(group: string, cap: number, want: number): Promise<number> {
     if (want <= 0 || cap <= 0) return 0;
     const ids = Array.from({ length: want }, () => `${this.instance}#${++this.nextSlot}`);
-    const n = Number(await this.redis.acquireSlots(this.slotsKey(group), cap, this.options.leaseMs, ...ids));
+    const n = Number(await this.redis.acquireSlots(this.slotsKey(group), this.waitersKey(group), cap, this.options.leaseMs, this.instance, this.options.waitLeaseMs ?? 1000, ...ids));
     this.mineOf(group).push(...ids.slice(0, n));
     return n;
   }
@@ -138,22 +155,25 @@ export class RedisSharedState implements SharedState {
 
   async renew(): Promise<RenewResult> {
     const lostSlots = new Map<string, number>();
+    const contended = new Set<string>();
     const groups = [...this.mine].filter(([, ids]) => ids.length > 0);
     const keys = [...this.myKeys];
     const pipeline = this.redis.pipeline() as unknown as Scripts & { exec(): Promise<[Error | null, unknown][] | null> };
-    for (const [group, ids] of groups) void pipeline.renewSlots(this.slotsKey(group), this.options.leaseMs, ...ids);
+    for (const [group, ids] of groups) void pipeline.renewSlots(this.slotsKey(group), this.waitersKey(group), this.options.leaseMs, this.instance, ...ids);
     if (keys.length > 0) void pipeline.renewKeys(keys.length, ...keys.map((k) => this.keyKey(k)), this.instance, this.options.leaseMs);
     const results = (await pipeline.exec()) ?? [];
     for (const [error] of results) if (error) throw error;
     groups.forEach(([group, ids], i) => {
-      const lost = new Set(results[i][1] as string[]);
+      const [others, ...lapsed] = results[i][1] as [number, ...string[]];
+      if (Number(others) > 0) contended.add(group);
+      const lost = new Set(lapsed);
       if (lost.size === 0) return;
       this.mine.set(group, ids.filter((id) => !lost.has(id)));
       lostSlots.set(group, lost.size);
     });
     const lostKeys = keys.length > 0 ? (results[groups.length][1] as number[]).map((i) => keys[i - 1]) : [];
     for (const k of lostKeys) this.myKeys.delete(k);
-    return { lostSlots, lostKeys };
+    return { lostSlots, lostKeys, contended };
   }
 
   async close(): Promise<void> {
@@ -172,6 +192,10 @@ export class RedisSharedState implements SharedState {
 
   private slotsKey(group: string): string {
     return `${this.options.namespace}:slots:${group}`;
+  }
+
+  private waitersKey(group: string): string {
+    return `${this.options.namespace}:waiting:${group}`;
   }
 
   private keyKey(key: string): string {

@@ -14,10 +14,17 @@ export interface RenewResult {
   /** Group name -> slots lost. */
   readonly lostSlots: ReadonlyMap<string, number>;
   readonly lostKeys: readonly string[];
+  /** Groups in which this instance holds slots while another instance waits for one. */
+  readonly contended: ReadonlySet<string>;
 }
 
 export interface SharedState {
-  /** Takes up to `want` slots of `group` while fewer than `cap` are held over all instances; resolves to the number taken. */
+  /**
+   * Takes up to `want` slots of `group` while fewer than `cap` are held over all instances; resolves to the
+   * number taken. Fair between instances: while others wait for a slot of the group, an instance that has
+   * not asked before gets none and waits behind them; an instance left short waits until it asks again
+   * (or, if it stops asking, for a short wait lease).
+   */
   acquireSlots(group: string, cap: number, want: number): Promise<number>;
   /** Gives back `count` of this instance's slots of `group`. */
   releaseSlots(group: string, count: number): Promise<void>;
@@ -36,7 +43,20 @@ export class MemorySharedStore {
   readonly slots = new Map<string, Map<string, number>>();
   /** Key -> holder and deadline. */
   readonly keys = new Map<string, { holder: string; until: number }>();
-  constructor(readonly clock: () => number = Date.now) {}
+  /** Group -> waiting instance -> deadline of its wait. */
+  readonly waiting = new Map<string, Map<string, number>>();
+  constructor(
+    readonly clock: () => number = Date.now,
+    readonly waitLeaseMs = 1000,
+  ) {}
+
+  waitersOf(group: string): Map<string, number> {
+    let waiters = this.waiting.get(group);
+    if (waiters === undefined) this.waiting.set(group, (waiters = new Map()));
+    const now = this.clock();
+    for (const [id, until] of waiters) if (until <= now) waiters.delete(id);
+    return waiters;
+  }
 
   liveSlots(group: string): Map<string, number> {
     let slots = this.slots.get(group);
@@ -70,7 +90,10 @@ export class MemorySharedState implements SharedState {
 
   async acquireSlots(group: string, cap: number, want: number): Promise<number> {
     const slots = this.store.liveSlots(group);
-    const n = Math.max(0, Math.min(want, cap - slots.size));
+    const waiters = this.store.waitersOf(group);
+    const n = waiters.size === 0 || waiters.has(this.instance) ? Math.max(0, Math.min(want, cap - slots.size)) : 0;
+    if (n < want) waiters.set(this.instance, this.store.clock() + this.store.waitLeaseMs);
+    else waiters.delete(this.instance);
     const mine = this.mineOf(group);
     const until = this.store.clock() + this.leaseMs;
     for (let i = 0; i < n; i++) {
@@ -103,7 +126,10 @@ export class MemorySharedState implements SharedState {
   async renew(): Promise<RenewResult> {
     const until = this.store.clock() + this.leaseMs;
     const lostSlots = new Map<string, number>();
+    const contended = new Set<string>();
     for (const [group, ids] of this.mine) {
+      const waiters = this.store.waitersOf(group);
+      if (ids.length > 0 && waiters.size - (waiters.has(this.instance) ? 1 : 0) > 0) contended.add(group);
       const slots = this.store.liveSlots(group);
       const kept = ids.filter((id) => slots.has(id));
       for (const id of kept) slots.set(id, until);
@@ -120,7 +146,7 @@ export class MemorySharedState implements SharedState {
         held.until = until;
       }
     }
-    return { lostSlots, lostKeys };
+    return { lostSlots, lostKeys, contended };
   }
 
   async close(): Promise<void> {

@@ -276,6 +276,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
         demand: (g) => this.scheduler.activeIn(g) + this.scheduler.readyIn(g),
         active: (g) => this.scheduler.activeIn(g),
         thresholdsChanged: () => this.scheduler?.poke(),
+        thresholdsStale: () => this.scheduler.invalidateThresholds(),
         later: (fn, ms) => void this.ctx.setTimeout(fn, ms),
         deliver: (run) => self.tell({ type: 'shared-state', token, run }),
         log: (level, text, fields) => env.logger[level](text, fields),
@@ -422,6 +423,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     this.requests.delete(job.id);
     if (this.shared !== undefined) {
       if (job.key !== undefined) this.shared.keyEnded(job.key);
+      this.shared.jobEnded(job.group);
       const shared = this.shared;
       // Not inside the scheduler's own call: give back or ask for slots once it has settled.
       this.ctx.self.tell({ type: 'shared-state', token: this.token, run: () => shared.balance(job.group) });

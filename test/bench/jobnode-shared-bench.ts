@@ -84,6 +84,7 @@ async function run(variant: Variant, jobs: number): Promise<number> {
         demand: (g) => scheduler.activeIn(g) + scheduler.readyIn(g),
         active: (g) => scheduler.activeIn(g),
         thresholdsChanged: () => scheduler?.poke(),
+        thresholdsStale: () => scheduler.invalidateThresholds(),
         later: (fn, ms) => {
           const t = setTimeout(() => {
             timers.delete(t);

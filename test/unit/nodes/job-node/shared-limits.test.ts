@@ -58,6 +58,19 @@ describe('JobNode SharedState (Redis)', () => {
     await waitFor(() => scheduled(b) === 1, 'the job waiting on the other instance to start');
   });
 
+  it('gives a slot to another instance waiting for it instead of to its own next job', async () => {
+    const [a, b] = [instance({}, 2), instance({}, 2)];
+    const aWorkers = a.workers.map((w) => new HandWorker(w));
+    for (const id of ['a1', 'a2', 'a3', 'a4']) await a.send({ JobType: 'adhoc', JobID: id });
+    const first = await aWorkers[0].take();
+    await aWorkers[1].take();
+    await b.send({ JobType: 'adhoc', JobID: 'b1' });
+    await sleep(1000); // a renew (every third of the 2 s lease) tells the holder that b waits
+    aWorkers[0].finish(first);
+    await waitFor(() => scheduled(b) === 1, 'the waiting instance to get the freed slot');
+    expect(scheduled(a)).toBe(2);
+  });
+
   it('never runs two jobs with the same key at once over instances (defer)', async () => {
     const [a, b] = [instance(), instance()];
     const wa = new HandWorker(a.workers[0]);

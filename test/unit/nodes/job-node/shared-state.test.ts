@@ -80,6 +80,23 @@ describe.each([
     expect(granted.reduce((a, b) => a + b, 0)).toBe(4);
   });
 
+  test('an instance that waits for a slot gets the next one freed before an instance that had not asked', async () => {
+    const [a, b] = [await cluster.instance(), await cluster.instance()];
+    expect(await a.acquireSlots('g', 1, 1)).toBe(1);
+    expect(await b.acquireSlots('g', 1, 1)).toBe(0);
+    await a.releaseSlots('g', 1);
+    expect(await a.acquireSlots('g', 1, 1)).toBe(0);
+    expect(await b.acquireSlots('g', 1, 1)).toBe(1);
+  });
+
+  test('renew tells a holder that another instance waits for a slot of its group', async () => {
+    const [a, b] = [await cluster.instance(), await cluster.instance()];
+    await a.acquireSlots('g', 1, 1);
+    expect((await a.renew()).contended.has('g')).toBe(false);
+    await b.acquireSlots('g', 1, 1);
+    expect((await a.renew()).contended.has('g')).toBe(true);
+  });
+
   test('slots of an instance that stops renewing come back after the lease', async () => {
     const [dead, b] = [await cluster.instance(), await cluster.instance()];
     await dead.acquireSlots('g', 2, 2);
