@@ -50,20 +50,22 @@ export class MemorySharedStore {
     readonly waitLeaseMs = 1000,
   ) {}
 
+  /** The instances waiting for a slot of `group`, lapsed waits dropped. */
   waitersOf(group: string): Map<string, number> {
-    let waiters = this.waiting.get(group);
-    if (waiters === undefined) this.waiting.set(group, (waiters = new Map()));
-    const now = this.clock();
-    for (const [id, until] of waiters) if (until <= now) waiters.delete(id);
-    return waiters;
+    return this.live(this.waiting, group);
   }
 
+  /** The slots of `group`, lapsed leases dropped. */
   liveSlots(group: string): Map<string, number> {
-    let slots = this.slots.get(group);
-    if (slots === undefined) this.slots.set(group, (slots = new Map()));
+    return this.live(this.slots, group);
+  }
+
+  private live(byGroup: Map<string, Map<string, number>>, group: string): Map<string, number> {
+    let entries = byGroup.get(group);
+    if (entries === undefined) byGroup.set(group, (entries = new Map()));
     const now = this.clock();
-    for (const [id, until] of slots) if (until <= now) slots.delete(id);
-    return slots;
+    for (const [id, until] of entries) if (until <= now) entries.delete(id);
+    return entries;
   }
 }
 
