@@ -15,6 +15,7 @@ import { GroupSpec, JobScheduler, JobView, fixedThreshold } from '../../actors/n
 import { SharedLimits } from '../../actors/nodes/job-node-shared-limits';
 import { RedisSharedState } from '../../actors/nodes/job-node-shared-redis';
 import type { BenchRow } from './bench-types';
+import { median } from './interleaved';
 
 const THRESHOLD = 64;
 const WORKERS = 64;
@@ -134,12 +135,13 @@ async function run(variant: Variant, jobs: number): Promise<number> {
 
 export async function benchJobNodeShared(options: { jobs: number; rounds?: number }): Promise<BenchRow[]> {
   const rounds = options.rounds ?? 3;
-  const best = new Map<Variant, number>();
-  // Rounds alternate the order of the variants; the best round of each counts (the machine is shared).
+  const perRound = new Map<Variant, number[]>();
+  // Rounds alternate the order of the variants; each figure is the median of its rounds.
   for (let r = 0; r < rounds; r++) {
     const order: Variant[] = r % 2 === 0 ? ['in-process', 'redis', 'redis-keys'] : ['redis-keys', 'redis', 'in-process'];
-    for (const v of order) best.set(v, Math.max(best.get(v) ?? 0, await run(v, options.jobs)));
+    for (const v of order) perRound.set(v, [...(perRound.get(v) ?? []), await run(v, options.jobs)]);
   }
+  const best = new Map<Variant, number>([...perRound].map(([v, xs]) => [v, median(xs)]));
   const base = best.get('in-process') as number;
   const row = (name: string, v: Variant): BenchRow => {
     const value = Math.round(best.get(v) as number);
