@@ -2,7 +2,7 @@
  * JobNode with SharedState: two nodes in this process, each with its own Redis connection, behave as
  * two instances of one topology (needs Redis on 127.0.0.1:6379; fails saying so when it is not there).
  */
-import { REDIS_URL, deleteRedisPrefix, requireRedis } from '../../../support/redis';
+import { CuttableRedisProxy, REDIS_URL, deleteRedisPrefix, requireRedis } from '../../../support/redis';
 import { HandWorker, Rig, rig, waitFor } from './component-support';
 
 const RULESETS = [
@@ -91,6 +91,27 @@ describe('JobNode SharedState (Redis)', () => {
     await b.send({ JobType: 'nightly', JobID: 'A-retry' });
     expect(await b.noticeReader.waitFor((e) => e.status === 'DUPLICATE', 'DUPLICATE')).toMatchObject({ category: 'nightly', priority: 'WARNING' });
     await waitFor(() => b.upstream.get('A-retry')?.[0] === 'done', 'the dropped duplicate to be released upstream');
+  });
+
+  it('pauses dispatch while Redis cannot be reached, even in slots it holds, and resumes when Redis is back', async () => {
+    const proxy = await CuttableRedisProxy.start();
+    try {
+      const r = rig({ SharedState: proxy.url, SharedStateNamespace: namespace, SharedStateLease: '1', Ruleset: RULESETS }, { workers: 2 });
+      rigs.push(r);
+      const workers = r.workers.map((w) => new HandWorker(w));
+      for (const id of ['a1', 'a2', 'a3']) await r.send({ JobType: 'adhoc', JobID: id });
+      const first = await workers[0].take();
+      await workers[1].take();
+      await proxy.cut();
+      await sleep(700); // a renew (every third of the 1 s lease) fails: dispatch pauses
+      workers[0].finish(first);
+      await sleep(400);
+      expect(scheduled(r)).toBe(2);
+      await proxy.restore();
+      await waitFor(() => scheduled(r) === 3, 'dispatch to resume once Redis is back');
+    } finally {
+      await proxy.cut();
+    }
   });
 
   it('starts nothing while the shared state cannot be reached', async () => {
