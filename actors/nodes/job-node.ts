@@ -63,6 +63,8 @@ export interface JobNodeStatus {
   readonly active: readonly JobSummary[];
   readonly pending: readonly JobSummary[];
   readonly counters: Readonly<Record<string, number>>;
+  /** With SharedState: whether dispatch is paused (Redis unreachable), the slots held per group, and jobs waiting for a key held elsewhere. */
+  readonly shared?: { readonly paused: boolean; readonly slots: Readonly<Record<string, number>>; readonly waitingForKeys: number };
 }
 
 /** Messages JobNode's actor understands. Only `status` is for other components; the rest it sends itself. */
@@ -284,6 +286,16 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
       },
       { leaseMs: cfg.leaseMs, retryMs: this.settings.waitTimeMs },
     );
+  }
+
+  private sharedStatus(): JobNodeStatus['shared'] {
+    const shared = this.shared;
+    if (shared === undefined) return undefined;
+    const slots: Record<string, number> = {};
+    this.settings.rulesets.forEach((r, g) => {
+      if (!r.bypass) slots[r.name] = shared.heldSlots(g);
+    });
+    return { paused: shared.paused, slots, waitingForKeys: shared.waitingForKeys };
   }
 
   private routeOf(request: Request): { group: number; key: string | undefined } {
@@ -600,6 +612,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
       active: snap.active.map((j) => summary(j, 'active')),
       pending: snap.waiting.map((j) => summary(j, j.state === 'deferred' ? 'deferred' : 'pending')),
       counters: this.env.status.get().counters,
+      shared: this.sharedStatus(),
     };
   }
 }

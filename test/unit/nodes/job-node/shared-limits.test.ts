@@ -3,6 +3,7 @@
  * two instances of one topology (needs Redis on 127.0.0.1:6379; fails saying so when it is not there).
  */
 import { CuttableRedisProxy, REDIS_URL, deleteRedisPrefix, requireRedis } from '../../../support/redis';
+import { queryJobNodeStatus } from '../../../../actors/nodes/job-node';
 import { HandWorker, Rig, rig, waitFor } from './component-support';
 
 const RULESETS = [
@@ -43,6 +44,14 @@ describe('JobNode SharedState (Redis)', () => {
     await waitFor(() => scheduled(a) + scheduled(b) === 2, 'two jobs scheduled over both instances');
     await sleep(300);
     expect(scheduled(a) + scheduled(b)).toBe(2);
+  });
+
+  it('shows the slots it holds, and whether dispatch is paused, in its status', async () => {
+    const a = instance();
+    await a.send({ JobType: 'adhoc', JobID: 'a1' });
+    await waitFor(() => scheduled(a) === 1, 'the job to start');
+    const status = await queryJobNodeStatus(a.harness.actor);
+    expect(status.shared).toEqual({ paused: false, slots: { nightly: 0, adhoc: 1 }, waitingForKeys: 0 });
   });
 
   it('starts a waiting job on another instance once a slot is given back', async () => {
