@@ -16,11 +16,13 @@ import { STREAM_PERSISTER } from './persisters/stream-persister';
 import { FILE_PERSISTER } from './persisters/file-persister';
 import { STREAM_RECEIVER } from './receivers/stream-receiver';
 import { jobNodeComponent } from './nodes/job-node';
+import { collectNodeComponent } from './nodes/collect-node';
 import { JOB_PERSISTER } from './persisters/job-persister';
 
 export const COMPONENT_DEFINITIONS: readonly AnyComponentDefinition[] = [
   // components register here, one line each
   jobNodeComponent,
+  collectNodeComponent,
   PERSISTER_POOL,
   RECEIVER_POOL,
   STREAM_PERSISTER,

@@ -7,7 +7,7 @@ export { XQueue } from './xqueue/xqueue';
 export type { Outcome, DoneCallback, QueueState, Taken, XQueueStats } from './xqueue/xqueue';
 export { XQueueStoppedError, PartitionError } from './xqueue/errors';
 export { parsePartition } from './xqueue/partition';
-export { Flow, UnknownLinkError } from './runtime/flow';
+export { Flow, UnknownLinkError, QueueFullError, DEFAULT_MAX_WAITING_SENDS } from './runtime/flow';
 export type { FlowStatus, ComponentView } from './runtime/flow';
 export { ComponentRegistry, StatusReporter, UnknownComponentClassError } from './runtime/component';
 export type { ComponentDefinition, ComponentEnv, ComponentStatus, StatusSnapshot } from './runtime/component';

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: the unit and integration suites (in parallel workers), then the fault suite alone, because
-// fault tests stop and restart the shared broker. Ends with one summary line "tests: N passed, N failed".
+// `npm test`: the unit and integration suites (in parallel workers), then the fault suite alone (each fault test
+// stops, restarts and kills a private RabbitMQ node of its own, which needs the machine's attention for timing;
+// the system broker on 5672 is only used). Ends with one summary line "tests: N passed, N failed".
 'use strict';
 const { spawnSync } = require('child_process');
 const fs = require('fs');

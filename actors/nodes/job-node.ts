@@ -27,10 +27,9 @@ import { ComponentDefinition, ComponentEnv } from '../../src/runtime/component';
 import { Message } from '../../src/message/message';
 import { Outcome, Taken, XQueue } from '../../src/xqueue/xqueue';
 import { Partition, parsePartition } from '../../src/xqueue/partition';
-import { ReserveAbortedError, XQueueStoppedError } from '../../src/xqueue/errors';
 import { displayFields, displayMessage } from '../../src/logging/display';
 import { describe as describeError } from '../../src/runtime/actor';
-import { Deque } from './job-node-structures';
+import { OutlinkSender, tryReserveCell } from './outlink-sender';
 import { JobScheduler, JobView, SchedulerEvent, SchedulerPort, WorkerState } from './job-node-scheduler';
 import { BYPASS_OUTLINK, FIRST_WORKER_OUTLINK, JobNodeSettings, NOTICE_OUTLINK, parseJobNodeSettings, rulesetMatcher } from './job-node-config';
 import { EventPriority, JobIdentity, NoticeDetails, QueryOperation, jobName, noticeEvent, queryEvent, queryResultEvent, JOB_EVENT_PROPERTY } from './job-node-events';
@@ -112,12 +111,9 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
   private readonly requests = new Map<number, Placement>();
   private readonly queries = new Map<number, Placement>();
   private readonly lastProgress = new Map<number, string>();
-  private readonly bypassWaiting = new Deque<Request>();
-  private readonly bypassPlaced = new Map<Request, number>();
-  private bypassReserving = false;
+  private bypassSender!: OutlinkSender<Request>;
   private readonly retryTimers = new Map<number, TimerHandle>();
   private readonly stopSignal = new AbortController();
-  private stopped = false;
   /** Cluster-wide limits (SharedState); undefined = this process alone. */
   private shared: SharedLimits | undefined;
   /** With SharedState: each request's group and key, computed once before it enters the scheduler. */
@@ -138,6 +134,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     this.bypass = env.outlinks[BYPASS_OUTLINK];
     this.workers = env.outlinks.slice(FIRST_WORKER_OUTLINK);
     this.partitions = env.outlinks.map((q, i) => parsePartition(s.outlinkPartitions[i], q.capacity, q.name));
+    this.bypassSender = new OutlinkSender(this.bypass, this.partitions[BYPASS_OUTLINK], this.stopSignal.signal, (e) => ctx.fail(e));
     const matcher = (this.matcher = rulesetMatcher(s.rulesets, (ruleset, error) => env.logger.error('ruleset filter failed; message goes to nohit', { ruleset, error: describeError(error) })));
     if (s.shared !== undefined) this.shared = this.startSharedLimits();
     const shared = this.shared;
@@ -169,27 +166,25 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
         this.onQueryReturned(msg.job, msg.dispatch, msg.worker, msg.event, msg.who);
         return;
       case 'bypass-returned':
-        this.bypassPlaced.delete(msg.request);
         this.input.remove(msg.request, msg.outcome);
         return;
       case 'worker-drained':
         this.scheduler.workerReady(msg.worker);
         return;
       case 'shared-state':
-        if (!this.stopped) msg.run();
+        if (!this.stopSignal.signal.aborted) msg.run();
         return;
     }
   }
 
   stop(): void {
-    this.stopped = true;
     this.stopSignal.abort();
     this.scheduler?.close();
     this.shared?.close().catch((e) => this.env.logger.warn('cannot give back shared slots and keys; they lapse with their lease', { error: describeError(e) }));
     // Withdraw what no consumer has taken: the input messages go back to the input queue (runtime), so
     // these copies would otherwise run twice.
     for (const p of [...this.requests.values(), ...this.queries.values()]) this.workers[p.worker]?.takeback(p.cell);
-    for (const cell of this.bypassPlaced.values()) this.bypass?.takeback(cell);
+    this.bypassSender?.close();
     this.env.status.set('STOPPED');
   }
 
@@ -370,7 +365,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
 
   private startJob(job: JobView<Request>, worker: number): boolean {
     const q = this.workers[worker];
-    const cell = this.tryReserve(q, this.partitions[FIRST_WORKER_OUTLINK + worker]);
+    const cell = tryReserveCell(q, this.partitions[FIRST_WORKER_OUTLINK + worker]);
     if (cell < 0) {
       this.retryWorkerLater(worker);
       return false;
@@ -385,7 +380,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
 
   private sendQuery(job: JobView<Request>, worker: number, operation: QueryOperation): boolean {
     const q = this.workers[worker];
-    const cell = this.tryReserve(q, this.partitions[FIRST_WORKER_OUTLINK + worker]);
+    const cell = tryReserveCell(q, this.partitions[FIRST_WORKER_OUTLINK + worker]);
     if (cell < 0) return false;
     const who = this.identity(job, worker);
     const dispatch = job.dispatches;
@@ -495,48 +490,9 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
   // ------------------------------------------------------------------ bypass (no flow control, back pressure only)
 
   private sendBypass(request: Request): void {
-    if (this.bypassWaiting.size === 0) {
-      const cell = this.tryReserve(this.bypass, this.partitions[BYPASS_OUTLINK]);
-      if (cell >= 0) {
-        this.addBypass(cell, request);
-        return;
-      }
-    }
-    this.bypassWaiting.pushBack(request);
-    this.reserveBypass();
-  }
-
-  private addBypass(cell: number, request: Request): void {
     const self = this.ctx.self;
     const token = this.token;
-    this.bypassPlaced.set(request, cell);
-    this.bypass.add(cell, request.item, (_item, outcome) => self.tell({ type: 'bypass-returned', token, request, outcome }));
-  }
-
-  /** Head-of-line: bypass messages keep their order; the input stays taken meanwhile (back pressure). */
-  private reserveBypass(): void {
-    if (this.bypassReserving || this.bypassWaiting.size === 0 || this.stopped) return;
-    this.bypassReserving = true;
-    this.bypass.reserve({ partition: this.partitions[BYPASS_OUTLINK], signal: this.stopSignal.signal }).then(
-      (cell) => {
-        this.bypassReserving = false;
-        if (this.stopped) {
-          this.bypass.cancel(cell);
-          return;
-        }
-        this.addBypass(cell, this.bypassWaiting.popFront() as Request);
-        while (this.bypassWaiting.size > 0) {
-          const next = this.tryReserve(this.bypass, this.partitions[BYPASS_OUTLINK]);
-          if (next < 0) break;
-          this.addBypass(next, this.bypassWaiting.popFront() as Request);
-        }
-        this.reserveBypass();
-      },
-      (err: unknown) => {
-        this.bypassReserving = false;
-        if (!this.stopped && !(err instanceof ReserveAbortedError)) this.ctx.fail(err);
-      },
-    );
+    this.bypassSender.send(request, request.item, (_item, outcome) => self.tell({ type: 'bypass-returned', token, request, outcome }));
   }
 
   // ------------------------------------------------------------------ escalations
@@ -549,7 +505,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
   /** Escalations go to notice untracked; a full notice drops them with an error log (as the original). */
   private escalate(event: Message, displayMask: number): void {
     if (displayMask > 0) this.logEscalation(event);
-    const cell = this.tryReserve(this.notice, this.partitions[NOTICE_OUTLINK]);
+    const cell = tryReserveCell(this.notice, this.partitions[NOTICE_OUTLINK]);
     if (cell < 0) {
       this.env.status.count('noticeDropped');
       this.env.logger.error('notice outlink full: escalation dropped', { event: Object.fromEntries(event.properties) });
@@ -557,16 +513,6 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     }
     this.notice.add(cell, event);
     this.env.status.count('escalations');
-  }
-
-  /** A free cell, or -1 when none is free (or the outlink is paused or stopped). */
-  private tryReserve(q: XQueue<Message>, partition: Partition): number {
-    try {
-      return q.tryReserve(partition);
-    } catch (e) {
-      if (e instanceof XQueueStoppedError) return -1;
-      throw e;
-    }
   }
 
   private logEscalation(event: Message): void {

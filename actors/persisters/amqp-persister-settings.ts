@@ -17,6 +17,8 @@ export type PublishFailurePolicy = (typeof PUBLISH_FAILURE_POLICIES)[number];
 export interface AmqpPersisterSettings {
   readonly connection: AmqpConnectionSettings;
   readonly exchange: ExchangeSettings;
+  /** A queue checked or declared (with the exchange's IsPassive/IsDurable/AutoDelete) on every connect. */
+  readonly queue: string | undefined;
   /** The routing key of a message: fixed, or rendered from a `##field##` template. */
   readonly routingKey: (msg: Message) => string;
   readonly maxInFlight: number;
@@ -38,7 +40,8 @@ export const AMQP_PERSISTER_SCHEMA: JsonSchema = {
     ...topologySchemaProperties(),
     ...reconnectSchemaProperties(),
     Operation: { type: 'string', enum: ['pub'] },
-    RoutingKey: { type: 'string', description: 'routing key, fixed or a ##field## template (e.g. "orders.##Region##")' },
+    RoutingKey: { type: 'string', description: 'routing key, fixed or a ##field## template (e.g. "orders.##Region##"); default QueueName' },
+    QueueName: { type: 'string', description: 'a queue checked (IsPassive true) or declared (IsPassive false, with IsDurable/AutoDelete, no arguments) on connect; with the default exchange the routing key defaults to it' },
     MaxInFlight: INT('publishes awaiting a broker confirm at once (default 256)'),
     ReturnPolicy: { type: 'string', enum: [...PUBLISH_FAILURE_POLICIES], description: 'unroutable message: fail (default: removed as failed, its producer decides), retry (after RetryDelay), drop (logged)' },
     NackPolicy: { type: 'string', enum: [...PUBLISH_FAILURE_POLICIES], description: 'message nacked by the broker: retry (default), fail, drop' },
@@ -53,8 +56,9 @@ export function readPersisterSettings(name: string, config: ComponentConfig, bas
   const operation = r.string('Operation', 'pub');
   if (operation !== 'pub') throw new ComponentConfigError(name, 'Operation', operation, '"pub" (the only operation of AmqpPersister)');
   const exchange = readExchangeSettings(r);
-  const keySource = r.string('RoutingKey', '');
-  if (exchange.name === '' && keySource === '') throw new ComponentConfigError(name, 'RoutingKey', undefined, 'a routing key (the queue name) when no ExchangeName is given');
+  const queue = r.string('QueueName', '').trim() || undefined;
+  const keySource = r.string('RoutingKey', exchange.name === '' ? (queue ?? '') : '');
+  if (exchange.name === '' && keySource === '') throw new ComponentConfigError(name, 'RoutingKey', undefined, 'a routing key (the queue name) or a QueueName when no ExchangeName is given');
   let routingKey: (msg: Message) => string;
   if (Template.hasPlaceholders(keySource)) {
     const t = new Template(keySource, { where: { component: name, key: 'RoutingKey' } });
@@ -63,6 +67,7 @@ export function readPersisterSettings(name: string, config: ComponentConfig, bas
   return {
     connection: readConnectionSettings(r, baseDir),
     exchange,
+    queue,
     routingKey,
     maxInFlight: r.int('MaxInFlight', 256, { min: 1 }),
     returnPolicy: r.oneOf('ReturnPolicy', PUBLISH_FAILURE_POLICIES, 'fail'),

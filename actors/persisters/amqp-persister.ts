@@ -22,7 +22,7 @@ import { Taken, XQueue } from '../../src/xqueue/xqueue';
 import { messageToAmqp } from '../../src/transports/amqp091-mapping';
 import { settleWithin } from '../../src/transports/amqp091-connection';
 import { AmqpSessionBase, openAmqpSession } from '../../src/transports/amqp091-session';
-import { declareExchange } from '../../src/transports/amqp091-topology';
+import { declareExchange, declareQueue } from '../../src/transports/amqp091-topology';
 import { ComponentConfigError, reportConfigurationError } from '../support/config-values';
 import { AMQP_PERSISTER_SCHEMA, AmqpPersisterSettings, PublishFailurePolicy, readPersisterSettings } from './amqp-persister-settings';
 
@@ -103,6 +103,7 @@ export class AmqpPersister implements Behaviour<never> {
       setup: async (s, ch) => {
         ch.on('return', this.ctx.guard((m: AmqpMessage) => this.onReturn(s, m)));
         await declareExchange(this.env.name, ch, this.s.exchange);
+        if (this.s.queue !== undefined) await declareQueue(this.env.name, ch, this.s.queue, this.s.exchange);
       },
     });
   }

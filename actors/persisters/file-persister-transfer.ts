@@ -46,10 +46,24 @@ export async function writeLocal(file: string, data: Buffer): Promise<void> {
   await fs.writeFile(file, data);
 }
 
+/** A response larger than the configured MaxSize: retrying would fetch the same, so the message fails. */
+export class TransferTooLargeError extends PermanentTransferError {
+  constructor(
+    target: string,
+    readonly maxBytes: number,
+  ) {
+    super(target, `the response exceeds MaxSize (${maxBytes} bytes)`);
+    this.name = 'TransferTooLargeError';
+  }
+}
+
 export interface HttpOptions {
   method: 'GET' | 'POST';
   body?: Buffer;
+  /** The whole exchange, a server that never stops sending included, ends after this long. */
   timeoutMs: number;
+  /** Largest response body accepted. */
+  maxBytes: number;
   signal?: AbortSignal;
 }
 
@@ -61,7 +75,12 @@ export function httpTransfer(url: string, options: HttpOptions): Promise<Buffer>
     if (options.body) headers['content-length'] = options.body.length;
     const req = lib.request(url, { method: options.method, headers, timeout: options.timeoutMs, signal: options.signal }, (res) => {
       const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
+      let received = 0;
+      res.on('data', (c: Buffer) => {
+        received += c.length;
+        if (received > options.maxBytes) req.destroy(new TransferTooLargeError(url, options.maxBytes));
+        else chunks.push(c);
+      });
       res.on('error', reject);
       res.on('end', () => {
         const status = res.statusCode ?? 0;
@@ -70,6 +89,9 @@ export function httpTransfer(url: string, options: HttpOptions): Promise<Buffer>
         else reject(new HttpStatusError(url, status));
       });
     });
+    // The socket timeout only notices silence; this one also ends a transfer that goes on and on.
+    const deadline = setTimeout(() => req.destroy(new Error(`${url}: the exchange did not end within ${options.timeoutMs} ms`)), options.timeoutMs);
+    req.on('close', () => clearTimeout(deadline));
     req.on('timeout', () => req.destroy(new Error(`${url}: no answer within ${options.timeoutMs} ms`)));
     req.on('error', reject);
     req.end(options.body);

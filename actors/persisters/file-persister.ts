@@ -39,6 +39,7 @@ export interface FilePersisterSettings {
   readonly retry: number;
   readonly receiveTimeMs: number;
   readonly timeoutMs: number;
+  readonly maxBytes: number;
   readonly pauseTimeMs: number;
   readonly standbyTimeMs: number;
   readonly textMode: boolean;
@@ -49,13 +50,17 @@ export interface FilePersisterSettings {
   readonly baseDir: string;
 }
 
+/** 64 MiB: a download is held in memory (it becomes a message body), so it must be bounded. */
+export const DEFAULT_MAX_SIZE = 64 * 1024 * 1024;
+
 export const FILE_PERSISTER_SCHEMA: JsonSchema = {
   type: 'object',
   properties: {
     FieldName: str('the message property naming the remote path'),
     StoreField: str('the message property naming a local file to store a download in (default "LocalStore")'),
     Retry: intStr('extra attempts of a failed transfer (default 0)', { min: 0 }),
-    SOTimeout: intStr('seconds an HTTP exchange may take (default 60)', { min: 0 }),
+    SOTimeout: intStr('seconds an HTTP exchange may take, however long the server keeps sending (default 60)', { min: 0 }),
+    MaxSize: intStr(`bytes an HTTP response may have (default ${DEFAULT_MAX_SIZE})`, { min: 1 }),
     RetryTimeout: intStr('seconds a pooled persister may keep RETRYING before the pool stops it', { min: 0 }),
     Template: str('the content a store writes, e.g. "##body##"'),
     RCField: str('the return-code field (default "ReturnCode")'),
@@ -86,6 +91,7 @@ export function readFilePersisterSettings(component: string, config: ComponentCo
     retry: c.int('Retry', 0, { min: 0 }),
     receiveTimeMs: c.int('ReceiveTime', 1000, { min: 0 }),
     timeoutMs: c.number('SOTimeout', 60, { min: 0.001 }) * 1000,
+    maxBytes: c.int('MaxSize', DEFAULT_MAX_SIZE, { min: 1 }),
     pauseTimeMs,
     standbyTimeMs: Math.max(pauseTimeMs, c.int('StandbyTime', 15000, { min: 1 })),
     textMode: c.int('TextMode', 1, { min: 0, max: 1 }) === 1,
@@ -172,7 +178,7 @@ class FilePersisterBehaviour implements Behaviour<never> {
   private async transfer(msg: Message, target: string): Promise<void> {
     const web = this.s.scheme !== 'file';
     if (this.s.operation === 'download') {
-      const content = web ? await httpTransfer(target, { method: 'GET', timeoutMs: this.s.timeoutMs, signal: this.abort.signal }) : await readLocal(target);
+      const content = web ? await httpTransfer(target, { method: 'GET', timeoutMs: this.s.timeoutMs, maxBytes: this.s.maxBytes, signal: this.abort.signal }) : await readLocal(target);
       const local = msg.getField(this.s.storeField);
       if (local !== undefined && local !== '') await writeLocal(path.resolve(this.s.baseDir, local), content);
       else msg.body = this.s.textMode ? { kind: 'text', text: content.toString('utf8') } : { kind: 'bytes', bytes: content };
@@ -180,7 +186,7 @@ class FilePersisterBehaviour implements Behaviour<never> {
     }
     const data = this.s.template ? Buffer.from(this.s.template.format(msg), 'utf8') : msg.body.kind === 'bytes' ? msg.body.bytes : Buffer.from(msg.bodyText() ?? '', 'utf8');
     if (!web) return writeLocal(target, data);
-    const reply = await httpTransfer(target, { method: 'POST', body: data, timeoutMs: this.s.timeoutMs, signal: this.abort.signal });
+    const reply = await httpTransfer(target, { method: 'POST', body: data, timeoutMs: this.s.timeoutMs, maxBytes: this.s.maxBytes, signal: this.abort.signal });
     if (reply.length > 0) msg.body = this.s.textMode ? { kind: 'text', text: reply.toString('utf8') } : { kind: 'bytes', bytes: reply };
   }
 

@@ -127,7 +127,8 @@ export class JmsSender implements Behaviour<never> {
       connect: () => this.open(),
       onConnected: (session) => this.connected(session),
       isFatal: isFatalAmqp10Error,
-      // Only configuration errors give up: the status stays FAILED with the reason (no restart loop).
+      // Configuration errors are FAILED with the reason and retried only on the slow schedule.
+      fatalRetryMs: this.ctx.policy.fatalRetryMs,
       backoff: s.connection.reconnect.backoff,
       tolerance: s.connection.reconnect.tolerance,
       maxRetry: s.connection.reconnect.maxRetry,

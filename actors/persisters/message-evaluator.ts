@@ -8,6 +8,7 @@ import { ComponentDefinition, ConfigIssue } from '../../src/runtime/component';
 import { displayMessage } from '../../src/logging/display';
 import { intStr, str } from '../../src/config/schema-helpers';
 import { Logger } from '../../src/logging/logger';
+import { Message } from '../../src/message/message';
 import { MessageEvaluatorEngine } from './message-evaluator-engine';
 import { RuleConfigError } from '../../src/rules/errors';
 import type { EvaluatorLogger } from './message-evaluator-engine';
@@ -61,16 +62,39 @@ export const messageEvaluatorComponent: ComponentDefinition<never> = {
         });
         const input = env.input!;
         const evaluator = engine;
+        const totals = env.status.totals;
+        const countResult = (msg: Message) => {
+          try {
+            totals.countResult(msg.properties.get(evaluator.fieldName) ?? '', msg.properties.get(evaluator.rcField) ?? '');
+          } catch {
+            // a message whose properties cannot be read was bounced untouched; nothing to count
+          }
+        };
         env.status.set('RUNNING');
+        let warnedInvalidUtf8 = false;
         ctx.consume(input, (taken, q) => {
+          // Rules see invalid UTF-8 as U+FFFD; count it, and say so once, so that corruption is visible.
+          const invalid = taken.item.invalidUtf8Sequences();
+          if (invalid > 0) {
+            env.status.count('invalidUtf8Bodies');
+            if (!warnedInvalidUtf8) {
+              warnedInvalidUtf8 = true;
+              env.logger.warn('a message body holds invalid UTF-8: rules see each invalid sequence as U+FFFD (further such bodies are counted in status as invalidUtf8Bodies)', {
+                invalidSequences: invalid,
+                messageId: taken.item.headers.JMSMessageID,
+              });
+            }
+          }
           const pending = evaluator.evaluate(taken.item);
           if (pending) {
             return pending.then(() => {
               env.status.count('evaluated');
+              countResult(taken.item);
               q.remove(taken);
             });
           }
           env.status.count('evaluated');
+          countResult(taken.item);
           q.remove(taken);
         });
       },

@@ -1,5 +1,7 @@
 /** The ComponentDefinition both pools share; they differ only in kind (persister or receiver children). */
-import { ComponentConfig, ComponentDefinition, ConfigIssue, JsonSchema } from '../../src/runtime/component';
+import { ComponentConfig, ComponentDefinition, ComponentRegistry, ConfigIssue, ConfigValue, JsonSchema } from '../../src/runtime/component';
+import { validateComponentConfig } from '../../src/config/validate-component';
+import { findImplementation } from './default-properties';
 import { intStr, str, strMap } from '../../src/config/schema-helpers';
 import { Template } from '../../src/rules/template';
 import { ComponentConfigError, ConfigReader } from '../support/config-values';
@@ -26,7 +28,23 @@ function poolSchema(kind: PoolKind): JsonSchema {
   };
 }
 
-function validatePool(kind: PoolKind, config: ComponentConfig): ConfigIssue[] {
+/**
+ * A DefaultProperty entry is checked like the configuration of the class it names (types, enumerations,
+ * unknown keys with "did you mean"), except that properties a request supplies (URI, LinkName, ...) may be
+ * missing. Otherwise a bad value would pass validation and then fail every request of that class.
+ */
+function defaultEntryIssues(kind: PoolKind, entry: Record<string, ConfigValue>, where: string, baseDir: string, registry: ComponentRegistry): ConfigIssue[] {
+  const def = findImplementation(registry, kind, String(entry.ClassName));
+  if (def === undefined) return [];
+  // URI and PoolSize are not defaults (the request gives the URI; PoolSize sizes the class's pool).
+  const { PoolSize: _poolSize, URI: _uri, ...config } = entry;
+  return validateComponentConfig(def, config, baseDir, { pluginDirs: [], registry })
+    // Only what the entry itself sets: a problem about an absent property is for the request to solve.
+    .filter((p) => Object.prototype.hasOwnProperty.call(config, p.property.split('/')[0]))
+    .map((p) => ({ property: p.property === '' ? where : `${where}/${p.property}`, message: p.message, severity: p.severity }));
+}
+
+function validatePool(kind: PoolKind, config: ComponentConfig, baseDir: string, registry: ComponentRegistry | undefined): ConfigIssue[] {
   const c = new ConfigReader(String(config.Name ?? kind), config);
   const issues: ConfigIssue[] = [];
   const check = (property: string, fn: () => unknown) => {
@@ -42,9 +60,9 @@ function validatePool(kind: PoolKind, config: ComponentConfig): ConfigIssue[] {
   const defaults = config.DefaultProperty;
   if (Array.isArray(defaults)) {
     defaults.forEach((d, i) => {
-      if (typeof d === 'object' && d !== null && !Array.isArray(d) && typeof d.ClassName !== 'string') {
-        issues.push({ property: `DefaultProperty/${i}`, message: 'entry without ClassName is ignored', severity: 'warning' });
-      }
+      if (typeof d !== 'object' || d === null || Array.isArray(d)) return;
+      if (typeof d.ClassName !== 'string') issues.push({ property: `DefaultProperty/${i}`, message: 'entry without ClassName is ignored', severity: 'warning' });
+      else if (registry !== undefined) issues.push(...defaultEntryIssues(kind, d, `DefaultProperty/${i}`, baseDir, registry));
     });
   }
   return issues;
@@ -58,7 +76,7 @@ export function poolDefinition(kind: PoolKind): ComponentDefinition<never> {
     operations: ['accept'],
     description: `creates ${kind}s on demand from request messages and hands back a handle to each (components.md §5)`,
     schema: poolSchema(kind),
-    validate: (config) => validatePool(kind, config),
+    validate: (config, baseDir, context) => validatePool(kind, config, baseDir, context?.registry),
     create: (env) => new PoolBehaviour(env, readPoolSettings(kind, env)),
   };
 }

@@ -29,6 +29,8 @@ export interface PoolHandleInit {
   readonly ref: ActorRef<never>;
   readonly reporter: StatusReporter;
   readonly release: () => Promise<void>;
+  /** Restarts the child really had (the actor also counts the last crash, after which the child only gives up). */
+  readonly restarts?: () => number;
 }
 
 const PAUSED: ReadonlySet<ComponentStatus> = new Set(['PAUSE', 'STANDBY', 'DISABLED']);
@@ -45,6 +47,7 @@ export class PoolHandle {
   private readonly ref: ActorRef<never>;
   private readonly reporter: StatusReporter;
   private readonly releaseFn: () => Promise<void>;
+  private readonly restartsFn: () => number;
   private final: { state: 'closed' | 'failed'; detail?: string } | undefined;
   private resolveClosed!: () => void;
   private readonly closedPromise = new Promise<void>((r) => (this.resolveClosed = r));
@@ -59,6 +62,7 @@ export class PoolHandle {
     this.ref = init.ref;
     this.reporter = init.reporter;
     this.releaseFn = init.release;
+    this.restartsFn = init.restarts ?? (() => init.ref.restarts());
   }
 
   get state(): HandleState {
@@ -77,7 +81,7 @@ export class PoolHandle {
       state: this.state,
       component: snap.status,
       detail: this.final?.detail ?? snap.detail,
-      restarts: this.ref.restarts(),
+      restarts: this.restartsFn(),
       counters: snap.counters,
     };
   }

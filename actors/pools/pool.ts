@@ -131,6 +131,7 @@ export class PoolBehaviour implements Behaviour<never> {
     ctx.consume(input, (taken, q) => this.onRequest(taken, q));
     // Independent of the request stream (R: of §5.9): checks run even under a steady load.
     ctx.setInterval(() => this.heartbeat(), this.settings.heartbeatMs);
+    this.env.status.listChildren(() => [...this.active.values()].map((slot) => ({ name: slot.id, className: slot.key, status: slot.reporter.status })));
     this.env.status.set('RUNNING');
   }
 
@@ -230,7 +231,8 @@ export class PoolBehaviour implements Behaviour<never> {
     // Built once here so that a configuration error is the requester's RC 4, not a crash loop.
     const first = r.def.create(childEnv);
     const policy = this.childPolicy();
-    const ref = this.ctx.spawn<never>(id, restartLimited(first, () => r.def.create(childEnv), reporter, policy, this.settings.maxRetry ?? policy.maxRetry), {
+    const restarts = { count: 0 };
+    const ref = this.ctx.spawn<never>(id, restartLimited(first, () => r.def.create(childEnv), reporter, policy, this.settings.maxRetry ?? policy.maxRetry, restarts), {
       policy: { ...policy, maxRetry: (this.settings.maxRetry ?? policy.maxRetry) + 1 },
       logger: childEnv.logger,
     });
@@ -245,6 +247,7 @@ export class PoolBehaviour implements Behaviour<never> {
       properties: config,
       ref,
       reporter,
+      restarts: () => restarts.count,
       release: () => (slotRef.slot ? this.checkin(slotRef.slot, 'closed', 'released by the requester') : Promise.resolve()),
     });
     const stats = r.transmit.stats();
@@ -297,7 +300,8 @@ export class PoolBehaviour implements Behaviour<never> {
     }
     if (!task) return;
     for (const k of [TASK_KEYS.Handle, TASK_KEYS.MaxIdleTime, TASK_KEYS.Reason, rcField]) task.delete(k);
-    task.set(rcField, rc);
+    // One form everywhere: the code is a string in the task map as on the message (every value is a string, as in the original).
+    task.set(rcField, String(rc));
     if (reason !== undefined) task.set(TASK_KEYS.Reason, reason);
     if (handle) {
       task.set(TASK_KEYS.Handle, handle);
@@ -371,7 +375,7 @@ function secondsToMs(v: unknown): number {
  * The child's factory: the first incarnation is the behaviour the pool already built; each restart
  * builds a new one from the same merged properties, until `maxRetry` restarts within the policy's
  * window, after which the child reports FAILED and stops (it never escalates into the pool, which
- * would restart the pool and every sibling).
+ * would restart the pool and every sibling). `restarted` counts the real restarts (at most maxRetry).
  */
 function restartLimited(
   first: Behaviour<never>,
@@ -379,6 +383,7 @@ function restartLimited(
   reporter: StatusReporter,
   policy: SupervisionPolicy,
   maxRetry: number,
+  restarted: { count: number },
 ): BehaviourFactory<never> {
   let pending: Behaviour<never> | undefined = first;
   let restarts: number[] = [];
@@ -401,6 +406,7 @@ function restartLimited(
       };
     }
     reporter.set('RETRYING' as ComponentStatus, `restarted after a crash (${restarts.length} of ${maxRetry})`);
+    restarted.count++;
     return create();
   };
 }

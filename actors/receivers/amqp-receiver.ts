@@ -286,9 +286,9 @@ export class AmqpReceiver implements Behaviour<never> {
     if (s.clientAck) {
       this.byCell[cell] = d;
       this.outstanding++;
-      this.output.add(cell, msg, this.onDone);
+      this.output.add(cell, msg, this.onDone, this.env.status.totals);
     } else {
-      this.output.add(cell, msg, this.onDoneAcked);
+      this.output.add(cell, msg, this.onDoneAcked, this.env.status.totals);
       this.ack(d);
     }
   }

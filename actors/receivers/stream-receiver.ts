@@ -25,6 +25,7 @@ import { DEFAULT_MAX_MSG_LENGTH, HexBytesError, StreamFramer, parseHexBytes } fr
 import { connectTcp } from '../stream/tcp-connect';
 import { StreamTarget, describeTarget, parseStreamTarget } from '../stream/stream-target';
 import { ComponentConfigError, ConfigReader, configIssues } from '../support/config-values';
+import { describeFileError } from '../../src/config/errors';
 
 const MODES = ['default', 'daemon', 'ignore'] as const;
 
@@ -94,11 +95,34 @@ export function readStreamReceiverSettings(component: string, config: ComponentC
   };
 }
 
+/** A file input that cannot be opened, said in words ("file /x does not exist"), not as EISDIR/ENOENT text. */
+export class StreamFileError extends Error {
+  constructor(
+    readonly path: string,
+    override readonly cause: unknown,
+  ) {
+    super(describeFileError(cause, path));
+    this.name = 'StreamFileError';
+  }
+}
+
+/** A file input must exist when the flow is checked: a missing file is a typo to fix, not an outage to wait out. */
+function checkInputFile(component: string, uri: string, target: StreamTarget): void {
+  if (target.kind !== 'file') return;
+  let isDirectory: boolean;
+  try {
+    isDirectory = fs.statSync(target.path).isDirectory();
+  } catch (e) {
+    throw new ComponentConfigError(component, 'URI', uri, `an existing file to read, but ${describeFileError(e, target.path)}`);
+  }
+  if (isDirectory) throw new ComponentConfigError(component, 'URI', uri, `a file to read, but ${target.path} is a directory`);
+}
+
 /** Opens a file for reading from `start`; resolves once it is open. */
 function openFile(path: string, start: number, highWaterMark: number): Promise<Readable> {
   return new Promise((resolve, reject) => {
     const stream = fs.createReadStream(path, { start, highWaterMark });
-    stream.once('error', reject);
+    stream.once('error', (e) => reject(new StreamFileError(path, e)));
     stream.once('open', () => {
       stream.off('error', reject);
       resolve(stream);
@@ -144,8 +168,10 @@ class StreamReceiverBehaviour implements Behaviour<never> {
         t.kind === 'tcp' ? connectTcp({ host: t.host, port: t.port, timeoutMs: this.s.connectTimeoutMs, keepAlive: this.s.keepAlive }) : t.kind === 'file' ? openFile(t.path, this.offset, this.s.bufferSize) : Promise.resolve(process.stdin),
       onConnected: (source) => this.attach(source),
       backoff: { minMs: this.s.pauseTimeMs, maxMs: this.s.standbyTimeMs },
+      resource: t.kind === 'file' ? 'file' : 'connection',
       tolerance: this.s.tolerance,
       maxRetry: 0,
+      fatalRetryMs: ctx.policy.fatalRetryMs,
       logger: this.env.logger,
       status: this.env.status,
       timers: { setTimeout: (fn, ms) => ctx.setTimeout(fn, ms), clearTimer: (h) => ctx.clearTimer(h as TimerHandle) },
@@ -225,7 +251,7 @@ class StreamReceiverBehaviour implements Behaviour<never> {
     msg.headers.JMSTimestamp = Date.now();
     for (const [k, v] of Object.entries(this.s.stringProperty)) msg.setField(k, v);
     displayMessage(this.env.logger, 'received', msg, this.s.displayMask, Object.keys(this.s.stringProperty));
-    this.output.add(cell, msg);
+    this.output.add(cell, msg, undefined, this.env.status.totals);
     this.env.status.count('messages');
   }
 
@@ -291,12 +317,26 @@ class StreamReceiverBehaviour implements Behaviour<never> {
   }
 }
 
+/**
+ * The original read with a socket timeout of ReceiveTime only so its blocking read loop could look at its
+ * stop and pause flags between reads; a timeout was not an error and changed nothing else. xroute reads
+ * are event driven and stop or pause at once, so the setting has nothing to do: it is reported, not used.
+ */
+export const RECEIVE_TIME_UNUSED =
+  'ReceiveTime has no effect on a StreamReceiver: the original used it as a read timeout only to check for stop and pause between blocking reads, and xroute reacts to both at once; a quiet stream is never an error';
+
 export const STREAM_RECEIVER: ComponentDefinition<never> = {
   className: 'receiver.StreamReceiver',
   role: 'receiver',
   operations: ['read'],
   description: 'reads a TCP stream or a file and cuts it into messages by SOTBytes/EOTBytes (components.md §6.5)',
   schema: STREAM_RECEIVER_SCHEMA,
-  validate: (config, baseDir) => configIssues(() => readStreamReceiverSettings(String(config.Name ?? 'StreamReceiver'), config, baseDir)),
+  validate: (config, baseDir) => [
+    ...configIssues(() => {
+      const name = String(config.Name ?? 'StreamReceiver');
+      checkInputFile(name, String(config.URI), readStreamReceiverSettings(name, config, baseDir).target);
+    }),
+    ...(config.ReceiveTime === undefined ? [] : [{ property: 'ReceiveTime', message: RECEIVE_TIME_UNUSED, severity: 'warning' as const }]),
+  ],
   create: (env) => new StreamReceiverBehaviour(env, readStreamReceiverSettings(env.name, env.config, env.baseDir)),
 };

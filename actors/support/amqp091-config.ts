@@ -161,6 +161,7 @@ export function amqpReconnector<S>(
     connect,
     onConnected: (session, info) => onConnected(session, info.attempts),
     isFatal: isFatalAmqpError,
+    fatalRetryMs: ctx.policy.fatalRetryMs,
     ...settings,
     logger: env.logger,
     status: env.status,

@@ -135,8 +135,9 @@ export function jmsConsumerBehaviour<S extends JmsConsumerSettings>(env: Compone
         status: env.status,
         exceptionListener: s.exceptionListener,
         // A configuration error (wrong password, untrusted certificate) leaves the status FAILED with the
-        // reason; restarting could not cure it, so the supervisor is not involved.
+        // reason and is retried on the slow schedule; restarting could not cure it sooner.
         onGiveUp: () => undefined,
+        fatalRetryMs: ctx.policy.fatalRetryMs,
       });
       consumer.start();
       if (!s.daemon) {

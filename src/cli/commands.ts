@@ -6,12 +6,13 @@ import { readFileSync } from 'fs';
 import * as path from 'path';
 import { ComponentRegistry } from '../runtime/component';
 import { Flow } from '../runtime/flow';
-import { ConfigError, ConfigProblem, formatProblem, JsonSyntaxError } from '../config/errors';
+import { ConfigError, ConfigProblem, describeFileError, formatProblem, JsonSyntaxError } from '../config/errors';
 import { buildTopology, isTopologyJson, validateComponentJson } from '../config/topology';
 import { parseJsonText } from '../config/json-file';
 import { topologySchema } from '../config/topology-schema';
 import { Logger } from '../logging/logger';
 import { whenFlowFinished } from './flow-finished';
+import { RunOperationsOptions, startRunOperations } from './run-operations';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream;
@@ -51,7 +52,8 @@ function checkFile(file: string, abs: string, registry: ComponentRegistry): Conf
     json = parseJsonText(readFileSync(abs, 'utf8'), file);
   } catch (e) {
     if (e instanceof JsonSyntaxError) return [{ file, component: '', property: '', message: `invalid JSON at line ${e.line}, column ${e.column}: ${e.reason}`, severity: 'error' }];
-    return [{ file, component: '', property: '', message: `cannot read: ${(e as Error).message}`, severity: 'error' }];
+    if (e instanceof ConfigError) return [...e.problems];
+    return [{ file, component: '', property: '', message: describeFileError(e), severity: 'error' }];
   }
   if (isTopologyJson(json)) {
     try {
@@ -73,12 +75,15 @@ export function schemaCommand(registry: ComponentRegistry, io: CliIo): number {
 export interface RunOptions {
   /** Keep running after every receiver has reached the end of its input (default: stop and exit 0). */
   keepRunning?: boolean;
+  /** The admin endpoint and periodic totals (--admin, --stats-interval). */
+  operations?: RunOperationsOptions;
 }
 
 /**
  * `xroute run <topology>`: boots the flow and runs until SIGINT/SIGTERM (or `stopSignal`), or until the
  * flow has finished by itself (every receiver at the end of its input, nothing left downstream) unless
- * `keepRunning`; then drains and stops. Resolves with the exit code.
+ * `keepRunning`; then drains and stops. Resolves with the exit code: 0, or EXIT_GAVE_UP (3) when a
+ * component gave up under OnGiveUp "exit" (after the same clean drain).
  */
 export async function runCommand(file: string, registry: ComponentRegistry, io: CliIo, logger: Logger, stopSignal: Promise<string>, options: RunOptions = {}): Promise<number> {
   const problems = validateFile(file, registry);
@@ -94,16 +99,26 @@ export async function runCommand(file: string, registry: ComponentRegistry, io: 
     return 1;
   }
   const flow = Flow.start(buildTopology(json, abs, registry), { registry, logger });
+  let ops;
+  try {
+    ops = await startRunOperations(flow, options.operations ?? {}, logger);
+  } catch (e) {
+    writeln(io.stderr, `xroute run: cannot start the admin endpoint: ${(e as Error).message}`);
+    await flow.stop({ drainMs: 0 });
+    return 1;
+  }
   // A service runs until it is told to stop, even when no socket or timer of its components is open.
   const keepAlive = setInterval(() => undefined, 1 << 30);
   const watch = options.keepRunning ? undefined : whenFlowFinished(flow);
   logger.info(options.keepRunning ? 'running until SIGINT or SIGTERM (Ctrl-C to stop)' : 'running until every receiver has reached the end of its input, or SIGINT or SIGTERM (Ctrl-C to stop)');
-  const finishedByItself: Promise<undefined> = watch ? watch.finished.then(() => undefined) : new Promise(() => undefined);
-  const signal = await Promise.race([stopSignal, finishedByItself]);
+  const finishedByItself = watch ? watch.finished.then(() => ({ reason: 'finished' as const })) : new Promise<never>(() => undefined);
+  const end = await Promise.race([stopSignal.then((signal) => ({ reason: 'signal' as const, signal })), finishedByItself, flow.exitRequested.then((code) => ({ reason: 'gave-up' as const, code }))]);
   watch?.cancel();
   clearInterval(keepAlive);
-  if (signal !== undefined) logger.info('stopping', { signal });
+  if (end.reason === 'signal') logger.info('stopping', { signal: end.signal });
+  else if (end.reason === 'gave-up') logger.info('stopping: a component gave up', { exitCode: end.code });
   else logger.info('stopping: every receiver has reached the end of its input and nothing is left in the links');
   await flow.stop();
-  return 0;
+  await ops.close();
+  return end.reason === 'gave-up' ? end.code : 0;
 }

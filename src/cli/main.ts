@@ -10,6 +10,7 @@ import { createLogger, LogLevel } from '../logging/logger';
 import { runCommand, schemaCommand, validateCommand, CliIo } from './commands';
 import { CommandSpec, commandHelp, mainHelp, OptionTable, OptionValues, parseCommandLine, UsageError, usageErrorText } from './command-line';
 import { packageVersion } from './package-version';
+import { readRunOperations, RunOperationsOptions } from './run-operations';
 
 export interface MainIo extends CliIo {
   stdin: NodeJS.ReadableStream;
@@ -31,6 +32,20 @@ const LOG_OPTIONS: OptionTable = {
   'json-logs': { type: 'boolean', description: 'one JSON object per log line (the default when the log does not go to a terminal)' },
   'text-logs': { type: 'boolean', description: 'readable log lines (the default on a terminal)' },
 };
+
+/** The operational options of `run` (src/cli/run-operations.ts reads them). */
+const RUN_OPERATION_OPTIONS: OptionTable = {
+  admin: { type: 'string', valueName: 'HOST:PORT', description: 'serve /healthz /readyz /status /metrics and a status page there (or XROUTE_ADMIN); use 127.0.0.1:PORT' },
+  'stats-interval': { type: 'string', valueName: 'SECONDS', description: "log each component's totals every SECONDS (always at stop)" },
+};
+
+function runOperations(options: OptionValues, env: NodeJS.ProcessEnv): RunOperationsOptions {
+  try {
+    return readRunOperations(options, env);
+  } catch (e) {
+    throw new UsageError((e as Error).message, 'run');
+  }
+}
 
 function logLevel(options: OptionValues, env: NodeJS.ProcessEnv): LogLevel {
   const [given, source] = options['log-level'] !== undefined ? [options['log-level'], '--log-level'] : [env.XROUTE_LOG_LEVEL, 'XROUTE_LOG_LEVEL'];
@@ -65,10 +80,14 @@ nodes, then receivers) and runs until SIGINT or SIGTERM. A flow whose receivers 
 read to the end, a TCP peer that closes) stops by itself once everything downstream is done, and exits 0;
 --keep-running keeps it up until a signal instead. Stopping stops the receivers, waits up to 10 s for
 in-flight messages to finish, stops every actor and exits 0.
-Logs go to stderr (or --log-file); stdout carries only what the flow writes to file://-.`,
+Logs go to stderr (or --log-file); stdout carries only what the flow writes to file://-.
+--admin (or XROUTE_ADMIN) serves /healthz, /readyz, /status, /metrics and a live status page; use
+127.0.0.1:PORT. At stop, and every --stats-interval seconds, each component's totals are logged.
+Exit codes: 0 stopped, 1 not started (configuration), 2 usage error, 3 a component gave up (OnGiveUp "exit").`,
     options: {
       ...LOG_OPTIONS,
       'keep-running': { type: 'boolean', description: 'do not stop when every receiver has reached the end of its input' },
+      ...RUN_OPERATION_OPTIONS,
     },
     async run([file], options, { io, stopSignal }) {
       const level = logLevel(options, io.env ?? process.env);
@@ -76,8 +95,9 @@ Logs go to stderr (or --log-file); stdout carries only what the flow writes to f
       const destination = logFile ?? io.stderr;
       const json = options['json-logs'] === true ? true : options['text-logs'] === true ? false : undefined;
       const logger = createLogger({ level, json, stream: destination });
+      const operations = runOperations(options, io.env ?? process.env);
       try {
-        return await runCommand(file, defaultRegistry(), io, logger, stopSignal, { keepRunning: options['keep-running'] === true });
+        return await runCommand(file, defaultRegistry(), io, logger, stopSignal, { keepRunning: options['keep-running'] === true, operations });
       } finally {
         if (logFile) await endStream(logFile);
       }
@@ -116,6 +136,23 @@ JSON form, one per line, in input order. Messages are read one JSON object per l
     details: 'Prints the JSON Schema of a topology file, including every component class xroute knows.',
     options: {},
     run: (_args, _options, { io }) => schemaCommand(defaultRegistry(), io),
+  },
+  {
+    name: 'status',
+    args: '',
+    positionals: { min: 0, max: 0 },
+    summary: "show a running flow's components and links (exit 0 ready, 1 not ready, 2 unreachable)",
+    details: `Reads /status from a flow started with --admin (default XROUTE_ADMIN, else 127.0.0.1:9090) and prints its
+components (name, class, state, restarts, messages) and links (depth/capacity); --json prints /status as is.
+Exit 0 when every component is ready, 1 when reachable but not ready, 2 when unreachable.`,
+    options: {
+      admin: { type: 'string', valueName: 'URL', description: 'the admin endpoint: a URL or HOST:PORT' },
+      json: { type: 'boolean', description: 'print /status as is' },
+    },
+    async run(_args, options, { io }) {
+      const { statusCommand } = await import('./status-command');
+      return statusCommand({ admin: typeof options.admin === 'string' ? options.admin : undefined, json: options.json === true }, io, io.env ?? process.env);
+    },
   },
 ];
 

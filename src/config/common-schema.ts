@@ -4,13 +4,16 @@ import { boolStr, intStr, str, strMap } from './schema-helpers';
 
 export const SUPERVISION_SCHEMA: JsonSchema = {
   type: 'object',
-  description: 'a map with Strategy, MaxRetry, WithinSeconds, Backoff, MaxMessageAttempts',
+  description: 'a map with Strategy, MaxRetry, WithinSeconds, Backoff, MaxMessageAttempts, OnGiveUp, GiveUpBackoff, FatalRetrySeconds',
   properties: {
     Strategy: { type: 'string', enum: ['restart', 'resume', 'stop', 'escalate'], description: 'one of "restart", "resume", "stop", "escalate"' },
     MaxRetry: intStr('an integer >= 0 as a string', { min: 0 }),
     WithinSeconds: intStr('an integer > 0 as a string', { min: 0 }),
     Backoff: { type: 'string', pattern: '^\\s*\\d+\\s*,\\s*\\d+\\s*$', description: '"minMs,maxMs", e.g. "200,30000"' },
     MaxMessageAttempts: intStr('an integer > 0 as a string', { min: 0 }),
+    OnGiveUp: { type: 'string', enum: ['restart', 'exit'], description: '"restart" (default: the flow restarts the component after GiveUpBackoff, forever) or "exit" (drain and exit the process with code 3)' },
+    GiveUpBackoff: { type: 'string', pattern: '^\\s*\\d+\\s*,\\s*\\d+\\s*$', description: '"minMs,maxMs" between the flow\'s restarts of a component that gave up, e.g. "1000,300000"' },
+    FatalRetrySeconds: intStr('seconds between connection attempts after an error retrying soon cannot cure (default "30")', { min: 0 }),
   },
   additionalProperties: false,
 };
@@ -22,7 +25,7 @@ export const COMMON_PROPERTIES: Record<string, JsonSchema> = {
   URI: str('a URI'),
   Operation: str('an operation name'),
   LinkName: str('the name of an XQueue link'),
-  Capacity: intStr('a positive integer as a string, e.g. "256"', { min: 0 }),
+  Capacity: intStr('a positive integer as a string, e.g. "256"', { min: 1 }),
   Partition: { type: 'string', pattern: '^\\s*\\d+\\s*(,\\s*\\d+\\s*)?$', description: '"offset,length" or "offset", integers' },
   CellID: intStr('an integer cell id as a string', { min: 0 }),
   XAMode: intStr('"0" or "1"', { min: 0 }),
@@ -54,7 +57,7 @@ export const COMMON_PROPERTIES: Record<string, JsonSchema> = {
 export const FLOW_PROPERTIES: Record<string, JsonSchema> = {
   Name: str('the flow name'),
   Description: str(),
-  Capacity: intStr('the default link capacity as a string, e.g. "256"', { min: 0 }),
+  Capacity: intStr('the default link capacity as a string, e.g. "256"', { min: 1 }),
   XAMode: intStr('"0" or "1"', { min: 0 }),
   Receiver: { type: 'array', items: { type: 'string' }, description: 'a list of receiver component names' },
   Node: { type: 'array', items: { type: 'string' }, description: 'a list of node component names' },

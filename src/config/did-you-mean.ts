@@ -5,6 +5,8 @@ export function closest(name: string, candidates: Iterable<string>, maxDistance 
   const lower = name.toLowerCase();
   for (const c of candidates) {
     if (c.toLowerCase() === lower) return c;
+    // farther than any suggestion could be; also keeps a huge hostile name from costing length x length work
+    if (Math.abs(c.length - name.length) > maxDistance) continue;
     const d = distance(lower, c.toLowerCase());
     if (d < bestD) {
       bestD = d;

@@ -1,15 +1,29 @@
-/** Reads a JSON file and reports a syntax error with its line and column. */
+/**
+ * Reads a JSON configuration file: reports a syntax error with its line and column, accepts a UTF-8
+ * byte-order mark (Windows editors write one) and resolves ${...} references (see references.ts).
+ */
 import { readFileSync } from 'fs';
 import { JsonSyntaxError } from './errors';
+import { resolveReferences } from './references';
+import { jsonSyntaxReason } from './json-reason';
 
-export function parseJsonText(text: string, file: string): unknown {
+/** Parses configuration text; `topology` tells the reference resolver how to name components. */
+export function parseJsonText(raw: string, file: string, topology?: boolean): unknown {
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+  let json: unknown;
   try {
-    return JSON.parse(text);
+    json = JSON.parse(text);
   } catch (e) {
     const reason = (e as Error).message;
     const { line, column } = locate(text, reason);
-    throw new JsonSyntaxError(file, line, column, cleanReason(reason));
+    throw new JsonSyntaxError(file, line, column, jsonSyntaxReason(text, firstErrorOffset(text)));
   }
+  return resolveReferences(json, file, topology ?? isTopologyShaped(json));
+}
+
+/** A topology lists its components (the same test as topology.ts's isTopologyJson, kept here to avoid a cycle). */
+function isTopologyShaped(json: unknown): boolean {
+  return typeof json === 'object' && json !== null && ['Receiver', 'Node', 'Persister'].some((k) => Array.isArray((json as Record<string, unknown>)[k]));
 }
 
 export function readJsonFile(file: string): unknown {
@@ -28,10 +42,6 @@ function locate(text: string, reason: string): { line: number; column: number } 
   const line = before.split('\n').length;
   const column = offset - before.lastIndexOf('\n');
   return { line, column };
-}
-
-function cleanReason(reason: string): string {
-  return reason.replace(/\s*in JSON at position \d+.*$/, '').replace(/\s*\(line \d+ column \d+\)/, '').replace(/, "[\s\S]*" is not valid JSON$/, '');
 }
 
 /** Offset of the first character at which `text` is not valid JSON (text.length when it ends too early). */

@@ -9,7 +9,8 @@ export function str(description = 'a string'): JsonSchema {
 }
 
 export function intStr(description = 'an integer as a string, e.g. "10"', opts: { min?: number } = {}): JsonSchema {
-  const pattern = opts.min !== undefined && opts.min >= 0 ? '^\\s*\\d+\\s*$' : '^\\s*-?\\d+\\s*$';
+  const min = opts.min;
+  const pattern = min !== undefined && min >= 1 ? '^\\s*0*[1-9]\\d*\\s*$' : min !== undefined && min >= 0 ? '^\\s*\\d+\\s*$' : '^\\s*-?\\d+\\s*$';
   return { type: 'string', pattern, description };
 }
 

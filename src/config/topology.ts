@@ -10,10 +10,11 @@
 import { existsSync } from 'fs';
 import * as path from 'path';
 import { AnyComponentDefinition, ComponentConfig, ComponentRegistry, Role } from '../runtime/component';
-import { DEFAULT_POLICY, parseSupervision, SupervisionConfig, SupervisionPolicy } from '../runtime/supervision-policy';
-import { ConfigError, ConfigProblem, JsonSyntaxError, withoutContext } from './errors';
+import { DEFAULT_POLICY, parseSupervision, SupervisionConfig, SupervisionConfigError, SupervisionPolicy } from '../runtime/supervision-policy';
+import { ConfigError, ConfigProblem, describeFileError, describeValue, JsonSyntaxError, tooDeepAt, withoutContext } from './errors';
 import { parseJsonText, readJsonFile } from './json-file';
-import { validateComponentConfig } from './validate-component';
+import { tooDeepProblem, validateComponentConfig, validateFlowProperties } from './validate-component';
+import { findCycles } from './link-cycles';
 import { closest } from './did-you-mean';
 import { FLOW_PROPERTIES } from './common-schema';
 import { readFileSync } from 'fs';
@@ -86,25 +87,22 @@ export function buildTopology(json: unknown, file: string, registry: ComponentRe
   const baseDir = path.dirname(file);
   if (!isRecord(json)) throw new ConfigError([{ file, component: '(flow)', property: '', message: 'expected a JSON object', severity: 'error' }]);
   const FLOW = '(flow)';
+  const deep = tooDeepAt(json);
+  if (deep !== undefined) {
+    const [first, ...rest] = deep.split('/');
+    const inComponent = rest.length > 0 && LISTS.some(({ key }) => Array.isArray(json[key]) && (json[key] as unknown[]).includes(first));
+    const p = tooDeepProblem(inComponent ? rest.join('/') : deep);
+    throw new ConfigError([{ file, component: inComponent ? first : FLOW, property: p.property, message: p.message, severity: 'error' }]);
+  }
   const flowName = typeof json.Name === 'string' ? json.Name : path.basename(file, '.json');
 
-  // flow-level scalar checks
-  for (const [key, schema] of Object.entries(FLOW_PROPERTIES)) {
-    const v = json[key];
-    if (v === undefined) continue;
-    const s = schema as { type?: string; pattern?: string; description?: string };
-    if (s.type === 'string' && typeof v !== 'string') err(FLOW, key, `expected ${s.description ?? 'a string'}`);
-    else if (s.type === 'string' && s.pattern && !new RegExp(s.pattern).test(v as string)) err(FLOW, key, `${JSON.stringify(v)}: expected ${s.description}`);
-    else if (s.type === 'array' && (!Array.isArray(v) || v.some((x) => typeof x !== 'string'))) err(FLOW, key, `expected ${s.description}`);
-  }
-  const flowCapacity = typeof json.Capacity === 'string' && /^\s*\d+\s*$/.test(json.Capacity) && Number(json.Capacity) > 0 ? Number(json.Capacity) : DEFAULT_LINK_CAPACITY;
+  // flow-level properties
+  const flowProblems = validateFlowProperties(json);
+  for (const p of flowProblems) err(FLOW, p.property, p.message);
+  const flowCapacity = positiveInt(json.Capacity) ?? DEFAULT_LINK_CAPACITY;
 
   let flowPolicy = DEFAULT_POLICY;
-  try {
-    flowPolicy = parseSupervision(json.Supervision as SupervisionConfig | undefined);
-  } catch (e) {
-    err(FLOW, 'Supervision', (e as Error).message);
-  }
+  if (!flowProblems.some((p) => p.property.startsWith('Supervision'))) flowPolicy = supervisionOf(json.Supervision, DEFAULT_POLICY, (m) => err(FLOW, 'Supervision', m));
 
   const pluginDirs = ([] as unknown[]).concat(json.PluginDir ?? []).filter((d): d is string => typeof d === 'string').map((d) => path.resolve(baseDir, d));
   const configDir = typeof json.ConfigDir === 'string' ? path.resolve(baseDir, json.ConfigDir) : baseDir;
@@ -147,10 +145,17 @@ export function buildTopology(json: unknown, file: string, registry: ComponentRe
         continue;
       }
       try {
-        config = parseJsonText(readFileSync(compFile, 'utf8'), compFile);
+        config = parseJsonText(readFileSync(compFile, 'utf8'), compFile, false);
       } catch (e) {
         if (e instanceof JsonSyntaxError) err(name, '', `invalid JSON at line ${e.line}, column ${e.column}: ${e.reason}`, compFile);
-        else err(name, '', (e as Error).message, compFile);
+        else if (e instanceof ConfigError) problems.push(...e.problems.map((p) => ({ ...p, component: name })));
+        else err(name, '', describeFileError(e), compFile);
+        continue;
+      }
+      const deepInFile = tooDeepAt(config);
+      if (deepInFile !== undefined) {
+        const p = tooDeepProblem(deepInFile);
+        err(name, p.property, p.message, compFile);
         continue;
       }
     }
@@ -165,7 +170,7 @@ export function buildTopology(json: unknown, file: string, registry: ComponentRe
     }
     const def = registry.find(className);
     if (!def) {
-      err(name, 'ClassName', `unknown class ${JSON.stringify(className)}; known classes: ${registry.knownNames().join(', ')}`, compFile);
+      err(name, 'ClassName', unknownClassMessage(className, registry), compFile);
       continue;
     }
     if (def.role !== role) {
@@ -174,7 +179,8 @@ export function buildTopology(json: unknown, file: string, registry: ComponentRe
     }
     if (typeof config.Name === 'string' && config.Name !== name) warn(name, 'Name', `differs from the component's key ${JSON.stringify(name)}; the key is used`, compFile);
     const compDir = path.dirname(compFile);
-    for (const p of validateComponentConfig(def, config, compDir, { pluginDirs })) {
+    const componentProblems = validateComponentConfig(def, config, compDir, { pluginDirs, registry });
+    for (const p of componentProblems) {
       problems.push({ file: compFile, component: name, property: p.property, message: withoutContext(name, p.property, p.message), severity: p.severity });
     }
     const linkName = typeof config.LinkName === 'string' ? config.LinkName.trim() : '';
@@ -191,20 +197,16 @@ export function buildTopology(json: unknown, file: string, registry: ComponentRe
           else if (isRecord(entry) && typeof entry.Name === 'string' && entry.Name.trim() !== '') {
             let capacity: number | undefined;
             if (entry.Capacity !== undefined) {
-              if (typeof entry.Capacity === 'string' && /^\s*\d+\s*$/.test(entry.Capacity) && Number(entry.Capacity) > 0) capacity = Number(entry.Capacity);
-              else err(name, `OutLink/${i}/Capacity`, `${JSON.stringify(entry.Capacity)}: expected a positive integer as a string`, compFile);
+              capacity = positiveInt(entry.Capacity);
+              if (capacity === undefined) err(name, `OutLink/${i}/Capacity`, `${describeValue(entry.Capacity)}: expected a positive integer, e.g. "256"`, compFile);
             }
             outLinks.push({ name: entry.Name.trim(), capacity, partition: typeof entry.Partition === 'string' ? entry.Partition : undefined });
           } else err(name, `OutLink/${i}`, 'expected a link name or a map with Name (and optional Capacity, Partition)', compFile);
         });
       }
     }
-    let policy = flowPolicy;
-    try {
-      policy = parseSupervision(config.Supervision as SupervisionConfig | undefined, flowPolicy);
-    } catch (e) {
-      err(name, 'Supervision', (e as Error).message, compFile);
-    }
+    // a Supervision the schema refused is reported already; parsing it would only repeat that less clearly
+    const policy = componentProblems.some((p) => p.property.startsWith('Supervision')) ? flowPolicy : supervisionOf(config.Supervision, flowPolicy, (m) => err(name, 'Supervision', m, compFile));
     specs.push({ name, role, definition: def, config: config as ComponentConfig, file: compFile, baseDir: compDir, linkName, outLinks, policy });
   }
 
@@ -216,6 +218,32 @@ export function buildTopology(json: unknown, file: string, registry: ComponentRe
 }
 
 type Report = (component: string, property: string, message: string) => void;
+
+/** A "Capacity"-like value: a positive integer written as a string, or undefined. */
+function positiveInt(v: unknown): number | undefined {
+  return typeof v === 'string' && /^\s*\d+\s*$/.test(v) && Number(v) > 0 ? Number(v) : undefined;
+}
+
+/** The policy a Supervision map gives over `base`; a problem goes to `report` in words (the base policy stays). */
+function supervisionOf(value: unknown, base: SupervisionPolicy, report: (message: string) => void): SupervisionPolicy {
+  if (value === undefined) return base;
+  try {
+    return parseSupervision(value as SupervisionConfig, base);
+  } catch (e) {
+    report(e instanceof SupervisionConfigError ? withoutContext('', 'Supervision', e.message).replace(/^Supervision\./, '') : 'expected a map with Strategy, MaxRetry, WithinSeconds, Backoff, MaxMessageAttempts as strings');
+    return base;
+  }
+}
+
+/** An unknown ClassName: a did-you-mean when a known class is close, and the known classes. */
+export function unknownClassMessage(className: string, registry: ComponentRegistry): string {
+  const known = registry.knownNames();
+  const parts = className.trim().split('.');
+  const groupAndClass = parts.slice(-2).join('.');
+  const guess = closest(groupAndClass, known.map((k) => k.replace(/ \(= .*\)$/, '')));
+  const suggestion = guess ? `; did you mean ${[...parts.slice(0, -2), guess].join('.')}?` : '';
+  return `unknown class ${describeValue(className)}${suggestion}; known classes: ${known.join(', ')}`;
+}
 
 function buildLinks(specs: ComponentSpec[], flowCapacity: number, err: Report, warn: Report): Map<string, LinkSpec> {
   const links = new Map<string, { name: string; capacity?: number; from?: string; writers: string[]; readers: string[] }>();
@@ -232,18 +260,19 @@ function buildLinks(specs: ComponentSpec[], flowCapacity: number, err: Report, w
       l.from = from;
     } else if (l.capacity !== capacity) warn(from, 'Capacity', `link ${name} already has Capacity ${l.capacity} from ${l.from}; ${capacity} is ignored`);
   };
-  const capacityOf = (s: ComponentSpec) => (typeof s.config.Capacity === 'string' && Number(s.config.Capacity) > 0 ? Number(s.config.Capacity) : undefined);
+  const capacityOf = (s: ComponentSpec) => positiveInt(s.config.Capacity);
 
   for (const s of specs) {
     if (s.linkName === '') continue;
     if (s.role === 'receiver') link(s.linkName).writers.push(s.name);
     else link(s.linkName).readers.push(s.name);
     const seen = new Set<string>();
-    for (const o of s.outLinks) {
-      if (seen.has(o.name)) err(s.name, 'OutLink', `names link ${o.name} more than once; outlink names must be distinct`);
+    const repeatable = s.definition.repeatableOutlinks ?? 0;
+    s.outLinks.forEach((o, i) => {
+      if (seen.has(o.name) && i >= repeatable) err(s.name, 'OutLink', `names link ${o.name} more than once; outlink names must be distinct`);
+      if (!seen.has(o.name)) link(o.name).writers.push(s.name);
       seen.add(o.name);
-      link(o.name).writers.push(s.name);
-    }
+    });
   }
   // precedence: OutLink map entries, readers' Capacity, writers' (receivers') Capacity, flow default
   for (const s of specs) for (const o of s.outLinks) setCapacity(o.name, o.capacity, s.name);
@@ -258,6 +287,10 @@ function buildLinks(specs: ComponentSpec[], flowCapacity: number, err: Report, w
     if (l.writers.length === 0) for (const r of l.readers) warn(r, 'LinkName', `link ${JSON.stringify(l.name)} has no writer in this topology (only messages sent through the API arrive)`);
     out.set(l.name, { name: l.name, capacity: l.capacity ?? flowCapacity, writers: l.writers, readers: l.readers });
   }
+  for (const cycle of findCycles(out)) {
+    const around = cycle.map((step) => `${step.component} -> ${step.link}`).join(' -> ');
+    err(cycle[0].component, 'OutLink', `links form a cycle: ${around} -> ${cycle[0].component}. A message could circle for ever and the full links would wait on each other; expected links that lead away to a persister`);
+  }
   return out;
 }
 
@@ -270,10 +303,18 @@ export function validateComponentFile(file: string, registry: ComponentRegistry)
 
 export function validateComponentJson(json: unknown, file: string, registry: ComponentRegistry): ConfigProblem[] {
   const name = isRecord(json) && typeof json.Name === 'string' ? json.Name : path.basename(file, '.json');
-  if (!isRecord(json)) return [{ file, component: name, property: '', message: 'expected a JSON object', severity: 'error' }];
+  if (!isRecord(json)) return [{ file, component: name, property: '', message: 'expected a JSON object: a topology or a component configuration', severity: 'error' }];
   const className = json.ClassName;
-  if (typeof className !== 'string') return [{ file, component: name, property: 'ClassName', message: 'is required: the implementation class', severity: 'error' }];
+  if (className === undefined) {
+    return [{ file, component: '', property: '', message: 'is neither a topology (it has no Receiver, Node or Persister list of component names) nor a component configuration (it has no ClassName)', severity: 'error' }];
+  }
+  if (typeof className !== 'string') return [{ file, component: name, property: 'ClassName', message: `${describeValue(className)}: expected the implementation class as a string, e.g. "org.qbroker.receiver.RMQReceiver"`, severity: 'error' }];
+  const deep = tooDeepAt(json);
+  if (deep !== undefined) {
+    const p = tooDeepProblem(deep);
+    return [{ file, component: name, property: p.property, message: p.message, severity: 'error' }];
+  }
   const def = registry.find(className);
-  if (!def) return [{ file, component: name, property: 'ClassName', message: `unknown class ${JSON.stringify(className)}; known classes: ${registry.knownNames().join(', ')}`, severity: 'error' }];
-  return validateComponentConfig(def, json, path.dirname(file)).map((p) => ({ file, component: name, property: p.property, message: withoutContext(name, p.property, p.message), severity: p.severity }));
+  if (!def) return [{ file, component: name, property: 'ClassName', message: unknownClassMessage(className, registry), severity: 'error' }];
+  return validateComponentConfig(def, json, path.dirname(file), { pluginDirs: [], registry }).map((p) => ({ file, component: name, property: p.property, message: withoutContext(name, p.property, p.message), severity: p.severity }));
 }

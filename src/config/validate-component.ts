@@ -4,8 +4,10 @@
  */
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import { AnyComponentDefinition, ComponentConfig, JsonSchema, ValidationContext } from '../runtime/component';
-import { COMMON_PROPERTIES } from './common-schema';
+import { COMMON_PROPERTIES, FLOW_PROPERTIES } from './common-schema';
 import { closest } from './did-you-mean';
+import { isSecretKey, MASK } from '../logging/redact';
+import { describeValue, MAX_CONFIG_DEPTH, tooDeepAt } from './errors';
 
 export interface ComponentProblem {
   readonly property: string;
@@ -37,15 +39,25 @@ function validatorFor(def: AnyComponentDefinition): ValidateFunction {
   return v;
 }
 
+// Component keys sit beside the flow properties, so unknown keys are the loader's business, not this schema's.
+const flowValidator = ajv.compile({ type: 'object', properties: FLOW_PROPERTIES });
+
+/** Problems of the flow-level properties (Capacity, Supervision, PluginDir, ...) of a topology. */
+export function validateFlowProperties(json: Record<string, unknown>): ComponentProblem[] {
+  return flowValidator(json) ? [] : schemaProblems(flowValidator.errors ?? [], Object.keys(FLOW_PROPERTIES));
+}
+
 export function validateComponentConfig(def: AnyComponentDefinition, config: unknown, baseDir: string, context: ValidationContext = { pluginDirs: [] }): ComponentProblem[] {
   const problems: ComponentProblem[] = [];
   if (typeof config !== 'object' || config === null || Array.isArray(config)) {
     return [{ property: '', message: 'expected a JSON object with the component properties', severity: 'error' }];
   }
+  const deep = tooDeepAt(config);
+  if (deep !== undefined) return [tooDeepProblem(deep)];
   const validate = validatorFor(def);
   if (!validate(config)) {
     const known = Object.keys((componentSchema(def) as { properties: Record<string, unknown> }).properties);
-    for (const e of dedupe(validate.errors ?? [])) problems.push(toProblem(e, known));
+    problems.push(...schemaProblems(validate.errors ?? [], known));
   }
   if (problems.length === 0 && def.validate) {
     try {
@@ -53,17 +65,95 @@ export function validateComponentConfig(def: AnyComponentDefinition, config: unk
         problems.push({ property: issue.property, message: issue.message, severity: issue.severity ?? 'error' });
       }
     } catch (e) {
-      problems.push({ property: '', message: `configuration check failed: ${(e as Error).message}`, severity: 'error' });
+      // A check that trips over input it did not foresee must not hand JavaScript's own words to the user.
+      const internal = e instanceof TypeError || e instanceof RangeError || e instanceof ReferenceError || !(e instanceof Error);
+      const message = internal ? 'cannot be checked: the configuration has a shape this component does not expect' : (e as Error).message;
+      problems.push({ property: '', message, severity: 'error' });
     }
   }
   return problems;
 }
 
-/** anyOf produces one error per branch plus a summary; keep the summary only. */
-function dedupe(errors: ErrorObject[]): ErrorObject[] {
-  const anyOfPaths = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
-  return errors.filter((e) => e.keyword === 'anyOf' || !anyOfPaths.has(e.instancePath));
+/** The problem of a configuration nested deeper than any real one (refused before anything walks it). */
+export function tooDeepProblem(path: string): ComponentProblem {
+  const [first, ...rest] = path.split('/');
+  return { property: first, message: `nested deeper than ${MAX_CONFIG_DEPTH} levels (at ${[first, ...rest].slice(0, 6).join('/')}${rest.length > 5 ? '/…' : ''}): expected a configuration of at most ${MAX_CONFIG_DEPTH} nested maps and lists`, severity: 'error' };
 }
+
+/** Properties of the original's serial-port support, which xroute does not have: one message, not one per property. */
+const SERIAL_PROPERTIES = new Set(['Device', 'BaudRate', 'DataBits', 'StopBits', 'Parity', 'FlowControl']);
+const SERIAL_MESSAGE = 'serial ports are not supported (Device, BaudRate, DataBits, StopBits, Parity): expected a tcp://host:port or file://path URI; a serial-to-TCP bridge such as ser2net can serve the port over TCP';
+
+/** ajv's errors as problems, the original's serial-port properties folded into one. */
+export function schemaProblems(errors: readonly ErrorObject[], known: string[]): ComponentProblem[] {
+  const out: ComponentProblem[] = [];
+  let serial = false;
+  for (const e of dedupe(errors)) {
+    const extra = (e.params as { additionalProperty?: string }).additionalProperty;
+    if (e.instancePath === '' && extra !== undefined && SERIAL_PROPERTIES.has(extra)) {
+      if (!serial) out.push({ property: extra, message: SERIAL_MESSAGE, severity: 'error' });
+      serial = true;
+      continue;
+    }
+    out.push(toProblem(e, known));
+  }
+  return out;
+}
+
+/**
+ * One problem per value: anyOf produces one error per branch plus a summary (keep the summary), and a value of
+ * the wrong JSON type also fails its enum or pattern (keep the type error).
+ */
+function dedupe(errors: readonly ErrorObject[]): ErrorObject[] {
+  const anyOfPaths = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
+  const typePaths = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
+  return errors.filter((e) => (e.keyword === 'anyOf' || !anyOfPaths.has(e.instancePath)) && (e.keyword === 'type' || e.keyword === 'anyOf' || !typePaths.has(e.instancePath)));
+}
+
+interface DescribedSchema {
+  type?: string;
+  pattern?: string;
+  description?: string;
+}
+
+/**
+ * What a value of a string-pattern schema must look like, told from what the pattern accepts (component schemas
+ * write their patterns in several ways; their descriptions say what a value means, not its form).
+ */
+function formOf(pattern: string | undefined): string | undefined {
+  if (pattern === undefined) return undefined;
+  let re: RegExp;
+  try {
+    re = new RegExp(pattern);
+  } catch {
+    return undefined;
+  }
+  if (re.test('x')) return undefined;
+  if (re.test('true') && re.test('false')) return 'the string "true" or "false"';
+  if (!re.test('5')) return undefined;
+  if (re.test('-5')) return 'an integer';
+  return re.test('0') ? 'an integer >= 0' : 'a positive integer';
+}
+
+/**
+ * What was expected, in words: the value's form first ("a positive integer"), then what it means when the
+ * description says more. "as a string" is dropped for a value that is one, and said for one that is not.
+ */
+function expected(schema: DescribedSchema, data: unknown, fallback: string): string {
+  const form = formOf(schema.pattern);
+  const description = schema.description;
+  const notAString = schema.type === 'string' && typeof data !== 'string';
+  if (!form) {
+    const what = description ?? fallback;
+    return notAString && !/string/.test(what) ? `${what}, written as a JSON string` : what;
+  }
+  const meaning = description?.replace(/ as a string/, '');
+  let text = meaning === undefined || meaning === form || meaning === '"true" or "false"' ? form : meaning.startsWith(form) ? meaning : `${form} (${meaning})`;
+  if (notAString && !/string/.test(form)) text += `, written as a JSON string${typeof data === 'number' ? ` ("${data}")` : ''}`;
+  return text;
+}
+
+const TYPE_NAMES: Record<string, string> = { string: 'a string', array: 'a list', object: 'a map', number: 'a number', integer: 'an integer', boolean: 'true or false' };
 
 function toProblem(e: ErrorObject, known: string[]): ComponentProblem {
   const path = e.instancePath.replace(/^\//, '').replace(/~1/g, '/').replace(/~0/g, '~');
@@ -78,7 +168,21 @@ function toProblem(e: ErrorObject, known: string[]): ComponentProblem {
     const missing = (e.params as { missingProperty: string }).missingProperty;
     return { property: path === '' ? missing : `${path}/${missing}`, message: 'is required', severity: 'error' };
   }
-  const expected = ((e.parentSchema ?? {}) as { description?: string }).description ?? e.message ?? 'a valid value';
-  const shown = e.data === undefined ? '' : `${JSON.stringify(e.data)?.slice(0, 80)}: `;
-  return { property: path, message: `${shown}expected ${expected}`, severity: 'error' };
+  const schema = (e.parentSchema ?? {}) as DescribedSchema;
+  const allowed = (e.params as { allowedValues?: unknown[] }).allowedValues;
+  const fallback = e.keyword === 'enum' && allowed ? `one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}` : (TYPE_NAMES[String(schema.type)] ?? 'a valid value');
+  return { property: path, message: `${shownValue(path, e.data)}expected ${expected(schema, e.data, fallback)}`, severity: 'error' };
+}
+
+/** The offending value as the error shows it: masked, whatever its JSON type, when it sits under a secret key. */
+function shownValue(path: string, data: unknown): string {
+  if (data === undefined) return '';
+  if (path.split('/').some(isSecretKey)) return `${MASK} (${jsonTypeName(data)}): `;
+  return `${describeValue(data)}: `;
+}
+
+function jsonTypeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a JSON list';
+  return typeof value === 'object' ? 'a JSON map' : `a JSON ${typeof value}`;
 }

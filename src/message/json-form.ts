@@ -6,7 +6,7 @@
  * Header values are strings (as in templates). A JMS header name given under "properties" is
  * treated as a header, as the original does.
  */
-import { HEADER_NAMES, Message, MessageBody, MapValue, isHeaderName, headerToString } from './message';
+import { DEFAULT_PRIORITY, HEADER_NAMES, Message, MessageBody, MapValue, PERSISTENT, isHeaderName, headerToString } from './message';
 
 export interface MessageJson {
   body?: string | { bytes: string } | { map: Record<string, MapValue> } | { object: unknown } | null;
@@ -76,10 +76,15 @@ export function messageToJson(msg: Message): MessageJson {
   const headers: Record<string, string> = {};
   for (const name of HEADER_NAMES) {
     const v = headerToString(msg.headers[name]);
-    if (v !== undefined) headers[name] = v;
+    if (v !== undefined && !atJmsDefault(name, msg.headers[name])) headers[name] = v;
   }
   if (Object.keys(headers).length > 0) out.headers = headers;
   return out;
+}
+
+/** Headers at the JMS defaults every message has (priority 4, persistent) are left out of the JSON form. */
+function atJmsDefault(name: string, value: unknown): boolean {
+  return (name === 'JMSPriority' && value === DEFAULT_PRIORITY) || (name === 'JMSDeliveryMode' && value === PERSISTENT);
 }
 
 /** Object bodies may hold live handles (queues, actors); keep only what JSON can say. */

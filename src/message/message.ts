@@ -3,6 +3,7 @@
  * Close to JMS because the configurations speak JMS: a fixed set of headers, string-valued
  * user properties and a body that is text, bytes, a map or (in process only) an object.
  */
+import { isUtf8 } from 'buffer';
 
 /** Names of the JMS header fields. A field name beginning with `JMS` that is not one of these is a property. */
 export const HEADER_NAMES = [
@@ -67,6 +68,22 @@ export class MessageFieldError extends Error {
   }
 }
 
+/** Invalid sequences in `bytes` (each decodes to one U+FFFD); a genuine encoded U+FFFD is not counted. */
+export function countInvalidUtf8(bytes: Buffer): number {
+  if (isUtf8(bytes)) return 0;
+  let replaced = 0;
+  for (const ch of bytes.toString('utf8')) if (ch === '\uFFFD') replaced++;
+  let genuine = 0;
+  for (let i = bytes.indexOf(ENCODED_REPLACEMENT_CHARACTER); i >= 0; i = bytes.indexOf(ENCODED_REPLACEMENT_CHARACTER, i + 3)) genuine++;
+  return replaced - genuine;
+}
+
+const ENCODED_REPLACEMENT_CHARACTER = Buffer.from([0xef, 0xbf, 0xbd]);
+
+/** JMS defaults of a new message: priority 4, delivery mode 2 (persistent). */
+export const DEFAULT_PRIORITY = 4;
+export const PERSISTENT = 2;
+
 export class Message {
   headers: MessageHeaders;
   /** User properties; values are strings as in the original. Insertion order is kept. */
@@ -75,6 +92,9 @@ export class Message {
 
   constructor(init: { headers?: MessageHeaders; properties?: Iterable<[string, string]> | Record<string, string>; body?: MessageBody } = {}) {
     this.headers = { ...(init.headers ?? {}) };
+    // A fresh message carries the JMS defaults the original's messages have, so templates and patterns see them.
+    this.headers.JMSPriority ??= DEFAULT_PRIORITY;
+    this.headers.JMSDeliveryMode ??= PERSISTENT;
     this.properties = new Map(
       init.properties === undefined
         ? []
@@ -197,6 +217,14 @@ export class Message {
       case 'none':
         return undefined;
     }
+  }
+
+  /**
+   * How many invalid UTF-8 sequences a bytes body holds: bodyText() turns each into U+FFFD, so this is
+   * what makes that corruption visible (0 for every other body).
+   */
+  invalidUtf8Sequences(): number {
+    return this.body.kind === 'bytes' ? countInvalidUtf8(this.body.bytes) : 0;
   }
 
   /** Replaces the body with text; a bytes body stays bytes (UTF-8 encoded), as the original keeps the body type. */

@@ -3,7 +3,8 @@
  * JavaScript RegExp (evaluator.md §5.5, §7.2). Patterns are translated once, at start-up:
  *
  *   - leading inline modifiers (?i) (?m) (?s) (?x) become JS flags ((?x) whitespace is stripped here);
- *   - `$` outside a class, without (?m), means "end of input or just before a final \n";
+ *   - `$` outside a class, without (?m), means "end of input or just before a final \n"; with (?m) (or a
+ *     substitution's m flag) `^` and `$` are Perl's line anchors, for \n only;
  *   - `.` without (?s) excludes only \n (JS would also exclude \r, \u2028 and \u2029);
  *   - \A, \Z and \z become explicit start/end assertions;
  *   - POSIX classes [[:digit:]] become explicit ranges; `[]a]` keeps its Perl meaning;
@@ -12,8 +13,27 @@
  * Matching is "find" (search anywhere), which is what RegExp.test does. Replacement text uses ORO's
  * Perl5 syntax ($1, $10 greedy, \U..\E, \u, \l, \x = x) and global replacement skips an empty match
  * right after a non-empty one, as ORO does.
+ *
+ * Linear time. Patterns are applied to message data that comes from outside, so no message may make one
+ * backtrack for seconds ((a+)+$ against 40 'a' and a 'b' took over a minute). V8's non-backtracking
+ * engine takes over any expression that backtracks excessively; it runs every construct except
+ * lookaround and backreferences (and, in this V8, case-insensitive matching). So the translation avoids
+ * them where Perl needs none: (?i) becomes explicit letter classes, and Perl's `$` ("end, or just before a
+ * final newline") becomes JS's end of input, the final-newline case being a second search of the input
+ * without its final \n (see Perl5RegExp). A pattern that still needs the backtracking engine (a
+ * lookahead, a backreference, a counted repetition beyond what the linear engine unrolls) runs each
+ * search under a time budget instead: past it, the search ends with a RegexBudgetError and only that
+ * message fails.
  */
+import * as v8 from 'v8';
+import * as vm from 'vm';
 import { ConfigWhere, RegexSyntaxError } from './errors';
+
+// The first flag lets irregexp hand an expression over to the linear engine after too many backtracks;
+// the second allows the `l` flag, used only to ask V8 whether an expression can run in linear time.
+v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+v8.setFlagsFromString('--enable-experimental-regexp-engine');
+
 
 const POSIX_CLASSES: Readonly<Record<string, string>> = {
   alpha: 'a-zA-Z',
@@ -32,10 +52,12 @@ const POSIX_CLASSES: Readonly<Record<string, string>> = {
   ascii: '\\x00-\\x7f',
 };
 
-const START_OF_INPUT = '(?<![\\s\\S])';
-const END_OF_INPUT = '(?![\\s\\S])';
-// Without the m flag, JS `$` is the end of input; these forms are used only in that mode.
-const END_OR_BEFORE_FINAL_NEWLINE = '(?=\\n?$)';
+// Perl's multi-line anchors, written out because JS's m flag differs: JS `^` also matches after a final
+// newline and both JS anchors treat \r, \u2028 and \u2029 as line ends. Perl's /m `^` is the start of
+// input or just after a \n that is not the last character; its `$` is just before any \n or the end.
+// They need lookaround, so a /m pattern that uses them runs on the backtracking engine under the time budget.
+const MULTILINE_START = '(?:(?<![\\s\\S])|(?<=\\n)(?=[\\s\\S]))';
+const MULTILINE_END = '(?=\\n|(?![\\s\\S]))';
 
 export interface Perl5Options {
   /** Force "single line" mode: `.` matches \n (the SimpleParser compiles this way). */
@@ -44,6 +66,8 @@ export interface Perl5Options {
   fullMatch?: boolean;
   /** Add the `g` flag (for global replacement). */
   global?: boolean;
+  /** Perl's /m for the whole pattern (a substitution's m flag), as a leading (?m) does. */
+  multiline?: boolean;
 }
 
 interface Modifiers {
@@ -63,16 +87,28 @@ function takeLeadingModifiers(source: string, mods: Modifiers): number {
   }
 }
 
+interface Translation {
+  source: string;
+  flags: string;
+  /** The source's `$` (JS end of input) stands for Perl's "end, or just before a final newline". */
+  perlEnd: boolean;
+}
+
 /** Translates Perl5 syntax to a JS RegExp source and flags; throws RegexSyntaxError. */
-export function translatePerl5(source: string, options: Perl5Options = {}, where: ConfigWhere = {}): { source: string; flags: string } {
+function translatePerl5(source: string, options: Perl5Options = {}, where: ConfigWhere = {}): Translation {
   const fail = (reason: string): never => {
     throw new RegexSyntaxError(where, source, reason);
   };
-  const mods: Modifiers = { i: false, m: false, s: options.dotAll === true, x: false };
+  const mods: Modifiers = { i: false, m: options.multiline === true, s: options.dotAll === true, x: false };
   let i = takeLeadingModifiers(source, mods);
   let out = '';
   let inClass = false;
   let classBodyStart = -1;
+  let classOut = -1;
+  let perlEnd = false;
+  // Case-insensitivity by explicit classes keeps the pattern runnable by the linear engine; the i flag
+  // stays only where the letters cannot be listed (non-ASCII text, numeric escapes).
+  let caseless = mods.i && canSpellOutCase(source);
   const n = source.length;
   while (i < n) {
     const c = source[i];
@@ -80,9 +116,13 @@ export function translatePerl5(source: string, options: Perl5Options = {}, where
       const next = source[i + 1];
       if (next === undefined) fail('trailing backslash');
       i += 2;
-      if (!inClass && next === 'A') out += mods.m ? START_OF_INPUT : '^';
-      else if (!inClass && next === 'z') out += mods.m ? END_OF_INPUT : '$';
-      else if (!inClass && next === 'Z') out += mods.m ? '(?=\\n?(?![\\s\\S]))' : END_OR_BEFORE_FINAL_NEWLINE;
+      // Without a JS m flag (never set: see MULTILINE_START), JS ^ and $ are the start and end of input.
+      if (!inClass && next === 'A') out += '^';
+      else if (!inClass && next === 'z') out += '$';
+      else if (!inClass && next === 'Z') {
+        out += '$';
+        perlEnd = true;
+      } else if (!inClass && caseless && isCaseLetter(next) && !'bBdDsSwWnrtfv'.includes(next)) out += bothCases(next);
       else out += c + next;
       continue;
     }
@@ -101,6 +141,11 @@ export function translatePerl5(source: string, options: Perl5Options = {}, where
         // Perl: a ']' right after '[' or '[^' is a literal member; in JS '[]' is an empty class.
         if (i === classBodyStart) out += '\\]';
         else {
+          if (caseless) {
+            const other = otherCaseMembers(out.slice(classOut));
+            if (other === undefined) caseless = false;
+            else out += other;
+          }
           out += ']';
           inClass = false;
         }
@@ -130,9 +175,18 @@ export function translatePerl5(source: string, options: Perl5Options = {}, where
           i++;
         }
         classBodyStart = i;
+        classOut = out.length;
         continue;
       case '$':
-        out += mods.m ? '$' : END_OR_BEFORE_FINAL_NEWLINE;
+        if (mods.m) out += MULTILINE_END;
+        else {
+          out += '$';
+          perlEnd = true;
+        }
+        i++;
+        continue;
+      case '^':
+        out += mods.m ? MULTILINE_START : '^';
         i++;
         continue;
       case '.':
@@ -155,24 +209,198 @@ export function translatePerl5(source: string, options: Perl5Options = {}, where
         i++;
         continue;
       default:
-        out += c;
+        out += caseless && isCaseLetter(c) ? bothCases(c) : c;
         i++;
     }
   }
   if (inClass) fail('unterminated character class');
-  if (options.fullMatch === true) out = `${mods.m ? START_OF_INPUT : '^'}(?:${out})${mods.m ? END_OF_INPUT : '$'}`;
-  const flags = (options.global === true ? 'g' : '') + (mods.i ? 'i' : '') + (mods.m ? 'm' : '') + (mods.s ? 's' : '');
-  return { source: out, flags };
+  if (options.fullMatch === true) out = `^(?:${out})$`;
+  // A class that could not be spelled out turned `caseless` off half-way: keep the i flag then.
+  const iFlag = mods.i && !(caseless && canSpellOutCase(source));
+  // No JS m flag: the multi-line anchors are written out above.
+  const flags = (options.global === true ? 'g' : '') + (iFlag ? 'i' : '') + (mods.s ? 's' : '');
+  return { source: out, flags, perlEnd };
+}
+
+const isCaseLetter = (c: string): boolean => c.toLowerCase() !== c.toUpperCase();
+const bothCases = (c: string): string => `[${c.toLowerCase()}${c.toUpperCase()}]`;
+
+/** ASCII letters fold exactly to their two cases; other text, and escapes naming characters by number, do not. */
+function canSpellOutCase(source: string): boolean {
+  return !/[^\x00-\x7f]|\\[xuc0-9]/.test(source);
+}
+
+/**
+ * The other-case letters a translated class body lacks (e.g. `a-fX` gives `A-Fx`), or undefined when
+ * the body holds something other than plain characters, ranges and class escapes.
+ */
+function otherCaseMembers(body: string): string | undefined {
+  const members: number[][] = [];
+  let i = 0;
+  const readOne = (): number | undefined => {
+    const c = body[i++];
+    if (c !== '\\') return c.charCodeAt(0);
+    const e = body[i++];
+    if ('dDwWsS'.includes(e)) return -1; // a class escape holds both cases already
+    if ('nrtfvb0'.includes(e)) return 0; // a control character, no letter
+    if (e === 'x') {
+      i += 2;
+      return parseInt(body.slice(i - 2, i), 16); // from a POSIX class such as [:cntrl:]
+    }
+    return 'uc'.includes(e) ? undefined : e.charCodeAt(0);
+  };
+  while (i < body.length) {
+    const lo = readOne();
+    if (lo === undefined) return undefined;
+    if (body[i] === '-' && i + 1 < body.length && lo >= 0) {
+      i++;
+      const hi = readOne();
+      if (hi === undefined || hi < 0) return undefined;
+      members.push([lo, hi]);
+    } else if (lo >= 0) members.push([lo, lo]);
+  }
+  let extra = '';
+  for (const [lo, hi] of members) {
+    for (let code = lo; code <= hi && code < 128; code++) {
+      const c = String.fromCharCode(code);
+      if (!isCaseLetter(c)) continue;
+      extra += c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase();
+    }
+  }
+  return extra;
+}
+
+/**
+ * A RegExp with what JavaScript's own lacks here: Perl's `$` and a time budget.
+ *
+ * `perlEnd`: the source's `$` is Perl's, the end of the input or just before a final newline. JS's `$`
+ * (end of input) answers for every input that does not end with \n; one that does is searched twice,
+ * whole and without its final \n, and the leftmost match wins (the longer one when both start at the
+ * same place, as a greedy pattern would).
+ *
+ * `budgetMs`: the expression needs the backtracking engine, so each search runs under a watchdog that
+ * ends it after budgetMs with a RegexBudgetError; the rule then fails for that message only.
+ *
+ * Every RegExp use (test, replace, match, matchAll) goes through exec.
+ */
+class Perl5RegExp extends RegExp {
+  /** The same expression as a plain RegExp, which V8 runs on its fast paths (a subclass is searched through exec). */
+  private readonly plain: RegExp;
+
+  constructor(
+    source: string,
+    flags: string,
+    private readonly perlEnd: boolean,
+    private readonly budgetMs: number | undefined,
+  ) {
+    super(source, flags);
+    this.plain = new RegExp(source, flags);
+  }
+
+  /** This expression, or its plain twin when JS's own semantics are Perl's for this input and no budget applies. */
+  forInput(input: string): RegExp {
+    return this.budgetMs === undefined && input.charCodeAt(input.length - 1) !== 10 ? this.plain : this;
+  }
+
+  override test(input: string): boolean {
+    const text = String(input);
+    if (this.global || this.sticky) return super.test(text);
+    return this.forInput(text) === this ? this.exec(text) !== null : this.plain.test(text);
+  }
+
+  // split() and matchAll() build a copy through the species constructor: a plain RegExp.
+  static override get [Symbol.species](): RegExpConstructor {
+    return RegExp;
+  }
+
+  override exec(input: string): RegExpExecArray | null {
+    const text = String(input);
+    if (this.budgetMs === undefined) return this.perl5Exec(text);
+    return withinBudget(this.budgetMs, this.source, () => this.perl5Exec(text));
+  }
+
+  private perl5Exec(text: string): RegExpExecArray | null {
+    if (!this.perlEnd || text.charCodeAt(text.length - 1) !== 10) return super.exec(text);
+    const tracksIndex = this.global || this.sticky;
+    const start = this.lastIndex;
+    const whole = super.exec(text);
+    const afterWhole = this.lastIndex;
+    if (tracksIndex && start > text.length - 1) return whole;
+    if (tracksIndex) this.lastIndex = start;
+    const cut = super.exec(text.slice(0, -1));
+    const wholeFirst = cut === null || (whole !== null && (whole.index < cut.index || (whole.index === cut.index && whole[0].length >= cut[0].length)));
+    if (wholeFirst) {
+      if (tracksIndex) this.lastIndex = whole === null ? 0 : afterWhole;
+      return whole;
+    }
+    cut.input = text;
+    return cut;
+  }
+}
+
+/** A search of a backtracking-only pattern ran out of its time budget; the message, not the flow, fails. */
+export class RegexBudgetError extends Error {
+  constructor(
+    readonly pattern: string,
+    readonly budgetMs: number,
+  ) {
+    super(`regular expression /${pattern}/ was stopped after ${budgetMs} ms: it needs the backtracking engine and this input makes it backtrack without end`);
+    this.name = 'RegexBudgetError';
+  }
+}
+
+// vm's timeout is the one way to interrupt a running regex in this thread: V8 terminates the script,
+// including the search it called, and vm turns that into an error.
+const budgetContext = vm.createContext({ search: undefined as (() => unknown) | undefined });
+const runSearch = new vm.Script('search()');
+
+function withinBudget<T>(budgetMs: number, pattern: string, search: () => T): T {
+  let result: T | undefined;
+  budgetContext.search = () => {
+    result = search();
+  };
+  try {
+    runSearch.runInContext(budgetContext, { timeout: budgetMs });
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw new RegexBudgetError(pattern, budgetMs);
+    throw e;
+  } finally {
+    budgetContext.search = undefined;
+  }
+  return result as T;
+}
+
+/** Time budget of one search by a pattern that only the backtracking engine runs. */
+export const BACKTRACKING_BUDGET_MS = 50;
+
+function runsInLinearTime(source: string, flags: string): boolean {
+  try {
+    new RegExp(source, flags + 'l');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Compiles a Perl5 pattern into a JS RegExp with the original's semantics (see the module comment). */
 export function compilePerl5(source: string, options: Perl5Options = {}, where: ConfigWhere = {}): RegExp {
   const t = translatePerl5(source, options, where);
   try {
-    return new RegExp(t.source, t.flags);
+    const budget = runsInLinearTime(t.source, t.flags) ? undefined : BACKTRACKING_BUDGET_MS;
+    return t.perlEnd || budget !== undefined ? new Perl5RegExp(t.source, t.flags, t.perlEnd, budget) : new RegExp(t.source, t.flags);
   } catch (e) {
     throw new RegexSyntaxError(where, source, (e as Error).message.replace(/^Invalid regular expression: /, ''));
   }
+}
+
+/** True when V8 can run the compiled expression without backtracking (no time budget is needed). */
+export function isLinearTime(re: RegExp): boolean {
+  return runsInLinearTime(re.source, re.flags);
+}
+
+/** The expression to search `input` with: a plain RegExp wherever that gives the same answer (faster). */
+export function searchFor(re: RegExp, input: string): RegExp {
+  return re instanceof Perl5RegExp ? re.forInput(input) : re;
 }
 
 /** Number of capturing groups of a compiled expression. */
@@ -300,21 +528,21 @@ export function compileReplace(re: RegExp, replacer: Replacer, groups: number, g
     // A literal replacement of the first match is exactly the native replace (no match array to build).
     if (replacer.literal !== undefined) {
       const nativeFirst = replacer.literal.replace(/\$/g, '$$$$');
-      return (input) => input.replace(re, nativeFirst);
+      return (input) => input.replace(searchFor(re, input), nativeFirst);
     }
     return (input) => {
-      const m = re.exec(input);
+      const m = searchFor(re, input).exec(input);
       return m === null ? input : input.slice(0, m.index) + replacer(m) + input.slice(m.index + m[0].length);
     };
   }
   if (replacer.literal !== undefined && neverMatchesEmpty(re)) {
     const nativeText = replacer.literal.replace(/\$/g, '$$$$');
-    return (input) => input.replace(re, nativeText);
+    return (input) => input.replace(searchFor(re, input), nativeText);
   }
   const offsetIndex = groups + 1;
   return (input) => {
     let lastNonEmptyEnd = -1;
-    return input.replace(re, function (match: string) {
+    return input.replace(searchFor(re, input), function (match: string) {
       // eslint-disable-next-line prefer-rest-params
       const args = arguments as unknown as ArrayLike<string | undefined>;
       const offset = args[offsetIndex] as unknown as number;

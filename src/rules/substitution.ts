@@ -95,14 +95,13 @@ function compileRegexForm(source: string, where: ConfigWhere, bad: (problem: str
   const replacement = source.slice(end + 1, last);
   const flags = source.slice(last + 1);
   // Only g and m mean something; s is accepted with no effect and every other letter (even i) is ignored.
+  // m is Perl's /m over the whole text (the original split the text into lines and dropped the last one;
+  // for a pattern inside a line with g the result is the same, and Perl's is the one users test with).
   const global = flags.includes('g');
-  const lineByLine = flags.includes('m');
-  const re = compilePerl5(pattern, { global }, where);
+  const re = compilePerl5(pattern, { global, multiline: flags.includes('m') }, where);
   const groups = groupCount(re);
   const replacer = compilePerl5Replacement(replacement, groups);
-  const once = compileReplace(re, replacer, groups, global);
-  if (!lineByLine) return { source, apply: once };
-  return { source, apply: (text) => text.split('\n').map(once).join('\n') };
+  return { source, apply: compileReplace(re, replacer, groups, global) };
 }
 
 type Apply = (text: string) => string | undefined;

@@ -19,7 +19,7 @@ import { dispatch, spawn, start as startNact, stop as stopNact, Ref, ActorSystem
 import { Backoff } from './backoff';
 import { DEFAULT_POLICY, SupervisionPolicy } from './supervision-policy';
 import { Logger, silentLogger } from '../logging/logger';
-import { ConsumerHandle, Taken, XQueue } from '../xqueue/xqueue';
+import { ConsumerHandle, MessageTally, Taken, XQueue } from '../xqueue/xqueue';
 
 export type ActorStatus = 'starting' | 'running' | 'restarting' | 'stopping' | 'stopped' | 'failed';
 export type StopReason = 'stop' | 'restart' | 'crash';
@@ -37,6 +37,8 @@ export type BehaviourFactory<Msg> = () => Behaviour<Msg>;
 export interface SpawnOptions {
   policy?: SupervisionPolicy;
   logger?: Logger;
+  /** Counts the messages this actor takes from its queues and how it finishes them (kept across restarts). */
+  tally?: MessageTally;
 }
 
 export interface TimerHandle {
@@ -95,6 +97,8 @@ export interface ActorRef<Msg> {
   stop(): Promise<void>;
   status(): ActorStatus;
   restarts(): number;
+  /** The error of the last crash (or of the failure that ended the actor), if any. */
+  lastError(): unknown;
   /** Resolves when the actor has stopped (for any reason). */
   terminated(): Promise<void>;
 }
@@ -168,7 +172,7 @@ export class ActorRuntime {
   spawn<M>(name: string, factory: BehaviourFactory<M>, options: SpawnOptions = {}): ActorRef<M> {
     if (this.stopped) throw new Error(`actor runtime ${this.name} is stopped`);
     if (this.roots.has(name)) throw new Error(`an actor named ${name} already exists`);
-    const cell = new ActorCell<M>(this, undefined, name, factory, options.policy ?? DEFAULT_POLICY, options.logger ?? this.logger.child({ actor: name }));
+    const cell = new ActorCell<M>(this, undefined, name, factory, options.policy ?? DEFAULT_POLICY, options.logger ?? this.logger.child({ actor: name }), options.tally);
     this.roots.set(name, cell as ActorCell<unknown>);
     cell.terminated().then(() => {
       if (this.roots.get(name) === (cell as ActorCell<unknown>)) this.roots.delete(name);
@@ -200,6 +204,7 @@ class ActorCell<Msg> {
   private incarnation = 0;
   private restartCount = 0;
   private crashTimes: number[] = [];
+  private lastError: unknown;
   private readonly backoff: Backoff;
   private readonly timers = new Map<number, { timer: NodeJS.Timeout; interval: boolean }>();
   private timerIds = 0;
@@ -218,6 +223,7 @@ class ActorCell<Msg> {
     private readonly factory: BehaviourFactory<Msg>,
     readonly policy: SupervisionPolicy,
     readonly logger: Logger,
+    private readonly tally?: MessageTally,
   ) {
     this.path = parent ? `${parent.path}/${name}` : name;
     this.backoff = new Backoff(policy.backoff);
@@ -235,6 +241,7 @@ class ActorCell<Msg> {
       stop: () => this.stopNow('stop'),
       status: () => this.state,
       restarts: () => this.restartCount,
+      lastError: () => this.lastError,
       terminated: () => this.terminatedPromise,
     };
     this.ctx = {
@@ -318,11 +325,13 @@ class ActorCell<Msg> {
     if (this.crashTimes.length > 0 && now - this.crashTimes[this.crashTimes.length - 1] > withinMs) this.backoff.reset();
     this.crashTimes = this.crashTimes.filter((t) => now - t <= withinMs);
     this.crashTimes.push(now);
+    this.lastError = error;
     this.logger.error('actor crashed', { actor: this.path, strategy, crashes: this.crashTimes.length, error: describe(error) });
     // Whatever the strategy, messages held by the crashed incarnation go back to their queues.
     this.releaseConsumers(strategy === 'resume');
     if (strategy === 'escalate' || ((strategy === 'restart' || strategy === 'resume') && this.crashTimes.length > maxRetry)) {
       const reason = strategy === 'escalate' ? error : new TooManyCrashesError(this.path, this.crashTimes.length, withinMs, error);
+      this.lastError = reason;
       await this.escalate(reason);
       return;
     }
@@ -440,7 +449,7 @@ class ActorCell<Msg> {
   private spawnChild<M>(name: string, factory: BehaviourFactory<M>, options: SpawnOptions): ActorRef<M> {
     if (this.state === 'stopping' || this.state === 'stopped') throw new Error(`cannot spawn ${name}: ${this.path} is ${this.state}`);
     if (this.children.has(name)) throw new Error(`${this.path} already has a child named ${name}`);
-    const child = new ActorCell<M>(this.runtime, this as ActorCell<unknown>, name, factory, options.policy ?? this.policy, options.logger ?? this.logger.child({ actor: `${this.path}/${name}` }));
+    const child = new ActorCell<M>(this.runtime, this as ActorCell<unknown>, name, factory, options.policy ?? this.policy, options.logger ?? this.logger.child({ actor: `${this.path}/${name}` }), options.tally);
     this.children.set(name, child as ActorCell<unknown>);
     child.begin();
     return child.ref;
@@ -488,7 +497,7 @@ class ActorCell<Msg> {
 
   private attachEntry<T>(queue: XQueue<T>, onMessage: ConsumerEntry<T>['onMessage'], batch: number, maxInFlight: number): ConsumerEntry<T> {
     const entry: ConsumerEntry<T> = { queue, onMessage, batch, maxInFlight, incarnation: this.incarnation, active: true, handle: undefined as unknown as ConsumerHandle };
-    entry.handle = queue.attach(this.path, () => this.deliver({ kind: 'pull', consumer: entry as ConsumerEntry<unknown> }));
+    entry.handle = queue.attach(this.path, () => this.deliver({ kind: 'pull', consumer: entry as ConsumerEntry<unknown> }), this.tally);
     this.consumers.push(entry as ConsumerEntry<unknown>);
     return entry;
   }
@@ -550,6 +559,11 @@ function delay(ms: number): { done: Promise<void>; cancel(): void } {
   return { done, cancel: () => clearTimeout(timer) };
 }
 
+// JavaScript's own error classes signal a defect; their name helps the report. xroute's typed errors (and a
+// library's plain Error) speak for themselves: a class name such as "AmqpStepError:" only puzzles an operator.
+const JS_ERRORS = new Set(['TypeError', 'RangeError', 'ReferenceError', 'SyntaxError', 'EvalError', 'URIError']);
+
 export function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  if (!(error instanceof Error)) return String(error);
+  return JS_ERRORS.has(error.name) ? `${error.name}: ${error.message}` : error.message;
 }

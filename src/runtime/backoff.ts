@@ -1,7 +1,12 @@
 /**
  * Exponential back-off, the one retry-timing policy used by supervisor restarts and broker
  * reconnection alike. Delays double from `minMs` to `maxMs`; `reset()` starts over after a success.
+ * Reconnects and the flow's restarts add jitter, so a fleet of processes that lost the same broker does
+ * not come back in lock-step and hit it all at the same instant.
  */
+
+/** Jitter used by every reconnect and by the flow supervisor's restarts unless a policy sets its own. */
+export const DEFAULT_JITTER = 0.2;
 export interface BackoffOptions {
   readonly minMs: number;
   readonly maxMs: number;
@@ -21,8 +26,8 @@ export class Backoff {
     const base = Math.min(maxMs, minMs * Math.pow(factor, this.attempt));
     this.attempt++;
     if (jitter <= 0) return base;
-    const spread = base * jitter;
-    return Math.max(0, Math.round(base - spread + Math.random() * 2 * spread));
+    const spread = base * Math.min(1, jitter);
+    return Math.min(maxMs, Math.max(0, Math.round(base - spread + Math.random() * 2 * spread)));
   }
 
   /** Attempts since the last reset. */

@@ -10,7 +10,7 @@ import { Behaviour } from './actor';
 import { Logger } from '../logging/logger';
 import { redactText } from '../logging/redact';
 import { Message } from '../message/message';
-import { XQueue } from '../xqueue/xqueue';
+import { MessageTally, XQueue } from '../xqueue/xqueue';
 
 export type Role = 'receiver' | 'node' | 'persister';
 
@@ -31,8 +31,37 @@ export interface StatusSnapshot {
   readonly counters: Readonly<Record<string, number>>;
 }
 
+/**
+ * The figures every component has, whatever its class: messages in, done and failed (counted by the
+ * XQueues it reads or writes) and reconnects (counted by its Reconnector). The one source for the admin
+ * status, the metrics and the totals logged at stop.
+ */
+export class ComponentTotals implements MessageTally {
+  in = 0;
+  done = 0;
+  failed = 0;
+  reconnects = 0;
+  /** MessageEvaluator: messages per ruleset (as named in the message) and return code. */
+  readonly results = new Map<string, Map<string, number>>();
+
+  countResult(ruleset: string, rc: string): void {
+    let byRc = this.results.get(ruleset);
+    if (byRc === undefined) this.results.set(ruleset, (byRc = new Map()));
+    byRc.set(rc, (byRc.get(rc) ?? 0) + 1);
+  }
+}
+
+/** A child of a pool as the admin status shows it. */
+export interface ChildStatus {
+  readonly name: string;
+  readonly className: string;
+  readonly status: ComponentStatus;
+}
+
 /** Where a component reports its state; the flow, pools and `xroute` status read it. */
 export class StatusReporter {
+  readonly totals = new ComponentTotals();
+  private childLister: (() => ChildStatus[]) | undefined;
   private snapshot: StatusSnapshot = { status: 'READY', since: Date.now(), counters: {} };
   private readonly listeners = new Set<(s: StatusSnapshot) => void>();
   private readonly counters: Record<string, number> = {};
@@ -48,6 +77,19 @@ export class StatusReporter {
 
   count(name: string, by = 1): void {
     this.counters[name] = (this.counters[name] ?? 0) + by;
+  }
+
+  /** A pool lists its children (read only when a status is asked for). */
+  listChildren(lister: () => ChildStatus[]): void {
+    this.childLister = lister;
+  }
+
+  children(): ChildStatus[] | undefined {
+    return this.childLister?.();
+  }
+
+  countReconnect(): void {
+    this.totals.reconnects++;
   }
 
   get(): StatusSnapshot {
@@ -97,6 +139,8 @@ export interface ConfigIssue {
 export interface ValidationContext {
   /** The topology's PluginDir directories (absolute). */
   readonly pluginDirs: readonly string[];
+  /** The component classes, for configurations that hold other components' properties (a pool's DefaultProperty). */
+  readonly registry?: ComponentRegistry;
 }
 
 /** JSON Schema (draft 2020-12 / draft-07 subset ajv understands) for a component's own properties. */
@@ -113,6 +157,8 @@ export interface ComponentDefinition<M = never> {
   readonly description: string;
   /** Schema of the component's own properties (the loader adds the common ones). */
   readonly schema: JsonSchema;
+  /** Nodes whose first N outlinks are fixed roles that may share one link (CollectNode's done/failure/nohit). */
+  readonly repeatableOutlinks?: number;
   /**
    * Checks the schema cannot express (cross-field rules, regex compilation, files that must exist).
    * Runs at load time, before anything connects; must not open connections.

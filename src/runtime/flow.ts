@@ -5,33 +5,135 @@
  * link before its reader is attached. Stop drains: receivers stop first (no new work is accepted from a
  * broker; what they had not finished is redelivered by the broker in XAMode 1), then the links are given
  * time to empty, then every actor stops, deepest first.
+ *
+ * The flow supervisor is the top of the supervision tree: a component that exhausts its own policy (or
+ * escalates) is never left stopped while the process runs. Its OnGiveUp decides: "restart" (default) starts
+ * it again after a capped, jittered back-off, forever; "exit" drains the flow and asks the process to exit
+ * with EXIT_GAVE_UP so that systemd, Docker or Kubernetes restart it. A component therefore never stays
+ * failed for good in a running process: it is either restarted or the process ends.
  */
-import { ActorRef, ActorRuntime } from './actor';
-import { ComponentEnv, ComponentRegistry, StatusReporter, StatusSnapshot } from './component';
+import { ActorRef, ActorRuntime, describe } from './actor';
+import { Backoff } from './backoff';
+import { ChildStatus, ComponentEnv, ComponentRegistry, ComponentStatus, StatusReporter, StatusSnapshot } from './component';
 import { Topology, ComponentSpec } from '../config/topology';
 import { Logger, silentLogger } from '../logging/logger';
-import { registerConfigSecrets } from '../logging/redact';
+import { redactText, registerConfigSecrets } from '../logging/redact';
 import { Message } from '../message/message';
 import { Outcome, XQueue, XQueueStats } from '../xqueue/xqueue';
 
 export interface FlowOptions {
   registry: ComponentRegistry;
   logger?: Logger;
+  /** Sends that may wait for a free cell per link (default DEFAULT_MAX_WAITING_SENDS); more are refused. */
+  maxWaitingSends?: number;
 }
+
+/**
+ * Sends waiting for a free cell on one link. A producer that does not await its sends would otherwise
+ * hold every message and promise it ever made (1M sends: 2.2 GB); past this many, send fails at once.
+ */
+export const DEFAULT_MAX_WAITING_SENDS = 10_000;
+
+/**
+ * send() found the link full and already as many sends waiting as the flow allows. It carries no stack
+ * trace: a producer that does not await may cause a million of them, and the place is always send().
+ */
+export class QueueFullError extends Error {
+  constructor(
+    readonly flow: string,
+    readonly link: string,
+    readonly maxWaitingSends: number,
+  ) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super(`flow ${flow}: link ${JSON.stringify(link)} is full and ${maxWaitingSends} sends are already waiting; await send() to be paced by the link`);
+    Error.stackTraceLimit = limit;
+    this.name = 'QueueFullError';
+  }
+}
+
+/** Exit codes of `xroute run`, documented in docs/operations.md. */
+export const EXIT_GAVE_UP = 3;
 
 export interface ComponentView {
   readonly name: string;
   readonly className: string;
   readonly role: string;
+  /** The current incarnation's actor (a new one after each restart by the flow supervisor). */
   readonly ref: ActorRef<never>;
   readonly status: StatusReporter;
   readonly spec: ComponentSpec;
 }
 
+/** One component as /status, `xroute status` and the metrics see it. */
+export interface ComponentStatusView extends StatusSnapshot {
+  readonly name: string;
+  readonly className: string;
+  readonly role: string;
+  /** The actor's own state: starting, running, restarting, stopped, failed. */
+  readonly actor: string;
+  /** Restarts by the component's own policy plus restarts by the flow supervisor. */
+  readonly restarts: number;
+  readonly reconnects: number;
+  /** The last crash of the component (masked); broker errors are in `detail`. */
+  readonly lastError?: string;
+  readonly messages: { readonly in: number; readonly done: number; readonly failed: number };
+  /** Set while the flow supervisor waits to start a component that gave up again. */
+  readonly nextRestartAt?: number;
+  readonly ready: boolean;
+  readonly children?: readonly ChildStatus[];
+}
+
+export interface LinkStatusView extends XQueueStats {
+  readonly producers: readonly string[];
+  readonly consumerNames: readonly string[];
+}
+
 export interface FlowStatus {
   readonly name: string;
-  readonly components: readonly (StatusSnapshot & { name: string; className: string; actor: string; restarts: number })[];
-  readonly links: readonly XQueueStats[];
+  readonly startedAt: number;
+  readonly uptimeMs: number;
+  readonly ready: boolean;
+  readonly components: readonly ComponentStatusView[];
+  readonly links: readonly LinkStatusView[];
+}
+
+export interface ComponentTotalsLine {
+  readonly component: string;
+  readonly in: number;
+  readonly done: number;
+  readonly failed: number;
+  readonly restarts: number;
+  readonly reconnects: number;
+}
+
+/** What the flow supervisor keeps per component across incarnations. */
+class SupervisedComponent implements ComponentView {
+  ref!: ActorRef<never>;
+  /** Restarts of earlier incarnations (each actor counts its own from 0). */
+  earlierRestarts = 0;
+  flowRestarts = 0;
+  nextRestartAt: number | undefined;
+  restartTimer: NodeJS.Timeout | undefined;
+  /** The last crash or give-up, masked, as the status shows it. */
+  lastError: string | undefined;
+  /** Gave up and will not be restarted (OnGiveUp exit). */
+  failedForGood = false;
+  readonly giveUpBackoff: Backoff;
+
+  constructor(
+    readonly name: string,
+    readonly className: string,
+    readonly role: string,
+    readonly status: StatusReporter,
+    readonly spec: ComponentSpec,
+  ) {
+    this.giveUpBackoff = new Backoff(spec.policy.giveUpBackoff);
+  }
+
+  get restarts(): number {
+    return this.earlierRestarts + this.ref.restarts() + this.flowRestarts;
+  }
 }
 
 export class UnknownLinkError extends Error {
@@ -48,13 +150,20 @@ export class UnknownLinkError extends Error {
 export class Flow {
   readonly name: string;
   private readonly links = new Map<string, XQueue<Message>>();
-  private readonly components = new Map<string, ComponentView>();
+  private readonly components = new Map<string, SupervisedComponent>();
+  private readonly waitingSends = new Map<string, number>();
   private stopping: Promise<void> | undefined;
+  readonly startedAt = Date.now();
+  private exitRequest: ((code: number) => void) | undefined;
+  /** Resolves with an exit code when the flow supervisor wants the process to end (OnGiveUp exit, all failed). */
+  readonly exitRequested: Promise<number> = new Promise((resolve) => (this.exitRequest = resolve));
+  private registry!: ComponentRegistry;
 
   private constructor(
     readonly topology: Topology,
     readonly runtime: ActorRuntime,
     private readonly logger: Logger,
+    readonly maxWaitingSends: number,
   ) {
     this.name = topology.name;
   }
@@ -63,29 +172,76 @@ export class Flow {
   static start(topology: Topology, options: FlowOptions): Flow {
     const logger = options.logger ?? silentLogger;
     const runtime = new ActorRuntime(topology.name, logger);
-    const flow = new Flow(topology, runtime, logger);
+    const flow = new Flow(topology, runtime, logger, options.maxWaitingSends ?? DEFAULT_MAX_WAITING_SENDS);
+    flow.registry = options.registry;
     for (const link of topology.links.values()) flow.links.set(link.name, new XQueue<Message>(link.name, link.capacity));
     for (const spec of topology.components) {
-      const status = new StatusReporter();
-      const env: ComponentEnv = {
-        name: spec.name,
-        className: spec.definition.className,
-        config: spec.config,
-        input: spec.role === 'receiver' ? undefined : flow.links.get(spec.linkName),
-        output: spec.role === 'receiver' ? flow.links.get(spec.linkName) : undefined,
-        outlinks: spec.outLinks.map((o) => flow.links.get(o.name)!),
-        baseDir: spec.baseDir,
-        pluginDirs: topology.pluginDirs,
-        logger: logger.child({ component: spec.name }),
-        status,
-        registry: options.registry,
-      };
       registerConfigSecrets(spec.config);
-      const ref = runtime.spawn<never>(spec.name, () => spec.definition.create(env), { policy: spec.policy, logger: env.logger });
-      flow.components.set(spec.name, { name: spec.name, className: spec.definition.className, role: spec.role, ref, status, spec });
+      const component = new SupervisedComponent(spec.name, spec.definition.className, spec.role, new StatusReporter(), spec);
+      flow.components.set(spec.name, component);
+      flow.spawn(component);
     }
     logger.info('flow started', { flow: topology.name, components: topology.components.length, links: topology.links.size });
     return flow;
+  }
+
+  private spawn(c: SupervisedComponent): void {
+    const spec = c.spec;
+    const env: ComponentEnv = {
+      name: spec.name,
+      className: spec.definition.className,
+      config: spec.config,
+      input: spec.role === 'receiver' ? undefined : this.links.get(spec.linkName),
+      output: spec.role === 'receiver' ? this.links.get(spec.linkName) : undefined,
+      outlinks: spec.outLinks.map((o) => this.links.get(o.name)!),
+      baseDir: spec.baseDir,
+      pluginDirs: this.topology.pluginDirs,
+      logger: this.logger.child({ component: spec.name }),
+      status: c.status,
+      registry: this.registry,
+    };
+    const ref = this.runtime.spawn<never>(spec.name, () => spec.definition.create(env), { policy: spec.policy, logger: env.logger, tally: c.status.totals });
+    c.ref = ref;
+    void ref.terminated().then(() => this.onTerminated(c, ref));
+  }
+
+  /** An incarnation ended. Unless the flow is stopping, a failed one is handled by the give-up policy. */
+  private onTerminated(c: SupervisedComponent, ref: ActorRef<never>): void {
+    if (this.stopping || c.ref !== ref || ref.status() !== 'failed') return;
+    const error = ref.lastError();
+    const reason = redactText(error !== undefined ? describe(error) : (c.status.get().detail ?? 'its supervision policy was exhausted'));
+    c.lastError = reason;
+    if (c.spec.policy.onGiveUp === 'exit') {
+      c.failedForGood = true;
+      c.status.set('FAILED', `gave up: ${reason}; OnGiveUp is "exit"`);
+      this.logger.error('component gave up; the flow drains and the process exits', { flow: this.name, component: c.name, exitCode: EXIT_GAVE_UP });
+      this.exitRequest?.(EXIT_GAVE_UP);
+      return;
+    }
+    const delay = c.giveUpBackoff.next();
+    c.nextRestartAt = Date.now() + delay;
+    c.status.set('FAILED', `gave up: ${reason}; the flow restarts it in ${Math.round(delay / 100) / 10} s`);
+    this.logger.error('component gave up; the flow supervisor restarts it', { flow: this.name, component: c.name, restart: c.flowRestarts + 1, delayMs: delay, error: reason });
+    c.restartTimer = setTimeout(() => {
+      c.restartTimer = undefined;
+      c.nextRestartAt = undefined;
+      if (this.stopping) return;
+      c.earlierRestarts += c.ref.restarts();
+      c.flowRestarts++;
+      c.status.set('READY', 'restarted by the flow supervisor');
+      this.spawn(c);
+    }, delay);
+  }
+
+  /** Operator-visible state: the component's own status, corrected by what the supervisor knows. */
+  private stateOf(c: SupervisedComponent): { status: ComponentStatus; detail?: string } {
+    const snap = c.status.get();
+    const actor = c.ref.status();
+    if (c.nextRestartAt !== undefined || c.failedForGood) return { status: 'FAILED', detail: snap.detail };
+    if (actor === 'restarting') return { status: 'RETRYING', detail: `restarting after a crash${snap.detail ? `: ${snap.detail}` : ''}` };
+    if (actor === 'stopped' || actor === 'stopping') return { status: 'STOPPED', detail: snap.detail };
+    if (actor === 'failed') return { status: 'FAILED', detail: snap.detail };
+    return { status: snap.status, detail: snap.detail };
   }
 
   link(name: string): XQueue<Message> {
@@ -103,28 +259,85 @@ export class Flow {
   }
 
   /**
-   * Puts a message into a link (waiting for a free cell) and resolves when a consumer has finished with
-   * it, with the message as the consumer left it (e.g. evaluated by a MessageEvaluator).
+   * Puts a message into a link and resolves when a consumer has finished with it, with the message as
+   * the consumer left it (e.g. evaluated by a MessageEvaluator). When the link is full the send waits
+   * for a free cell (an awaiting producer is paced by the link); when maxWaitingSends sends are waiting
+   * already, it rejects at once with QueueFullError.
    */
-  async send(linkName: string, msg: Message, options: { signal?: AbortSignal } = {}): Promise<{ outcome: Outcome; message: Message }> {
-    const q = this.link(linkName);
+  send(linkName: string, msg: Message, options: { signal?: AbortSignal } = {}): Promise<{ outcome: Outcome; message: Message }> {
+    let q: XQueue<Message>;
+    try {
+      q = this.link(linkName);
+    } catch (e) {
+      return Promise.reject(e);
+    }
     return new Promise((resolve, reject) => {
-      q.put(msg, (item, outcome) => resolve({ outcome, message: item }), { signal: options.signal }).catch(reject);
+      const onDone = (item: Message, outcome: Outcome) => resolve({ outcome, message: item });
+      const cell = q.tryReserve();
+      if (cell >= 0) {
+        q.add(cell, msg, onDone);
+        return;
+      }
+      const waiting = this.waitingSends.get(linkName) ?? 0;
+      if (waiting >= this.maxWaitingSends) {
+        reject(new QueueFullError(this.name, linkName, this.maxWaitingSends));
+        return;
+      }
+      this.waitingSends.set(linkName, waiting + 1);
+      q.reserve({ signal: options.signal })
+        .finally(() => this.waitingSends.set(linkName, (this.waitingSends.get(linkName) ?? 1) - 1))
+        .then((reserved) => q.add(reserved, msg, onDone), reject);
     });
   }
 
   status(): FlowStatus {
-    return {
-      name: this.name,
-      components: [...this.components.values()].map((c) => ({
+    const components = [...this.components.values()].map((c): ComponentStatusView => {
+      const state = this.stateOf(c);
+      const t = c.status.totals;
+      const children = c.status.children();
+      return {
+        ...c.status.get(),
+        ...state,
         name: c.name,
         className: c.className,
+        role: c.role,
         actor: c.ref.status(),
-        restarts: c.ref.restarts(),
-        ...c.status.get(),
-      })),
-      links: [...this.links.values()].map((q) => q.stats()),
+        restarts: c.restarts,
+        reconnects: t.reconnects,
+        ...(lastErrorOf(c) !== undefined ? { lastError: lastErrorOf(c) } : {}),
+        messages: { in: t.in, done: t.done, failed: t.failed },
+        ...(c.nextRestartAt !== undefined ? { nextRestartAt: c.nextRestartAt } : {}),
+        ready: state.status === 'RUNNING',
+        ...(children ? { children } : {}),
+      };
+    });
+    const specs = this.topology.links;
+    return {
+      name: this.name,
+      startedAt: this.startedAt,
+      uptimeMs: Date.now() - this.startedAt,
+      ready: components.every((c) => c.ready),
+      components,
+      links: [...this.links.values()].map((q) => ({ ...q.stats(), producers: specs.get(q.name)?.writers ?? [], consumerNames: specs.get(q.name)?.readers ?? [] })),
     };
+  }
+
+  /** The components as the supervisor holds them (for the metrics, which read their totals directly). */
+  componentViews(): ComponentView[] {
+    return [...this.components.values()];
+  }
+
+  /** Per-component totals, as logged at stop and by --stats-interval. */
+  totals(): ComponentTotalsLine[] {
+    return [...this.components.values()].map((c) => {
+      const t = c.status.totals;
+      return { component: c.name, in: t.in, done: t.done, failed: t.failed, restarts: c.restarts, reconnects: t.reconnects };
+    });
+  }
+
+  /** Logs one info line per component with its totals. */
+  logTotals(message = 'component totals'): void {
+    for (const t of this.totals()) this.logger.info(message, { flow: this.name, ...t });
   }
 
   /**
@@ -137,6 +350,7 @@ export class Flow {
   }
 
   private async doStop(drainMs: number): Promise<void> {
+    for (const c of this.components.values()) if (c.restartTimer) clearTimeout(c.restartTimer);
     const receivers = [...this.components.values()].filter((c) => c.role === 'receiver');
     await Promise.all(receivers.map((c) => c.ref.stop()));
     const drained = await Promise.race([
@@ -149,8 +363,14 @@ export class Flow {
     }
     for (const q of this.links.values()) q.stop();
     await this.runtime.stop();
+    this.logTotals();
     this.logger.info('flow stopped', { flow: this.name, drained });
   }
+}
+
+function lastErrorOf(c: SupervisedComponent): string | undefined {
+  const current = c.ref.lastError();
+  return current !== undefined ? redactText(describe(current)) : c.lastError;
 }
 
 function sleep(ms: number): Promise<void> {

@@ -3,8 +3,13 @@
  *
  * A connection loss is expected: it is logged once per outage (warn at the start, info when the link is
  * back with the outage's length and attempt count), retried with back-off for as long as it lasts, and
- * visible in the component's status (RETRYING with the last error and next delay). Only an error that
- * retrying cannot cure (isFatal: a wrong password, a missing queue with IsPassive) gives up.
+ * visible in the component's status (RETRYING with the last error and next delay). Every delay has jitter
+ * so that many processes do not reconnect in lock-step after a broker restart.
+ *
+ * An error that fast retrying cannot cure (isFatal: a wrong password, a missing queue with IsPassive, a TLS
+ * failure) is not an outage: the status is FAILED with the reason, and the connection is tried again on a
+ * slow schedule (`fatalRetryMs`, default 30 s) so that fixing the broker side heals the component without
+ * a process restart. It is logged once per change of error, not once per attempt.
  *
  * Tolerance and MaxRetry keep their original meaning (components.md §2.5), mapped onto back-off:
  *  - Tolerance: the first attempts of an outage are made at the minimum delay (fast re-open);
@@ -12,7 +17,7 @@
  *    original's QuietPeriod x StandbyTime) and starts a new cycle, forever, logging once per cycle.
  *    0 (default) = no cycles: back-off up to its maximum between every attempt.
  */
-import { Backoff, BackoffOptions } from './backoff';
+import { Backoff, BackoffOptions, DEFAULT_JITTER } from './backoff';
 import { Logger } from '../logging/logger';
 import { StatusReporter } from './component';
 import { describe } from './actor';
@@ -26,8 +31,10 @@ export interface ReconnectOptions<C> {
   onConnected?(connection: C, info: { attempts: number; outageMs: number }): void;
   /** Gives up after this error (e.g. a configuration error such as a missing queue with IsPassive). */
   isFatal?(error: unknown): boolean;
-  /** Called once when reconnection gives up (a fatal error). */
+  /** Called when a fatal error first moves the connection to the slow retry schedule. */
   onGiveUp?(error: unknown): void;
+  /** Delay between attempts after a fatal error (default 30 000 ms). */
+  readonly fatalRetryMs?: number;
   readonly backoff: BackoffOptions;
   /** Attempts at the minimum delay at the start of an outage (original Tolerance). Default 0. */
   readonly tolerance?: number;
@@ -35,13 +42,22 @@ export interface ReconnectOptions<C> {
   readonly maxRetry?: number;
   /** Length of the quiet period between cycles (default 60 000 ms: QuietPeriod 4 x StandbyTime 15 s). */
   readonly quietMs?: number;
+  /** What is (re)opened, for the log lines: a broker connection (default) or a file ("cannot open the file"). */
+  readonly resource?: 'connection' | 'file';
   readonly logger: Logger;
   readonly status?: StatusReporter;
   /** Timer functions (an actor's, so that stop clears them). */
   readonly timers?: { setTimeout(fn: () => void, ms: number): unknown; clearTimer(h: unknown): void };
 }
 
+export const DEFAULT_FATAL_RETRY_MS = 30_000;
+
 export type ReconnectState = 'idle' | 'connecting' | 'connected' | 'retrying' | 'stopped' | 'failed';
+
+const WORDS = {
+  connection: { lost: 'connection lost; reconnecting', lostDetail: 'connection lost', cannot: 'cannot connect; retrying', still: 'still cannot connect; quiet until the next retry cycle', attempt: 'connect attempt failed', back: 'reconnected' },
+  file: { lost: 'file lost; reopening', lostDetail: 'file lost', cannot: 'cannot open the file; retrying', still: 'still cannot open the file; quiet until the next retry cycle', attempt: 'open attempt failed', back: 'file reopened' },
+} as const;
 
 export class Reconnector<C> {
   private state: ReconnectState = 'idle';
@@ -52,9 +68,15 @@ export class Reconnector<C> {
   private current: C | undefined;
   private lastError: unknown;
   private generation = 0;
+  private everConnected = false;
+  /** The fatal error last logged, so a slow retry that fails the same way stays quiet. */
+  private fatalText: string | undefined;
+
+  private readonly words: (typeof WORDS)[keyof typeof WORDS];
 
   constructor(private readonly options: ReconnectOptions<C>) {
-    this.backoff = new Backoff(options.backoff);
+    this.backoff = new Backoff({ ...options.backoff, jitter: options.backoff.jitter ?? DEFAULT_JITTER });
+    this.words = WORDS[options.resource ?? 'connection'];
   }
 
   get connection(): C | undefined {
@@ -89,8 +111,8 @@ export class Reconnector<C> {
     this.backoff.reset();
     if (cause === 'outage') {
       this.lastError = error;
-      this.options.logger.warn('connection lost; reconnecting', { component: this.options.name, error: describe(error) });
-      this.options.status?.set('RETRYING', `connection lost: ${describe(error)}`);
+      this.options.logger.warn(this.words.lost, { component: this.options.name, error: describe(error) });
+      this.options.status?.set('RETRYING', `${this.words.lostDetail}: ${describe(error)}`);
     }
     this.schedule(0);
   }
@@ -123,9 +145,12 @@ export class Reconnector<C> {
     this.attempts = 0;
     this.backoff.reset();
     if (attempts > 1 || this.lastError !== undefined) {
-      this.options.logger.info('reconnected', { component: this.options.name, attempts, outageMs });
+      this.options.logger.info(this.words.back, { component: this.options.name, attempts, outageMs });
     }
+    if (this.everConnected) this.options.status?.countReconnect();
+    this.everConnected = true;
     this.lastError = undefined;
+    this.fatalText = undefined;
     this.options.status?.set('RUNNING');
     this.options.onConnected?.(conn, { attempts, outageMs });
   }
@@ -134,12 +159,10 @@ export class Reconnector<C> {
     const first = this.lastError === undefined;
     this.lastError = error;
     if (this.options.isFatal?.(error)) {
-      this.state = 'failed';
-      this.options.logger.error('giving up connecting', { component: this.options.name, attempts: this.attempts, error: describe(error) });
-      this.options.status?.set('FAILED', describe(error));
-      this.options.onGiveUp?.(error);
+      this.failedFatally(error);
       return;
     }
+    this.fatalText = undefined;
     const tolerance = this.options.tolerance ?? 0;
     const maxRetry = this.options.maxRetry ?? 0;
     const beyondTolerance = this.attempts - tolerance;
@@ -152,19 +175,32 @@ export class Reconnector<C> {
     } else delay = this.backoff.next();
     // Once per outage at warn, once per retry cycle at warn; each other attempt only at debug, so an
     // outage cannot flood the log.
-    if (first) this.options.logger.warn('cannot connect; retrying', { component: this.options.name, error: describe(error), nextAttemptMs: delay });
-    else if (endOfCycle) this.options.logger.warn('still cannot connect; quiet until the next retry cycle', { component: this.options.name, attempts: this.attempts, error: describe(error), nextAttemptMs: delay });
-    else this.options.logger.debug('connect attempt failed', { component: this.options.name, attempt: this.attempts, error: describe(error), nextAttemptMs: delay });
+    if (first) this.options.logger.warn(this.words.cannot, { component: this.options.name, error: describe(error), nextAttemptMs: delay });
+    else if (endOfCycle) this.options.logger.warn(this.words.still, { component: this.options.name, attempts: this.attempts, error: describe(error), nextAttemptMs: delay });
+    else this.options.logger.debug(this.words.attempt, { component: this.options.name, attempt: this.attempts, error: describe(error), nextAttemptMs: delay });
     this.options.status?.set('RETRYING', `${describe(error)}; attempt ${this.attempts + 1} in ${delay} ms`);
     this.schedule(delay);
   }
 
-  private schedule(delay: number): void {
-    this.state = 'retrying';
+  private failedFatally(error: unknown): void {
+    const text = describe(error);
+    const delay = this.options.fatalRetryMs ?? DEFAULT_FATAL_RETRY_MS;
+    const first = this.fatalText === undefined;
+    if (text !== this.fatalText) {
+      this.options.logger.error('cannot connect: fast retrying cannot cure this; trying again on the slow schedule', { component: this.options.name, attempts: this.attempts, error: text, nextAttemptMs: delay });
+    } else this.options.logger.debug('slow retry failed the same way', { component: this.options.name, attempt: this.attempts, error: text, nextAttemptMs: delay });
+    this.fatalText = text;
+    this.options.status?.set('FAILED', `${text}; retrying every ${Math.round(delay / 1000)} s`);
+    if (first) this.options.onGiveUp?.(error);
+    this.schedule(delay, 'failed');
+  }
+
+  private schedule(delay: number, state: ReconnectState = 'retrying'): void {
+    this.state = state;
     this.clearTimer();
     const run = () => {
       this.timer = undefined;
-      if (this.state === 'retrying') void this.attempt();
+      if (this.state === 'retrying' || this.state === 'failed') void this.attempt();
     };
     if (this.options.timers) this.timer = this.options.timers.setTimeout(run, delay);
     else {

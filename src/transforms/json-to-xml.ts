@@ -14,11 +14,10 @@
  * {@link TransformProblem} naming the key's path: the output is never malformed. Text is escaped
  * by the shared serialiser (safe-xml.ts), which also gives the declaration and indentation.
  */
-import { DOMImplementation } from '@xmldom/xmldom';
-import type { Document, Element } from '@xmldom/xmldom';
 import { TransformProblem } from './errors';
 import { JsonNumber, JsonValue } from './json-text';
 import { serializeXml } from './safe-xml';
+import { TEXT, XNode, newAttribute, newDocument, newElement, newLeaf } from './xml-dom';
 
 /** The attribute that marks list items, read back by XML2JSON. */
 export const ARRAY_MARK = { name: 'type', value: 'ARRAY' } as const;
@@ -34,41 +33,44 @@ export function isXmlElementName(name: string): boolean {
 }
 
 export function jsonToXml(rootName: string, value: JsonValue): string {
-  const doc = new DOMImplementation().createDocument(null, rootName, null);
-  writeContent(doc, doc.documentElement!, value, '');
+  const doc = newDocument();
+  const root = newElement(rootName, '', rootName, '', doc);
+  doc.children.push(root);
+  writeContent(root, value, '');
   return serializeXml(doc);
 }
 
-function writeContent(doc: Document, el: Element, value: JsonValue, path: string): void {
+function writeContent(el: XNode, value: JsonValue, path: string): void {
   if (value === null) return;
   if (Array.isArray(value)) {
-    writeItems(doc, el, NAMELESS_ITEM, value, path);
+    writeItems(el, NAMELESS_ITEM, value, path);
     return;
   }
   if (typeof value === 'object' && !(value instanceof JsonNumber)) {
     for (const [key, v] of Object.entries(value)) {
       const at = `${path}.${key}`;
       if (!isXmlElementName(key)) throw new TransformProblem(`key ${JSON.stringify(key)} at ${at} is not an XML element name`);
-      if (Array.isArray(v)) writeItems(doc, el, key, v, at);
-      else el.appendChild(childWith(doc, key, v, at));
+      if (Array.isArray(v)) writeItems(el, key, v, at);
+      else childWith(el, key, v, at);
     }
     return;
   }
   const text = String(value);
   if (NOT_XML_CHAR.test(text)) throw new TransformProblem(`the text at ${path === '' ? 'the root' : path} holds a character XML cannot carry`);
-  if (text !== '') el.appendChild(doc.createTextNode(text));
+  if (text !== '') el.children.push(newLeaf(TEXT, text, el));
 }
 
-function writeItems(doc: Document, el: Element, name: string, items: readonly JsonValue[], path: string): void {
+function writeItems(el: XNode, name: string, items: readonly JsonValue[], path: string): void {
   items.forEach((item, at) => {
-    const child = childWith(doc, name, item, `${path}[${at}]`);
-    child.setAttribute(ARRAY_MARK.name, ARRAY_MARK.value);
-    el.appendChild(child);
+    const child = childWith(el, name, item, `${path}[${at}]`);
+    child.attrs.push(newAttribute(ARRAY_MARK.name, '', ARRAY_MARK.name, '', ARRAY_MARK.value, child));
   });
 }
 
-function childWith(doc: Document, name: string, value: JsonValue, path: string): Element {
-  const child = doc.createElement(name);
-  writeContent(doc, child, value, path);
+/** Appends an element holding the value (its attributes, if any, are added before anything reads it). */
+function childWith(parent: XNode, name: string, value: JsonValue, path: string): XNode {
+  const child = newElement(name, '', name, '', parent);
+  parent.children.push(child);
+  writeContent(child, value, path);
   return child;
 }

@@ -1,21 +1,22 @@
 /**
- * Safe XML parsing and the serialisation xcut/xmerge use (evaluator.md §13.1).
+ * Safe XML parsing and the serialisation xcut, xmerge and JSON2XML use (evaluator.md §13.1).
  *
- * Safety: the parser (@xmldom/xmldom) is non-validating and never loads anything: no external
- * DTD, no external entity, no network or file access. On top of that, a document whose DOCTYPE
- * declares entities (`<!ENTITY ...>`, the vehicle of XXE and "billion laughs") is rejected
- * outright, as is any reference to an undeclared entity; an external DTD reference
- * (`<!DOCTYPE r SYSTEM "...">`) is accepted and ignored. The same check guards the text the
- * XSLT engine parses ({@link assertNoEntityDeclarations}).
+ * Safety: the parser (xml-parser.ts) is non-validating and never loads anything: no external
+ * DTD, no external entity, no network or file access. A document whose DOCTYPE declares
+ * entities (`<!ENTITY ...>`, the vehicle of XXE and "billion laughs") is rejected outright, as
+ * is any reference to an undeclared entity; an external DTD reference
+ * (`<!DOCTYPE r SYSTEM "...">`) is accepted and ignored. Nesting is bounded.
  *
- * Serialisation: the XML declaration `<?xml version="1.0" encoding="UTF-8" standalone="no"?>`,
- * a newline, the document indented by 4 spaces where an element holds only elements (mixed
- * content is written as is), and a final newline. The DOCTYPE is not written back. Text escapes
- * `& < >` and a carriage return (`&#13;`, so it survives being read back).
+ * Serialisation: exactly one XML declaration `<?xml version="1.0" encoding="UTF-8" standalone="no"?>`
+ * (the input's own declaration is not a node, so it is never written twice), a newline, the
+ * document indented by 4 spaces where an element holds only elements (mixed content is written
+ * as is), and a final newline. The DOCTYPE is not written back. Attributes and namespace
+ * declarations keep their document order (the original's Java serialiser sorted them by name).
+ * Text escapes `& < >` and a carriage return (`&#13;`, so it survives being read back).
  */
 import { TransformProblem } from './errors';
-import { DOMParser, onErrorStopParsing } from '@xmldom/xmldom';
-import type { Document, Element, Node, ProcessingInstruction } from '@xmldom/xmldom';
+import { CDATA, COMMENT, ELEMENT, PROCESSING_INSTRUCTION, TEXT, XNode } from './xml-dom';
+import { XmlSyntaxError, parseXmlText } from './xml-parser';
 
 /** Why a text was refused as XML; callers turn it into their typed error. */
 export class XmlRejection extends TransformProblem {
@@ -25,116 +26,97 @@ export class XmlRejection extends TransformProblem {
   }
 }
 
-const DOCTYPE = /<!DOCTYPE/;
-const ENTITY_DECLARATION = /<!ENTITY/;
-
-/** Refuses a document whose DOCTYPE declares general or parameter entities. */
-export function assertNoEntityDeclarations(text: string): void {
-  if (DOCTYPE.test(text) && ENTITY_DECLARATION.test(text)) {
-    throw new XmlRejection('entity declarations in a DOCTYPE are not allowed (external entities are never resolved)');
-  }
-}
-
-const parser = new DOMParser({ onError: onErrorStopParsing });
-
-export function parseXml(text: string): Document {
-  assertNoEntityDeclarations(text);
-  let doc: Document;
+/** Parses a document; anything not well-formed or unsafe is an {@link XmlRejection}. */
+export function parseXml(text: string): XNode {
   try {
-    doc = parser.parseFromString(text, 'text/xml');
+    return parseXmlText(text);
   } catch (e) {
-    throw new XmlRejection(firstLine((e as Error).message));
+    if (e instanceof XmlSyntaxError) throw new XmlRejection(e.reason);
+    throw e;
   }
-  if (!doc.documentElement) throw new XmlRejection('no root element');
-  return doc;
 }
 
 export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="no"?>';
 
-export function serializeXml(doc: Document): string {
-  const out: string[] = [XML_DECLARATION, '\n'];
-  for (let n: Node | null = doc.firstChild; n !== null; n = n.nextSibling) {
-    if (n.nodeType === NODE.DOCUMENT_TYPE) continue;
-    writeNode(n, 0, out);
-    out.push('\n');
-  }
-  return out.join('');
+export function serializeXml(doc: XNode): string {
+  let out = XML_DECLARATION + '\n';
+  for (const n of doc.children) out += writeNode(n, 0) + '\n';
+  return out;
 }
 
-const NODE = { ELEMENT: 1, TEXT: 3, CDATA: 4, PI: 7, COMMENT: 8, DOCUMENT_TYPE: 10 } as const;
-const INDENT = '    ';
+const INDENTS: string[] = [''];
+function indent(depth: number): string {
+  while (INDENTS.length <= depth) INDENTS.push(INDENTS[INDENTS.length - 1] + '    ');
+  return INDENTS[depth]!;
+}
 
-function writeNode(node: Node, depth: number, out: string[]): void {
-  switch (node.nodeType) {
-    case NODE.ELEMENT:
-      writeElement(node as Element, depth, out);
-      return;
-    case NODE.TEXT:
-      out.push(escapeText(node.nodeValue ?? ''));
-      return;
-    case NODE.CDATA:
-      out.push('<![CDATA[', (node.nodeValue ?? '').split(']]>').join(']]]]><![CDATA[>'), ']]>');
-      return;
-    case NODE.COMMENT:
-      out.push('<!--', node.nodeValue ?? '', '-->');
-      return;
-    case NODE.PI:
-      out.push('<?', (node as ProcessingInstruction).target, node.nodeValue ? ' ' + node.nodeValue : '', '?>');
-      return;
+function writeNode(node: XNode, depth: number): string {
+  switch (node.type) {
+    case ELEMENT:
+      return writeElement(node, depth);
+    case TEXT:
+      return escapeText(node.value);
+    case CDATA:
+      return '<![CDATA[' + node.value.split(']]>').join(']]]]><![CDATA[>') + ']]>';
+    case COMMENT:
+      return '<!--' + node.value + '-->';
+    case PROCESSING_INSTRUCTION:
+      return '<?' + node.name + (node.value ? ' ' + node.value : '') + '?>';
     default:
-      return;
+      return '';
   }
 }
 
-function writeElement(el: Element, depth: number, out: string[]): void {
-  out.push('<', el.tagName);
-  for (let i = 0; i < el.attributes.length; i++) {
-    const a = el.attributes.item(i)!;
-    out.push(' ', a.name, '="', escapeAttribute(a.value), '"');
-  }
-  if (el.firstChild === null) {
-    out.push('/>');
-    return;
-  }
-  out.push('>');
+function writeElement(el: XNode, depth: number): string {
+  let out = '<' + el.name;
+  for (const a of el.attrs) out += ' ' + a.name + '="' + escapeAttribute(a.value) + '"';
+  const children = el.children;
+  if (children.length === 0) return out + '/>';
+  out += '>';
   if (holdsOnlyMarkup(el)) {
-    for (let c: Node | null = el.firstChild; c !== null; c = c.nextSibling) {
-      if (c.nodeType === NODE.TEXT) continue; // whitespace-only: replaced by indentation
-      out.push('\n', INDENT.repeat(depth + 1));
-      writeNode(c, depth + 1, out);
+    const inner = '\n' + indent(depth + 1);
+    for (const c of children) {
+      if (c.type === TEXT) continue; // whitespace-only: replaced by indentation
+      out += inner + writeNode(c, depth + 1);
     }
-    out.push('\n', INDENT.repeat(depth));
+    out += '\n' + indent(depth);
   } else {
-    for (let c: Node | null = el.firstChild; c !== null; c = c.nextSibling) writeNode(c, depth + 1, out);
+    for (const c of children) out += writeNode(c, depth + 1);
   }
-  out.push('</', el.tagName, '>');
+  return out + '</' + el.name + '>';
 }
 
 /** True when an element has element children and its only text is whitespace (so indenting loses nothing). */
-function holdsOnlyMarkup(el: Element): boolean {
+function holdsOnlyMarkup(el: XNode): boolean {
   let elements = 0;
-  for (let c: Node | null = el.firstChild; c !== null; c = c.nextSibling) {
-    if (c.nodeType === NODE.ELEMENT) elements++;
-    else if (c.nodeType === NODE.TEXT) {
-      if ((c.nodeValue ?? '').trim() !== '') return false;
-    } else if (c.nodeType === NODE.CDATA) return false;
+  for (const c of el.children) {
+    if (c.type === ELEMENT) elements++;
+    else if (c.type === TEXT) {
+      if (!isBlank(c.value)) return false;
+    } else if (c.type === CDATA) return false;
   }
   return elements > 0;
 }
 
+function isBlank(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c !== 32 && c !== 10 && c !== 9 && c !== 13) return false;
+  }
+  return true;
+}
+
+const TEXT_SPECIAL = /[&<>\r]/;
 /** A carriage return is written as `&#13;`: a literal one would be read back as a newline. */
-function escapeText(s: string): string {
-  return s.replace(/[&<>\r]/g, (c) => TEXT_ESCAPES[c]!);
+export function escapeText(s: string): string {
+  return TEXT_SPECIAL.test(s) ? s.replace(/[&<>\r]/g, (c) => TEXT_ESCAPES[c]!) : s;
 }
 
 const TEXT_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };
 
-function escapeAttribute(s: string): string {
-  return s.replace(/[&<"\t\n\r]/g, (c) => ATTRIBUTE_ESCAPES[c]!);
+const ATTRIBUTE_SPECIAL = /[&<"\t\n\r]/;
+export function escapeAttribute(s: string): string {
+  return ATTRIBUTE_SPECIAL.test(s) ? s.replace(/[&<"\t\n\r]/g, (c) => ATTRIBUTE_ESCAPES[c]!) : s;
 }
 
 const ATTRIBUTE_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '"': '&quot;', '\t': '&#9;', '\n': '&#10;', '\r': '&#13;' };
-
-function firstLine(s: string): string {
-  return s.split('\n')[0]!.trim();
-}

@@ -25,7 +25,8 @@ import { JsonObject, JsonValue, stringifyJson } from './json-text';
 import { jsonToXml } from './json-to-xml';
 import { parsePhpSerialized } from './php-unserialize';
 import { stringKey } from './ruleset-values';
-import { parseXmlInput } from './xml-support';
+import { readXmlBody } from './xml-support';
+import type { Message } from '../message';
 import { xmlToJson } from './xml-to-json';
 
 const KIND = 'translation';
@@ -33,13 +34,14 @@ const KIND = 'translation';
 /** Translation also needs the logger: an unknown name is worth a start-up warning. */
 export type TranslationCompileContext = TransformCompileContext & Pick<RulesetKindContext, 'component' | 'logger'>;
 
-type Convert = (body: string, ruleset: string) => string;
+type Convert = (msg: Message, ruleset: string) => string;
+const text = (msg: Message, ruleset: string): string => readRewritableBodyText(msg, KIND, ruleset);
 
 const CONVERSIONS: Readonly<Record<string, Convert>> = {
-  XML2JSON: (body, ruleset) => formatJson(xmlToJson(parseXmlInput(body, KIND, ruleset, 'the body'))),
-  JSON2XML: (body, ruleset) => writeXml('JSON', parseJsonInput(body, KIND, ruleset, 'the body'), ruleset),
-  PHP2XML: (body, ruleset) => writeXml('PHP', readPhp(body, ruleset), ruleset),
-  PHP2JSON: (body, ruleset) => formatJson({ PHP: readPhp(body, ruleset) }),
+  XML2JSON: (msg, ruleset) => formatJson(xmlToJson(readXmlBody(msg, KIND, ruleset, true))),
+  JSON2XML: (msg, ruleset) => writeXml('JSON', parseJsonInput(text(msg, ruleset), KIND, ruleset, 'the body'), ruleset),
+  PHP2XML: (msg, ruleset) => writeXml('PHP', readPhp(text(msg, ruleset), ruleset), ruleset),
+  PHP2JSON: (msg, ruleset) => formatJson({ PHP: readPhp(text(msg, ruleset), ruleset) }),
 };
 
 export function compileTranslation(ruleset: RulesetMap, ctx: TranslationCompileContext): CompiledTransform {
@@ -53,10 +55,7 @@ export function compileTranslation(ruleset: RulesetMap, ctx: TranslationCompileC
     );
     return () => undefined;
   }
-  return (msg) => {
-    const body = readRewritableBodyText(msg, KIND, rulesetName);
-    replaceBodyText(msg, convert(body, rulesetName));
-  };
+  return (msg) => replaceBodyText(msg, convert(msg, rulesetName));
 }
 
 /** The root object's keys one per line, indented by two spaces, each value compact (see the header). */

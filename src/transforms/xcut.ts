@@ -2,17 +2,18 @@
  * xcut (evaluator.md §13.3): `"XPath": "expression"` (a string) removes the selected nodes from
  * the XML body and re-serialises it (§13.1).
  * - Nothing selected, or the first node has no parent (an attribute): nothing changes, code 0.
+ * - The output has exactly one XML declaration, whether or not the input had one.
  * - Every selected node must share the parent of the first; otherwise the transform fails and
  *   nothing is removed.
  */
 import { replaceBodyText } from '../rules/kinds/body-writer';
-import { readRewritableBodyText } from './body';
 import { SelectionError, perMessage } from './errors';
 import { KIND_PRECEDENCE, RulesetKind } from '../rules/ruleset-kinds';
 import type { CompiledTransform, RulesetMap, TransformCompileContext } from './kind-types';
 import { stringKey } from './ruleset-values';
 import { serializeXml } from './safe-xml';
-import { commonParent, compileXPathKey, parseXmlInput } from './xml-support';
+import { removeChild } from './xml-dom';
+import { commonParent, compileXPathKey, domParent, forgetXmlBody, readXmlBody } from './xml-support';
 
 const KIND = 'xcut';
 
@@ -20,12 +21,13 @@ export function compileXCut(ruleset: RulesetMap, ctx: TransformCompileContext): 
   const rulesetName = ctx.rulesetName;
   const expression = compileXPathKey(stringKey(ruleset, 'XPath', ctx), 'XPath', ctx);
   return (msg) => {
-    const doc = parseXmlInput(readRewritableBodyText(msg, KIND, rulesetName), KIND, rulesetName, 'the body');
+    const doc = readXmlBody(msg, KIND, rulesetName, true);
     const nodes = perMessage(KIND, rulesetName, () => expression.selectNodes(doc));
-    if (nodes.length === 0 || !nodes[0]!.parentNode) return;
+    if (nodes.length === 0 || domParent(nodes[0]!) === undefined) return;
     const parent = commonParent(nodes);
     if (parent === undefined) throw new SelectionError(KIND, rulesetName, 'XPath', `${expression.source} selects nodes with different parents`);
-    for (const node of nodes) parent.removeChild(node);
+    forgetXmlBody(msg);
+    for (const node of nodes) removeChild(parent, node);
     replaceBodyText(msg, serializeXml(doc));
   };
 }

@@ -1,19 +1,55 @@
 /**
- * The glue the XML kinds share: parsing a message's XML into a typed per-message error, and
- * compiling ruleset XPath expressions into typed configuration errors.
+ * The glue the XML kinds share: parsing a message's XML into a typed per-message error, one
+ * parsed tree per message body shared by every XML step of a ruleset chain, and compiling
+ * ruleset XPath expressions into typed configuration errors.
+ *
+ * The last parsed body is remembered with the body object itself (a message gets a new body
+ * object whenever its body changes), so the next XML step of the same chain reuses the tree
+ * while the body is the one it was parsed from. One entry is enough: a ruleset chain runs its
+ * steps for one message one after another, and holding no more keeps the trees of the
+ * messages in flight out of the garbage collector's way (a WeakMap over 1,024 messages in
+ * flight halved the throughput). A step that changes the tree (xcut, xmerge) forgets it first:
+ * the tree it leaves behind is not what parsing its own output would give (indentation).
  */
-import type { Document, Node } from '@xmldom/xmldom';
+import type { Message, MessageBody } from '../message';
 import { XmlInputError, asConfigError } from './errors';
 import type { TransformCompileContext } from './kind-types';
+import { readBodyText, readRewritableBodyText } from './body';
 import { XmlRejection, parseXml } from './safe-xml';
+import { ATTRIBUTE, XNode } from './xml-dom';
 import { CompiledXPath } from './xpath-expression';
 
-export function parseXmlInput(text: string, kind: string, ruleset: string, what: string): Document {
+export function parseXmlInput(text: string, kind: string, ruleset: string, what: string): XNode {
   try {
     return parseXml(text);
   } catch (e) {
     if (e instanceof XmlRejection) throw new XmlInputError(kind, ruleset, what, e.reason);
     throw e;
+  }
+}
+
+let lastBody: MessageBody | undefined;
+let lastTree: XNode | undefined;
+
+/** The body's tree for reading (XPath maps, XSLT, XML2JSON), parsed once for the steps of a chain. */
+export function readXmlBody(msg: Message, kind: string, ruleset: string, rewritable = false): XNode {
+  const body = msg.body;
+  if (body === lastBody && lastTree !== undefined) {
+    if (rewritable) readRewritableBodyText(msg, kind, ruleset); // the body-type check still applies
+    return lastTree;
+  }
+  const text = rewritable ? readRewritableBodyText(msg, kind, ruleset) : readBodyText(msg, kind, ruleset);
+  const doc = parseXmlInput(text, kind, ruleset, 'the body');
+  lastBody = body;
+  lastTree = doc;
+  return doc;
+}
+
+/** Called before a step changes the body's tree: no later step may take the changed tree for the body's. */
+export function forgetXmlBody(msg: Message): void {
+  if (msg.body === lastBody) {
+    lastBody = undefined;
+    lastTree = undefined;
   }
 }
 
@@ -23,8 +59,13 @@ export function compileXPathKey(expression: string, key: string, ctx: TransformC
 }
 
 /** The common parent of nodes that must be siblings (xcut, xmerge replace mode); undefined if they are not. */
-export function commonParent(nodes: readonly Node[]): Node | undefined {
-  const parent = nodes[0]?.parentNode ?? undefined;
+export function commonParent(nodes: readonly XNode[]): XNode | undefined {
+  const parent = nodes[0] === undefined ? undefined : domParent(nodes[0]);
   if (parent === undefined) return undefined;
-  return nodes.every((n) => n.parentNode === parent) ? parent : undefined;
+  return nodes.every((n) => domParent(n) === parent) ? parent : undefined;
+}
+
+/** The parent as the DOM sees it: an attribute has none (it is not a child of its element). */
+export function domParent(node: XNode): XNode | undefined {
+  return node.type === ATTRIBUTE ? undefined : (node.parent ?? undefined);
 }

@@ -14,36 +14,31 @@
  *    object (`"b":"t"` would become `"b":{...}`) and break consumers of today's output.
  * Names are the tag names as written (a prefix stays part of the name); every value is a string.
  */
-import type { Document, Element, Node } from '@xmldom/xmldom';
 import type { JsonObject, JsonValue } from './json-text';
 import { ARRAY_MARK } from './json-to-xml';
+import { CDATA, ELEMENT, TEXT, XNode } from './xml-dom';
 
-const ELEMENT = 1;
-const TEXT = 3;
-const CDATA = 4;
-
-export function xmlToJson(doc: Document): JsonObject {
-  const root = doc.documentElement!;
+export function xmlToJson(doc: XNode): JsonObject {
   const out: JsonObject = {};
-  addChild(out, root);
+  addChild(out, doc.documentElement()!);
   return out;
 }
 
-function valueOf(el: Element): JsonValue {
+function valueOf(el: XNode): JsonValue {
   let object: JsonObject | undefined;
   let text = '';
-  for (let c: Node | null = el.firstChild; c !== null; c = c.nextSibling) {
-    if (c.nodeType === ELEMENT) addChild((object ??= {}), c as Element);
-    else if (c.nodeType === TEXT || c.nodeType === CDATA) text += c.nodeValue ?? '';
+  for (const c of el.children) {
+    if (c.type === ELEMENT) addChild((object ??= {}), c);
+    else if (c.type === TEXT || c.type === CDATA) text += c.value;
   }
   return object ?? text;
 }
 
 /** Adds a child's value under its name: the first one as a value, repeats and marked ones as list items. */
-function addChild(parent: JsonObject, child: Element): void {
-  const name = child.tagName;
+function addChild(parent: JsonObject, child: XNode): void {
+  const name = child.name;
   const value = valueOf(child);
-  const marked = child.getAttribute(ARRAY_MARK.name) === ARRAY_MARK.value;
+  const marked = child.attribute(ARRAY_MARK.name) === ARRAY_MARK.value;
   const existing = Object.prototype.hasOwnProperty.call(parent, name) ? parent[name] : undefined;
   if (Array.isArray(existing)) {
     existing.push(value);

@@ -5,13 +5,12 @@
  * the message and compiled for each message. Properties set before a failure stay set.
  */
 import { isRecord } from '../rules/errors';
-import { readBodyText } from './body';
 import { KIND_PRECEDENCE, RulesetKind } from '../rules/ruleset-kinds';
 import type { CompiledTransform, RulesetMap, TransformCompileContext } from './kind-types';
 import { hasPlaceholder, messageValue } from './message-values';
 import { stringMapKey } from './ruleset-values';
 import { CompiledXPath } from './xpath-expression';
-import { compileXPathKey, parseXmlInput } from './xml-support';
+import { compileXPathKey, readXmlBody } from './xml-support';
 import { perMessage } from './errors';
 import type { Message } from '../message';
 
@@ -28,7 +27,7 @@ export function compileXPathMap(ruleset: RulesetMap, ctx: TransformCompileContex
     return { property, expressionFor: (msg: Message): CompiledXPath => perMessage(KIND, rulesetName, () => CompiledXPath.compile(render(msg))) };
   });
   return (msg) => {
-    const doc = parseXmlInput(readBodyText(msg, KIND, rulesetName), KIND, rulesetName, 'the body');
+    const doc = readXmlBody(msg, KIND, rulesetName);
     for (const { property, expressionFor } of entries) {
       const expression = expressionFor(msg);
       msg.setProperty(property, perMessage(KIND, rulesetName, () => expression.stringValue(doc)));

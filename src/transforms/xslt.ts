@@ -6,13 +6,12 @@
  * the body unchanged. A stylesheet that does not compile is a start-up error.
  */
 import { replaceBodyText } from '../rules/kinds/body-writer';
-import { readRewritableBodyText } from './body';
-import { TransformConfigError, XmlInputError, asConfigError, perMessage } from './errors';
+import { TransformConfigError, asConfigError, perMessage } from './errors';
 import { KIND_PRECEDENCE, RulesetKind } from '../rules/ruleset-kinds';
 import type { CompiledTransform, RulesetMap, TransformCompileContext } from './kind-types';
 import { messageValues, renderValues } from './message-values';
 import { CompiledFiles, stringMapKey } from './ruleset-values';
-import { XmlRejection } from './safe-xml';
+import { readXmlBody } from './xml-support';
 import { CompiledStylesheet } from './xslt-engine';
 
 const KIND = 'xslt';
@@ -33,16 +32,9 @@ export function compileXslt(ruleset: RulesetMap, ctx: TransformCompileContext): 
   const values = messageValues(parameters, 'XSLParameter', ctx);
   const stylesheet = stylesheets.get(ruleset, 'XSLFile', ctx);
   return (msg) => {
-    const body = readRewritableBodyText(msg, KIND, rulesetName);
+    const doc = readXmlBody(msg, KIND, rulesetName, true);
     const params = renderValues(values, msg);
-    const output = perMessage(KIND, rulesetName, () => {
-      try {
-        return stylesheet.transform(body, params);
-      } catch (e) {
-        if (e instanceof XmlRejection) throw new XmlInputError(KIND, rulesetName, 'the body', e.reason);
-        throw e;
-      }
-    });
+    const output = perMessage(KIND, rulesetName, () => stylesheet.transformDocument(doc, params));
     if (output !== '') replaceBodyText(msg, output);
   };
 }

@@ -53,13 +53,18 @@ export async function checkExchange(component: string, ch: Channel, name: string
   await amqpStep(component, `check of exchange "${name}" (${property})`, () => ch.checkExchange(name), `the ${property} must exist already`);
 }
 
+/** Checks (passive) or declares a named queue, with no arguments. Resolves with its name. */
+export async function declareQueue(component: string, ch: Channel, name: string, flags: DeclareFlags): Promise<string> {
+  if (flags.passive) return (await amqpStep(component, `check of queue "${name}"`, () => ch.checkQueue(name), PASSIVE_HINT)).queue;
+  return (await amqpStep(component, `declare of queue "${name}"`, () => ch.assertQueue(name, { durable: flags.durable, autoDelete: flags.autoDelete, exclusive: false }), DECLARE_HINT)).queue;
+}
+
 /** Declares/checks the source and binds it. Resolves with the queue name (the server's, for a server-named queue). */
 export async function declareSource(component: string, ch: Channel, t: SourceTopology): Promise<string> {
   await declareExchange(component, ch, t.exchange);
   let queue: string;
   if (t.queue === '') queue = (await amqpStep(component, 'declare of a server-named queue', () => ch.assertQueue('', { exclusive: true, autoDelete: true, durable: false }))).queue;
-  else if (t.flags.passive) queue = (await amqpStep(component, `check of queue "${t.queue}"`, () => ch.checkQueue(t.queue), PASSIVE_HINT)).queue;
-  else queue = (await amqpStep(component, `declare of queue "${t.queue}"`, () => ch.assertQueue(t.queue, { durable: t.flags.durable, autoDelete: t.flags.autoDelete, exclusive: false }), DECLARE_HINT)).queue;
+  else queue = await declareQueue(component, ch, t.queue, t.flags);
   const ex = t.exchange;
   if (ex.name === '') return queue;
   const bind = (key: string, args?: Record<string, string>) =>

@@ -82,8 +82,10 @@ export interface ConsumerOptions {
   readonly status: StatusReporter;
   /** Broker errors logged at error level as they happen (EnableExceptionListener). */
   readonly exceptionListener: boolean;
-  /** Reconnection gave up (bad credentials, or MaxRetry reached). */
+  /** A fatal connect error (bad credentials, TLS) moved reconnection to the slow schedule. */
   readonly onGiveUp: (error: unknown) => void;
+  /** Delay between attempts after a fatal connect error (default 30 s). */
+  readonly fatalRetryMs?: number;
 }
 
 /** One connection with its receiver link and the cells that back the credit granted on it. */
@@ -124,6 +126,7 @@ export class Amqp10Consumer {
       onConnected: (s) => this.connected(s),
       isFatal: isFatalAmqp10Error,
       onGiveUp: (e) => o.onGiveUp(e),
+      fatalRetryMs: o.fatalRetryMs,
       backoff: o.reconnect.backoff,
       tolerance: o.reconnect.tolerance,
       maxRetry: o.reconnect.maxRetry,
@@ -343,9 +346,9 @@ export class Amqp10Consumer {
       q.add(cell, msg, (_item, outcome, doneCell) => {
         s.pending.delete(doneCell);
         this.settle(s, delivery, outcome);
-      });
+      }, this.o.status.totals);
     } else {
-      q.add(cell, msg);
+      q.add(cell, msg, undefined, this.o.status.totals);
       this.settle(s, delivery, 'done');
     }
   }

@@ -34,6 +34,17 @@ export type DoneCallback<T> = (item: T, outcome: Outcome, cell: number, reason?:
 
 export type QueueState = 'running' | 'paused' | 'stopped';
 
+/**
+ * Where the queue counts one component's traffic: a consumer's messages taken and removed, or a producer's
+ * messages added and how its consumers finished them. Owned by the component, so the figures survive its
+ * restarts; plain fields so counting costs an increment on the hot path.
+ */
+export interface MessageTally {
+  in: number;
+  done: number;
+  failed: number;
+}
+
 /** A message a consumer has taken. Pass it back to remove() or putback(). */
 export interface Taken<T> {
   readonly cell: number;
@@ -82,6 +93,7 @@ interface Consumer extends ConsumerHandle {
   scheduled: boolean;
   attached: boolean;
   held: Set<number>;
+  tally: MessageTally | undefined;
 }
 
 export class XQueue<T> {
@@ -92,6 +104,7 @@ export class XQueue<T> {
   private readonly seq: Float64Array;
   private readonly generations: Uint32Array;
   private readonly holders: (Consumer | undefined)[];
+  private readonly producerTallies: (MessageTally | undefined)[];
   private readonly free: CellRing;
   private readonly ready: CellRing;
   private readonly waiters: Waiter[] = [];
@@ -123,6 +136,7 @@ export class XQueue<T> {
     this.seq = new Float64Array(n);
     this.generations = new Uint32Array(n);
     this.holders = new Array<Consumer | undefined>(n).fill(undefined);
+    this.producerTallies = new Array<MessageTally | undefined>(n).fill(undefined);
     this.free = new CellRing(n);
     this.ready = new CellRing(n);
     for (let i = 0; i < n; i++) this.free.pushBack(i);
@@ -179,9 +193,16 @@ export class XQueue<T> {
     this.notifyIfEmpty();
   }
 
-  /** Fills a reserved cell. `onDone` fires exactly once, when a consumer removes the message. */
-  add(cell: number, item: T, onDone?: DoneCallback<T>): void {
+  /**
+   * Fills a reserved cell. `onDone` fires exactly once, when a consumer removes the message. `tally`, the
+   * producer's, counts the message in and, at removal, done or failed.
+   */
+  add(cell: number, item: T, onDone?: DoneCallback<T>, tally?: MessageTally): void {
     this.expectState(cell, RESERVED, 'add');
+    if (tally !== undefined) {
+      tally.in++;
+      this.producerTallies[cell] = tally;
+    }
     this.cellState[cell] = OCCUPIED;
     this.reservedCount--;
     this.items[cell] = item;
@@ -193,17 +214,17 @@ export class XQueue<T> {
   }
 
   /** Reserve (waiting when full) and add. Resolves with the cell id once the message is in the queue. */
-  async put(item: T, onDone?: DoneCallback<T>, options: { partition?: Partition; signal?: AbortSignal } = {}): Promise<number> {
+  async put(item: T, onDone?: DoneCallback<T>, options: { partition?: Partition; signal?: AbortSignal; tally?: MessageTally } = {}): Promise<number> {
     const cell = this.tryReserve(options.partition ?? WHOLE_QUEUE);
     const reserved = cell >= 0 ? cell : await this.reserve(options);
-    this.add(reserved, item, onDone);
+    this.add(reserved, item, onDone, options.tally);
     return reserved;
   }
 
   /** Adds without waiting; returns the cell, or -1 when no cell is free (nothing is added). */
-  offer(item: T, onDone?: DoneCallback<T>, partition: Partition = WHOLE_QUEUE): number {
+  offer(item: T, onDone?: DoneCallback<T>, partition: Partition = WHOLE_QUEUE, tally?: MessageTally): number {
     const cell = this.tryReserve(partition);
-    if (cell >= 0) this.add(cell, item, onDone);
+    if (cell >= 0) this.add(cell, item, onDone, tally);
     return cell;
   }
 
@@ -216,6 +237,8 @@ export class XQueue<T> {
     const idx = this.ready.indexOf(cell);
     if (idx >= 0) this.ready.removeAt(idx);
     const item = this.items[cell];
+    const tally = this.producerTallies[cell];
+    if (tally !== undefined) tally.in--; // withdrawn unseen: it comes back (and is counted) when redelivered
     this.clearCell(cell);
     this.counters.takeback++;
     this.releaseCell(cell, false);
@@ -226,8 +249,8 @@ export class XQueue<T> {
   // ------------------------------------------------------------------ consumer side
 
   /** Attaches a consumer. `wake` is called (once per idle period) when a message can be taken. */
-  attach(name: string, wake: () => void): ConsumerHandle {
-    const consumer: Consumer = { id: ++this.consumerIds, name, wake, scheduled: false, attached: true, held: new Set() };
+  attach(name: string, wake: () => void, tally?: MessageTally): ConsumerHandle {
+    const consumer: Consumer = { id: ++this.consumerIds, name, wake, scheduled: false, attached: true, held: new Set(), tally };
     this.consumers.push(consumer);
     this.wakeConsumer();
     return consumer;
@@ -266,6 +289,7 @@ export class XQueue<T> {
     this.takenCount++;
     this.holders[cell] = consumer;
     consumer.held.add(cell);
+    if (consumer.tally !== undefined) consumer.tally.in++;
     const generation = ++this.generations[cell];
     return { cell, item: this.items[cell] as T, generation };
   }
@@ -280,11 +304,21 @@ export class XQueue<T> {
     const cell = taken.cell;
     const item = this.items[cell] as T;
     const onDone = this.callbacks[cell];
-    this.holders[cell]?.held.delete(cell);
+    const holder = this.holders[cell];
+    const producerTally = this.producerTallies[cell];
+    holder?.held.delete(cell);
     this.clearCell(cell);
     this.takenCount--;
-    if (outcome === 'failed') this.counters.failed++;
-    else this.counters.removed++;
+    const consumerTally = holder?.tally;
+    if (outcome === 'failed') {
+      this.counters.failed++;
+      if (consumerTally !== undefined) consumerTally.failed++;
+      if (producerTally !== undefined) producerTally.failed++;
+    } else {
+      this.counters.removed++;
+      if (consumerTally !== undefined) consumerTally.done++;
+      if (producerTally !== undefined) producerTally.done++;
+    }
     this.releaseCell(cell, false);
     if (onDone) {
       try {
@@ -484,6 +518,7 @@ export class XQueue<T> {
     this.items[cell] = undefined;
     this.callbacks[cell] = undefined;
     this.holders[cell] = undefined;
+    this.producerTallies[cell] = undefined;
   }
 
   /** A cell became free: hand it to the first waiting producer whose partition holds it, else free it. */

@@ -13,7 +13,7 @@
  */
 import { dispatch, spawn, start, stop } from 'nact';
 import { ActorRuntime, Behaviour } from '../../src/runtime/actor';
-import { XQueue } from '../../src/xqueue/xqueue';
+import { MessageTally, XQueue } from '../../src/xqueue/xqueue';
 import type { BenchRow } from './bench-types';
 import { median } from './interleaved';
 import { runChild } from './child-process';
@@ -48,14 +48,20 @@ async function untilAttached(queues: XQueue<Item>[]): Promise<void> {
 }
 
 /** Puts n messages, waiting for a cell only when the queue is full. */
-async function produce(q: XQueue<Item>, n: number, onDone?: () => void): Promise<void> {
+async function produce(q: XQueue<Item>, n: number, onDone?: () => void, tally?: MessageTally): Promise<void> {
   for (let i = 0; i < n; i++) {
     const item = { n: i };
-    if (q.offer(item, onDone) < 0) await q.put(item, onDone);
+    if (q.offer(item, onDone, undefined, tally) < 0) await q.put(item, onDone, { tally });
   }
 }
 
-const xqueueOneHop: Variant = async (n) => {
+/** One hop as a flow runs it: producer and consumer each counted in their component totals (what /metrics reads). */
+const xqueueOneHopCounted: Variant = (n) => oneHop(n, true);
+const xqueueOneHop: Variant = (n) => oneHop(n, false);
+
+async function oneHop(n: number, counted: boolean): Promise<number> {
+  const producerTally = counted ? { in: 0, done: 0, failed: 0 } : undefined;
+  const consumerTally = counted ? { in: 0, done: 0, failed: 0 } : undefined;
   const runtime = new ActorRuntime('bench');
   const q = new XQueue<Item>('hop', CAPACITY);
   const all = deferred();
@@ -70,13 +76,15 @@ const xqueueOneHop: Variant = async (n) => {
         });
       },
     }),
+    { tally: consumerTally },
   );
   await untilAttached([q]);
   const t0 = performance.now();
-  await produce(q, n);
+  await produce(q, n, undefined, producerTally);
   await all.promise;
   const ms = performance.now() - t0;
   await runtime.stop();
+  if (counted && (producerTally!.done !== n || consumerTally!.done !== n)) throw new Error(`counted ${producerTally!.done}/${consumerTally!.done} of ${n}`);
   return ms;
 };
 
@@ -195,7 +203,7 @@ const loopChain: Variant = async (n) => {
   return performance.now() - t0;
 };
 
-const VARIANTS = { xqueueOneHop, nactOneHop, loopOneHop, xqueueChain, nactChain, loopChain } as const;
+const VARIANTS = { xqueueOneHop, xqueueOneHopCounted, nactOneHop, loopOneHop, xqueueChain, nactChain, loopChain } as const;
 type VariantName = keyof typeof VARIANTS;
 
 async function throughputRows(messages: number, rounds: number): Promise<BenchRow[]> {
@@ -224,6 +232,7 @@ async function throughputRows(messages: number, rounds: number): Promise<BenchRo
   return [
     row('core: one XQueue hop (producer -> XQueue -> consumer actor) vs raw nact dispatch', 'xqueueOneHop', 'nactOneHop', 'ratio >= 1.5'),
     row('core: one XQueue hop vs a plain async loop', 'xqueueOneHop', 'loopOneHop'),
+    row('core: one XQueue hop with per-component counting (what /metrics reads) vs the same hop uncounted', 'xqueueOneHopCounted', 'xqueueOneHop', 'ratio >= 0.95'),
     row('core: chain of 4 components over XQueues (completion propagated) vs a chain of 4 nact actors', 'xqueueChain', 'nactChain'),
     row('core: chain of 4 components over XQueues vs 4 nested async calls in a loop', 'xqueueChain', 'loopChain'),
   ];

@@ -1,8 +1,8 @@
 /**
- * Fault test: 5 000 messages JMSPersister → durable queue → JMSReceiver (XAMode 1) while RabbitMQ is
- * restarted twice (rabbitmqctl stop_app / start_app). Nothing may be lost; duplicates (sends whose
+ * Fault test: 5 000 messages JMSPersister → durable queue → JMSReceiver (XAMode 1) while a private RabbitMQ node
+ * of this test (with the AMQP 1.0 plugin) is restarted twice (stop_app / start_app); the system broker is not touched. Nothing may be lost; duplicates (sends whose
  * settlement, or accepts, died with the connection) are allowed, counted and printed.
- * Run under the broker lock:  flock /tmp/xroute-broker.lock npx jest test/fault/jms-queue --selectProjects fault
+ * Run with: npx jest test/fault/jms-queue --selectProjects fault
  */
 import { randomUUID } from 'crypto';
 import { JMS_PERSISTER } from '../../actors/persisters/jms-persister';
@@ -10,16 +10,25 @@ import { JMS_RECEIVER } from '../../actors/receivers/jms-receiver';
 import { runComponent, waitFor } from '../support/component-harness';
 import { Outcome, XQueue } from '../../src/xqueue/xqueue';
 import { Message } from '../../src/message/message';
-import { deleteQueue, drain, RABBIT_URI } from '../support/amqp10-test-client';
-import { ensureBrokerUp, startApp, stopApp } from './amqp-broker-control';
+import { drain, RABBIT_URI, useAmqp10Node } from '../support/amqp10-test-client';
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+const { startPrivateRabbitMQ } = require('../support/private-rabbitmq');
 
 jest.setTimeout(180_000);
 
 const TOTAL = 5_000;
 const RESTARTS = 2;
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+let node: any;
+
+beforeAll(async () => {
+  node = await startPrivateRabbitMQ({ plugins: ['rabbitmq_amqp1_0'] });
+  useAmqp10Node(node);
+});
+
 afterAll(async () => {
-  await ensureBrokerUp();
+  await node?.dispose(); // its queues go with it
 });
 
 it('loses none of 5 000 messages from JMSPersister to JMSReceiver through 2 broker restarts', async () => {
@@ -50,9 +59,9 @@ it('loses none of 5 000 messages from JMSPersister to JMSReceiver through 2 brok
     })();
     for (let r = 1; r <= RESTARTS; r++) {
       await waitFor(() => seen.size >= (r * TOTAL) / (RESTARTS + 1), `${(r * TOTAL) / (RESTARTS + 1)} messages before restart ${r}`, 60_000);
-      await stopApp();
+      await node.stopApp();
       await new Promise((res) => setTimeout(res, 1000));
-      await startApp();
+      await node.startApp();
       await waitFor(() => persister.status.status === 'RUNNING' && receiver.status.status === 'RUNNING' && receiver.status.get().counters.disconnects === r, `both back after restart ${r}`, 60_000);
     }
     await feeding;
@@ -70,7 +79,5 @@ it('loses none of 5 000 messages from JMSPersister to JMSReceiver through 2 brok
     d.detach();
     await persister.stop();
     await receiver.stop();
-    await ensureBrokerUp();
-    await deleteQueue(queue);
   }
 });

@@ -1,33 +1,34 @@
 /**
- * Fault test: 10 000 persistent messages through a durable JMSSubscriber while RabbitMQ is restarted three
- * times (rabbitmqctl stop_app / start_app). Nothing may be lost; duplicates (redeliveries of messages whose
+ * Fault test: 10 000 persistent messages through a durable JMSSubscriber while a private RabbitMQ node of this
+ * test (with the AMQP 1.0 plugin) is restarted three times (stop_app / start_app); the system broker is not touched. Nothing may be lost; duplicates (redeliveries of messages whose
  * accept died with the connection) are allowed and counted.
- * Run under the broker lock:  flock /tmp/xroute-broker.lock npx jest --selectProjects fault test/fault/jms
+ * Run with: npx jest --selectProjects fault test/fault/jms
  */
-import { execFile } from 'child_process';
-import { promisify } from 'util';
 import { randomUUID } from 'crypto';
 import * as amqplib from 'amqplib';
 import { JMS_SUBSCRIBER } from '../../actors/receivers/jms-subscriber';
 import { runComponent, waitFor } from '../support/component-harness';
 import { XQueue } from '../../src/xqueue/xqueue';
 import { Message } from '../../src/message/message';
-import { deleteQueue, drain, RABBIT, RABBIT_URI } from '../support/amqp10-test-client';
+import { drain, RABBIT, RABBIT_URI, useAmqp10Node } from '../support/amqp10-test-client';
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+const { startPrivateRabbitMQ } = require('../support/private-rabbitmq');
 
-const run = promisify(execFile);
 jest.setTimeout(300_000);
 
 const TOTAL = 10_000;
 const RESTARTS = 3;
 
-async function rabbitctl(...args: string[]): Promise<void> {
-  await run('rabbitmqctl', args, { timeout: 120_000 });
-}
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+let node: any;
+
+beforeAll(async () => {
+  node = await startPrivateRabbitMQ({ plugins: ['rabbitmq_amqp1_0'] });
+  useAmqp10Node(node);
+});
 
 afterAll(async () => {
-  // always leave the broker running
-  await rabbitctl('start_app').catch(() => undefined);
-  await rabbitctl('await_startup').catch(() => undefined);
+  await node?.dispose(); // its queues go with it
 });
 
 /** Publishes ids [0, TOTAL) persistently on amq.topic, re-publishing an unconfirmed chunk after a broker outage. */
@@ -81,9 +82,9 @@ it('loses none of 10 000 messages on a durable subscription through 3 broker res
     const publishing = publishAll(key, () => finished);
     for (let r = 1; r <= RESTARTS; r++) {
       await waitFor(() => seen.size >= (r * TOTAL) / (RESTARTS + 1), `${(r * TOTAL) / (RESTARTS + 1)} messages before restart ${r}`, 120_000);
-      await rabbitctl('stop_app');
+      await node.stopApp();
       await new Promise((res) => setTimeout(res, 1500));
-      await rabbitctl('start_app');
+      await node.startApp();
       await waitFor(() => h.status.status === 'RUNNING' && h.logs.filter((l) => l.message === 'subscribed').length === r + 1, `resubscription after restart ${r}`, 120_000);
     }
     await publishing;
@@ -96,7 +97,5 @@ it('loses none of 10 000 messages on a durable subscription through 3 broker res
     finished = true;
     d.detach();
     await h.stop();
-    await rabbitctl('start_app').catch(() => undefined);
-    await deleteQueue(`${clientId}.fault`);
   }
 });

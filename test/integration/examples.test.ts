@@ -49,8 +49,18 @@ interface Running {
   exit: Promise<number | string | null>;
 }
 
+/**
+ * The JMS examples read AMQP10_URL (default: RabbitMQ on 5672 with its AMQP 1.0 plugin). The suite points it at
+ * the run's private node with that plugin, so that it never depends on the system broker's plugins.
+ */
+function amqp10Url(): Record<string, string> {
+  const node = process.env.XROUTE_AMQP10_NODE;
+  return node ? { AMQP10_URL: `amqp://guest:guest@127.0.0.1:${(JSON.parse(node) as { port: number }).port}` } : {};
+}
+
 function bash(script: string): Running {
-  const child = spawn('bash', ['-e', '-c', script], { cwd: root, detached: true, env: { ...process.env, npm_config_offline: 'true', npm_config_update_notifier: 'false' } });
+  const env = { ...process.env, ...amqp10Url(), npm_config_offline: 'true', npm_config_update_notifier: 'false' };
+  const child = spawn('bash', ['-e', '-c', script], { cwd: root, detached: true, env });
   const running: Running = { child, stdout: '', output: '', exit: new Promise((r) => child.on('exit', (code, signal) => r(code ?? signal))) };
   child.stdout!.on('data', (d) => ((running.stdout += String(d)), (running.output += String(d))));
   child.stderr!.on('data', (d) => (running.output += String(d)));

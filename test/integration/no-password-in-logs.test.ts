@@ -2,8 +2,9 @@
  * Passwords never reach a log line: a real `xroute run` whose receivers log in to RabbitMQ with a
  * password (in the Password property and inside a URI), one of them with a wrong password so that error
  * paths are logged too, with every message field displayed. Its whole output is searched for both secrets.
+ * The user is added on a private RabbitMQ node of this test, never on the system broker.
  */
-import { spawn, execFileSync } from 'child_process';
+import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -15,33 +16,26 @@ const SECRET = 'Xr-S3cret-Pa55-logs';
 const WRONG = 'Wr0ng-S3cret-Pa55-logs';
 const QUEUE = `xroute.test.logs.${process.pid}`;
 
-function rabbitmqctl(...args: string[]): void {
-  execFileSync('rabbitmqctl', args, { stdio: 'ignore' });
-}
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+const { startPrivateRabbitMQ } = require('../support/private-rabbitmq');
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+let node: any;
 
 beforeAll(async () => {
-  try {
-    rabbitmqctl('delete_user', USER);
-  } catch {
-    // not there yet
-  }
-  rabbitmqctl('add_user', USER, SECRET);
-  rabbitmqctl('set_permissions', '-p', '/', USER, '.*', '.*', '.*');
-  const conn = await amqp.connect('amqp://guest:guest@127.0.0.1:5672');
+  node = await startPrivateRabbitMQ({ plugins: [] });
+  await node.ctl('add_user', USER, SECRET);
+  await node.ctl('set_permissions', '-p', '/', USER, '.*', '.*', '.*');
+  const conn = await amqp.connect(node.url);
   const ch = await conn.createChannel();
   await ch.assertQueue(QUEUE, { durable: false });
   ch.sendToQueue(QUEUE, Buffer.from('hello'), { headers: { Password: SECRET } });
   await ch.close();
   await conn.close();
-}, 60_000);
+}, 240_000);
 
 afterAll(async () => {
-  const conn = await amqp.connect('amqp://guest:guest@127.0.0.1:5672');
-  const ch = await conn.createChannel();
-  await ch.deleteQueue(QUEUE);
-  await conn.close();
-  rabbitmqctl('delete_user', USER);
-}, 60_000);
+  await node?.dispose(); // the user and the queue go with it
+}, 240_000);
 
 function topology(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xroute-logs-'));
@@ -52,9 +46,9 @@ function topology(): string {
       Name: 'logs',
       Receiver: ['rcvr_ok', 'rcvr_uri', 'rcvr_bad'],
       Persister: ['pstr_eval'],
-      rcvr_ok: { ClassName: 'org.qbroker.receiver.RMQReceiver', URI: 'amqp://127.0.0.1/', Username: USER, Password: SECRET, QueueName: QUEUE, IsPassive: 'false', LinkName: 'root', Mode: 'daemon', DisplayMask: '-1' },
-      rcvr_uri: { ClassName: 'org.qbroker.receiver.RMQReceiver', URI: `amqp://${USER}:${SECRET}@127.0.0.1/`, QueueName: QUEUE, IsPassive: 'false', LinkName: 'root', Mode: 'daemon', DisplayMask: '-1' },
-      rcvr_bad: { ClassName: 'org.qbroker.receiver.RMQReceiver', URI: `amqp://${USER}:${WRONG}@127.0.0.1/`, QueueName: QUEUE, LinkName: 'root', Mode: 'daemon' },
+      rcvr_ok: { ClassName: 'org.qbroker.receiver.RMQReceiver', URI: `amqp://127.0.0.1:${node.port}/`, Username: USER, Password: SECRET, QueueName: QUEUE, IsPassive: 'false', LinkName: 'root', Mode: 'daemon', DisplayMask: '-1' },
+      rcvr_uri: { ClassName: 'org.qbroker.receiver.RMQReceiver', URI: `amqp://${USER}:${SECRET}@127.0.0.1:${node.port}/`, QueueName: QUEUE, IsPassive: 'false', LinkName: 'root', Mode: 'daemon', DisplayMask: '-1' },
+      rcvr_bad: { ClassName: 'org.qbroker.receiver.RMQReceiver', URI: `amqp://${USER}:${WRONG}@127.0.0.1:${node.port}/`, QueueName: QUEUE, LinkName: 'root', Mode: 'daemon' },
       pstr_eval: { ClassName: 'org.qbroker.persister.MessageEvaluator', URI: 'eval://', LinkName: 'root', DisplayMask: '-1', Ruleset: { r: {} } },
     }),
   );

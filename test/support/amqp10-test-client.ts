@@ -7,8 +7,37 @@ import * as amqplib from 'amqplib';
 import { XQueue, Taken } from '../../src/xqueue/xqueue';
 import { Message } from '../../src/message/message';
 
-export const RABBIT = { host: process.env.XROUTE_RABBITMQ_HOST ?? '127.0.0.1', port: Number(process.env.XROUTE_RABBITMQ_PORT ?? 5672) };
-export const RABBIT_URI = `amqp://${RABBIT.host}:${RABBIT.port}`;
+interface PrivateNode {
+  host: string;
+  port: number;
+  ctlSync(...args: string[]): string;
+}
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+const { attachPrivateRabbitMQ } = require('./private-rabbitmq') as { attachPrivateRabbitMQ(description: string): PrivateNode };
+
+/**
+ * The RabbitMQ with AMQP 1.0 these helpers talk to: a private node with the plugin, never the system broker (whose
+ * plugins the tests do not change). The integration project's globalSetup starts one and names it in
+ * XROUTE_AMQP10_NODE; a fault test that restarts its own node calls useAmqp10Node. RABBIT and RABBIT_URI are live
+ * bindings: importers see the node set last.
+ */
+export const RABBIT = { host: '127.0.0.1', port: 0 };
+export let RABBIT_URI = '';
+let node: PrivateNode | undefined;
+
+export function useAmqp10Node(privateNode: PrivateNode): void {
+  node = privateNode;
+  RABBIT.host = privateNode.host;
+  RABBIT.port = privateNode.port;
+  RABBIT_URI = `amqp://${RABBIT.host}:${RABBIT.port}`;
+}
+
+if (process.env.XROUTE_AMQP10_NODE) useAmqp10Node(attachPrivateRabbitMQ(process.env.XROUTE_AMQP10_NODE));
+
+function currentNode(): PrivateNode {
+  if (!node) throw new Error('no AMQP 1.0 test broker: run through jest\'s integration project (its globalSetup starts one) or call useAmqp10Node');
+  return node;
+}
 
 export interface OutgoingAmqp {
   body?: unknown;
@@ -25,13 +54,12 @@ export interface TestBroker {
   readonly password: string;
 }
 
-const RABBIT_LOGIN: TestBroker = { ...RABBIT, username: 'guest', password: 'guest' };
-
 /**
  * Sends every message to `address` (e.g. /exchange/amq.topic/orders, or topic://orders on ActiveMQ) and resolves
- * when all were accepted. The broker is the test RabbitMQ unless given.
+ * when all were accepted. The broker is the test RabbitMQ node unless given.
  */
-export async function publishAmqp10(address: string, messages: readonly OutgoingAmqp[], broker: TestBroker = RABBIT_LOGIN): Promise<void> {
+export async function publishAmqp10(address: string, messages: readonly OutgoingAmqp[], given?: TestBroker): Promise<void> {
+  const broker = given ?? (currentNode(), { ...RABBIT, username: 'guest', password: 'guest' });
   const container = rhea.create_container();
   const conn = container.connect({ host: broker.host, port: broker.port, username: broker.username, password: broker.password, reconnect: false });
   try {
@@ -72,6 +100,7 @@ export function closeRheaConnection(conn: rhea.Connection): Promise<void> {
 
 /** Runs `work` on a fresh AMQP 0-9-1 channel to the test RabbitMQ. */
 export async function withRabbitChannel<T>(work: (ch: amqplib.Channel) => Promise<T>): Promise<T> {
+  currentNode();
   const conn = await amqplib.connect(`amqp://guest:guest@${RABBIT.host}:${RABBIT.port}`);
   conn.on('error', () => undefined);
   try {
@@ -98,11 +127,9 @@ export async function deleteQueue(name: string): Promise<void> {
   }).catch(() => undefined);
 }
 
-/** Names of the queues on the broker (rabbitmqctl), for leak checks. */
+/** Names of the queues on the AMQP 1.0 test node (its own rabbitmqctl), for leak checks. */
 export function listQueueNames(): string[] {
-  // eslint-disable-next-line @typescript-eslint/no-var-requires
-  const { execFileSync } = require('child_process') as typeof import('child_process');
-  const out = execFileSync('rabbitmqctl', ['list_queues', '-q', '--no-table-headers', 'name'], { timeout: 30000 }).toString();
+  const out = currentNode().ctlSync('list_queues', '-q', '--no-table-headers', 'name');
   return out.split('\n').map((l) => l.trim()).filter((l) => l !== '');
 }
 

@@ -54,10 +54,11 @@ export function runComponent(def: AnyComponentDefinition, options: HarnessOption
 }
 
 /** Resolves when `predicate` holds, polling every 10 ms; rejects after `timeoutMs` with `what` in the message. */
-export async function waitFor(predicate: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+/** `what` may be a function, to describe the state at the moment of the timeout. */
+export async function waitFor(predicate: () => boolean, what: string | (() => string), timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }

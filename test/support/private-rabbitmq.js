@@ -16,7 +16,6 @@ const NODE_PREFIX = 'xroute-test-';
 const RUN = process.env.XROUTE_TEST_RUN || 'solo';
 const RABBIT_BIN = '/usr/lib/rabbitmq/bin';
 const RABBIT_HOME = '/var/lib/rabbitmq'; // where the rabbitmq user's Erlang cookie lives
-let counter = 0;
 
 /** A port nobody listens on right now (the kernel's choice). */
 function freePort() {
@@ -34,13 +33,19 @@ function sleep(ms) {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-/** Runs a RabbitMQ script as the rabbitmq user with this node's environment; resolves with stdout. */
-function runAs(env, script, args, timeout = 60000) {
+/** The command line that runs a RabbitMQ script as the rabbitmq user with this node's environment. */
+function commandAs(env, script, args) {
   const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
   const cmd = process.getuid && process.getuid() === 0 ? 'runuser' : 'env';
   const argv = cmd === 'runuser'
     ? ['-u', 'rabbitmq', '--', 'env', ...envArgs, path.join(RABBIT_BIN, script), ...args]
     : [...envArgs, path.join(RABBIT_BIN, script), ...args];
+  return [cmd, argv];
+}
+
+/** Runs a RabbitMQ script as the rabbitmq user with this node's environment; resolves with stdout. */
+function runAs(env, script, args, timeout = 60000) {
+  const [cmd, argv] = commandAs(env, script, args);
   return new Promise((resolve, reject) => {
     execFile(cmd, argv, { cwd: RABBIT_HOME, timeout }, (err, stdout, stderr) => {
       if (err) {
@@ -72,12 +77,17 @@ class PrivateRabbitMQ {
     };
   }
 
+  /** What another process of the same run needs to reach this node again (see attachPrivateRabbitMQ). */
+  describe() {
+    return JSON.stringify({ dir: this.dir, nodeName: this.nodeName, port: this.port, distPort: this.distPort });
+  }
+
   /** True when this node's AMQP port answers the protocol header. */
   isUp() {
     return probeAmqp(this.host, this.port, 2000);
   }
 
-  async waitUp(timeoutMs = 90000) {
+  async waitUp(timeoutMs = 180000) {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (await this.isUp()) return;
@@ -95,9 +105,28 @@ class PrivateRabbitMQ {
     throw new Error(`private RabbitMQ ${this.nodeName} still answers on ${this.port} after ${timeoutMs} ms`);
   }
 
+  /** The last lines of the node's logs, for a failure report. */
+  logTail(lines = 30) {
+    const logDir = this.env.RABBITMQ_LOG_BASE;
+    try {
+      return fs.readdirSync(logDir).map((f) => {
+        const text = fs.readFileSync(path.join(logDir, f), 'utf8').trimEnd().split('\n');
+        return `--- ${f}\n${text.slice(-lines).join('\n')}`;
+      }).join('\n');
+    } catch (e) {
+      return `(no log: ${e.message})`;
+    }
+  }
+
   /** rabbitmqctl against this node only. */
   ctl(...args) {
     return runAs(this.env, 'rabbitmqctl', ['-n', this.nodeName, ...args]);
+  }
+
+  /** rabbitmqctl against this node only, blocking (for polling predicates that cannot await). */
+  ctlSync(...args) {
+    const [cmd, argv] = commandAs(this.env, 'rabbitmqctl', ['-n', this.nodeName, ...args]);
+    return require('child_process').execFileSync(cmd, argv, { cwd: RABBIT_HOME, timeout: 30000, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
   }
 
   /** rabbitmq-plugins against this node only (its own enabled-plugins file). */
@@ -156,7 +185,9 @@ class PrivateRabbitMQ {
  */
 async function startPrivateRabbitMQ({ plugins = ['rabbitmq_amqp1_0'] } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `xroute-rmq-${RUN}-`));
-  const nodeName = `${NODE_PREFIX}${RUN}-${process.pid}-${++counter}@localhost`;
+  // unique without a counter: jest loads this module afresh in each test file's sandbox and in globalSetup, all
+  // in one process when it runs in band, so a per-module counter would hand out the same name twice
+  const nodeName = `${NODE_PREFIX}${RUN}-${path.basename(dir).slice(-6)}@localhost`;
   const port = await freePort();
   let distPort = await freePort();
   while (distPort === port) distPort = await freePort();
@@ -172,10 +203,17 @@ async function startPrivateRabbitMQ({ plugins = ['rabbitmq_amqp1_0'] } = {}) {
   try {
     await node.startServer();
   } catch (e) {
+    e.message += `\n${node.logTail()}`; // the directory goes with dispose: keep what the node said
     await node.dispose();
     throw e;
   }
   return node;
+}
+
+/** The node a describe() string names (e.g. passed from jest's globalSetup to the test workers in an env var). */
+function attachPrivateRabbitMQ(description) {
+  const { dir, nodeName, port, distPort } = JSON.parse(description);
+  return new PrivateRabbitMQ(dir, nodeName, port, distPort);
 }
 
 function idOf(flag, name) {
@@ -204,4 +242,4 @@ async function stopLeftoverPrivateNodes(run = RUN) {
   return names;
 }
 
-module.exports = { startPrivateRabbitMQ, stopLeftoverPrivateNodes, PrivateRabbitMQ };
+module.exports = { startPrivateRabbitMQ, stopLeftoverPrivateNodes, attachPrivateRabbitMQ, PrivateRabbitMQ };

@@ -37,7 +37,11 @@ describe('benchCore (smoke)', () => {
     expect(rss?.value).toBeGreaterThanOrEqual(0);
   });
 
-  it('states the targets of the one-hop and overload rows', () => {
-    expect(rows.filter((r) => r.target !== undefined).map((r) => r.unit).sort()).toEqual(['MB', 'msgs/s']);
+  it('states the targets of the one-hop, counting and overload rows', () => {
+    expect(rows.filter((r) => r.target !== undefined).map((r) => r.unit).sort()).toEqual(['MB', 'msgs/s', 'msgs/s']);
+  });
+
+  it('measures the cost of per-component counting against the same hop uncounted', () => {
+    expect(rows.find((r) => /with per-component counting/.test(r.name))).toMatchObject({ unit: 'msgs/s', target: 'ratio >= 0.95' });
   });
 });

@@ -26,8 +26,8 @@ export class Admin {
     public ch: amqp.ConfirmChannel,
   ) {}
 
-  static async open(): Promise<Admin> {
-    const conn = await amqp.connect(BROKER_URL);
+  static async open(url = BROKER_URL): Promise<Admin> {
+    const conn = await amqp.connect(url);
     conn.on('error', () => undefined);
     const ch = await conn.createConfirmChannel();
     ch.on('error', () => undefined);
@@ -113,9 +113,13 @@ export interface QueueCounts {
   consumers: number;
 }
 
-/** Broker-side counts of a queue, from `rabbitmqctl list_queues` (no management plugin needed). */
-export async function queueCounts(name: string): Promise<QueueCounts> {
-  const { stdout } = await execFileP('rabbitmqctl', ['list_queues', '-q', '--no-table-headers', 'name', 'messages_ready', 'messages_unacknowledged', 'consumers'], { timeout: 30_000 });
+/** rabbitmqctl of the broker to read (the system broker by default; a private node passes its own ctl). */
+export type Rabbitmqctl = (...args: string[]) => Promise<string>;
+const systemCtl: Rabbitmqctl = async (...args) => (await execFileP('rabbitmqctl', args, { timeout: 30_000 })).stdout;
+
+/** Broker-side counts of a queue, from `rabbitmqctl list_queues` (read only; no management plugin needed). */
+export async function queueCounts(name: string, ctl: Rabbitmqctl = systemCtl): Promise<QueueCounts> {
+  const stdout = await ctl('list_queues', '-q', '--no-table-headers', 'name', 'messages_ready', 'messages_unacknowledged', 'consumers');
   for (const line of stdout.split('\n')) {
     const parts = line.trim().split(/\s+/);
     if (parts[0] === name) return { ready: Number(parts[1]), unacked: Number(parts[2]), consumers: Number(parts[3]) };

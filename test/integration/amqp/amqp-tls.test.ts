@@ -73,7 +73,8 @@ describe('amqps:// with the test CA', () => {
     const p = persister({ URI: uri, CAFile: 'ca.pem', RoutingKey: q });
     const r = receiver({ URI: uri, CAFile: 'ca.pem', QueueName: q });
     send(p, 'over tls');
-    await waitFor(() => r.consumer.seen.length === 1, 'the message through TLS');
+    // the receiver may see the message before the persister hears the broker's confirm
+    await waitFor(() => r.consumer.seen.length === 1 && p.outcomes.length === 1, 'the message through TLS and its confirm');
     expect({
       body: r.consumer.seen[0].bodyText(),
       outcomes: p.outcomes,

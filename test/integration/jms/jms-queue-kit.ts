@@ -47,13 +47,24 @@ export class Kit {
   }
 }
 
-/** Puts messages into a persister's input XQueue; `outcomes` fills with each message's outcome as it is removed. */
-export function feed(input: XQueue<Message>, messages: readonly Message[]): { outcomes: Outcome[]; done: Promise<void> } {
+/**
+ * Puts messages into a persister's input XQueue; `outcomes` fills with each message's outcome as it is removed.
+ * `done`: every message is in the queue. `settled`: every outcome is recorded — a receiver may see a message
+ * before its persister hears the broker's accept, so a test that reads the outcomes awaits this one.
+ */
+export function feed(input: XQueue<Message>, messages: readonly Message[]): { outcomes: Outcome[]; done: Promise<void>; settled: Promise<Outcome[]> } {
   const outcomes: Outcome[] = [];
+  let allSettled: (o: Outcome[]) => void = () => undefined;
+  const settled = new Promise<Outcome[]>((resolve) => (allSettled = resolve));
+  const record = (outcome: Outcome) => {
+    outcomes.push(outcome);
+    if (outcomes.length === messages.length) allSettled(outcomes);
+  };
+  if (messages.length === 0) allSettled(outcomes);
   const done = (async () => {
-    for (const m of messages) await input.put(m, (_m, outcome) => outcomes.push(outcome));
+    for (const m of messages) await input.put(m, (_m, outcome) => record(outcome));
   })();
-  return { outcomes, done };
+  return { outcomes, done, settled };
 }
 
 export async function attached(h: Harness, event = 'attached'): Promise<void> {

@@ -95,6 +95,11 @@ describe('configuration errors', () => {
     expect(s.routingKey(Message.text('b', { Region: 'eu' }, { JMSType: 'new' }))).toBe('orders.eu.new');
   });
 
+  it('publishes to the default exchange with the routing key of its QueueName, which it declares', () => {
+    const s = readPersisterSettings('p', { QueueName: 'xroute.example.out', IsPassive: 'false', IsDurable: 'true' }, '.');
+    expect([s.queue, s.routingKey(Message.text('b')), s.exchange.durable, s.exchange.passive]).toEqual(['xroute.example.out', 'xroute.example.out', true, false]);
+  });
+
   it('requires a routing key when the persister publishes to the default exchange', () => {
     expect(validateComponentConfig(AMQP_PERSISTER, { Name: 'p' }, '.')).toEqual([expect.objectContaining({ property: 'RoutingKey' })]);
   });

@@ -67,7 +67,7 @@ describe('xroute command line', () => {
     const file = tmpFile('flow.json', JSON.stringify(bad));
     const r = await xroute(['validate', file]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`${file}: pstr_eval: Capacity: "many": expected a positive integer as a string`);
+    expect(r.stderr).toContain(`${file}: pstr_eval: Capacity: "many": expected a positive integer, e.g. "256"`);
     expect(r.stderr).toContain(`${file}: pstr_eval: Colour: unknown property`);
   });
 

@@ -87,7 +87,7 @@ describe('topology loader', () => {
     json.node.Capacity = 'lots';
     const [e] = errors(json);
     expect(e).toMatchObject({ component: 'node', property: 'Capacity' });
-    expect(e.message).toMatch(/"lots": expected a positive integer as a string/);
+    expect(e.message).toBe('"lots": expected a positive integer, e.g. "256"');
   });
 
   it('rejects a component named twice in the lists', () => {
@@ -156,6 +156,6 @@ describe('topology loader', () => {
 
   it('rejects an unknown supervision strategy', () => {
     const json = { ...valid(), Supervision: { Strategy: 'reboot' } };
-    expect(errors(json)).toEqual([expect.objectContaining({ component: '(flow)', property: 'Supervision' })]);
+    expect(errors(json)).toEqual([expect.objectContaining({ component: '(flow)', property: 'Supervision/Strategy', message: '"reboot": expected one of "restart", "resume", "stop", "escalate"' })]);
   });
 });

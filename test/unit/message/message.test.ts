@@ -66,8 +66,12 @@ describe('Message fields', () => {
 
 describe('Message JSON form', () => {
   it('round-trips body, properties and headers', () => {
-    const json = { body: 'hello', properties: { RuleName: 'r1' }, headers: { JMSType: 'order', JMSPriority: '4' } };
+    const json = { body: 'hello', properties: { RuleName: 'r1' }, headers: { JMSType: 'order', JMSPriority: '7', JMSDeliveryMode: '1' } };
     expect(messageToJson(messageFromJson(json))).toEqual(json);
+  });
+
+  it('leaves headers at the JMS defaults (priority 4, persistent) out of the JSON form', () => {
+    expect(messageToJson(messageFromJson({ body: 'x', headers: { JMSPriority: '4', JMSDeliveryMode: '2' } }))).toEqual({ body: 'x' });
   });
 
   it('reads a JMS header given under properties as a header', () => {

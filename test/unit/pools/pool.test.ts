@@ -59,7 +59,7 @@ describe('PersisterPool requests', () => {
     const transmit = new XQueue<Message>('mine', 4);
     const task: Record<string, unknown> = { XQueue: transmit };
     const answered = await rawRequest(pool.input, Message.object(task, { URI: `${peer.uri}?Operation=request` }));
-    expect(task.ReturnCode).toBe(POOL_RC.SUCCESS);
+    expect(task.ReturnCode).toBe('0'); // a string, as on the message
     expect(answered.getProperty('ReturnCode')).toBe('0');
     expect(task.Handle).toBeInstanceOf(PoolHandle);
   });
@@ -141,7 +141,7 @@ describe('PersisterPool rejections', () => {
     pool = startPool('persister', {});
     const task: Record<string, unknown> = { URI: peer.uri };
     await rawRequest(pool.input, Message.object(task));
-    expect(task.ReturnCode).toBe(POOL_RC.REJECTED);
+    expect(task.ReturnCode).toBe(String(POOL_RC.REJECTED));
     expect(task.Reason).toMatch(/no transmit XQueue/);
   });
 
@@ -305,6 +305,7 @@ describe('PersisterPool children', () => {
     expect(handle.status().state).toBe('failed');
     expect(handle.status().detail).toMatch(/MaxRetry 2/);
     expect(log.built).toHaveLength(3);
+    expect(handle.status().restarts).toBe(2);
     expect(handle.transmit.stats()).toMatchObject({ depth: 3, inFlight: 0 });
     expect(pool.active()).toBe(0);
   });

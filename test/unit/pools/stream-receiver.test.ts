@@ -4,7 +4,8 @@ import path from 'node:path';
 import { Message } from '../../../src/message/message';
 import { XQueue } from '../../../src/xqueue/xqueue';
 import { Harness, runComponent, waitFor } from '../../support/component-harness';
-import { STREAM_RECEIVER } from '../../../actors/receivers/stream-receiver';
+import { RECEIVE_TIME_UNUSED, STREAM_RECEIVER } from '../../../actors/receivers/stream-receiver';
+import { validateComponentConfig } from '../../../src/config/validate-component';
 import { StreamFramer } from '../../../actors/stream/framing';
 import { FAST_POLICY, drain } from './pool-support';
 import { TcpPeer, startTcpPeer } from './peers';
@@ -118,5 +119,12 @@ describe('StreamReceiver', () => {
     const output = new XQueue<Message>('out', 4);
     harness = runComponent(STREAM_RECEIVER, { config: { Name: 'sr', URI: `file://${file}`, StringProperty: { Source: 'file' } }, output, policy: FAST_POLICY });
     expect((await drain(output, 1))[0].getProperty('Source')).toBe('file');
+  });
+});
+
+describe('StreamReceiver ReceiveTime', () => {
+  it('is reported at validation as having no effect (the original used it only to poll its stop flag), not silently ignored', () => {
+    const issues = validateComponentConfig(STREAM_RECEIVER as never, { ClassName: 'receiver.StreamReceiver', URI: `file://${__filename}`, LinkName: 'in', ReceiveTime: '1000' }, '/tmp');
+    expect(issues).toEqual([{ property: 'ReceiveTime', message: RECEIVE_TIME_UNUSED, severity: 'warning' }]);
   });
 });

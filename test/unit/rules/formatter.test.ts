@@ -65,7 +65,7 @@ describe('the default formatter (spec rule 5)', () => {
       ],
       Message.text(''),
     );
-    expect(m.headers).toEqual({ JMSType: 't2', JMSPriority: 7, JMSReplyTo: 'topic://y' });
+    expect(m.headers).toEqual({ JMSType: 't2', JMSPriority: 7, JMSDeliveryMode: 2, JMSReplyTo: 'topic://y' });
   });
 
   it('fails on a priority outside 0-9', () => {

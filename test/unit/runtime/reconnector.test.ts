@@ -54,6 +54,14 @@ describe('Reconnector', () => {
   let current: Reconnector<Conn> | undefined;
   afterEach(() => current?.stop());
 
+  it('speaks of a file as a file: "cannot open the file", "file reopened"', async () => {
+    const s = setup(fakeConnect(2).connect, { resource: 'file' });
+    current = s.r;
+    s.r.start();
+    await waitFor(() => s.connected.length === 1, 'opened');
+    expect({ warn: at(s.logs, 'warn'), info: at(s.logs, 'info') }).toEqual({ warn: ['cannot open the file; retrying'], info: ['file reopened'] });
+  });
+
   it('connects on start and reports RUNNING', async () => {
     const broker = fakeConnect(0);
     const s = setup(broker.connect);
@@ -90,7 +98,7 @@ describe('Reconnector', () => {
     current = s.r;
     s.r.start();
     await waitFor(() => broker.calls.length >= 2, 'two attempts');
-    expect(s.status.get().detail).toMatch(/ConnectionRefused: ECONNREFUSED; attempt \d+ in \d+ ms/);
+    expect(s.status.get().detail).toMatch(/^ECONNREFUSED; attempt \d+ in \d+ ms/);
     expect(s.r.error).toBeInstanceOf(ConnectionRefused);
   });
 
@@ -141,7 +149,7 @@ describe('Reconnector', () => {
 
   it('backs off exponentially between attempts up to the maximum', async () => {
     const broker = fakeConnect(6);
-    const s = setup(broker.connect, { backoff: { minMs: 5, maxMs: 40 } });
+    const s = setup(broker.connect, { backoff: { minMs: 5, maxMs: 40, jitter: 0 } });
     current = s.r;
     s.r.start();
     await waitFor(() => s.r.status === 'connected', 'connected');
@@ -149,9 +157,24 @@ describe('Reconnector', () => {
     expect(delays).toEqual([5, 10, 20, 40, 40, 40]);
   });
 
+  it('adds jitter to every reconnect delay by default, within ±20 % and never above the maximum', async () => {
+    const broker = fakeConnect(8);
+    const s = setup(broker.connect, { backoff: { minMs: 10, maxMs: 40 } });
+    current = s.r;
+    s.r.start();
+    await waitFor(() => s.r.status === 'connected', 'connected', 20_000);
+    const delays = s.logs.filter((e) => e.meta.nextAttemptMs !== undefined).map((e) => e.meta.nextAttemptMs as number);
+    const nominal = [10, 20, 40, 40, 40, 40, 40, 40];
+    delays.forEach((d, i) => {
+      expect(d).toBeGreaterThanOrEqual(nominal[i] * 0.8);
+      expect(d).toBeLessThanOrEqual(Math.min(40, nominal[i] * 1.2));
+    });
+    expect(new Set(delays.slice(2)).size).toBeGreaterThan(1);
+  }, 30_000);
+
   it('makes the first Tolerance attempts of an outage at the minimum delay', async () => {
     const broker = fakeConnect(5);
-    const s = setup(broker.connect, { backoff: { minMs: 5, maxMs: 40 }, tolerance: 2 });
+    const s = setup(broker.connect, { backoff: { minMs: 5, maxMs: 40, jitter: 0 }, tolerance: 2 });
     current = s.r;
     s.r.start();
     await waitFor(() => s.r.status === 'connected', 'connected');
@@ -159,7 +182,7 @@ describe('Reconnector', () => {
     expect(delays).toEqual([5, 5, 5, 10, 20]);
   });
 
-  it('gives up at once on a fatal error, reports FAILED and calls onGiveUp once', async () => {
+  it('reports a fatal error as FAILED at once and does not retry it on the fast schedule', async () => {
     const broker = fakeConnect(100, () => new AccessRefused('ACCESS_REFUSED'));
     const s = setup(broker.connect, { isFatal: (e) => e instanceof AccessRefused });
     current = s.r;
@@ -170,7 +193,37 @@ describe('Reconnector', () => {
     expect(s.gaveUp).toHaveLength(1);
     expect(s.gaveUp[0]).toBeInstanceOf(AccessRefused);
     expect(s.status.status).toBe('FAILED');
-    expect(at(s.logs, 'error')).toEqual(['giving up connecting']);
+    expect(s.status.get().detail).toMatch(/ACCESS_REFUSED; retrying every 30 s/);
+  });
+
+  it('retries a fatal error on the slow schedule, logs it once per change of error, and heals when the broker accepts', async () => {
+    let error: () => Error = () => new AccessRefused('ACCESS_REFUSED user x');
+    const broker = fakeConnect(6, () => error());
+    const s = setup(broker.connect, { isFatal: (e) => e instanceof AccessRefused, fatalRetryMs: 20 });
+    current = s.r;
+    s.r.start();
+    await waitFor(() => broker.calls.length >= 3, 'three slow attempts');
+    error = () => new AccessRefused('ACCESS_REFUSED vhost');
+    await waitFor(() => s.r.status === 'connected', 'connected after the broker side was fixed');
+    expect(broker.calls).toHaveLength(7);
+    expect(at(s.logs, 'error')).toEqual([
+      'cannot connect: fast retrying cannot cure this; trying again on the slow schedule',
+      'cannot connect: fast retrying cannot cure this; trying again on the slow schedule',
+    ]);
+    expect(s.gaveUp).toHaveLength(1);
+    expect(s.status.status).toBe('RUNNING');
+    expect(s.status.totals.reconnects).toBe(0);
+  });
+
+  it('counts a reconnection after a lost connection in the component totals', async () => {
+    const broker = fakeConnect(0);
+    const s = setup(broker.connect);
+    current = s.r;
+    s.r.start();
+    await waitFor(() => s.r.status === 'connected', 'connected');
+    s.r.lost(new Error('socket closed'));
+    await waitFor(() => s.r.status === 'connected', 'reconnected');
+    expect(s.status.totals.reconnects).toBe(1);
   });
 
   it('never gives up on an outage: after MaxRetry attempts it is quiet for quietMs, then starts a new cycle', async () => {
@@ -239,7 +292,7 @@ describe('Reconnector', () => {
       },
       clearTimer: (h: unknown) => clearTimeout(h as NodeJS.Timeout),
     };
-    const s = setup(broker.connect, { timers });
+    const s = setup(broker.connect, { timers, backoff: { minMs: 5, maxMs: 40, jitter: 0 } });
     current = s.r;
     s.r.start();
     await waitFor(() => s.r.status === 'connected', 'connected');

@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XML_DECLARATION, XmlRejection, parseXml, serializeXml } from '../../../src/transforms/safe-xml';
+import { MAX_DEPTH } from '../../../src/transforms/xml-parser';
 
 describe('safe XML parsing (evaluator.md §13.1)', () => {
   let server: Server;
@@ -37,7 +38,7 @@ describe('safe XML parsing (evaluator.md §13.1)', () => {
 
   it('never loads an external DTD named by the DOCTYPE', () => {
     const doc = parseXml(`<?xml version="1.0"?><!DOCTYPE r SYSTEM "${base}/evil.dtd"><r>ok</r>`);
-    expect([doc.documentElement!.textContent, hits]).toEqual(['ok', 0]);
+    expect([doc.documentElement()!.stringValue(), hits]).toEqual(['ok', 0]);
   });
 
   it('rejects internal entity declarations (billion laughs)', () => {
@@ -50,7 +51,7 @@ describe('safe XML parsing (evaluator.md §13.1)', () => {
   });
 
   it('accepts the predefined entities and character references', () => {
-    expect(parseXml('<r>&lt;&amp;&#65;</r>').documentElement!.textContent).toBe('<&A');
+    expect(parseXml('<r>&lt;&amp;&#65;</r>').documentElement()!.stringValue()).toBe('<&A');
   });
 
   it('rejects text that is not well-formed', () => {
@@ -59,6 +60,51 @@ describe('safe XML parsing (evaluator.md §13.1)', () => {
 
   it('rejects an empty text', () => {
     expect(() => parseXml('')).toThrow(XmlRejection);
+  });
+
+  it('refuses a billion-laughs bomb in well under a second, expanding nothing', () => {
+    const levels = Array.from({ length: 10 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`).join('');
+    const bomb = `<!DOCTYPE r [<!ENTITY l0 "ha">${levels}]><r>&l10;</r>`;
+    const t0 = performance.now();
+    expect(() => parseXml(bomb)).toThrow(/entity declarations in a DOCTYPE are not allowed/);
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
+
+  it('refuses a parameter entity reference in the internal subset', () => {
+    expect(() => parseXml('<!DOCTYPE r [%p;]><r/>')).toThrow(/parameter entity references are not allowed/);
+  });
+
+  it(`accepts nesting ${MAX_DEPTH} deep and refuses one level more`, () => {
+    const nest = (depth: number) => '<a>'.repeat(depth) + '</a>'.repeat(depth);
+    expect(() => parseXml(nest(MAX_DEPTH))).not.toThrow();
+    expect(() => parseXml(nest(MAX_DEPTH + 1))).toThrow(/nested deeper than/);
+  });
+
+  it('handles a million-deep nesting attempt without exhausting the stack', () => {
+    expect(() => parseXml('<a>'.repeat(1_000_000))).toThrow(/nested deeper than/);
+  });
+
+  it.each([
+    ['a duplicate attribute', '<r a="1" a="2"/>'],
+    ['"<" in an attribute value', '<r a="<"/>'],
+    ['text after the root', '<r/>x'],
+    ['a second root', '<r/><r/>'],
+    ['"]]>" in text', '<r>]]></r>'],
+    ['"--" in a comment', '<r><!-- a -- b --></r>'],
+    ['a control character', '<r>\u0001</r>'],
+    ['a character reference to a non-character', '<r>&#0;</r>'],
+    ['an XML declaration after the start', ' <?xml version="1.0"?><r/>'],
+    ['a mismatched end tag', '<r><a></b></r>'],
+    ['an unquoted attribute', '<r a=1/>'],
+    ['attributes without space between them', '<r a="1"b="2"/>'],
+  ])('rejects %s', (_what, text) => {
+    expect(() => parseXml(text)).toThrow(XmlRejection);
+  });
+
+  it('normalises line ends and literal whitespace in attribute values, keeping character references', () => {
+    const doc = parseXml('<r a="x\ty&#9;z">1\r\n2\r3</r>');
+    const root = doc.documentElement()!;
+    expect([root.attribute('a'), root.stringValue()]).toEqual(['x y\tz', '1\n2\n3']);
   });
 });
 
@@ -77,6 +123,14 @@ describe('XML serialisation (evaluator.md §13.1)', () => {
 
   it('keeps namespace declarations and prefixes', () => {
     expect(serializeXml(parseXml('<ns:r xmlns:ns="urn:x"><ns:a/></ns:r>'))).toBe(`${XML_DECLARATION}\n<ns:r xmlns:ns="urn:x">\n    <ns:a/>\n</ns:r>\n`);
+  });
+
+  it('writes one declaration when the input had its own', () => {
+    expect(serializeXml(parseXml('<?xml version="1.0" encoding="UTF-8"?>\n<r/>'))).toBe(`${XML_DECLARATION}\n<r/>\n`);
+  });
+
+  it('keeps attributes in document order (the original sorted them by name)', () => {
+    expect(serializeXml(parseXml('<r z="1" a="2" xmlns:q="urn:q"/>'))).toBe(`${XML_DECLARATION}\n<r z="1" a="2" xmlns:q="urn:q"/>\n`);
   });
 
   it('keeps comments, processing instructions and CDATA', () => {

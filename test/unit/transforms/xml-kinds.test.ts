@@ -111,6 +111,12 @@ describe('xmerge (evaluator.md §13.4)', () => {
     expect(msg.bodyText()).toBe(`${DECLARATION}<r>\n    <x>\n        <b>B</b>\n    </x>\n    <a>A2</a>\n    <c>C1</c>\n</r>\n`);
   });
 
+  it('keeps the namespace declarations a copied element inherited in the source', () => {
+    const msg = Message.text('<r><a/></r>', { src: '<s xmlns:p="urn:p"><p:c p:x="1"/><e/></s>' });
+    compileXMerge({ XMLField: 'src', SourceXPath: '/s/*', TargetXPath: '/r/a' }, contextFor('xmerge'))(msg);
+    expect(msg.bodyText()).toBe(`${DECLARATION}<r>\n    <a/>\n    <p:c p:x="1" xmlns:p="urn:p"/>\n    <e/>\n</r>\n`);
+  });
+
   it('uses /*/* for both paths by default', () => {
     const msg = Message.text('<r><a/></r>', { src: '<s><c/><d/></s>' });
     compileXMerge({ XMLField: 'src' }, contextFor('xmerge'))(msg);

@@ -27,7 +27,7 @@ describe('XPath expressions (evaluator.md §13.1)', () => {
 
   it('selects nodes in document order for a union', () => {
     const nodes = CompiledXPath.compile('//b | //a').selectNodes(doc);
-    expect(nodes.map((n) => n.textContent)).toEqual(['A1', 'A2', 'B']);
+    expect(nodes.map((n) => n.stringValue())).toEqual(['A1', 'A2', 'B']);
   });
 
   it('rejects a prefixed step when compiling', () => {

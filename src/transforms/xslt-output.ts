@@ -1,0 +1,265 @@
+/**
+ * Where an XSLT transformation writes: the result as text (`method="text"`), as serialised XML
+ * (`method="xml"`, written while it is produced, no tree in between), or as a tree (a variable's
+ * content, a result tree fragment). All three take the same events.
+ */
+import { escapeAttribute, escapeText } from './safe-xml';
+import { ATTRIBUTE, CDATA, COMMENT, DOCUMENT, ELEMENT, NAMESPACE_DECLARATION, PROCESSING_INSTRUCTION, TEXT, XNode, newAttribute, newDocument, newElement, newLeaf, newNamespaceDeclaration } from './xml-dom';
+
+export interface ResultWriter {
+  startElement(name: string, ns: string): void;
+  /** A namespace binding the current element needs (written only where it is not already in scope). */
+  namespace(prefix: string, uri: string): void;
+  attribute(name: string, ns: string, value: string): void;
+  text(s: string, disableEscaping?: boolean): void;
+  comment(s: string): void;
+  processingInstruction(target: string, data: string): void;
+  endElement(): void;
+}
+
+/** `method="text"`: only the text reaches the output. */
+export class TextWriter implements ResultWriter {
+  out = '';
+  startElement(): void {}
+  namespace(): void {}
+  attribute(): void {}
+  text(s: string): void {
+    this.out += s;
+  }
+  comment(): void {}
+  processingInstruction(): void {}
+  endElement(): void {}
+}
+
+export interface XmlWriterOptions {
+  readonly declaration: string | undefined;
+  readonly indent: boolean;
+  readonly doctype?: { readonly system?: string; readonly public?: string };
+}
+
+type Bindings = Readonly<Record<string, string>>;
+// not frozen: scopes inherit from it, and assigning over a frozen inherited property throws
+const NO_BINDINGS: Bindings = Object.assign(Object.create(null) as Record<string, string>, { '': '', xml: 'http://www.w3.org/XML/1998/namespace' });
+/** Saxon's indentation, which the XSLT kind used before. */
+const INDENT = '   ';
+
+interface OpenElement {
+  readonly name: string;
+  readonly ns: string;
+  readonly attrs: string[];
+  readonly attrValues: string[];
+  decls: string;
+  bindings: Bindings;
+}
+
+/** `method="xml"`: serialises as it goes; a start tag stays open until its first content so attributes can still come. */
+export class XmlWriter implements ResultWriter {
+  private out: string;
+  /** The start tag not written yet. */
+  private open: OpenElement | undefined;
+  private readonly stack: OpenElement[] = [];
+  private afterMarkup = false;
+  private started = false;
+
+  constructor(private readonly options: XmlWriterOptions) {
+    this.out = options.declaration ?? '';
+  }
+
+  result(): string {
+    this.flush();
+    return this.out;
+  }
+
+  /** False while nothing but the declaration was written (an empty result leaves the body as it was). */
+  wroteAnything(): boolean {
+    return this.started || this.out.length > (this.options.declaration?.length ?? 0);
+  }
+
+  private startTag(o: OpenElement): string {
+    // the element's own binding goes after the namespaces it was given, as Saxon writes them
+    const colon = o.name.indexOf(':');
+    this.declare(o, colon < 0 ? '' : o.name.slice(0, colon), o.ns);
+    let tag = '<' + o.name + o.decls;
+    for (let i = 0; i < o.attrs.length; i++) tag += ' ' + o.attrs[i] + '="' + escapeAttribute(o.attrValues[i]!) + '"';
+    return tag;
+  }
+
+  private flush(): void {
+    if (this.open === undefined) return;
+    this.out += this.startTag(this.open) + '>';
+    this.open = undefined;
+  }
+
+  private newline(depth: number): void {
+    if (this.options.indent && this.afterMarkup && this.started) this.out += '\n' + INDENT.repeat(depth);
+  }
+
+  startElement(name: string, ns: string): void {
+    this.flush();
+    this.newline(this.stack.length);
+    if (!this.started) {
+      this.started = true;
+      if (this.options.indent && this.out !== '') this.out += '\n';
+      const d = this.options.doctype;
+      if (d !== undefined && (d.system !== undefined || d.public !== undefined)) {
+        this.out += `<!DOCTYPE ${name}${d.public !== undefined ? ` PUBLIC "${d.public}"` : ' SYSTEM'}${d.system !== undefined ? ` "${d.system}"` : ''}>` + (this.options.indent ? '\n' : '');
+      }
+    }
+    const parent = this.stack[this.stack.length - 1];
+    const o: OpenElement = { name, ns, attrs: [], attrValues: [], decls: '', bindings: parent === undefined ? NO_BINDINGS : parent.bindings };
+    this.open = o;
+    this.stack.push(o);
+    this.afterMarkup = true;
+  }
+
+  namespace(prefix: string, uri: string): void {
+    if (this.open !== undefined) this.declare(this.open, prefix, uri);
+  }
+
+  private declare(o: OpenElement, prefix: string, uri: string): void {
+    if (prefix === 'xml' || o.bindings[prefix] === uri || (prefix !== '' && uri === '')) return;
+    const bindings = Object.create(o.bindings) as Record<string, string>;
+    bindings[prefix] = uri;
+    o.bindings = bindings;
+    o.decls += (prefix === '' ? ' xmlns="' : ` xmlns:${prefix}="`) + escapeAttribute(uri) + '"';
+  }
+
+  attribute(name: string, ns: string, value: string): void {
+    const o = this.open;
+    if (o === undefined) return; // an attribute after content is ignored, as XSLT 1.0 allows
+    const colon = name.indexOf(':');
+    if (colon > 0) this.declare(o, name.slice(0, colon), ns);
+    const at = o.attrs.indexOf(name);
+    if (at >= 0) o.attrValues[at] = value;
+    else {
+      o.attrs.push(name);
+      o.attrValues.push(value);
+    }
+  }
+
+  text(s: string, disableEscaping = false): void {
+    if (s === '') return;
+    this.flush();
+    this.out += disableEscaping ? s : escapeText(s);
+    this.afterMarkup = false;
+  }
+
+  comment(s: string): void {
+    this.flush();
+    this.newline(this.stack.length);
+    this.out += '<!--' + s.replace(/--/g, '- -').replace(/-$/, '- ') + '-->';
+    this.afterMarkup = true;
+  }
+
+  processingInstruction(target: string, data: string): void {
+    this.flush();
+    this.newline(this.stack.length);
+    this.out += '<?' + target + (data === '' ? '' : ' ' + data.replace(/\?>/g, '? >')) + '?>';
+    this.afterMarkup = true;
+  }
+
+  endElement(): void {
+    const o = this.stack.pop();
+    if (o === undefined) return;
+    if (this.open === o) {
+      this.out += this.startTag(o) + '/>';
+      this.open = undefined;
+    } else {
+      this.newline(this.stack.length);
+      this.out += '</' + o.name + '>';
+    }
+    this.afterMarkup = true;
+  }
+}
+
+/** A result tree fragment: the events build a document node. */
+export class TreeWriter implements ResultWriter {
+  readonly doc = newDocument();
+  private current: XNode = this.doc;
+
+  startElement(name: string, ns: string): void {
+    const colon = name.indexOf(':');
+    const el = newElement(name, colon < 0 ? '' : name.slice(0, colon), colon < 0 ? name : name.slice(colon + 1), ns, this.current);
+    this.current.children.push(el);
+    this.current = el;
+  }
+
+  namespace(prefix: string, uri: string): void {
+    if (this.current.type !== ELEMENT || this.current.children.length > 0) return;
+    const name = prefix === '' ? 'xmlns' : `xmlns:${prefix}`;
+    if (this.current.attrs.some((a) => a.type === NAMESPACE_DECLARATION && a.name === name)) return;
+    this.current.attrs.push(newNamespaceDeclaration(name, uri, this.current));
+  }
+
+  attribute(name: string, ns: string, value: string): void {
+    if (this.current.type !== ELEMENT || this.current.children.length > 0) return;
+    const colon = name.indexOf(':');
+    const existing = this.current.attrs.findIndex((a) => a.type === ATTRIBUTE && a.name === name);
+    const attr = newAttribute(name, colon < 0 ? '' : name.slice(0, colon), colon < 0 ? name : name.slice(colon + 1), ns, value, this.current);
+    if (existing >= 0) this.current.attrs[existing] = attr;
+    else this.current.attrs.push(attr);
+  }
+
+  text(s: string): void {
+    if (s === '') return;
+    const children = this.current.children;
+    const last = children[children.length - 1];
+    if (last !== undefined && last.type === TEXT) last.value += s;
+    else children.push(newLeaf(TEXT, s, this.current));
+  }
+
+  comment(s: string): void {
+    this.current.children.push(newLeaf(COMMENT, s, this.current));
+  }
+
+  processingInstruction(target: string, data: string): void {
+    this.current.children.push(newLeaf(PROCESSING_INSTRUCTION, data, this.current, target));
+  }
+
+  endElement(): void {
+    this.current = this.current.parent ?? this.doc;
+  }
+}
+
+/** Writes a node and (when deep) its content as events; an element brings the namespaces in scope on it. */
+export function copyNode(node: XNode, out: ResultWriter, deep: boolean, withAncestorNamespaces = true): void {
+  switch (node.type) {
+    case DOCUMENT:
+      if (deep) for (const c of node.children) copyNode(c, out, true, true);
+      return;
+    case ELEMENT: {
+      out.startElement(node.name, node.ns);
+      for (const [prefix, uri] of namespacesOf(node, withAncestorNamespaces)) out.namespace(prefix, uri);
+      if (deep) for (const a of node.attrs) if (a.type === ATTRIBUTE) out.attribute(a.name, a.ns, a.value);
+      if (deep) {
+        for (const c of node.children) copyNode(c, out, true, false);
+        out.endElement();
+      }
+      return;
+    }
+    case ATTRIBUTE:
+      out.attribute(node.name, node.ns, node.value);
+      return;
+    case TEXT:
+    case CDATA:
+      out.text(node.value);
+      return;
+    case COMMENT:
+      out.comment(node.value);
+      return;
+    case PROCESSING_INSTRUCTION:
+      out.processingInstruction(node.name, node.value);
+      return;
+  }
+}
+
+/** The namespace declarations on an element, and with `inherited` those of its ancestors still in scope. */
+function namespacesOf(el: XNode, inherited: boolean): Map<string, string> {
+  const found = new Map<string, string>();
+  for (let n: XNode | null = el; n !== null && n.type === ELEMENT; n = inherited ? n.parent : null) {
+    for (const a of n.attrs) {
+      if (a.type === NAMESPACE_DECLARATION && !found.has(a.local)) found.set(a.local, a.value);
+    }
+  }
+  return found;
+}

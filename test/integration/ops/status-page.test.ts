@@ -1,0 +1,129 @@
+/**
+ * The live status page in a real browser (Debian's chromium driven by playwright-core): what a person sees
+ * when a receiver's broker goes away and comes back. The broker is a private RabbitMQ node (the test stops
+ * its application). The screenshot goes to .tmp/ (git-ignored), never into the repository.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import * as path from 'path';
+import * as amqp from 'amqplib';
+import type { BrowserContext, Page } from 'playwright-core';
+import { buildTopology } from '../../../src/config/topology';
+import { Flow } from '../../../src/runtime/flow';
+import { ComponentRegistry } from '../../../src/runtime/component';
+import { AdminServer, parseAdminAddress, startAdminServer } from '../../../src/admin/admin-server';
+import { defaultRegistry } from '../../../actors';
+import { flakyPersister } from '../../unit/runtime/flaky-component';
+import { waitFor } from '../../support/component-harness';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startPrivateRabbitMQ } = require('../../support/private-rabbitmq');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { ensureChromium } = require('../../support/ensure-chromium');
+
+const QUEUE = 'xroute.ops.page';
+const GREEN = '#24a148';
+const RED = '#da1e28';
+const ARTIFACTS = path.resolve(__dirname, '../../../.tmp');
+
+describe('status page in chromium', () => {
+  let node: { port: number; url: string; stopApp(): Promise<void>; startApp(): Promise<void>; dispose(): Promise<void> };
+  let flow: Flow;
+  let admin: AdminServer;
+  let browser: BrowserContext;
+  let page: Page;
+  let profile: string;
+
+  beforeAll(async () => {
+    const executablePath: string = ensureChromium();
+    node = await startPrivateRabbitMQ();
+    const conn = await amqp.connect(node.url);
+    const ch = await conn.createChannel();
+    await ch.assertQueue(QUEUE, { durable: true });
+    for (let i = 0; i < 3; i++) ch.sendToQueue(QUEUE, Buffer.from(`m${i}`));
+    await ch.close();
+    await conn.close();
+
+    const sw = { broken: false, starts: 0 };
+    const registry = new ComponentRegistry([...defaultRegistry().all(), flakyPersister(sw)]);
+    const topology = buildTopology(
+      {
+        Name: 'page-demo',
+        Receiver: ['rcvr_orders'],
+        Persister: ['pstr_store'],
+        rcvr_orders: { ClassName: 'org.qbroker.receiver.RMQReceiver', URI: `amqp://127.0.0.1:${node.port}/`, Username: 'guest', Password: 'guest', QueueName: QUEUE, LinkName: 'orders', Capacity: '16', ReconnectBackoff: '100,500' },
+        pstr_store: { ClassName: 'persister.FlakyPersister', LinkName: 'orders' },
+      },
+      '/t/page-demo.json',
+      registry,
+    );
+    flow = Flow.start(topology, { registry });
+    admin = await startAdminServer(flow, parseAdminAddress('127.0.0.1:0'));
+
+    const { chromium } = await import('playwright-core');
+    profile = mkdtempSync(path.join(tmpdir(), 'xroute-chromium-'));
+    browser = await chromium.launchPersistentContext(profile, {
+      executablePath,
+      headless: true,
+      viewport: { width: 900, height: 420 },
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    page = browser.pages()[0] ?? (await browser.newPage());
+  }, 900_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+    await admin?.close();
+    await flow?.stop({ drainMs: 1000 });
+    await node?.dispose();
+  }, 60_000);
+
+  interface PageNode {
+    querySelector(selector: string): PageNode | null;
+    getAttribute(name: string): string | null;
+    readonly textContent: string | null;
+  }
+
+  /** What the page shows for a component: its state text and the colour of its box. */
+  const seen = (component: string) =>
+    page.evaluate((name) => {
+      // runs in the page; the project compiles without the DOM library, so the page's document is typed here
+      const { document } = globalThis as unknown as { document: PageNode };
+      const g = document.querySelector(`g[data-component="${name}"]`);
+      const rect = g?.querySelector('rect.state');
+      return { state: g?.getAttribute('data-state') ?? null, colour: rect?.getAttribute('stroke') ?? null, text: g?.querySelector('.state-text')?.textContent ?? '' };
+    }, component);
+
+  const waitSeen = async (component: string, state: string, timeoutMs: number) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const s = await seen(component);
+      if (s.state === state) return s;
+      if (Date.now() > deadline) throw new Error(`the page shows ${component} as ${JSON.stringify(s)}, not ${state}, after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+
+  it('draws the flow as a graph and shows a receiver turning red while its broker is away and green when it is back', async () => {
+    await waitFor(() => flow.status().components.every((c) => c.status === 'RUNNING'), 'the flow to run', 20_000);
+    await page.goto(admin.url);
+    expect(await page.title()).toBe('xroute status');
+    expect(await waitSeen('rcvr_orders', 'RUNNING', 5000)).toMatchObject({ colour: GREEN });
+    expect(await page.locator('g[data-link="orders"] .depth').textContent()).toMatch(/^\d+ \/ 16$/);
+    expect(await page.locator('#ready').textContent()).toBe('ready');
+
+    await node.stopApp();
+    expect(await waitSeen('rcvr_orders', 'RETRYING', 15_000)).toMatchObject({ colour: RED });
+    expect(await page.locator('#ready').textContent()).toBe('not ready');
+
+    const back = Date.now();
+    await node.startApp();
+    expect(await waitSeen('rcvr_orders', 'RUNNING', 30_000)).toMatchObject({ colour: GREEN });
+    process.stdout.write(`status page: green again ${Date.now() - back} ms after start_app was issued\n`);
+    await waitFor(() => flow.status().components.find((c) => c.name === 'pstr_store')!.messages.done === 3, 'the queued messages', 10_000);
+    await new Promise((r) => setTimeout(r, 1200)); // one more server-sent update, so the screenshot shows the counts
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'status-page.png') });
+  }, 120_000);
+});

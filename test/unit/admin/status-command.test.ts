@@ -1,0 +1,98 @@
+import { PassThrough } from 'stream';
+import { buildTopology } from '../../../src/config/topology';
+import { Flow } from '../../../src/runtime/flow';
+import { startAdminServer, parseAdminAddress, AdminServer } from '../../../src/admin/admin-server';
+import { statusCommand, adminBaseUrl } from '../../../src/cli/status-command';
+import { readRunOperations } from '../../../src/cli/run-operations';
+import { flakyRegistry, flakyTopologyJson, Switch } from '../runtime/flaky-component';
+
+function capture() {
+  const out = new PassThrough();
+  const err = new PassThrough();
+  const chunks = { out: '', err: '' };
+  out.on('data', (d) => (chunks.out += String(d)));
+  err.on('data', (d) => (chunks.err += String(d)));
+  return { io: { stdout: out, stderr: err }, chunks };
+}
+
+describe('xroute status', () => {
+  const sw: Switch = { broken: false, starts: 0 };
+  let flow: Flow;
+  let admin: AdminServer;
+  beforeAll(async () => {
+    flow = Flow.start(buildTopology(flakyTopologyJson(), '/t/flaky.json', flakyRegistry(sw)), { registry: flakyRegistry(sw) });
+    admin = await startAdminServer(flow, parseAdminAddress(':0'));
+  });
+  afterAll(async () => {
+    await admin.close();
+    await flow.stop();
+  });
+
+  it('prints a table of components and links and exits 1 when reachable but not ready', async () => {
+    const { io, chunks } = capture();
+    const code = await statusCommand({ admin: admin.url, json: false }, io, {});
+    expect(code).toBe(1);
+    expect(chunks.out).toMatch(/^flow flaky: NOT READY/);
+    expect(chunks.out).toMatch(/COMPONENT\s+CLASS\s+STATE\s+RESTARTS\s+IN\s+DONE\s+FAILED/);
+    expect(chunks.out).toMatch(/pstr\s+persister\.FlakyPersister\s+RUNNING\s+0\s+0\s+0\s+0/);
+    expect(chunks.out).toMatch(/root\s+running\s+rcvr -> pstr\s+0\/8/);
+  });
+
+  it('exits 0 when every component is ready', async () => {
+    flow.component('rcvr')!.status.set('RUNNING');
+    const { io } = capture();
+    expect(await statusCommand({ admin: admin.url, json: false }, io, {})).toBe(0);
+  });
+
+  it('prints /status as is with --json, reading XROUTE_ADMIN when no --admin is given', async () => {
+    const { io, chunks } = capture();
+    await statusCommand({ json: true }, io, { XROUTE_ADMIN: admin.url.replace('http://', '') });
+    expect(JSON.parse(chunks.out).name).toBe('flaky');
+  });
+
+  it('exits 2 when the admin endpoint cannot be reached', async () => {
+    const closed = await startAdminServer(flow, parseAdminAddress(':0'));
+    await closed.close();
+    const { io, chunks } = capture();
+    expect(await statusCommand({ admin: closed.url, json: false }, io, {})).toBe(2);
+    expect(chunks.err).toContain(`cannot read ${closed.url}/status: ECONNREFUSED`);
+  });
+
+  it('accepts HOST:PORT, :PORT and URLs', () => {
+    expect([adminBaseUrl('127.0.0.1:9090'), adminBaseUrl(':9090'), adminBaseUrl('http://h:1/')]).toEqual(['http://127.0.0.1:9090', 'http://127.0.0.1:9090', 'http://h:1']);
+  });
+});
+
+describe('xroute run operational options', () => {
+  it('reads --admin before XROUTE_ADMIN, and a bare port binds 127.0.0.1', () => {
+    expect(readRunOperations({ admin: '9999' }, { XROUTE_ADMIN: '0.0.0.0:1' })).toEqual({ admin: { host: '127.0.0.1', port: 9999 } });
+    expect(readRunOperations({}, { XROUTE_ADMIN: '0.0.0.0:1' })).toEqual({ admin: { host: '0.0.0.0', port: 1 } });
+    expect(readRunOperations({}, {})).toEqual({});
+  });
+
+  it('names the option and what was expected for a bad value', () => {
+    expect(() => readRunOperations({ admin: 'localhost:http' }, {})).toThrow('--admin "localhost:http": expected HOST:PORT, e.g. 127.0.0.1:9090 (port 0-65535)');
+    expect(() => readRunOperations({}, { XROUTE_ADMIN: 'x:99999' })).toThrow('XROUTE_ADMIN "x:99999": expected HOST:PORT');
+    expect(() => readRunOperations({ 'stats-interval': '0' }, {})).toThrow('--stats-interval "0": expected a number of seconds > 0');
+  });
+
+  it('logs the per-component totals every --stats-interval', async () => {
+    jest.useFakeTimers();
+    try {
+      const { startRunOperations } = await import('../../../src/cli/run-operations');
+      const sw: Switch = { broken: false, starts: 0 };
+      const lines: string[] = [];
+      const flow = Flow.start(buildTopology(flakyTopologyJson(), '/t/flaky.json', flakyRegistry(sw)), { registry: flakyRegistry(sw) });
+      const spy = jest.spyOn(flow, 'logTotals').mockImplementation((m?: string) => void lines.push(m ?? ''));
+      const ops = await startRunOperations(flow, { statsIntervalSeconds: 5 }, flow.runtime.logger);
+      jest.advanceTimersByTime(15_000);
+      expect(lines).toEqual(['component totals (periodic)', 'component totals (periodic)', 'component totals (periodic)']);
+      await ops.close();
+      spy.mockRestore();
+      jest.useRealTimers();
+      await flow.stop();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+});
