@@ -14,6 +14,7 @@ import { compileSubstitution } from '../../src/rules/substitution';
 import { ActiveTime } from '../../src/rules/time-windows';
 import { RuleConfigError, isRecord } from '../../src/rules/errors';
 import { parseDisplayMask } from '../../src/logging/display';
+import { redactText } from '../../src/logging/redact';
 import { DuplicatePolicy, FailedJobPolicy, GroupSpec, ThresholdProvider, fixedThreshold } from './job-node-scheduler';
 
 export const NOHIT = 'nohit';
@@ -22,6 +23,7 @@ export const DEFAULT_RC_FIELD = 'ReturnCode';
 export const DEFAULT_MAX_NUMBER_RULE = 512;
 export const DEFAULT_MAX_DISPATCH = 3;
 export const DEFAULT_WAIT_TIME_MS = 50;
+export const DEFAULT_SHARED_LEASE_S = 15;
 /** Outlinks by position (the spec's layout, components.md §4.2 R:). */
 export const NOTICE_OUTLINK = 0;
 export const BYPASS_OUTLINK = 1;
@@ -91,6 +93,16 @@ export interface JobNodeSettings {
   /** Partition strings of the outlinks, by position (undefined = whole queue). */
   readonly outlinkPartitions: readonly (string | undefined)[];
   readonly workerCount: number;
+  /** Cluster-wide limits (SharedState); undefined = this process alone. */
+  readonly shared: SharedStateSettings | undefined;
+}
+
+export interface SharedStateSettings {
+  /** redis://host:port/db */
+  readonly url: string;
+  /** Key prefix: instances with the same namespace share their limits. */
+  readonly namespace: string;
+  readonly leaseMs: number;
 }
 
 export interface SettingsOptions {
@@ -241,6 +253,7 @@ export function parseJobNodeSettings(component: string, config: ComponentConfig,
     rethrow(component, '', e);
   }
   if (config.SizeField !== undefined) options.warn?.('SizeField', 'SizeField is ignored: query results are always escalated (components.md §4.10)');
+  const shared = sharedStateSettings(component, reader);
   const { names, partitions } = outlinkEntries(component, config.OutLink);
   const rawRulesets = config.Ruleset ?? [];
   if (!Array.isArray(rawRulesets)) throw new JobNodeConfigError(component, 'Ruleset', 'is not a list', 'a list of ruleset maps');
@@ -279,7 +292,25 @@ export function parseJobNodeSettings(component: string, config: ComponentConfig,
     outlinkNames: names,
     outlinkPartitions: partitions,
     workerCount: names.length - FIRST_WORKER_OUTLINK,
+    shared,
   };
+}
+
+function sharedStateSettings(component: string, reader: ConfigReader): SharedStateSettings | undefined {
+  let url: string | undefined;
+  let leaseS: number;
+  let namespace: string;
+  try {
+    url = reader.string('SharedState')?.trim();
+    leaseS = seconds(reader, 'SharedStateLease') ?? DEFAULT_SHARED_LEASE_S;
+    namespace = reader.string('SharedStateNamespace', `xroute:jobnode:${component}`).trim();
+  } catch (e) {
+    rethrow(component, '', e);
+  }
+  if (url === undefined || url === '') return undefined;
+  if (!/^rediss?:\/\//.test(url)) throw new JobNodeConfigError(component, 'SharedState', `${JSON.stringify(redactText(url))} is not a Redis URL`, 'redis://host:port/db');
+  if (leaseS < 1) throw new JobNodeConfigError(component, 'SharedStateLease', `${leaseS} s is too short`, 'at least 1 second');
+  return { url, namespace, leaseMs: leaseS * 1000 };
 }
 
 /**

@@ -410,6 +410,11 @@ export class JobScheduler<P> {
     this.pump();
   }
 
+  /** Thresholds changed outside (a shared slot was given back): re-read them before the next dispatch, without dispatching now. */
+  invalidateThresholds(): void {
+    this.thresholdsValidUntil = 0;
+  }
+
   /** Stops every timer; the scheduler must not be used afterwards. */
   close(): void {
     this.closed = true;
@@ -427,6 +432,16 @@ export class JobScheduler<P> {
   /** Jobs accepted and not yet ended (pending, deferred or active). */
   get size(): number {
     return this.live;
+  }
+
+  /** Active jobs of a group (cheap, for callers that hold per-group resources). */
+  activeIn(group: number): number {
+    return this.groups[group].active;
+  }
+
+  /** Jobs of a group ready to run (pending, not deferred behind a key). */
+  readyIn(group: number): number {
+    return this.groups[group].ready;
   }
 
   snapshot(): SchedulerSnapshot<P> {

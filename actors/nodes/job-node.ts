@@ -34,6 +34,9 @@ import { JobScheduler, JobView, SchedulerEvent, SchedulerPort, WorkerState } fro
 import { BYPASS_OUTLINK, FIRST_WORKER_OUTLINK, JobNodeSettings, NOTICE_OUTLINK, parseJobNodeSettings, rulesetMatcher } from './job-node-config';
 import { EventPriority, JobIdentity, NoticeDetails, QueryOperation, jobName, noticeEvent, queryEvent, queryResultEvent, JOB_EVENT_PROPERTY } from './job-node-events';
 import { JOB_NODE_SCHEMA, validateJobNode } from './job-node-schema';
+import { SharedLimits } from './job-node-shared-limits';
+import { RedisSharedState } from './job-node-shared-redis';
+import { redactText } from '../../src/logging/redact';
 
 type Request = Taken<Message>;
 
@@ -59,6 +62,8 @@ export interface JobNodeStatus {
   readonly active: readonly JobSummary[];
   readonly pending: readonly JobSummary[];
   readonly counters: Readonly<Record<string, number>>;
+  /** With SharedState: whether dispatch is paused (Redis unreachable), the slots held per group, and jobs waiting for a key held elsewhere. */
+  readonly shared?: { readonly paused: boolean; readonly slots: Readonly<Record<string, number>>; readonly waitingForKeys: number };
 }
 
 /** Messages JobNode's actor understands. Only `status` is for other components; the rest it sends itself. */
@@ -67,7 +72,8 @@ export type JobNodeMessage =
   | { readonly type: 'job-returned'; readonly token: object; readonly job: JobView<Request>; readonly dispatch: number; readonly worker: number; readonly outcome: Outcome }
   | { readonly type: 'query-returned'; readonly token: object; readonly job: JobView<Request>; readonly dispatch: number; readonly worker: number; readonly event: Message; readonly who: JobIdentity }
   | { readonly type: 'bypass-returned'; readonly token: object; readonly request: Request; readonly outcome: Outcome }
-  | { readonly type: 'worker-drained'; readonly token: object; readonly worker: number };
+  | { readonly type: 'worker-drained'; readonly token: object; readonly worker: number }
+  | { readonly type: 'shared-state'; readonly token: object; readonly run: () => void };
 
 /** Asks a running JobNode for its pending and active jobs. */
 export function queryJobNodeStatus(ref: ActorRef<unknown>, timeoutMs = 5000): Promise<JobNodeStatus> {
@@ -108,6 +114,11 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
   private bypassSender!: OutlinkSender<Request>;
   private readonly retryTimers = new Map<number, TimerHandle>();
   private readonly stopSignal = new AbortController();
+  /** Cluster-wide limits (SharedState); undefined = this process alone. */
+  private shared: SharedLimits | undefined;
+  /** With SharedState: each request's group and key, computed once before it enters the scheduler. */
+  private matcher!: (msg: Message) => number;
+  private readonly routes = new WeakMap<Request, { group: number; key: string | undefined }>();
 
   constructor(private readonly env: ComponentEnv) {}
 
@@ -124,12 +135,14 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     this.workers = env.outlinks.slice(FIRST_WORKER_OUTLINK);
     this.partitions = env.outlinks.map((q, i) => parsePartition(s.outlinkPartitions[i], q.capacity, q.name));
     this.bypassSender = new OutlinkSender(this.bypass, this.partitions[BYPASS_OUTLINK], this.stopSignal.signal, (e) => ctx.fail(e));
-    const matcher = rulesetMatcher(s.rulesets, (ruleset, error) => env.logger.error('ruleset filter failed; message goes to nohit', { ruleset, error: describeError(error) }));
+    const matcher = (this.matcher = rulesetMatcher(s.rulesets, (ruleset, error) => env.logger.error('ruleset filter failed; message goes to nohit', { ruleset, error: describeError(error) })));
+    if (s.shared !== undefined) this.shared = this.startSharedLimits();
+    const shared = this.shared;
     this.scheduler = new JobScheduler<Request>({
-      groups: s.rulesets.map((r) => r.spec),
+      groups: shared === undefined ? s.rulesets.map((r) => r.spec) : s.rulesets.map((r, i) => ({ ...r.spec, threshold: shared.thresholdFor(i) })),
       workers: this.workers.length,
-      select: (req) => matcher(req.item),
-      keyOf: (group, req) => s.rulesets[group].keyOf?.(req.item),
+      select: shared === undefined ? (req) => matcher(req.item) : (req) => this.routeOf(req).group,
+      keyOf: shared === undefined ? (group, req) => s.rulesets[group].keyOf?.(req.item) : (_group, req) => this.routeOf(req).key,
       clock: { now: Date.now },
       timers: { set: (fn, ms) => ctx.setTimeout(fn, ms), clear: (t) => ctx.clearTimer(t as TimerHandle) },
       port: this.port(),
@@ -158,12 +171,16 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
       case 'worker-drained':
         this.scheduler.workerReady(msg.worker);
         return;
+      case 'shared-state':
+        if (!this.stopSignal.signal.aborted) msg.run();
+        return;
     }
   }
 
   stop(): void {
     this.stopSignal.abort();
     this.scheduler?.close();
+    this.shared?.close().catch((e) => this.env.logger.warn('cannot give back shared slots and keys; they lapse with their lease', { error: describeError(e) }));
     // Withdraw what no consumer has taken: the input messages go back to the input queue (runtime), so
     // these copies would otherwise run twice.
     for (const p of [...this.requests.values(), ...this.queries.values()]) this.workers[p.worker]?.takeback(p.cell);
@@ -174,34 +191,116 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
   // ------------------------------------------------------------------ arrivals
 
   private onRequest(request: Request): void {
+    this.env.status.count('received');
+    const shared = this.shared;
+    if (shared === undefined) {
+      this.admit(request);
+      return;
+    }
+    const route = this.routeOf(request);
+    const rs = this.settings.rulesets[route.group];
+    if (route.key === undefined || rs.bypass) {
+      this.admit(request);
+      return;
+    }
+    const key = route.key;
+    shared.withKey(key, {
+      duplicates: rs.spec.duplicates,
+      submit: () => this.admit(request),
+      drop: () => this.dropDuplicate(request, route.group, key, 'a job with the same key is active or waiting on another instance'),
+    });
+  }
+
+  /** Hands a request to the scheduler; true when it became a live job (pending, deferred or active). */
+  private admit(request: Request): boolean {
     const env = this.env;
-    env.status.count('received');
     const admission = this.scheduler.submit(request);
+    if (this.shared !== undefined && admission.kind !== 'bypass') this.shared.balance(admission.kind === 'dropped' ? admission.group : admission.job.group);
     switch (admission.kind) {
       case 'bypass':
         env.status.count('bypassed');
         displayMessage(env.logger, `bypassed (${this.settings.rulesets[admission.group].name})`, request.item, this.settings.displayMask, this.settings.stringProperty);
         this.sendBypass(request);
-        return;
+        return false;
       case 'pending':
         env.status.count('accepted');
         env.status.count('pending');
-        return;
+        return true;
       case 'deferred':
         env.status.count('accepted');
         env.status.count('pending');
         env.status.count('deferred');
         env.logger.info('job deferred: a job with the same key is active or waiting', { job: admission.job.id, key: admission.job.key, ruleset: this.rulesetName(admission.job), holder: admission.holderId });
-        return;
-      case 'dropped': {
-        env.status.count('dropped');
-        const rs = this.settings.rulesets[admission.group];
-        const who: JobIdentity = { node: env.name, ruleset: rs.name, job: { id: 0, key: admission.key, dispatches: 0, dispatchedAt: 0 }, worker: -1, workerLink: '', request: request.item, copy: rs.stringProperty };
-        this.escalate(noticeEvent(who, { status: 'DUPLICATE', priority: 'WARNING', reason: `job ${admission.holderId} with the same key is active or waiting` }, Date.now()), rs.displayMask);
-        this.input.remove(request, 'done');
-        return;
-      }
+        return true;
+      case 'dropped':
+        this.dropDuplicate(request, admission.group, admission.key, `job ${admission.holderId} with the same key is active or waiting`);
+        return false;
     }
+  }
+
+  private dropDuplicate(request: Request, group: number, key: string, reason: string): void {
+    const env = this.env;
+    env.status.count('dropped');
+    const rs = this.settings.rulesets[group];
+    const who: JobIdentity = { node: env.name, ruleset: rs.name, job: { id: 0, key, dispatches: 0, dispatchedAt: 0 }, worker: -1, workerLink: '', request: request.item, copy: rs.stringProperty };
+    this.escalate(noticeEvent(who, { status: 'DUPLICATE', priority: 'WARNING', reason }, Date.now()), rs.displayMask);
+    this.input.remove(request, 'done');
+  }
+
+  // ------------------------------------------------------------------ SharedState
+
+  private startSharedLimits(): SharedLimits {
+    const env = this.env;
+    const cfg = this.settings.shared as NonNullable<JobNodeSettings['shared']>;
+    const self = this.ctx.self;
+    const token = this.token;
+    let lastError = '';
+    const state = new RedisSharedState({
+      url: cfg.url,
+      namespace: cfg.namespace,
+      leaseMs: cfg.leaseMs,
+      onError: (e) => {
+        const text = redactText(e.message);
+        if (text !== lastError) env.logger.warn('shared state (Redis) connection error; reconnecting', { error: text });
+        lastError = text;
+      },
+    });
+    env.logger.info('scheduling limits shared through Redis', { url: redactText(cfg.url), namespace: cfg.namespace, instance: state.instance, leaseMs: cfg.leaseMs });
+    return new SharedLimits(
+      state,
+      this.settings.rulesets.map((r) => r.spec),
+      {
+        demand: (g) => this.scheduler.activeIn(g) + this.scheduler.readyIn(g),
+        active: (g) => this.scheduler.activeIn(g),
+        thresholdsChanged: () => this.scheduler?.poke(),
+        thresholdsStale: () => this.scheduler.invalidateThresholds(),
+        later: (fn, ms) => void this.ctx.setTimeout(fn, ms),
+        deliver: (run) => self.tell({ type: 'shared-state', token, run }),
+        log: (level, text, fields) => env.logger[level](text, fields),
+        clock: Date.now,
+      },
+      { leaseMs: cfg.leaseMs, retryMs: this.settings.waitTimeMs },
+    );
+  }
+
+  private sharedStatus(): JobNodeStatus['shared'] {
+    const shared = this.shared;
+    if (shared === undefined) return undefined;
+    const slots: Record<string, number> = {};
+    this.settings.rulesets.forEach((r, g) => {
+      if (!r.bypass) slots[r.name] = shared.heldSlots(g);
+    });
+    return { paused: shared.paused, slots, waitingForKeys: shared.waitingForKeys };
+  }
+
+  private routeOf(request: Request): { group: number; key: string | undefined } {
+    let route = this.routes.get(request);
+    if (route === undefined) {
+      const group = this.matcher(request.item);
+      route = { group, key: this.settings.rulesets[group].keyOf?.(request.item) };
+      this.routes.set(request, route);
+    }
+    return route;
   }
 
   // ------------------------------------------------------------------ what the scheduler asks of us
@@ -329,6 +428,13 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     const env = this.env;
     env.status.count('active', -1);
     this.requests.delete(job.id);
+    if (this.shared !== undefined) {
+      if (job.key !== undefined) this.shared.keyEnded(job.key);
+      this.shared.jobEnded(job.group);
+      const shared = this.shared;
+      // Not inside the scheduler's own call: give back or ask for slots once it has settled.
+      this.ctx.self.tell({ type: 'shared-state', token: this.token, run: () => shared.balance(job.group) });
+    }
     this.withdrawQuery(job.id);
     const progress = this.lastProgress.get(job.id);
     this.lastProgress.delete(job.id);
@@ -452,6 +558,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
       active: snap.active.map((j) => summary(j, 'active')),
       pending: snap.waiting.map((j) => summary(j, j.state === 'deferred' ? 'deferred' : 'pending')),
       counters: this.env.status.get().counters,
+      shared: this.sharedStatus(),
     };
   }
 }

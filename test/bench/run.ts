@@ -14,6 +14,7 @@ import { benchCore } from './core-bench';
 import { benchEvaluator } from './evaluator-bench';
 import { benchTransforms } from './transforms-bench';
 import { benchJobNode } from './jobnode-bench';
+import { benchJobNodeShared } from './jobnode-shared-bench';
 import { benchAmqp } from './amqp-bench';
 import { benchJms } from './jms-bench';
 import { benchJmsActiveMQ } from './jms-activemq-bench';
@@ -30,6 +31,8 @@ const SUITES: readonly Suite[] = [
   { name: 'evaluator', run: (smoke) => benchEvaluator({ n: smoke ? 200 : 200_000 }) },
   { name: 'transforms', run: (smoke) => benchTransforms({ n: smoke ? 20 : 30_000 }) },
   { name: 'jobnode', run: (smoke) => benchJobNode({ pending: smoke ? [100, 1_000] : [1_000, 10_000, 100_000] }) },
+  // Needs Redis on 127.0.0.1:6379 (XROUTE_TEST_REDIS); without it it fails, it does not skip.
+  { name: 'jobnode-shared', run: (smoke) => benchJobNodeShared(smoke ? { jobs: 2_000, rounds: 1 } : { jobs: 100_000 }) },
   // These need RabbitMQ on 127.0.0.1:5672 (AMQP 0-9-1 and 1.0); without it they fail, they do not skip.
   { name: 'amqp', run: (smoke) => benchAmqp({ messages: smoke ? 500 : 50_000 }) },
   { name: 'jms', run: (smoke) => benchJms({ messages: smoke ? 200 : 20_000 }) },

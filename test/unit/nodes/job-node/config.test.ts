@@ -149,3 +149,24 @@ describe('JobNode ActiveTime thresholds', () => {
     expect(sim.startedNames()).toEqual(['a', 'b']);
   });
 });
+
+describe('JobNode configuration: SharedState', () => {
+  it('has no shared state without SharedState (this process alone)', () => {
+    expect(parseJobNodeSettings('jobs', config({})).shared).toBeUndefined();
+  });
+
+  it('reads the Redis URL, the lease in seconds and a namespace defaulting to the node name', () => {
+    expect(parseJobNodeSettings('jobs', config({ SharedState: 'redis://127.0.0.1:6379/0', SharedStateLease: '5' })).shared).toEqual({ url: 'redis://127.0.0.1:6379/0', namespace: 'xroute:jobnode:jobs', leaseMs: 5000 });
+  });
+
+  it('refuses a SharedState that is not a Redis URL, naming the property and without its password', () => {
+    const fail = () => parseJobNodeSettings('jobs', config({ SharedState: 'http://user:s3cret@host/' }));
+    expect(fail).toThrow(JobNodeConfigError);
+    expect(fail).toThrow(/SharedState.*redis:\/\/host:port\/db/);
+    expect(fail).not.toThrow(/s3cret/);
+  });
+
+  it('refuses a lease shorter than 1 second', () => {
+    expect(() => parseJobNodeSettings('jobs', config({ SharedState: 'redis://127.0.0.1:6379/0', SharedStateLease: '0.5' }))).toThrow(/SharedStateLease.*at least 1 second/);
+  });
+});

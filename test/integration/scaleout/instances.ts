@@ -1,0 +1,110 @@
+/**
+ * Runs several xroute processes (the built CLI, as an operator would) on one topology file, and reads
+ * the start/end lines their workers append to a shared log.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+const root = path.resolve(__dirname, '../../..');
+
+export interface Instance {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  /** stdout and stderr lines so far. */
+  readonly lines: string[];
+  readonly exited: Promise<number | null>;
+  /** SIGINT, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export function startInstance(topologyFile: string): Instance {
+  const child = spawn(process.execPath, ['dist/src/cli/main.js', 'run', '--log-level', 'warn', topologyFile], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const collect = (d: Buffer) => lines.push(...String(d).split('\n').filter(Boolean));
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal === null ? null : -1))));
+  return {
+    child,
+    pid: child.pid as number,
+    lines,
+    exited,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+      return exited;
+    },
+  };
+}
+
+/** One line a worker wrote: `start|end|orphan <job> <epoch ms> <xroute pid>`. */
+export interface WorkerEvent {
+  readonly kind: 'start' | 'end' | 'orphan';
+  readonly job: string;
+  readonly at: number;
+  readonly instancePid: number;
+}
+
+export function readWorkerLog(file: string): WorkerEvent[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [kind, job, at, pid] = line.split(' ');
+      return { kind: kind as WorkerEvent['kind'], job, at: Number(at), instancePid: Number(pid) };
+    });
+}
+
+/**
+ * The shell a JobPersister runs per job ($1 the job, $2 the log, $3 its duration in tenths of a second):
+ * it logs its start, works, and logs its end. If its xroute process dies meanwhile it logs `orphan` and
+ * stops, as a worker that watches its parent would (otherwise it would run on outside any lease).
+ */
+export const WORKER_SCRIPT = [
+  'log() { echo "$1 $JOB $(date +%s%3N) $PPID" >> "$LOG"; }',
+  'JOB=$1; LOG=$2; log start',
+  'i=0; while [ $i -lt $3 ]; do sleep 0.1; kill -0 $PPID 2>/dev/null || { log orphan; exit 1; }; i=$((i+1)); done',
+  'log end',
+].join('\n');
+
+/** The most intervals (start..end or start..orphan) open at one instant; an end at the same ms as a start closes first. */
+export function maxConcurrent(events: readonly WorkerEvent[], include: (job: string) => boolean = () => true): number {
+  const points = events.filter((e) => include(e.job)).map((e) => ({ at: e.at, delta: e.kind === 'start' ? 1 : -1 }));
+  points.sort((a, b) => a.at - b.at || a.delta - b.delta);
+  let open = 0;
+  let max = 0;
+  for (const p of points) {
+    open += p.delta;
+    max = Math.max(max, open);
+  }
+  return max;
+}
+
+/** The first instant at or after `after` when `n` intervals are open (undefined = never). */
+export function firstTimeOpen(events: readonly WorkerEvent[], n: number, after: number): number | undefined {
+  const points = events.map((e) => ({ at: e.at, delta: e.kind === 'start' ? 1 : -1 }));
+  points.sort((a, b) => a.at - b.at || a.delta - b.delta);
+  let open = 0;
+  for (const p of points) {
+    open += p.delta;
+    if (p.at >= after && open >= n) return p.at;
+  }
+  return undefined;
+}
+
+/** Per key: the most runs of that key open at one instant. */
+export function maxConcurrentPerKey(events: readonly WorkerEvent[], keyOf: (job: string) => string): number {
+  const keys = new Set(events.map((e) => keyOf(e.job)));
+  let max = 0;
+  for (const k of keys) max = Math.max(max, maxConcurrent(events, (job) => keyOf(job) === k));
+  return max;
+}
+
+export async function waitUntil(predicate: () => boolean | Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await predicate())) {
+    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
