@@ -14,6 +14,7 @@
  */
 import { Message } from '../../src/message/message';
 import { ComponentConfig, ConfigValue } from '../../src/runtime/component';
+import { OutlinkEntries, readOutlinkEntries } from './outlink-entries';
 import { ComponentConfigError, ConfigReader } from '../support/config-values';
 import { compileMessageFilter, MessageFilter } from '../../src/rules/message-filter';
 import { Template } from '../../src/rules/template';
@@ -187,21 +188,8 @@ function parseRuleset(component: string, raw: Record<string, unknown>, names: re
   };
 }
 
-function outlinkEntries(component: string, value: ConfigValue | undefined): { names: string[]; partitions: (string | undefined)[] } {
-  if (!Array.isArray(value)) throw new CollectNodeConfigError(component, 'OutLink', 'is missing or not a list', 'a list: done, failure, nohit, then at least one collectible');
-  const names: string[] = [];
-  const partitions: (string | undefined)[] = [];
-  value.forEach((entry, i) => {
-    if (typeof entry === 'string' && entry.trim() !== '') {
-      names.push(entry.trim());
-      partitions.push(undefined);
-    } else if (isRecord(entry) && typeof entry.Name === 'string' && entry.Name.trim() !== '') {
-      names.push(entry.Name.trim());
-      partitions.push(typeof entry.Partition === 'string' ? entry.Partition : undefined);
-    } else {
-      throw new CollectNodeConfigError(component, `OutLink/${i}`, 'is neither a link name nor a map with Name', 'a link name or {"Name": ..., "Capacity": ..., "Partition": ...}');
-    }
-  });
+function outlinkEntries(component: string, value: ConfigValue | undefined): OutlinkEntries {
+  const { names, partitions } = readOutlinkEntries(value, (property, problem, expected) => new CollectNodeConfigError(component, property, problem, expected), 'a list: done, failure, nohit, then at least one collectible');
   if (names.length <= FIRST_COLLECTIBLE) throw new CollectNodeConfigError(component, 'OutLink', `has ${names.length} entries`, 'done, failure, nohit and at least one collectible outlink');
   const fixed = new Set(names.slice(0, FIRST_COLLECTIBLE));
   const seen = new Set<string>();

@@ -7,6 +7,7 @@
  */
 import { Message } from '../../src/message/message';
 import { ComponentConfig, ConfigValue } from '../../src/runtime/component';
+import { OutlinkEntries, readOutlinkEntries } from './outlink-entries';
 import { ComponentConfigError, ConfigReader } from '../support/config-values';
 import { compileMessageFilter, FILTER_KEYS, MessageFilter } from '../../src/rules/message-filter';
 import { Template } from '../../src/rules/template';
@@ -208,21 +209,8 @@ function parseRuleset(component: string, raw: Record<string, unknown>, defaults:
   };
 }
 
-function outlinkEntries(component: string, value: ConfigValue | undefined): { names: string[]; partitions: (string | undefined)[] } {
-  if (!Array.isArray(value)) throw new JobNodeConfigError(component, 'OutLink', 'is missing or not a list', 'a list: notice, bypass, then at least one worker');
-  const names: string[] = [];
-  const partitions: (string | undefined)[] = [];
-  value.forEach((entry, i) => {
-    if (typeof entry === 'string' && entry.trim() !== '') {
-      names.push(entry.trim());
-      partitions.push(undefined);
-    } else if (isRecord(entry) && typeof entry.Name === 'string' && entry.Name.trim() !== '') {
-      names.push(entry.Name.trim());
-      partitions.push(typeof entry.Partition === 'string' ? entry.Partition : undefined);
-    } else {
-      throw new JobNodeConfigError(component, `OutLink/${i}`, 'is neither a link name nor a map with Name', 'a link name or {"Name": ..., "Capacity": ..., "Partition": ...}');
-    }
-  });
+function outlinkEntries(component: string, value: ConfigValue | undefined): OutlinkEntries {
+  const { names, partitions } = readOutlinkEntries(value, (property, problem, expected) => new JobNodeConfigError(component, property, problem, expected), 'a list: notice, bypass, then at least one worker');
   if (names.length <= FIRST_WORKER_OUTLINK) throw new JobNodeConfigError(component, 'OutLink', `has ${names.length} entries`, 'notice, bypass and at least one worker outlink');
   const seen = new Set<string>();
   for (const n of names) {
