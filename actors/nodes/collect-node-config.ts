@@ -15,6 +15,7 @@
 import { Message } from '../../src/message/message';
 import { ComponentConfig, ConfigValue } from '../../src/runtime/component';
 import { OutlinkEntries, readOutlinkEntries } from './outlink-entries';
+import { NodeConfigError } from './node-config-error';
 import { ComponentConfigError, ConfigReader } from '../support/config-values';
 import { compileMessageFilter, MessageFilter } from '../../src/rules/message-filter';
 import { Template } from '../../src/rules/template';
@@ -33,16 +34,8 @@ export const NOHIT_OUTLINK = 2;
 export const FIRST_COLLECTIBLE = 3;
 
 /** A CollectNode configuration value that cannot be used; `property` is a path such as "Ruleset/0/NextTask/1/Success". */
-export class CollectNodeConfigError extends Error {
-  constructor(
-    readonly component: string,
-    readonly property: string,
-    readonly problem: string,
-    readonly expected?: string,
-  ) {
-    super(`${component}: ${property}: ${problem}${expected !== undefined ? ` (expected ${expected})` : ''}`);
-    this.name = 'CollectNodeConfigError';
-  }
+export class CollectNodeConfigError extends NodeConfigError {
+  override readonly name = 'CollectNodeConfigError';
 }
 
 /** Writes FieldName from Template (default `##FieldName##`) passed through Substitution. */

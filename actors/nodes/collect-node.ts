@@ -210,7 +210,7 @@ function validateCollectNode(config: Parameters<typeof parseCollectNodeSettings>
   try {
     parseCollectNodeSettings(component, config, { warn: (property, message) => issues.push({ property, message, severity: 'warning' }) });
   } catch (e) {
-    if (e instanceof CollectNodeConfigError) issues.push({ property: e.property, message: e.problem + (e.expected !== undefined ? ` (expected ${e.expected})` : ''), severity: 'error' });
+    if (e instanceof CollectNodeConfigError) issues.push({ property: e.property, message: e.detail(), severity: 'error' });
     else if (e instanceof RuleConfigError) issues.push({ property: e.key ?? '', message: e.message, severity: 'error' });
     else throw e;
   }

@@ -8,6 +8,7 @@
 import { Message } from '../../src/message/message';
 import { ComponentConfig, ConfigValue } from '../../src/runtime/component';
 import { OutlinkEntries, readOutlinkEntries } from './outlink-entries';
+import { NodeConfigError } from './node-config-error';
 import { ComponentConfigError, ConfigReader } from '../support/config-values';
 import { compileMessageFilter, FILTER_KEYS, MessageFilter } from '../../src/rules/message-filter';
 import { Template } from '../../src/rules/template';
@@ -54,16 +55,8 @@ export const RULESET_KEYS: readonly string[] = [
 ];
 
 /** A JobNode configuration value that cannot be used; `property` is a path such as "Ruleset/0/Threshold". */
-export class JobNodeConfigError extends Error {
-  constructor(
-    readonly component: string,
-    readonly property: string,
-    readonly problem: string,
-    readonly expected?: string,
-  ) {
-    super(`${component}: ${property}: ${problem}${expected !== undefined ? ` (expected ${expected})` : ''}`);
-    this.name = 'JobNodeConfigError';
-  }
+export class JobNodeConfigError extends NodeConfigError {
+  override readonly name = 'JobNodeConfigError';
 }
 
 export interface JobRuleset {

@@ -97,7 +97,7 @@ export function validateJobNode(config: ComponentConfig, component = typeof conf
   try {
     parseJobNodeSettings(component, config, { warn: (property, message) => issues.push({ property, message, severity: 'warning' }) });
   } catch (e) {
-    if (e instanceof JobNodeConfigError) issues.push({ property: e.property, message: e.problem + (e.expected !== undefined ? ` (expected ${e.expected})` : ''), severity: 'error' });
+    if (e instanceof JobNodeConfigError) issues.push({ property: e.property, message: e.detail(), severity: 'error' });
     else if (e instanceof RuleConfigError) issues.push({ property: e.key ?? '', message: e.message, severity: 'error' });
     else throw e;
   }
