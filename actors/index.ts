@@ -1,23 +1,12 @@
 /**
  * Every component xroute ships, for the topology loader's ClassName lookup.
- * Each component module exports its ComponentDefinition; add it to the list below.
+ * Each component module exports its ComponentDefinition through its folder's index.ts; add it to the list below.
  */
 import { AnyComponentDefinition, ComponentRegistry } from '../src/runtime/component';
-import { messageEvaluatorComponent } from './persisters/message-evaluator';
-import { AMQP_RECEIVER } from './receivers/amqp-receiver';
-import { JMS_SUBSCRIBER } from './receivers/jms-subscriber';
-import { JMS_RECEIVER } from './receivers/jms-receiver';
-import { JMS_PERSISTER } from './persisters/jms-persister';
-import { JMS_PUBLISHER } from './persisters/jms-publisher';
-import { AMQP_PERSISTER } from './persisters/amqp-persister';
-import { PERSISTER_POOL } from './pools/persister-pool';
-import { RECEIVER_POOL } from './pools/receiver-pool';
-import { STREAM_PERSISTER } from './persisters/stream-persister';
-import { FILE_PERSISTER } from './persisters/file-persister';
-import { STREAM_RECEIVER } from './receivers/stream-receiver';
-import { jobNodeComponent } from './nodes/job-node';
-import { collectNodeComponent } from './nodes/collect-node';
-import { JOB_PERSISTER } from './persisters/job-persister';
+import { collectNodeComponent, jobNodeComponent } from './nodes';
+import { AMQP_PERSISTER, FILE_PERSISTER, JMS_PERSISTER, JMS_PUBLISHER, JOB_PERSISTER, STREAM_PERSISTER, messageEvaluatorComponent } from './persisters';
+import { PERSISTER_POOL, RECEIVER_POOL } from './pools';
+import { AMQP_RECEIVER, JMS_RECEIVER, JMS_SUBSCRIBER, STREAM_RECEIVER } from './receivers';
 
 export const COMPONENT_DEFINITIONS: readonly AnyComponentDefinition[] = [
   // components register here, one line each

@@ -1,4 +1,9 @@
-/** The public TypeScript API of xroute. Internal modules are not part of it. */
+/**
+ * The public API of xroute, what `import ... from 'xroute'` gives: the message model, links (XQueue), the flow and
+ * its topology loader, configuration errors, the logger, the component registry and the pool client. Runtime
+ * internals (the actor wrapper, the component definitions, supervision and partition parsers) are in
+ * `xroute/internal` (src/internal.ts). docs/api.md describes both.
+ */
 export { Message, MessageFieldError, HEADER_NAMES } from './message/message';
 export type { MessageBody, MessageHeaders, HeaderName, MapValue } from './message/message';
 export { messageFromJson, messageToJson, MessageJsonError } from './message/json-form';
@@ -6,23 +11,20 @@ export type { MessageJson } from './message/json-form';
 export { XQueue } from './xqueue/xqueue';
 export type { Outcome, DoneCallback, QueueState, Taken, XQueueStats } from './xqueue/xqueue';
 export { XQueueStoppedError, PartitionError } from './xqueue/errors';
-export { parsePartition } from './xqueue/partition';
 export { Flow, UnknownLinkError, QueueFullError, DEFAULT_MAX_WAITING_SENDS } from './runtime/flow';
 export type { FlowStatus, ComponentView } from './runtime/flow';
-export { ComponentRegistry, StatusReporter, UnknownComponentClassError } from './runtime/component';
-export type { ComponentDefinition, ComponentEnv, ComponentStatus, StatusSnapshot } from './runtime/component';
-export { ActorRuntime } from './runtime/actor';
-export type { Behaviour, ActorContext, ActorRef } from './runtime/actor';
-export { parseSupervision, DEFAULT_POLICY } from './runtime/supervision-policy';
-export type { SupervisionPolicy, Strategy } from './runtime/supervision-policy';
+export { ComponentRegistry, UnknownComponentClassError } from './runtime/component';
+export type { ComponentStatus, StatusSnapshot } from './runtime/component';
 export { loadTopology, buildTopology } from './config/topology';
 export type { Topology, ComponentSpec, LinkSpec } from './config/topology';
 export { ConfigError, JsonSyntaxError, formatProblem } from './config/errors';
+export { ConfigValueError } from './config/config-value-error';
 export type { ConfigProblem } from './config/errors';
 export { createLogger } from './logging/logger';
 export type { Logger } from './logging/logger';
-export { defaultRegistry, COMPONENT_DEFINITIONS } from '../actors';
+export { defaultRegistry } from '../actors';
 export { PoolClient } from '../actors/pools/pool-client';
 export type { PoolRequest, PoolClientOptions } from '../actors/pools/pool-client';
 export { PoolHandle } from '../actors/pools/pool-handle';
+export type { HandleState, HandleStatus } from '../actors/pools/pool-handle';
 export { PoolRequestError } from '../actors/pools/pool-request';

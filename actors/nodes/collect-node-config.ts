@@ -15,13 +15,13 @@
 import { Message } from '../../src/message/message';
 import { ComponentConfig, ConfigValue } from '../../src/runtime/component';
 import { OutlinkEntries, readOutlinkEntries } from './outlink-entries';
-import { NodeConfigError } from './node-config-error';
-import { ComponentConfigError, ConfigReader } from '../support/config-values';
+import { NodeConfigError, rethrowAsNodeError } from './node-config-error';
+import { ConfigReader } from '../support/config-values';
 import { compileMessageFilter, MessageFilter } from '../../src/rules/message-filter';
 import { Template } from '../../src/rules/template';
 import { compileSubstitution, Substitution } from '../../src/rules/substitution';
 import { writeField } from '../../src/rules/message-writer';
-import { RuleConfigError, isRecord } from '../../src/rules/errors';
+import { isRecord } from '../../src/rules/errors';
 import { parseDisplayMask } from '../../src/logging/display';
 import { closest } from '../../src/config/did-you-mean';
 
@@ -93,14 +93,6 @@ export interface SettingsOptions {
   warn?: (property: string, text: string) => void;
 }
 
-function rethrow(component: string, prefix: string, e: unknown): never {
-  const join = (p: string | undefined) => [prefix, p].filter((x) => x !== undefined && x !== '').join('/');
-  if (e instanceof ComponentConfigError) throw new CollectNodeConfigError(component, join(e.property), e.value === undefined ? 'is missing' : `${JSON.stringify(e.value)} cannot be used`, e.expected);
-  if (e instanceof RuleConfigError) throw new CollectNodeConfigError(component, join(e.key?.split('.')[0]?.replace(/\[\d+\]$/, '')), e.problem, e.expected);
-  if (e instanceof CollectNodeConfigError && prefix !== '') throw new CollectNodeConfigError(component, join(e.property), e.problem, e.expected);
-  throw e;
-}
-
 function fieldFormat(component: string, ruleset: string, raw: Record<string, unknown>, clock: () => number): FieldFormat | undefined {
   const reader = new ConfigReader(component, raw as ComponentConfig);
   const field = reader.string('FieldName')?.trim();
@@ -149,7 +141,7 @@ function parseTask(component: string, ruleset: string, raw: unknown, i: number, 
       displayMask: parseDisplayMask(reader.string('DisplayMask')),
     };
   } catch (e) {
-    rethrow(component, where, e);
+    rethrowAsNodeError(CollectNodeConfigError, component, where, e);
   }
 }
 
@@ -207,7 +199,7 @@ export function parseCollectNodeSettings(component: string, config: ComponentCon
       stringProperty: namesOf(config.StringProperty, component, 'StringProperty'),
     };
   } catch (e) {
-    rethrow(component, '', e);
+    rethrowAsNodeError(CollectNodeConfigError, component, '', e);
   }
   const { names, partitions } = outlinkEntries(component, config.OutLink);
   const rawRulesets = config.Ruleset ?? [];
@@ -222,7 +214,7 @@ export function parseCollectNodeSettings(component: string, config: ComponentCon
     try {
       rs = parseRuleset(component, raw, names, node.displayMask, node.stringProperty, clock, (t) => options.warn?.(`Ruleset/${i}`, t));
     } catch (e) {
-      rethrow(component, `Ruleset/${i}`, e);
+      rethrowAsNodeError(CollectNodeConfigError, component, `Ruleset/${i}`, e);
     }
     if (seen.has(rs.name)) throw new CollectNodeConfigError(component, `Ruleset/${i}/Name`, `${JSON.stringify(rs.name)} is used by an earlier ruleset`, 'unique ruleset names');
     seen.add(rs.name);

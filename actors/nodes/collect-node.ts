@@ -14,17 +14,16 @@
  * stop; a message a consumer still holds comes back to a dead incarnation and is ignored (at-least-once).
  */
 import { ActorContext, Behaviour, describe as describeError } from '../../src/runtime/actor';
-import { ComponentDefinition, ComponentEnv, ConfigIssue } from '../../src/runtime/component';
+import { ComponentDefinition, ComponentEnv, ConfigIssue, inputOf } from '../../src/runtime/component';
 import { Message } from '../../src/message/message';
 import { Outcome, Taken, XQueue } from '../../src/xqueue/xqueue';
 import { parsePartition } from '../../src/xqueue/partition';
 import { displayMessage } from '../../src/logging/display';
-import { RuleConfigError } from '../../src/rules/errors';
+import { settingsIssues } from '../../src/config/config-issues';
 import { OutlinkSender } from './outlink-sender';
 import { rulesetMatcher } from './job-node-config';
 import { COLLECT_NODE_SCHEMA } from './collect-node-schema';
 import {
-  CollectNodeConfigError,
   CollectNodeSettings,
   CollectRuleset,
   DONE_OUTLINK,
@@ -93,9 +92,8 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
     this.ctx = ctx;
     this.settings = parseCollectNodeSettings(env.name, env.config, { warn: (property, text) => env.logger.warn(text, { property }) });
     const s = this.settings;
-    if (env.input === undefined) throw new Error(`${env.name}: CollectNode needs an input link (LinkName)`);
     if (env.outlinks.length !== s.outlinkNames.length) throw new Error(`${env.name}: ${s.outlinkNames.length} OutLink entries configured but ${env.outlinks.length} links given`);
-    this.input = env.input;
+    this.input = inputOf(env);
     const byQueue = new Map<XQueue<Message>, OutlinkSender<Entry>>();
     this.senders = env.outlinks.map((q, i) => {
       let sender = byQueue.get(q);
@@ -206,20 +204,13 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
 }
 
 function validateCollectNode(config: Parameters<typeof parseCollectNodeSettings>[1], component = typeof config.Name === 'string' ? config.Name : 'CollectNode'): ConfigIssue[] {
-  const issues: ConfigIssue[] = [];
-  try {
-    parseCollectNodeSettings(component, config, { warn: (property, message) => issues.push({ property, message, severity: 'warning' }) });
-  } catch (e) {
-    if (e instanceof CollectNodeConfigError) issues.push({ property: e.property, message: e.detail(), severity: 'error' });
-    else if (e instanceof RuleConfigError) issues.push({ property: e.key ?? '', message: e.message, severity: 'error' });
-    else throw e;
-  }
-  return issues;
+  return settingsIssues((warn) => parseCollectNodeSettings(component, config, { warn }));
 }
 
 export const collectNodeComponent: ComponentDefinition<CollectNodeMessage> = {
   className: 'node.CollectNode',
   role: 'node',
+  needsInput: true,
   operations: ['collect'],
   description: 'Sends each message to a collectible outlink (e.g. a MessageEvaluator), collects it when it bounces back and routes the same message on by its return code: done, failure, or the next task of its ruleset.',
   schema: COLLECT_NODE_SCHEMA,

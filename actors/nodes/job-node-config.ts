@@ -1,5 +1,5 @@
 /**
- * JobNode's configuration (components.md §4.1-§4.3) read into typed settings: node properties, the
+ * JobNode's configuration (docs/components/job-node.md) read into typed settings: node properties, the
  * outlink layout (notice, bypass, workers) and the rulesets, whose filters, key templates, key
  * substitutions and ActiveTime windows are compiled with the shared rules engine (src/rules).
  *
@@ -8,13 +8,14 @@
 import { Message } from '../../src/message/message';
 import { ComponentConfig, ConfigValue } from '../../src/runtime/component';
 import { OutlinkEntries, readOutlinkEntries } from './outlink-entries';
-import { NodeConfigError } from './node-config-error';
-import { ComponentConfigError, ConfigReader } from '../support/config-values';
+import { NodeConfigError, rethrowAsNodeError } from './node-config-error';
+import { ConfigReader } from '../support/config-values';
+import { integerSetting } from '../../src/config/schema-helpers';
 import { compileMessageFilter, FILTER_KEYS, MessageFilter } from '../../src/rules/message-filter';
 import { Template } from '../../src/rules/template';
 import { compileSubstitution } from '../../src/rules/substitution';
 import { ActiveTime } from '../../src/rules/time-windows';
-import { RuleConfigError, isRecord } from '../../src/rules/errors';
+import { isRecord } from '../../src/rules/errors';
 import { parseDisplayMask } from '../../src/logging/display';
 import { redactText } from '../../src/logging/redact';
 import { DuplicatePolicy, FailedJobPolicy, GroupSpec, ThresholdProvider, fixedThreshold } from './job-node-scheduler';
@@ -25,8 +26,18 @@ export const DEFAULT_RC_FIELD = 'ReturnCode';
 export const DEFAULT_MAX_NUMBER_RULE = 512;
 export const DEFAULT_MAX_DISPATCH = 3;
 export const DEFAULT_WAIT_TIME_MS = 50;
+
+/** The node's integer settings whose schema says a default: the schema (job-node-schema) and the reader's default. */
+export const JOB_NODE_INTEGERS = {
+  MaxDispatch: integerSetting('dispatches per job when workers fail, an integer >= 1 as a string, default "{default}"', DEFAULT_MAX_DISPATCH, { min: 1 }),
+};
+
+/** A ruleset's integer settings whose schema says a default. */
+export const JOB_RULESET_INTEGERS = {
+  Threshold: integerSetting('the maximum of active jobs as an integer string, default "{default}"', 1),
+};
 export const DEFAULT_SHARED_LEASE_S = 15;
-/** Outlinks by position (the spec's layout, components.md §4.2 R:). */
+/** Outlinks by position (the spec's layout, docs/components/job-node.md). */
 export const NOTICE_OUTLINK = 0;
 export const BYPASS_OUTLINK = 1;
 export const FIRST_WORKER_OUTLINK = 2;
@@ -110,23 +121,6 @@ function seconds(reader: ConfigReader, key: string): number | undefined {
   return reader.number(key, 0);
 }
 
-/**
- * Maps an error from the config reader or the rules engine to a JobNodeConfigError whose property path
- * starts with `prefix` (e.g. "Ruleset/2").
- */
-function rethrow(component: string, prefix: string, e: unknown): never {
-  const join = (p: string | undefined) => [prefix, p].filter((x) => x !== undefined && x !== '').join('/');
-  if (e instanceof ComponentConfigError) {
-    throw new JobNodeConfigError(component, join(e.property), e.value === undefined ? 'is missing' : `${JSON.stringify(e.value)} cannot be used`, e.expected);
-  }
-  if (e instanceof RuleConfigError) {
-    const key = e.key?.split('.')[0]?.replace(/\[\d+\]$/, '');
-    throw new JobNodeConfigError(component, join(key), e.problem, e.expected);
-  }
-  if (e instanceof JobNodeConfigError && prefix !== '') throw new JobNodeConfigError(component, join(e.property), e.problem, e.expected);
-  throw e;
-}
-
 export function thresholdProvider(fixed: number, activeTime: ActiveTime | undefined): ThresholdProvider {
   if (activeTime === undefined) return fixedThreshold(fixed);
   return {
@@ -177,7 +171,7 @@ function parseRuleset(component: string, raw: Record<string, unknown>, defaults:
   const bypass = preferred !== undefined;
   if (bypass && preferred.trim() !== bypassName) options.warn?.('PreferredOutLink', `ruleset ${name}: PreferredOutLink ${JSON.stringify(preferred)} is not the bypass outlink ${JSON.stringify(bypassName)}; its messages go to ${bypassName}`);
   const heartbeatS = seconds(reader, 'Heartbeat');
-  const threshold = reader.int('Threshold', 1);
+  const threshold = reader.integers(JOB_RULESET_INTEGERS).Threshold;
   const activeTime = raw.ActiveTime === undefined ? undefined : ActiveTime.parse(raw.ActiveTime, { component, ruleset: name, key: 'ActiveTime' });
   const spec: GroupSpec = {
     name,
@@ -224,16 +218,16 @@ export function parseJobNodeSettings(component: string, config: ComponentConfig,
       heartbeatMs: (heartbeatS !== undefined && heartbeatS > 0 ? heartbeatS : DEFAULT_HEARTBEAT_S) * 1000,
       duplicates: reader.oneOf('DuplicatePolicy', DUPLICATE_POLICIES, 'defer'),
       failedJobs: reader.oneOf('FailedJobPolicy', FAILED_JOB_POLICIES, 'redispatch'),
-      maxDispatch: reader.int('MaxDispatch', DEFAULT_MAX_DISPATCH, { min: 1 }),
+      maxDispatch: reader.integers(JOB_NODE_INTEGERS).MaxDispatch,
       rcField: reader.string('RCField', DEFAULT_RC_FIELD).trim() || DEFAULT_RC_FIELD,
       displayMask: parseDisplayMask(reader.string('DisplayMask')),
       waitTimeMs: reader.int('WaitTime', DEFAULT_WAIT_TIME_MS, { min: 1 }),
       maxRules: reader.int('MaxNumberRule', DEFAULT_MAX_NUMBER_RULE, { min: 1 }),
     };
   } catch (e) {
-    rethrow(component, '', e);
+    rethrowAsNodeError(JobNodeConfigError, component, '', e);
   }
-  if (config.SizeField !== undefined) options.warn?.('SizeField', 'SizeField is ignored: query results are always escalated (components.md §4.10)');
+  if (config.SizeField !== undefined) options.warn?.('SizeField', 'SizeField is ignored: query results are always escalated (docs/components/job-node.md)');
   const shared = sharedStateSettings(component, reader);
   const { names, partitions } = outlinkEntries(component, config.OutLink);
   const rawRulesets = config.Ruleset ?? [];
@@ -256,7 +250,7 @@ export function parseJobNodeSettings(component: string, config: ComponentConfig,
     try {
       rs = parseRuleset(component, raw, node, names[BYPASS_OUTLINK], { ...options, warn: (p, t) => options.warn?.(`Ruleset/${i}${p ? `/${p}` : ''}`, t) });
     } catch (e) {
-      rethrow(component, `Ruleset/${i}`, e);
+      rethrowAsNodeError(JobNodeConfigError, component, `Ruleset/${i}`, e);
     }
     if (seen.has(rs.name)) throw new JobNodeConfigError(component, `Ruleset/${i}/Name`, `${JSON.stringify(rs.name)} is used by an earlier ruleset`, 'unique ruleset names');
     seen.add(rs.name);
@@ -286,7 +280,7 @@ function sharedStateSettings(component: string, reader: ConfigReader): SharedSta
     leaseS = seconds(reader, 'SharedStateLease') ?? DEFAULT_SHARED_LEASE_S;
     namespace = reader.string('SharedStateNamespace', `xroute:jobnode:${component}`).trim();
   } catch (e) {
-    rethrow(component, '', e);
+    rethrowAsNodeError(JobNodeConfigError, component, '', e);
   }
   if (url === undefined || url === '') return undefined;
   if (!/^rediss?:\/\//.test(url)) throw new JobNodeConfigError(component, 'SharedState', `${JSON.stringify(redactText(url))} is not a Redis URL`, 'redis://host:port/db');

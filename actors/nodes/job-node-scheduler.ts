@@ -1,5 +1,5 @@
 /**
- * JobNode's scheduling core (components.md §4.4-§4.12), free of queues and actors so that it can be
+ * JobNode's scheduling core (docs/components/job-node.md), free of queues and actors so that it can be
  * tested with a virtual clock and benchmarked on its own. Everything it depends on is injected: the
  * ruleset matcher (`select`), the key function (`keyOf`), a threshold provider per group, the clock,
  * the timers, and a port through which it starts jobs, queries and aborts them and reports events.
@@ -18,8 +18,8 @@
  *  - free workers form a FIFO, so the worker that has been free longest is used first (as the original).
  *
  * Fixes over the original: Threshold is a true cap (at most `threshold - active` dispatches per group per
- * pass, §4.6 [BUG]); a finishing job or a freed worker dispatches at once (§4.7); heartbeat and
- * TimeToLive run on per-job timers (§4.8); a worker failure is redispatched or reported, never lost.
+ * pass, the original's bug; docs/components/job-node.md); a finishing job or a freed worker dispatches at once (docs/components/job-node.md); heartbeat and
+ * TimeToLive run on per-job timers (docs/components/job-node.md); a worker failure is redispatched or reported, never lost.
  */
 import { ArrivalBlockPool, ArrivalQueue, Deque, MinHeap, RankSet } from './job-node-structures';
 

@@ -5,10 +5,11 @@
  * `KeyTemplat`, which quietly turns deduplication off, so a misspelt key must stop the load.
  */
 import { ComponentConfig, ConfigIssue, JsonSchema } from '../../src/runtime/component';
-import { enumStr, intStr, str, strMap } from '../../src/config/schema-helpers';
+import { enumStr, intStr, integerSchemas, str, strMap } from '../../src/config/schema-helpers';
 import { closest } from '../../src/config/did-you-mean';
-import { RuleConfigError, isRecord } from '../../src/rules/errors';
-import { DUPLICATE_POLICIES, FAILED_JOB_POLICIES, JobNodeConfigError, RULESET_KEYS, parseJobNodeSettings } from './job-node-config';
+import { isRecord } from '../../src/rules/errors';
+import { settingsIssues } from '../../src/config/config-issues';
+import { DUPLICATE_POLICIES, FAILED_JOB_POLICIES, JOB_NODE_INTEGERS, JOB_RULESET_INTEGERS, RULESET_KEYS, parseJobNodeSettings } from './job-node-config';
 
 const secondsStr = (description: string): JsonSchema => ({ type: 'string', pattern: '^\\s*-?(\\d+(\\.\\d*)?|\\.\\d+)\\s*$', description });
 const groupList = (description: string): JsonSchema => ({ type: 'array', description });
@@ -20,7 +21,7 @@ const RULESET_PROPERTIES: Record<string, JsonSchema> = {
   TimeToLive: secondsStr('seconds a job may stay active as a string, "0" = no limit'),
   Heartbeat: secondsStr('the query interval in seconds as a string; "0" or less = the node Heartbeat'),
   Priority: intStr('an integer as a string; larger is scheduled first'),
-  Threshold: intStr('the maximum of active jobs as an integer string, default "1"'),
+  ...integerSchemas(JOB_RULESET_INTEGERS),
   ActiveTime: { anyOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }], description: 'a time-window map {"TimeWindow": [{"Interval": "H:M:S-H:M:S", "Threshold": "n"}], ...} or a list of them' },
   KeyTemplate: str('a template such as "##JobID##" that makes the job key'),
   KeySubstitution: str('a substitution such as "s/-retry$//" applied to the key'),
@@ -66,7 +67,7 @@ export const JOB_NODE_SCHEMA: JsonSchema = {
     MaxNumberRule: intStr('an integer >= 1 as a string', { min: 1 }),
     DuplicatePolicy: enumStr(DUPLICATE_POLICIES, 'what to do with a job whose key is taken: "defer" (default, run it after) or "drop"'),
     FailedJobPolicy: enumStr(FAILED_JOB_POLICIES, 'a job whose worker failed: "redispatch" (default) or "report"'),
-    MaxDispatch: intStr('dispatches per job when workers fail, an integer >= 1 as a string, default "3"', { min: 1 }),
+    ...integerSchemas(JOB_NODE_INTEGERS),
     SharedState: str('a Redis URL such as "redis://127.0.0.1:6379/0": thresholds and job keys hold across every instance using it'),
     SharedStateLease: secondsStr('seconds a dead instance keeps its shared slots and keys, default "15" (at least 1)'),
     SharedStateNamespace: str('the Redis key prefix shared by the instances, default "xroute:jobnode:<node name>"'),
@@ -94,12 +95,5 @@ function unknownRulesetKeys(config: ComponentConfig): ConfigIssue[] {
 /** Everything the schema cannot check: unknown ruleset keys, patterns, templates, windows, outlink layout. */
 export function validateJobNode(config: ComponentConfig, component = typeof config.Name === 'string' ? config.Name : 'JobNode'): ConfigIssue[] {
   const issues = unknownRulesetKeys(config);
-  try {
-    parseJobNodeSettings(component, config, { warn: (property, message) => issues.push({ property, message, severity: 'warning' }) });
-  } catch (e) {
-    if (e instanceof JobNodeConfigError) issues.push({ property: e.property, message: e.detail(), severity: 'error' });
-    else if (e instanceof RuleConfigError) issues.push({ property: e.key ?? '', message: e.message, severity: 'error' });
-    else throw e;
-  }
-  return issues;
+  return [...issues, ...settingsIssues((warn) => parseJobNodeSettings(component, config, { warn }))];
 }

@@ -1,5 +1,5 @@
 /**
- * JobNode (operation `schedule`; components.md §4): the actor around JobScheduler. It takes every job
+ * JobNode (operation `schedule`; docs/components/job-node.md): the actor around JobScheduler. It takes every job
  * request from its input XQueue and keeps it TAKEN there while the job is pending or active, so pending
  * jobs use input capacity and a full input pushes back upstream. Outlinks by position: notice (first,
  * escalations), bypass (second: nohit and PreferredOutLink rulesets, no flow control), workers (the rest).
@@ -9,7 +9,7 @@
  * the worker removes the request (its RCField tells FINISHED from FAILED) - then the request is removed
  * from JobNode's input, so the original receiver acknowledges only now (XA end to end).
  *
- * Policies (documented in the README):
+ * Policies (documented in docs/components/job-node.md):
  *  - Worker failure: a request removed with outcome 'failed' (the worker crashed on it repeatedly) is
  *    dispatched again, up to MaxDispatch dispatches, else reported FAILED and removed from the input as
  *    'failed' (FailedJobPolicy "report" reports at once). Never lost.
@@ -19,11 +19,11 @@
  *    worker lets go of the expired request.
  *  - Restart: the runtime puts every input message back; untaken requests and queries in the outlinks
  *    are withdrawn on stop; a worker still busy with a job of the old incarnation gets no new job until
- *    its outlink is empty. Jobs that were running are dispatched again (at-least-once, §3.6).
+ *    its outlink is empty. Jobs that were running are dispatched again (at-least-once, docs/components/job-node.md).
  *  - Every completion signal arrives as a message to this actor (never handled inside another actor's turn).
  */
 import { ActorContext, ActorRef, Behaviour, TimerHandle } from '../../src/runtime/actor';
-import { ComponentDefinition, ComponentEnv } from '../../src/runtime/component';
+import { ComponentDefinition, ComponentEnv, inputOf } from '../../src/runtime/component';
 import { Message } from '../../src/message/message';
 import { Outcome, Taken, XQueue } from '../../src/xqueue/xqueue';
 import { Partition, parsePartition } from '../../src/xqueue/partition';
@@ -32,7 +32,8 @@ import { describe as describeError } from '../../src/runtime/actor';
 import { OutlinkSender, tryReserveCell } from './outlink-sender';
 import { JobScheduler, JobView, SchedulerEvent, SchedulerPort, WorkerState } from './job-node-scheduler';
 import { BYPASS_OUTLINK, FIRST_WORKER_OUTLINK, JobNodeSettings, NOTICE_OUTLINK, parseJobNodeSettings, rulesetMatcher } from './job-node-config';
-import { EventPriority, JobIdentity, NoticeDetails, QueryOperation, jobName, noticeEvent, queryEvent, queryResultEvent, JOB_EVENT_PROPERTY } from './job-node-events';
+import { JobIdentity, NoticeDetails, jobName, noticeEvent, queryEvent, queryResultEvent } from './job-node-events';
+import { EventPriority, JOB_EVENT_PROPERTY, QueryOperation } from './job-event-protocol';
 import { JOB_NODE_SCHEMA, validateJobNode } from './job-node-schema';
 import { SharedLimits } from './job-node-shared-limits';
 import { RedisSharedState } from './job-node-shared-redis';
@@ -127,9 +128,8 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     this.ctx = ctx;
     this.settings = parseJobNodeSettings(env.name, env.config, { warn: (property, text) => env.logger.warn(text, { property }) });
     const s = this.settings;
-    if (env.input === undefined) throw new Error(`${env.name}: JobNode needs an input link (LinkName)`);
     if (env.outlinks.length !== s.outlinkNames.length) throw new Error(`${env.name}: ${s.outlinkNames.length} OutLink entries configured but ${env.outlinks.length} links given`);
-    this.input = env.input;
+    this.input = inputOf(env);
     this.notice = env.outlinks[NOTICE_OUTLINK];
     this.bypass = env.outlinks[BYPASS_OUTLINK];
     this.workers = env.outlinks.slice(FIRST_WORKER_OUTLINK);
@@ -566,6 +566,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
 export const jobNodeComponent: ComponentDefinition<JobNodeMessage> = {
   className: 'node.JobNode',
   role: 'node',
+  needsInput: true,
   operations: ['schedule'],
   description: 'Schedules job requests onto worker outlinks by ruleset priority, per-group threshold (optionally by time window) and job key; queries active jobs every heartbeat and escalates scheduling, query results, completion and expiry to the notice outlink.',
   schema: JOB_NODE_SCHEMA,

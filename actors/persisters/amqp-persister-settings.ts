@@ -1,6 +1,7 @@
 /**
  * AmqpPersister configuration: the JSON schema of its own properties and the typed settings.
  */
+import { ANY_INTEGER_PATTERN, intStr, integerSchemas, integerSetting } from '../../src/config/schema-helpers';
 import { ComponentConfig, JsonSchema } from '../../src/runtime/component';
 import { parseDisplayMask } from '../../src/logging/display';
 import { Message } from '../../src/message/message';
@@ -31,7 +32,11 @@ export interface AmqpPersisterSettings {
   readonly reconnect: ReconnectSettings;
 }
 
-const INT = (description: string) => ({ type: 'string', pattern: '^\\s*-?\\d+\\s*$', description });
+/** AmqpPersister's own integer settings: their schema and the reader's defaults and ranges. */
+export const AMQP_PERSISTER_INTEGERS = {
+  MaxInFlight: integerSetting('publishes awaiting a broker confirm at once', 256, { min: 1, pattern: ANY_INTEGER_PATTERN }),
+  RetryDelay: integerSetting('ms before a retried publish', 1000, { min: 0, pattern: ANY_INTEGER_PATTERN }),
+};
 
 export const AMQP_PERSISTER_SCHEMA: JsonSchema = {
   type: 'object',
@@ -42,12 +47,11 @@ export const AMQP_PERSISTER_SCHEMA: JsonSchema = {
     Operation: { type: 'string', enum: ['pub'] },
     RoutingKey: { type: 'string', description: 'routing key, fixed or a ##field## template (e.g. "orders.##Region##"); default QueueName' },
     QueueName: { type: 'string', description: 'a queue checked (IsPassive true) or declared (IsPassive false, with IsDurable/AutoDelete, no arguments) on connect; with the default exchange the routing key defaults to it' },
-    MaxInFlight: INT('publishes awaiting a broker confirm at once (default 256)'),
     ReturnPolicy: { type: 'string', enum: [...PUBLISH_FAILURE_POLICIES], description: 'unroutable message: fail (default: removed as failed, its producer decides), retry (after RetryDelay), drop (logged)' },
     NackPolicy: { type: 'string', enum: [...PUBLISH_FAILURE_POLICIES], description: 'message nacked by the broker: retry (default), fail, drop' },
-    RetryDelay: INT('ms before a retried publish (default 1000)'),
-    XAMode: INT('accepted for compatibility: publishes are always confirmed before the message is removed'),
-    DisplayMask: INT('message fields to log (components.md §2.6)'),
+    ...integerSchemas(AMQP_PERSISTER_INTEGERS),
+    XAMode: intStr('accepted for compatibility: publishes are always confirmed before the message is removed'),
+    DisplayMask: intStr('message fields to log (docs/operations.md)'),
   },
 };
 
@@ -64,15 +68,17 @@ export function readPersisterSettings(name: string, config: ComponentConfig, bas
     const t = new Template(keySource, { where: { component: name, key: 'RoutingKey' } });
     routingKey = (msg) => t.format(msg);
   } else routingKey = () => keySource;
+  const connection = readConnectionSettings(r, baseDir);
+  const n = r.integers(AMQP_PERSISTER_INTEGERS);
   return {
-    connection: readConnectionSettings(r, baseDir),
+    connection,
     exchange,
     queue,
     routingKey,
-    maxInFlight: r.int('MaxInFlight', 256, { min: 1 }),
+    maxInFlight: n.MaxInFlight,
     returnPolicy: r.oneOf('ReturnPolicy', PUBLISH_FAILURE_POLICIES, 'fail'),
     nackPolicy: r.oneOf('NackPolicy', PUBLISH_FAILURE_POLICIES, 'retry'),
-    retryDelayMs: r.int('RetryDelay', 1000, { min: 0 }),
+    retryDelayMs: n.RetryDelay,
     displayMask: parseDisplayMask(r.string('DisplayMask')),
     reconnect: readReconnectSettings(r),
   };

@@ -12,18 +12,17 @@
  */
 import type { ConfirmChannel, Message as AmqpMessage } from 'amqplib';
 import { ActorContext, Behaviour, QueueConsumer, StopReason } from '../../src/runtime/actor';
-import { ComponentDefinition, ComponentEnv } from '../../src/runtime/component';
-import { Reconnector } from '../../src/runtime/reconnector';
+import { ComponentDefinition, ComponentEnv, inputOf } from '../../src/runtime/component';
+import { ReconnectingSender, SendResult, SenderTransport } from '../../src/runtime/reconnecting-sender';
 import { amqpReconnector, reportSessionLost } from '../support/amqp091-config';
 import { FailureSummary } from '../../src/logging/failure-summary';
 import { displayMessage } from '../../src/logging/display';
 import { Message } from '../../src/message/message';
-import { Taken, XQueue } from '../../src/xqueue/xqueue';
+import { Taken } from '../../src/xqueue/xqueue';
 import { messageToAmqp } from '../../src/transports/amqp091-mapping';
 import { settleWithin } from '../../src/transports/amqp091-connection';
 import { AmqpSessionBase, openAmqpSession } from '../../src/transports/amqp091-session';
 import { declareExchange, declareQueue } from '../../src/transports/amqp091-topology';
-import { ComponentConfigError, reportConfigurationError } from '../support/config-values';
 import { AMQP_PERSISTER_SCHEMA, AmqpPersisterSettings, PublishFailurePolicy, readPersisterSettings } from './amqp-persister-settings';
 
 interface Session extends AmqpSessionBase {
@@ -43,55 +42,70 @@ interface Publish {
 
 const CLOSE_TIMEOUT_MS = 2000;
 
+/**
+ * The actor: reads its settings and hands the AMQP 0-9-1 side (confirm channel, publish, basic.return and
+ * confirms) to the shared ReconnectingSender, which owns reconnection, re-publishing and removal.
+ */
 export class AmqpPersister implements Behaviour<never> {
-  private s!: AmqpPersisterSettings;
   private ctx!: ActorContext<never>;
-  private input!: XQueue<Message>;
   private consumer?: QueueConsumer;
-  private reconnector?: Reconnector<Session>;
-  private session?: Session;
-  /** Taken messages waiting for a (new) channel, oldest first. */
-  private unsent: Taken<Message>[] = [];
-  private stopping = false;
-  private pokeScheduled = false;
+  private sender?: ReconnectingSender<Session, Taken<Message>>;
   private failures!: FailureSummary;
 
-  constructor(private readonly env: ComponentEnv) {}
+  constructor(
+    private readonly env: ComponentEnv,
+    private readonly s: AmqpPersisterSettings,
+  ) {}
 
   start(ctx: ActorContext<never>): void {
     this.ctx = ctx;
     const env = this.env;
-    try {
-      if (!env.input) throw new ComponentConfigError(env.name, 'LinkName', undefined, 'an input XQueue (the persister has none)');
-      this.input = env.input;
-      this.s = readPersisterSettings(env.name, env.config, env.baseDir);
-    } catch (e) {
-      reportConfigurationError(env, e);
-      return;
-    }
+    const input = inputOf(env);
     this.failures = new FailureSummary(env.logger, env.name, 'publishes failed', { setTimeout: (fn, ms) => ctx.setTimeout(fn, ms) });
-    this.consumer = ctx.consume(this.input, (taken) => this.onMessage(taken), { maxInFlight: this.s.maxInFlight });
-    this.reconnector = amqpReconnector<Session>(ctx, env, this.s.reconnect, () => this.open(), (session) => this.connected(session));
-    this.reconnector.start();
+    const sender = new ReconnectingSender<Session, Taken<Message>>({
+      transport: this.transport(),
+      input,
+      taken: (taken) => taken,
+      poke: () => this.consumer?.poke(),
+      timers: { setTimeout: (fn, ms) => ctx.setTimeout(fn, ms) },
+    });
+    this.sender = sender;
+    this.consumer = ctx.consume(input, (taken) => sender.submit(taken), { maxInFlight: this.s.maxInFlight });
+    sender.start();
   }
 
   async stop(_ctx: ActorContext<never>, reason: StopReason): Promise<void> {
-    this.stopping = true;
     this.failures?.flush();
-    this.reconnector?.stop();
-    const session = this.session;
-    this.session = undefined;
-    if (session?.alive) {
-      // The runtime has put every held message back already; confirms still due are waited for briefly so
-      // that what the broker has is not published twice more than needed.
-      if (reason === 'stop' && session.inFlight.size > 0) await settleWithin(session.ch.waitForConfirms(), CLOSE_TIMEOUT_MS);
-      session.alive = false;
-      await settleWithin(session.conn.close(), CLOSE_TIMEOUT_MS);
-    }
+    // The runtime has put every held message back already; confirms still due are waited for briefly.
+    await this.sender?.stop(reason === 'stop');
     if (this.env.status.status !== 'FAILED' && this.env.status.status !== 'STOPPED') this.env.status.set('STOPPED');
   }
 
-  // ------------------------------------------------------------------ connection
+  private transport(): SenderTransport<Session, Taken<Message>> {
+    return {
+      open: () => this.open(),
+      reconnector: (connect, onConnected) => amqpReconnector<Session>(this.ctx, this.env, this.s.reconnect, connect, onConnected),
+      attach: () => this.env.status.count('connects'),
+      ready: () => true,
+      send: (session, taken) => this.publish(session, taken),
+      unconfirmed: (session) => session.inFlight.size,
+      takeUnconfirmed: (session) => {
+        const again: Taken<Message>[] = [];
+        for (const p of session.inFlight) {
+          p.settled = true;
+          again.push(p.taken);
+        }
+        session.inFlight.clear();
+        return again;
+      },
+      reportLost: (session, error, resent, reconnector) => {
+        this.env.status.count('republished', resent);
+        void session.conn.close().catch(() => undefined);
+        reportSessionLost(this.env, reconnector, session, error, { republished: resent });
+      },
+      close: (session) => settleWithin(session.conn.close(), CLOSE_TIMEOUT_MS),
+    };
+  }
 
   private open(): Promise<Session> {
     return openAmqpSession<ConfirmChannel, Session>({
@@ -99,7 +113,7 @@ export class AmqpPersister implements Behaviour<never> {
       connection: this.s.connection,
       confirm: true,
       create: (conn, ch) => ({ conn, ch, alive: true, inFlight: new Set() }),
-      onLost: this.ctx.guard((s: Session, e: unknown) => this.lost(s, e)),
+      onLost: this.ctx.guard((s: Session, e: unknown) => this.sender?.lost(s, e)),
       setup: async (s, ch) => {
         ch.on('return', this.ctx.guard((m: AmqpMessage) => this.onReturn(s, m)));
         await declareExchange(this.env.name, ch, this.s.exchange);
@@ -108,51 +122,9 @@ export class AmqpPersister implements Behaviour<never> {
     });
   }
 
-  private connected(session: Session): void {
-    if (!session.alive || this.stopping) {
-      this.reconnector?.lost(session.lostError ?? new Error('connection lost'), session);
-      return;
-    }
-    this.session = session;
-    this.env.status.count('connects');
-    this.flushUnsent();
-  }
-
-  /** Unconfirmed publishes of a dead channel are published again on the next one. */
-  private lost(session: Session, error: unknown): void {
-    if (!session.alive) return;
-    session.alive = false;
-    session.lostError = error;
-    const again: Taken<Message>[] = [];
-    for (const p of session.inFlight) {
-      p.settled = true;
-      again.push(p.taken);
-    }
-    session.inFlight.clear();
-    this.unsent = again.concat(this.unsent);
-    this.env.status.count('republished', again.length);
-    void session.conn.close().catch(() => undefined);
-    if (this.session === session) this.session = undefined;
-    reportSessionLost(this.env, this.reconnector, session, error, { republished: again.length });
-  }
-
   // ------------------------------------------------------------------ publishing
 
-  private onMessage(taken: Taken<Message>): void {
-    const session = this.session;
-    if (session?.alive && this.unsent.length === 0) this.publish(session, taken);
-    else this.unsent.push(taken);
-  }
-
-  private flushUnsent(): void {
-    while (this.unsent.length > 0) {
-      const session = this.session;
-      if (!session?.alive || this.stopping) return;
-      this.publish(session, this.unsent.shift() as Taken<Message>);
-    }
-  }
-
-  private publish(session: Session, taken: Taken<Message>): void {
+  private publish(session: Session, taken: Taken<Message>): SendResult {
     const s = this.s;
     const msg = taken.item;
     let routingKey: string;
@@ -164,7 +136,7 @@ export class AmqpPersister implements Behaviour<never> {
     } catch (e) {
       this.env.logger.error('cannot convert a message for publishing; removing it as failed', { component: this.env.name, messageId: msg.headers.JMSMessageID, error: (e as Error).message });
       this.finish(taken, 'failed', `cannot convert the message for publishing: ${(e as Error).message}`);
-      return;
+      return 'handled';
     }
     options.mandatory = true;
     const p: Publish = { taken, session, routingKey, content, returned: false, settled: false };
@@ -172,13 +144,13 @@ export class AmqpPersister implements Behaviour<never> {
     try {
       session.ch.publish(s.exchange.name, routingKey, content, options, (err: unknown) => this.confirmed(p, err));
     } catch (e) {
-      // The channel closed under us; its close event moves the message to unsent.
+      // The channel closed under us; its close event re-queues the message and reconnects.
       session.inFlight.delete(p);
-      this.unsent.push(taken);
-      return;
+      return 'not-sent';
     }
     this.env.status.count('published');
     if (s.displayMask !== 0) displayMessage(this.env.logger, 'published', msg, s.displayMask);
+    return 'handled';
   }
 
   /** basic.return (unroutable) comes before the confirm of the same publish: mark the oldest match. */
@@ -220,42 +192,24 @@ export class AmqpPersister implements Behaviour<never> {
         return;
       case 'retry':
         this.failures.record(why, `message ${why}; publishing it again in ${this.s.retryDelayMs} ms`, meta);
-        this.ctx.setTimeout(() => {
-          this.unsent.push(taken);
-          this.flushUnsent();
-        }, this.s.retryDelayMs);
+        this.sender?.retryLater(taken, this.s.retryDelayMs);
         return;
     }
   }
 
   private finish(taken: Taken<Message>, outcome: 'done' | 'failed', reason?: string): void {
-    this.input.remove(taken, outcome, reason);
-    // Confirms come in batches (multiple-acks): wake the consumer once per batch, not once per message.
-    if (!this.pokeScheduled) {
-      this.pokeScheduled = true;
-      queueMicrotask(() => {
-        this.pokeScheduled = false;
-        this.consumer?.poke();
-      });
-    }
+    this.sender?.finish(taken, outcome, reason);
   }
 }
 
-export const AMQP_PERSISTER: ComponentDefinition<never> = {
+export const AMQP_PERSISTER: ComponentDefinition<never, AmqpPersisterSettings> = {
   className: 'persister.AmqpPersister',
   aliases: ['persister.RMQPersister'],
   role: 'persister',
+  needsInput: true,
   operations: ['pub'],
   description: 'Publishes the messages of its input XQueue to a RabbitMQ exchange with publisher confirms; a message leaves the XQueue only once the broker confirmed it.',
   schema: AMQP_PERSISTER_SCHEMA,
-  validate(config, baseDir) {
-    try {
-      readPersisterSettings(typeof config.Name === 'string' ? config.Name : 'AmqpPersister', config, baseDir);
-      return [];
-    } catch (e) {
-      const property = e instanceof ComponentConfigError ? e.property : ((e as { key?: string }).key ?? '');
-      return [{ property, message: (e as Error).message, severity: 'error' }];
-    }
-  },
-  create: (env) => new AmqpPersister(env),
+  settings: readPersisterSettings,
+  create: (env, settings) => new AmqpPersister(env, settings),
 };

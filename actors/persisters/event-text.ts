@@ -1,7 +1,7 @@
 /**
  * The original's event texts (org.qbroker.event): the escapes of event values and content lists, shared by
  * the "postable" form (stream-reply-parser.ts) and the "collectible" event line (EventParser without a
- * pattern; also StreamPersister's Destination / DestinationProperty login, components.md §6.1):
+ * pattern; also StreamPersister's Destination / DestinationProperty login, docs/components/stream-and-file.md):
  *
  *   <yyyy-MM-dd HH:mm:ss,SSS zone> <IPv4> <site> <category> <name> <epoch ms> <PRIORITY> <hostname> <program>
  *   [<pid>:1] <owner> <type> "<text>" Content( ~ ): k1 ~ v1 ~ k2 ~ v2

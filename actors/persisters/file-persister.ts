@@ -1,5 +1,5 @@
 /**
- * FilePersister (components.md §6.4): operation download (default) fetches a file:// or http(s):// resource
+ * FilePersister (docs/components/stream-and-file.md): operation download (default) fetches a file:// or http(s):// resource
  * for each message, store writes the message to one. The URI gives the default remote path; a message
  * may name its own in the property named by FieldName (FileName for file:// when FieldName is not set).
  * Downloaded content goes into the body (text with TextMode 1, bytes with 0) or, when the message names
@@ -12,16 +12,16 @@
  */
 import path from 'node:path';
 import { ActorContext, Behaviour, QueueConsumer } from '../../src/runtime/actor';
-import { ComponentConfig, ComponentDefinition, ComponentEnv, JsonSchema } from '../../src/runtime/component';
+import { ComponentConfig, ComponentDefinition, ComponentEnv, JsonSchema, inputOf } from '../../src/runtime/component';
 import { Backoff } from '../../src/runtime/backoff';
 import { describe } from '../../src/runtime/actor';
-import { intStr, str, strMap } from '../../src/config/schema-helpers';
+import { intStr, integerSchemas, integerSetting, str, strMap } from '../../src/config/schema-helpers';
 import { Template } from '../../src/rules/template';
 import { displayMessage, parseDisplayMask } from '../../src/logging/display';
 import { Message } from '../../src/message/message';
 import { Taken, XQueue } from '../../src/xqueue/xqueue';
 import { filePathOf, parseAddress } from '../support/address';
-import { ComponentConfigError, ConfigReader, configIssues } from '../support/config-values';
+import { ComponentConfigError, ConfigReader } from '../support/config-values';
 import { PermanentTransferError, httpTransfer, readLocal, writeLocal } from './file-persister-transfer';
 
 export const FILE_PERSISTER_OPERATIONS = ['download', 'store'] as const;
@@ -53,14 +53,19 @@ export interface FilePersisterSettings {
 /** 64 MiB: a download is held in memory (it becomes a message body), so it must be bounded. */
 export const DEFAULT_MAX_SIZE = 64 * 1024 * 1024;
 
+/** The integer settings of its own: their schema and the reader's defaults and ranges. */
+const FILE_PERSISTER_INTEGERS = {
+  Retry: integerSetting('extra attempts of a failed transfer', 0, { min: 0 }),
+  MaxSize: integerSetting('bytes an HTTP response may have', DEFAULT_MAX_SIZE, { min: 1 }),
+};
+
 export const FILE_PERSISTER_SCHEMA: JsonSchema = {
   type: 'object',
   properties: {
     FieldName: str('the message property naming the remote path'),
     StoreField: str('the message property naming a local file to store a download in (default "LocalStore")'),
-    Retry: intStr('extra attempts of a failed transfer (default 0)', { min: 0 }),
     SOTimeout: intStr('seconds an HTTP exchange may take, however long the server keeps sending (default 60)', { min: 0 }),
-    MaxSize: intStr(`bytes an HTTP response may have (default ${DEFAULT_MAX_SIZE})`, { min: 1 }),
+    ...integerSchemas(FILE_PERSISTER_INTEGERS),
     RetryTimeout: intStr('seconds a pooled persister may keep RETRYING before the pool stops it', { min: 0 }),
     Template: str('the content a store writes, e.g. "##body##"'),
     RCField: str('the return-code field (default "ReturnCode")'),
@@ -81,6 +86,7 @@ export function readFilePersisterSettings(component: string, config: ComponentCo
   const basePath = a.scheme === 'file' ? (c.has('Logfile') ? c.required('Logfile') : filePathOf(uri).replace(/^-$/, '')) : a.path;
   if (a.scheme !== 'file' && a.path === '' && !fieldName) throw new ComponentConfigError(component, 'URI', uri, 'a URI with a path, or FieldName naming the path in each message');
   const pauseTimeMs = c.int('PauseTime', 5000, { min: 1 });
+  const n = c.integers(FILE_PERSISTER_INTEGERS);
   return {
     operation,
     scheme: a.scheme,
@@ -88,10 +94,10 @@ export function readFilePersisterSettings(component: string, config: ComponentCo
     basePath,
     fieldName,
     storeField: c.string('StoreField', 'LocalStore'),
-    retry: c.int('Retry', 0, { min: 0 }),
+    retry: n.Retry,
     receiveTimeMs: c.int('ReceiveTime', 1000, { min: 0 }),
     timeoutMs: c.number('SOTimeout', 60, { min: 0.001 }) * 1000,
-    maxBytes: c.int('MaxSize', DEFAULT_MAX_SIZE, { min: 1 }),
+    maxBytes: n.MaxSize,
     pauseTimeMs,
     standbyTimeMs: Math.max(pauseTimeMs, c.int('StandbyTime', 15000, { min: 1 })),
     textMode: c.int('TextMode', 1, { min: 0, max: 1 }) === 1,
@@ -119,8 +125,7 @@ class FilePersisterBehaviour implements Behaviour<never> {
 
   start(ctx: ActorContext<never>): void {
     this.ctx = ctx;
-    const input = this.env.input;
-    if (!input) throw new ComponentConfigError(this.env.name, 'LinkName', undefined, 'an input link for the persister');
+    const input = inputOf(this.env);
     this.consumer = ctx.consume(input, (taken, queue) => ctx.guard(() => this.process(taken, queue))(), { maxInFlight: 1 });
     this.env.status.set('RUNNING');
   }
@@ -216,12 +221,13 @@ class FilePersisterBehaviour implements Behaviour<never> {
   }
 }
 
-export const FILE_PERSISTER: ComponentDefinition<never> = {
+export const FILE_PERSISTER: ComponentDefinition<never, FilePersisterSettings> = {
   className: 'persister.FilePersister',
   role: 'persister',
+  needsInput: true,
   operations: FILE_PERSISTER_OPERATIONS,
-  description: 'downloads (or stores) a file:// or http(s):// resource for each message (components.md §6.4)',
+  description: 'downloads (or stores) a file:// or http(s):// resource for each message (docs/components/stream-and-file.md)',
   schema: FILE_PERSISTER_SCHEMA,
-  validate: (config, baseDir) => configIssues(() => readFilePersisterSettings(String(config.Name ?? 'FilePersister'), config, baseDir)),
-  create: (env) => new FilePersisterBehaviour(env, readFilePersisterSettings(env.name, env.config, env.baseDir)),
+  settings: readFilePersisterSettings,
+  create: (env, settings) => new FilePersisterBehaviour(env, settings),
 };

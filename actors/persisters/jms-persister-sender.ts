@@ -4,7 +4,7 @@
  * Safety: a message leaves the input XQueue only when the broker settled its delivery as accepted. Sends
  * are unsettled (snd_settle_mode 0) and tracked per delivery; up to MaxInFlight await their settlement at
  * once (pipelined; the link's credit is honoured by rhea, which holds transfers until credit arrives).
- * rhea loses, without a word, what is sent on a dead connection (reference/brokers.md), so nothing is sent
+ * rhea 3.0.5 loses, without a word, what is sent on a dead connection, so nothing is sent
  * unless the connection is open, and every send still unsettled when the link dies is sent again on the
  * next connection (at-least-once: the broker may have taken it and lost only the settlement).
  *
@@ -12,7 +12,7 @@
  * SendRetries times; then it is removed with outcome 'failed' and its producer decides (a JMSReceiver or
  * JMSSubscriber upstream settles its own delivery per FailedOutcome).
  *
- * Duplicate guard (components.md §6.2): right after a retry (reconnection, or a restart of the actor), a
+ * Duplicate guard (docs/components/jms-queues.md): right after a retry (reconnection, or a restart of the actor), a
  * message carrying the same JMSMessageID as the last message the broker accepted is not sent again; it is
  * removed as done (counter `duplicateSkipped`). A message without a JMSMessageID gets one (`ID:xroute-…`)
  * when first sent, as a JMS provider's send() does, so that its retries carry the same id.
@@ -23,26 +23,26 @@
 import { randomUUID } from 'crypto';
 import type { Delivery, EventContext, Sender } from 'rhea';
 import { ActorContext, Behaviour, QueueConsumer, StopReason, TimerHandle, describe } from '../../src/runtime/actor';
-import { ComponentDefinition, ComponentEnv } from '../../src/runtime/component';
+import { ComponentDefinition, ComponentEnv, inputOf } from '../../src/runtime/component';
 import { Reconnector } from '../../src/runtime/reconnector';
+import { ReconnectingSender, SendResult, SenderSession, SenderTransport } from '../../src/runtime/reconnecting-sender';
 import { displayMessage } from '../../src/logging/display';
 import { Message } from '../../src/message/message';
-import { Taken, XQueue } from '../../src/xqueue/xqueue';
+import { Taken } from '../../src/xqueue/xqueue';
 import { Amqp10Connection, endpointLabel } from '../../src/transports/amqp10-connection';
 import { chooseDialect, Dialect, TargetPlan } from '../../src/transports/amqp10-dialect';
-import { JmsConfigError, isFatalAmqp10Error } from '../../src/transports/amqp10-errors';
+import { isFatalAmqp10Error } from '../../src/transports/amqp10-errors';
 import { messageToAmqp } from '../../src/transports/amqp10-mapping';
-import { jmsConfigIssues, ineffectiveProperties } from '../support/jms-config';
+import { jmsMigrationIssues, ineffectiveProperties } from '../support/jms-config';
 import { JmsSenderKind, JmsSenderSettings, jmsSenderSchema, readSenderSettings, senderNoEffect } from './jms-persister-settings';
 
-interface Session {
+interface Session extends SenderSession {
   readonly conn: Amqp10Connection;
   readonly sender: Sender;
   readonly dialect: Dialect;
   readonly plan: TargetPlan;
   /** Sends awaiting settlement, in send order. */
   readonly pending: Map<Delivery, Send>;
-  alive: boolean;
 }
 
 interface Send {
@@ -56,38 +56,30 @@ const lastAccepted = new WeakMap<ComponentEnv, string>();
 /** Components whose no-effect properties were already reported (once per component, not per restart). */
 const reported = new WeakSet<ComponentEnv>();
 
-const CLOSE_WAIT_MS = 2000;
-
+/**
+ * The actor: reads its settings, keeps the duplicate guard and MaxIdleTime, and hands the AMQP 1.0 side
+ * (link, send, settlements) to the shared ReconnectingSender, which owns reconnection, re-sending and removal.
+ */
 export class JmsSender implements Behaviour<never> {
-  private s!: JmsSenderSettings;
   private ctx!: ActorContext<never>;
-  private input!: XQueue<Message>;
   private consumer?: QueueConsumer;
-  private reconnector?: Reconnector<Session>;
-  private session?: Session;
-  /** Taken messages waiting for a (new) connection or for rhea's buffer, oldest first. */
-  private unsent: Send[] = [];
-  /** Refused messages waiting for their RetryDelay. */
-  private delayed = 0;
-  private stopping = false;
+  private sender!: ReconnectingSender<Session, Send>;
   private hibernating = false;
   /** Armed by a reconnection or a restart: the next message sent is checked against the last accepted id. */
   private guardArmed = false;
   private lastActivity = Date.now();
   private idleTimer?: TimerHandle;
-  private pokeScheduled = false;
 
   constructor(
     private readonly env: ComponentEnv,
     private readonly kind: JmsSenderKind,
+    private readonly s: JmsSenderSettings,
   ) {}
 
   start(ctx: ActorContext<never>): void {
     this.ctx = ctx;
     const env = this.env;
-    if (!env.input) throw new JmsConfigError(env.name, 'LinkName', `a ${this.kind.className} needs an input XQueue`);
-    this.input = env.input;
-    this.s = readSenderSettings(this.kind, env.name, env.config, env.baseDir);
+    const input = inputOf(env);
     const resolved = this.s.connection.resolved;
     if (!reported.has(env)) {
       reported.add(env);
@@ -96,47 +88,67 @@ export class JmsSender implements Behaviour<never> {
     }
     env.logger.info('starting', { component: env.name, endpoint: endpointLabel(resolved.endpoint), via: resolved.via, [this.kind.destination]: this.s.destination });
     this.guardArmed = ctx.incarnation > 0;
-    this.consumer = ctx.consume(this.input, (taken) => this.onMessage(taken), { maxInFlight: this.s.maxInFlight });
-    this.connect();
+    this.sender = new ReconnectingSender<Session, Send>({
+      transport: this.transport(),
+      input,
+      taken: (send) => send.taken,
+      poke: () => this.consumer?.poke(),
+      timers: { setTimeout: (fn, ms) => ctx.setTimeout(fn, ms) },
+    });
+    this.consumer = ctx.consume(input, (taken) => this.onMessage(taken), { maxInFlight: this.s.maxInFlight });
+    this.sender.start();
     if (this.s.maxIdleMs > 0) this.idleTimer = ctx.setInterval(() => this.checkIdle(), Math.max(50, Math.min(this.s.maxIdleMs, 1000)));
   }
 
   async stop(_ctx: ActorContext<never>, reason: StopReason): Promise<void> {
-    this.stopping = true;
     this.ctx.clearTimer(this.idleTimer);
-    this.reconnector?.stop();
-    const session = this.session;
-    this.session = undefined;
-    if (session?.alive) {
-      // The runtime puts every held message back; settlements still due are awaited briefly so that what
-      // the broker already has is not sent twice more often than needed.
-      if (reason === 'stop' && session.pending.size > 0) await this.settled(session, CLOSE_WAIT_MS);
-      session.alive = false;
-      session.conn.closeLink(session.sender);
-      await session.conn.close();
-    }
+    // The runtime puts every held message back; settlements still due are awaited briefly.
+    await this.sender?.stop(reason === 'stop');
     if (this.env.status.status !== 'FAILED') this.env.status.set('STOPPED');
   }
 
   // ------------------------------------------------------------------ connection
 
-  private connect(): void {
-    const s = this.s;
-    this.reconnector = new Reconnector<Session>({
-      name: this.env.name,
-      connect: () => this.open(),
-      onConnected: (session) => this.connected(session),
-      isFatal: isFatalAmqp10Error,
-      // Configuration errors are FAILED with the reason and retried only on the slow schedule.
-      fatalRetryMs: this.ctx.policy.fatalRetryMs,
-      backoff: s.connection.reconnect.backoff,
-      tolerance: s.connection.reconnect.tolerance,
-      maxRetry: s.connection.reconnect.maxRetry,
-      logger: this.env.logger,
-      status: this.env.status,
-      timers: { setTimeout: (fn, ms) => this.ctx.setTimeout(fn, ms), clearTimer: (h) => this.ctx.clearTimer(h as TimerHandle) },
-    });
-    this.reconnector.start();
+  private transport(): SenderTransport<Session, Send> {
+    return {
+      open: () => this.open(),
+      reconnector: (connect, onConnected) =>
+        new Reconnector<Session>({
+          name: this.env.name,
+          connect,
+          onConnected,
+          isFatal: isFatalAmqp10Error,
+          // Configuration errors are FAILED with the reason and retried only on the slow schedule.
+          fatalRetryMs: this.ctx.policy.fatalRetryMs,
+          backoff: this.s.connection.reconnect.backoff,
+          tolerance: this.s.connection.reconnect.tolerance,
+          maxRetry: this.s.connection.reconnect.maxRetry,
+          logger: this.env.logger,
+          status: this.env.status,
+          timers: { setTimeout: (fn, ms) => this.ctx.setTimeout(fn, ms), clearTimer: (h) => this.ctx.clearTimer(h as TimerHandle) },
+        }),
+      attach: (session) => this.attach(session),
+      // rhea drops a send on a dead connection silently: only an open one gets anything; and its session
+      // buffer is bounded ('sendable' or a settlement calls flush again).
+      ready: (session) => session.conn.isOpen() && session.sender.is_open() && hasRoom(session.sender),
+      send: (session, send) => this.send(session, send),
+      unconfirmed: (session) => session.pending.size,
+      takeUnconfirmed: (session) => {
+        const again = [...session.pending.values()];
+        session.pending.clear();
+        return again;
+      },
+      reportLost: (_session, error, resent, reconnector) => {
+        this.env.status.count('disconnects');
+        if (resent > 0) this.env.status.count('resent', resent);
+        this.guardArmed = true;
+        reconnector?.lost(error, _session);
+      },
+      close: async (session) => {
+        session.conn.closeLink(session.sender);
+        await session.conn.close();
+      },
+    };
   }
 
   private async open(): Promise<Session> {
@@ -145,7 +157,6 @@ export class JmsSender implements Behaviour<never> {
       const dialect = chooseDialect(this.s.connection.dialect, conn.remoteProperties);
       const plan = this.kind.destination === 'queue' ? await dialect.queueTarget(conn, this.s.destination) : await dialect.topicTarget(conn, this.s.destination);
       const sender = await conn.openSender({ target: plan.target as never, snd_settle_mode: 0, autosettle: true } as never);
-      if (this.stopping) throw new Error('stopped while connecting');
       return { conn, sender, dialect, plan, pending: new Map(), alive: true };
     } catch (e) {
       await conn.close(500);
@@ -153,12 +164,7 @@ export class JmsSender implements Behaviour<never> {
     }
   }
 
-  private connected(session: Session): void {
-    if (this.stopping || this.hibernating) {
-      void session.conn.close();
-      return;
-    }
-    this.session = session;
+  private attach(session: Session): void {
     this.lastActivity = Date.now();
     this.env.status.count('connects');
     this.env.logger.info('attached', { component: this.env.name, address: session.plan.address, dialect: session.dialect.name });
@@ -168,38 +174,17 @@ export class JmsSender implements Behaviour<never> {
     sender.on('released', this.ctx.guard((c: EventContext) => this.onRefused(session, c.delivery as Delivery, 'released')));
     sender.on('rejected', this.ctx.guard((c: EventContext) => this.onRefused(session, c.delivery as Delivery, 'rejected')));
     sender.on('settled', this.ctx.guard((c: EventContext) => this.onSettledWithoutOutcome(session, c.delivery as Delivery)));
-    sender.on('sendable', this.ctx.guard(() => this.flush()));
-    session.conn.onLost((err) => this.ctx.guard(() => this.lost(session, err))());
-    this.flush();
-  }
-
-  /** Every send still unsettled on the dead link is sent again, first, on the next connection. */
-  private lost(session: Session, err: Error): void {
-    if (!session.alive) return;
-    session.alive = false;
-    if (this.session === session) this.session = undefined;
-    const again = [...session.pending.values()];
-    session.pending.clear();
-    this.unsent = again.concat(this.unsent);
-    this.env.status.count('disconnects');
-    if (again.length > 0) this.env.status.count('resent', again.length);
-    this.guardArmed = true;
-    if (!this.stopping) this.reconnector?.lost(err, session);
+    sender.on('sendable', this.ctx.guard(() => this.sender.flush()));
+    session.conn.onLost((err) => this.ctx.guard(() => this.sender.lost(session, err))());
   }
 
   // ------------------------------------------------------------------ hibernation (MaxIdleTime)
 
   private checkIdle(): void {
-    const session = this.session;
-    if (!session?.alive || this.hibernating || session.pending.size > 0 || this.unsent.length > 0 || this.delayed > 0) return;
+    if (!this.sender.session?.alive || this.hibernating || !this.sender.idle) return;
     if (Date.now() - this.lastActivity < this.s.maxIdleMs) return;
     this.hibernating = true;
-    this.reconnector?.stop();
-    this.reconnector = undefined;
-    this.session = undefined;
-    session.alive = false;
-    session.conn.closeLink(session.sender);
-    void session.conn.close();
+    this.sender.suspend();
     this.env.status.set('DISABLED', `idle for ${this.s.maxIdleMs / 1000} s: disconnected until the next message (MaxIdleTime)`);
     this.env.logger.info('idle: disconnected until the next message', { component: this.env.name, maxIdleTime: this.s.maxIdleMs / 1000 });
   }
@@ -207,29 +192,18 @@ export class JmsSender implements Behaviour<never> {
   private wake(): void {
     if (!this.hibernating) return;
     this.hibernating = false;
-    this.connect();
+    this.sender.start();
   }
 
   // ------------------------------------------------------------------ sending
 
   private onMessage(taken: Taken<Message>): void {
     this.lastActivity = Date.now();
-    this.unsent.push({ taken, refusals: 0 });
     this.wake();
-    this.flush();
+    this.sender.submit({ taken, refusals: 0 });
   }
 
-  private flush(): void {
-    while (this.unsent.length > 0) {
-      const session = this.session;
-      // rhea drops a send on a dead connection silently: only an open one gets anything.
-      if (!session?.alive || this.stopping || !session.conn.isOpen() || !session.sender.is_open()) return;
-      if (!hasRoom(session.sender)) return; // 'sendable' or a settlement calls flush again
-      this.send(session, this.unsent.shift() as Send);
-    }
-  }
-
-  private send(session: Session, send: Send): void {
+  private send(session: Session, send: Send): SendResult {
     const msg = send.taken.item;
     const h = msg.headers;
     if (this.guardArmed) {
@@ -237,8 +211,8 @@ export class JmsSender implements Behaviour<never> {
       if (h.JMSMessageID !== undefined && h.JMSMessageID === lastAccepted.get(this.env)) {
         this.env.logger.warn('not sending again the message the broker accepted last (same JMSMessageID, right after a retry)', { component: this.env.name, messageId: h.JMSMessageID });
         this.env.status.count('duplicateSkipped');
-        this.finish(send.taken, 'done');
-        return;
+        this.sender.finish(send, 'done');
+        return 'handled';
       }
     }
     if (h.JMSMessageID === undefined || h.JMSMessageID === '') h.JMSMessageID = `ID:xroute-${randomUUID()}`;
@@ -251,12 +225,13 @@ export class JmsSender implements Behaviour<never> {
     } catch (e) {
       this.env.logger.error('cannot convert a message for sending; removing it as failed', { component: this.env.name, messageId: h.JMSMessageID, error: describe(e) });
       this.env.status.count('failed');
-      this.finish(send.taken, 'failed');
-      return;
+      this.sender.finish(send, 'failed');
+      return 'handled';
     }
     const delivery = session.sender.send(amqp as never);
     session.pending.set(delivery, send);
     this.env.status.count('sent');
+    return 'handled';
   }
 
   private onAccepted(session: Session, delivery: Delivery): void {
@@ -268,8 +243,8 @@ export class JmsSender implements Behaviour<never> {
     this.env.status.count('accepted');
     if (this.s.displayMask !== 0) displayMessage(this.env.logger, 'sent', msg, this.s.displayMask);
     this.lastActivity = Date.now();
-    this.finish(send.taken, 'done');
-    this.flush();
+    this.sender.finish(send, 'done');
+    this.sender.flush();
   }
 
   /** A settlement without an outcome: the link's default outcome, which for a JMS target is accepted. */
@@ -290,41 +265,12 @@ export class JmsSender implements Behaviour<never> {
     if (send.refusals > this.s.sendRetries) {
       this.env.logger.error(`message ${how} by the broker ${send.refusals} times; removing it as failed`, meta);
       this.env.status.count('failed');
-      this.finish(send.taken, 'failed');
-      this.flush();
+      this.sender.finish(send, 'failed');
+      this.sender.flush();
       return;
     }
     this.env.logger.warn(`message ${how} by the broker; sending it again in ${this.s.retryDelayMs} ms`, meta);
-    this.delayed++;
-    this.ctx.setTimeout(() => {
-      this.delayed--;
-      this.unsent.push(send);
-      this.flush();
-    }, this.s.retryDelayMs);
-  }
-
-  private finish(taken: Taken<Message>, outcome: 'done' | 'failed'): void {
-    this.input.remove(taken, outcome);
-    // Settlements come in bursts: wake the consumer once per burst, not once per message.
-    if (!this.pokeScheduled) {
-      this.pokeScheduled = true;
-      queueMicrotask(() => {
-        this.pokeScheduled = false;
-        this.consumer?.poke();
-      });
-    }
-  }
-
-  /** Resolves when every pending send of `session` is settled, or after `timeoutMs`. */
-  private settled(session: Session, timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    return new Promise<void>((resolve) => {
-      const check = () => {
-        if (session.pending.size === 0 || !session.alive || Date.now() >= deadline) resolve();
-        else setTimeout(check, 20);
-      };
-      check();
-    });
+    this.sender.retryLater(send, this.s.retryDelayMs);
   }
 }
 
@@ -336,14 +282,16 @@ function hasRoom(sender: Sender): boolean {
 
 
 /** The ComponentDefinition of a JMS sender (JMSPersister or JMSPublisher). */
-export function jmsSenderComponent(kind: JmsSenderKind, description: string): ComponentDefinition {
+export function jmsSenderComponent(kind: JmsSenderKind, description: string): ComponentDefinition<never, JmsSenderSettings> {
   return {
     className: `persister.${kind.className}`,
     role: 'persister',
+    needsInput: true,
     operations: [kind.operation],
     description,
     schema: jmsSenderSchema(kind),
-    validate: (config, baseDir) => jmsConfigIssues(() => readSenderSettings(kind, typeof config.Name === 'string' ? config.Name : kind.className, config, baseDir), config),
-    create: (env) => new JmsSender(env, kind),
+    settings: (name, config, baseDir) => readSenderSettings(kind, name, config, baseDir),
+    validate: (config, baseDir) => jmsMigrationIssues(config, readSenderSettings(kind, kind.className, config, baseDir)),
+    create: (env, settings) => new JmsSender(env, kind, settings),
   };
 }

@@ -1,12 +1,13 @@
 /**
- * Configuration of the JMS senders over AMQP 1.0 (components.md §6.2 JMSPersister `put` to QueueName,
- * §6.3 JMSPublisher `pub` to TopicName): the JSON schema of their own properties and the typed settings.
+ * Configuration of the JMS senders over AMQP 1.0 (docs/components/jms-queues.md: JMSPersister `put` to QueueName,
+ * JMSPublisher `pub` to TopicName): the JSON schema of their own properties and the typed settings.
  */
+import { ANY_INTEGER_PATTERN, intStr, integerSchemas, integerSetting } from '../../src/config/schema-helpers';
 import { ComponentConfig, JsonSchema } from '../../src/runtime/component';
 import { parseDisplayMask } from '../../src/logging/display';
 import { DestinationKind } from '../../src/transports/amqp10-endpoint';
 import { ConfigReader, ComponentConfigError } from '../support/config-values';
-import { INT_STRING, JmsConnectionSettings, jmsConnectionSchemaProperties, readJmsConnection } from '../support/jms-config';
+import { JmsConnectionSettings, jmsConnectionSchemaProperties, readJmsConnection } from '../support/jms-config';
 
 export interface JmsSenderKind {
   readonly className: string;
@@ -20,6 +21,15 @@ export const JMS_PUBLISHER_KIND: JmsSenderKind = { className: 'JMSPublisher', op
 /** rhea's outgoing delivery buffer holds 2048 deliveries per session: stay well below it. */
 const MAX_IN_FLIGHT_LIMIT = 1024;
 
+/** The senders' integer settings with a default: their schema and the reader's defaults and ranges. */
+export const JMS_SENDER_INTEGERS = {
+  TextMode: integerSetting('{default} (default): a text body goes as an AMQP string (JMS TextMessage); 0: as a data section (BytesMessage)', 1, { min: 0, pattern: ANY_INTEGER_PATTERN }),
+  MaxInFlight: integerSetting(`sends awaiting the broker's settlement at once (default {default}, at most ${MAX_IN_FLIGHT_LIMIT})`, 256, { min: 1, max: MAX_IN_FLIGHT_LIMIT, pattern: ANY_INTEGER_PATTERN }),
+  SendRetries: integerSetting('times a message the broker rejected or released is sent again before it is removed with outcome failed', 2, { min: 0, pattern: ANY_INTEGER_PATTERN }),
+  RetryDelay: integerSetting('ms before a refused message is sent again', 1000, { min: 0, pattern: ANY_INTEGER_PATTERN }),
+  MaxIdleTime: integerSetting('seconds without a message after which the connection is closed until the next message ({default} = never, default)', 0, { min: 0, pattern: ANY_INTEGER_PATTERN }),
+};
+
 export function jmsSenderSchema(kind: JmsSenderKind): JsonSchema {
   const destinationKey = kind.destination === 'queue' ? 'QueueName' : 'TopicName';
   return {
@@ -30,14 +40,10 @@ export function jmsSenderSchema(kind: JmsSenderKind): JsonSchema {
       [destinationKey]: { type: 'string', description: `the ${kind.destination} (a JNDI name when URI is a jndi.properties file)` },
       Persistence: { type: 'string', pattern: '^\\s*[12]\\s*$', description: 'override: 1 non-persistent, 2 persistent (default: the message\'s own JMSDeliveryMode)' },
       Priority: { type: 'string', pattern: '^\\s*\\d\\s*$', description: 'override: priority 0-9 (default: the message\'s own JMSPriority)' },
-      Expiry: INT_STRING('override: time to live in ms, > 0 (default: the message\'s remaining lifetime; an expired message gets 1 s)'),
-      TextMode: INT_STRING('1 (default): a text body goes as an AMQP string (JMS TextMessage); 0: as a data section (BytesMessage)'),
-      XAMode: INT_STRING('accepted for compatibility: a message always leaves the XQueue only after the broker accepted it; bit 2 (transacted batches) is not supported'),
-      MaxInFlight: INT_STRING(`sends awaiting the broker's settlement at once (default 256, at most ${MAX_IN_FLIGHT_LIMIT})`),
-      SendRetries: INT_STRING('times a message the broker rejected or released is sent again before it is removed with outcome failed (default 2)'),
-      RetryDelay: INT_STRING('ms before a refused message is sent again (default 1000)'),
-      MaxIdleTime: INT_STRING('seconds without a message after which the connection is closed until the next message (0 = never, default)'),
-      DisplayMask: INT_STRING('message fields to log when sent (components.md §2.6)'),
+      Expiry: intStr('override: time to live in ms, > 0 (default: the message\'s remaining lifetime; an expired message gets 1 s)'),
+      XAMode: intStr('accepted for compatibility: a message always leaves the XQueue only after the broker accepted it; bit 2 (transacted batches) is not supported'),
+      ...integerSchemas(JMS_SENDER_INTEGERS),
+      DisplayMask: intStr('message fields to log when sent (docs/operations.md)'),
       IsPhysical: { type: 'string', description: 'accepted for compatibility: names are always physical unless a jndi.properties file maps them' },
     },
     required: [],
@@ -75,17 +81,18 @@ export function readSenderSettings(kind: JmsSenderKind, name: string, config: Co
   const persistence = r.has('Persistence') ? r.int('Persistence', 2, { min: 1, max: 2 }) : undefined;
   const priority = r.has('Priority') ? r.int('Priority', 4, { min: 0, max: 9 }) : undefined;
   const expiry = r.int('Expiry', 0, { min: 0 });
+  const n = r.integers(JMS_SENDER_INTEGERS);
   return {
     connection,
     destination: connection.resolved.destination,
-    textMode: r.int('TextMode', 1, { min: 0 }) !== 0,
+    textMode: n.TextMode !== 0,
     durable: persistence === undefined ? undefined : persistence === 2,
     priority,
     ttlMs: expiry > 0 ? expiry : undefined,
-    maxInFlight: r.int('MaxInFlight', 256, { min: 1, max: MAX_IN_FLIGHT_LIMIT }),
-    sendRetries: r.int('SendRetries', 2, { min: 0 }),
-    retryDelayMs: r.int('RetryDelay', 1000, { min: 0 }),
-    maxIdleMs: r.int('MaxIdleTime', 0, { min: 0 }) * 1000,
+    maxInFlight: n.MaxInFlight,
+    sendRetries: n.SendRetries,
+    retryDelayMs: n.RetryDelay,
+    maxIdleMs: n.MaxIdleTime * 1000,
     displayMask: parseDisplayMask(r.string('DisplayMask')),
   };
 }

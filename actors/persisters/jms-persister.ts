@@ -1,5 +1,5 @@
 /**
- * JMSPersister (operation `put`, components.md §6.2): sends each message of its input XQueue to the JMS
+ * JMSPersister (operation `put`, docs/components/jms-queues.md): sends each message of its input XQueue to the JMS
  * queue QueueName over AMQP 1.0 (rhea), removing it only once the broker accepted it. The send side is
  * shared with JMSPublisher: actors/persisters/jms-persister-sender.ts. The queue address is the dialect's
  * (ActiveMQ/Artemis `queue://name`; RabbitMQ `/amq/queue/name`, the durable queue declared when missing).

@@ -1,5 +1,5 @@
 /**
- * JMSPublisher (operation `pub`, components.md §6.3): JMSPersister's behaviour, publishing to the JMS topic
+ * JMSPublisher (operation `pub`, docs/components/jms-queues.md): JMSPersister's behaviour, publishing to the JMS topic
  * TopicName (ActiveMQ/Artemis `topic://name`; RabbitMQ: the routing key on amq.topic, or
  * `/exchange/<exchange>/<key>`). ClientID is optional (it becomes the AMQP container id).
  */

@@ -15,7 +15,7 @@ import { CommandLine } from './job-persister-command';
 /** Why the process was asked to end; undefined when it ended by itself. */
 export type KillReason = 'timeout' | 'abort' | 'stop';
 
-/** Return code when the process could not be started (design.md: EXCEPTION). */
+/** Return code when the process could not be started (EXCEPTION, as in the MessageEvaluator: docs/components/job-persister.md). */
 export const RC_EXCEPTION = '-1';
 
 export interface JobExit {

@@ -5,8 +5,8 @@
  * limits and field names. Times are milliseconds (`Timeout`, `KillGrace`), sizes bytes (`MaxOutput`).
  */
 import path from 'node:path';
-import { ComponentConfig, ConfigIssue, JsonSchema } from '../../src/runtime/component';
-import { boolStr, intStr, str, strMap, strOrList } from '../../src/config/schema-helpers';
+import { ComponentConfig, JsonSchema } from '../../src/runtime/component';
+import { boolStr, integerSchemas, integerSetting, str, strMap, strOrList } from '../../src/config/schema-helpers';
 import { parseDisplayMask } from '../../src/logging/display';
 import { Template } from '../../src/rules/template';
 import { ComponentConfigError, ConfigReader, perl5Setting } from '../support/config-values';
@@ -39,6 +39,14 @@ export interface JobPersisterSettings {
   readonly stringProperty: readonly string[];
 }
 
+/** The integer settings: their schema and the reader's defaults and ranges. */
+const JOB_PERSISTER_INTEGERS = {
+  Timeout: integerSetting('milliseconds a job may run before it is killed (SIGTERM, then SIGKILL after KillGrace); "0" = no limit', 0, { min: 0 }),
+  KillGrace: integerSetting('milliseconds between SIGTERM and SIGKILL', DEFAULT_KILL_GRACE_MS, { min: 0 }),
+  MaxOutput: integerSetting('bytes of stdout+stderr kept in OutputField', DEFAULT_MAX_OUTPUT, { min: 0 }),
+  MaxJobs: integerSetting('jobs run at once', 1, { min: 1 }),
+};
+
 export const JOB_PERSISTER_SCHEMA: JsonSchema = {
   type: 'object',
   required: ['Script'],
@@ -47,13 +55,10 @@ export const JOB_PERSISTER_SCHEMA: JsonSchema = {
     Shell: boolStr('"true" runs Script through /bin/sh -c (placeholder values are NOT quoted: the operator\'s choice); default "false"'),
     WorkingDir: str('the working directory of every job (relative to the configuration file)'),
     Environment: strMap('environment variables added for the job; values may hold ##field## placeholders'),
-    Timeout: intStr('milliseconds a job may run before it is killed (SIGTERM, then SIGKILL after KillGrace); "0" = no limit', { min: 0 }),
-    KillGrace: intStr('milliseconds between SIGTERM and SIGKILL (default 2000)', { min: 0 }),
-    MaxOutput: intStr('bytes of stdout+stderr kept in OutputField (default 65536)', { min: 0 }),
+    ...integerSchemas(JOB_PERSISTER_INTEGERS),
     OutputField: str('where the captured output goes: a property name or "body" (default "Output")'),
     RCField: str('the return-code field (default "ReturnCode")'),
     ProgressPattern: str('a regular expression for output lines reporting progress, e.g. "^PROGRESS (\\\\d+)" (first group = progress)'),
-    MaxJobs: intStr('jobs run at once (default 1)', { min: 1 }),
     StringProperty: strMap(),
   },
 };
@@ -61,6 +66,7 @@ export const JOB_PERSISTER_SCHEMA: JsonSchema = {
 export function readJobPersisterSettings(component: string, config: ComponentConfig, baseDir: string): JobPersisterSettings {
   const c = new ConfigReader(component, config);
   c.oneOf('Operation', JOB_PERSISTER_OPERATIONS, 'execute');
+  const n = c.integers(JOB_PERSISTER_INTEGERS);
   const command = compileJobCommand(component, c.raw('Script'), c.bool('Shell', false));
   const environment = new Map<string, Template>();
   for (const [name, value] of Object.entries(c.stringMap('Environment'))) {
@@ -73,26 +79,14 @@ export function readJobPersisterSettings(component: string, config: ComponentCon
     command,
     workingDir: dir === undefined || dir.trim() === '' ? undefined : path.resolve(baseDir, dir),
     environment,
-    timeoutMs: c.int('Timeout', 0, { min: 0 }),
-    killGraceMs: c.int('KillGrace', DEFAULT_KILL_GRACE_MS, { min: 0 }),
-    maxOutput: c.int('MaxOutput', DEFAULT_MAX_OUTPUT, { min: 0 }),
+    timeoutMs: n.Timeout,
+    killGraceMs: n.KillGrace,
+    maxOutput: n.MaxOutput,
     outputField: c.string('OutputField', 'Output').trim() || 'Output',
     rcField: c.string('RCField', 'ReturnCode').trim() || 'ReturnCode',
     progressPattern: pattern === undefined || pattern === '' ? undefined : perl5Setting(component, 'ProgressPattern', pattern),
-    maxJobs: c.int('MaxJobs', 1, { min: 1 }),
+    maxJobs: n.MaxJobs,
     displayMask: parseDisplayMask(c.string('DisplayMask')),
     stringProperty: Object.keys(c.stringMap('StringProperty')),
   };
-}
-
-/** Load-time checks the schema cannot express: the Script, the progress pattern, the environment names. */
-export function validateJobPersister(config: ComponentConfig, baseDir: string): ConfigIssue[] {
-  try {
-    readJobPersisterSettings('JobPersister', config, baseDir);
-    return [];
-  } catch (e) {
-    const err = e as Error & { property?: string; key?: string };
-    const property = err.property ?? err.key ?? '';
-    return [{ property, message: err.message }];
-  }
 }

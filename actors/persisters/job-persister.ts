@@ -4,7 +4,7 @@
  * process ends, RCField gets its exit code, OutputField its captured output, and the request is REMOVED
  * from the input, which is how JobNode learns the job is done (FINISHED for "0", FAILED otherwise).
  *
- * Query and abort events (JobEvent=query|abort, job-node-events.ts) on the same input are answered at once:
+ * Query and abort events (JobEvent=query|abort, actors/nodes/job-event-protocol.ts) on the same input are answered at once:
  * a query gets status (RUNNING, or NOTFOUND when no such job runs here), progress, duration, pid and
  * actionCount; an abort kills the job's process (SIGTERM, SIGKILL after KillGrace) and
  * gets status ABORTED. The event is removed right away; JobNode escalates what was set on it. The job is
@@ -23,14 +23,13 @@
  * the queue, so a restarted JobPersister runs them again: at-least-once, like JobNode's redispatch.
  */
 import { ActorContext, Behaviour, QueueConsumer } from '../../src/runtime/actor';
-import { ComponentDefinition, ComponentEnv } from '../../src/runtime/component';
+import { ComponentDefinition, ComponentEnv, inputOf } from '../../src/runtime/component';
 import { displayMessage } from '../../src/logging/display';
 import { Message } from '../../src/message/message';
 import { Taken, XQueue } from '../../src/xqueue/xqueue';
-import { JOB_EVENT_PROPERTY, JobQuery } from '../nodes/job-node-events';
-import { ComponentConfigError } from '../support/config-values';
+import { JOB_EVENT_PROPERTY, JobQuery } from '../nodes';
 import { JobExit, JobProcess, RC_EXCEPTION } from './job-persister-process';
-import { JOB_PERSISTER_OPERATIONS, JOB_PERSISTER_SCHEMA, JobPersisterSettings, readJobPersisterSettings, validateJobPersister } from './job-persister-settings';
+import { JOB_PERSISTER_OPERATIONS, JOB_PERSISTER_SCHEMA, JobPersisterSettings, readJobPersisterSettings } from './job-persister-settings';
 
 type Request = Taken<Message>;
 
@@ -59,8 +58,7 @@ class JobPersisterBehaviour implements Behaviour<never> {
 
   start(ctx: ActorContext<never>): void {
     this.ctx = ctx;
-    if (!this.env.input) throw new ComponentConfigError(this.env.name, 'LinkName', undefined, 'an input link for the persister');
-    this.input = this.env.input;
+    this.input = inputOf(this.env);
     this.consumer = ctx.consume(this.input, (taken) => this.onMessage(taken), { maxInFlight: this.s.maxJobs + 1 });
     this.env.status.set('RUNNING');
   }
@@ -189,13 +187,14 @@ class JobPersisterBehaviour implements Behaviour<never> {
   }
 }
 
-export const JOB_PERSISTER: ComponentDefinition<never> = {
+export const JOB_PERSISTER: ComponentDefinition<never, JobPersisterSettings> = {
   className: 'persister.JobPersister',
   role: 'persister',
+  needsInput: true,
   operations: JOB_PERSISTER_OPERATIONS,
   description:
     'Runs a child process per job request (Script template, no shell unless Shell is "true"), stores its exit code in RCField and its output in OutputField, and removes the request when the process ends; answers JobNode query events (status, progress, duration, pid, actionCount) and kills the job on an abort event or after Timeout.',
   schema: JOB_PERSISTER_SCHEMA,
-  validate: (config, baseDir) => validateJobPersister(config, baseDir),
-  create: (env) => new JobPersisterBehaviour(env, readJobPersisterSettings(env.name, env.config, env.baseDir)),
+  settings: readJobPersisterSettings,
+  create: (env, settings) => new JobPersisterBehaviour(env, settings),
 };

@@ -2,16 +2,14 @@
  * MessageEvaluator (operation `evaluate`): the actor around MessageEvaluatorEngine. It takes each message
  * from its input XQueue, evaluates it (RCField, OriginalRC, transformed body) and removes it: that removal
  * is the "bounce back" — the producer's completion callback receives the same, now evaluated, message.
- * It never acknowledges a broker and never forwards anything (evaluator.md §2).
+ * It never acknowledges a broker and never forwards anything (docs/components/message-evaluator.md).
  */
-import { ComponentDefinition, ConfigIssue } from '../../src/runtime/component';
+import { ComponentDefinition, inputOf } from '../../src/runtime/component';
 import { displayMessage } from '../../src/logging/display';
 import { intStr, str } from '../../src/config/schema-helpers';
 import { Logger } from '../../src/logging/logger';
 import { Message } from '../../src/message/message';
-import { MessageEvaluatorEngine } from './message-evaluator-engine';
-import { RuleConfigError } from '../../src/rules/errors';
-import type { EvaluatorLogger } from './message-evaluator-engine';
+import { EvaluatorLogger, MessageEvaluatorEngine } from '../../src/evaluator';
 
 function evaluatorLogger(logger: Logger): EvaluatorLogger {
   return {
@@ -22,21 +20,10 @@ function evaluatorLogger(logger: Logger): EvaluatorLogger {
   };
 }
 
-function validateEvaluator(config: Record<string, unknown>, baseDir: string, pluginDirs: readonly string[]): ConfigIssue[] {
-  try {
-    const engine = new MessageEvaluatorEngine(config, { baseDir, pluginDirs });
-    void engine.close();
-    return [];
-  } catch (e) {
-    if (!(e instanceof RuleConfigError)) return [{ property: '', message: (e as Error).message }];
-    const property = e.ruleset !== undefined ? ['Ruleset', e.ruleset, e.key].filter((p) => p !== undefined).join('/') : (e.key ?? '');
-    return [{ property, message: e.problem + (e.expected !== undefined ? ` (expected ${e.expected})` : '') }];
-  }
-}
-
 export const messageEvaluatorComponent: ComponentDefinition<never> = {
   className: 'persister.MessageEvaluator',
   role: 'persister',
+  needsInput: true,
   operations: ['evaluate'],
   description: 'Evaluates messages against named rulesets (pattern match, then transformation) and bounces them back with a return code.',
   schema: {
@@ -49,7 +36,7 @@ export const messageEvaluatorComponent: ComponentDefinition<never> = {
       Ruleset: { type: 'object', description: 'a map from ruleset name to ruleset' },
     },
   },
-  validate: (config, baseDir, context) => validateEvaluator(config as Record<string, unknown>, baseDir, context?.pluginDirs ?? []),
+  settings: (_name, config, baseDir, context) => void new MessageEvaluatorEngine(config, { baseDir, pluginDirs: context.pluginDirs }).close(),
   create(env) {
     let engine: MessageEvaluatorEngine | undefined;
     return {
@@ -60,7 +47,7 @@ export const messageEvaluatorComponent: ComponentDefinition<never> = {
           logger: evaluatorLogger(env.logger),
           display: (ruleset, msg, mask, names) => displayMessage(env.logger, `evaluated by ${ruleset}`, msg, mask, names),
         });
-        const input = env.input!;
+        const input = inputOf(env);
         const evaluator = engine;
         const totals = env.status.totals;
         const countResult = (msg: Message) => {

@@ -1,5 +1,5 @@
 /**
- * StreamPersister's login handshakes (components.md §6.1; behaviour read from the original's
+ * StreamPersister's login handshakes (docs/components/stream-and-file.md; behaviour read from the original's
  * persister/StreamPersister.java socketConnect/send/socketClose). After each TCP connect, before any request:
  *
  *  - WithGreeting "true": first read the server's greeting until Pattern matches;

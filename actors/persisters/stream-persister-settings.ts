@@ -1,5 +1,5 @@
 /**
- * StreamPersister configuration (components.md §6.1): parsed once, with errors naming the property.
+ * StreamPersister configuration (docs/components/stream-and-file.md): parsed once, with errors naming the property.
  *
  * The mode follows the original: `simple` (one request at a time, the reply ends where Pattern matches) when
  * operation request has a Pattern and no login handshake; otherwise `multiplexed` (requests pipelined, replies
@@ -7,7 +7,7 @@
  * the handshake's answers.
  */
 import { ComponentConfig, JsonSchema } from '../../src/runtime/component';
-import { boolStr, intStr, str, strMap } from '../../src/config/schema-helpers';
+import { boolStr, intStr, integerSchemas, integerSetting, str, strMap } from '../../src/config/schema-helpers';
 import { Template } from '../../src/rules/template';
 import { parseDisplayMask } from '../../src/logging/display';
 import { ConfigReader, ComponentConfigError, perl5Setting } from '../support/config-values';
@@ -19,7 +19,7 @@ import { HandshakeSpec } from './stream-handshake';
 export const STREAM_PERSISTER_OPERATIONS = ['request', 'write'] as const;
 export type StreamPersisterOperation = (typeof STREAM_PERSISTER_OPERATIONS)[number];
 
-/** RCField value of a request that got no reply in time (R: of §6.1, quirk 23). */
+/** RCField value of a request that got no reply in time (docs/components/stream-and-file.md). */
 export const RC_TIMEOUT = 256;
 
 export interface StreamPersisterSettings {
@@ -58,6 +58,13 @@ export interface StreamPersisterSettings {
   readonly closeRequest: readonly string[];
 }
 
+/** StreamPersister's own integer settings whose schema says a default: the schema and the reader's defaults and ranges. */
+export const STREAM_PERSISTER_INTEGERS = {
+  MaxMsgLength: integerSetting('the longest reply in bytes', DEFAULT_MAX_MSG_LENGTH, { min: 1 }),
+  Retry: integerSetting('re-sends of a request whose reply timed out', 1, { min: 0 }),
+  SessionSize: integerSetting('requests per connection before it is renewed between requests ({default} = never)', 0, { min: 0 }),
+};
+
 export const STREAM_PERSISTER_SCHEMA: JsonSchema = {
   type: 'object',
   properties: {
@@ -65,11 +72,10 @@ export const STREAM_PERSISTER_SCHEMA: JsonSchema = {
     SOTBytes: str('hex bytes starting a reply, e.g. "0x02"'),
     Offhead: intStr('bytes to cut from the head of a reply', { min: 0 }),
     Offtail: intStr('bytes to cut from the tail of a reply', { min: 0 }),
-    MaxMsgLength: intStr('the longest reply in bytes (default 4194304)', { min: 1 }),
+    ...integerSchemas(STREAM_PERSISTER_INTEGERS),
     KeepAlive: boolStr(),
     SOTimeout: intStr('the connect timeout in seconds (default 60)', { min: 0 }),
     RetryTimeout: intStr('seconds a pooled persister may keep RETRYING before the pool stops it', { min: 0 }),
-    Retry: intStr('re-sends of a request whose reply timed out (default 1)', { min: 0 }),
     Template: str('the request text, e.g. "##body##\\n"'),
     DataField: str('the field the reply is stored in (default "body")'),
     RCField: str('the return-code field (default "ReturnCode")'),
@@ -78,7 +84,6 @@ export const STREAM_PERSISTER_SCHEMA: JsonSchema = {
     Port: intStr(),
     StringProperty: strMap(),
     Pattern: str('Perl5 regex: with operation request and no login, the end of a reply (one request at a time); with a login, the end of each login answer'),
-    SessionSize: intStr('requests per connection before it is renewed between requests (0 = never)', { min: 0 }),
     Destination: str('login: open this destination with a collectible event line; the answer must be a NOTICE event'),
     DestinationProperty: { type: 'object', description: 'login: like Destination, with URI, Operation and further attributes from this map' },
     Username: str('login (Destination/DestinationProperty): the username attribute'),
@@ -147,7 +152,7 @@ export function readStreamPersisterSettings(component: string, config: Component
     try {
       return parseHexBytes(key, c.string(key));
     } catch (e) {
-      throw e instanceof HexBytesError ? new ComponentConfigError(component, key, e.value, 'hex bytes with a 2-character prefix, e.g. "0x0a"') : e;
+      throw e instanceof HexBytesError ? new ComponentConfigError(component, key, e.value, 'hex bytes with a 2-character prefix, e.g. "0x0a"', e) : e;
     }
   };
   const parser = readParserSpec(component, c.raw('Parser'));
@@ -162,6 +167,7 @@ export function readStreamPersisterSettings(component: string, config: Component
   // The original reads a simple-mode reply only with Pattern; with SOTBytes/EOTBytes too its reader has no
   // pattern and the persister stops at the first request, so the combination is refused here.
   if (simple && (sot || eot)) throw new ComponentConfigError(component, 'Pattern', patternText, 'no SOTBytes/EOTBytes with it: Pattern ends the reply of a request (one at a time), the hex delimiters frame pipelined replies');
+  const n = c.integers(STREAM_PERSISTER_INTEGERS);
   return {
     operation,
     target,
@@ -169,14 +175,14 @@ export function readStreamPersisterSettings(component: string, config: Component
     eot,
     offhead: c.int('Offhead', 0, { min: 0 }),
     offtail: c.int('Offtail', 0, { min: 0 }),
-    maxMsgLength: c.int('MaxMsgLength', DEFAULT_MAX_MSG_LENGTH, { min: 1 }),
+    maxMsgLength: n.MaxMsgLength,
     keepAlive: c.bool('KeepAlive', false),
     connectTimeoutMs: c.number('SOTimeout', 60, { min: 0.001 }) * 1000,
     receiveTimeMs: c.int('ReceiveTime', 1000, { min: 1 }),
     pauseTimeMs,
     standbyTimeMs: Math.max(pauseTimeMs, c.int('StandbyTime', 15000, { min: 1 })),
     tolerance: c.int('Tolerance', 0, { min: 0 }),
-    retry: c.int('Retry', 1, { min: 0 }),
+    retry: n.Retry,
     maxIdleMs: c.number('MaxIdleTime', 0, { min: 0 }) * 1000,
     template: c.has('Template') ? new Template(c.required('Template'), { where: { component, key: 'Template' } }) : undefined,
     dataField: c.string('DataField', 'body'),
@@ -187,7 +193,7 @@ export function readStreamPersisterSettings(component: string, config: Component
     parser,
     mode: simple ? 'simple' : 'multiplexed',
     replyPattern: simple ? perl5Setting(c.component, 'Pattern', patternText as string) : undefined,
-    sessionSize: c.int('SessionSize', 0, { min: 0 }),
+    sessionSize: n.SessionSize,
     handshake,
     closeRequest: readCloseRequest(c, simple || handshake?.kind === 'lines'),
   };

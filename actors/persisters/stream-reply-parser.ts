@@ -1,5 +1,5 @@
 /**
- * Reply parsers for StreamPersister's `Parser` property (components.md §6.1): a map with `ClassName` and an
+ * Reply parsers for StreamPersister's `Parser` property (docs/components/stream-and-file.md): a map with `ClassName` and an
  * optional `ParserArgument`. A parser fills one reply into a message (properties and/or body).
  *
  *  - ClassName "org.qbroker.event.EventParser" (or "event.EventParser") is built in, as the original's:
@@ -149,7 +149,7 @@ export function createReplyParser(component: string, spec: ParserSpec, pluginDir
   try {
     target = createPluginInstance(file, spec.argument);
   } catch (e) {
-    if (e instanceof PluginLoadError) throw new ComponentConfigError(component, 'Parser/ClassName', spec.className, `a loadable parser plugin (${e.problem})`);
+    if (e instanceof PluginLoadError) throw new ComponentConfigError(component, 'Parser/ClassName', spec.className, `a loadable parser plugin (${e.problem})`, e);
     throw e;
   }
   const parse = typeof target === 'object' && target !== null ? (target as { parse?: unknown }).parse : undefined;

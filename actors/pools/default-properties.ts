@@ -1,10 +1,11 @@
 /**
- * DefaultProperty entries of a pool (components.md §5.5), keyed by the short implementation id
+ * DefaultProperty entries of a pool (docs/components/pools.md), keyed by the short implementation id
  * ("StreamPersister"). The original's full names ("org.qbroker.persister.StreamPersister"), its alias
  * names ("RMQPersister") and the wrong packages of its own ReceiverPool sample
- * ("org.qbroker.persister.StreamReceiver") all name the same entry (R: of §5.4). Defaults come only from
- * these configured entries: a request never becomes the defaults of later requests (R: of §5.5).
+ * ("org.qbroker.persister.StreamReceiver") all name the same entry (docs/components/pools.md). Defaults come only from
+ * these configured entries: a request never becomes the defaults of later requests (docs/components/pools.md).
  */
+import { integerAtLeast } from '../../src/config/integer-text';
 import { AnyComponentDefinition, ComponentRegistry, ConfigValue } from '../../src/runtime/component';
 import { Logger } from '../../src/logging/logger';
 import { ComponentConfigError } from '../support/config-values';
@@ -73,8 +74,8 @@ export function parseDefaultProperties(
     let poolSize: number | undefined;
     const ps = entry.PoolSize;
     if (ps !== undefined) {
-      if (typeof ps !== 'string' || !/^\s*\d+\s*$/.test(ps) || Number(ps) <= 0) throw new ComponentConfigError(component, `${where}/PoolSize`, ps, 'a positive integer as a string');
-      poolSize = Number(ps);
+      poolSize = typeof ps === 'string' ? integerAtLeast(ps, 1) : undefined;
+      if (poolSize === undefined) throw new ComponentConfigError(component, `${where}/PoolSize`, ps, 'a positive integer as a string');
     }
     const properties: PoolProperties = {};
     for (const [k, v] of Object.entries(entry)) if (!NOT_DEFAULTS.has(k)) properties[k] = v;
@@ -83,7 +84,7 @@ export function parseDefaultProperties(
   return out;
 }
 
-/** §5.5 step 4: every key the request lacks (absent or "") is copied from the defaults. */
+/** docs/components/pools.md, step 4: every key the request lacks (absent or "") is copied from the defaults. */
 export function fillDefaults(props: PoolProperties, defaults: ClassDefaults | undefined): void {
   if (!defaults) return;
   for (const [k, v] of Object.entries(defaults.properties)) {

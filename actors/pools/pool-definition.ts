@@ -4,7 +4,8 @@ import { validateComponentConfig } from '../../src/config/validate-component';
 import { findImplementation } from './default-properties';
 import { intStr, str, strMap } from '../../src/config/schema-helpers';
 import { Template } from '../../src/rules/template';
-import { ComponentConfigError, ConfigReader } from '../support/config-values';
+import { ConfigReader } from '../support/config-values';
+import { settingsIssues } from '../../src/config/config-issues';
 import { PoolBehaviour, maxNumberKey, readPoolSettings } from './pool';
 import { PoolKind } from './scheme-table';
 
@@ -47,12 +48,9 @@ function defaultEntryIssues(kind: PoolKind, entry: Record<string, ConfigValue>, 
 function validatePool(kind: PoolKind, config: ComponentConfig, baseDir: string, registry: ComponentRegistry | undefined): ConfigIssue[] {
   const c = new ConfigReader(String(config.Name ?? kind), config);
   const issues: ConfigIssue[] = [];
-  const check = (property: string, fn: () => unknown) => {
-    try {
-      fn();
-    } catch (e) {
-      issues.push({ property: e instanceof ComponentConfigError ? e.property : property, message: (e as Error).message });
-    }
+  // Each property on its own, so that every wrong one is reported at once.
+  const check = (property: string, read: () => unknown) => {
+    for (const issue of settingsIssues(read)) issues.push(issue.property === '' ? { ...issue, property } : issue);
   };
   check('Heartbeat', () => c.number('Heartbeat', 60, { min: 0.001 }));
   check(maxNumberKey(kind), () => c.int(maxNumberKey(kind), 256, { min: 1 }));
@@ -73,8 +71,9 @@ export function poolDefinition(kind: PoolKind): ComponentDefinition<never> {
   return {
     className: `persister.${name}`,
     role: 'persister',
+    needsInput: true,
     operations: ['accept'],
-    description: `creates ${kind}s on demand from request messages and hands back a handle to each (components.md §5)`,
+    description: `creates ${kind}s on demand from request messages and hands back a handle to each (docs/components/pools.md)`,
     schema: poolSchema(kind),
     validate: (config, baseDir, context) => validatePool(kind, config, baseDir, context?.registry),
     create: (env) => new PoolBehaviour(env, readPoolSettings(kind, env)),

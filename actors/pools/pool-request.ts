@@ -1,5 +1,5 @@
 /**
- * Reading a pool request (components.md §5.1-§5.3): the task map of an ObjectMessage, the URI (from the
+ * Reading a pool request (docs/components/pools.md): the task map of an ObjectMessage, the URI (from the
  * task map, the URIField property, the pool's Template, or the body), and the split of the URI into the
  * address and the add-on properties (`&URI=&` separator or query string).
  */
@@ -8,7 +8,7 @@ import { ConfigValue } from '../../src/runtime/component';
 import { Template } from '../../src/rules/template';
 import { XQueue } from '../../src/xqueue/xqueue';
 
-/** Return codes a pool writes into RCField (R: of §5.7: 0 on success). */
+/** Return codes a pool writes into RCField (docs/components/pools.md: 0 on success). */
 export const POOL_RC = {
   SUCCESS: 0,
   /** URI missing, scheme unsupported, implementation not available */
@@ -98,7 +98,7 @@ export interface UriSources {
   template?: Template;
 }
 
-/** §5.2: the URI from the task map or property named URIField, else the Template, else the body text. */
+/** docs/components/pools.md: the URI from the task map or property named URIField, else the Template, else the body text. */
 export function requestUriOf(msg: Message, task: TaskMap, sources: UriSources): string {
   const fromTask = task.get(sources.uriField);
   if (typeof fromTask === 'string' && fromTask.trim() !== '') return fromTask.trim();
@@ -121,7 +121,7 @@ export function parsePairs(text: string): Record<string, string> {
 }
 
 /**
- * §5.3: `addr&URI=&k=v...` keeps addr whole (with its own query string) and takes the pairs after the
+ * docs/components/pools.md: `addr&URI=&k=v...` keeps addr whole (with its own query string) and takes the pairs after the
  * marker; otherwise `addr?k=v...` takes the query pairs; otherwise the whole text is the address.
  */
 export function splitRequestUri(text: string): { uri: string; pairs: Record<string, string> } {

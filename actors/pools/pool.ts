@@ -1,5 +1,5 @@
 /**
- * The behaviour shared by PersisterPool and ReceiverPool (components.md §5; design: a pool is a
+ * The behaviour shared by PersisterPool and ReceiverPool (docs/components/pools.md; design: a pool is a
  * supervisor actor that owns its children).
  *
  * The pool reads request messages (ObjectMessages whose object is a task map) from its input XQueue. For
@@ -14,7 +14,7 @@
  * merged properties, at most MaxRetry times within the supervision window; then it is FAILED.
  */
 import { ActorContext, ActorRef, Behaviour, BehaviourFactory } from '../../src/runtime/actor';
-import { ComponentEnv, ComponentStatus, StatusReporter, AnyComponentDefinition } from '../../src/runtime/component';
+import { ComponentEnv, ComponentStatus, StatusReporter, AnyComponentDefinition, inputOf, createBehaviour } from '../../src/runtime/component';
 import { SupervisionPolicy } from '../../src/runtime/supervision-policy';
 import { Message } from '../../src/message/message';
 import { Template } from '../../src/rules/template';
@@ -39,7 +39,7 @@ import {
 } from './pool-request';
 import { PoolKind, applySchemeMapping } from './scheme-table';
 
-/** Pool DisplayMask bits used as log switches (§5.11); the other bits display the request message. */
+/** Pool DisplayMask bits used as log switches (docs/components/pools.md); the other bits display the request message. */
 const LOG_CHECKOUT = 1;
 const LOG_CLASS_POOL = 4;
 const LOG_REQUEST_PROPS = 8;
@@ -126,16 +126,15 @@ export class PoolBehaviour implements Behaviour<never> {
 
   start(ctx: ActorContext<never>): void {
     this.ctx = ctx;
-    const input = this.env.input;
-    if (!input) throw new Error(`${this.env.name}: a pool needs an input link (LinkName)`);
+    const input = inputOf(this.env);
     ctx.consume(input, (taken, q) => this.onRequest(taken, q));
-    // Independent of the request stream (R: of §5.9): checks run even under a steady load.
+    // Independent of the request stream (docs/components/pools.md): checks run even under a steady load.
     ctx.setInterval(() => this.heartbeat(), this.settings.heartbeatMs);
     this.env.status.listChildren(() => [...this.active.values()].map((slot) => ({ name: slot.id, className: slot.key, status: slot.reporter.status })));
     this.env.status.set('RUNNING');
   }
 
-  /** §5.10: transmit queues are paused (not stopped) so requesters see it; the runtime has stopped the children. */
+  /** docs/components/pools.md: transmit queues are paused (not stopped) so requesters see it; the runtime has stopped the children. */
   stop(): void {
     for (const slot of [...this.active.values()]) {
       this.forget(slot);
@@ -168,7 +167,7 @@ export class PoolBehaviour implements Behaviour<never> {
     queue.remove(taken);
   }
 
-  /** §5.2-§5.5: URI, properties in precedence, implementation, defaults. */
+  /** docs/components/pools.md: URI, properties in precedence, implementation, defaults. */
   private resolve(msg: Message, task: TaskMap): Resolved {
     const s = this.settings;
     const transmit = transmitQueueOf(task);
@@ -188,7 +187,7 @@ export class PoolBehaviour implements Behaviour<never> {
     if (def.role !== s.kind) throw new PoolRequestError(POOL_RC.REJECTED, `${def.className} is a ${def.role}, not a ${s.kind}`);
     const key = implementationKey(this.env.registry, s.kind, className);
     fillDefaults(props, s.defaults.get(key));
-    // The child reads/writes the transmit queue, so it takes that queue's name and capacity (§5.5 step 5).
+    // The child reads/writes the transmit queue, so it takes that queue's name and capacity (docs/components/pools.md, step 5).
     props.LinkName = transmit.name;
     props.Capacity = String(transmit.capacity);
     if (s.displayMask & LOG_AFTER_DEFAULTS) this.env.logger.info('properties after defaults', { properties: props });
@@ -199,7 +198,7 @@ export class PoolBehaviour implements Behaviour<never> {
     return { def, key, uri, transmit, properties: props };
   }
 
-  /** §5.6-§5.7 with the R:s: every limit is checked before anything is spawned. */
+  /** docs/components/pools.md: every limit is checked before anything is spawned. */
   private checkout(r: Resolved): PoolHandle {
     const s = this.settings;
     if (this.active.has(r.transmit)) throw new PoolRequestError(POOL_RC.REJECTED, `transmit queue ${r.transmit.name} already has an active ${s.kind}`);
@@ -229,10 +228,10 @@ export class PoolBehaviour implements Behaviour<never> {
     };
     registerConfigSecrets(config);
     // Built once here so that a configuration error is the requester's RC 4, not a crash loop.
-    const first = r.def.create(childEnv);
+    const first = createBehaviour(r.def, childEnv);
     const policy = this.childPolicy();
     const restarts = { count: 0 };
-    const ref = this.ctx.spawn<never>(id, restartLimited(first, () => r.def.create(childEnv), reporter, policy, this.settings.maxRetry ?? policy.maxRetry, restarts), {
+    const ref = this.ctx.spawn<never>(id, restartLimited(first, () => createBehaviour(r.def, childEnv), reporter, policy, this.settings.maxRetry ?? policy.maxRetry, restarts), {
       policy: { ...policy, maxRetry: (this.settings.maxRetry ?? policy.maxRetry) + 1 },
       logger: childEnv.logger,
     });

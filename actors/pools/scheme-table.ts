@@ -1,11 +1,12 @@
 /**
- * The original's scheme → implementation table (components.md §5.4), for the schemes xroute implements.
- * Applied to the request's property map after the query pairs (§5.5 step 3): HostName, Port and Logfile
+ * The original's scheme → implementation table (docs/components/pools.md), for the schemes xroute implements.
+ * Applied to the request's property map after the query pairs (docs/components/pools.md, step 3): HostName, Port and Logfile
  * are always set; ClassName and Operation only when absent, except that amqp without
  * ConnectionFactoryName always selects the AMQP 0-9-1 class. Any other scheme is "not supported" (RC 2).
  */
 import { Address, filePathOf } from '../support/address';
 import { POOL_RC, PoolProperties, PoolRequestError } from './pool-request';
+import { NameTable } from '../../src/config/name-table';
 
 export type PoolKind = 'persister' | 'receiver';
 
@@ -41,74 +42,101 @@ function setHostPort(props: PoolProperties, address: Address): void {
   if (port !== undefined) props.Port = String(port);
 }
 
+/** What one scheme does to a request's properties: chooses the class and fills the scheme's keys. */
+type SchemeMapping = (kind: PoolKind, address: Address, props: PoolProperties) => void;
+
+function cls(kind: PoolKind, name: string): string {
+  return `${kind}.${name}`;
+}
+
+function hasConnectionFactory(props: PoolProperties): boolean {
+  return !isAbsent(props, 'ConnectionFactoryName');
+}
+
+function noJndi(kind: PoolKind, scheme: string): never {
+  return unsupported(kind, `${scheme}:// with ConnectionFactoryName names a JNDI provider, which xroute does not have; JMS classes are reached with amqp:// and ConnectionFactoryName`);
+}
+
+const fileScheme: SchemeMapping = (kind, address, props) => {
+  if (hasConnectionFactory(props)) noJndi(kind, address.scheme);
+  const path = filePathOf(address.raw);
+  const op = text(props, 'Operation');
+  if (kind === 'receiver') {
+    setIfAbsent(props, 'ClassName', cls(kind, 'StreamReceiver'));
+    setIfAbsent(props, 'Operation', 'read');
+  } else if (path !== '-' && (op === 'download' || op === 'store')) {
+    setIfAbsent(props, 'ClassName', cls(kind, 'FilePersister'));
+    props.Logfile = path;
+  } else {
+    setIfAbsent(props, 'ClassName', cls(kind, 'StreamPersister'));
+    setIfAbsent(props, 'Operation', 'write');
+  }
+};
+
+const tcpScheme: SchemeMapping = (kind, address, props) => {
+  if (hasConnectionFactory(props)) noJndi(kind, address.scheme);
+  setHostPort(props, address);
+  const op = text(props, 'Operation');
+  if (kind === 'persister') {
+    if (op === 'provide' || op === 'publish') unsupported(kind, `operation ${op} needs ServerPersister, which xroute does not have`);
+    setIfAbsent(props, 'ClassName', cls(kind, 'StreamPersister'));
+    setIfAbsent(props, 'Operation', 'write');
+  } else {
+    const path = address.path;
+    if (path !== '' && path !== '/' && path !== '/read' && op !== 'read') unsupported(kind, `tcp path ${path} selects ServerReceiver, which xroute does not have`);
+    setIfAbsent(props, 'ClassName', cls(kind, 'StreamReceiver'));
+    setIfAbsent(props, 'Operation', 'read');
+  }
+};
+
+/** Persisters only (SUPPORTED_SCHEMES keeps receivers from reaching it). */
+const httpScheme: SchemeMapping = (kind, address, props) => {
+  setHostPort(props, address);
+  setIfAbsent(props, 'ClassName', cls(kind, 'FilePersister'));
+  setIfAbsent(props, 'Operation', 'store');
+};
+
+const amqpScheme: SchemeMapping = (kind, address, props) => {
+  setHostPort(props, address);
+  const topic = !isAbsent(props, 'TopicName');
+  if (hasConnectionFactory(props)) {
+    if (kind === 'persister') {
+      setIfAbsent(props, 'ClassName', cls(kind, topic ? 'JMSPublisher' : 'JMSPersister'));
+      setIfAbsent(props, 'Operation', topic ? 'pub' : 'put');
+    } else {
+      setIfAbsent(props, 'ClassName', cls(kind, topic ? 'JMSSubscriber' : 'JMSReceiver'));
+      setIfAbsent(props, 'Operation', topic ? 'sub' : 'get');
+    }
+    setIfAbsent(props, 'IsPhysical', 'true');
+    return;
+  }
+  if (kind === 'persister') {
+    if (text(props, 'Operation') === 'display') unsupported(kind, 'operation display needs JMXPersister, which xroute does not have');
+    props.ClassName = cls(kind, 'AmqpPersister');
+    setIfAbsent(props, 'Operation', 'pub');
+  } else {
+    props.ClassName = cls(kind, 'AmqpReceiver');
+    setIfAbsent(props, 'Operation', 'get');
+  }
+};
+
+/** The scheme table (NameTable, the one registry style). */
+const SCHEMES = new NameTable<SchemeMapping>('scheme', [
+  ['file', fileScheme],
+  ['tcp', tcpScheme],
+  ['http', httpScheme],
+  ['https', httpScheme],
+  ['amqp', amqpScheme],
+  ['amqps', amqpScheme],
+]);
+
 /** Chooses the implementation for the address and fills the scheme's keys into `props` (in place). */
 export function applySchemeMapping(kind: PoolKind, address: Address, props: PoolProperties): void {
   const scheme = address.scheme;
-  const hasCF = !isAbsent(props, 'ConnectionFactoryName');
-  const op = text(props, 'Operation');
-  const cls = (name: string) => `${kind}.${name}`;
-  const noJndi = () =>
-    unsupported(kind, `${scheme}:// with ConnectionFactoryName names a JNDI provider, which xroute does not have; JMS classes are reached with amqp:// and ConnectionFactoryName`);
-
-  if (scheme === 'file') {
-    if (hasCF) noJndi();
-    const path = filePathOf(address.raw);
-    if (kind === 'receiver') {
-      setIfAbsent(props, 'ClassName', cls('StreamReceiver'));
-      setIfAbsent(props, 'Operation', 'read');
-    } else if (path !== '-' && (op === 'download' || op === 'store')) {
-      setIfAbsent(props, 'ClassName', cls('FilePersister'));
-      props.Logfile = path;
-    } else {
-      setIfAbsent(props, 'ClassName', cls('StreamPersister'));
-      setIfAbsent(props, 'Operation', 'write');
-    }
-    return;
+  const mapping = SUPPORTED_SCHEMES[kind].includes(scheme) ? SCHEMES.find(scheme) : undefined;
+  if (mapping === undefined) {
+    const guess = SCHEMES.unknown(scheme, SUPPORTED_SCHEMES[kind]).suggestion;
+    unsupported(kind, `scheme ${JSON.stringify(scheme)} is not supported${guess === undefined ? '' : `; did you mean ${JSON.stringify(guess)}?`}; supported: ${SUPPORTED_SCHEMES[kind].join(', ')}`);
   }
-  if (scheme === 'tcp') {
-    if (hasCF) noJndi();
-    setHostPort(props, address);
-    if (kind === 'persister') {
-      if (op === 'provide' || op === 'publish') unsupported(kind, `operation ${op} needs ServerPersister, which xroute does not have`);
-      setIfAbsent(props, 'ClassName', cls('StreamPersister'));
-      setIfAbsent(props, 'Operation', 'write');
-    } else {
-      const path = address.path;
-      if (path !== '' && path !== '/' && path !== '/read' && op !== 'read') unsupported(kind, `tcp path ${path} selects ServerReceiver, which xroute does not have`);
-      setIfAbsent(props, 'ClassName', cls('StreamReceiver'));
-      setIfAbsent(props, 'Operation', 'read');
-    }
-    return;
-  }
-  if ((scheme === 'http' || scheme === 'https') && kind === 'persister') {
-    setHostPort(props, address);
-    setIfAbsent(props, 'ClassName', cls('FilePersister'));
-    setIfAbsent(props, 'Operation', 'store');
-    return;
-  }
-  if (scheme === 'amqp' || scheme === 'amqps') {
-    setHostPort(props, address);
-    const topic = !isAbsent(props, 'TopicName');
-    if (hasCF) {
-      if (kind === 'persister') {
-        setIfAbsent(props, 'ClassName', cls(topic ? 'JMSPublisher' : 'JMSPersister'));
-        setIfAbsent(props, 'Operation', topic ? 'pub' : 'put');
-      } else {
-        setIfAbsent(props, 'ClassName', cls(topic ? 'JMSSubscriber' : 'JMSReceiver'));
-        setIfAbsent(props, 'Operation', topic ? 'sub' : 'get');
-      }
-      setIfAbsent(props, 'IsPhysical', 'true');
-      return;
-    }
-    if (kind === 'persister') {
-      if (op === 'display') unsupported(kind, 'operation display needs JMXPersister, which xroute does not have');
-      props.ClassName = cls('AmqpPersister');
-      setIfAbsent(props, 'Operation', 'pub');
-    } else {
-      props.ClassName = cls('AmqpReceiver');
-      setIfAbsent(props, 'Operation', 'get');
-    }
-    return;
-  }
-  unsupported(kind, `scheme ${JSON.stringify(scheme)} is not supported; supported: ${SUPPORTED_SCHEMES[kind].join(', ')}`);
+  mapping(kind, address, props);
 }

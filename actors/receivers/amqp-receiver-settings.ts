@@ -2,9 +2,10 @@
  * AmqpReceiver configuration: the JSON schema of its own properties and the typed settings the behaviour
  * runs on. Every scalar is a string, as in the original; errors name the component and property.
  */
+import { ANY_INTEGER_PATTERN, intStr, integerSchemas, integerSetting } from '../../src/config/schema-helpers';
 import { ComponentConfig, JsonSchema } from '../../src/runtime/component';
 import { parseDisplayMask } from '../../src/logging/display';
-import { Partition, parsePartition } from '../../src/xqueue/partition';
+import { Partition } from '../../src/xqueue/partition';
 import { ConfigReader, ComponentConfigError } from '../support/config-values';
 import { SourceTopology } from '../../src/transports/amqp091-topology';
 import { AmqpConnectionSettings } from '../../src/transports/amqp091-connection';
@@ -53,7 +54,13 @@ export interface AmqpReceiverSettings {
   readonly reconnect: ReconnectSettings;
 }
 
-const INT = (description: string) => ({ type: 'string', pattern: '^\\s*-?\\d+\\s*$', description });
+/** AmqpReceiver's own integer settings: their schema and the reader's defaults and ranges. */
+export const AMQP_RECEIVER_INTEGERS = {
+  XAMode: integerSetting('bit 1 set (default {default}): ack after downstream work; 0: ack once in the XQueue', 1, { min: 0 }),
+  TextMode: integerSetting('{default} (default): text body (UTF-8); 0: bytes body', 1, { min: 0, max: 1, pattern: '^\\s*[01]\\s*$' }),
+  MaxAttempts: integerSetting('attempts of a failing message before it is dead-lettered (FailurePolicy requeue); {default} (default) = no limit', 0, { min: 0, pattern: ANY_INTEGER_PATTERN }),
+  ReceiveTime: integerSetting('non-daemon: idle time in ms before stopping', 1000, { min: 1, pattern: ANY_INTEGER_PATTERN }),
+};
 
 export const AMQP_RECEIVER_SCHEMA: JsonSchema = {
   type: 'object',
@@ -70,20 +77,17 @@ export const AMQP_RECEIVER_SCHEMA: JsonSchema = {
     BindingArguments: { type: 'object', additionalProperties: { type: 'string' }, description: 'headers exchange: match arguments of the binding ("x-match": all|any)' },
     Priority: { type: 'string', pattern: '^\\s*[0-9]\\s*$', description: 'JMSPriority set on every message (0-9)' },
     Persistence: { type: 'string', pattern: '^\\s*[12]\\s*$', description: 'JMSDeliveryMode set on every message (1 or 2)' },
-    Expiry: INT('ms added to the expiration of messages that have one'),
-    TextMode: { type: 'string', pattern: '^\\s*[01]\\s*$', description: '1 (default): text body (UTF-8); 0: bytes body' },
+    Expiry: intStr('ms added to the expiration of messages that have one'),
     Mode: { type: 'string', enum: ['daemon', 'non-daemon'], description: 'daemon (default): keep running when the queue is idle; non-daemon: stop after ReceiveTime ms idle' },
-    XAMode: { type: 'string', pattern: '^\\s*\\d+\\s*$', description: 'bit 1 set (default 1): ack after downstream work; 0: ack once in the XQueue' },
     FailurePolicy: { type: 'string', enum: [...FAILURE_POLICIES], description: 'failed downstream: requeue (default: attempted again after RedeliveryDelay), dead-letter (at once), requeue-once (one more attempt)' },
     RedeliveryDelay: { type: 'string', pattern: '^\\s*\\d+\\s*,\\s*\\d+\\s*$', description: 'delay before attempting a failed message again, "minMs,maxMs" doubling per attempt (default 1000,60000)' },
-    MaxAttempts: INT('attempts of a failing message before it is dead-lettered (FailurePolicy requeue); 0 (default) = no limit'),
     DeadLetterExchange: { type: 'string', minLength: 1, description: 'exchange a given-up message is published to (confirmed) before it is acked; without it, FailurePolicy requeue keeps a message parked and dead-letter nacks without requeue' },
     DeadLetterRoutingKey: { type: 'string', description: "routing key for DeadLetterExchange (default: the message's own routing key)" },
-    ReceiveTime: INT('non-daemon: idle time in ms before stopping (default 1000)'),
-    DisplayMask: INT('message fields to log (components.md §2.6)'),
+    ...integerSchemas(AMQP_RECEIVER_INTEGERS),
+    DisplayMask: intStr('message fields to log (docs/operations.md)'),
     StringProperty: { type: 'object', additionalProperties: { type: 'string' }, description: 'properties stamped on every message' },
-    CellID: INT('substituted for ${CellID} in StringProperty values'),
-    Capacity: INT('informational: the output XQueue decides'),
+    CellID: intStr('substituted for ${CellID} in StringProperty values'),
+    Capacity: intStr('informational: the output XQueue decides'),
     Partition: { type: 'string', description: '"offset,length" of output cells this receiver uses' },
   },
 };
@@ -92,27 +96,25 @@ export function readReceiverSettings(name: string, config: ComponentConfig, base
   const r = new ConfigReader(name, config);
   const operation = r.string('Operation', 'get');
   if (operation !== 'get') throw new ComponentConfigError(name, 'Operation', operation, '"get" (the only operation of AmqpReceiver)');
-  let partition: Partition;
-  try {
-    partition = parsePartition(r.string('Partition'), capacity, name);
-  } catch (e) {
-    throw new ComponentConfigError(name, 'Partition', r.string('Partition'), (e as Error).message);
-  }
+  const partition = r.partition('Partition', capacity);
   const stringProperty = r.stringMap('StringProperty');
+  const connection = readConnectionSettings(r, baseDir);
+  const topology = readSourceTopology(r);
+  const n = r.integers(AMQP_RECEIVER_INTEGERS);
   return {
-    connection: readConnectionSettings(r, baseDir),
-    topology: readSourceTopology(r),
-    clientAck: (r.int('XAMode', 1, { min: 0 }) & 1) === 1,
-    textMode: r.int('TextMode', 1, { min: 0, max: 1 }) === 1,
+    connection,
+    topology,
+    clientAck: (n.XAMode & 1) === 1,
+    textMode: n.TextMode === 1,
     displayMask: parseDisplayMask(r.string('DisplayMask')),
     displayProperties: Object.keys(stringProperty ?? {}),
     daemon: r.oneOf('Mode', ['daemon', 'non-daemon'], 'daemon') === 'daemon',
-    receiveTimeMs: r.int('ReceiveTime', 1000, { min: 1 }),
+    receiveTimeMs: n.ReceiveTime,
     priority: optionalInt(r, 'Priority', 0, 9),
     persistence: optionalInt(r, 'Persistence', 1, 2),
     expiryMs: optionalInt(r, 'Expiry', Number.MIN_SAFE_INTEGER),
     failurePolicy: r.oneOf('FailurePolicy', FAILURE_POLICIES, 'requeue'),
-    redelivery: readRedeliverySettings(r),
+    redelivery: readRedeliverySettings(r, n.MaxAttempts),
     partition,
     prefetch: partition.length > 0 ? partition.length : capacity,
     stamp: compileStringProperties(name, stringProperty, r.string('CellID', '0')),
@@ -120,12 +122,12 @@ export function readReceiverSettings(name: string, config: ComponentConfig, base
   };
 }
 
-function readRedeliverySettings(r: ConfigReader): RedeliverySettings {
+function readRedeliverySettings(r: ConfigReader, maxAttempts: number): RedeliverySettings {
   const backoff = readRedeliveryDelay(r);
   const deadLetterRoutingKey = r.string('DeadLetterRoutingKey');
   const deadLetterExchange = r.string('DeadLetterExchange');
   if (deadLetterRoutingKey !== undefined && deadLetterExchange === undefined) {
     throw new ComponentConfigError(r.component, 'DeadLetterRoutingKey', deadLetterRoutingKey, 'DeadLetterRoutingKey only together with DeadLetterExchange');
   }
-  return { backoff, maxAttempts: r.int('MaxAttempts', 0, { min: 0 }), deadLetterExchange, deadLetterRoutingKey };
+  return { backoff, maxAttempts, deadLetterExchange, deadLetterRoutingKey };
 }

@@ -1,6 +1,6 @@
 /**
  * AmqpReceiver (the original's RMQReceiver), operation `get`: consumes a RabbitMQ queue into its output
- * XQueue (components.md §8, with the R: recommendations).
+ * XQueue (docs/components/amqp.md).
  *
  * Flow control: the channel's prefetch is the output credit (partition length, else capacity), so the
  * broker never has more unacknowledged deliveries out than the XQueue can hold; deliveries that arrive
@@ -20,7 +20,7 @@
  */
 import type { Channel, ConfirmChannel, ConsumeMessage, Message as AmqpMessage, Options } from 'amqplib';
 import { ActorContext, Behaviour, StopReason } from '../../src/runtime/actor';
-import { ComponentDefinition, ComponentEnv } from '../../src/runtime/component';
+import { ComponentDefinition, ComponentEnv, outputOf } from '../../src/runtime/component';
 import { Reconnector } from '../../src/runtime/reconnector';
 import { amqpReconnector, reportSessionLost } from '../support/amqp091-config';
 import { AckTracker } from '../../src/transports/ack-tracker';
@@ -32,9 +32,8 @@ import { Outcome, XQueue } from '../../src/xqueue/xqueue';
 import { XQueueStoppedError } from '../../src/xqueue/errors';
 import { messageFromAmqp } from '../../src/transports/amqp091-mapping';
 import { amqpStep, settleWithin } from '../../src/transports/amqp091-connection';
-import { AmqpSessionBase, openAmqpSession } from '../../src/transports/amqp091-session';
+import { AmqpSessionBase, openAmqpSession, scheduleSettlement } from '../../src/transports/amqp091-session';
 import { checkExchange, declareSource } from '../../src/transports/amqp091-topology';
-import { ComponentConfigError, reportConfigurationError } from '../support/config-values';
 import { AMQP_RECEIVER_SCHEMA, AmqpReceiverSettings, readReceiverSettings } from './amqp-receiver-settings';
 
 interface Session extends AmqpSessionBase {
@@ -76,7 +75,6 @@ const STOP_DRAIN_MS = 2000;
 const CLOSE_TIMEOUT_MS = 2000;
 
 export class AmqpReceiver implements Behaviour<never> {
-  private s!: AmqpReceiverSettings;
   private ctx!: ActorContext<never>;
   private output!: XQueue<Message>;
   private reconnector?: Reconnector<Session>;
@@ -95,19 +93,15 @@ export class AmqpReceiver implements Behaviour<never> {
   private waitingRetry = 0;
   private failures!: FailureSummary;
 
-  constructor(private readonly env: ComponentEnv) {}
+  constructor(
+    private readonly env: ComponentEnv,
+    private readonly s: AmqpReceiverSettings,
+  ) {}
 
   start(ctx: ActorContext<never>): void {
     this.ctx = ctx;
     const env = this.env;
-    try {
-      if (!env.output) throw new ComponentConfigError(env.name, 'LinkName', undefined, 'an output XQueue (the receiver has none)');
-      this.output = env.output;
-      this.s = readReceiverSettings(env.name, env.config, env.baseDir, env.output.capacity);
-    } catch (e) {
-      reportConfigurationError(env, e);
-      return;
-    }
+    this.output = outputOf(env);
     this.byCell = new Array<Delivery | undefined>(this.output.capacity).fill(undefined);
     this.failures = new FailureSummary(env.logger, env.name, 'messages failed', { setTimeout: (fn, ms) => ctx.setTimeout(fn, ms) });
     if (!this.s.daemon) ctx.setInterval(() => this.checkIdle(), this.s.receiveTimeMs);
@@ -180,7 +174,12 @@ export class AmqpReceiver implements Behaviour<never> {
     this.takeBackUntaken(session);
     this.compactPending();
     void session.conn.close().catch(() => undefined);
-    if (this.session === session) this.session = undefined;
+    const wasRunning = this.session === session;
+    if (wasRunning) this.session = undefined;
+    // A session that dies during its set-up (a DeadLetterExchange check refused, ...) is no loss to report: the
+    // open fails with this reason and the reconnector treats it as a failed attempt. Reporting it too would count
+    // a channel error, and hand the reconnector a session it never had, depending on which event came first.
+    if (!wasRunning) return;
     reportSessionLost(this.env, this.reconnector, session, error, { queue: session.queue, redelivered: unsettled });
   }
 
@@ -344,25 +343,12 @@ export class AmqpReceiver implements Behaviour<never> {
   }
 
   private scheduleFlush(session: Session): void {
-    if (session.flushScheduled) return;
-    session.flushScheduled = true;
-    queueMicrotask(() => this.flushAcks(session));
+    scheduleSettlement(session, this.ackSkipped);
   }
 
-  private flushAcks(session: Session): void {
-    session.flushScheduled = false;
-    if (!session.alive) return;
-    const frames = session.acks.flush();
-    try {
-      for (const f of frames) {
-        if (f.kind === 'ack') session.ch.ack(tagOnly(f.tag), f.multiple);
-        else session.ch.nack(tagOnly(f.tag), false, f.requeue);
-      }
-    } catch {
-      // The channel died under us: its close event follows, and the broker redelivers what was unsettled.
-      this.env.status.count('ackSkipped');
-    }
-  }
+  private readonly ackSkipped = (): void => {
+    this.env.status.count('ackSkipped');
+  };
 
   // ------------------------------------------------------------------ failures and redelivery
 
@@ -502,25 +488,15 @@ export class AmqpReceiver implements Behaviour<never> {
 }
 
 /** What amqplib's ack needs of a message: its delivery tag. */
-function tagOnly(deliveryTag: number): ConsumeMessage {
-  return { fields: { deliveryTag } } as ConsumeMessage;
-}
-
-export const AMQP_RECEIVER: ComponentDefinition<never> = {
+export const AMQP_RECEIVER: ComponentDefinition<never, AmqpReceiverSettings> = {
   className: 'receiver.AmqpReceiver',
   aliases: ['receiver.RMQReceiver'],
   role: 'receiver',
+  needsOutput: true,
   operations: ['get'],
   description: 'Consumes a RabbitMQ (AMQP 0-9-1) queue into its output XQueue, with prefetch tied to the output capacity and ack after downstream work (XAMode 1).',
   schema: AMQP_RECEIVER_SCHEMA,
-  validate(config, baseDir) {
-    try {
-      readReceiverSettings(typeof config.Name === 'string' ? config.Name : 'AmqpReceiver', config, baseDir, 1 << 30);
-      return [];
-    } catch (e) {
-      const property = e instanceof ComponentConfigError ? e.property : ((e as { key?: string }).key ?? '');
-      return [{ property, message: (e as Error).message, severity: 'error' }];
-    }
-  },
-  create: (env) => new AmqpReceiver(env),
+  // Validation has no output XQueue: any Partition within a large capacity reads.
+  settings: (name, config, baseDir, context) => readReceiverSettings(name, config, baseDir, context.outputCapacity ?? 1 << 30),
+  create: (env, settings) => new AmqpReceiver(env, settings),
 };

@@ -1,5 +1,5 @@
 /**
- * JMSReceiver configuration (components.md §6.6): the JSON schema of its own properties and the typed
+ * JMSReceiver configuration (docs/components/jms-queues.md): the JSON schema of its own properties and the typed
  * settings (the receive side is shared with JMSSubscriber: actors/support/jms-consumer.ts).
  */
 import { ComponentConfig, JsonSchema } from '../../src/runtime/component';
@@ -24,7 +24,7 @@ export const JMS_RECEIVER_SCHEMA: JsonSchema = {
       enum: [...UNSELECTED_OUTCOMES],
       description: 'a message the MessageSelector does not select, on a broker that ignores selectors (RabbitMQ): accept (default: consumed and dropped) or release (left on the queue for other consumers, as modified/undeliverable-here)',
     },
-    MaxIdleTime: { type: 'string', pattern: '^\\s*\\d+\\s*$', description: 'parsed but not used by get (components.md §6.6)' },
+    MaxIdleTime: { type: 'string', pattern: '^\\s*\\d+\\s*$', description: 'parsed but not used by get (docs/components/jms-queues.md)' },
     Priority: s('read but without effect on the output queue'),
     Persistence: s('read but without effect on the output queue'),
     Expiry: s('read but without effect on the output queue'),

@@ -1,5 +1,5 @@
 /**
- * JMSSubscriber configuration (components.md §7): the JSON schema of its own properties and the typed
+ * JMSSubscriber configuration (docs/components/jms-subscriber.md): the JSON schema of its own properties and the typed
  * settings the behaviour runs on (the receive side is shared with JMSReceiver: actors/support/jms-consumer.ts).
  */
 import { ComponentConfig, JsonSchema } from '../../src/runtime/component';
@@ -15,9 +15,9 @@ export const JMS_SUBSCRIBER_SCHEMA: JsonSchema = {
     Operation: { type: 'string', enum: ['sub'] },
     TopicName: { type: 'string', description: 'the topic (a JNDI name when URI is a jndi.properties file)' },
     SubscriptionID: { type: 'string', description: 'durable subscription name (present = durable); ${CellID} is substituted' },
-    Priority: s('read but without effect on the output queue (components.md §7.5)'),
-    Persistence: s('read but without effect on the output queue (components.md §7.5)'),
-    Expiry: s('read but without effect on the output queue (components.md §7.5)'),
+    Priority: s('read but without effect on the output queue (docs/components/jms-subscriber.md)'),
+    Persistence: s('read but without effect on the output queue (docs/components/jms-subscriber.md)'),
+    Expiry: s('read but without effect on the output queue (docs/components/jms-subscriber.md)'),
   },
   required: [],
 };

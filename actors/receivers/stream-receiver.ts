@@ -1,5 +1,5 @@
 /**
- * StreamReceiver (components.md §6.5, operation read): reads a byte stream from a TCP peer or a file and
+ * StreamReceiver (docs/components/stream-and-file.md, operation read): reads a byte stream from a TCP peer or a file and
  * cuts it into messages by SOTBytes/EOTBytes (newline by default), text messages with TextMode 1
  * (default) or bytes with 0. A cell of the output XQueue is reserved before each message is added; when
  * none is free the stream is paused, so a full (or paused) XQueue stops reading.
@@ -13,9 +13,10 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { ActorContext, Behaviour, TimerHandle } from '../../src/runtime/actor';
-import { ComponentConfig, ComponentDefinition, ComponentEnv, JsonSchema } from '../../src/runtime/component';
+import { ComponentConfig, ComponentDefinition, ComponentEnv, ConfigIssue, JsonSchema, outputOf } from '../../src/runtime/component';
+import { settingsIssues } from '../../src/config/config-issues';
 import { Reconnector } from '../../src/runtime/reconnector';
-import { boolStr, intStr, str, strMap } from '../../src/config/schema-helpers';
+import { boolStr, intStr, integerSchemas, integerSetting, str, strMap } from '../../src/config/schema-helpers';
 import { displayMessage, parseDisplayMask } from '../../src/logging/display';
 import { Message } from '../../src/message/message';
 import { Partition, parsePartition } from '../../src/xqueue/partition';
@@ -24,7 +25,7 @@ import { QueueState, XQueue } from '../../src/xqueue/xqueue';
 import { DEFAULT_MAX_MSG_LENGTH, HexBytesError, StreamFramer, parseHexBytes } from '../stream/framing';
 import { connectTcp } from '../stream/tcp-connect';
 import { StreamTarget, describeTarget, parseStreamTarget } from '../stream/stream-target';
-import { ComponentConfigError, ConfigReader, configIssues } from '../support/config-values';
+import { ComponentConfigError, ConfigReader } from '../support/config-values';
 import { describeFileError } from '../../src/config/errors';
 
 const MODES = ['default', 'daemon', 'ignore'] as const;
@@ -47,12 +48,17 @@ export interface StreamReceiverSettings {
   readonly displayMask: number;
 }
 
+/** StreamReceiver's own integer settings: their schema and the reader's defaults and ranges. */
+export const STREAM_RECEIVER_INTEGERS = {
+  MaxMsgLength: integerSetting('the longest message in bytes', DEFAULT_MAX_MSG_LENGTH, { min: 1 }),
+};
+
 export const STREAM_RECEIVER_SCHEMA: JsonSchema = {
   type: 'object',
   properties: {
     EOTBytes: str('hex bytes ending a message, e.g. "0x0a"'),
     SOTBytes: str('hex bytes starting a message, e.g. "0x01"'),
-    MaxMsgLength: intStr('the longest message in bytes (default 4194304)', { min: 1 }),
+    ...integerSchemas(STREAM_RECEIVER_INTEGERS),
     KeepAlive: boolStr(),
     SOTimeout: intStr('the connect timeout in seconds (default 60)', { min: 0 }),
     RetryTimeout: intStr('seconds a pooled receiver may keep RETRYING before the pool stops it', { min: 0 }),
@@ -72,15 +78,18 @@ export function readStreamReceiverSettings(component: string, config: ComponentC
     try {
       return parseHexBytes(key, c.string(key));
     } catch (e) {
-      throw e instanceof HexBytesError ? new ComponentConfigError(component, key, e.value, 'hex bytes with a 2-character prefix, e.g. "0x0a"') : e;
+      throw e instanceof HexBytesError ? new ComponentConfigError(component, key, e.value, 'hex bytes with a 2-character prefix, e.g. "0x0a"', e) : e;
     }
   };
   const pauseTimeMs = c.int('PauseTime', 5000, { min: 1 });
+  const sot = hex('SOTBytes');
+  const eot = hex('EOTBytes');
+  const n = c.integers(STREAM_RECEIVER_INTEGERS);
   return {
     target,
-    sot: hex('SOTBytes'),
-    eot: hex('EOTBytes'),
-    maxMsgLength: c.int('MaxMsgLength', DEFAULT_MAX_MSG_LENGTH, { min: 1 }),
+    sot,
+    eot,
+    maxMsgLength: n.MaxMsgLength,
     textMode: c.int('TextMode', 1, { min: 0, max: 1 }) === 1,
     mode: c.oneOf('Mode', MODES, 'default'),
     keepAlive: c.bool('KeepAlive', false),
@@ -113,9 +122,25 @@ function checkInputFile(component: string, uri: string, target: StreamTarget): v
   try {
     isDirectory = fs.statSync(target.path).isDirectory();
   } catch (e) {
-    throw new ComponentConfigError(component, 'URI', uri, `an existing file to read, but ${describeFileError(e, target.path)}`);
+    throw new ComponentConfigError(component, 'URI', uri, `an existing file to read, but ${describeFileError(e, target.path)}`, e);
   }
   if (isDirectory) throw new ComponentConfigError(component, 'URI', uri, `a file to read, but ${target.path} is a directory`);
+}
+
+/**
+ * `xroute validate`'s check of a file input, once the settings read (their problem is the reader's to
+ * report). Not part of the settings reader, which also runs at every start: there a missing file is
+ * waited for (retried), not a configuration error.
+ */
+function inputFileIssues(config: ComponentConfig, baseDir: string): ConfigIssue[] {
+  const name = typeof config.Name === 'string' ? config.Name : 'StreamReceiver';
+  let target: StreamTarget;
+  try {
+    target = readStreamReceiverSettings(name, config, baseDir).target;
+  } catch {
+    return [];
+  }
+  return settingsIssues(() => checkInputFile(name, String(config.URI), target));
 }
 
 /** Opens a file for reading from `start`; resolves once it is open. */
@@ -156,8 +181,7 @@ class StreamReceiverBehaviour implements Behaviour<never> {
 
   start(ctx: ActorContext<never>): void {
     this.ctx = ctx;
-    const output = this.env.output;
-    if (!output) throw new ComponentConfigError(this.env.name, 'LinkName', undefined, 'an output link for the receiver');
+    const output = outputOf(this.env);
     this.output = output;
     this.partition = parsePartition(this.s.partitionText, output.capacity, output.name);
     this.offQueueState = output.onStateChange(ctx.guard((state: QueueState) => this.onQueueState(state)));
@@ -325,18 +349,17 @@ class StreamReceiverBehaviour implements Behaviour<never> {
 export const RECEIVE_TIME_UNUSED =
   'ReceiveTime has no effect on a StreamReceiver: the original used it as a read timeout only to check for stop and pause between blocking reads, and xroute reacts to both at once; a quiet stream is never an error';
 
-export const STREAM_RECEIVER: ComponentDefinition<never> = {
+export const STREAM_RECEIVER: ComponentDefinition<never, StreamReceiverSettings> = {
   className: 'receiver.StreamReceiver',
   role: 'receiver',
+  needsOutput: true,
   operations: ['read'],
-  description: 'reads a TCP stream or a file and cuts it into messages by SOTBytes/EOTBytes (components.md §6.5)',
+  description: 'reads a TCP stream or a file and cuts it into messages by SOTBytes/EOTBytes (docs/components/stream-and-file.md)',
   schema: STREAM_RECEIVER_SCHEMA,
+  settings: (name, config, baseDir) => readStreamReceiverSettings(name, config, baseDir),
   validate: (config, baseDir) => [
-    ...configIssues(() => {
-      const name = String(config.Name ?? 'StreamReceiver');
-      checkInputFile(name, String(config.URI), readStreamReceiverSettings(name, config, baseDir).target);
-    }),
+    ...inputFileIssues(config, baseDir),
     ...(config.ReceiveTime === undefined ? [] : [{ property: 'ReceiveTime', message: RECEIVE_TIME_UNUSED, severity: 'warning' as const }]),
   ],
-  create: (env) => new StreamReceiverBehaviour(env, readStreamReceiverSettings(env.name, env.config, env.baseDir)),
+  create: (env, settings) => new StreamReceiverBehaviour(env, settings),
 };

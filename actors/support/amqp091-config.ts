@@ -3,6 +3,7 @@
  * exchange/queue/bindings, reconnect timing) from a component configuration, and their JSON schemas.
  * The rules are documented on the types in src/transports/amqp091-connection.ts and amqp091-topology.ts.
  */
+import { integerSchemas, integerSetting } from '../../src/config/schema-helpers';
 import { BackoffOptions, parseBackoff } from '../../src/runtime/backoff';
 import { AMQP_RECONNECT_BACKOFF, AmqpConnectionSettings, isFatalAmqpError, redactUri } from '../../src/transports/amqp091-connection';
 import { ActorContext, TimerHandle } from '../../src/runtime/actor';
@@ -18,6 +19,22 @@ export const CONNECTION_PROPERTIES = ['URI', 'HostName', 'Port', 'VirtualHost', 
 
 export { BOOLEAN_STRING };
 
+/** The connection's integer settings: their schema and the reader's defaults and ranges. */
+export const AMQP_CONNECTION_INTEGERS = {
+  Heartbeat: integerSetting('AMQP heartbeat in seconds (default {default}; 0 = off)', 10, { min: 0, pattern: '^\\d+$' }),
+  ConnectTimeout: integerSetting('ms to wait for the TCP/TLS connection', 10_000, { min: 1, pattern: '^\\d+$' }),
+};
+
+/** The reconnection's integer settings (QuietPeriod and StandbyTime are common properties). */
+export const AMQP_RECONNECT_INTEGERS = {
+  Tolerance: integerSetting('reconnect attempts at the minimum delay at the start of an outage', 0, { min: 0 }),
+  MaxRetry: integerSetting(
+    'reconnect attempts per retry cycle before a quiet period of QuietPeriod x StandbyTime (the original meaning); {default} (default) = no cycles. An outage never stops the component',
+    0,
+    { min: 0 },
+  ),
+};
+
 export function connectionSchemaProperties(): Record<string, unknown> {
   const str = (description: string) => ({ type: 'string', description });
   return {
@@ -28,8 +45,7 @@ export function connectionSchemaProperties(): Record<string, unknown> {
     Username: str('user name; overrides credentials in the URI'),
     Password: str('password; overrides credentials in the URI'),
     ...tlsSchemaProperties(),
-    Heartbeat: { type: 'string', pattern: '^\\d+$', description: 'AMQP heartbeat in seconds (default 10; 0 = off)' },
-    ConnectTimeout: { type: 'string', pattern: '^\\d+$', description: 'ms to wait for the TCP/TLS connection (default 10000)' },
+    ...integerSchemas(AMQP_CONNECTION_INTEGERS),
   };
 }
 
@@ -38,8 +54,8 @@ export function readConnectionSettings(reader: ConfigReader, baseDir: string): A
   let url: URL;
   try {
     url = new URL(uriText);
-  } catch {
-    throw new ComponentConfigError(reader.component, 'URI', redactUri(uriText), 'amqp://host[:port][/vhost] or amqps://...');
+  } catch (e) {
+    throw new ComponentConfigError(reader.component, 'URI', redactUri(uriText), 'amqp://host[:port][/vhost] or amqps://...', e);
   }
   const scheme = url.protocol.replace(/:$/, '').toLowerCase();
   if (scheme !== 'amqp' && scheme !== 'amqps') throw new ComponentConfigError(reader.component, 'URI', redactUri(uriText), 'an amqp:// or amqps:// URI');
@@ -50,6 +66,7 @@ export function readConnectionSettings(reader: ConfigReader, baseDir: string): A
   const vhost = reader.string('VirtualHost') || (path === '' ? '/' : path);
   const username = reader.string('Username') ?? (url.username ? decodeURIComponent(url.username) : 'guest');
   const password = reader.string('Password') ?? (url.password ? decodeURIComponent(url.password) : 'guest');
+  const n = reader.integers(AMQP_CONNECTION_INTEGERS);
   return {
     protocol,
     hostname,
@@ -57,8 +74,8 @@ export function readConnectionSettings(reader: ConfigReader, baseDir: string): A
     vhost,
     username,
     password,
-    heartbeatSeconds: reader.int('Heartbeat', 10, { min: 0 }),
-    connectTimeoutMs: reader.int('ConnectTimeout', 10_000, { min: 1 }),
+    heartbeatSeconds: n.Heartbeat,
+    connectTimeoutMs: n.ConnectTimeout,
     tls: readTlsSettings(reader, baseDir),
   };
 }
@@ -72,11 +89,9 @@ export interface ReconnectSettings {
 }
 
 export function reconnectSchemaProperties(): Record<string, unknown> {
-  const int = (description: string) => ({ type: 'string', pattern: '^\\s*\\d+\\s*$', description });
   return {
     ReconnectBackoff: { type: 'string', pattern: '^\\s*\\d+\\s*,\\s*\\d+\\s*$', description: 'reconnect delay "minMs,maxMs" (default 200,2000)' },
-    Tolerance: int('reconnect attempts at the minimum delay at the start of an outage (default 0)'),
-    MaxRetry: int('reconnect attempts per retry cycle before a quiet period of QuietPeriod x StandbyTime (the original meaning); 0 (default) = no cycles. An outage never stops the component'),
+    ...integerSchemas(AMQP_RECONNECT_INTEGERS),
   };
 }
 
@@ -84,11 +99,12 @@ export function readReconnectSettings(reader: ConfigReader): ReconnectSettings {
   let backoff: BackoffOptions;
   try {
     backoff = parseBackoff(reader.string('ReconnectBackoff'), AMQP_RECONNECT_BACKOFF);
-  } catch {
-    throw new ComponentConfigError(reader.component, 'ReconnectBackoff', reader.string('ReconnectBackoff'), '"minMs,maxMs" with min <= max');
+  } catch (e) {
+    throw new ComponentConfigError(reader.component, 'ReconnectBackoff', reader.string('ReconnectBackoff'), '"minMs,maxMs" with min <= max', e);
   }
   const quietMs = reader.int('QuietPeriod', 4, { min: 0 }) * reader.int('StandbyTime', 15_000, { min: 0 });
-  return { backoff, tolerance: reader.int('Tolerance', 0, { min: 0 }), maxRetry: reader.int('MaxRetry', 0, { min: 0 }), quietMs };
+  const n = reader.integers(AMQP_RECONNECT_INTEGERS);
+  return { backoff, tolerance: n.Tolerance, maxRetry: n.MaxRetry, quietMs };
 }
 
 export function topologySchemaProperties(): Record<string, unknown> {

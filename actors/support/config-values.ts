@@ -5,22 +5,22 @@
 import { ComponentConfig, ComponentEnv, ConfigValue } from '../../src/runtime/component';
 import { RegexSyntaxError } from '../../src/rules/errors';
 import { compilePerl5 } from '../../src/rules/regex-dialect';
+import { ConfigValueError } from '../../src/config/config-value-error';
+import { integerValue } from '../../src/config/integer-text';
+import { IntegerSetting } from '../../src/config/schema-helpers';
+import { Partition, parsePartition } from '../../src/xqueue/partition';
+import { PartitionError } from '../../src/xqueue/errors';
 
-/** A configuration value that cannot be used. */
-export class ComponentConfigError extends Error {
-  constructor(
-    readonly component: string,
-    readonly property: string,
-    readonly value: unknown,
-    readonly expected: string,
-  ) {
-    super(`${component}: ${property} ${value === undefined ? 'is missing' : JSON.stringify(value)}: expected ${expected}`);
+/** A component property that cannot be used: a ConfigValueError with the reader's positional arguments. */
+export class ComponentConfigError extends ConfigValueError {
+  constructor(component: string, property: string, value: unknown, expected: string, cause?: unknown) {
+    super({ component, property, got: value, expected, cause });
     this.name = 'ComponentConfigError';
   }
 
-  /** The message without the component and property, for reports that name them already. */
-  detail(): string {
-    return `${this.value === undefined ? 'is missing' : JSON.stringify(this.value)}: expected ${this.expected}`;
+  /** The value as configured (masked under a secret property). */
+  get value(): unknown {
+    return this.got;
   }
 }
 
@@ -29,7 +29,7 @@ export function perl5Setting(component: string, property: string, source: string
   try {
     return compilePerl5(source);
   } catch (e) {
-    throw new ComponentConfigError(component, property, source, `a Perl5 regular expression (${e instanceof RegexSyntaxError ? e.reason : (e as Error).message})`);
+    throw new ComponentConfigError(component, property, source, `a Perl5 regular expression (${e instanceof RegexSyntaxError ? e.reason : (e as Error).message})`, e);
   }
 }
 
@@ -69,8 +69,16 @@ export class ConfigReader {
   int(key: string, fallback: number, opts: { min?: number; max?: number } = {}): number {
     const v = this.string(key);
     if (v === undefined || v.trim() === '') return fallback;
-    if (!/^\s*-?\d+\s*$/.test(v)) throw new ComponentConfigError(this.component, key, v, 'an integer');
-    return this.inRange(key, v, Number(v), opts);
+    const n = integerValue(v);
+    if (n === undefined) throw new ComponentConfigError(this.component, key, v, 'an integer');
+    return this.inRange(key, v, n, opts);
+  }
+
+  /** Every declared integer setting (src/config/schema-helpers.ts integerSetting), read with its default and range. */
+  integers<K extends string>(declared: Readonly<Record<K, IntegerSetting>>): Record<K, number> {
+    const out = {} as Record<K, number>;
+    for (const key of Object.keys(declared) as K[]) out[key] = this.int(key, declared[key].default, declared[key]);
+    return out;
   }
 
   /** A decimal number (for seconds that tests and operators may give as "0.5"). */
@@ -110,23 +118,23 @@ export class ConfigReader {
     return out;
   }
 
+  /** The Partition ("offset,length") of an XQueue of `capacity` cells; absent or empty is the whole queue. */
+  partition(key: string, capacity: number): Partition {
+    const text = this.string(key);
+    try {
+      return parsePartition(text, capacity, this.component);
+    } catch (e) {
+      if (e instanceof PartitionError) throw new ComponentConfigError(this.component, key, text, e.expected, e);
+      throw e;
+    }
+  }
+
   private inRange(key: string, text: string, n: number, opts: { min?: number; max?: number }): number {
     if ((opts.min !== undefined && n < opts.min) || (opts.max !== undefined && n > opts.max)) {
       const expected = opts.max === undefined ? `a number >= ${opts.min}` : opts.min === undefined ? `a number <= ${opts.max}` : `a number from ${opts.min} to ${opts.max}`;
       throw new ComponentConfigError(this.component, key, text, expected);
     }
     return n;
-  }
-}
-
-/** Runs a settings reader for a definition's validate(): its first error becomes a ConfigIssue naming the property. */
-export function configIssues(read: () => unknown): { property: string; message: string }[] {
-  try {
-    read();
-    return [];
-  } catch (e) {
-    if (e instanceof ComponentConfigError) return [{ property: e.property, message: e.detail() }];
-    return [{ property: '', message: e instanceof Error ? e.message : String(e) }];
   }
 }
 

@@ -3,15 +3,13 @@
  * JMSPublisher): where to connect (URI, JNDI file, vendor properties), dialect, ClientID, reconnection,
  * and the schema of those properties. Errors name the component and the property.
  */
-import { ComponentConfig, ConfigIssue, JsonSchema } from '../../src/runtime/component';
+import { ComponentConfig, ConfigIssue } from '../../src/runtime/component';
 import { JmsConfigError } from '../../src/transports/amqp10-errors';
 import { DestinationKind, ResolvedEndpoint, resolveEndpoint } from '../../src/transports/amqp10-endpoint';
 import { DIALECT_CHOICES, DialectChoice } from '../../src/transports/amqp10-dialect';
 import { FailedOutcome } from '../../src/transports/amqp10-consumer';
 import { JmsSelector, SelectorSyntaxError } from '../../src/jms/selector';
-import { StringPropertyError } from '../../src/transports/string-property';
 import { migrationWarnings } from '../../src/transports/jms-migration';
-import { PartitionError } from '../../src/xqueue/errors';
 import { ConfigReader, ComponentConfigError } from './config-values';
 import { ReconnectSettings, readReconnectSettings, reconnectSchemaProperties } from './amqp091-config';
 import { configuredTlsProperties, readTlsSettings, tlsSchemaProperties } from './tls-config';
@@ -45,8 +43,6 @@ export function jmsConnectionSchemaProperties(): Record<string, unknown> {
     ...reconnectSchemaProperties(),
   };
 }
-
-export const INT_STRING = (description: string): JsonSchema => ({ type: 'string', pattern: '^\\s*-?\\d+\\s*$', description });
 
 export interface JmsConnectionSettings {
   readonly resolved: ResolvedEndpoint;
@@ -84,12 +80,7 @@ export function substituteCellId(text: string | undefined, cellId: string): stri
 
 export const FAILED_OUTCOMES: readonly FailedOutcome[] = ['reject', 'release', 'modified'];
 
-/** XAMode bit 1: acknowledge only after the downstream removed the message. */
-export function readXaMode(reader: ConfigReader, fallback: number): 0 | 1 {
-  return (reader.int('XAMode', fallback, { min: 0 }) & 1) === 1 ? 1 : 0;
-}
-
-/** MessageSelector (plus StartDate/EndDate as JMSTimestamp bounds, components.md §7.2), compiled. */
+/** MessageSelector (plus StartDate/EndDate as JMSTimestamp bounds, docs/components/jms-subscriber.md), compiled. */
 export function readSelector(reader: ConfigReader): JmsSelector | undefined {
   const parts: string[] = [];
   const selector = reader.string('MessageSelector')?.trim();
@@ -102,8 +93,13 @@ export function readSelector(reader: ConfigReader): JmsSelector | undefined {
     parts.push(`JMSTimestamp ${op} ${ms}`);
   }
   if (parts.length === 0) return undefined;
-  if (selector) JmsSelector.compile(selector); // errors point into the configured selector, not the combined one
-  return JmsSelector.compile(parts.length === 1 && selector ? selector : parts.join(' AND '));
+  try {
+    if (selector) JmsSelector.compile(selector); // errors point into the configured selector, not the combined one
+    return JmsSelector.compile(parts.length === 1 && selector ? selector : parts.join(' AND '));
+  } catch (e) {
+    if (e instanceof SelectorSyntaxError) throw new JmsConfigError(reader.component, 'MessageSelector', e.message, e);
+    throw e;
+  }
 }
 
 function parseJmsDate(text: string): number | undefined {
@@ -114,21 +110,9 @@ function parseJmsDate(text: string): number | undefined {
   return Number.isNaN(t) ? undefined : t;
 }
 
-/**
- * Turns the errors a settings reader throws into configuration issues for `xroute validate`; a configuration that
- * reads gets the migration warnings (what a Java JMS client configuration must change for AMQP 1.0).
- */
-export function jmsConfigIssues(read: () => { readonly connection: JmsConnectionSettings }, config: ComponentConfig): ConfigIssue[] {
-  try {
-    return migrationWarnings(config, read().connection.resolved);
-  } catch (e) {
-    if (e instanceof SelectorSyntaxError) return [{ property: 'MessageSelector', message: e.message }];
-    if (e instanceof JmsConfigError) return [{ property: e.property, message: e.message }];
-    if (e instanceof ComponentConfigError) return [{ property: e.property, message: e.message }];
-    if (e instanceof StringPropertyError) return [{ property: `StringProperty/${e.property}`, message: e.message }];
-    if (e instanceof PartitionError) return [{ property: 'Partition', message: e.message }];
-    return [{ property: '', message: (e as Error).message }];
-  }
+/** For `xroute validate`: what a Java JMS client configuration must change for AMQP 1.0, from settings that read. */
+export function jmsMigrationIssues(config: ComponentConfig, settings: { readonly connection: JmsConnectionSettings }): ConfigIssue[] {
+  return migrationWarnings(config, settings.connection.resolved);
 }
 
 /** Reports, once per component, configured properties that mean nothing over AMQP 1.0. */

@@ -4,22 +4,29 @@
  * display, Partition) and the actor behaviour that runs an Amqp10Consumer into the output XQueue, with the
  * non-daemon "stop after ReceiveTime ms of silence" rule. Each receiver only says which source to attach.
  */
+import { ANY_INTEGER_PATTERN, intStr, integerSchemas, integerSetting } from '../../src/config/schema-helpers';
 import { randomUUID } from 'crypto';
 import { Behaviour } from '../../src/runtime/actor';
-import { ComponentConfig, ComponentEnv, JsonSchema } from '../../src/runtime/component';
+import { ComponentEnv, JsonSchema, outputOf } from '../../src/runtime/component';
 import { displayMessage, parseDisplayMask } from '../../src/logging/display';
-import { Partition, WHOLE_QUEUE, parsePartition } from '../../src/xqueue/partition';
+import { Partition, WHOLE_QUEUE } from '../../src/xqueue/partition';
 import { JmsSelector } from '../../src/jms/selector';
 import { Amqp10Consumer, FailedOutcome, UnselectedOutcome } from '../../src/transports/amqp10-consumer';
 import { Amqp10Connection, endpointLabel } from '../../src/transports/amqp10-connection';
 import { Dialect, SourcePlan } from '../../src/transports/amqp10-dialect';
+import { RabbitHeaderRelay } from '../../src/transports/rabbit-header-relay';
 import { DestinationKind } from '../../src/transports/amqp10-endpoint';
-import { JmsConfigError } from '../../src/transports/amqp10-errors';
 import { Stamper, compileStringProperties } from '../../src/transports/string-property';
 import { ConfigReader } from './config-values';
 import { BackoffOptions } from '../../src/runtime/backoff';
 import { readRedeliveryDelay } from './redelivery-config';
-import { FAILED_OUTCOMES, INT_STRING, JmsConnectionSettings, ineffectiveProperties, readJmsConnection, readSelector, readXaMode } from './jms-config';
+import { FAILED_OUTCOMES, JmsConnectionSettings, ineffectiveProperties, readJmsConnection, readSelector } from './jms-config';
+
+/** The receive-side integer settings of JMSReceiver and JMSSubscriber: their schema and the reader's defaults and ranges. */
+export const JMS_CONSUMER_INTEGERS = {
+  XAMode: integerSetting('bit 1 set (default {default}): accept after downstream work; 0: accept once in the XQueue', 1, { min: 0, pattern: ANY_INTEGER_PATTERN }),
+  ReceiveTime: integerSetting('non-daemon: ms without a message before the receiver stops', 1000, { min: 1, pattern: ANY_INTEGER_PATTERN }),
+};
 
 /** Schema of the receive-side properties shared by JMSSubscriber and JMSReceiver. */
 export function consumerSchemaProperties(): Record<string, JsonSchema> {
@@ -27,14 +34,13 @@ export function consumerSchemaProperties(): Record<string, JsonSchema> {
     MessageSelector: { type: 'string', description: 'JMS selector: sent to the broker and applied by xroute' },
     StartDate: { type: 'string', description: 'only messages with JMSTimestamp >= this (yyyy/MM/dd.HH:mm:ss.SSS)' },
     EndDate: { type: 'string', description: 'only messages with JMSTimestamp <= this (yyyy/MM/dd.HH:mm:ss.SSS)' },
-    XAMode: INT_STRING('bit 1 set (default 1): accept after downstream work; 0: accept once in the XQueue'),
-    TextMode: INT_STRING('accepted; does not change received messages'),
+    TextMode: intStr('accepted; does not change received messages'),
     Mode: { type: 'string', description: 'daemon: keep waiting on a quiet source; anything else: stop after ReceiveTime ms without a message' },
-    ReceiveTime: INT_STRING('non-daemon: ms without a message before the receiver stops (default 1000)'),
+    ...integerSchemas(JMS_CONSUMER_INTEGERS),
     FailedOutcome: { type: 'string', enum: [...FAILED_OUTCOMES], description: 'settlement when downstream gave up on a message: reject (default, dead-letter), release (redeliver) or modified (redeliver, delivery count +1)' },
     RedeliveryDelay: { type: 'string', pattern: '^\\s*\\d+\\s*,\\s*\\d+\\s*$', description: 'FailedOutcome release/modified: delay before the settlement, "minMs,maxMs" doubling per consecutive failure (default 1000,60000)' },
     EnableExceptionListener: { type: 'string', description: '"true": log every asynchronous broker error at error level' },
-    DisplayMask: INT_STRING('message fields to log (components.md §2.6)'),
+    DisplayMask: intStr('message fields to log (docs/operations.md)'),
     StringProperty: { type: 'object', additionalProperties: { type: 'string' }, description: 'properties stamped on every message; an empty JMSReplyTo removes the reply-to' },
   };
 }
@@ -61,14 +67,16 @@ export function readConsumerSettings(r: ConfigReader, baseDir: string, kind: Des
   const selector = readSelector(r);
   const stringProperty = r.stringMap('StringProperty');
   let partition: Partition = WHOLE_QUEUE;
-  if (capacity !== undefined) partition = parsePartition(r.string('Partition'), capacity, r.component);
+  if (capacity !== undefined) partition = r.partition('Partition', capacity);
+  const n = r.integers(JMS_CONSUMER_INTEGERS);
   return {
     connection,
     selectorText: selector?.text,
     selector,
-    xaMode: readXaMode(r, 1),
+    // XAMode bit 1: accept only after the downstream removed the message.
+    xaMode: (n.XAMode & 1) === 1 ? 1 : 0,
     daemon: r.string('Mode', '').trim().toLowerCase() === 'daemon',
-    receiveTimeMs: r.int('ReceiveTime', 1000, { min: 1 }),
+    receiveTimeMs: n.ReceiveTime,
     failedOutcome: r.oneOf('FailedOutcome', FAILED_OUTCOMES, 'reject'),
     redelivery: readRedeliveryDelay(r),
     exceptionListener: r.bool('EnableExceptionListener', false),
@@ -80,8 +88,6 @@ export function readConsumerSettings(r: ConfigReader, baseDir: string, kind: Des
 }
 
 export interface ConsumerComponent<S extends JmsConsumerSettings> {
-  /** Reads the settings (throws a configuration error). */
-  read(name: string, config: ComponentConfig, baseDir: string, capacity: number): S;
   /** Configured properties without effect over AMQP 1.0, reported once per component. */
   readonly noEffect: readonly string[];
   /** Which source to attach, once the dialect is known. */
@@ -96,13 +102,13 @@ export interface ConsumerComponent<S extends JmsConsumerSettings> {
 const reported = new WeakSet<ComponentEnv>();
 
 /** The actor behaviour of a JMS receiver: an Amqp10Consumer into the output XQueue. */
-export function jmsConsumerBehaviour<S extends JmsConsumerSettings>(env: ComponentEnv, component: ConsumerComponent<S>): Behaviour<never> {
+/** `s`: the settings the runtime read with the definition's reader (createBehaviour). */
+export function jmsConsumerBehaviour<S extends JmsConsumerSettings>(env: ComponentEnv, s: S, component: ConsumerComponent<S>): Behaviour<never> {
   let consumer: Amqp10Consumer | undefined;
+  let relay: RabbitHeaderRelay | undefined;
   return {
     start(ctx) {
-      const output = env.output;
-      if (!output) throw new JmsConfigError(env.name, 'LinkName', 'a JMS receiver needs an output XQueue');
-      const s = component.read(env.name, env.config, env.baseDir, output.capacity);
+      const output = outputOf(env);
       const resolved = s.connection.resolved;
       if (!reported.has(env)) {
         reported.add(env);
@@ -111,6 +117,8 @@ export function jmsConsumerBehaviour<S extends JmsConsumerSettings>(env: Compone
       }
       env.logger.info('starting', { component: env.name, endpoint: endpointLabel(resolved.endpoint), via: resolved.via, ...component.describe(s), selector: s.selectorText, xaMode: s.xaMode });
       const instanceId = `${process.pid}-${randomUUID().slice(0, 8)}`;
+      const timers = { setTimeout: (fn: () => void, ms: number) => ctx.setTimeout(fn, ms), clearTimer: (h: unknown) => ctx.clearTimer(h as never) };
+      const plan = component.plan(s, instanceId);
       consumer = new Amqp10Consumer({
         name: env.name,
         output,
@@ -118,7 +126,15 @@ export function jmsConsumerBehaviour<S extends JmsConsumerSettings>(env: Compone
         endpoint: resolved.endpoint,
         containerId: s.connection.clientId,
         dialect: s.connection.dialect,
-        plan: component.plan(s, instanceId),
+        // A plan with a relay route (RabbitMQ: messages of AMQP 0-9-1 publishers) starts the header relay once.
+        plan: async (dialect, conn) => {
+          const p = await plan(dialect, conn);
+          if (p.relay && relay === undefined) {
+            relay = new RabbitHeaderRelay({ name: env.name, endpoint: resolved.endpoint, route: p.relay, reconnect: s.connection.reconnect, timers, guard: (fn) => ctx.guard(fn), logger: env.logger, status: env.status });
+            relay.start();
+          }
+          return p;
+        },
         xaMode: s.xaMode,
         selector: s.selector,
         unselected: component.unselected?.(s),
@@ -129,7 +145,7 @@ export function jmsConsumerBehaviour<S extends JmsConsumerSettings>(env: Compone
         failedOutcome: s.failedOutcome,
         redelivery: s.redelivery,
         reconnect: s.connection.reconnect,
-        timers: { setTimeout: (fn, ms) => ctx.setTimeout(fn, ms), clearTimer: (h) => ctx.clearTimer(h as never) },
+        timers,
         guard: (fn) => ctx.guard(fn),
         logger: env.logger,
         status: env.status,
@@ -153,6 +169,8 @@ export function jmsConsumerBehaviour<S extends JmsConsumerSettings>(env: Compone
       }
     },
     async stop() {
+      await relay?.stop();
+      relay = undefined;
       await consumer?.stop();
       consumer = undefined;
       if (env.status.status !== 'FAILED') env.status.set('STOPPED');

@@ -7,7 +7,7 @@ import { ComponentConfigError, ConfigReader } from './config-values';
 export function readRedeliveryDelay(r: ConfigReader): BackoffOptions {
   try {
     return parseBackoff(r.string('RedeliveryDelay'), DEFAULT_REDELIVERY_BACKOFF);
-  } catch {
-    throw new ComponentConfigError(r.component, 'RedeliveryDelay', r.string('RedeliveryDelay'), '"minMs,maxMs" with min <= max, e.g. "1000,60000"');
+  } catch (e) {
+    throw new ComponentConfigError(r.component, 'RedeliveryDelay', r.string('RedeliveryDelay'), '"minMs,maxMs" with min <= max, e.g. "1000,60000"', e);
   }
 }

@@ -41,7 +41,7 @@ export function readTlsSettings(reader: ConfigReader, baseDir: string): TlsSetti
     try {
       return { path: p, pem: readFileSync(resolve(baseDir, p)) };
     } catch (e) {
-      throw new ComponentConfigError(c, prop, p, `a readable PEM file (${(e as Error).message})`);
+      throw new ComponentConfigError(c, prop, p, `a readable PEM file (${(e as Error).message})`, e);
     }
   };
   const ca = file('CAFile');
@@ -74,6 +74,6 @@ function checkKeyPair(component: string, cert: { path: string; pem: Buffer }, ke
     }
     if (code === 'ERR_OSSL_X509_KEY_VALUES_MISMATCH') throw new ComponentConfigError(component, 'KeyFile', key.path, `the key of CertFile ${JSON.stringify(cert.path)} (they do not match)`);
     if (code === 'ERR_OSSL_PEM_NO_START_LINE') throw new ComponentConfigError(component, 'CertFile', cert.path, 'a PEM certificate');
-    throw new ComponentConfigError(component, 'KeyFile', key.path, `a PEM private key (${(e as Error).message})`);
+    throw new ComponentConfigError(component, 'KeyFile', key.path, `a PEM private key (${(e as Error).message})`, e);
   }
 }

@@ -20,7 +20,7 @@ import { messageFromJson, messageToJson } from '../message';
 import { readJsonFile } from '../config/json-file';
 import { isRecord } from '../rules/errors';
 import { displayFields } from '../logging/display';
-import { MessageEvaluatorEngine } from '../../actors/persisters/message-evaluator-engine';
+import { MessageEvaluatorEngine } from '../evaluator';
 
 export interface EvalIo {
   stdin: NodeJS.ReadableStream;

@@ -1,4 +1,4 @@
-/** Properties every component may carry (spec.md "Common component properties", components.md §2.4). */
+/** Properties every component may carry (docs/topology.md). */
 import { JsonSchema } from '../runtime/component';
 import { boolStr, intStr, str, strMap } from './schema-helpers';
 

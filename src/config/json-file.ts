@@ -54,7 +54,10 @@ export function firstErrorOffset(text: string): number {
     while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
   };
   const lit = (word: string) => {
-    for (const ch of word) if (text[i++] !== ch) (i--, fail());
+    for (const ch of word) {
+      if (text[i] !== ch) fail();
+      i++;
+    }
   };
   const str = () => {
     i++;

@@ -1,5 +1,5 @@
 /**
- * Loads a topology in QBroker's flow form (design.md "Topology file") and checks it completely before
+ * Loads a topology in QBroker's flow form (docs/topology.md) and checks it completely before
  * anything starts: every problem is collected and reported at once, each naming file, component,
  * property and what was expected.
  *
@@ -7,6 +7,7 @@
  * entry, else the Capacity of a component reading it (the original sizes a node's input by the node),
  * else of the receiver writing it, else the flow's Capacity, else 256.
  */
+import { integerAtLeast } from './integer-text';
 import { existsSync } from 'fs';
 import * as path from 'path';
 import { AnyComponentDefinition, ComponentConfig, ComponentRegistry, Role } from '../runtime/component';
@@ -221,7 +222,7 @@ type Report = (component: string, property: string, message: string) => void;
 
 /** A "Capacity"-like value: a positive integer written as a string, or undefined. */
 function positiveInt(v: unknown): number | undefined {
-  return typeof v === 'string' && /^\s*\d+\s*$/.test(v) && Number(v) > 0 ? Number(v) : undefined;
+  return typeof v === 'string' ? integerAtLeast(v, 1) : undefined;
 }
 
 /** The policy a Supervision map gives over `base`; a problem goes to `report` in words (the base policy stays). */
@@ -238,10 +239,8 @@ function supervisionOf(value: unknown, base: SupervisionPolicy, report: (message
 /** An unknown ClassName: a did-you-mean when a known class is close, and the known classes. */
 export function unknownClassMessage(className: string, registry: ComponentRegistry): string {
   const known = registry.knownNames();
-  const parts = className.trim().split('.');
-  const groupAndClass = parts.slice(-2).join('.');
-  const guess = closest(groupAndClass, known.map((k) => k.replace(/ \(= .*\)$/, '')));
-  const suggestion = guess ? `; did you mean ${[...parts.slice(0, -2), guess].join('.')}?` : '';
+  const guess = registry.suggestion(className);
+  const suggestion = guess ? `; did you mean ${guess}?` : '';
   return `unknown class ${describeValue(className)}${suggestion}; known classes: ${known.join(', ')}`;
 }
 

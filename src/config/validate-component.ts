@@ -3,7 +3,8 @@
  * then the class's own checks. Unknown properties get a "did you mean" when a known name is close.
  */
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
-import { AnyComponentDefinition, ComponentConfig, JsonSchema, ValidationContext } from '../runtime/component';
+import { AnyComponentDefinition, ComponentConfig, ConfigIssue, JsonSchema, ValidationContext } from '../runtime/component';
+import { issueOf, settingsIssues } from './config-issues';
 import { COMMON_PROPERTIES, FLOW_PROPERTIES } from './common-schema';
 import { closest } from './did-you-mean';
 import { isSecretKey, MASK } from '../logging/redact';
@@ -59,19 +60,29 @@ export function validateComponentConfig(def: AnyComponentDefinition, config: unk
     const known = Object.keys((componentSchema(def) as { properties: Record<string, unknown> }).properties);
     problems.push(...schemaProblems(validate.errors ?? [], known));
   }
-  if (problems.length === 0 && def.validate) {
-    try {
-      for (const issue of def.validate(config as ComponentConfig, baseDir, context)) {
-        problems.push({ property: issue.property, message: issue.message, severity: issue.severity ?? 'error' });
-      }
-    } catch (e) {
-      // A check that trips over input it did not foresee must not hand JavaScript's own words to the user.
-      const internal = e instanceof TypeError || e instanceof RangeError || e instanceof ReferenceError || !(e instanceof Error);
-      const message = internal ? 'cannot be checked: the configuration has a shape this component does not expect' : (e as Error).message;
-      problems.push({ property: '', message, severity: 'error' });
-    }
-  }
+  if (problems.length === 0) problems.push(...ownProblems(def, config as ComponentConfig, baseDir, context));
   return problems;
+}
+
+/** The name a component's messages use while it is validated on its own (its Name, else its class). */
+function nameFor(def: AnyComponentDefinition, config: ComponentConfig): string {
+  return typeof config.Name === 'string' && config.Name.trim() !== '' ? config.Name : def.className.split('.').pop()!;
+}
+
+/**
+ * The settings reader, then the definition's further checks (warnings such as a property without effect are
+ * worth saying even when another property is wrong). A check that throws after the reader failed has tripped
+ * over the same value, so only the reader's problem is reported.
+ */
+function ownProblems(def: AnyComponentDefinition, config: ComponentConfig, baseDir: string, context: ValidationContext): ComponentProblem[] {
+  const issues: ConfigIssue[] = def.settings === undefined ? [] : settingsIssues(() => def.settings?.(nameFor(def, config), config, baseDir, context));
+  const readFailed = issues.length > 0;
+  try {
+    issues.push(...(def.validate?.(config, baseDir, context) ?? []));
+  } catch (e) {
+    if (!readFailed) issues.push(issueOf(e));
+  }
+  return issues.map((issue) => ({ property: issue.property, message: issue.message, severity: issue.severity ?? 'error' }));
 }
 
 /** The problem of a configuration nested deeper than any real one (refused before anything walks it). */

@@ -1,5 +1,5 @@
 /**
- * DisplayMask: which fields of a handled message are logged (components.md §2.6). Written once and used
+ * DisplayMask: which fields of a handled message are logged (docs/operations.md). Written once and used
  * by every component. -1 turns every bit on. Property names come from the component's StringProperty keys.
  */
 import { Logger } from './logger';

@@ -19,8 +19,9 @@ export class MessageJsonError extends Error {
   constructor(
     readonly path: string,
     readonly expected: string,
+    cause?: unknown,
   ) {
-    super(`invalid message JSON at ${path}: expected ${expected}`);
+    super(`invalid message JSON at ${path}: expected ${expected}`, cause === undefined ? undefined : { cause });
     this.name = 'MessageJsonError';
   }
 }
@@ -45,7 +46,7 @@ export function messageFromJson(input: unknown): Message {
       try {
         msg.setField(k, String(v));
       } catch (e) {
-        throw new MessageJsonError(`$.${section}.${k}`, (e as Error).message);
+        throw new MessageJsonError(`$.${section}.${k}`, (e as Error).message, e);
       }
     }
   };

@@ -1,5 +1,5 @@
 /**
- * The one message model every transport maps to and from (design.md, "Message model").
+ * The one message model every transport maps to and from (docs/messages.md).
  * Close to JMS because the configurations speak JMS: a fixed set of headers, string-valued
  * user properties and a body that is text, bytes, a map or (in process only) an object.
  */

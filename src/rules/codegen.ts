@@ -50,7 +50,7 @@ export class FunctionBuilder {
     const name = `generated_${label.replace(/[^A-Za-z0-9_$]/g, '_')}`;
     const declarations = this.temps.length > 0 ? `let ${this.temps.join(', ')};\n` : '';
     const source = `"use strict";\nreturn function ${name}(${params.join(', ')}) {\n${declarations}${body}\n};`;
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- see the module comment: only literals and bound values are embedded
+    // eslint-disable-next-line no-new-func -- compiling rules to functions is this module's job; only literals and bound values are embedded (see the module comment)
     const factory = new Function(...this.names, source) as (...values: unknown[]) => F;
     return factory(...this.values);
   }

@@ -3,6 +3,7 @@
  * (component, ruleset, key) and what was expected, so an operator can fix the configuration
  * without reading code.
  */
+import { ConfigValueError } from '../config/config-value-error';
 
 /** Where in a configuration a value sits. Every part is optional: shared modules fill what they know. */
 export interface ConfigWhere {
@@ -19,21 +20,25 @@ function describeWhere(where: ConfigWhere): string {
   return parts.length > 0 ? parts.join(', ') + ': ' : '';
 }
 
-/** A rule, template, pattern or substitution in a configuration that cannot be used. Raised at start-up. */
-export class RuleConfigError extends Error {
-  readonly component?: string;
+/**
+ * A rule, template, pattern or substitution in a configuration that cannot be used. Raised at start-up. Its
+ * property is "Ruleset/<ruleset>/<key>" (or the key alone outside a ruleset).
+ */
+export class RuleConfigError extends ConfigValueError {
   readonly ruleset?: string;
   readonly key?: string;
-  readonly expected?: string;
+  /** What was expected, when the problem does not say it already. */
+  readonly expectation?: string;
   readonly problem: string;
 
-  constructor(where: ConfigWhere, problem: string, expected?: string) {
-    super(describeWhere(where) + problem + (expected !== undefined ? ` (expected ${expected})` : ''));
+  constructor(where: ConfigWhere, problem: string, expected?: string, cause?: unknown) {
+    const detail = problem + (expected !== undefined ? ` (expected ${expected})` : '');
+    const property = where.ruleset !== undefined ? ['Ruleset', where.ruleset, where.key].filter((p) => p !== undefined).join('/') : (where.key ?? '');
+    super({ component: where.component ?? '', property, expected: expected ?? problem, cause }, { detail, message: describeWhere(where) + detail });
     this.name = 'RuleConfigError';
-    this.component = where.component;
     this.ruleset = where.ruleset;
     this.key = where.key;
-    this.expected = expected;
+    this.expectation = expected;
     this.problem = problem;
   }
 }
@@ -44,8 +49,9 @@ export class RegexSyntaxError extends RuleConfigError {
     where: ConfigWhere,
     readonly pattern: string,
     readonly reason: string,
+    cause?: unknown,
   ) {
-    super(where, `bad regular expression ${JSON.stringify(pattern)}: ${reason}`, 'a Perl5 regular expression');
+    super(where, `bad regular expression ${JSON.stringify(pattern)}: ${reason}`, 'a Perl5 regular expression', cause);
     this.name = 'RegexSyntaxError';
   }
 }
@@ -68,8 +74,9 @@ export class RuleEvaluationError extends Error {
   constructor(
     message: string,
     readonly field?: string,
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'RuleEvaluationError';
   }
 }

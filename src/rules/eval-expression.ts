@@ -1,10 +1,10 @@
 /**
- * The `eval` expression language of `s//:=eval/e` (evaluator.md §7.6, class Evaluation): 64-bit
+ * The `eval` expression language of `s//:=eval/e` (docs/evaluator/rules.md, class Evaluation): 64-bit
  * integers and doubles with + - * / %, comparisons, single-quoted strings with == != =~ !~ (=~ is a
  * full match), && and ||, and the ternary. Booleans print as 1 and 0. Any error yields undefined,
  * which makes the substitution fail.
  *
- * Deliberate fix ([BUG] in §7.6): whitespace inside quoted strings is kept (the original removed all
+ * Deliberate fix (the original's bug; docs/evaluator/rules.md): whitespace inside quoted strings is kept (the original removed all
  * whitespace before parsing, so 'a b' == 'ab' was true). A trailing operator is still tolerated.
  */
 import { compilePerl5 } from './regex-dialect';

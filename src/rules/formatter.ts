@@ -1,5 +1,5 @@
 /**
- * The default formatter (`FormatterArgument`, evaluator.md §8, spec rule 5). Each entry writes one
+ * The default formatter (`FormatterArgument`, docs/evaluator/rules.md, spec rule 5). Each entry writes one
  * field from a list of templates and a list of substitutions aligned by position:
  *
  *   n = max(len(Template), len(Substitution)); missing positions and nulls are placeholders.
@@ -8,7 +8,7 @@
  *   first template means "start from the field's current value" (##FieldName##).
  *   Entries run in list order and each writes its field before the next renders.
  *
- * Deliberate fix ([BUG] §8.1): a malformed entry (not a map, no FieldName, neither Template nor
+ * Deliberate fix (the original's bug; docs/evaluator/rules.md): a malformed entry (not a map, no FieldName, neither Template nor
  * Substitution, unknown key) is rejected at start-up instead of failing every matching message.
  * `ResetOption` is accepted and ignored, as in the original.
  */

@@ -1,5 +1,5 @@
 /**
- * Numeric range sets ("range patterns", evaluator.md §5.4): a list of interval strings such as
+ * Numeric range sets ("range patterns", docs/evaluator/rules.md): a list of interval strings such as
  * `[1, 10)`, `(,5]` or `[1.5,10)`. If any bound of any interval contains `.`, the whole set is a
  * real (double) set, otherwise a 64-bit integer set. A value is in the set when any interval holds it.
  */

@@ -2,7 +2,7 @@
  * The subset of Java SimpleDateFormat the rules need (`~=` and `#=` substitutions, TimePattern,
  * JMSDate, StartTime/StopTime of time windows): pattern letters G y M d H h k K m s S E a z Z X D u,
  * quoted text, lenient parsing that accepts a prefix of the text, and the process's local time zone
- * (evaluator.md §7.5 "Date patterns").
+ * (docs/evaluator/rules.md).
  */
 import { ConfigWhere, RuleConfigError } from './errors';
 

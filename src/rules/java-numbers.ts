@@ -1,7 +1,7 @@
 /**
  * Java number parsing and printing, as the original's expressions and intervals see numbers:
  * Long.parseLong (strict, 64-bit), Double.parseDouble (trims, exponents, NaN, Infinity) and
- * Double.toString (evaluator.md §7.5 "Number formatting").
+ * Double.toString (docs/evaluator/rules.md).
  */
 
 const LONG_MIN = -(2n ** 63n);

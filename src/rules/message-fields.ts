@@ -1,5 +1,5 @@
 /**
- * How rules read a message field by the name a configuration uses (evaluator.md §5.2, §6.2): names
+ * How rules read a message field by the name a configuration uses (docs/evaluator/rules.md): names
  * starting with JMS are headers (plus the computed JMSDate, JMSAge and JMSFamily), other names are
  * user properties, and templates alone fall back to the body for `body`. One reader is compiled per
  * name at start-up so the hot path is a single closure call.
@@ -51,7 +51,7 @@ export type ReadMode = 'property' | 'template';
 
 /**
  * The one definition of reading a field, as a JavaScript expression over the identifiers `msg` and
- * `clock` (evaluator.md §5.2, §6.2): JMS names are headers (unknown JMS names read as absent, as in
+ * `clock` (docs/evaluator/rules.md): JMS names are headers (unknown JMS names read as absent, as in
  * the original), `body` in a template is a property of that name, else the body text (a property
  * called `body` shadows the body, as in the original), anything else is a user property.
  */

@@ -1,5 +1,5 @@
 /**
- * Pattern groups (evaluator.md §5, components.md §3.2): the message filter every ruleset has, and
+ * Pattern groups (docs/evaluator/rules.md): the message filter every ruleset has, and
  * that JobNode uses to pick a ruleset.
  *
  *   filter(msg) = any(JMSPropertyGroup, default true)  and not any(XJMSPropertyGroup, default false)
@@ -12,7 +12,7 @@
  *
  * [QUIRK] kept: a group that is not a map makes its whole list count as "no match" (select side) or
  * "excluded" (exclude side), so the rule never matches; a warning is issued at start-up.
- * Extension (§5.1 [REC]): `Pattern` may be a single string as well as a list of strings.
+ * Extension (docs/evaluator/rules.md): `Pattern` may be a single string as well as a list of strings.
  */
 import { Message } from '../message';
 import { ConfigWhere, RuleConfigError, at, isRecord } from './errors';
@@ -117,7 +117,7 @@ function describe(where: ConfigWhere): string {
 }
 
 /**
- * "Some group holds" from §5.1 as an expression; undefined for an absent or empty list (the caller
+ * "Some group holds" from docs/evaluator/rules.md as an expression; undefined for an absent or empty list (the caller
  * then uses the default). `whenBroken` is what a list with a non-map group yields. An empty group
  * holds.
  */

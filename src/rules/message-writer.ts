@@ -1,5 +1,5 @@
 /**
- * Writing a value into a message field the way the formatter does (evaluator.md §8.4-§8.6): `body`
+ * Writing a value into a message field the way the formatter does (docs/evaluator/rules.md): `body`
  * replaces the body text (a bytes body stays bytes; a map body takes the MapKey entry), JMS names set
  * the writable headers and silently ignore the rest, and other names are string properties.
  * Failures throw RuleEvaluationError.
@@ -43,7 +43,7 @@ function setIntegerHeader(msg: Message, name: 'JMSPriority' | 'JMSDeliveryMode' 
   msg.headers[name] = Number(n);
 }
 
-/** Writes a JMS-named field (§8.5); names that cannot be written are ignored, as in the original. */
+/** Writes a JMS-named field (docs/evaluator/rules.md); names that cannot be written are ignored, as in the original. */
 function writeHeader(msg: Message, name: string, value: string, now: () => number): void {
   switch (name) {
     case 'JMSType':

@@ -1,6 +1,6 @@
 /**
  * The original's regular-expression dialect (Jakarta ORO "Perl5", default options) on top of
- * JavaScript RegExp (evaluator.md §5.5, §7.2). Patterns are translated once, at start-up:
+ * JavaScript RegExp (docs/evaluator/rules.md). Patterns are translated once, at start-up:
  *
  *   - leading inline modifiers (?i) (?m) (?s) (?x) become JS flags ((?x) whitespace is stripped here);
  *   - `$` outside a class, without (?m), means "end of input or just before a final \n"; with (?m) (or a
@@ -227,7 +227,7 @@ const bothCases = (c: string): string => `[${c.toLowerCase()}${c.toUpperCase()}]
 
 /** ASCII letters fold exactly to their two cases; other text, and escapes naming characters by number, do not. */
 function canSpellOutCase(source: string): boolean {
-  return !/[^\x00-\x7f]|\\[xuc0-9]/.test(source);
+  return !/[\u0080-\uffff]|\\[xuc0-9]/.test(source);
 }
 
 /**
@@ -398,7 +398,7 @@ export function compilePerl5(source: string, options: Perl5Options = {}, where: 
     const budget = runsInLinearTime(t.source, t.flags) ? undefined : BACKTRACKING_BUDGET_MS;
     return t.perlEnd || budget !== undefined ? new Perl5RegExp(t.source, t.flags, t.perlEnd, budget) : new RegExp(t.source, t.flags);
   } catch (e) {
-    throw new RegexSyntaxError(where, source, (e as Error).message.replace(/^Invalid regular expression: /, ''));
+    throw new RegexSyntaxError(where, source, (e as Error).message.replace(/^Invalid regular expression: /, ''), e);
   }
 }
 
@@ -454,7 +454,7 @@ function startsWithRequiredLiteral(source: string): boolean {
   return next !== '?' && next !== '*' && !(next === '{' && /^\{0/.test(source.slice(1)));
 }
 
-/** Parses ORO Perl5 replacement text (§7.2). `groups` is the pattern's group count. */
+/** Parses ORO Perl5 replacement text (docs/evaluator/rules.md). `groups` is the pattern's group count. */
 export function compilePerl5Replacement(text: string, groups: number): Replacer {
   const parts: ReplacementPart[] = [];
   let lit = '';
@@ -551,10 +551,10 @@ export function compileReplace(re: RegExp, replacer: Replacer, groups: number, g
   const offsetIndex = groups + 1;
   return (input) => {
     let lastNonEmptyEnd = -1;
-    return input.replace(searchFor(re, input), function (match: string) {
-      // eslint-disable-next-line prefer-rest-params
-      const args = arguments as unknown as ArrayLike<string | undefined>;
-      const offset = args[offsetIndex] as unknown as number;
+    return input.replace(searchFor(re, input), (...matched: unknown[]) => {
+      const args = matched as ArrayLike<string | undefined>;
+      const match = matched[0] as string;
+      const offset = matched[offsetIndex] as number;
       if (match.length === 0) {
         if (offset === lastNonEmptyEnd) return '';
       } else lastNonEmptyEnd = offset + match.length;

@@ -1,5 +1,5 @@
 /**
- * Rule lists in the rule-name field (evaluator.md §3): `a,b` chain, `a|b` first hit, `a:b` every
+ * Rule lists in the rule-name field (docs/evaluator/rules.md): `a,b` chain, `a|b` first hit, `a:b` every
  * hit. Each function returns the final code (0, 1, -1), synchronously unless an item's action is
  * asynchronous, and never throws.
  *

@@ -1,5 +1,5 @@
 /**
- * The registry of MessageEvaluator ruleset kinds (evaluator.md §4). A ruleset map has exactly one
+ * The registry of MessageEvaluator ruleset kinds (docs/evaluator/rules.md). A ruleset map has exactly one
  * kind: the registered kind with the LOWEST precedence number whose `detect` accepts the map wins.
  * The built-in kinds live in src/rules/kinds/; the XML/JSON kinds are registered from
  * src/transforms/index.ts, which the engine imports, so every kind is registered before any engine
@@ -31,6 +31,7 @@ import { Template } from './template';
 import { Substitution } from './substitution';
 import { MessageFilter } from './message-filter';
 import { FunctionBuilder } from './codegen';
+import { NameTable } from '../config/name-table';
 
 /** undefined or 0 = SUCCESS, 1 = FAILURE, -1 = EXCEPTION. */
 export type RuleResult = void | number;
@@ -111,9 +112,9 @@ export interface RulesetKind {
 }
 
 /**
- * Precedence slots, in the original's order (evaluator.md §4, current code). Lower wins. The
+ * Precedence slots, in the original's order (docs/evaluator/rules.md, current code). Lower wins. The
  * XML/JSON slots are for src/transforms. Branch and Loop sit where the 2016 release put them
- * (after the XML/JSON kinds, before time windows); jcut and jmerge are extensions (§12.4).
+ * (after the XML/JSON kinds, before time windows); jcut and jmerge are extensions (docs/evaluator/transforms.md).
  */
 export const KIND_PRECEDENCE = {
   plugin: 10,
@@ -151,20 +152,30 @@ export class RulesetKindRegistrationError extends Error {
   }
 }
 
-const registry = new Map<string, RulesetKind>();
+const registry = new NameTable<RulesetKind>('ruleset kind');
 let sorted: RulesetKind[] | undefined;
 
 export function registerRulesetKind(kind: RulesetKind): void {
   if (registry.has(kind.name)) throw new RulesetKindRegistrationError(kind.name, 'is already registered');
   if (!Number.isFinite(kind.precedence)) throw new RulesetKindRegistrationError(kind.name, 'has no numeric precedence');
-  registry.set(kind.name, kind);
+  registry.register(kind.name, kind);
   sorted = undefined;
+}
+
+/** Registers a module's list of kinds (the built-in kinds, the transforms), in list order. */
+export function registerRulesetKinds(kinds: readonly RulesetKind[]): void {
+  for (const kind of kinds) registerRulesetKind(kind);
+}
+
+/** The kind registered as `name`; UnknownNameError with a "did you mean" when there is none. */
+export function rulesetKind(name: string): RulesetKind {
+  return registry.get(name);
 }
 
 /** Every registered kind, highest priority (lowest precedence number) first. */
 export function rulesetKinds(): readonly RulesetKind[] {
   // Array.prototype.sort is stable: kinds with equal precedence (disjoint detects) keep registration order.
-  if (sorted === undefined) sorted = [...registry.values()].sort((a, b) => a.precedence - b.precedence);
+  if (sorted === undefined) sorted = registry.values().sort((a, b) => a.precedence - b.precedence);
   return sorted;
 }
 

@@ -4,6 +4,7 @@
  * return code (0 SUCCESS, 1 FAILURE, -1 EXCEPTION) without ever throwing. Synchronous unless the
  * kind's action returns a Promise.
  */
+import { integerValue } from '../config/integer-text';
 import { Message } from '../message';
 import { ConfigWhere, RuleConfigError, at, isRecord } from './errors';
 import { MessageFilter, compileMessageFilter } from './message-filter';
@@ -15,14 +16,14 @@ export const SUCCESS = 0;
 export const FAILURE = 1;
 export const EXCEPTION = -1;
 
-/** The display hook: called for a ruleset whose DisplayMask is > 0 (evaluator.md §19). */
+/** The display hook: called for a ruleset whose DisplayMask is > 0 (docs/components/message-evaluator.md). */
 export type DisplayHook = (rulesetName: string, msg: Message, mask: number, propertyNames: readonly string[]) => void;
 
 /** Parses an integer configuration value ("6", 6); undefined when absent. */
 export function integerSetting(value: unknown, where: ConfigWhere, expected: string): number | undefined {
   if (value === undefined || value === null) return undefined;
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n)) throw new RuleConfigError(where, `${JSON.stringify(value)} is not an integer`, expected);
+  const n = integerValue(value);
+  if (n === undefined) throw new RuleConfigError(where, `${JSON.stringify(value)} is not an integer`, expected);
   return n;
 }
 
@@ -118,7 +119,7 @@ export type RulesetContextFactory = (rulesetName: string) => RulesetKindContext;
 
 /**
  * Compiles one ruleset map: checks its keys (unknown ones are errors with "did you mean", keys of a
- * kind that lost to another are rejected as conflicting kinds), picks the kind by precedence (§4), and builds the
+ * kind that lost to another are rejected as conflicting kinds), picks the kind by precedence (docs/evaluator/rules.md), and builds the
  * filter and the action.
  */
 export function compileRuleset(name: string, config: unknown, settings: RulesetSettings, ctx: RulesetKindContext): CompiledRuleset {
@@ -143,7 +144,7 @@ export function compileRuleset(name: string, config: unknown, settings: RulesetS
   const displayMask = integerSetting(config.DisplayMask, at(where, 'DisplayMask'), 'an integer display mask') ?? settings.defaultDisplayMask;
   const sp = config.StringProperty;
   if (sp !== undefined && sp !== null && !isRecord(sp)) throw new RuleConfigError(at(where, 'StringProperty'), 'is not a map', 'a map of property names (values are ignored)');
-  // StringProperty only names properties for the display log here; its values are ignored (§4).
+  // StringProperty only names properties for the display log here; its values are ignored (docs/evaluator/rules.md).
   const stringProperties = isRecord(sp) ? Object.keys(sp) : [];
   const filter = compileMessageFilter(config, where, { clock: ctx.clock, warn: (t) => settings.logger.warn(`${settings.component}: ${t}`) });
   const action = kind?.compile(config, ctx);

@@ -1,5 +1,5 @@
 /**
- * TextSubstitution (evaluator.md §7): `s<d>pattern<d>replacement<d>flags` with any delimiter, the
+ * TextSubstitution (docs/evaluator/rules.md): `s<d>pattern<d>replacement<d>flags` with any delimiter, the
  * special literal forms (newline conversions, `\xHH`), and the `/e` expression forms with Java number
  * and date output. Compiled once at start-up; a malformed substitution is a RuleConfigError.
  *
@@ -7,7 +7,7 @@
  * the rule with -1). A few forms throw at run time (bad `%` escape in `decode`, bad regex in
  * `sub`/`gsub`); callers treat a throw like undefined.
  *
- * Deliberate fix ([BUG] §7.3): with the `m` flag every line is substituted, including the text after
+ * Deliberate fix (the original's bug; docs/evaluator/rules.md): with the `m` flag every line is substituted, including the text after
  * the last newline and empty lines, and the lines are joined again with `\n`.
  */
 import { createHash } from 'node:crypto';
@@ -246,10 +246,7 @@ function searchAndReplace(text: string, delimiter: string, mode: 'replace' | 'su
   if (mode === 'replace') return original.split(search).join(replacement);
   const re = compilePerl5(search, { global: mode === 'gsub' });
   const replacer = compileJavaReplacement(replacement, groupCount(re));
-  return original.replace(re, function () {
-    // eslint-disable-next-line prefer-rest-params
-    return replacer(arguments as unknown as ArrayLike<string | undefined>);
-  });
+  return original.replace(re, (...matched: unknown[]) => replacer(matched as ArrayLike<string | undefined>));
 }
 
 function compileFunction(operand: string, options: SubstitutionOptions, bad: (problem: string) => never): Apply {

@@ -1,10 +1,10 @@
 /**
- * `##name##` message templates (evaluator.md §6), shared by the formatter, static cache keys,
+ * `##name##` message templates (docs/evaluator/rules.md), shared by the formatter, static cache keys,
  * JobNode's KeyTemplate and the pools' URI Template.
  *
  * A placeholder is `##` + one or more characters other than `#` + `##`, scanned left to right without
  * overlap. Values: JMS names are headers, then properties, then `body` (the body text, read when the
- * template is rendered), else "". Deliberate deviation from the original (§6.3, [QUIRK] fixed): all
+ * template is rendered), else "". Deliberate deviation from the original (the original's quirk, fixed; docs/evaluator/rules.md): all
  * placeholders are replaced in one pass over the template, so a value that itself contains
  * `##other##` is never expanded again, and names are matched literally (`##a.b##` does not match
  * `##aXb##`). Names containing `(` or `)` are still rejected at start-up, for compatibility.
@@ -23,7 +23,7 @@ export interface Placeholder {
   readonly end: number;
 }
 
-/** The placeholders of `source`, scanned left to right without overlap (§6.1): the one scanner. */
+/** The placeholders of `source`, scanned left to right without overlap (docs/evaluator/rules.md): the one scanner. */
 export function* placeholders(source: string): Generator<Placeholder> {
   for (const m of source.matchAll(PLACEHOLDER)) yield { name: m[1], start: m.index as number, end: (m.index as number) + m[0].length };
 }

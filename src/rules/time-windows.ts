@@ -1,5 +1,5 @@
 /**
- * Time windows (`ActiveTime`; evaluator.md §15.3, components.md §4.6), shared by the evaluator's
+ * Time windows (`ActiveTime`; docs/evaluator/rules.md, docs/components/job-node.md), shared by the evaluator's
  * time-window rulesets and JobNode's dynamic thresholds. Every method takes the current time
  * explicitly, so callers inject their own clock.
  *
@@ -14,6 +14,7 @@
  * timechange0 is the day daylight saving time starts (the clock moves forward), timechange1 the day
  * it ends, in the process's local time zone.
  */
+import { integerValue } from '../config/integer-text';
 import { ConfigWhere, RuleConfigError, at, isRecord } from './errors';
 import { compileDatePattern } from './java-date';
 import { didYouMean } from './did-you-mean';
@@ -78,8 +79,8 @@ function numberList(value: unknown, where: ConfigWhere, min: number, max: number
   if (!Array.isArray(value)) throw new RuleConfigError(where, 'is not a list', `a list of numbers ${min}-${max}`);
   return new Set(
     value.map((v, k) => {
-      const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
-      if (!Number.isInteger(n) || n < min || n > max) throw new RuleConfigError(at(where, `[${k}]`), `${JSON.stringify(v)} is out of range`, `a number ${min}-${max}`);
+      const n = integerValue(v);
+      if (n === undefined || n < min || n > max) throw new RuleConfigError(at(where, `[${k}]`), `${JSON.stringify(v)} is out of range`, `a number ${min}-${max}`);
       return n;
     }),
   );
@@ -108,7 +109,7 @@ export class TimeWindows {
     return this.windows.map((w) => w.thresholds);
   }
 
-  /** Smallest number of thresholds over all windows: decides age, occurrence or plain mode (§15.3). */
+  /** Smallest number of thresholds over all windows: decides age, occurrence or plain mode (docs/evaluator/rules.md). */
   get thresholdCount(): number {
     return Math.min(...this.windows.map((w) => w.thresholds.length));
   }
@@ -192,7 +193,7 @@ export class TimeWindows {
   }
 
   /**
-   * The evaluator's check of a sample time against the windows (§15.3): 0 (in time) or 1 (late,
+   * The evaluator's check of a sample time against the windows (docs/evaluator/rules.md): 0 (in time) or 1 (late,
    * stale, or blackout). Age mode (2+ thresholds): 0 when now - sample < first threshold seconds.
    * Occurrence mode (one negative threshold -N): 0 when now - sample < N seconds. No threshold: 0 when
    * the sample is at or after the start of the current window. [QUIRK] kept: a single positive

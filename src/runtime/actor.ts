@@ -1,8 +1,8 @@
 /**
- * The one typed wrapper over nact that every component uses (design.md "Actors and supervision").
+ * The one typed wrapper over nact that every component uses (supervision as operators see it: docs/operations.md).
  *
  * Each actor is a real nact actor: it gets its own mailbox and handles one message at a time. The wrapper
- * works around the nact 7.6.2 defects listed in reference/nact.md §0:
+ * works around these nact 7.6.2 defects (each found by a test against nact itself):
  *  - supervision is done here, inside the handler: a crash never reaches nact's onCrash, so a throwing
  *    supervisor hook cannot kill the process, stateless actors cannot ignore the policy, and a parent is
  *    never resumed/reset by nact while it is busy (the escalation concurrency bug);
@@ -165,7 +165,7 @@ export class ActorRuntime {
     readonly name = 'xroute',
     readonly logger: Logger = silentLogger,
   ) {
-    // nact ignores a plain string name (reference/nact.md §1); the object form works at runtime.
+    // nact 7.6.2's start() ignores a plain string name (its typings say otherwise); the object form works at runtime.
     this.nact = (startNact as unknown as (o: { name: string }) => ActorSystemRef)({ name: `${name}-${process.pid}-${++nactNameCounter}` });
   }
 
@@ -233,6 +233,7 @@ class ActorCell<Msg> {
       // Never reached (handle() catches everything); guarded anyway so a surprise cannot kill the process.
       onCrash: (_m: unknown, _e: unknown, c: { stop: symbol }) => c.stop,
     } as never) as Ref<Envelope<Msg>>;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the context's incarnation getter below has its own `this` (the context object)
     const cell = this;
     this.ref = {
       name,

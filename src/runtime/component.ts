@@ -6,9 +6,12 @@
  * the XQueues it reads and writes, a logger and a status reporter. The runtime creates a fresh behaviour
  * at start and at every supervised restart.
  */
+import { NameTable } from '../config/name-table';
+import { closest } from '../config/did-you-mean';
 import { Behaviour } from './actor';
 import { Logger } from '../logging/logger';
 import { redactText } from '../logging/redact';
+import { ConfigValueError } from '../config/config-value-error';
 import { Message } from '../message/message';
 import { MessageTally, XQueue } from '../xqueue/xqueue';
 
@@ -18,7 +21,7 @@ export type Role = 'receiver' | 'node' | 'persister';
 export type ConfigValue = string | ConfigValue[] | { [key: string]: ConfigValue };
 export type ComponentConfig = Readonly<Record<string, ConfigValue>>;
 
-/** Component states, numbered as in the original (components.md §2.2), plus FAILED for a child that gave up. */
+/** Component states, numbered as in the original (docs/operations.md), plus FAILED for a child that gave up. */
 export const COMPONENT_STATUS = ['READY', 'RUNNING', 'RETRYING', 'PAUSE', 'STANDBY', 'DISABLED', 'STOPPED', 'CLOSED', 'FAILED'] as const;
 export type ComponentStatus = (typeof COMPONENT_STATUS)[number];
 
@@ -141,12 +144,21 @@ export interface ValidationContext {
   readonly pluginDirs: readonly string[];
   /** The component classes, for configurations that hold other components' properties (a pool's DefaultProperty). */
   readonly registry?: ComponentRegistry;
+  /**
+   * The capacity of the output XQueue, when there is one (at start; `xroute validate` has none): a receiver's
+   * reader checks its Partition against it.
+   */
+  readonly outputCapacity?: number;
 }
 
 /** JSON Schema (draft 2020-12 / draft-07 subset ajv understands) for a component's own properties. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
 
-export interface ComponentDefinition<M = never> {
+/**
+ * `M`: the messages the behaviour takes; `S`: the settings its `settings` reader produces, which the runtime
+ * hands to create() (undefined for a component without a reader).
+ */
+export interface ComponentDefinition<M = never, S = unknown> {
   /** Canonical "group.Class", e.g. "receiver.AmqpReceiver". */
   readonly className: string;
   /** Other accepted "group.Class" names, e.g. the original's "receiver.RMQReceiver". */
@@ -160,23 +172,80 @@ export interface ComponentDefinition<M = never> {
   /** Nodes whose first N outlinks are fixed roles that may share one link (CollectNode's done/failure/nohit). */
   readonly repeatableOutlinks?: number;
   /**
-   * Checks the schema cannot express (cross-field rules, regex compilation, files that must exist).
-   * Runs at load time, before anything connects; must not open connections.
+   * The component reads an input XQueue (LinkName): the runtime refuses to start it without one, as a
+   * configuration error of LinkName, so that the behaviour may take `env.input` as given (inputOf).
+   */
+  readonly needsInput?: boolean;
+  /** The component writes an output XQueue (LinkName), checked like needsInput (outputOf). */
+  readonly needsOutput?: boolean;
+  /**
+   * The settings reader: turns a configuration into the typed settings the behaviour runs on, throwing a
+   * ConfigValueError (src/config/config-value-error.ts) for a value it cannot use. `xroute validate` runs it
+   * and reports its error (src/config/config-issues.ts); at every start the runtime runs it once more
+   * (createBehaviour) and hands what it read to create(), so that the two cannot read differently.
+   * Runs before anything connects; must not open connections.
+   */
+  readonly settings?: (name: string, config: ComponentConfig, baseDir: string, context: ValidationContext) => S;
+  /**
+   * Checks beyond the settings reader (warnings, properties without effect), run by validate once the settings
+   * read; it may throw a ConfigValueError as the reader does. Must not open connections.
    */
   validate?(config: ComponentConfig, baseDir: string, context?: ValidationContext): ConfigIssue[];
-  /** A new behaviour for each start and restart. */
-  create(env: ComponentEnv): Behaviour<M>;
+  /**
+   * A new behaviour for each start and restart, on the settings the runtime read with `settings` (a method,
+   * so that a definition of any settings type is an AnyComponentDefinition).
+   */
+  create(env: ComponentEnv, settings: S): Behaviour<M>;
 }
 
 export type AnyComponentDefinition = ComponentDefinition<never>;
 
-export class UnknownComponentClassError extends Error {
+/** The LinkName error of a component started without the XQueue its definition needs. */
+function missingLink(env: ComponentEnv, which: 'input' | 'output'): ConfigValueError {
+  return new ConfigValueError({ component: env.name, property: 'LinkName', expected: `the ${which} XQueue of a ${env.className}` });
+}
+
+/** Refuses, before create(), an environment without the links the definition declares (needsInput, needsOutput). */
+export function checkLinks(def: Pick<AnyComponentDefinition, 'needsInput' | 'needsOutput'>, env: ComponentEnv): void {
+  if (def.needsInput === true && env.input === undefined) throw missingLink(env, 'input');
+  if (def.needsOutput === true && env.output === undefined) throw missingLink(env, 'output');
+}
+
+/**
+ * A new behaviour of `def` for `env`: how the runtime and the pools create every component. Checks the links,
+ * reads the settings with the definition's reader (throwing its ConfigValueError) and hands them to create().
+ */
+export function createBehaviour<M, S>(def: ComponentDefinition<M, S>, env: ComponentEnv): Behaviour<M> {
+  checkLinks(def, env);
+  const context: ValidationContext = { pluginDirs: env.pluginDirs, registry: env.registry, outputCapacity: env.output?.capacity };
+  // Without a reader there are no settings: such a definition's S is left at its default and create ignores it.
+  const settings = def.settings === undefined ? (undefined as S) : def.settings(env.name, env.config, env.baseDir, context);
+  return def.create(env, settings);
+}
+
+/** The input XQueue of a component whose definition declares needsInput (checked by the runtime before create). */
+export function inputOf(env: ComponentEnv): XQueue<Message> {
+  if (env.input === undefined) throw missingLink(env, 'input');
+  return env.input;
+}
+
+/** The output XQueue of a component whose definition declares needsOutput. */
+export function outputOf(env: ComponentEnv): XQueue<Message> {
+  if (env.output === undefined) throw missingLink(env, 'output');
+  return env.output;
+}
+
+/** A ClassName the registry does not know: a ConfigValueError of the component's ClassName. */
+export class UnknownComponentClassError extends ConfigValueError {
   constructor(
-    readonly component: string,
+    component: string,
     readonly className: string,
     readonly known: readonly string[],
+    /** The ClassName meant, when a known class is close enough to be a misspelling. */
+    readonly suggestion?: string,
   ) {
-    super(`${component}: unknown ClassName ${JSON.stringify(className)}; known classes: ${known.join(', ')}`);
+    const detail = `unknown ClassName ${JSON.stringify(className)}${suggestion === undefined ? '' : `; did you mean ${JSON.stringify(suggestion)}?`}; known classes: ${known.join(', ')}`;
+    super({ component, property: 'ClassName', expected: 'a known component class', got: className }, { detail, message: `${component}: ${detail}` });
     this.name = 'UnknownComponentClassError';
   }
 }
@@ -186,7 +255,8 @@ export class UnknownComponentClassError extends Error {
  * "org.qbroker.receiver.RMQReceiver" and "receiver.AmqpReceiver" name the same component.
  */
 export class ComponentRegistry {
-  private readonly byKey = new Map<string, AnyComponentDefinition>();
+  /** Canonical names and aliases, whatever their case (NameTable, the one registry style). */
+  private readonly table = new NameTable<AnyComponentDefinition>('ClassName', [], { caseInsensitive: true });
   private readonly canonical: AnyComponentDefinition[] = [];
 
   constructor(definitions: readonly AnyComponentDefinition[] = []) {
@@ -194,11 +264,7 @@ export class ComponentRegistry {
   }
 
   register(def: AnyComponentDefinition): void {
-    for (const name of [def.className, ...(def.aliases ?? [])]) {
-      const key = name.toLowerCase();
-      if (this.byKey.has(key)) throw new Error(`component class ${name} registered twice`);
-      this.byKey.set(key, def);
-    }
+    for (const name of [def.className, ...(def.aliases ?? [])]) this.table.register(name, def);
     this.canonical.push(def);
   }
 
@@ -207,7 +273,7 @@ export class ComponentRegistry {
     const parts = className.trim().split('.').filter((p) => p !== '');
     if (parts.length === 0) return undefined;
     const key = (parts.length >= 2 ? parts.slice(-2) : parts).join('.').toLowerCase();
-    const direct = this.byKey.get(key);
+    const direct = this.table.find(key);
     if (direct || parts.length >= 2) return direct;
     // A bare class name ("JobNode") is accepted when it is unambiguous.
     const matches = this.canonical.filter((d) => [d.className, ...(d.aliases ?? [])].some((n) => n.split('.').pop()!.toLowerCase() === key));
@@ -216,8 +282,15 @@ export class ComponentRegistry {
 
   resolve(component: string, className: string): AnyComponentDefinition {
     const def = this.find(className);
-    if (!def) throw new UnknownComponentClassError(component, className, this.knownNames());
+    if (!def) throw new UnknownComponentClassError(component, className, this.knownNames(), this.suggestion(className));
     return def;
+  }
+
+  /** The ClassName meant by a misspelt one (its package prefix kept), or undefined when none is close. */
+  suggestion(className: string): string | undefined {
+    const parts = className.trim().split('.');
+    const guess = closest(parts.slice(-2).join('.'), this.table.names());
+    return guess === undefined ? undefined : [...parts.slice(0, -2), guess].join('.');
   }
 
   knownNames(): string[] {

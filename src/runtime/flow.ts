@@ -14,7 +14,7 @@
  */
 import { ActorRef, ActorRuntime, describe } from './actor';
 import { Backoff } from './backoff';
-import { ChildStatus, ComponentEnv, ComponentRegistry, ComponentStatus, StatusReporter, StatusSnapshot } from './component';
+import { ChildStatus, ComponentEnv, createBehaviour, ComponentRegistry, ComponentStatus, StatusReporter, StatusSnapshot } from './component';
 import { Topology, ComponentSpec } from '../config/topology';
 import { Logger, silentLogger } from '../logging/logger';
 import { redactText, registerConfigSecrets } from '../logging/redact';
@@ -200,7 +200,7 @@ export class Flow {
       status: c.status,
       registry: this.registry,
     };
-    const ref = this.runtime.spawn<never>(spec.name, () => spec.definition.create(env), { policy: spec.policy, logger: env.logger, tally: c.status.totals });
+    const ref = this.runtime.spawn<never>(spec.name, () => createBehaviour(spec.definition, env), { policy: spec.policy, logger: env.logger, tally: c.status.totals });
     c.ref = ref;
     void ref.terminated().then(() => this.onTerminated(c, ref));
   }

@@ -25,8 +25,9 @@ export class PluginLoadError extends Error {
     readonly file: string,
     readonly problem: string,
     readonly expected?: string,
+    cause?: unknown,
   ) {
-    super(problem);
+    super(problem, cause === undefined ? undefined : { cause });
     this.name = 'PluginLoadError';
   }
 }
@@ -57,10 +58,10 @@ const transpiled = new Map<string, unknown>();
 
 function typescript(file: string): typeof TypeScript {
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when a .ts plugin appears, and may be absent (reported below)
     return require('typescript') as typeof TypeScript;
-  } catch {
-    throw new PluginLoadError(file, `plugin ${file} is TypeScript, and the typescript package is not installed`, 'npm install typescript, or a plugin compiled to .js');
+  } catch (e) {
+    throw new PluginLoadError(file, `plugin ${file} is TypeScript, and the typescript package is not installed`, 'npm install typescript, or a plugin compiled to .js', e);
   }
 }
 
@@ -94,10 +95,10 @@ function loadTypeScript(file: string): unknown {
 function loadPluginModule(file: string): unknown {
   if (TYPESCRIPT.test(file)) return loadTypeScript(file);
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plugin's path is known only at run time, from the configuration
     return require(file);
   } catch (e) {
-    throw new PluginLoadError(file, `cannot load plugin ${file}: ${(e as Error).message}`);
+    throw new PluginLoadError(file, `cannot load plugin ${file}: ${(e as Error).message}`, undefined, e);
   }
 }
 
@@ -114,6 +115,6 @@ export function createPluginInstance(file: string, argument: unknown): unknown {
     const isClass = /^class[\s{]/.test(Function.prototype.toString.call(factory));
     return isClass ? new (factory as new (a: unknown) => unknown)(argument) : (factory as (a: unknown) => unknown)(argument);
   } catch (e) {
-    throw new PluginLoadError(file, `plugin ${file} failed to start: ${(e as Error).message}`);
+    throw new PluginLoadError(file, `plugin ${file} failed to start: ${(e as Error).message}`, undefined, e);
   }
 }

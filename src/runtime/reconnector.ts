@@ -11,7 +11,7 @@
  * slow schedule (`fatalRetryMs`, default 30 s) so that fixing the broker side heals the component without
  * a process restart. It is logged once per change of error, not once per attempt.
  *
- * Tolerance and MaxRetry keep their original meaning (components.md §2.5), mapped onto back-off:
+ * Tolerance and MaxRetry keep their original meaning (docs/components/amqp.md), mapped onto back-off:
  *  - Tolerance: the first attempts of an outage are made at the minimum delay (fast re-open);
  *  - MaxRetry: attempts per retry cycle; after them the reconnector stays quiet for `quietMs` (the
  *    original's QuietPeriod x StandbyTime) and starts a new cycle, forever, logging once per cycle.

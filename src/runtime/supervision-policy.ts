@@ -1,5 +1,5 @@
 /**
- * Supervision policy as configuration (design.md "Actors and supervision"): a flow-level default
+ * Supervision policy as configuration (docs/topology.md, docs/operations.md): a flow-level default
  * and a per-component override, e.g.
  *   "Supervision": {"Strategy": "restart", "MaxRetry": "5", "WithinSeconds": "60", "Backoff": "200,30000",
  *                   "OnGiveUp": "restart", "GiveUpBackoff": "1000,300000", "FatalRetrySeconds": "30"}
@@ -9,6 +9,8 @@
  */
 import { BackoffOptions, DEFAULT_JITTER, parseBackoff } from './backoff';
 import { closest } from '../config/did-you-mean';
+import { ConfigValueError } from '../config/config-value-error';
+import { integerAtLeast } from '../config/integer-text';
 
 export type Strategy = 'restart' | 'resume' | 'stop' | 'escalate';
 export const STRATEGIES: readonly Strategy[] = ['restart', 'resume', 'stop', 'escalate'];
@@ -48,13 +50,11 @@ export const DEFAULT_POLICY: SupervisionPolicy = Object.freeze({
   fatalRetryMs: 30_000,
 });
 
-export class SupervisionConfigError extends Error {
-  constructor(
-    readonly property: string,
-    readonly value: unknown,
-    readonly expected: string,
-  ) {
-    super(`Supervision${property ? '.' + property : ''} ${JSON.stringify(value)}: expected ${expected}`);
+/** A Supervision map value that cannot be used; its property is "Supervision/<key>". */
+export class SupervisionConfigError extends ConfigValueError {
+  constructor(key: string, value: unknown, expected: string, cause?: unknown) {
+    const detail = `${JSON.stringify(value)}: expected ${expected}`;
+    super({ component: '', property: key ? `Supervision/${key}` : 'Supervision', expected, got: value, cause }, { detail, message: `Supervision${key ? '.' + key : ''} ${detail}` });
     this.name = 'SupervisionConfigError';
   }
 }
@@ -64,8 +64,9 @@ export type SupervisionConfig = Partial<Record<(typeof SUPERVISION_KEYS)[number]
 
 function positiveInt(name: string, v: string | undefined, fallback: number, allowZero = false): number {
   if (v === undefined) return fallback;
-  if (!/^\s*\d+\s*$/.test(v) || (!allowZero && Number(v) === 0)) throw new SupervisionConfigError(name, v, allowZero ? 'an integer >= 0' : 'an integer > 0');
-  return Number(v);
+  const n = integerAtLeast(v, allowZero ? 0 : 1);
+  if (n === undefined) throw new SupervisionConfigError(name, v, allowZero ? 'an integer >= 0' : 'an integer > 0');
+  return n;
 }
 
 /** Merges a configuration map over a base policy (the flow default over DEFAULT_POLICY, a component's over the flow's). */
@@ -99,6 +100,6 @@ function backoffSetting(name: string, text: string | undefined, base: BackoffOpt
   try {
     return parseBackoff(text, base);
   } catch (e) {
-    throw new SupervisionConfigError(name, text, '"minMs,maxMs" with min <= max, e.g. "1000,300000"');
+    throw new SupervisionConfigError(name, text, '"minMs,maxMs" with min <= max, e.g. "1000,300000"', e);
   }
 }

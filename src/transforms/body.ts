@@ -1,5 +1,5 @@
 /**
- * How the transform kinds read and replace the message body (evaluator.md §2.6, §12.2, §13.5).
+ * How the transform kinds read and replace the message body (docs/components/message-evaluator.md, docs/evaluator/transforms.md).
  * Reading: any body that has a text form (text, bytes as UTF-8, a map as `<name>value</name>`
  * lines); no body, or an in-process object, is a BodyTypeError. Replacing: only text and bytes
  * bodies can be rewritten (a bytes body stays bytes): the kinds check that up front with

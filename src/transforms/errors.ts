@@ -4,14 +4,14 @@
  * - {@link TransformConfigError}: raised while compiling a ruleset at start-up (missing file, bad
  *   XPath/JSONata/XSLT, wrong value type). Start-up aborts; the message names ruleset and key.
  * - {@link TransformError} and its subclasses: raised by a compiled transform for one message.
- *   The engine turns any of them into EXCEPTION (RC -1), see evaluator.md §18. Changes a
- *   transform made before failing are kept (no rollback, §2.1).
+ *   The engine turns any of them into EXCEPTION (RC -1), see docs/components/message-evaluator.md. Changes a
+ *   transform made before failing are kept (no rollback, docs/components/message-evaluator.md).
  */
 import { RuleConfigError, ConfigWhere } from '../rules/errors';
 
 export class TransformConfigError extends RuleConfigError {
-  constructor(where: ConfigWhere, problem: string, expected?: string) {
-    super(where, problem, expected);
+  constructor(where: ConfigWhere, problem: string, expected?: string, cause?: unknown) {
+    super(where, problem, expected, cause);
     this.name = 'TransformConfigError';
   }
 }
@@ -33,7 +33,7 @@ export function perMessage<T>(kind: string, ruleset: string, step: () => T): T {
   try {
     return step();
   } catch (e) {
-    if (e instanceof TransformProblem) throw new TransformError(kind, ruleset, e.reason);
+    if (e instanceof TransformProblem) throw new TransformError(kind, ruleset, e.reason, e);
     throw e;
   }
 }
@@ -43,7 +43,7 @@ export function asConfigError<T>(where: ConfigWhere, expected: string, step: () 
   try {
     return step();
   } catch (e) {
-    if (e instanceof TransformProblem) throw new TransformConfigError(where, e.reason, expected);
+    if (e instanceof TransformProblem) throw new TransformConfigError(where, e.reason, expected, e);
     throw e;
   }
 }
@@ -54,24 +54,25 @@ export class TransformError extends Error {
     readonly kind: string,
     readonly ruleset: string,
     readonly problem: string,
+    cause?: unknown,
   ) {
-    super(`ruleset ${JSON.stringify(ruleset)} (${kind}): ${problem}`);
+    super(`ruleset ${JSON.stringify(ruleset)} (${kind}): ${problem}`, cause === undefined ? undefined : { cause });
     this.name = 'TransformError';
   }
 }
 
 /** The body (or an XMLField property) is not well-formed XML, or declares entities. */
 export class XmlInputError extends TransformError {
-  constructor(kind: string, ruleset: string, what: string, reason: string) {
-    super(kind, ruleset, `${what} is not acceptable XML: ${reason}`);
+  constructor(kind: string, ruleset: string, what: string, reason: string, cause?: unknown) {
+    super(kind, ruleset, `${what} is not acceptable XML: ${reason}`, cause);
     this.name = 'XmlInputError';
   }
 }
 
 /** The body (or a JSONField property) is not JSON. */
 export class JsonInputError extends TransformError {
-  constructor(kind: string, ruleset: string, what: string, reason: string) {
-    super(kind, ruleset, `${what} is not JSON: ${reason}`);
+  constructor(kind: string, ruleset: string, what: string, reason: string, cause?: unknown) {
+    super(kind, ruleset, `${what} is not JSON: ${reason}`, cause);
     this.name = 'JsonInputError';
   }
 }

@@ -1,9 +1,9 @@
 /**
- * The XML and JSON ruleset kinds of the MessageEvaluator (evaluator.md §12-§14). Importing this
+ * The XML and JSON ruleset kinds of the MessageEvaluator (docs/evaluator/transforms.md). Importing this
  * module registers them with the rules engine's registry (src/rules/ruleset-kinds.ts), each at
- * its slot of the original's precedence order (§4).
+ * its slot of the original's precedence order (docs/evaluator/rules.md).
  */
-import { registerRulesetKind, RulesetKind } from '../rules/ruleset-kinds';
+import { registerRulesetKinds, RulesetKind } from '../rules/ruleset-kinds';
 import { jsonPathMapKind } from './jsonpath-map';
 import { jcutKind } from './jcut';
 import { jsonataTemplateKind } from './jsonata-template';
@@ -17,7 +17,7 @@ import { translationKind } from './translation';
 
 export const TRANSFORM_KINDS: readonly RulesetKind[] = [jsonPathMapKind, jcutKind, jsonataTemplateKind, jmergeKind, jsonFormatterKind, xpathMapKind, xcutKind, xmergeKind, xsltKind, translationKind];
 
-for (const kind of TRANSFORM_KINDS) registerRulesetKind(kind);
+registerRulesetKinds(TRANSFORM_KINDS);
 
 export type { TransformCompileContext, JsonFormatterCompileContext, CompiledTransform, RulesetMap } from './kind-types';
 export * from './errors';

@@ -1,5 +1,5 @@
 /**
- * jcut (evaluator.md §12.4, spec only: an extension defined here by analogy with xcut).
+ * jcut (docs/evaluator/transforms.md, spec only: an extension defined here by analogy with xcut).
  *
  * `"JSONPath": "path"` (a string; a map is the JSONPath map kind) removes the value at the path
  * from the JSON body: a key from its object, an element from its list (later elements move up).

@@ -1,5 +1,5 @@
 /**
- * jmerge (evaluator.md §12.4, spec only: an extension defined here by analogy with xmerge).
+ * jmerge (docs/evaluator/transforms.md, spec only: an extension defined here by analogy with xmerge).
  *
  * | key             | default | meaning                                             |
  * |-----------------|---------|-----------------------------------------------------|

@@ -1,10 +1,10 @@
 /**
- * The operations of the JSONFormatter kind (evaluator.md §12.3). Each works on the state of one
+ * The operations of the JSONFormatter kind (docs/evaluator/transforms.md). Each works on the state of one
  * message: the current node (the payload root at first; `get` and `first`/`last` with a DataType
  * replace it) and whether the data changed. An operation throws TransformProblem for anything
  * that gives -1; paths are relative to the current node.
  *
- * Decisions where the reference is silent (tested, and listed in the README):
+ * Decisions where the reference is silent (tested, and listed in docs/evaluator/transforms.md):
  * - a path that is not found makes `parse`, `remove`, `select`, `first`, `last`, `sort`, `uniq` and
  *   `each` do nothing; `get` fails (-1, documented); `set` and `merge` fail when the container of
  *   the last step is not found (a missing last key is created);

@@ -1,14 +1,14 @@
 /**
- * The `Selector` of a JSONFormatter operation (evaluator.md §12.3), compiled at start-up:
+ * The `Selector` of a JSONFormatter operation (docs/evaluator/transforms.md), compiled at start-up:
  *
  * - a regex string (the original's Perl5 dialect, "find" semantics: `^c$` to match exactly);
- * - a list of intervals (`["[1,10)", "(20,]"]`, §5.4);
+ * - a list of intervals (`["[1,10)", "(20,]"]`, docs/evaluator/rules.md);
  * - a map `{path: regex or intervals}`, or a list of such maps.
  *
  * The first two test text: the key of an object entry, or the text of an array value (a string
  * as it is, a number as written). The path forms test the value of an entry or an array item: a
  * map accepts it when the value at every path passes its test (a missing path fails); a list of
- * maps accepts when any of its maps does, as pattern groups combine (§5.1).
+ * maps accepts when any of its maps does, as pattern groups combine (docs/evaluator/rules.md).
  */
 import { isRecord } from '../rules/errors';
 import { IntervalSet } from '../rules/intervals';

@@ -1,15 +1,15 @@
 /**
- * JSONFormatter templates (evaluator.md §12.3, §6.4): `##.path##` (a name starting with `.`) is
+ * JSONFormatter templates (docs/evaluator/transforms.md, docs/evaluator/rules.md): `##.path##` (a name starting with `.`) is
  * the text of the JSON value at that path of a node (the current node, or the item an `each`,
  * `sort` or `uniq` is looking at); every other `##name##` is a message field exactly as in all
- * message templates (§6.2).
+ * message templates (docs/evaluator/rules.md).
  *
  * Why the source is cut rather than pre-resolved: there is one template engine
  * (src/rules/template.ts). The source is cut at its `##.path##` placeholders and every piece in
  * between becomes a shared Template (through the kind context), so message fields are resolved by
  * that one implementation. Writing the JSON values into the text first and rendering the result
  * would scan those values again (a JSON string holding `##x##` would be expanded), breaking the
- * single pass of §6.3. Cutting keeps both rules of §6.1 and §6.3: pieces are scanned from where
+ * single pass of every template (docs/evaluator/rules.md). Cutting keeps both rules of that scan: pieces are scanned from where
  * the previous placeholder ended, as the one left-to-right scan does, and no inserted value is
  * scanned again. The `##.path##` values are inserted as they are (no JSON escaping), as in Java.
  */

@@ -1,12 +1,12 @@
 /**
- * Values of the JSONFormatter kind (evaluator.md §12.3): converting rendered template text to a
+ * Values of the JSONFormatter kind (docs/evaluator/transforms.md): converting rendered template text to a
  * typed JSON value with a `DataType`, and the text of a JSON value where a template or a message
  * property needs one.
  *
  * Numbers follow the project's one typed model (json-text.ts, as jcut and jmerge): a number keeps
  * its literal text, a `long` is written as an integer and a `double` in its shortest form (`42`,
  * `1.5`). Known difference from Java, whose typed model turns every number into a double: Java
- * writes `42.0` and `5.0` where we write `42` and `5` (§12.0 [QUIRK], not reproduced).
+ * writes `42.0` and `5.0` where we write `42` and `5` (the original's quirk, not reproduced; docs/evaluator/transforms.md).
  */
 import { parseJavaDouble, parseJavaLong } from '../rules/java-numbers';
 import { TransformProblem } from './errors';

@@ -1,11 +1,11 @@
 /**
- * JSONFormatter (evaluator.md §12.3): `"JSONFormatter": [operation, ...]`, each operation a map of
+ * JSONFormatter (docs/evaluator/transforms.md): `"JSONFormatter": [operation, ...]`, each operation a map of
  * `JSONPath`, `Operation`, `Template`, `Substitution`, `DataType` and `Selector`.
  *
  * The body is parsed as JSON (a standard parser, numbers kept as written: json-text.ts) and the
  * operations run in order on the current node, which starts as the payload root. If any operation
  * changed the data, the current node is written back as the body in compact JSON (keys in their
- * order, integers as integers); otherwise the body is not touched and the code is 0 (§18). A body
+ * order, integers as integers); otherwise the body is not touched and the code is 0 (docs/components/message-evaluator.md). A body
  * that is not JSON, `get` on a missing path, or any operation error gives -1; properties set by
  * earlier operations stay, the body is not rewritten.
  *

@@ -1,12 +1,12 @@
 /**
- * The JSON path dialect of the original (evaluator.md §12.0), used by the JSONPath map, jcut,
+ * The JSON path dialect of the original (docs/evaluator/transforms.md), used by the JSONPath map, jcut,
  * jmerge and JSONFormatter. Compiled once; evaluated against a {@link JsonValue}.
  *
  * - Steps are separated by `.`; a leading `.` is optional and empty steps are ignored
  *   (`a.b` = `.a.b` = `a..b`); `.` alone is the root. `$` is an ordinary key.
  * - `[n]` indexes an array; a negative n counts from the end once (`[-1]` is the last);
  *   spaces inside are allowed; out of range is "not found".
- * - `[expr]` is an arithmetic expression of the eval language (§7.6) giving an index: `[1+1]`.
+ * - `[expr]` is an arithmetic expression of the eval language (docs/evaluator/rules.md) giving an index: `[1+1]`.
  * - `[cond]` with `#{key}` placeholders selects the first element of an array for which the
  *   condition (eval language) is true after each `#{key}` is replaced by that element's value:
  *   `items['#{id}' == '2']`, `items[#{qty} > 2]`. An element that lacks the key is an error.

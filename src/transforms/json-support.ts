@@ -11,11 +11,11 @@ export function parseJsonInput(text: string, kind: string, ruleset: string, what
   try {
     return parseJsonText(text);
   } catch (e) {
-    if (e instanceof JsonSyntaxError) throw new JsonInputError(kind, ruleset, what, e.message);
+    if (e instanceof JsonSyntaxError) throw new JsonInputError(kind, ruleset, what, e.message, e);
     throw e;
   }
 }
 
 export function compileJsonPathKey(path: string, key: string, ctx: Pick<TransformCompileContext, 'where'>): JsonPath {
-  return asConfigError(ctx.where(key), 'a JSON path (evaluator.md §12.0)', () => JsonPath.compile(path));
+  return asConfigError(ctx.where(key), 'a JSON path (docs/evaluator/transforms.md)', () => JsonPath.compile(path));
 }

@@ -1,5 +1,5 @@
 /**
- * JSON bodies as the JSON kinds see them (evaluator.md §12.0): a standard JSON parser (the
+ * JSON bodies as the JSON kinds see them (docs/evaluator/transforms.md): a standard JSON parser (the
  * original's parser defects are not reproduced) that keeps every number's literal text, so a
  * body that is cut or merged is re-serialised without touching numbers it did not change
  * (`2.50` stays `2.50`, `12345678901234567890` keeps its digits) and a JSONPath map can render
@@ -139,7 +139,7 @@ export function stringifyJson(value: JsonValue): string {
     .join(',')}}`;
 }
 
-/** Compact JSON with every scalar written as a string (the JSONPath map's "string model", §12.1). */
+/** Compact JSON with every scalar written as a string (the JSONPath map's "string model", docs/evaluator/transforms.md). */
 export function stringifyQuotedScalars(value: JsonValue): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return `[${value.map(stringifyQuotedScalars).join(',')}]`;

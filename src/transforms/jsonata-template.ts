@@ -1,5 +1,5 @@
 /**
- * JTMPFile + JSONParameter (evaluator.md §12.2), re-based on JSONata: the file named by
+ * JTMPFile + JSONParameter (docs/evaluator/transforms.md), re-based on JSONata: the file named by
  * `JTMPFile` holds one JSONata expression, compiled once at start-up and shared by every ruleset
  * naming the same file (a missing file or a syntax error aborts start-up, naming ruleset and
  * key). The parsed JSON body is the expression's input; each `JSONParameter` entry is bound as
@@ -30,7 +30,7 @@ const expressions = new CompiledFiles((file, ctx) => {
   } catch (e) {
     const { message, position } = e as { message: string; position?: number };
     const where = position !== undefined ? ` (at character ${position})` : '';
-    throw new TransformConfigError(ctx.where('JTMPFile'), `${file.path} is not a JSONata expression: ${message}${where}`, 'a JSONata expression');
+    throw new TransformConfigError(ctx.where('JTMPFile'), `${file.path} is not a JSONata expression: ${message}${where}`, 'a JSONata expression', e);
   }
 });
 
@@ -50,13 +50,13 @@ export function compileJsonataTemplate(ruleset: RulesetMap, ctx: TransformCompil
     try {
       input = JSON.parse(text);
     } catch (e) {
-      throw new JsonInputError(KIND, rulesetName, 'the body', (e as Error).message);
+      throw new JsonInputError(KIND, rulesetName, 'the body', (e as Error).message, e);
     }
     let result: unknown;
     try {
       result = await expression.evaluate(input, renderValues(values, msg));
     } catch (e) {
-      throw new TransformError(KIND, rulesetName, `JSONata evaluation failed: ${(e as Error).message}`);
+      throw new TransformError(KIND, rulesetName, `JSONata evaluation failed: ${(e as Error).message}`, e);
     }
     if (result === undefined) return;
     const output = typeof result === 'string' ? result : JSON.stringify(result);

@@ -1,5 +1,5 @@
 /**
- * JSONPath map (evaluator.md §12.1): `"JSONPath": {"property": "path", ...}` sets each property
+ * JSONPath map (docs/evaluator/transforms.md): `"JSONPath": {"property": "path", ...}` sets each property
  * from the JSON body: a scalar as its literal text (`1`, `2.50`, `true`), an object or array as
  * compact JSON with every scalar quoted (`{"sku":"s2","qty":"5"}`, keys in input order). A path
  * that is not found, or leads to null, leaves its property unset. A path that does not fit the

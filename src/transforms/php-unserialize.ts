@@ -1,6 +1,6 @@
 /**
  * A small, strict reader of PHP `serialize()` output, for the Translation kind's PHP2XML and
- * PHP2JSON (evaluator.md §14). It reads bytes, because PHP writes string lengths as UTF-8 byte
+ * PHP2JSON (docs/evaluator/transforms.md). It reads bytes, because PHP writes string lengths as UTF-8 byte
  * counts (`s:2:"é";` is one character), and it accepts only what serialize() writes for plain
  * data:
  *

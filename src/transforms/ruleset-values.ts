@@ -1,6 +1,6 @@
 /**
  * Reading the keys of a ruleset map at compile time, with errors that name ruleset and key.
- * All configuration values are strings except lists and maps (evaluator.md §0.2).
+ * All configuration values are strings except lists and maps (docs/topology.md).
  */
 import { isRecord } from '../rules/errors';
 import { TransformConfigError } from './errors';
@@ -56,7 +56,7 @@ function describe(value: unknown): string {
 
 /**
  * Compiles a file named by a ruleset key once per path and content, so that every ruleset (of
- * every engine in the process) naming the same stylesheet or template shares one compiled form (evaluator.md §12.2, §13.5).
+ * every engine in the process) naming the same stylesheet or template shares one compiled form (docs/evaluator/transforms.md).
  */
 export class CompiledFiles<T> {
   private readonly byVersion = new Map<string, T>();

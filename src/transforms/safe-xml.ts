@@ -1,5 +1,5 @@
 /**
- * Safe XML parsing and the serialisation xcut, xmerge and JSON2XML use (evaluator.md §13.1).
+ * Safe XML parsing and the serialisation xcut, xmerge and JSON2XML use (docs/evaluator/transforms.md).
  *
  * Safety: the parser (xml-parser.ts) is non-validating and never loads anything: no external
  * DTD, no external entity, no network or file access. A document whose DOCTYPE declares
@@ -40,7 +40,7 @@ export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone=
 
 export function serializeXml(doc: XNode): string {
   let out = XML_DECLARATION + '\n';
-  for (const n of doc.children) out += writeNode(n, 0) + '\n';
+  for (const n of doc.children) out = writeNode(out, n, 0) + '\n';
   return out;
 }
 
@@ -50,44 +50,51 @@ function indent(depth: number): string {
   return INDENTS[depth]!;
 }
 
-function writeNode(node: XNode, depth: number): string {
+const BREAKS: string[] = [];
+/** The line break and indentation written before a node at `depth` in an element that {@link holdsOnlyMarkup}. */
+export function lineBreakAt(depth: number): string {
+  return (BREAKS[depth] ??= '\n' + indent(depth));
+}
+
+/** Appends a node to `out` and returns the longer text (one growing string, no string per subtree). */
+function writeNode(out: string, node: XNode, depth: number): string {
   switch (node.type) {
     case ELEMENT:
-      return writeElement(node, depth);
+      return writeElement(out, node, depth);
     case TEXT:
-      return escapeText(node.value);
+      return out + escapeText(node.value);
     case CDATA:
-      return '<![CDATA[' + node.value.split(']]>').join(']]]]><![CDATA[>') + ']]>';
+      return out + '<![CDATA[' + node.value.split(']]>').join(']]]]><![CDATA[>') + ']]>';
     case COMMENT:
-      return '<!--' + node.value + '-->';
+      return out + '<!--' + node.value + '-->';
     case PROCESSING_INSTRUCTION:
-      return '<?' + node.name + (node.value ? ' ' + node.value : '') + '?>';
+      return out + '<?' + node.name + (node.value ? ' ' + node.value : '') + '?>';
     default:
-      return '';
+      return out;
   }
 }
 
-function writeElement(el: XNode, depth: number): string {
-  let out = '<' + el.name;
+function writeElement(out: string, el: XNode, depth: number): string {
+  out += '<' + el.name;
   for (const a of el.attrs) out += ' ' + a.name + '="' + escapeAttribute(a.value) + '"';
   const children = el.children;
   if (children.length === 0) return out + '/>';
   out += '>';
   if (holdsOnlyMarkup(el)) {
-    const inner = '\n' + indent(depth + 1);
+    const inner = lineBreakAt(depth + 1);
     for (const c of children) {
       if (c.type === TEXT) continue; // whitespace-only: replaced by indentation
-      out += inner + writeNode(c, depth + 1);
+      out = writeNode(out + inner, c, depth + 1);
     }
-    out += '\n' + indent(depth);
+    out += lineBreakAt(depth);
   } else {
-    for (const c of children) out += writeNode(c, depth + 1);
+    for (const c of children) out = writeNode(out, c, depth + 1);
   }
   return out + '</' + el.name + '>';
 }
 
 /** True when an element has element children and its only text is whitespace (so indenting loses nothing). */
-function holdsOnlyMarkup(el: XNode): boolean {
+export function holdsOnlyMarkup(el: XNode): boolean {
   let elements = 0;
   for (const c of el.children) {
     if (c.type === ELEMENT) elements++;

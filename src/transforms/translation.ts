@@ -1,5 +1,5 @@
 /**
- * Translation (evaluator.md §14, not in the spec): `"Translation": "<name>"` converts the body
+ * Translation (docs/evaluator/transforms.md, not in the spec): `"Translation": "<name>"` converts the body
  * between formats. Names are case-insensitive:
  *  - XML2JSON: XML to JSON (xml-to-json.ts; repeated siblings become a list, attributes dropped);
  *  - JSON2XML: JSON to XML inside a `<JSON>` root (json-to-xml.ts; list items are repeated
@@ -8,9 +8,9 @@
  * Any other name does nothing (body unchanged, code 0, as in the original); start-up warns about it.
  *
  * Input that does not parse, or that the output format cannot carry, fails the message (-1);
- * only text and bytes bodies can be translated (§18). XML is parsed only through safe-xml.ts.
+ * only text and bytes bodies can be translated (docs/components/message-evaluator.md). XML is parsed only through safe-xml.ts.
  *
- * JSON output is one stable format, close to the original's (§14 leaves the whitespace open):
+ * JSON output is one stable format, close to the original's (whose whitespace is not documented; docs/evaluator/transforms.md):
  * `{`, a newline, the root key indented by two spaces with its value as compact JSON, a newline,
  * `}`; e.g. `{\n  "r":{"a":"2","b":"t"}\n}`. XML output is the shared declaration plus 4-space
  * indentation (safe-xml.ts).

@@ -1,19 +1,17 @@
 /**
- * xcut (evaluator.md §13.3): `"XPath": "expression"` (a string) removes the selected nodes from
- * the XML body and re-serialises it (§13.1).
+ * xcut (docs/evaluator/transforms.md): `"XPath": "expression"` (a string) removes the selected nodes from
+ * the XML body and re-serialises it (docs/evaluator/transforms.md).
  * - Nothing selected, or the first node has no parent (an attribute): nothing changes, code 0.
  * - The output has exactly one XML declaration, whether or not the input had one.
  * - Every selected node must share the parent of the first; otherwise the transform fails and
  *   nothing is removed.
  */
-import { replaceBodyText } from '../rules/kinds/body-writer';
 import { SelectionError, perMessage } from './errors';
 import { KIND_PRECEDENCE, RulesetKind } from '../rules/ruleset-kinds';
 import type { CompiledTransform, RulesetMap, TransformCompileContext } from './kind-types';
 import { stringKey } from './ruleset-values';
-import { serializeXml } from './safe-xml';
 import { removeChild } from './xml-dom';
-import { commonParent, compileXPathKey, domParent, forgetXmlBody, readXmlBody } from './xml-support';
+import { commonParent, compileXPathKey, domParent, forgetXmlBody, readXmlBody, writeXmlBody } from './xml-support';
 
 const KIND = 'xcut';
 
@@ -28,7 +26,7 @@ export function compileXCut(ruleset: RulesetMap, ctx: TransformCompileContext): 
     if (parent === undefined) throw new SelectionError(KIND, rulesetName, 'XPath', `${expression.source} selects nodes with different parents`);
     forgetXmlBody(msg);
     for (const node of nodes) removeChild(parent, node);
-    replaceBodyText(msg, serializeXml(doc));
+    writeXmlBody(msg, doc);
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * xmerge (evaluator.md §13.4): copies nodes of the XML held in a message property into the XML
+ * xmerge (docs/evaluator/transforms.md): copies nodes of the XML held in a message property into the XML
  * body.
  *
  * | key          | default | meaning                                                          |
@@ -14,14 +14,12 @@
  * appending, so the copies do not take the removed nodes' places. No target node: nothing
  * changes, code 0. XMLField missing or not XML, body not XML: the transform fails.
  */
-import { replaceBodyText } from '../rules/kinds/body-writer';
 import { SelectionError, perMessage } from './errors';
 import { KIND_PRECEDENCE, RulesetKind } from '../rules/ruleset-kinds';
 import type { CompiledTransform, RulesetMap, TransformCompileContext } from './kind-types';
 import { flagKey, stringKey } from './ruleset-values';
-import { serializeXml } from './safe-xml';
 import { ATTRIBUTE, CDATA, DOCUMENT, ELEMENT, NAMESPACE_DECLARATION, TEXT, XNode, appendChild, deepCopy, newNamespaceDeclaration, removeChild } from './xml-dom';
-import { commonParent, compileXPathKey, domParent, forgetXmlBody, parseXmlInput, readXmlBody } from './xml-support';
+import { commonParent, compileXPathKey, domParent, forgetXmlBody, parseXmlInput, readXmlBody, writeXmlBody } from './xml-support';
 
 const KIND = 'xmerge';
 const ALL_CHILDREN_OF_ROOT = '/*/*';
@@ -32,10 +30,21 @@ export function compileXMerge(ruleset: RulesetMap, ctx: TransformCompileContext)
   const source = compileXPathKey(stringKey(ruleset, 'SourceXPath', ctx, ALL_CHILDREN_OF_ROOT), 'SourceXPath', ctx);
   const target = compileXPathKey(stringKey(ruleset, 'TargetXPath', ctx, ALL_CHILDREN_OF_ROOT), 'TargetXPath', ctx);
   const replace = flagKey(ruleset, 'ReplaceMode', ctx);
+  // The source document is only read (its nodes are copied), so messages carrying the same
+  // source text share one parse of it: the last one, by text.
+  let lastSourceText: string | undefined;
+  let lastSourceDoc: XNode | undefined;
+  const sourceDocument = (text: string): XNode => {
+    if (text !== lastSourceText || lastSourceDoc === undefined) {
+      lastSourceDoc = parseXmlInput(text, KIND, rulesetName, `property ${JSON.stringify(field)}`);
+      lastSourceText = text;
+    }
+    return lastSourceDoc;
+  };
   return (msg) => {
     const sourceText = msg.getProperty(field);
     if (sourceText === undefined) throw new SelectionError(KIND, rulesetName, 'XMLField', `the message has no property ${JSON.stringify(field)}`);
-    const sourceDoc = parseXmlInput(sourceText, KIND, rulesetName, `property ${JSON.stringify(field)}`);
+    const sourceDoc = sourceDocument(sourceText);
     const sourceNodes = perMessage(KIND, rulesetName, () => source.selectNodes(sourceDoc));
     const doc = readXmlBody(msg, KIND, rulesetName, true);
     const targets = perMessage(KIND, rulesetName, () => target.selectNodes(doc));
@@ -48,7 +57,7 @@ export function compileXMerge(ruleset: RulesetMap, ctx: TransformCompileContext)
     forgetXmlBody(msg);
     if (replace) for (const node of targets) removeChild(parent, node);
     for (const node of sourceNodes) appendChild(parent, withInheritedNamespaces(deepCopy(node), node, parent));
-    replaceBodyText(msg, serializeXml(doc));
+    writeXmlBody(msg, doc);
   };
 }
 

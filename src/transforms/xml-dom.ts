@@ -45,8 +45,9 @@ export class XNode {
     /** Text of a text, CDATA, comment, processing instruction or attribute. */
     public value: string,
     public parent: XNode | null,
-    readonly children: XNode[],
-    readonly attrs: XNode[],
+    /** Replaced only by the parser, which gives each element an array of exactly its children. */
+    public children: XNode[],
+    public attrs: XNode[],
   ) {}
 
   get isElement(): boolean {
@@ -72,6 +73,7 @@ export class XNode {
   }
 
   root(): XNode {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- a cursor that walks up from this node, not a saved `this`
     let n: XNode = this;
     while (n.parent !== null) n = n.parent;
     return n;

@@ -38,6 +38,7 @@ export class XmlSyntaxError extends Error {
   }
 }
 
+// eslint-disable-next-line no-control-regex -- these control characters are exactly the ones XML 1.0 forbids
 const NOT_XML_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/;
 
 type Scope = Record<string, string>;
@@ -349,15 +350,22 @@ class Parser {
     const quote = s.charCodeAt(this.pos);
     if (quote !== 34 && quote !== 39) this.fail('a quoted attribute value was expected');
     const start = this.pos + 1;
-    const end = s.indexOf(quote === 34 ? '"' : "'", start);
-    if (end < 0) this.fail('unterminated attribute value');
-    let raw = s.slice(start, end);
-    const lt = raw.indexOf('<');
-    if (lt >= 0) this.fail('"<" is not allowed in an attribute value', start + lt);
+    // one pass to the closing quote (values are short: cheaper than a search per character class)
+    let end = start;
+    let lt = -1;
+    let rewrite = false;
+    for (let c = s.charCodeAt(end); c !== quote; c = s.charCodeAt(++end)) {
+      if (end >= s.length) this.fail('unterminated attribute value');
+      if (c === 60 /* < */ && lt < 0) lt = end;
+      else if (c === 38 /* & */ || c === 9 || c === 10) rewrite = true;
+    }
+    if (lt >= 0) this.fail('"<" is not allowed in an attribute value', lt);
     this.pos = end + 1;
+    const raw = s.slice(start, end);
+    if (!rewrite) return raw;
     // literal tabs and newlines become spaces; character references to them stay as they are
-    if (/[\t\n]/.test(raw)) raw = raw.replace(/[\t\n]/g, ' ');
-    return raw.indexOf('&') >= 0 ? this.decode(raw, start) : raw;
+    const spaced = /[\t\n]/.test(raw) ? raw.replace(/[\t\n]/g, ' ') : raw;
+    return spaced.indexOf('&') >= 0 ? this.decode(spaced, start) : spaced;
   }
 
   /** Decodes the predefined entities and character references; refuses any other entity. */

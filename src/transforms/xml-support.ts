@@ -8,14 +8,18 @@
  * while the body is the one it was parsed from. One entry is enough: a ruleset chain runs its
  * steps for one message one after another, and holding no more keeps the trees of the
  * messages in flight out of the garbage collector's way (a WeakMap over 1,024 messages in
- * flight halved the throughput). A step that changes the tree (xcut, xmerge) forgets it first:
- * the tree it leaves behind is not what parsing its own output would give (indentation).
+ * flight halved the throughput). A step that changes the tree (xcut, xmerge) forgets it first,
+ * then writes the body with {@link writeXmlBody}, which remembers the changed tree for the new
+ * body: the next XML step makes it the tree parsing the new body would give (xml-settle.ts)
+ * rather than parsing again, and parses only where that cannot be promised.
  */
 import type { Message, MessageBody } from '../message';
 import { XmlInputError, asConfigError } from './errors';
 import type { TransformCompileContext } from './kind-types';
 import { readBodyText, readRewritableBodyText } from './body';
-import { XmlRejection, parseXml } from './safe-xml';
+import { replaceBodyText } from '../rules/kinds/body-writer';
+import { XmlRejection, parseXml, serializeXml } from './safe-xml';
+import { settleAsReparsed } from './xml-settle';
 import { ATTRIBUTE, XNode } from './xml-dom';
 import { CompiledXPath } from './xpath-expression';
 
@@ -23,25 +27,37 @@ export function parseXmlInput(text: string, kind: string, ruleset: string, what:
   try {
     return parseXml(text);
   } catch (e) {
-    if (e instanceof XmlRejection) throw new XmlInputError(kind, ruleset, what, e.reason);
+    if (e instanceof XmlRejection) throw new XmlInputError(kind, ruleset, what, e.reason, e);
     throw e;
   }
 }
 
 let lastBody: MessageBody | undefined;
 let lastTree: XNode | undefined;
+/** The remembered tree was written out by xcut or xmerge and not yet made what parsing its text would give. */
+let lastUnsettled = false;
+
+/** The remembered tree, settled if it needs to be; undefined if it cannot be (then it is forgotten). */
+function rememberedTree(): XNode | undefined {
+  if (lastUnsettled && lastTree !== undefined) {
+    lastUnsettled = false;
+    if (!settleAsReparsed(lastTree)) lastTree = lastBody = undefined;
+  }
+  return lastTree;
+}
 
 /** The body's tree for reading (XPath maps, XSLT, XML2JSON), parsed once for the steps of a chain. */
 export function readXmlBody(msg: Message, kind: string, ruleset: string, rewritable = false): XNode {
   const body = msg.body;
-  if (body === lastBody && lastTree !== undefined) {
+  if (body === lastBody && rememberedTree() !== undefined) {
     if (rewritable) readRewritableBodyText(msg, kind, ruleset); // the body-type check still applies
-    return lastTree;
+    return lastTree!;
   }
   const text = rewritable ? readRewritableBodyText(msg, kind, ruleset) : readBodyText(msg, kind, ruleset);
   const doc = parseXmlInput(text, kind, ruleset, 'the body');
   lastBody = body;
   lastTree = doc;
+  lastUnsettled = false;
   return doc;
 }
 
@@ -50,7 +66,20 @@ export function forgetXmlBody(msg: Message): void {
   if (msg.body === lastBody) {
     lastBody = undefined;
     lastTree = undefined;
+    lastUnsettled = false;
   }
+}
+
+/**
+ * Replaces the body with the serialisation of a tree the step changed (after
+ * {@link forgetXmlBody}) and remembers the tree for the new body, to be settled only if a later
+ * step of the chain reads it (a chain of one step pays nothing for it).
+ */
+export function writeXmlBody(msg: Message, doc: XNode): void {
+  replaceBodyText(msg, serializeXml(doc));
+  lastBody = msg.body;
+  lastTree = doc;
+  lastUnsettled = true;
 }
 
 /** Compiles a ruleset's XPath at start-up; a bad one is a configuration error naming the key. */

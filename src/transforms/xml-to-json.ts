@@ -1,12 +1,12 @@
 /**
- * An XML document as a JSON value, for the Translation kind's XML2JSON (evaluator.md §14).
+ * An XML document as a JSON value, for the Translation kind's XML2JSON (docs/evaluator/transforms.md).
  *
  * The result is `{ <root name>: <value of the root> }`. The value of an element is:
  *  - without child elements: its text (text and CDATA, entities decoded), "" when empty;
  *  - with child elements: an object with one key per child name, in document order. A child
  *    marked `type="ARRAY"` is an item of a list under its name, even when it is alone.
  *
- * Two deliberate choices against the original (which was lossy, §14):
+ * Two deliberate choices against the original (which was lossy, docs/evaluator/transforms.md):
  *  - FIXED: repeated sibling elements are gathered into a list in document order. The original
  *    kept only the last one, silently dropping data; documents without repeats come out as before.
  *  - KEPT: attributes are dropped (other than reading the `type="ARRAY"` mark), and so is text

@@ -50,8 +50,8 @@ export interface XPathOptions {
 
 /** Why an expression does not compile or cannot be evaluated. */
 export class XPathError extends Error {
-  constructor(reason: string) {
-    super(reason);
+  constructor(reason: string, cause?: unknown) {
+    super(reason, cause === undefined ? undefined : { cause });
     this.name = 'XPathError';
   }
 }
@@ -61,10 +61,19 @@ export function compileXPath(source: string, options: XPathOptions): Eval {
   try {
     ast = parseXPath(source);
   } catch (e) {
-    if (e instanceof XPathSyntaxError) throw new XPathError(e.message);
+    if (e instanceof XPathSyntaxError) throw new XPathError(e.message, e);
     throw e;
   }
   return new Compiler(options).expr(ast);
+}
+
+/**
+ * Compiles an expression whose value is wanted as a string (xsl:value-of, attribute value
+ * templates): a path gives the string value of its first node, found without building the
+ * node set where the path's shape allows.
+ */
+export function compileStringXPath(source: string, options: XPathOptions): (c: XContext) => string {
+  return new Compiler(options).string(parseAst(source));
 }
 
 /** Compiles to an evaluator that must give a node set (a path, union, or a variable holding nodes). */
@@ -91,7 +100,7 @@ export function parseAst(source: string): Ast {
   try {
     return parseXPath(source);
   } catch (e) {
-    if (e instanceof XPathSyntaxError) throw new XPathError(e.message);
+    if (e instanceof XPathSyntaxError) throw new XPathError(e.message, e);
     throw e;
   }
 }
@@ -123,9 +132,40 @@ export function toBool(v: XValue): boolean {
   return v.length > 0;
 }
 
-const XPATH_NUMBER = /^[\t\n\r ]*-?(\d+(\.\d*)?|\.\d+)[\t\n\r ]*$/;
+/**
+ * XPath's number(): optional XML whitespace around `-?(\d+(\.\d*)?|\.\d+)`, anything else NaN
+ * (no exponent, no `+`, no hexadecimal, unlike JavaScript's Number). Scanned by hand: it runs
+ * for every comparison of a node with a number.
+ */
 export function stringToNumber(s: string): number {
-  return XPATH_NUMBER.test(s) ? Number(s.trim()) : NaN;
+  let start = 0;
+  let end = s.length;
+  while (start < end && isXmlSpace(s.charCodeAt(start))) start++;
+  while (end > start && isXmlSpace(s.charCodeAt(end - 1))) end--;
+  let p = start;
+  if (p < end && s.charCodeAt(p) === 45 /* - */) p++;
+  let digits = 0;
+  while (p < end && isDigit(s.charCodeAt(p))) {
+    p++;
+    digits++;
+  }
+  if (p < end && s.charCodeAt(p) === 46 /* . */) {
+    p++;
+    while (p < end && isDigit(s.charCodeAt(p))) {
+      p++;
+      digits++;
+    }
+  }
+  if (p !== end || digits === 0) return NaN;
+  return Number(start === 0 && end === s.length ? s : s.slice(start, end));
+}
+
+function isXmlSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 9 || c === 13;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
 }
 
 /** A number as XPath 1.0 writes it: no exponent, no trailing `.0`, `NaN`, `Infinity`. */
@@ -281,6 +321,159 @@ const AXIS_WALKS: Readonly<Record<Exclude<Axis, 'namespace'>, AxisWalk>> = {
   },
 };
 
+const NO_ARGS: XValue[] = [];
+
+// flat paths: child, attribute and self steps without predicates, walked depth first (see Compiler.flatPath)
+
+type FlatEach = (n: XNode, out: XNode[]) => void;
+type FlatFirst = (n: XNode) => XNode | undefined;
+type FlatCount = (n: XNode) => number;
+
+interface FlatPath {
+  readonly nodes: (c: XContext) => XNode[];
+  readonly first: (c: XContext) => XNode | undefined;
+  readonly count: (c: XContext) => number;
+  /** The string value of the first node, '' when there is none. */
+  readonly string: (c: XContext) => string;
+}
+
+/** The nodes a flat step's axis walks: an attribute step sees attributes only (not namespace declarations). */
+function flatCandidates(axis: Axis, n: XNode): XNode[] {
+  return axis === 'attribute' ? n.attrs : n.children;
+}
+
+function flatEach(axis: Axis, test: Test, next: FlatEach | undefined): FlatEach {
+  if (axis === 'self') {
+    return next === undefined
+      ? (n, out) => {
+          if (test(n)) out.push(n);
+        }
+      : (n, out) => {
+          if (test(n)) next(n, out);
+        };
+  }
+  const attribute = axis === 'attribute';
+  return next === undefined
+    ? (n, out) => {
+        const list = flatCandidates(axis, n);
+        for (let i = 0; i < list.length; i++) {
+          const k = list[i]!;
+          if ((!attribute || k.type === ATTRIBUTE) && test(k)) out.push(k);
+        }
+      }
+    : (n, out) => {
+        const list = flatCandidates(axis, n);
+        for (let i = 0; i < list.length; i++) {
+          const k = list[i]!;
+          if ((!attribute || k.type === ATTRIBUTE) && test(k)) next(k, out);
+        }
+      };
+}
+
+function flatFirst(axis: Axis, test: Test, next: FlatFirst | undefined): FlatFirst {
+  if (axis === 'self') return next === undefined ? (n) => (test(n) ? n : undefined) : (n) => (test(n) ? next(n) : undefined);
+  const attribute = axis === 'attribute';
+  return (n) => {
+    const list = flatCandidates(axis, n);
+    for (let i = 0; i < list.length; i++) {
+      const k = list[i]!;
+      if ((!attribute || k.type === ATTRIBUTE) && test(k)) {
+        if (next === undefined) return k;
+        const found = next(k);
+        if (found !== undefined) return found;
+      }
+    }
+    return undefined;
+  };
+}
+
+function flatCount(axis: Axis, test: Test, next: FlatCount | undefined): FlatCount {
+  if (axis === 'self') return next === undefined ? (n) => (test(n) ? 1 : 0) : (n) => (test(n) ? next(n) : 0);
+  const attribute = axis === 'attribute';
+  return (n) => {
+    const list = flatCandidates(axis, n);
+    let total = 0;
+    for (let i = 0; i < list.length; i++) {
+      const k = list[i]!;
+      if ((!attribute || k.type === ATTRIBUTE) && test(k)) total += next === undefined ? 1 : next(k);
+    }
+    return total;
+  };
+}
+
+// the same walks for a child or attribute step with a name test (namespaces mode: local name and URI)
+
+function flatEachNamed(type: number, local: string, ns: string, next: FlatEach | undefined): FlatEach {
+  return (n, out) => {
+    const list = type === ATTRIBUTE ? n.attrs : n.children;
+    for (let i = 0; i < list.length; i++) {
+      const k = list[i]!;
+      if (k.local === local && k.type === type && k.ns === ns) {
+        if (next === undefined) out.push(k);
+        else next(k, out);
+      }
+    }
+  };
+}
+
+function flatFirstNamed(type: number, local: string, ns: string, next: FlatFirst | undefined): FlatFirst {
+  return (n) => {
+    const list = type === ATTRIBUTE ? n.attrs : n.children;
+    for (let i = 0; i < list.length; i++) {
+      const k = list[i]!;
+      if (k.local === local && k.type === type && k.ns === ns) {
+        if (next === undefined) return k;
+        const found = next(k);
+        if (found !== undefined) return found;
+      }
+    }
+    return undefined;
+  };
+}
+
+function flatCountNamed(type: number, local: string, ns: string, next: FlatCount | undefined): FlatCount {
+  return (n) => {
+    const list = type === ATTRIBUTE ? n.attrs : n.children;
+    let total = 0;
+    for (let i = 0; i < list.length; i++) {
+      const k = list[i]!;
+      if (k.local === local && k.type === type && k.ns === ns) total += next === undefined ? 1 : next(k);
+    }
+    return total;
+  };
+}
+
+function flatPathFrom(fromRoot: boolean, each: FlatEach, first: FlatFirst, count: FlatCount): FlatPath {
+  // a path from the root needs a document (a detached node's root is the node itself)
+  const origin = fromRoot
+    ? (c: XContext): XNode | undefined => {
+        const r = c.node.root();
+        return r.type === DOCUMENT ? r : undefined;
+      }
+    : (c: XContext): XNode | undefined => c.node;
+  const firstOf = (c: XContext): XNode | undefined => {
+    const o = origin(c);
+    return o === undefined ? undefined : first(o);
+  };
+  return {
+    nodes: (c) => {
+      const out: XNode[] = [];
+      const o = origin(c);
+      if (o !== undefined) each(o, out);
+      return out;
+    },
+    first: firstOf,
+    count: (c) => {
+      const o = origin(c);
+      return o === undefined ? 0 : count(o);
+    },
+    string: (c) => {
+      const n = firstOf(c);
+      return n === undefined ? '' : n.stringValue();
+    },
+  };
+}
+
 const REVERSE_AXES = new Set<Axis>(['ancestor', 'ancestor-or-self', 'preceding', 'preceding-sibling']);
 /** Axes whose results from several context nodes of one depth come out in document order. */
 const ORDERED_FROM_SIBLINGS = new Set<Axis>(['child', 'attribute', 'self']);
@@ -426,12 +619,8 @@ class Compiler {
         const b = this.expr(ast.b);
         return (c) => toBool(a(c)) && toBool(b(c));
       }
-      case 'cmp': {
-        const a = this.expr(ast.a);
-        const b = this.expr(ast.b);
-        const op = ast.op;
-        return (c) => compareValues(op, a(c), b(c));
-      }
+      case 'cmp':
+        return this.comparison(ast.op, ast.a, ast.b);
       case 'arith': {
         const a = this.expr(ast.a);
         const b = this.expr(ast.b);
@@ -483,14 +672,49 @@ class Compiler {
     }
   }
 
+  /**
+   * A comparison; where both sides are numbers by their form (`position() != last()`), or one is
+   * a flat path and the other a number (`@qty > 2`), it is compiled to number comparisons
+   * directly, with the same result as {@link compareValues}.
+   */
+  private comparison(op: CmpOp, aAst: Ast, bAst: Ast): Eval {
+    const a = this.expr(aAst);
+    const b = this.expr(bAst);
+    const aNumber = isNumeric(aAst);
+    const bNumber = isNumeric(bAst);
+    if (aNumber && bNumber) {
+      const test = numberTest(op);
+      return (c) => test(a(c) as number, b(c) as number);
+    }
+    const aFlat = aAst.t === 'path' && bNumber ? this.flatPath(aAst.start, aAst.steps) : undefined;
+    const bFlat = bAst.t === 'path' && aNumber && aFlat === undefined ? this.flatPath(bAst.start, bAst.steps) : undefined;
+    if (aFlat !== undefined || bFlat !== undefined) {
+      // a node set against a number: true when some node's number() compares true
+      const nodes = aFlat !== undefined ? aFlat.nodes : bFlat!.nodes;
+      const other = aFlat !== undefined ? b : a;
+      const test = numberTest(aFlat !== undefined ? op : mirror(op));
+      return (c) => {
+        const y = other(c) as number; // evaluated even for an empty set: its errors still surface
+        const set = nodes(c);
+        for (let i = 0; i < set.length; i++) if (test(stringToNumber(set[i]!.stringValue()), y)) return true;
+        return false;
+      };
+    }
+    return (c) => compareValues(op, a(c), b(c));
+  }
+
   private call(name: string, argAsts: Ast[]): Eval {
     const key = this.functionKey(name);
     const fn = CORE_FUNCTIONS[key] ?? this.options.functions?.[key];
     if (fn === undefined) throw new XPathError(`the function ${name}() is not supported`);
     if (argAsts.length < fn.min || argAsts.length > fn.max) throw new XPathError(`${name}() takes ${fn.min === fn.max ? fn.min : `${fn.min} to ${fn.max}`} arguments, not ${argAsts.length}`);
+    if (fn === CORE_FUNCTIONS[key]) {
+      const direct = this.directCall(key, argAsts);
+      if (direct !== undefined) return direct;
+    }
     const args = argAsts.map((a) => this.expr(a));
     const call = fn.call;
-    if (args.length === 0) return (c) => call(c, []);
+    if (args.length === 0) return (c) => call(c, NO_ARGS);
     if (args.length === 1) {
       const a0 = args[0]!;
       return (c) => call(c, [a0(c)]);
@@ -499,6 +723,77 @@ class Compiler {
       c,
       args.map((a) => a(c)),
     );
+  }
+
+  /** Core functions evaluated without an argument array, or over a flat path without its node set. */
+  private directCall(name: string, argAsts: Ast[]): Eval | undefined {
+    if (name === 'position' && argAsts.length === 0) return (c) => c.pos;
+    if (name === 'last' && argAsts.length === 0) return (c) => c.size;
+    const only = argAsts.length === 1 ? argAsts[0]! : undefined;
+    const flat = only !== undefined && only.t === 'path' ? this.flatPath(only.start, only.steps) : undefined;
+    if (flat === undefined) return undefined;
+    switch (name) {
+      case 'count':
+        return flat.count;
+      case 'string':
+        return flat.string;
+      case 'sum':
+        return (c) => {
+          const nodes = flat.nodes(c);
+          let total = 0;
+          for (let i = 0; i < nodes.length; i++) total += stringToNumber(nodes[i]!.stringValue());
+          return total;
+        };
+      default:
+        return undefined;
+    }
+  }
+
+  /** The expression's value as a string: a flat path's first node is found without its node set. */
+  string(ast: Ast): (c: XContext) => string {
+    if (ast.t === 'path') {
+      const flat = this.flatPath(ast.start, ast.steps);
+      if (flat !== undefined) return flat.string;
+    }
+    if (ast.t === 'str') {
+      const v = ast.v;
+      return () => v;
+    }
+    const e = this.expr(ast);
+    return (c) => toStr(e(c));
+  }
+
+  /**
+   * A path from the context node or the root whose steps are child, attribute or self steps
+   * without predicates. From one node such steps give each node once and in document order, so
+   * the path is walked depth first into one array (or to its first node, or counted) with no
+   * node set per step and no sorting.
+   */
+  private flatPath(start: 'context' | 'root' | Ast, stepAsts: Step[]): FlatPath | undefined {
+    if (start !== 'context' && start !== 'root') return undefined;
+    if (stepAsts.length === 0) return undefined;
+    for (const s of stepAsts) if ((s.axis !== 'child' && s.axis !== 'attribute' && s.axis !== 'self') || s.preds.length > 0) return undefined;
+    let each: FlatEach | undefined;
+    let first: FlatFirst | undefined;
+    let count: FlatCount | undefined;
+    for (let i = stepAsts.length - 1; i >= 0; i--) {
+      const s = stepAsts[i]!;
+      const principal = s.axis === 'attribute' ? ATTRIBUTE : ELEMENT;
+      const named = s.axis !== 'self' && s.test.kind === 'name' && this.options.names === 'namespaces';
+      if (named && s.test.kind === 'name') {
+        // the name test inlined in the loop: the common step, and one call fewer per node
+        const ns = s.test.prefix === '' ? '' : this.namespaceOf(s.test.prefix, `${s.test.prefix}:${s.test.local}`);
+        each = flatEachNamed(principal, s.test.local, ns, each);
+        first = flatFirstNamed(principal, s.test.local, ns, first);
+        count = flatCountNamed(principal, s.test.local, ns, count);
+        continue;
+      }
+      const test = this.nodeTest(s.test, principal);
+      each = flatEach(s.axis, test, each);
+      first = flatFirst(s.axis, test, first);
+      count = flatCount(s.axis, test, count);
+    }
+    return flatPathFrom(start === 'root', each!, first!, count!);
   }
 
   private functionKey(name: string): string {
@@ -516,6 +811,8 @@ class Compiler {
   }
 
   private path(start: 'context' | 'root' | Ast, stepAsts: Step[]): Eval {
+    const flat = this.flatPath(start, stepAsts);
+    if (flat !== undefined) return flat.nodes;
     const steps = optimise(stepAsts).map((s) => this.step(s));
     const from: (c: XContext) => XNode[] =
       start === 'context'
@@ -618,6 +915,56 @@ class Compiler {
     const uri = this.options.resolvePrefix?.(prefix);
     if (uri === undefined) throw new XPathError(`the prefix ${prefix} in ${step} is not declared`);
     return uri;
+  }
+}
+
+/** Functions of XPath's core library that always give a number. */
+const NUMBER_FUNCTIONS = new Set(['last', 'position', 'count', 'sum', 'number', 'string-length', 'floor', 'ceiling', 'round']);
+
+/** True when an expression gives a number whatever it is evaluated on (by its form alone). */
+function isNumeric(ast: Ast): boolean {
+  switch (ast.t) {
+    case 'num':
+    case 'arith':
+    case 'neg':
+      return true;
+    case 'call':
+      return NUMBER_FUNCTIONS.has(ast.name);
+    default:
+      return false;
+  }
+}
+
+function numberTest(op: CmpOp): (x: number, y: number) => boolean {
+  switch (op) {
+    case '=':
+      return (x, y) => x === y;
+    case '!=':
+      return (x, y) => x !== y;
+    case '<':
+      return (x, y) => x < y;
+    case '<=':
+      return (x, y) => x <= y;
+    case '>':
+      return (x, y) => x > y;
+    default:
+      return (x, y) => x >= y;
+  }
+}
+
+/** The operator with its sides swapped: `2 < x` is `x > 2`. */
+function mirror(op: CmpOp): CmpOp {
+  switch (op) {
+    case '<':
+      return '>';
+    case '<=':
+      return '>=';
+    case '>':
+      return '<';
+    case '>=':
+      return '<=';
+    default:
+      return op;
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * XPath 1.0 expressions of the XPath kinds (XPath maps, xcut, xmerge), compiled once to closures
- * (xpath-compiler.ts) with the original's name matching (evaluator.md §13.1): namespace
+ * (xpath-compiler.ts) with the original's name matching (docs/evaluator/transforms.md): namespace
  * processing is effectively off, so an unprefixed step matches an element or attribute by its
  * local name whatever its prefix (`/r/a` matches `<ns:r><ns:a>`), an unprefixed element in a
  * default namespace is not matched, and a prefixed step (`/ns:r`, `ns:*`) is rejected when the

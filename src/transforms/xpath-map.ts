@@ -1,5 +1,5 @@
 /**
- * XPath map (evaluator.md §13.2): `"XPath": {"property": "expression", ...}` sets each property
+ * XPath map (docs/evaluator/transforms.md): `"XPath": {"property": "expression", ...}` sets each property
  * to the XPath string value of its expression over the XML body (`""` when nothing is
  * selected). Expressions are compiled at start-up; one containing `##name##` is rendered from
  * the message and compiled for each message. Properties set before a failure stay set.

@@ -29,6 +29,7 @@ import {
   applyPredicates,
   compileAst,
   compileNodeTest,
+  compileStringXPath,
   compileXPath,
   numberToString,
   parseAst,
@@ -48,16 +49,16 @@ const MAX_TEMPLATE_DEPTH = 1500;
 
 /** A stylesheet construct this engine refuses or cannot compile; the message names it. */
 export class XsltCompileError extends Error {
-  constructor(reason: string) {
-    super(reason);
+  constructor(reason: string, cause?: unknown) {
+    super(reason, cause === undefined ? undefined : { cause });
     this.name = 'XsltCompileError';
   }
 }
 
 /** A transform that failed on one input (xsl:message terminate="yes", a type error, too deep recursion). */
 export class XsltRuntimeError extends Error {
-  constructor(reason: string) {
-    super(reason);
+  constructor(reason: string, cause?: unknown) {
+    super(reason, cause === undefined ? undefined : { cause });
     this.name = 'XsltRuntimeError';
   }
 }
@@ -71,7 +72,8 @@ export interface Runtime {
   readonly sheet: Sheet;
   readonly globals: (XValue | undefined | null)[];
   readonly params: Readonly<Record<string, string>>;
-  readonly keyIndexes: Map<XNode, Map<string, Map<string, XNode[]>>>;
+  /** key()'s indexes, per document and key name; made on the first key() call. */
+  keyIndexes: Map<XNode, Map<string, Map<string, XNode[]>>> | undefined;
 }
 
 export type Instr = (c: XContext, rt: Runtime) => void;
@@ -141,6 +143,7 @@ class Scope {
   ) {}
 
   find(name: string): number | undefined {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- a cursor that walks the scope chain from this scope
     for (let s: Scope | undefined = this; s !== undefined; s = s.parent) if (s.name === name) return s.slot;
     return undefined;
   }
@@ -395,7 +398,7 @@ class StylesheetCompiler {
     try {
       return step();
     } catch (e) {
-      if (e instanceof XsltCompileError && !e.message.startsWith('in ')) throw new XsltCompileError(`in ${where}: ${e.message}`);
+      if (e instanceof XsltCompileError && !e.message.startsWith('in ')) throw new XsltCompileError(`in ${where}: ${e.message}`, e);
       throw e;
     }
   }
@@ -558,9 +561,9 @@ class StylesheetCompiler {
     if (el.ns !== XSLT_NAMESPACE) return this.literalElement(el, scope, layout);
     switch (el.local) {
       case 'value-of': {
-        const e = this.xpath(required(el, 'select'), el, scope);
+        const e = this.xpathString(required(el, 'select'), el, scope);
         const raw = el.attribute('disable-output-escaping') === 'yes';
-        return (c, rt) => rt.out.text(toStr(e(c)), raw);
+        return (c, rt) => rt.out.text(e(c), raw);
       }
       case 'text': {
         const text = el.children.map((c) => c.value).join('');
@@ -950,6 +953,16 @@ class StylesheetCompiler {
     try {
       return compileXPath(source, this.options(el, scope));
     } catch (e) {
+      if (e instanceof XPathError) throw new XsltCompileError(`the XPath "${source}" in ${describeElement(el)}: ${e.message}`, e);
+      throw e;
+    }
+  }
+
+  /** An expression whose value is used as a string (value-of, attribute value templates). */
+  private xpathString(source: string, el: XNode, scope: Scope): (c: XContext) => string {
+    try {
+      return compileStringXPath(source, this.options(el, scope));
+    } catch (e) {
       if (e instanceof XPathError) throw new XsltCompileError(`the XPath "${source}" in ${describeElement(el)}: ${e.message}`);
       throw e;
     }
@@ -958,7 +971,7 @@ class StylesheetCompiler {
   /** An attribute value template: literal text with `{expression}` parts (`{{` and `}}` escape braces). */
   private avt(source: string, el: XNode, scope: Scope): (c: XContext) => string {
     if (!source.includes('{') && !source.includes('}')) return () => source;
-    const parts: Array<string | Eval> = [];
+    const parts: Array<string | ((c: XContext) => string)> = [];
     let text = '';
     for (let i = 0; i < source.length; i++) {
       const ch = source[i]!;
@@ -973,19 +986,16 @@ class StylesheetCompiler {
         if (end < 0) throw new XsltCompileError(`the attribute value template "${source}" in ${describeElement(el)} has an unclosed "{"`);
         if (text !== '') parts.push(text);
         text = '';
-        parts.push(this.xpath(source.slice(i + 1, end), el, scope));
+        parts.push(this.xpathString(source.slice(i + 1, end), el, scope));
         i = end;
       } else if (ch === '}') throw new XsltCompileError(`the attribute value template "${source}" in ${describeElement(el)} has a lone "}"`);
       else text += ch;
     }
     if (text !== '') parts.push(text);
-    if (parts.length === 1 && typeof parts[0] !== 'string') {
-      const only = parts[0]!;
-      return (c) => toStr(only(c));
-    }
+    if (parts.length === 1 && typeof parts[0] !== 'string') return parts[0]!;
     return (c) => {
       let s = '';
-      for (const p of parts) s += typeof p === 'string' ? p : toStr(p(c));
+      for (const p of parts) s += typeof p === 'string' ? p : p(c);
       return s;
     };
   }
@@ -1192,7 +1202,7 @@ function parseAstOrFail(source: string, el: XNode): Ast {
   try {
     return parseAst(source);
   } catch (e) {
-    if (e instanceof XPathError) throw new XsltCompileError(`the pattern "${source}" in ${describeElement(el)}: ${e.message}`);
+    if (e instanceof XPathError) throw new XsltCompileError(`the pattern "${source}" in ${describeElement(el)}: ${e.message}`, e);
     throw e;
   }
 }
@@ -1222,6 +1232,6 @@ export function stripSpace(doc: XNode, strip: (el: XNode) => boolean): XNode {
 }
 
 export function newRuntime(sheet: Sheet, source: XNode, params: Readonly<Record<string, string>>, out: ResultWriter): Runtime {
-  return { out, frame: [], current: source, depth: 0, sheet, globals: new Array(sheet.globals.length), params, keyIndexes: new Map() };
+  return { out, frame: [], current: source, depth: 0, sheet, globals: new Array(sheet.globals.length), params, keyIndexes: undefined };
 }
 

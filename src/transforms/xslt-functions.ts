@@ -55,7 +55,7 @@ export function xsltFunctions(): Readonly<Record<string, XFunction>> {
         try {
           return formatNumber(toNum(args[0]!), toStr(args[1]!), format);
         } catch (e) {
-          if (e instanceof NumberFormatError) throw new XsltRuntimeError(`format-number(): ${e.message}`);
+          if (e instanceof NumberFormatError) throw new XsltRuntimeError(`format-number(): ${e.message}`, e);
           throw e;
         }
       },
@@ -227,8 +227,9 @@ function keyLookup(runtime: Runtime, context: XNode, name: string, value: XValue
   const defs = runtime.sheet.keys.get(name);
   if (defs === undefined) throw new XsltRuntimeError(`key() names the unknown key "${name}"`);
   const root = context.root();
-  let indexes = runtime.keyIndexes.get(root);
-  if (indexes === undefined) runtime.keyIndexes.set(root, (indexes = new Map()));
+  const all = (runtime.keyIndexes ??= new Map());
+  let indexes = all.get(root);
+  if (indexes === undefined) all.set(root, (indexes = new Map()));
   let index = indexes.get(name);
   if (index === undefined) {
     const built = new Map<string, XNode[]>();

@@ -1,5 +1,5 @@
 /**
- * XSLT (evaluator.md §13.5): `XSLFile` names a stylesheet, compiled once at start-up and shared
+ * XSLT (docs/evaluator/transforms.md): `XSLFile` names a stylesheet, compiled once at start-up and shared
  * by every ruleset naming the same file; `XSLParameter` maps parameter names to values, static
  * or `##name##` templates rendered from the message, all passed as strings. The body is
  * transformed and the output replaces it (text or bytes bodies only); an empty output leaves

@@ -37,7 +37,8 @@ export function describeAddress(s: AmqpConnectionSettings): string {
   return `${s.protocol}://${s.hostname}:${s.port}/${s.vhost === '/' ? '' : encodeURIComponent(s.vhost)}`;
 }
 
-/** Opens a connection. The caller must listen for 'close'; an 'error' listener is attached here (brokers.md). */
+/** Opens a connection. The caller must listen for 'close'; an 'error' listener is attached here, because amqplib
+ * throws an 'error' nobody listens to and so would kill the process. */
 export async function openAmqpConnection(s: AmqpConnectionSettings, onError: (err: Error) => void): Promise<amqp.ChannelModel> {
   const socketOptions: amqp.SocketOptions = { timeout: s.connectTimeoutMs, noDelay: true, clientProperties: { connection_name: 'xroute' } };
   if (s.protocol === 'amqps') Object.assign(socketOptions, tlsSocketOptions(s.tls, s.hostname));

@@ -1,6 +1,6 @@
 /**
  * The AMQP 0-9-1 <-> message-model mapping, written once for AmqpReceiver (deliveries -> Message) and
- * AmqpPersister (Message -> basic.publish). The README table (notes/readme-amqp.md) documents it:
+ * AmqpPersister (Message -> basic.publish). The table in docs/components/amqp.md documents it:
  *
  * | AMQP 0-9-1                        | Message                                                          |
  * |-----------------------------------|------------------------------------------------------------------|

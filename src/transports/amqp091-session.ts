@@ -3,12 +3,13 @@
  * the connection step, the channel step, the loss wiring and the clean-up when set-up fails, written
  * once. The component describes its session object and its set-up (declarations, consume, ...).
  *
- * Loss wiring (brokers.md): a channel 'error' (the broker closed the channel, the connection stays up)
+ * Loss wiring (amqplib emits 'error' and then 'close' for one loss, and an 'error' without a listener kills the process): a channel 'error' (the broker closed the channel, the connection stays up)
  * only records the reason as an AmqpChannelError; the channel's or connection's 'close' reports the loss once to `onLost` with the best reason known (the channel error, the
  * connection error, or a plain "closed"). A session that died during set-up fails the open, so the
  * reconnector tries again.
  */
-import type { Channel, ChannelModel } from 'amqplib';
+import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
+import type { AckTracker, SettleFrame } from './ack-tracker';
 import { AmqpConnectionSettings, AmqpStepError, amqpStep, describeAddress, openAmqpConnection } from './amqp091-connection';
 
 /**
@@ -78,4 +79,47 @@ export async function openAmqpSession<C extends Channel, S extends AmqpSessionBa
     void conn.close().catch(() => undefined);
     throw e;
   }
+}
+
+/** A consuming channel whose settlements an AckTracker decides. */
+export interface SettlingSession {
+  readonly ch: Pick<Channel, 'ack' | 'nack'>;
+  readonly acks: AckTracker;
+  flushScheduled: boolean;
+  alive: boolean;
+}
+
+/**
+ * Sends the session's marked outcomes once per turn of the event loop, so that consecutive acks become one
+ * multiple-ack. `channelGone` hears of a send that failed because the channel died under it (its close event
+ * follows, and the broker redelivers what was not settled).
+ */
+export function scheduleSettlement(s: SettlingSession, channelGone: (error: unknown) => void): void {
+  if (s.flushScheduled) return;
+  s.flushScheduled = true;
+  queueMicrotask(() => flushSettlement(s, channelGone));
+}
+
+/** Sends the session's marked outcomes now (also used by a stop that must not wait for the microtask). */
+export function flushSettlement(s: SettlingSession, channelGone: (error: unknown) => void): void {
+  s.flushScheduled = false;
+  if (!s.alive) return;
+  try {
+    sendSettleFrames(s.ch, s.acks.flush());
+  } catch (e) {
+    channelGone(e);
+  }
+}
+
+/** Sends the ack/nack frames an AckTracker decided, in order; throws (amqplib) when the channel is closed. */
+export function sendSettleFrames(ch: Pick<Channel, 'ack' | 'nack'>, frames: readonly SettleFrame[]): void {
+  for (const f of frames) {
+    if (f.kind === 'ack') ch.ack(tagOnly(f.tag), f.multiple);
+    else ch.nack(tagOnly(f.tag), false, f.requeue);
+  }
+}
+
+/** amqplib's ack/nack read only the delivery tag of the message they are given. */
+function tagOnly(deliveryTag: number): ConsumeMessage {
+  return { fields: { deliveryTag } } as ConsumeMessage;
 }

@@ -1,6 +1,6 @@
 /**
  * Exchange/queue declaration and bindings for AmqpReceiver (the source queue) and AmqpPersister (the
- * target exchange), from the original's properties, with the original's bugs fixed (components.md §8.3):
+ * target exchange), from the original's properties, with the original's bugs fixed (docs/components/amqp.md):
  *
  * - IsPassive "true" (default): check that the exchange and queue exist, never declare them; a missing one
  *   is a configuration error. IsPassive "false": declare them (idempotent) with IsDurable/AutoDelete.

@@ -7,7 +7,7 @@
  * amqp:connection-establishment-failed), link openings that resolve only when the broker really attached
  * the link (a refused attach still fires receiver_open, with a null source), and one `lost` notification
  * for whatever breaks an open connection. Every rhea error event has a listener here, because an unhandled
- * one is thrown on the container and kills the process (reference/brokers.md).
+ * one is thrown on the container and kills the process.
  */
 import rhea = require('rhea');
 import { Amqp10AuthError, Amqp10ConnectError, Amqp10ConnectionLostError, Amqp10LinkError, connectFailure } from './amqp10-errors';

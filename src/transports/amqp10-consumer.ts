@@ -5,9 +5,12 @@
  * Flow control: link credit is never rhea's credit_window (which re-issues credit when messages arrive,
  * not when they are done). Each credit is backed by an XQueue cell reserved beforehand, so the broker may
  * never send more than there are free cells in the Partition, and a message always has a cell waiting.
- * When the queue is full the credit pump waits for a cell to free up. Freed cells are granted in batches
- * (half the window, or at once when the link has no credit left): RabbitMQ 3.10 can overshoot the credit
- * by the messages already on their way when a top-up arrives. A message beyond the credit takes a free
+ * When the queue is full the credit pump waits for a cell to free up. On RabbitMQ, freed cells are granted
+ * in batches (half the window, or at once when the link has no credit left): RabbitMQ 3.10 can overshoot
+ * the credit by the messages already on their way when a top-up arrives. A JMS broker (ActiveMQ, Artemis)
+ * counts credit exactly, so there each freed cell is granted at once (rhea sends the grants of one tick in
+ * one flow frame): batching there kept only half to all of the window in credit, not all of it. A message
+ * beyond the credit takes a free
  * cell if there is one; otherwise it waits in a small overflow list (at most one window) that freed cells
  * serve before any new credit is granted, and beyond that it is released to the broker.
  *
@@ -94,14 +97,19 @@ interface Session {
   readonly receiver: Receiver;
   readonly plan: SourcePlan;
   readonly dialect: Dialect;
-  /** Cells reserved for credit, not yet used by a delivery, oldest first. */
+  /** Cells reserved for credit, not yet used by a delivery (any one serves: a delivery takes the last, O(1)). */
   readonly cells: number[];
   /** How many of `cells` have not been granted to the broker as credit yet. */
   uncredited: number;
   /** Deliveries the broker sent beyond the credit, waiting for a cell (oldest first, at most one window). */
   readonly overflow: { amqp: AmqpMessage; delivery: Delivery }[];
-  /** Cells holding messages of this session whose onDone has not fired (XAMode 1). */
-  readonly pending: Set<number>;
+  /**
+   * XAMode 1: per cell, the delivery of this session whose message the cell holds until its onDone fires
+   * (a plain array indexed by cell, and one onDone per session: nothing allocated per message for it).
+   */
+  readonly pending: (Delivery | undefined)[];
+  /** The onDone of every message of this session (XAMode 1): settles the delivery its cell holds. */
+  onDone?: (item: Message, outcome: Outcome, cell: number) => void;
   readonly abort: AbortController;
   alive: boolean;
 }
@@ -184,7 +192,7 @@ export class Amqp10Consumer {
       const receiver = await conn.openReceiver({ name: plan.linkName, source: plan.source as never, autoaccept: false, credit_window: 0 });
       // Stopped while connecting: the Reconnector drops this result, so close it here.
       if (this.stopped) throw new Error('stopped while connecting');
-      return { conn, receiver, plan, dialect, cells: [], uncredited: 0, overflow: [], pending: new Set(), abort: new AbortController(), alive: true };
+      return { conn, receiver, plan, dialect, cells: [], uncredited: 0, overflow: [], pending: [], abort: new AbortController(), alive: true };
     } catch (e) {
       await conn.close(500);
       throw e;
@@ -219,9 +227,9 @@ export class Amqp10Consumer {
     s.abort.abort();
     this.returnCells(s);
     if (this.o.xaMode === 1) {
-      for (const cell of [...s.pending]) {
-        if (this.o.output.takeback(cell) !== undefined) {
-          s.pending.delete(cell);
+      for (let cell = 0; cell < s.pending.length; cell++) {
+        if (s.pending[cell] !== undefined && this.o.output.takeback(cell) !== undefined) {
+          s.pending[cell] = undefined;
           this.o.status.count('withdrawn');
         }
       }
@@ -250,7 +258,7 @@ export class Amqp10Consumer {
       while (s.alive && !this.finished && !this.stopped) {
         let reserved = 0;
         for (let cell = q.tryReserve(p); cell >= 0; cell = q.tryReserve(p)) {
-          this.useCell(s, cell) || reserved++;
+          if (!this.useCell(s, cell)) reserved++;
         }
         if (reserved === 0) {
           const cell = await q.reserve({ partition: p, signal: s.abort.signal });
@@ -281,16 +289,21 @@ export class Amqp10Consumer {
     return true;
   }
 
+  /** The fewest freed cells worth a top-up while the link still has credit (see the header: RabbitMQ overshoots). */
+  private creditBatch(s: Session): number {
+    return s.dialect.name === 'rabbitmq' ? Math.max(1, this.window() >> 1) : 1;
+  }
+
   private window(): number {
     return this.o.partition.length > 0 ? this.o.partition.length : this.o.output.capacity;
   }
 
-  /** Grants the reserved cells as credit in batches: half the window, or whatever there is when the link has none left. */
+  /** Grants the reserved cells as credit: at once, or on RabbitMQ in batches (half the window, or whatever there is when the link has none left). */
   private grant(s: Session): void {
     if (s.uncredited === 0 || !s.alive) return;
     if (this.heldFailures >= this.window()) return; // resumed when a held failure is settled
     const credit = (s.receiver as unknown as { credit: number }).credit;
-    if (credit > 0 && s.uncredited < Math.max(1, this.window() >> 1)) return;
+    if (credit > 0 && s.uncredited < this.creditBatch(s)) return;
     s.receiver.add_credit(s.uncredited);
     s.uncredited = 0;
   }
@@ -307,7 +320,7 @@ export class Amqp10Consumer {
       this.o.status.count('released');
       return;
     }
-    let cell = s.cells.shift();
+    let cell = s.cells.pop();
     if (cell !== undefined) {
       if (s.cells.length < s.uncredited) s.uncredited = s.cells.length; // it used a cell not yet credited (overshoot)
     } else {
@@ -342,11 +355,13 @@ export class Amqp10Consumer {
     const msg = amqpToMessage(amqp, { destination: s.plan.destination });
     this.o.decorate?.(msg);
     if (this.o.xaMode === 1) {
-      s.pending.add(cell);
-      q.add(cell, msg, (_item, outcome, doneCell) => {
-        s.pending.delete(doneCell);
-        this.settle(s, delivery, outcome);
-      }, this.o.status.totals);
+      s.pending[cell] = delivery;
+      s.onDone ??= (_item, outcome, doneCell) => {
+        const done = s.pending[doneCell];
+        s.pending[doneCell] = undefined;
+        if (done !== undefined) this.settle(s, done, outcome);
+      };
+      q.add(cell, msg, s.onDone, this.o.status.totals);
     } else {
       q.add(cell, msg, undefined, this.o.status.totals);
       this.settle(s, delivery, 'done');

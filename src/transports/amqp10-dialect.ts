@@ -1,6 +1,6 @@
 /**
  * Broker dialects of JMS over AMQP 1.0: how a topic subscription, a queue consumer and a sender address
- * are expressed for each broker family (reference/brokers.md records what each broker really does).
+ * are expressed for each broker family (docs/components/jms-subscriber.md lists what each broker really does).
  *
  * - activemq (ActiveMQ Classic, Artemis and other JMS brokers following the AMQP JMS mapping): topics are
  *   `topic://name` (or the topic-prefix the broker advertises in its open frame), queues `queue://name`;
@@ -11,16 +11,21 @@
  *   `/exchange/<exchange>/<key>` are accepted too). RabbitMQ neither applies selectors nor resumes durable
  *   terminus subscriptions, and every plain `/topic/` link leaves a queue behind. So xroute declares the
  *   subscription queue itself over AMQP 0-9-1 (amqplib, same broker and login) and consumes it as
- *   `/amq/queue/<name>`: a durable subscription is the durable queue `<ClientID>.<SubscriptionID>` bound to the
- *   topic, kept while xroute is away; a non-durable one is an auto-delete queue (with a 60 s x-expires
- *   safety net), gone when the link goes. The selector filter is still sent; xroute applies it itself.
+ *   `/amq/queue/<name>`: a durable subscription is the durable queue `<ClientID>.<SubscriptionID>`, kept while
+ *   xroute is away; a non-durable one is an auto-delete queue (with a 60 s x-expires safety net), gone when the
+ *   link goes. The selector filter is still sent; xroute applies it itself.
+ *   RabbitMQ 3.10's plugin drops the headers of messages published over AMQP 0-9-1 on their way to an AMQP 1.0
+ *   receiver, so the topic reaches the subscription queue through a headers exchange `<name>.split`: messages
+ *   published over AMQP 1.0 (the plugin marks them with `x-amqp-1.0-*` headers) go straight to `<name>`; the
+ *   others fall through to its alternate exchange and queue `<name>.amqp091`, from which the header relay
+ *   (src/transports/rabbit-header-relay.ts) moves them into `<name>` with their headers as application properties.
  * The dialect comes from configuration (Dialect) or, by default, from the broker's open frame: RabbitMQ names
  * itself in `product`; anything else is treated as a JMS broker (ActiveMQ advertises `topic-prefix`).
  */
 import rhea = require('rhea');
 import * as amqplib from 'amqplib';
 import { Amqp10Connection, Amqp10Endpoint, endpointLabel } from './amqp10-connection';
-import { connectFailure } from './amqp10-errors';
+import { Amqp10ConnectError, connectFailure } from './amqp10-errors';
 import { tlsSocketOptions } from './tls';
 
 export type DialectName = 'activemq' | 'rabbitmq';
@@ -35,6 +40,16 @@ export interface SourcePlan {
   readonly address: string;
   /** The destination messages were sent to (JMSDestination of received messages). */
   readonly destination: string;
+  /** Messages to move into the source queue first (RabbitMQ: those published over AMQP 0-9-1). */
+  readonly relay?: RelayRoute;
+}
+
+/** A queue whose messages the header relay moves into another queue (src/transports/rabbit-header-relay.ts). */
+export interface RelayRoute {
+  /** The side queue the AMQP 0-9-1 publishers' messages land in. */
+  readonly from: string;
+  /** The subscription queue the JMS consumer reads. */
+  readonly to: string;
 }
 
 export interface TargetPlan {
@@ -127,13 +142,10 @@ export const rabbitmqDialect: Dialect = {
     const { exchange, key } = rabbitTopic(spec.topic);
     const durable = spec.subscriptionId !== undefined;
     const queue = durable ? [spec.clientId, spec.subscriptionId].filter((p) => p !== undefined && p !== '').join('.') : `xroute.sub.${spec.clientId ?? 'anonymous'}.${spec.instanceId}`;
-    await withChannel(conn.endpoint, `declare the subscription queue ${queue}`, async (ch) => {
-      if (durable) await ch.assertQueue(queue, { durable: true });
-      else await ch.assertQueue(queue, { durable: false, autoDelete: true, arguments: { 'x-expires': 60_000 } });
-      await ch.bindQueue(queue, exchange, key);
-    });
+    const relay = splitRoute(queue);
+    await withChannel(conn.endpoint, `declare the subscription queue ${queue}`, (ch) => declareSplitSubscription(ch, { exchange, key, durable, relay }));
     const address = `/amq/queue/${queue}`;
-    return { linkName: spec.subscriptionId ?? `xroute-sub-${spec.instanceId}`, source: withFilter({ address }, spec.selector), address, destination: spec.topic };
+    return { linkName: spec.subscriptionId ?? `xroute-sub-${spec.instanceId}`, source: withFilter({ address }, spec.selector), address, destination: spec.topic, relay };
   },
   async queueSource(conn, spec) {
     await declareDurableQueue(conn.endpoint, spec.queue);
@@ -151,6 +163,50 @@ export const rabbitmqDialect: Dialect = {
     return { target: { address }, address };
   },
 };
+
+/** The side queue of a subscription queue (also the name of the split's alternate exchange). */
+export function splitRoute(queue: string): RelayRoute {
+  return { from: `${queue}.amqp091`, to: queue };
+}
+
+/** Everything the split of subscription queue `queue` consists of (for removing a durable subscription by hand). */
+export function splitObjects(queue: string): { readonly queues: readonly string[]; readonly exchanges: readonly string[] } {
+  const { from: side } = splitRoute(queue);
+  return { queues: [queue, side], exchanges: [`${queue}.split`, side] };
+}
+
+/**
+ * Binding arguments that select the messages published over AMQP 1.0: the plugin stores their properties,
+ * application-properties and annotations in `x-amqp-1.0-*` headers (any one present is enough; a void value
+ * matches presence, and `any-with-x` makes the headers exchange look at x- headers at all).
+ */
+export const AMQP10_PUBLISHED: Readonly<Record<string, unknown>> = Object.freeze({
+  'x-match': 'any-with-x',
+  'x-amqp-1.0-properties': null,
+  'x-amqp-1.0-app-properties': null,
+  'x-amqp-1.0-message-annotations': null,
+});
+
+/**
+ * topic --> `<queue>.split` (headers) --AMQP 1.0 published--> `<queue>`
+ *                 \--alternate exchange--> `<queue>.amqp091` (fanout) --> queue `<queue>.amqp091` --relay--> `<queue>`
+ * Idempotent; also removes the direct topic binding of `<queue>` that xroute made before the relay existed (it
+ * would deliver 0-9-1 messages twice, once without headers).
+ */
+export async function declareSplitSubscription(ch: amqplib.Channel, t: { exchange: string; key: string; durable: boolean; relay: RelayRoute }): Promise<void> {
+  const { to: queue, from: side } = t.relay;
+  const [split] = splitObjects(queue).exchanges;
+  const exchangeOptions = { durable: t.durable, autoDelete: !t.durable };
+  const queueOptions: amqplib.Options.AssertQueue = t.durable ? { durable: true } : { durable: false, autoDelete: true, arguments: { 'x-expires': 60_000 } };
+  await ch.assertExchange(side, 'fanout', exchangeOptions);
+  await ch.assertExchange(split, 'headers', { ...exchangeOptions, alternateExchange: side });
+  await ch.assertQueue(queue, queueOptions);
+  await ch.assertQueue(side, queueOptions);
+  await ch.bindQueue(side, side, '');
+  await ch.bindQueue(queue, split, '', AMQP10_PUBLISHED);
+  await ch.bindExchange(split, t.exchange, t.key);
+  await ch.unbindQueue(queue, t.exchange, t.key);
+}
 
 /** Declares the durable queue unless it exists already (an existing queue is used as it is, whatever its arguments). */
 async function declareDurableQueue(endpoint: Amqp10Endpoint, queue: string): Promise<void> {
@@ -171,23 +227,37 @@ async function withChannel(endpoint: Amqp10Endpoint, what: string, work: (ch: am
   const label = endpointLabel(endpoint);
   let connection: amqplib.ChannelModel | undefined;
   try {
-    connection = await amqplib.connect({
+    connection = await connectRabbitAmqp091(endpoint, what, 0);
+    const ch = await connection.createChannel();
+    ch.on('error', () => undefined);
+    await work(ch, connection);
+  } catch (e) {
+    if (e instanceof Amqp10ConnectError) throw e; // from connectRabbitAmqp091, already classified
+    throw connectFailure(label, e, `cannot ${what} over AMQP 0-9-1: ${(e as Error).message}`);
+  } finally {
+    if (connection) await connection.close().catch(() => undefined);
+  }
+}
+
+/**
+ * An AMQP 0-9-1 connection to the RabbitMQ behind an AMQP 1.0 endpoint (same host, port, login, vhost and TLS
+ * settings); its 'error' events are absorbed (a 'close' always follows). A failure to connect is the same
+ * kind of error as on the AMQP 1.0 side (a TLS or login failure is fatal there and here).
+ */
+export async function connectRabbitAmqp091(endpoint: Amqp10Endpoint, what: string, heartbeatSeconds = 10): Promise<amqplib.ChannelModel> {
+  try {
+    const connection = await amqplib.connect({
       protocol: endpoint.tls ? 'amqps' : 'amqp',
       hostname: endpoint.host,
       port: endpoint.port,
       username: endpoint.username ?? 'guest',
       password: endpoint.password ?? 'guest',
       vhost: endpoint.vhost ?? '/',
-      heartbeat: 0,
+      heartbeat: heartbeatSeconds,
     }, endpoint.tls ? tlsSocketOptions(endpoint.tlsSettings ?? { rejectUnauthorized: true }, endpoint.host) : {});
     connection.on('error', () => undefined);
-    const ch = await connection.createChannel();
-    ch.on('error', () => undefined);
-    await work(ch, connection);
+    return connection;
   } catch (e) {
-    // Same endpoint and TLS settings as the AMQP 1.0 connection: a TLS failure here is as fatal as there.
-    throw connectFailure(label, e, `cannot ${what} over AMQP 0-9-1: ${(e as Error).message}`);
-  } finally {
-    if (connection) await connection.close().catch(() => undefined);
+    throw connectFailure(endpointLabel(endpoint), e, `cannot ${what} over AMQP 0-9-1: ${(e as Error).message}`);
   }
 }

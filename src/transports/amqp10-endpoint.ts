@@ -1,5 +1,5 @@
 /**
- * Where a JMS component connects, from its configuration (components.md §7.1, mapped onto AMQP 1.0):
+ * Where a JMS component connects, from its configuration (docs/components/jms-subscriber.md, mapped onto AMQP 1.0):
  *  - URI amqp://[user:pass@]host[:port][/vhost] or amqps://... : the broker itself;
  *  - URI naming a Qpid-JMS-style jndi.properties file (file:... or *.properties, relative to the
  *    configuration's directory): ConnectionFactoryName and TopicName/QueueName are resolved in it

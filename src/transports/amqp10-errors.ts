@@ -1,4 +1,5 @@
 /** Typed errors of the AMQP 1.0 transport. None of them ever carries a password. */
+import { ConfigValueError } from '../config/config-value-error';
 import { describeTlsFailure } from './tls';
 
 /** Where a connection goes, for messages: scheme://host:port (no credentials). */
@@ -83,13 +84,14 @@ export class Amqp10LinkError extends Error {
 }
 
 /** A JMS component's configuration cannot work (bad URI, missing TopicName, unreadable jndi.properties, ...). */
-export class JmsConfigError extends Error {
+export class JmsConfigError extends ConfigValueError {
   constructor(
-    readonly component: string,
-    readonly property: string,
+    component: string,
+    property: string,
     readonly reason: string,
+    cause?: unknown,
   ) {
-    super(`${component}: ${property}: ${reason}`);
+    super({ component, property, expected: reason, cause }, { detail: reason });
     this.name = 'JmsConfigError';
   }
 }

@@ -84,7 +84,7 @@ export function amqpToMessage(m: AmqpMessage, ctx: ReceiveContext = {}): Message
   h.JMSDeliveryMode = m.durable === true ? 2 : 1;
   const created = timeMs(m.creation_time);
   if (created !== undefined) h.JMSTimestamp = created;
-  const expiry = expiryMs(m, ctx.now ?? Date.now());
+  const expiry = expiryMs(m, ctx.now);
   if (expiry !== undefined) h.JMSExpiration = expiry;
   if (typeof m.reply_to === 'string') h.JMSReplyTo = m.reply_to;
   const to = typeof m.to === 'string' ? m.to : ctx.destination;
@@ -96,8 +96,9 @@ export function amqpToMessage(m: AmqpMessage, ctx: ReceiveContext = {}): Message
   if (user !== undefined) msg.properties.set('JMSXUserID', user);
   const props = m.application_properties;
   if (props) {
-    for (const [k, v] of Object.entries(props)) {
-      const s = propertyText(v);
+    // for-in, not Object.entries: no array of pairs per received message (rhea's map is a plain object)
+    for (const k in props) {
+      const s = propertyText(props[k]);
       if (s !== undefined) msg.properties.set(k, s);
     }
   }
@@ -130,24 +131,21 @@ export function messageToAmqp(msg: Message, options: SendOptions = {}): AmqpMess
   out.creation_time = h.JMSTimestamp ?? now;
   const expiry = options.ttlMs !== undefined ? now + options.ttlMs : h.JMSExpiration;
   if (expiry !== undefined && expiry > 0) {
-    // An already expired message still gets a second to live, as the original persister does (components.md §6.2).
+    // An already expired message still gets a second to live, as the original persister does (docs/components/jms-queues.md).
     const ttl = Math.max(1000, Math.round(expiry - now));
     out.ttl = ttl;
     out.absolute_expiry_time = now + ttl;
   }
   if (h.JMSReplyTo !== undefined && h.JMSReplyTo !== '') out.reply_to = h.JMSReplyTo;
-  const app: Record<string, unknown> = {};
+  let app: Record<string, unknown> | undefined; // made only for a message with properties to send
   for (const [k, v] of msg.properties) {
     if (k === 'JMSXGroupID') out.group_id = v;
     else if (k === 'JMSXGroupSeq' && /^\d+$/.test(v)) out.group_sequence = Number(v);
     else if (k === 'JMSXUserID') continue; // set by the broker from the authenticated user
-    else app[k] = v;
+    else (app ??= {})[k] = v;
   }
-  if (Object.keys(app).length > 0) out.application_properties = app;
-  const [body, type, contentType] = bodyToAmqp(msg.body, options.textMode ?? true);
-  out.body = body;
-  if (contentType !== undefined) out.content_type = contentType;
-  out.message_annotations = { 'x-opt-jms-msg-type': type };
+  if (app !== undefined) out.application_properties = app;
+  setBody(out, msg.body, options.textMode ?? true);
   return out;
 }
 
@@ -237,19 +235,35 @@ function dataSection(buf: Buffer): unknown {
   return rhea.message.data_section(buf);
 }
 
-function bodyToAmqp(body: MessageBody, textMode: boolean): [unknown, number, string | undefined] {
+/** Sets the body, its x-opt-jms-msg-type and (for bytes) the content type. */
+function setBody(out: AmqpMessage, body: MessageBody, textMode: boolean): void {
   switch (body.kind) {
     case 'none':
-      return [null, JMS_MSG_TYPE.message, undefined];
+      out.body = null;
+      out.message_annotations = { 'x-opt-jms-msg-type': JMS_MSG_TYPE.message };
+      return;
     case 'text':
-      return textMode ? [body.text, JMS_MSG_TYPE.text, undefined] : [dataSection(Buffer.from(body.text, 'utf8')), JMS_MSG_TYPE.bytes, 'application/octet-stream'];
+      if (textMode) {
+        out.body = body.text;
+        out.message_annotations = { 'x-opt-jms-msg-type': JMS_MSG_TYPE.text };
+      } else setBytes(out, Buffer.from(body.text, 'utf8'));
+      return;
     case 'bytes':
-      return [dataSection(body.bytes), JMS_MSG_TYPE.bytes, 'application/octet-stream'];
+      setBytes(out, body.bytes);
+      return;
     case 'map':
-      return [{ ...body.map }, JMS_MSG_TYPE.map, undefined];
+      out.body = { ...body.map };
+      out.message_annotations = { 'x-opt-jms-msg-type': JMS_MSG_TYPE.map };
+      return;
     case 'object':
       throw new AmqpMappingError('body', 'an in-process object body cannot be sent over AMQP 1.0');
   }
+}
+
+function setBytes(out: AmqpMessage, bytes: Buffer): void {
+  out.body = dataSection(bytes);
+  out.content_type = 'application/octet-stream';
+  out.message_annotations = { 'x-opt-jms-msg-type': JMS_MSG_TYPE.bytes };
 }
 
 function mapValue(v: unknown): MapValue {
@@ -282,10 +296,11 @@ function timeMs(t: unknown): number | undefined {
   return undefined;
 }
 
-function expiryMs(m: AmqpMessage, now: number): number | undefined {
+/** `now` (default the clock, read only when needed) is the start of a ttl on a message without creation_time. */
+function expiryMs(m: AmqpMessage, now?: number): number | undefined {
   const abs = timeMs(m.absolute_expiry_time);
   if (abs !== undefined && abs > 0) return abs;
-  if (typeof m.ttl === 'number' && m.ttl > 0) return (timeMs(m.creation_time) ?? now) + m.ttl;
+  if (typeof m.ttl === 'number' && m.ttl > 0) return (timeMs(m.creation_time) ?? now ?? Date.now()) + m.ttl;
   return undefined;
 }
 

@@ -1,20 +1,23 @@
 /**
- * A receiver's StringProperty: values stamped on every received message (components.md §7.5, §8.5).
+ * A receiver's StringProperty: values stamped on every received message (docs/components/jms-subscriber.md, docs/components/amqp.md).
  * `${CellID}` in a value is replaced by the component's CellID. JMS header names set the header
  * (JMSReplyTo first; an empty JMSReplyTo removes the reply-to), other names set a user property.
  */
 import { Message, isHeaderName } from '../message/message';
+import { ConfigValueError } from '../config/config-value-error';
 
 export type Stamper = (msg: Message) => void;
 
 /** Thrown at start-up when a StringProperty value cannot be stored (e.g. JMSPriority "high"). */
-export class StringPropertyError extends Error {
+export class StringPropertyError extends ConfigValueError {
   constructor(
-    readonly component: string,
-    readonly property: string,
+    component: string,
+    /** The name inside StringProperty (the error's property is "StringProperty/<name>"). */
+    readonly entry: string,
     readonly reason: string,
+    cause?: unknown,
   ) {
-    super(`${component}: StringProperty.${property}: ${reason}`);
+    super({ component, property: `StringProperty/${entry}`, expected: reason, cause }, { detail: reason, message: `${component}: StringProperty.${entry}: ${reason}` });
     this.name = 'StringPropertyError';
   }
 }
@@ -31,7 +34,7 @@ export function compileStringProperties(component: string, map: Readonly<Record<
     try {
       probe.setHeaderFromString(k, v);
     } catch (e) {
-      throw new StringPropertyError(component, k, (e as Error).message);
+      throw new StringPropertyError(component, k, (e as Error).message, e);
     }
   }
   if (entries.length === 0) return () => undefined;

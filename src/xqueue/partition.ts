@@ -10,7 +10,7 @@ export const WHOLE_QUEUE: Partition = Object.freeze({ offset: 0, length: 0 });
 
 /**
  * Parses the original's Partition string: "offset,length" or a single "offset" (one cell).
- * Unlike the original, only plain integers are accepted (no "1:30" time strings; components.md §1.10 R:),
+ * Unlike the original, only plain integers are accepted (no "1:30" time strings),
  * and a single number is accepted everywhere.
  */
 export function parsePartition(text: string | undefined, capacity: number, queue = '?'): Partition {

@@ -1,5 +1,6 @@
 /**
- * XQueue: the bounded link between components (design.md "XQueue"; components.md §1; nact.md design B).
+ * XQueue: the bounded link between components (README.md "How it fits together"): a mailbox of fixed capacity beside
+ * the consumer actor, because a nact mailbox is unbounded.
  *
  * The queue object owns a fixed array of `capacity` cells. A producer must obtain a free cell (reserve)
  * before it hands a message over (add); when none is free it waits, so the queue never grows. Consumers
@@ -430,7 +431,7 @@ export class XQueue<T> {
     return this.ready.size + this.takenCount;
   }
 
-  /** "Full" means no free credit: reserved cells count (components.md §1.5 R:). */
+  /** "Full" means no free credit: reserved cells count (README.md). */
   isFull(): boolean {
     return this.free.size === 0;
   }

@@ -11,8 +11,7 @@ import { XQueue } from '../../src/xqueue/xqueue';
 import { Message } from '../../src/message/message';
 import { Harness, runComponent, waitFor } from '../support/component-harness';
 import { closeRheaConnection, Drain, drain, OutgoingAmqp, publishAmqp10, TestBroker } from '../support/amqp10-test-client';
-// eslint-disable-next-line @typescript-eslint/no-var-requires
-const { activemqUrl, hostPort } = require('../support/activemq-broker') as { activemqUrl(): string; hostPort(url: string): { host: string; port: number } };
+import { activemqUrl, hostPort } from '../support/activemq-broker';
 
 /** ActiveMQ accepts any SASL PLAIN login when it has no authentication plugin; a user's broker takes these from the environment. */
 export function brokerAt(url: string): TestBroker & { url: string } {
@@ -134,6 +133,5 @@ export class Tally {
 
 /** Prints the counts on one line, for the test log and the notes. */
 export function report(test: string, counts: FaultCounts, extra: Record<string, unknown> = {}): void {
-  // eslint-disable-next-line no-console
   console.log(`activemq fault ${test}: ${JSON.stringify({ ...counts, ...extra })}`);
 }

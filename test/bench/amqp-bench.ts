@@ -21,6 +21,7 @@ import { XQueue } from '../../src/xqueue/xqueue';
 import { runComponent, waitFor } from '../support/component-harness';
 import type { BenchRow } from './bench-types';
 import { compareRates } from './interleaved';
+import { messageCountOrExit } from './script-args';
 
 // Even, so each side runs first equally often.
 const ROUNDS = 4;
@@ -180,7 +181,7 @@ export async function benchAmqp(opts: { messages: number }): Promise<BenchRow[]>
 }
 
 if (require.main === module) {
-  const n = Number(process.argv[2] ?? 50_000);
+  const n = messageCountOrExit(50_000, 'amqp-bench');
   benchAmqp({ messages: n }).then(
     (rows) => {
       console.table(rows);

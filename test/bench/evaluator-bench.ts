@@ -7,7 +7,7 @@
  * nanoseconds per message over all rounds, and ratio = engine time / hand-written time as the
  * median of the per-round ratios, which is robust against a noisy (shared) machine. Target <= 1.2.
  */
-import { MessageEvaluatorEngine } from '../../actors/persisters/message-evaluator-engine';
+import { MessageEvaluatorEngine } from '../../src/evaluator';
 import { Message } from '../../src/message';
 import type { BenchRow } from './bench-types';
 import { Step, compareInterleaved } from './interleaved';

@@ -5,9 +5,14 @@
  *    a JMSSubscriber (XAMode 1, XQueue of CREDIT cells = credit CREDIT, a consumer removing at once) vs raw rhea
  *    (manual accept, credit_window 0, CREDIT credits re-granted one per accept); first delivery → last accept;
  *  - send: `messages` non-persistent 1 KB text messages to a queue by a JMSPersister (MaxInFlight CREDIT, a message
- *    leaves its input XQueue when the broker accepted it) vs raw rhea keeping CREDIT unsettled sends in flight;
- *    first send → last accept. Each round's queue is drained afterwards, so the broker does not fill up.
- * ratio = median over rounds of xroute rate / raw rate. Target >= 0.9.
+ *    leaves its input XQueue when the broker accepted it) vs raw rhea keeping CREDIT unsettled sends in flight,
+ *    each carrying what the JMSPersister's carry (a message id, a creation time, the text as an amqp-value
+ *    string, x-opt-jms-msg-type, one property): first send → last accept. Each round's queue is drained
+ *    afterwards, so the broker does not fill up.
+ * ratio = median over rounds of xroute rate / raw rate. Target >= 0.9. Each comparison also reports the CPU time
+ * the process spent per message on each side (process.cpuUsage over the same span): on a loaded machine the rates
+ * swing with the scheduler, the CPU cost much less.
+ * Run alone: node dist/test/bench/jms-activemq-bench.js [messages] (prints the load average with the rows)
  */
 import rhea = require('rhea');
 import { randomUUID } from 'crypto';
@@ -18,14 +23,11 @@ import { XQueue } from '../../src/xqueue/xqueue';
 import { Message } from '../../src/message/message';
 import { closeRheaConnection } from '../support/amqp10-test-client';
 import type { BenchRow } from './bench-types';
-import { compareRates } from './interleaved';
+import { compareRates, median, RateComparison } from './interleaved';
+import { messageCountOrExit } from './script-args';
+import { loadavg } from 'os';
 
-// eslint-disable-next-line @typescript-eslint/no-var-requires
-const { activemqUrl, hostPort, probeAmqp10 } = require('../support/activemq-broker') as {
-  activemqUrl(): string;
-  hostPort(url: string): { host: string; port: number };
-  probeAmqp10(host: string, port: number): Promise<boolean>;
-};
+import { activemqUrl, hostPort, probeAmqp10 } from '../support/activemq-broker';
 
 const ROUNDS = 4;
 const CREDIT = 100;
@@ -34,6 +36,34 @@ const { host: HOST, port: PORT } = hostPort(URL_);
 const LOGIN = { username: process.env.ACTIVEMQ_USER ?? 'xroute', password: process.env.ACTIVEMQ_PASSWORD ?? 'xroute' };
 const PAYLOAD = Buffer.alloc(1024, 'x');
 const TEXT = 'x'.repeat(1024);
+
+/** A measured run: its rate and the CPU time this process spent per message (user + system) meanwhile. */
+export interface Measured {
+  readonly rate: number;
+  readonly cpuUsPerMsg: number;
+}
+
+/** Wall clock and this process's CPU time from the first message to the last; n messages in between. */
+class Span {
+  private t0 = 0;
+  private cpu0: NodeJS.CpuUsage = { user: 0, system: 0 };
+  private result?: Measured;
+
+  begin(): void {
+    this.t0 = performance.now();
+    this.cpu0 = process.cpuUsage();
+  }
+
+  end(n: number): void {
+    const cpu = process.cpuUsage(this.cpu0);
+    this.result = { rate: n / ((performance.now() - this.t0) / 1000), cpuUsPerMsg: (cpu.user + cpu.system) / n };
+  }
+
+  get measured(): Measured {
+    if (!this.result) throw new Error('the span was not ended');
+    return this.result;
+  }
+}
 
 function connect(containerId?: string): rhea.Connection {
   return rhea.create_container(containerId ? { id: containerId } : {}).connect({ host: HOST, port: PORT, ...LOGIN, reconnect: false });
@@ -119,19 +149,18 @@ async function backlog(n: number): Promise<{ topic: string; clientId: string }> 
   return { topic, clientId };
 }
 
-async function receiveXroute(n: number): Promise<number> {
+export async function receiveXroute(n: number): Promise<Measured> {
   const { topic, clientId } = await backlog(n);
   const out = new XQueue<Message>('bench-out', CREDIT);
   const h = runComponent(JMS_SUBSCRIBER, { config: { Name: 'bench', URI: URL_, Username: LOGIN.username, Password: LOGIN.password, TopicName: topic, ClientID: clientId, SubscriptionID: 'bench', Mode: 'daemon', XAMode: '1' }, output: out });
-  let first = 0;
-  let last = 0;
+  const span = new Span();
   let count = 0;
   const handle = out.attach('bench-consumer', () => setImmediate(pull));
   function pull(): void {
     for (let t = out.take(handle); t; t = out.take(handle)) {
-      if (count === 0) first = performance.now();
+      if (count === 0) span.begin();
       out.remove(t);
-      if (++count === n) last = performance.now();
+      if (++count === n) span.end(n - 1);
     }
   }
   try {
@@ -142,13 +171,12 @@ async function receiveXroute(n: number): Promise<number> {
     await h.stop();
     await removeSubscription(clientId, 'bench');
   }
-  return (n - 1) / ((last - first) / 1000);
+  return span.measured;
 }
 
-async function receiveRaw(n: number): Promise<number> {
+export async function receiveRaw(n: number): Promise<Measured> {
   const { topic, clientId } = await backlog(n);
-  let first = 0;
-  let last = 0;
+  const span = new Span();
   try {
     await withConnection(clientId, async (conn) => {
       const r = conn.open_receiver({ name: 'bench', source: { address: `topic://${topic}`, durable: 2, expiry_policy: 'never' }, autoaccept: false, credit_window: 0 });
@@ -156,11 +184,11 @@ async function receiveRaw(n: number): Promise<number> {
       r.on('receiver_open', () => r.add_credit(CREDIT));
       await new Promise<void>((resolve) => {
         r.on('message', (ctx) => {
-          if (count === 0) first = performance.now();
+          if (count === 0) span.begin();
           ctx.delivery!.accept();
           r.add_credit(1);
           if (++count === n) {
-            last = performance.now();
+            span.end(n - 1);
             resolve();
           }
         });
@@ -171,43 +199,58 @@ async function receiveRaw(n: number): Promise<number> {
   } finally {
     await removeSubscription(clientId, 'bench');
   }
-  return (n - 1) / ((last - first) / 1000);
+  return span.measured;
 }
 
 // ---------------------------------------------------------------------------------------------- send
 
-async function sendXroute(n: number): Promise<number> {
+export async function sendXroute(n: number): Promise<Measured> {
   const queue = `bench-put-${randomUUID().slice(0, 8)}`;
   const input = new XQueue<Message>('bench-in', 1024);
   const h = runComponent(JMS_PERSISTER, { config: { Name: 'bench-put', URI: URL_, Username: LOGIN.username, Password: LOGIN.password, QueueName: queue, Persistence: '1', MaxInFlight: String(CREDIT) }, input });
   let done = 0;
+  const span = new Span();
   try {
     await waitFor(() => h.logs.some((l) => l.message === 'attached'), 'the persister attached', 30_000);
-    const t0 = performance.now();
+    span.begin();
     for (let i = 0; i < n; i++) await input.put(Message.text(TEXT, { n: String(i) }), () => void done++);
     await waitFor(() => done === n, `${n} sends accepted`, 300_000);
-    const rate = n / ((performance.now() - t0) / 1000);
+    span.end(n);
     await empty(queue, n);
-    return rate;
+    return span.measured;
   } finally {
     await h.stop();
   }
 }
 
-async function sendRaw(n: number): Promise<number> {
+/**
+ * What a JMS producer puts on the wire for the same message, as the JMSPersister does: a message id and a
+ * creation time (a JMS send() sets JMSMessageID and JMSTimestamp), the text as an amqp-value string with
+ * x-opt-jms-msg-type 5, non-persistent, one string property.
+ */
+function rawText(i: number): rhea.Message {
+  return {
+    message_id: `ID:raw-${randomUUID()}`,
+    creation_time: new Date(),
+    durable: false,
+    body: TEXT,
+    application_properties: { n: String(i) },
+    message_annotations: { 'x-opt-jms-msg-type': 5 },
+  } as rhea.Message;
+}
+
+export async function sendRaw(n: number): Promise<Measured> {
   const queue = `bench-raw-${randomUUID().slice(0, 8)}`;
-  let rate = 0;
+  const span = new Span();
   await withConnection(undefined, async (conn) => {
     const s = conn.open_sender({ target: { address: `queue://${queue}` }, autosettle: true });
     await opened(s);
-    const t0 = performance.now();
+    span.begin();
     await new Promise<void>((resolve) => {
       let sent = 0;
       let settled = 0;
       const pump = () => {
-        while (sent < n && sent - settled < CREDIT && s.sendable()) {
-          s.send({ body: TEXT, durable: false, application_properties: { n: String(sent++) }, message_annotations: { 'x-opt-jms-msg-type': 5 } });
-        }
+        while (sent < n && sent - settled < CREDIT && s.sendable()) s.send(rawText(sent++));
       };
       s.on('sendable', pump);
       s.on('accepted', () => {
@@ -216,31 +259,54 @@ async function sendRaw(n: number): Promise<number> {
       });
       pump();
     });
-    rate = n / ((performance.now() - t0) / 1000);
+    span.end(n);
   });
   await empty(queue, n);
-  return rate;
+  return span.measured;
 }
 
-export async function benchJmsActiveMQ(opts: { messages: number }): Promise<BenchRow[]> {
+/** Interleaved rounds (alternating which side goes first): the median rate ratio and the median CPU per message of each side. */
+async function compareMeasured(rounds: number, subject: () => Promise<Measured>, baseline: () => Promise<Measured>): Promise<{ rate: RateComparison; cpuUs: { subject: number; baseline: number } }> {
+  const cpuS: number[] = [];
+  const cpuB: number[] = [];
+  const rate = await compareRates(
+    rounds,
+    async () => {
+      const m = await subject();
+      cpuS.push(m.cpuUsPerMsg);
+      return m.rate;
+    },
+    async () => {
+      const m = await baseline();
+      cpuB.push(m.cpuUsPerMsg);
+      return m.rate;
+    },
+  );
+  return { rate, cpuUs: { subject: median(cpuS), baseline: median(cpuB) } };
+}
+
+export async function benchJmsActiveMQ(opts: { messages: number; rounds?: number }): Promise<BenchRow[]> {
   if (!(await probeAmqp10(HOST, PORT))) throw new Error(`ActiveMQ is not reachable: nothing answers AMQP 1.0 at ${URL_} (ACTIVEMQ_URL); start ../shared/brokers/activemq/start-activemq.sh`);
   const n = opts.messages;
+  const rounds = opts.rounds ?? ROUNDS;
   const warm = Math.min(n, 2000);
   await receiveRaw(warm);
   await receiveXroute(warm);
-  const receive = await compareRates(ROUNDS, () => receiveXroute(n), () => receiveRaw(n));
+  const receive = await compareMeasured(rounds, () => receiveXroute(n), () => receiveRaw(n));
   await sendRaw(warm);
   await sendXroute(warm);
-  const send = await compareRates(ROUNDS, () => sendXroute(n), () => sendRaw(n));
-  return [
-    { name: `JMSSubscriber backlog receive, ActiveMQ 5.17 AMQP 1.0, credit ${CREDIT}, XAMode 1 (median of ${ROUNDS} interleaved rounds of ${n})`, unit: 'msg/s', value: Math.round(receive.subject), baseline: Math.round(receive.baseline), ratio: Number(receive.ratio.toFixed(3)), target: '>= 0.9' },
-    { name: `JMSPersister send, ActiveMQ 5.17 AMQP 1.0, ${CREDIT} in flight, non-persistent (median of ${ROUNDS} interleaved rounds of ${n})`, unit: 'msg/s', value: Math.round(send.subject), baseline: Math.round(send.baseline), ratio: Number(send.ratio.toFixed(3)), target: '>= 0.9' },
-  ];
+  const send = await compareMeasured(rounds, () => sendXroute(n), () => sendRaw(n));
+  const of = `median of ${rounds} interleaved rounds of ${n}`;
+  const rateRow = (name: string, r: RateComparison): BenchRow => ({ name: `${name} (${of})`, unit: 'msg/s', value: Math.round(r.subject), baseline: Math.round(r.baseline), ratio: Number(r.ratio.toFixed(3)), target: '>= 0.9' });
+  // CPU per message of the whole process (xroute vs raw rhea): steadier than rates on a loaded machine. No target.
+  const cpuRow = (name: string, c: { subject: number; baseline: number }): BenchRow => ({ name: `${name}: CPU per message, xroute / raw (${of})`, unit: 'µs/msg', value: Number(c.subject.toFixed(1)), baseline: Number(c.baseline.toFixed(1)), ratio: Number((c.subject / c.baseline).toFixed(3)) });
+  const receiveName = `JMSSubscriber backlog receive, ActiveMQ 5.17 AMQP 1.0, credit ${CREDIT}, XAMode 1`;
+  const sendName = `JMSPersister send, ActiveMQ 5.17 AMQP 1.0, ${CREDIT} in flight, non-persistent`;
+  return [rateRow(receiveName, receive.rate), cpuRow(receiveName, receive.cpuUs), rateRow(sendName, send.rate), cpuRow(sendName, send.cpuUs)];
 }
 
 if (require.main === module) {
-  benchJmsActiveMQ({ messages: Number(process.argv[2] ?? 20_000) }).then((rows) => {
-    // eslint-disable-next-line no-console
-    console.log(JSON.stringify(rows, null, 2));
+  benchJmsActiveMQ({ messages: messageCountOrExit(20_000, 'jms-activemq-bench') }).then((rows) => {
+    console.log(JSON.stringify({ loadAverage: loadavg().map((x) => Number(x.toFixed(2))), rows }, null, 2));
   });
 }

@@ -18,9 +18,12 @@ import { XQueue } from '../../src/xqueue/xqueue';
 import { Message } from '../../src/message/message';
 import { JmsSelector } from '../../src/jms/selector';
 import { amqpSelectorSource } from '../../src/transports/amqp10-mapping';
+import { splitObjects } from '../../src/transports/amqp10-dialect';
 import { closeRheaConnection } from '../support/amqp10-test-client';
+import { ensureRabbitMQ } from '../support/broker';
 import type { BenchRow } from './bench-types';
 import { compareRates, median } from './interleaved';
+import { messageCountOrExit } from './script-args';
 
 const ROUNDS = 4;
 const CREDIT = 100;
@@ -57,6 +60,15 @@ async function dropQueue(queue: string): Promise<void> {
   }).catch(() => undefined);
 }
 
+/** The subscription queue with the side queue and exchanges of its split (src/transports/amqp10-dialect.ts). */
+async function dropSubscription(queue: string): Promise<void> {
+  const { queues, exchanges } = splitObjects(queue);
+  await withChannel(async (ch) => {
+    for (const name of queues) await ch.deleteQueue(name);
+    for (const name of exchanges) await ch.deleteExchange(name);
+  }).catch(() => undefined);
+}
+
 /** xroute: messages/s from first take to last removal (= accept sent). */
 async function runXroute(n: number): Promise<number> {
   const key = `bench.x.${randomUUID().slice(0, 8)}`;
@@ -84,7 +96,7 @@ async function runXroute(n: number): Promise<number> {
   } finally {
     out.detach(handle);
     await h.stop();
-    await dropQueue(queue);
+    await dropSubscription(queue);
   }
   return (n - 1) / ((last - first) / 1000);
 }
@@ -135,8 +147,6 @@ function selectorCost(): BenchRow {
 }
 
 export async function benchJms(opts: { messages: number }): Promise<BenchRow[]> {
-  // eslint-disable-next-line @typescript-eslint/no-var-requires
-  const { ensureRabbitMQ } = require('../support/broker') as { ensureRabbitMQ(): Promise<void> };
   await ensureRabbitMQ();
   const n = opts.messages;
   // one discarded warm-up of each
@@ -151,8 +161,7 @@ export async function benchJms(opts: { messages: number }): Promise<BenchRow[]> 
 }
 
 if (require.main === module) {
-  benchJms({ messages: Number(process.argv[2] ?? 20_000) }).then((rows) => {
-    // eslint-disable-next-line no-console
+  benchJms({ messages: messageCountOrExit(20_000, 'jms-bench') }).then((rows) => {
     console.log(JSON.stringify(rows, null, 2));
   });
 }

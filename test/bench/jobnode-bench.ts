@@ -93,7 +93,7 @@ function schedulerRunner(pending: number, random: () => number, record: boolean)
     clock: { now: Date.now },
     timers: { set: () => 0, clear: () => undefined },
     port: {
-      start: (job, worker) => {
+      start: (job, _worker) => {
         active.push(job);
         dispatches.push(job.dispatches);
         if (record) dispatched.push(job.id);

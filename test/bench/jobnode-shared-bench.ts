@@ -41,7 +41,6 @@ async function run(variant: Variant, jobs: number): Promise<number> {
   }
   const keyed = variant === 'redis-keys';
   let limits: SharedLimits | undefined;
-  let scheduler: JobScheduler<Req>;
   const returned: JobView<Req>[] = [];
   let flushing = false;
   let issued = 0;
@@ -100,7 +99,7 @@ async function run(variant: Variant, jobs: number): Promise<number> {
       { leaseMs: 30_000, retryMs: 5 },
     );
   }
-  scheduler = new JobScheduler<Req>({
+  const scheduler: JobScheduler<Req> = new JobScheduler<Req>({
     groups: [limits === undefined ? spec : { ...spec, threshold: limits.thresholdFor(0) }],
     workers: WORKERS,
     select: () => 0,

@@ -159,7 +159,8 @@ async function runSuite(suite: Suite, smoke: boolean): Promise<SuiteResult> {
   }
 }
 
-async function main(argv: string[]): Promise<number> {
+/** Exit codes: 0 every suite ran, 1 a suite failed, 2 a usage error (printed with the usage line). */
+export async function main(argv: string[]): Promise<number> {
   let args: Args;
   try {
     args = parseArgs(argv);

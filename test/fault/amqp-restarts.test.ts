@@ -12,8 +12,7 @@ import { Message } from '../../src/message/message';
 import { XQueue } from '../../src/xqueue/xqueue';
 import { Harness, runComponent, waitFor } from '../support/component-harness';
 import { Admin, queueCounts, sleep, uniqueName } from '../integration/amqp/amqp-kit';
-// eslint-disable-next-line @typescript-eslint/no-var-requires
-const { startPrivateRabbitMQ } = require('../support/private-rabbitmq');
+import { PrivateRabbitMQ, startPrivateRabbitMQ } from '../support/private-rabbitmq';
 
 jest.setTimeout(240_000);
 
@@ -22,8 +21,7 @@ const IN = uniqueName('fault-in');
 const EXCHANGE = uniqueName('fault-x');
 const OUT = uniqueName('fault-out');
 const harnesses: Harness[] = [];
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-let node: any;
+let node: PrivateRabbitMQ;
 
 beforeAll(async () => {
   node = await startPrivateRabbitMQ({ plugins: [] });

@@ -11,16 +11,14 @@ import { runComponent, waitFor } from '../support/component-harness';
 import { Outcome, XQueue } from '../../src/xqueue/xqueue';
 import { Message } from '../../src/message/message';
 import { drain, RABBIT_URI, useAmqp10Node } from '../support/amqp10-test-client';
-// eslint-disable-next-line @typescript-eslint/no-var-requires
-const { startPrivateRabbitMQ } = require('../support/private-rabbitmq');
+import { PrivateRabbitMQ, startPrivateRabbitMQ } from '../support/private-rabbitmq';
 
 jest.setTimeout(180_000);
 
 const TOTAL = 5_000;
 const RESTARTS = 2;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-let node: any;
+let node: PrivateRabbitMQ;
 
 beforeAll(async () => {
   node = await startPrivateRabbitMQ({ plugins: ['rabbitmq_amqp1_0'] });
@@ -69,7 +67,6 @@ it('loses none of 5 000 messages from JMSPersister to JMSReceiver through 2 brok
     const lost = Array.from({ length: TOTAL }, (_, i) => String(i)).filter((id) => !seen.has(id));
     const pc = persister.status.get().counters;
     const rc = receiver.status.get().counters;
-    // eslint-disable-next-line no-console
     console.log(
       `jms queue fault: ${TOTAL} sent, ${seen.size} distinct received, ${deliveries - seen.size} duplicates; persister: ${pc.disconnects ?? 0} disconnects, ${pc.resent ?? 0} resent, ${pc.duplicateSkipped ?? 0} duplicates skipped; receiver: ${rc.disconnects ?? 0} disconnects, ${rc.ackLost ?? 0} accepts lost with their link, ${rc.withdrawn ?? 0} withdrawn`,
     );

@@ -1,7 +1,8 @@
 /**
  * Fault test: 10 000 persistent messages through a durable JMSSubscriber while a private RabbitMQ node of this
  * test (with the AMQP 1.0 plugin) is restarted three times (stop_app / start_app); the system broker is not touched. Nothing may be lost; duplicates (redeliveries of messages whose
- * accept died with the connection) are allowed and counted.
+ * accept died with the connection) are allowed and counted. They are published over AMQP 0-9-1, so every one also
+ * passes the header relay (side queue -> subscription queue, src/transports/rabbit-header-relay.ts).
  * Run with: npx jest --selectProjects fault test/fault/jms
  */
 import { randomUUID } from 'crypto';
@@ -11,16 +12,14 @@ import { runComponent, waitFor } from '../support/component-harness';
 import { XQueue } from '../../src/xqueue/xqueue';
 import { Message } from '../../src/message/message';
 import { drain, RABBIT, RABBIT_URI, useAmqp10Node } from '../support/amqp10-test-client';
-// eslint-disable-next-line @typescript-eslint/no-var-requires
-const { startPrivateRabbitMQ } = require('../support/private-rabbitmq');
+import { PrivateRabbitMQ, startPrivateRabbitMQ } from '../support/private-rabbitmq';
 
 jest.setTimeout(300_000);
 
 const TOTAL = 10_000;
 const RESTARTS = 3;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-let node: any;
+let node: PrivateRabbitMQ;
 
 beforeAll(async () => {
   node = await startPrivateRabbitMQ({ plugins: ['rabbitmq_amqp1_0'] });
@@ -90,8 +89,7 @@ it('loses none of 10 000 messages on a durable subscription through 3 broker res
     await publishing;
     await waitFor(() => seen.size === TOTAL, `all ${TOTAL} distinct messages (have ${seen.size})`, 180_000);
     const lost = Array.from({ length: TOTAL }, (_, i) => String(i)).filter((id) => !seen.has(id));
-    // eslint-disable-next-line no-console
-    console.log(`fault: ${TOTAL} sent, ${seen.size} distinct received, ${deliveries - seen.size} duplicates, ${h.status.get().counters.disconnects ?? 0} disconnects, ${h.status.get().counters.ackLost ?? 0} accepts lost with their link`);
+    console.log(`fault: ${TOTAL} sent, ${seen.size} distinct received, ${deliveries - seen.size} duplicates, ${h.status.get().counters.disconnects ?? 0} disconnects, ${h.status.get().counters.ackLost ?? 0} accepts lost with their link, ${h.status.get().counters.relayed ?? 0} relayed from the AMQP 0-9-1 side queue`);
     expect({ lost: lost.length, disconnects: h.status.get().counters.disconnects }).toEqual({ lost: 0, disconnects: RESTARTS });
   } finally {
     finished = true;

@@ -16,10 +16,8 @@ const SECRET = 'Xr-S3cret-Pa55-logs';
 const WRONG = 'Wr0ng-S3cret-Pa55-logs';
 const QUEUE = `xroute.test.logs.${process.pid}`;
 
-// eslint-disable-next-line @typescript-eslint/no-var-requires
-const { startPrivateRabbitMQ } = require('../support/private-rabbitmq');
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-let node: any;
+import { PrivateRabbitMQ, startPrivateRabbitMQ } from '../support/private-rabbitmq';
+let node: PrivateRabbitMQ;
 
 beforeAll(async () => {
   node = await startPrivateRabbitMQ({ plugins: [] });

@@ -85,6 +85,35 @@ describe('the npm package', () => {
     expect([stdout, readFileSync(path.join(app, 'out.txt'), 'utf8')]).toEqual(['stopped; PoolClient is function\n', 'a!\nb!\n']);
   }, 60_000);
 
+  it('exposes the public API as xroute, the runtime internals only as xroute/internal, and no deeper path', async () => {
+    const probe = `
+      const pub = require('xroute');
+      const internal = require('xroute/internal');
+      let deep;
+      try { require('xroute/dist/src/runtime/actor'); deep = 'reachable'; } catch (e) { deep = e.code; }
+      console.log(JSON.stringify({
+        missingPublic: ['Flow', 'loadTopology', 'buildTopology', 'defaultRegistry', 'Message', 'XQueue', 'PoolClient', 'PoolHandle', 'PoolRequestError', 'createLogger'].filter((k) => typeof pub[k] !== 'function'),
+        leakedInternals: ['ActorRuntime', 'COMPONENT_DEFINITIONS', 'StatusReporter', 'parseSupervision'].filter((k) => k in pub),
+        internalHasThem: typeof internal.ActorRuntime === 'function' && Array.isArray(internal.COMPONENT_DEFINITIONS) && internal.Flow === pub.Flow,
+        deep,
+      }));`;
+    const { stdout } = await run(process.execPath, ['-e', probe], { cwd: app });
+    expect(JSON.parse(stdout)).toEqual({ missingPublic: [], leakedInternals: [], internalHasThem: true, deep: 'ERR_PACKAGE_PATH_NOT_EXPORTED' });
+  }, 60_000);
+
+  it('gives TypeScript the types of xroute and xroute/internal through its exports map', async () => {
+    writeFileSync(path.join(app, 'check.ts'), [
+      "import { Flow, Message, PoolClient, PoolHandle, loadTopology, defaultRegistry } from 'xroute';",
+      "import { ActorRuntime, COMPONENT_DEFINITIONS } from 'xroute/internal';",
+      'export function open(file: string): Flow { const registry = defaultRegistry(); return Flow.start(loadTopology(file, registry), { registry }); }',
+      'export function client(flow: Flow): PoolClient { return new PoolClient(flow.link(\'requests\')); }',
+      'export const used: [typeof PoolHandle, Message, typeof ActorRuntime, number] = [PoolHandle, Message.text(\'x\'), ActorRuntime, COMPONENT_DEFINITIONS.length];',
+    ].join('\n'));
+    const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
+    const args = ['--noEmit', '--strict', '--skipLibCheck', '--module', 'node16', '--moduleResolution', 'node16', '--types', 'node', '--typeRoots', path.join(root, 'node_modules/@types'), 'check.ts'];
+    await expect(run(process.execPath, [tsc, ...args], { cwd: app })).resolves.toMatchObject({ stdout: '' });
+  }, 60_000);
+
   it('installs the xroute command, which runs the flow to its end', async () => {
     writeFileSync(path.join(app, 'in.txt'), 'c\n');
     rmSync(path.join(app, 'out.txt'), { force: true }); // a StreamPersister appends to its file

@@ -12,8 +12,7 @@ interface PrivateNode {
   port: number;
   ctlSync(...args: string[]): string;
 }
-// eslint-disable-next-line @typescript-eslint/no-var-requires
-const { attachPrivateRabbitMQ } = require('./private-rabbitmq') as { attachPrivateRabbitMQ(description: string): PrivateNode };
+import { attachPrivateRabbitMQ } from './private-rabbitmq';
 
 /**
  * The RabbitMQ with AMQP 1.0 these helpers talk to: a private node with the plugin, never the system broker (whose

@@ -1,4 +1,4 @@
-// The system RabbitMQ the integration suites USE (reference: brokers.md): probed, never started, stopped or
+// The system RabbitMQ the integration suites USE: probed, never started, stopped or
 // reconfigured by the tests. What breaks or reconfigures a broker runs on a private node (private-rabbitmq.js).
 // Plain JS so that jest's globalSetup and the test runner can load it without a transform.
 'use strict';

@@ -3,7 +3,7 @@
  * tests of a single component use. `stop()` stops the actor runtime (and so every timer of the component).
  */
 import { ActorRef, ActorRuntime } from '../../src/runtime/actor';
-import { AnyComponentDefinition, ComponentConfig, ComponentEnv, ComponentRegistry, StatusReporter } from '../../src/runtime/component';
+import { AnyComponentDefinition, ComponentConfig, ComponentEnv, ComponentRegistry, StatusReporter, createBehaviour } from '../../src/runtime/component';
 import { DEFAULT_POLICY, SupervisionPolicy } from '../../src/runtime/supervision-policy';
 import { Logger, memoryLogger, LogEntry } from '../../src/logging/logger';
 import { Message } from '../../src/message/message';
@@ -49,7 +49,7 @@ export function runComponent(def: AnyComponentDefinition, options: HarnessOption
     status,
     registry: options.registry ?? new ComponentRegistry([def]),
   };
-  const actor = runtime.spawn<never>(name, () => def.create(env), { policy: options.policy ?? DEFAULT_POLICY, logger: env.logger });
+  const actor = runtime.spawn<never>(name, () => createBehaviour(def, env), { policy: options.policy ?? DEFAULT_POLICY, logger: env.logger });
   return { runtime, actor, env, status, logs, stop: () => runtime.stop() };
 }
 

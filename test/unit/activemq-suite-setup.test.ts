@@ -1,6 +1,5 @@
 /** `npm run test:activemq` fails at once, naming the URL, when nothing answers AMQP 1.0 at ACTIVEMQ_URL. */
-// eslint-disable-next-line @typescript-eslint/no-var-requires
-const globalSetup = require('../activemq/global-setup') as () => Promise<void>;
+import globalSetup = require('../activemq/global-setup');
 
 describe('the ActiveMQ suite set-up', () => {
   const saved = process.env.ACTIVEMQ_URL;

@@ -1,4 +1,4 @@
-import { formatTable, parseArgs, targetMet } from '../bench/run';
+import { formatTable, main, parseArgs, targetMet } from '../bench/run';
 
 describe('bench runner arguments', () => {
   it('runs everything at full size by default', () => {
@@ -24,6 +24,20 @@ describe('bench runner arguments', () => {
 
   it('rejects --only without a value', () => {
     expect(() => parseArgs(['--only'])).toThrow("Option '--only <value>' argument missing; usage:");
+  });
+
+  it('rejects --out without a value', () => {
+    expect(() => parseArgs(['--out'])).toThrow("Option '--out <value>' argument missing; usage:");
+  });
+
+  it('exits 2 on a usage error, printing the problem with the usage line', async () => {
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      await expect(main(['--fast'])).resolves.toBe(2);
+      expect(String(stderr.mock.calls[0][0])).toContain("Unknown option '--fast'; usage: npm run bench");
+    } finally {
+      stderr.mockRestore();
+    }
   });
 
   it('rejects a stray argument', () => {

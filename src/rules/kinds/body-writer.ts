@@ -1,4 +1,4 @@
-/** Replacing the body with text, for kinds that may only write text or bytes bodies (§9, §10). */
+/** Replacing the body with text, for kinds that may only write text or bytes bodies (docs/evaluator/rules.md). */
 import { Message } from '../../message';
 import { RuleEvaluationError } from '../errors';
 

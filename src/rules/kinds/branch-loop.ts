@@ -1,5 +1,5 @@
 /**
- * Branch and Loop rulesets (evaluator.md §3.6, the spec's multi-rule kinds). The ruleset's own
+ * Branch and Loop rulesets (docs/evaluator/rules.md, the spec's multi-rule kinds). The ruleset's own
  * pattern groups are matched first, then:
  *  - Branch: the referenced rulesets are tried in order (filter only); the first that matches is
  *    applied exactly as if the message had named it (all kinds, including time-window and file
@@ -13,7 +13,7 @@
  */
 import { Message } from '../../message';
 import { RuleConfigError } from '../errors';
-import { KIND_PRECEDENCE, RuleHandle, RulesetKindContext, registerRulesetKind } from '../ruleset-kinds';
+import { KIND_PRECEDENCE, RuleHandle, RulesetKindContext, RulesetKind } from '../ruleset-kinds';
 
 function handles(ruleset: Readonly<Record<string, unknown>>, key: 'Branch' | 'Loop', ctx: RulesetKindContext): RuleHandle[] {
   const list = ruleset[key] as unknown[];
@@ -28,7 +28,7 @@ function bodyFor(h: RuleHandle, msg: Message): string | undefined {
   return h.needsBody ? msg.bodyText() : undefined;
 }
 
-registerRulesetKind({
+export const BRANCH_KIND: RulesetKind = {
   name: 'branch',
   precedence: KIND_PRECEDENCE.branch,
   keys: ['Branch'],
@@ -54,9 +54,9 @@ registerRulesetKind({
       return 1;
     };
   },
-});
+};
 
-registerRulesetKind({
+export const LOOP_KIND: RulesetKind = {
   name: 'loop',
   precedence: KIND_PRECEDENCE.loop,
   keys: ['Loop'],
@@ -85,4 +85,4 @@ registerRulesetKind({
     };
     return (msg) => run(msg, 0);
   },
-});
+};

@@ -1,5 +1,5 @@
 /**
- * File age and size rulesets (`AgeRange`, `SizeRange`; evaluator.md §16, not in the spec): render
+ * File age and size rulesets (`AgeRange`, `SizeRange`; docs/evaluator/rules.md, not in the spec): render
  * `Template` (+ `Substitution`) into a file path, then check the file's age in ms or size in bytes
  * against a list of intervals: 0 inside, 1 outside, -1 when the file cannot be read. `ResultField`
  * receives the measured value. Deliberate fix: a missing Template is rejected at start-up.
@@ -7,11 +7,11 @@
 import { statSync } from 'node:fs';
 import { RuleConfigError, RuleEvaluationError } from '../errors';
 import { IntervalSet } from '../intervals';
-import { KIND_PRECEDENCE, RulesetKindContext, registerRulesetKind } from '../ruleset-kinds';
+import { KIND_PRECEDENCE, RulesetKind, RulesetKindContext } from '../ruleset-kinds';
 import { writeField } from '../message-writer';
 
-function register(name: 'ageRange' | 'sizeRange', key: 'AgeRange' | 'SizeRange', measure: (path: string, ctx: RulesetKindContext) => number): void {
-  registerRulesetKind({
+function fileCheckKind(name: 'ageRange' | 'sizeRange', key: 'AgeRange' | 'SizeRange', measure: (path: string, ctx: RulesetKindContext) => number): RulesetKind {
+  return {
     name,
     precedence: KIND_PRECEDENCE[name],
     keys: [key, 'Template', 'Substitution', 'ResultField'],
@@ -31,14 +31,14 @@ function register(name: 'ageRange' | 'sizeRange', key: 'AgeRange' | 'SizeRange',
         try {
           value = measure(ctx.resolvePath(path), ctx);
         } catch (e) {
-          throw new RuleEvaluationError(`cannot read ${path}: ${(e as Error).message}`);
+          throw new RuleEvaluationError(`cannot read ${path}: ${(e as Error).message}`, undefined, e);
         }
         if (resultField !== undefined) writeField(msg, resultField, String(value));
         return ranges.containsBigInt(BigInt(Math.trunc(value))) ? 0 : 1;
       };
     },
-  });
+  };
 }
 
-register('ageRange', 'AgeRange', (path, ctx) => ctx.clock() - Math.trunc(statSync(path).mtimeMs));
-register('sizeRange', 'SizeRange', (path) => statSync(path).size);
+export const AGE_RANGE_KIND = fileCheckKind('ageRange', 'AgeRange', (path, ctx) => ctx.clock() - Math.trunc(statSync(path).mtimeMs));
+export const SIZE_RANGE_KIND = fileCheckKind('sizeRange', 'SizeRange', (path) => statSync(path).size);

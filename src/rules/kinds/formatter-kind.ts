@@ -1,15 +1,15 @@
 /**
- * The default formatter kind (`FormatterArgument`, evaluator.md §8), with an optional TemplateFile
- * applied after a successful formatter (§9). Deliberate fix: an empty FormatterArgument list still
+ * The default formatter kind (`FormatterArgument`, docs/evaluator/rules.md), with an optional TemplateFile
+ * applied after a successful formatter (docs/evaluator/rules.md). Deliberate fix: an empty FormatterArgument list still
  * applies its TemplateFile (the original then applied nothing).
  */
 import { Message } from '../../message';
 import { FunctionBuilder } from '../codegen';
 import { compileFormatter } from '../formatter';
-import { KIND_PRECEDENCE, registerRulesetKind } from '../ruleset-kinds';
+import { KIND_PRECEDENCE, RulesetKind } from '../ruleset-kinds';
 import { compileTemplateFile } from './template-file';
 
-registerRulesetKind({
+export const FORMATTER_KIND: RulesetKind = {
   name: 'formatter',
   precedence: KIND_PRECEDENCE.formatter,
   keys: ['FormatterArgument', 'TemplateFile', 'NeedChop'],
@@ -26,4 +26,4 @@ registerRulesetKind({
       { emit: (b: FunctionBuilder, msg: string) => `${formatter.emit(b, msg)}\n${b.bind(writeBody)}(${msg});` },
     );
   },
-});
+};

@@ -1,5 +1,5 @@
 /**
- * Plugin formatters (`ClassName`, `MethodName`, `FormatterArgument`; evaluator.md §17).
+ * Plugin formatters (`ClassName`, `MethodName`, `FormatterArgument`; docs/evaluator/rules.md).
  *
  * `ClassName` names a JavaScript or TypeScript module that is looked up ONLY inside the directories
  * the topology lists in `PluginDir` (src/runtime/plugin-module.ts: `<dir>/<ClassName>`, with `.js`, `.cjs`, `.ts` or
@@ -12,12 +12,12 @@
  * and returns null/undefined for success or an error text (EXCEPTION, logged); it may return a
  * Promise of the same. A throwing plugin gives EXCEPTION, never a crash.
  *
- * Deviation ([QUIRK] §17 fixed): instances are shared between rulesets only when the module, the
+ * Deviation (the original's quirk, fixed; docs/evaluator/rules.md): instances are shared between rulesets only when the module, the
  * method and the whole argument are equal (the original compared only part of the argument).
  */
 import { Message } from '../../message';
 import { RuleConfigError, RuleEvaluationError, isRecord } from '../errors';
-import { KIND_PRECEDENCE, RulesetKindContext, registerRulesetKind } from '../ruleset-kinds';
+import { KIND_PRECEDENCE, RulesetKindContext, RulesetKind } from '../ruleset-kinds';
 import { PluginLoadError, createPluginInstance, resolvePluginModule } from '../../runtime/plugin-module';
 
 type PluginMethod = (this: unknown, msg: Message) => unknown;
@@ -33,7 +33,7 @@ function instantiate(file: string, argument: unknown, methodName: string, ctx: R
   try {
     target = createPluginInstance(file, argument);
   } catch (e) {
-    throw e instanceof PluginLoadError ? new RuleConfigError(ctx.where('ClassName'), e.problem, e.expected) : e;
+    throw e instanceof PluginLoadError ? new RuleConfigError(ctx.where('ClassName'), e.problem, e.expected, e) : e;
   }
   const method = isRecord(target) || typeof target === 'function' ? (target as Record<string, unknown>)[methodName] : undefined;
   if (typeof method !== 'function') throw new RuleConfigError(ctx.where('MethodName'), `plugin ${file} has no method ${methodName}`, 'a function taking the message');
@@ -47,7 +47,7 @@ function outcome(result: unknown): void {
   throw new RuleEvaluationError(`plugin returned an error: ${String(result)}`);
 }
 
-registerRulesetKind({
+export const PLUGIN_KIND: RulesetKind = {
   name: 'plugin',
   precedence: KIND_PRECEDENCE.plugin,
   keys: ['ClassName', 'MethodName', 'FormatterArgument'],
@@ -79,4 +79,4 @@ registerRulesetKind({
       outcome(r);
     };
   },
-});
+};

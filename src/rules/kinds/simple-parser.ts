@@ -1,15 +1,15 @@
 /**
- * SimpleParser (`ParserArgument`, evaluator.md §11): a list of one-entry maps {name: fragment}; the
+ * SimpleParser (`ParserArgument`, docs/evaluator/rules.md): a list of one-entry maps {name: fragment}; the
  * fragments are joined into one regex (`.` matches newlines) searched in the body text, and the i-th
  * name receives capture group i. `body` replaces the body; other names become properties.
  * No match or an empty body is EXCEPTION.
  */
 import { RuleConfigError, RuleEvaluationError, isRecord } from '../errors';
 import { compilePerl5, groupCount } from '../regex-dialect';
-import { KIND_PRECEDENCE, registerRulesetKind } from '../ruleset-kinds';
+import { KIND_PRECEDENCE, RulesetKind } from '../ruleset-kinds';
 import { writeField } from '../message-writer';
 
-registerRulesetKind({
+export const SIMPLE_PARSER_KIND: RulesetKind = {
   name: 'simpleParser',
   precedence: KIND_PRECEDENCE.simpleParser,
   keys: ['ParserArgument'],
@@ -41,4 +41,4 @@ registerRulesetKind({
       }
     };
   },
-});
+};

@@ -1,14 +1,14 @@
 /**
- * StaticCache (evaluator.md §10): a fixed key → value map. The key is rendered from KeyTemplate
+ * StaticCache (docs/evaluator/rules.md): a fixed key → value map. The key is rendered from KeyTemplate
  * (default `##body##`) and KeySubstitution; the value goes to ResultField (default body). An empty
  * key, a missing key or a non-scalar value is EXCEPTION.
  */
 import { RuleConfigError, RuleEvaluationError, isRecord } from '../errors';
-import { KIND_PRECEDENCE, registerRulesetKind } from '../ruleset-kinds';
+import { KIND_PRECEDENCE, RulesetKind } from '../ruleset-kinds';
 import { writeField } from '../message-writer';
 import { replaceBodyText } from './body-writer';
 
-registerRulesetKind({
+export const STATIC_CACHE_KIND: RulesetKind = {
   name: 'staticCache',
   precedence: KIND_PRECEDENCE.staticCache,
   keys: ['StaticCache', 'KeyTemplate', 'KeySubstitution', 'ResultField'],
@@ -35,4 +35,4 @@ registerRulesetKind({
       else writeField(msg, resultField, value, { clock: ctx.clock });
     };
   },
-});
+};

@@ -1,12 +1,12 @@
 /**
- * Body templates (`TemplateFile`, `NeedChop`; evaluator.md §9): the file is read once at start-up
+ * Body templates (`TemplateFile`, `NeedChop`; docs/evaluator/rules.md): the file is read once at start-up
  * and rendered as a `##name##` template; the result replaces the body (text or bytes only).
  * `NeedChop: "true"` removes one trailing \n. Used alone (kind "templateFile") and after the default
  * formatter (kind "formatter").
  */
 import { Message } from '../../message';
 import { RuleConfigError } from '../errors';
-import { KIND_PRECEDENCE, RulesetKindContext, registerRulesetKind } from '../ruleset-kinds';
+import { KIND_PRECEDENCE, RulesetKindContext, RulesetKind } from '../ruleset-kinds';
 import { replaceBodyText } from './body-writer';
 
 /** Compiles the TemplateFile of a ruleset into a body writer; undefined when there is none. */
@@ -22,7 +22,7 @@ export function compileTemplateFile(ruleset: Readonly<Record<string, unknown>>, 
   return (msg) => replaceBodyText(msg, template.format(msg));
 }
 
-registerRulesetKind({
+export const TEMPLATE_FILE_KIND: RulesetKind = {
   name: 'templateFile',
   precedence: KIND_PRECEDENCE.templateFile,
   keys: ['TemplateFile', 'NeedChop'],
@@ -31,4 +31,4 @@ registerRulesetKind({
     const write = compileTemplateFile(ruleset, ctx) as (msg: Message) => void;
     return (msg) => write(msg);
   },
-});
+};

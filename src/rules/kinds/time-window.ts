@@ -1,20 +1,20 @@
 /**
  * Time-window rulesets (`ActiveTime`, `KeyTemplate`, `KeySubstitution`, `TimePattern`;
- * evaluator.md §15). After the filter matched: render KeyTemplate (+ KeySubstitution), parse it with
+ * docs/evaluator/rules.md). After the filter matched: render KeyTemplate (+ KeySubstitution), parse it with
  * TimePattern (lenient, local time zone) into the sample time, and check it against the windows at
  * the engine's current time: 0 in time, 1 late or blackout, -1 when the time does not parse.
  *
  * Deliberate fixes: the original built the key template from the ActiveTime map and so could never
- * start ([BUG] §15.1); here KeyTemplate is the key template. As the spec requires, a missing
+ * start (the original's bug; docs/evaluator/rules.md); here KeyTemplate is the key template. As the spec requires, a missing
  * KeyTemplate or TimePattern, or thresholds that are neither age (two or more numbers) nor
  * occurrence (one negative number) nor absent, are rejected at start-up.
  */
 import { RuleConfigError, RuleEvaluationError, isRecord } from '../errors';
 import { compileDatePattern } from '../java-date';
 import { TimeWindows } from '../time-windows';
-import { KIND_PRECEDENCE, registerRulesetKind } from '../ruleset-kinds';
+import { KIND_PRECEDENCE, RulesetKind } from '../ruleset-kinds';
 
-registerRulesetKind({
+export const TIME_WINDOW_KIND: RulesetKind = {
   name: 'timeWindow',
   precedence: KIND_PRECEDENCE.timeWindow,
   keys: ['ActiveTime', 'KeyTemplate', 'KeySubstitution', 'TimePattern'],
@@ -38,4 +38,4 @@ registerRulesetKind({
       return windows.check(sample, ctx.clock());
     };
   },
-});
+};

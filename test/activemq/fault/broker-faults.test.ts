@@ -13,8 +13,7 @@ import { Message } from '../../../src/message/message';
 import { Outcome } from '../../../src/xqueue/xqueue';
 import { Kit, Tally, brokerAt, logged, publish, report, unique } from '../activemq-kit';
 
-// eslint-disable-next-line @typescript-eslint/no-var-requires
-const { startOwnActiveMQ } = require('../../support/activemq-broker') as { startOwnActiveMQ(): Promise<OwnBroker> };
+import { startOwnActiveMQ } from '../../support/activemq-broker';
 
 interface OwnBroker {
   url: string;

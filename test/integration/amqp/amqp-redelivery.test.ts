@@ -208,6 +208,8 @@ describe('channel errors', () => {
     expect(h.logs.some((l) => /connection lost/.test(l.message))).toBe(false);
     // Re-opening finds the DeadLetterExchange missing: a configuration error, not an outage; the message is back in its queue.
     await waitFor(() => h.status.status === 'FAILED', 'FAILED for the missing DeadLetterExchange', 20_000);
+    // The re-opened channel refused during set-up is a failed attempt, not a second channel error.
+    expect(h.status.get().counters.channelErrors).toBe(1);
     expect(h.status.get().detail).toMatch(/DeadLetterExchange/);
     await waitForCounts(q, (c) => c.ready === 1 && c.unacked === 0, 'the message back in its queue');
   });

@@ -10,7 +10,7 @@
 import { AMQP_RECEIVER } from '../../../actors/receivers/amqp-receiver';
 import { AMQP_PERSISTER } from '../../../actors/persisters/amqp-persister';
 import { jobNodeComponent } from '../../../actors/nodes/job-node';
-import { isJobQuery } from '../../../actors/nodes/job-node-events';
+import { isJobQuery } from '../../../actors/nodes';
 import { ComponentConfig } from '../../../src/runtime/component';
 import { Message } from '../../../src/message/message';
 import { Outcome, Taken, XQueue } from '../../../src/xqueue/xqueue';

@@ -139,10 +139,13 @@ describe('JMSSubscriber on RabbitMQ AMQP 1.0', () => {
     const clientId = unique('nodurable');
     const { h } = start({ Name: 'nd', TopicName: unique('nd'), ClientID: clientId });
     await subscribed(h);
+    // The side queue is auto-deleted once its consumer, the header relay, has come and gone; a relay stopped before
+    // it ever consumed leaves it to the queue's 60 s x-expires.
+    await waitFor(() => h.logs.some((l) => l.message === 'header relay running'), 'the header relay consuming its side queue', 20_000);
     const during = listQueueNames().filter((q) => q.includes(clientId));
     await stopHarness(h);
     await waitFor(() => listQueueNames().filter((q) => q.includes(clientId)).length === 0, 'the subscription queue to be deleted', 10_000);
-    expect(during).toHaveLength(1);
+    expect(during).toHaveLength(2); // the subscription queue and its AMQP 0-9-1 side queue (jms-rabbit-headers.test.ts)
   });
 
   it('grants no more credit than its XQueue has free cells when the consumer is slow', async () => {

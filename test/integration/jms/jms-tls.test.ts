@@ -1,6 +1,6 @@
 /**
  * The JMS components over amqps:// (AMQP 1.0) against the real RabbitMQ, through an in-process TLS proxy
- * (test/support/tls-proxy.ts) in front of its plain port, which also serves AMQP 1.0. The test certificate
+ * (test/support/tls-proxy.ts) in front of the private RabbitMQ node with the AMQP 1.0 plugin (see amqp10-test-client.ts). The test certificate
  * is for "localhost" only, so 127.0.0.1 does not match it.
  */
 import { JMS_PERSISTER } from '../../../actors/persisters/jms-persister';
@@ -11,7 +11,7 @@ import { Message } from '../../../src/message/message';
 import { AnyComponentDefinition, ComponentConfig } from '../../../src/runtime/component';
 import { DEFAULT_POLICY } from '../../../src/runtime/supervision-policy';
 import { XQueue } from '../../../src/xqueue/xqueue';
-import { Drain, deleteQueue, drain } from '../../support/amqp10-test-client';
+import { Drain, RABBIT, deleteQueue, drain } from '../../support/amqp10-test-client';
 import { Harness, runComponent, waitFor } from '../../support/component-harness';
 import { TestCertificates, TlsProxy, generateCertificates } from '../../support/tls-proxy';
 import { attached, feed, unique } from './jms-queue-kit';
@@ -27,8 +27,10 @@ const queues: string[] = [];
 
 beforeAll(async () => {
   certs = generateCertificates();
-  proxy = await TlsProxy.start(certs);
-  clientCertProxy = await TlsProxy.start(certs, { requireClientCertificate: true });
+  // In front of the private node with the AMQP 1.0 plugin (the system broker on 5672 has no AMQP 1.0).
+  const target = { host: RABBIT.host, port: RABBIT.port };
+  proxy = await TlsProxy.start(certs, { target });
+  clientCertProxy = await TlsProxy.start(certs, { requireClientCertificate: true, target });
 });
 afterEach(async () => {
   for (const d of drains.splice(0)) d.detach();

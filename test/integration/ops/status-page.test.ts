@@ -16,10 +16,8 @@ import { defaultRegistry } from '../../../actors';
 import { flakyPersister } from '../../unit/runtime/flaky-component';
 import { waitFor } from '../../support/component-harness';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startPrivateRabbitMQ } = require('../../support/private-rabbitmq');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ensureChromium } = require('../../support/ensure-chromium');
+import { startPrivateRabbitMQ } from '../../support/private-rabbitmq';
+import { ensureChromium } from '../../support/ensure-chromium';
 
 const QUEUE = 'xroute.ops.page';
 const GREEN = '#24a148';

@@ -13,8 +13,7 @@ import { defaultRegistry } from '../../../actors';
 import { flakyPersister } from '../../unit/runtime/flaky-component';
 import { waitFor } from '../../support/component-harness';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startPrivateRabbitMQ } = require('../../support/private-rabbitmq');
+import { startPrivateRabbitMQ } from '../../support/private-rabbitmq';
 
 const USER = 'xroute_late_user';
 const PASSWORD = 'Late-Pass-7391';

@@ -8,7 +8,7 @@ import { idleReceiver } from '../config/fake-components';
 import { flakyPersister, Switch } from '../runtime/flaky-component';
 import { waitFor } from '../runtime/helpers';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the package ships no type declarations; this line gives it its type
 const parsePrometheus: (text: string) => { name: string; type: string; metrics: { value?: string; labels?: Record<string, string> }[] }[] = require('parse-prometheus-text-format');
 
 const SECRET = 'Sup3rSecretPw';

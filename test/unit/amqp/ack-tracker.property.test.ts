@@ -73,7 +73,7 @@ function run(messages: number, prefetch: number, ops: readonly Op[]): { frames: 
   let broker = new SimulatedChannel();
   let tracker = new AckTracker();
   const oldTrackers: AckTracker[] = [];
-  let inFlight: InFlight[] = [];
+  const inFlight: InFlight[] = [];
   /** Outcomes given to the current tracker and not yet seen in a frame: tag -> outcome. */
   let expected = new Map<number, Outcome>();
   let frames = 0;

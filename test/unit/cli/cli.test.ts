@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { PassThrough } from 'stream';
-import { main } from '../../../src/cli/main';
+import { COMMANDS, main } from '../../../src/cli/main';
 
 interface Run {
   code: number;
@@ -151,6 +151,35 @@ describe('strict options (one table per command)', () => {
   it('lists every option of a command in its --help, from the same table the parser uses', async () => {
     const r = await xroute(['run', '--help']);
     for (const flag of ['--log-level LEVEL', '--log-file PATH', '--json-logs', '--text-logs', '--keep-running', '-h, --help', '-v, --version']) expect(r.stdout).toContain(flag);
+  });
+});
+
+describe('strict options for every command (from the command table, so a new command is covered)', () => {
+  const names = COMMANDS.map((c) => c.name);
+  const stringOptions = COMMANDS.flatMap((c) => Object.entries(c.options).filter(([, o]) => o.type === 'string').map(([option]) => [c.name, option] as const));
+
+  it('covers every command xroute has', () => {
+    expect(names).toEqual(['run', 'validate', 'eval', 'schema', 'status']);
+  });
+
+  it.each(names)('rejects an unknown flag of %s with exit code 2, the problem and its usage line', async (command) => {
+    const r = await xroute([command, '--no-such-flag']);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining(`xroute ${command}: Unknown option '--no-such-flag'\nUsage: xroute ${command}`)]);
+  });
+
+  it.each(names)('rejects an unknown short flag of %s with exit code 2', async (command) => {
+    const r = await xroute([command, '-Z']);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining(`xroute ${command}: Unknown option '-Z'`)]);
+  });
+
+  it.each(stringOptions)('rejects %s --%s without its value, with exit code 2 and the usage line', async (command, option) => {
+    const r = await xroute([command, `--${option}`]);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining(`xroute ${command}: Option '--${option} <value>' argument missing\nUsage: xroute ${command}`)]);
+  });
+
+  it('rejects an unknown flag before any command, with the list of commands', async () => {
+    const r = await xroute(['--no-such-flag', 'run']);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining("Unknown option '--no-such-flag'")]);
   });
 });
 

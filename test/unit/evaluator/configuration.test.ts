@@ -1,5 +1,5 @@
 import { makeEngine } from './helpers';
-import { MessageEvaluatorEngine } from '../../../actors/persisters/message-evaluator-engine';
+import { MessageEvaluatorEngine } from '../../../src/evaluator';
 import { RuleConfigError } from '../../../src/rules/errors';
 
 function configError(fn: () => unknown): RuleConfigError {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { MessageEvaluatorEngine, MessageEvaluatorOptions } from '../../../actors/persisters/message-evaluator-engine';
+import { MessageEvaluatorEngine, MessageEvaluatorOptions } from '../../../src/evaluator';
 import { Message, MessageHeaders } from '../../../src/message';
 
 export const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'evaluator');

@@ -3,7 +3,7 @@ import { Message } from '../../../src/message';
 
 process.env.TZ = 'UTC';
 
-describe('default formatter through the engine (§8.3)', () => {
+describe('default formatter through the engine (docs/evaluator/rules.md)', () => {
   const { engine } = makeEngine({
     site: {
       FormatterArgument: [
@@ -38,7 +38,7 @@ describe('default formatter through the engine (§8.3)', () => {
   });
 });
 
-describe('TemplateFile (§9)', () => {
+describe('TemplateFile (docs/evaluator/rules.md)', () => {
   const bill = (extra: Record<string, unknown>) =>
     makeEngine({ bill: { FormatterArgument: [{ FieldName: 'amount', Template: ['##amount##'], Substitution: ['s//*=2/e'] }], TemplateFile: 'templates/bill.txt', ...extra } }).engine;
 
@@ -65,7 +65,7 @@ describe('TemplateFile (§9)', () => {
   });
 });
 
-describe('StaticCache (§10)', () => {
+describe('StaticCache (docs/evaluator/rules.md)', () => {
   const { engine } = makeEngine({
     country: { StaticCache: { US: 'United States', FR: 'France' }, KeyTemplate: '##country##', KeySubstitution: 's//:=upper/e', ResultField: 'countryName' },
     plain: { StaticCache: { hello: 'HI', nested: { a: 1 }, num: 7 } },
@@ -97,7 +97,7 @@ describe('StaticCache (§10)', () => {
   });
 });
 
-describe('SimpleParser (§11)', () => {
+describe('SimpleParser (docs/evaluator/rules.md)', () => {
   const { engine } = makeEngine({ parse: { ParserArgument: [{ level: '^(\\w+) ' }, { code: '\\[(\\d+)\\] ' }, { body: '(.*)$' }] } });
 
   it('sets one property per capture group and replaces the body', () => {
@@ -122,7 +122,7 @@ describe('SimpleParser (§11)', () => {
   });
 });
 
-describe('time-window rulesets (§15, intended behaviour; the original could not start them)', () => {
+describe('time-window rulesets (docs/evaluator/transforms.md, intended behaviour; the original could not start them)', () => {
   const NOW = Date.UTC(2024, 2, 6, 12, 0, 0);
   const { engine } = makeEngine(
     { fresh: { ActiveTime: { TimeWindow: [{ Interval: '0:0:0-24:0:0', Threshold: '-300' }] }, KeyTemplate: '##eventTime##', TimePattern: 'yyyy-MM-dd HH:mm:ss' } },
@@ -150,7 +150,7 @@ describe('time-window rulesets (§15, intended behaviour; the original could not
   });
 });
 
-describe('file age and size rulesets (§16)', () => {
+describe('file age and size rulesets (docs/evaluator/transforms.md)', () => {
   // The clock is a day ahead, so the fixture file is about a day old whenever the test runs.
   const { engine } = makeEngine(
     {
@@ -178,7 +178,7 @@ describe('file age and size rulesets (§16)', () => {
   });
 });
 
-describe('display hook (§19)', () => {
+describe('display hook (docs/evaluator/transforms.md)', () => {
   it('calls display with the ruleset name, its mask and its StringProperty names when the mask is > 0', () => {
     const calls: unknown[][] = [];
     const { engine } = makeEngine(

@@ -57,7 +57,7 @@ describe('MessageEvaluator return-code protocol', () => {
   });
 });
 
-describe('worked examples of evaluator.md §5.6', () => {
+describe('worked examples of docs/evaluator/rules.md', () => {
   const { engine } = makeEngine({
     zero: {
       JMSPropertyGroup: [{ OriginalRC: '^0$' }],

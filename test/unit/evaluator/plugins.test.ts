@@ -58,7 +58,7 @@ describe('plugin formatters (ClassName, loaded only from PluginDir)', () => {
   });
 
   it('calls close() once when the engine closes', async () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the very module instance the engine required, to read its close counter
     const closed = require(join(FIXTURES, 'plugins', 'upper.js')).closed as { count: number };
     const before = closed.count;
     const { engine } = makeEngine({ up: { ClassName: 'upper', FormatterArgument: { Field: 'only-close-test' } } });

@@ -1,6 +1,6 @@
 import { evaluateSync, makeEngine, message, rc } from './helpers';
 
-/** The rulesets of the verified examples of §3: isA/isB append to tag, any appends *, bad always fails. */
+/** The rulesets of the verified examples in docs/evaluator/rules.md: isA/isB append to tag, any appends *, bad always fails. */
 const RULESETS = {
   isA: { JMSPropertyGroup: [{ kind: '^a$' }], FormatterArgument: [{ FieldName: 'tag', Template: ['##tag##A'] }] },
   isB: { JMSPropertyGroup: [{ kind: '^b$' }], FormatterArgument: [{ FieldName: 'tag', Template: ['##tag##B'] }] },
@@ -115,7 +115,7 @@ describe('colon lists: every hit is applied (fixed semantics)', () => {
   });
 });
 
-describe('Branch and Loop rulesets (§3.6 verified examples)', () => {
+describe('Branch and Loop rulesets (verified examples, docs/evaluator/rules.md)', () => {
   it('Branch applies the first referenced ruleset whose filter matches', () => {
     const m = run('branch', { kind: 'a' });
     expect(rc(m)).toBe('0');

@@ -3,6 +3,7 @@
  * queue-manager form, JNDI provider URLs, vendor URLs) and which properties have no effect.
  */
 import { JMS_SUBSCRIBER } from '../../../actors/receivers/jms-subscriber';
+import { validateComponentConfig } from '../../../src/config/validate-component';
 import { JMS_RECEIVER } from '../../../actors/receivers/jms-receiver';
 import { JMS_PERSISTER } from '../../../actors/persisters/jms-persister';
 import { ConfigIssue } from '../../../src/runtime/component';
@@ -11,19 +12,19 @@ const byProperty = (issues: ConfigIssue[]) => Object.fromEntries(issues.map((i) 
 
 describe('migration advice of xroute validate', () => {
   it('tells an IBM MQ HostName configuration which AMQP URI it gets (port 5672) and what to enable on the queue manager', () => {
-    const issues = JMS_SUBSCRIBER.validate!({ Name: 's', HostName: 'mq1', TopicName: 't' }, '.');
+    const issues = validateComponentConfig(JMS_SUBSCRIBER, { Name: 's', HostName: 'mq1', TopicName: 't' }, '.');
     expect(byProperty(issues)).toEqual({
       HostName: expect.stringMatching(/^warning: HostName\/Port name an IBM MQ queue manager: xroute connects over AMQP 1\.0 to amqp:\/\/mq1:5672\. Enable the queue manager's AMQP channel \(DEFINE CHANNEL\(name\) CHLTYPE\(AMQP\) PORT\(5672\); START CHANNEL\(name\)\) and write URI "amqp:\/\/mq1:5672" instead/),
     });
   });
 
   it('warns that port 1414 of a wmq:// URI is the MQ client listener, not AMQP', () => {
-    const issues = JMS_RECEIVER.validate!({ Name: 'r', URI: 'wmq://mq2:1414/QM1', QueueName: 'IN' }, '.');
+    const issues = validateComponentConfig(JMS_RECEIVER, { Name: 'r', URI: 'wmq://mq2:1414/QM1', QueueName: 'IN' }, '.');
     expect(byProperty(issues).URI).toMatch(/URI wmq:\/\/mq2:1414\/QM1 is an IBM MQ client URI: xroute connects over AMQP 1\.0 to amqp:\/\/mq2:1414; port 1414 is MQ's client \(MQI\) listener, which does not speak AMQP/);
   });
 
   it('names every queue-manager property that has no effect, with the reason', () => {
-    const issues = JMS_PERSISTER.validate!({ Name: 'p', URI: 'amqp://mq1:5672', QueueName: 'IN', QueueManager: 'QM1', ChannelName: 'SYSTEM.DEF.SVRCONN', SecurityExit: 'exit', StoreOption: 'x' }, '.');
+    const issues = validateComponentConfig(JMS_PERSISTER, { Name: 'p', URI: 'amqp://mq1:5672', QueueName: 'IN', QueueManager: 'QM1', ChannelName: 'SYSTEM.DEF.SVRCONN', SecurityExit: 'exit', StoreOption: 'x' }, '.');
     expect(byProperty(issues)).toEqual({
       QueueManager: expect.stringMatching(/^warning: QueueManager has no effect over AMQP 1\.0: an AMQP channel belongs to one queue manager/),
       ChannelName: expect.stringMatching(/^warning: ChannelName has no effect over AMQP 1\.0: an MQI server-connection channel; xroute uses the queue manager's AMQP channel/),
@@ -38,11 +39,11 @@ describe('migration advice of xroute validate', () => {
     ['ldap://dir1/cn=jms', /scheme "ldap" cannot be used: .*JNDI directory; look up the broker host/],
     ['jnp://jboss1:1099', /scheme "jnp" cannot be used: .*JBoss naming \(JNDI\) URL.*amqp:\/\/jboss1:5672/],
   ])('says what to write instead of %s', (uri, message) => {
-    const issues = JMS_SUBSCRIBER.validate!({ Name: 's', URI: uri, TopicName: 't' }, '.');
-    expect(issues).toEqual([{ property: 'URI', message: expect.stringMatching(message) }]);
+    const issues = validateComponentConfig(JMS_SUBSCRIBER, { Name: 's', URI: uri, TopicName: 't' }, '.');
+    expect(issues).toEqual([{ property: 'URI', message: expect.stringMatching(message), severity: 'error' }]);
   });
 
   it('gives a plain amqp:// configuration no warning', () => {
-    expect(JMS_SUBSCRIBER.validate!({ Name: 's', URI: 'amqp://broker:5672', TopicName: 't' }, '.')).toEqual([]);
+    expect(validateComponentConfig(JMS_SUBSCRIBER, { Name: 's', URI: 'amqp://broker:5672', TopicName: 't' }, '.')).toEqual([]);
   });
 });

@@ -43,11 +43,11 @@ describe('the published samples', () => {
 
 describe('configuration errors', () => {
   it('requires QueueName for a JMSPersister', () => {
-    expect(JMS_PERSISTER.validate!({ Name: 'p', URI: 'amqp://h' }, samples)).toEqual([{ property: 'QueueName', message: 'p: QueueName: required' }]);
+    expect(validateComponentConfig(JMS_PERSISTER, { Name: 'p', URI: 'amqp://h' }, samples)).toEqual([{ property: 'QueueName', message: 'required', severity: 'error' }]);
   });
 
   it('requires TopicName for a JMSPublisher', () => {
-    expect(JMS_PUBLISHER.validate!({ Name: 'p', URI: 'amqp://h', QueueName: 'q' }, samples)).toEqual([{ property: 'TopicName', message: 'p: TopicName: required' }]);
+    expect(validateComponentConfig(JMS_PUBLISHER, { Name: 'p', URI: 'amqp://h' }, samples)).toEqual([{ property: 'TopicName', message: 'required', severity: 'error' }]);
   });
 
   it('refuses a Priority outside 0-9 and a Persistence other than 1 or 2, naming the property', () => {
@@ -59,12 +59,12 @@ describe('configuration errors', () => {
   });
 
   it('refuses a URI scheme that is not AMQP with the URI and what was expected', () => {
-    const issues = JMS_RECEIVER.validate!({ Name: 'r', URI: 'jnp://localhost:1100', QueueName: 'q' }, samples);
-    expect(issues).toEqual([{ property: 'URI', message: expect.stringMatching(/r: URI: scheme "jnp" cannot be used: .*amqp:\/\/localhost:5672/) }]);
+    const issues = validateComponentConfig(JMS_RECEIVER, { Name: 'r', URI: 'jnp://localhost:1100', QueueName: 'q' }, samples);
+    expect(issues).toEqual([{ property: 'URI', message: expect.stringMatching(/^scheme "jnp" cannot be used: .*amqp:\/\/localhost:5672/), severity: 'error' }]);
   });
 
   it('reports a receiver selector that does not parse on MessageSelector', () => {
-    const issues = JMS_RECEIVER.validate!({ Name: 'r', URI: 'amqp://h', QueueName: 'q', MessageSelector: 'a = ' }, samples);
+    const issues = validateComponentConfig(JMS_RECEIVER, { Name: 'r', URI: 'amqp://h', QueueName: 'q', MessageSelector: 'a = ' }, samples);
     expect(issues.map((i) => i.property)).toEqual(['MessageSelector']);
   });
 

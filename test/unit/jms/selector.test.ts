@@ -1,5 +1,5 @@
 /**
- * The JMS message selector, table-driven from the rules of the JMS 1.1 specification §3.8.1.
+ * The JMS message selector, table-driven from the rules of the JMS 1.1 specification, section 3.8.1.
  * Each row: selector, message values, expected result (true / false / null = unknown).
  */
 import { JmsSelector, recordSource, SelectorSyntaxError, SelectorValue } from '../../../src/jms/selector';

@@ -6,7 +6,7 @@ import type { ConsumeMessage } from 'amqplib';
 import { Message } from '../../../src/message/message';
 import { messageFromJson } from '../../../src/message/json-form';
 import { messageFromAmqp, messageToAmqp } from '../../../src/transports/amqp091-mapping';
-import { MessageEvaluatorEngine } from '../../../actors/persisters/message-evaluator-engine';
+import { MessageEvaluatorEngine } from '../../../src/evaluator';
 
 const bare: Pick<ConsumeMessage, 'content' | 'fields' | 'properties'> = {
   content: Buffer.from('x'),

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { validateComponentConfig } from '../../../src/config/validate-component';
 import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
@@ -234,13 +235,13 @@ describe('StreamPersister', () => {
     });
 
     it('reports a parser plugin outside PluginDir at validation, naming Parser/ClassName', () => {
-      const issues = STREAM_PERSISTER.validate!({ URI: 'tcp://127.0.0.1:1', Operation: 'request', Parser: { ClassName: '../outside-parser' } }, tmp, { pluginDirs: [pluginDir] });
+      const issues = validateComponentConfig(STREAM_PERSISTER, { URI: 'tcp://127.0.0.1:1', Operation: 'request', Parser: { ClassName: '../outside-parser' } }, tmp, { pluginDirs: [pluginDir] });
       expect(issues[0]).toMatchObject({ property: 'Parser/ClassName', message: expect.stringMatching(/not found in PluginDir/) });
     });
   });
 
   it('rejects operation request on a file URI at validation', () => {
-    expect(STREAM_PERSISTER.validate!({ URI: 'file:///tmp/x', Operation: 'request' }, tmp)[0]).toMatchObject({ property: 'Operation', message: expect.stringMatching(/expected "write" for a file URI/) });
+    expect(validateComponentConfig(STREAM_PERSISTER, { URI: 'file:///tmp/x', Operation: 'request' }, tmp)[0]).toMatchObject({ property: 'Operation', message: expect.stringMatching(/expected "write" for a file URI/) });
   });
 });
 
@@ -429,12 +430,12 @@ describe('StreamPersister simple mode (Pattern, no login)', () => {
   });
 
   it('refuses Pattern with EOTBytes in simple mode, naming Pattern', () => {
-    const issues = STREAM_PERSISTER.validate!({ URI: 'tcp://127.0.0.1:1', Operation: 'request', Pattern: 'END', EOTBytes: '0x0a' }, tmp);
+    const issues = validateComponentConfig(STREAM_PERSISTER, { URI: 'tcp://127.0.0.1:1', Operation: 'request', Pattern: 'END', EOTBytes: '0x0a' }, tmp);
     expect(issues[0]).toMatchObject({ property: 'Pattern', message: expect.stringMatching(/no SOTBytes\/EOTBytes/) });
   });
 
   it('refuses a Pattern that is not a valid regular expression, naming Pattern', () => {
-    const issues = STREAM_PERSISTER.validate!({ URI: 'tcp://127.0.0.1:1', Operation: 'request', Pattern: '(' }, tmp);
+    const issues = validateComponentConfig(STREAM_PERSISTER, { URI: 'tcp://127.0.0.1:1', Operation: 'request', Pattern: '(' }, tmp);
     expect(issues[0]).toMatchObject({ property: 'Pattern' });
   });
 });
@@ -476,12 +477,12 @@ describe('StreamPersister login handshakes', () => {
   });
 
   it('refuses ConnectionRequest without Pattern, naming Pattern', () => {
-    const issues = STREAM_PERSISTER.validate!({ URI: 'tcp://127.0.0.1:1', Operation: 'request', ConnectionRequest: ['LOGIN x'] }, tmp);
+    const issues = validateComponentConfig(STREAM_PERSISTER, { URI: 'tcp://127.0.0.1:1', Operation: 'request', ConnectionRequest: ['LOGIN x'] }, tmp);
     expect(issues[0]).toMatchObject({ property: 'Pattern', message: expect.stringMatching(/required with ConnectionRequest/) });
   });
 
   it('refuses CloseRequest where the original never writes it (multiplexed without a ConnectionRequest login)', () => {
-    const issues = STREAM_PERSISTER.validate!({ URI: 'tcp://127.0.0.1:1', Operation: 'request', CloseRequest: ['QUIT'] }, tmp);
+    const issues = validateComponentConfig(STREAM_PERSISTER, { URI: 'tcp://127.0.0.1:1', Operation: 'request', CloseRequest: ['QUIT'] }, tmp);
     expect(issues[0]).toMatchObject({ property: 'CloseRequest' });
   });
 

@@ -1,4 +1,4 @@
-import { MessageEvaluatorEngine } from '../../../actors/persisters/message-evaluator-engine';
+import { MessageEvaluatorEngine } from '../../../src/evaluator';
 import { Message } from '../../../src/message';
 import { FIXTURES } from './context';
 

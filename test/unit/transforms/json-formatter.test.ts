@@ -1,13 +1,13 @@
 import '../../../src/rules/kinds';
 import '../../../src/transforms';
-import { MessageEvaluatorEngine } from '../../../actors/persisters/message-evaluator-engine';
+import { MessageEvaluatorEngine } from '../../../src/evaluator';
 import { Message } from '../../../src/message';
 import { detectRulesetKind } from '../../../src/rules/ruleset-kinds';
 import { BodyTypeError, JsonInputError, TransformConfigError, TransformError } from '../../../src/transforms/errors';
 import { compileJsonFormatter, jsonFormatterKind } from '../../../src/transforms/json-formatter';
 import { contextFor } from './context';
 
-/** The payload of every verified example in evaluator.md §12.3 (with property k=42). */
+/** The payload of every verified example in docs/evaluator/transforms.md (with property k=42). */
 const PAYLOAD = '{"a":{"b":"1","c":"C"},"l":["y","x","y"],"n":5}';
 
 type Op = Record<string, unknown>;
@@ -26,7 +26,7 @@ function run(ops: Op[], body: string = PAYLOAD, props: Record<string, string> = 
 const json = (msg: Message): unknown => JSON.parse(msg.bodyText()!);
 const startupError = (ops: Op[]) => () => compile(ops);
 
-describe('JSONFormatter verified examples (evaluator.md §12.3, payload with k=42)', () => {
+describe('JSONFormatter verified examples (docs/evaluator/transforms.md, payload with k=42)', () => {
   it('set .a.b with template ##k## and DataType long stores the integer 42 (n stays 5: Java writes 5.0, a known difference)', () => {
     const msg = run([{ JSONPath: '.a.b', Operation: 'set', Template: '##k##', DataType: 'long' }]);
     expect(msg.bodyText()).toBe('{"a":{"b":42,"c":"C"},"l":["y","x","y"],"n":5}');
@@ -101,12 +101,12 @@ describe('JSONFormatter known defects and quirks', () => {
     expect(json(msg)).toMatchObject({ a: { b: '1', c: 'C', new: null } });
   });
 
-  it('[QUIRK] §12.0 not reproduced: numbers are not turned into doubles (1 stays 1, 2.50 stays 2.50)', () => {
+  it('a quirk of the original not reproduced: numbers are not turned into doubles (1 stays 1, 2.50 stays 2.50)', () => {
     const msg = run([{ JSONPath: '.s', Operation: 'set', Template: 'v' }], '{"i":1,"d":2.50,"s":"u"}');
     expect(msg.bodyText()).toBe('{"i":1,"d":2.50,"s":"v"}');
   });
 
-  it('[QUIRK] §12.0 not reproduced: keys keep their order instead of hash order', () => {
+  it('a quirk of the original not reproduced: keys keep their order instead of hash order', () => {
     const msg = run([{ JSONPath: '.z', Operation: 'merge', Template: '{"m":1,"b":2}', DataType: 'map' }], '{"z":{"y":0},"a":1}');
     expect(msg.bodyText()).toBe('{"z":{"y":0,"m":1,"b":2},"a":1}');
   });
@@ -420,7 +420,7 @@ describe('JSONFormatter start-up validation', () => {
   });
 });
 
-describe('JSONFormatter in the ruleset-kind registry and the engine (evaluator.md §4, §18)', () => {
+describe('JSONFormatter in the ruleset-kind registry and the engine (docs/evaluator/rules.md, docs/evaluator/transforms.md)', () => {
   const kindOf = (ruleset: Record<string, unknown>) => detectRulesetKind(ruleset)?.name;
 
   it('is selected by a JSONFormatter list, after JTMPFile and before an XPath map', () => {

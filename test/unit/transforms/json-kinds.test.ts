@@ -8,7 +8,7 @@ import { contextFor } from './context';
 
 const ORDER = '{"order":{"id":"A-7","items":[{"sku":"s1","qty":"1"},{"sku":"s2","qty":"5"}]}}';
 
-describe('JSONPath map (evaluator.md §12.1)', () => {
+describe('JSONPath map (docs/evaluator/transforms.md)', () => {
   const rule = {
     JSONPath: { orderId: '.order.id', firstSku: '.order.items[0].sku', lastItem: '.order.items[-1]', big: '.order.items[#{qty} > 2].sku', nothing: '.order.nope' },
   };
@@ -63,7 +63,7 @@ describe('JSONPath map (evaluator.md §12.1)', () => {
   });
 });
 
-describe('JTMPFile with JSONata and JSONParameter variables (evaluator.md §12.2)', () => {
+describe('JTMPFile with JSONata and JSONParameter variables (docs/evaluator/transforms.md)', () => {
   const run = async (file: string, body: string, params: Record<string, string> = {}, props: Record<string, string> = {}) => {
     const msg = Message.text(body, props);
     await compileJsonataTemplate({ JTMPFile: `jsonata/${file}`, JSONParameter: params }, contextFor('jt'))(msg);
@@ -123,7 +123,7 @@ describe('JTMPFile with JSONata and JSONParameter variables (evaluator.md §12.2
   });
 });
 
-describe('jcut (evaluator.md §12.4, extension)', () => {
+describe('jcut (docs/evaluator/transforms.md, extension)', () => {
   const cut = (path: string, body: string) => {
     const msg = Message.text(body);
     compileJCut({ JSONPath: path }, contextFor('jcut'))(msg);
@@ -155,7 +155,7 @@ describe('jcut (evaluator.md §12.4, extension)', () => {
   });
 });
 
-describe('jmerge (evaluator.md §12.4, extension)', () => {
+describe('jmerge (docs/evaluator/transforms.md, extension)', () => {
   const merge = (rule: Record<string, string>, body: string, src: string | undefined) => {
     const msg = Message.text(body, src === undefined ? {} : { src });
     compileJMerge({ JSONField: 'src', ...rule }, contextFor('jmerge'))(msg);

@@ -7,7 +7,7 @@ const at = (path: string) => {
   return v === undefined ? undefined : literalText(v);
 };
 
-describe('JSON path dialect (evaluator.md §12.0)', () => {
+describe('JSON path dialect (docs/evaluator/transforms.md)', () => {
   it('treats a leading dot as optional and ignores empty steps', () => {
     expect([at('order.id'), at('.order.id'), at('order..id')]).toEqual(['A-7', 'A-7', 'A-7']);
   });
@@ -69,7 +69,7 @@ describe('JSON path dialect (evaluator.md §12.0)', () => {
   });
 });
 
-describe('JSON text with literal numbers (evaluator.md §12.0)', () => {
+describe('JSON text with literal numbers (docs/evaluator/transforms.md)', () => {
   it('re-serialises numbers exactly as written', () => {
     const text = '{"a":2.50,"b":12345678901234567890,"c":-1.5e-3,"d":[1,2]}';
     expect(stringifyJson(parseJsonText(text))).toBe(text);

@@ -4,7 +4,7 @@ import { detectRulesetKind } from '../../../src/rules/ruleset-kinds';
 
 const kindOf = (ruleset: Record<string, unknown>) => detectRulesetKind(ruleset)?.name;
 
-describe('transform kinds in the ruleset-kind registry (evaluator.md §4)', () => {
+describe('transform kinds in the ruleset-kind registry (docs/evaluator/rules.md)', () => {
   it('selects each kind by its key', () => {
     expect([
       kindOf({ JSONPath: { a: '.a' } }),

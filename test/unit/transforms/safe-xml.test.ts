@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { XML_DECLARATION, XmlRejection, parseXml, serializeXml } from '../../../src/transforms/safe-xml';
 import { MAX_DEPTH } from '../../../src/transforms/xml-parser';
 
-describe('safe XML parsing (evaluator.md §13.1)', () => {
+describe('safe XML parsing (docs/evaluator/transforms.md)', () => {
   let server: Server;
   let hits = 0;
   let base = '';
@@ -108,7 +108,7 @@ describe('safe XML parsing (evaluator.md §13.1)', () => {
   });
 });
 
-describe('XML serialisation (evaluator.md §13.1)', () => {
+describe('XML serialisation (docs/evaluator/transforms.md)', () => {
   it('writes the declaration, a newline, 4-space indentation and a final newline', () => {
     expect(serializeXml(parseXml('<r><a x="1">A</a><b/></r>'))).toBe(`${XML_DECLARATION}\n<r>\n    <a x="1">A</a>\n    <b/>\n</r>\n`);
   });

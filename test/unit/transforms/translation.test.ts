@@ -15,7 +15,7 @@ function translate(name: string, body: string): string | undefined {
   return msg.bodyText();
 }
 
-describe('Translation: start-up (evaluator.md §4, §14)', () => {
+describe('Translation: start-up (docs/evaluator/rules.md, docs/evaluator/transforms.md)', () => {
   it('is selected by the Translation key', () => {
     expect([translationKind.detect({ Translation: 'XML2JSON' }), translationKind.detect({ XSLFile: 'x.xsl' })]).toEqual([true, false]);
   });
@@ -50,8 +50,8 @@ describe('Translation: start-up (evaluator.md §4, §14)', () => {
   });
 });
 
-describe('Translation XML2JSON (evaluator.md §14)', () => {
-  it('§14 example: fixed: the repeated <a> becomes a list (the original kept only "2"); kept: the attribute is dropped', () => {
+describe('Translation XML2JSON (docs/evaluator/transforms.md)', () => {
+  it('the XML2JSON example: fixed: the repeated <a> becomes a list (the original kept only "2"); kept: the attribute is dropped', () => {
     expect(translate('XML2JSON', '<r><a>1</a><a>2</a><b x="y">t</b></r>')).toBe('{\n  "r":{"a":["1","2"],"b":"t"}\n}');
   });
 
@@ -96,7 +96,7 @@ describe('Translation XML2JSON (evaluator.md §14)', () => {
   });
 });
 
-describe('Translation JSON2XML (evaluator.md §14)', () => {
+describe('Translation JSON2XML (docs/evaluator/transforms.md)', () => {
   it('writes the JSON inside a <JSON> root with the shared declaration and indentation', () => {
     expect(translate('JSON2XML', '{"a":"1","o":{"p":2.50,"t":true,"n":null}}')).toBe(
       `${DECLARATION}<JSON>\n    <a>1</a>\n    <o>\n        <p>2.50</p>\n        <t>true</t>\n        <n/>\n    </o>\n</JSON>\n`,
@@ -144,7 +144,7 @@ describe('Translation JSON2XML (evaluator.md §14)', () => {
   });
 });
 
-describe('Translation PHP2JSON and PHP2XML (evaluator.md §14)', () => {
+describe('Translation PHP2JSON and PHP2XML (docs/evaluator/transforms.md)', () => {
   const ORDER = 'a:3:{s:2:"id";i:7;s:5:"items";a:2:{i:0;s:2:"s1";i:1;s:2:"s2";}s:4:"paid";b:1;}';
 
   it('converts a PHP array to JSON under the root key PHP', () => {
@@ -207,7 +207,7 @@ describe('Translation PHP2JSON and PHP2XML (evaluator.md §14)', () => {
   });
 });
 
-describe('Translation: bodies (evaluator.md §18)', () => {
+describe('Translation: bodies (docs/evaluator/transforms.md)', () => {
   it('translates a bytes body and keeps it bytes', () => {
     const msg = Message.bytes(Buffer.from('<r><a>é</a></r>', 'utf8'));
     compileTranslation({ Translation: 'XML2JSON' }, context())(msg);

@@ -8,7 +8,7 @@ import { contextFor, rootChildNames } from './context';
 const BODY = '<r><a>A1</a><a>A2</a><b>B</b></r>';
 const DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n';
 
-describe('XPath map (evaluator.md §13.2)', () => {
+describe('XPath map (docs/evaluator/transforms.md)', () => {
   const rule = { XPath: { first: '/r/a', cnt: 'count(/r/*)', dyn: '/r/##el##', none: '/r/zz' } };
 
   it('sets each property to the string value of its expression (worked example)', () => {
@@ -52,7 +52,7 @@ describe('XPath map (evaluator.md §13.2)', () => {
   });
 });
 
-describe('xcut (evaluator.md §13.3)', () => {
+describe('xcut (docs/evaluator/transforms.md)', () => {
   it('removes the selected nodes and re-serialises with the declaration, indented (worked example)', () => {
     const msg = Message.text(BODY);
     compileXCut({ XPath: '/r/b' }, contextFor('xcut'))(msg);
@@ -98,7 +98,7 @@ describe('xcut (evaluator.md §13.3)', () => {
   });
 });
 
-describe('xmerge (evaluator.md §13.4)', () => {
+describe('xmerge (docs/evaluator/transforms.md)', () => {
   it('appends the source nodes after the last child of the first target parent (worked example 1)', () => {
     const msg = Message.text(BODY, { src: '<s><c>C1</c><c>C2</c></s>' });
     compileXMerge({ XMLField: 'src', SourceXPath: '/s/*', TargetXPath: '/r/a' }, contextFor('xmerge'))(msg);

@@ -65,14 +65,36 @@ describe('one parse of the body per ruleset chain', () => {
     expect([parse.mock.calls.length, msg.getProperty('first'), msg.getProperty('again'), msg.bodyText()]).toEqual([1, 'A1', '1', 'Hi Ann: A1']);
   });
 
-  it('parses again after a step rewrote the body, and sees the new body', () => {
+  it('gives the next step the tree xcut changed, as parsing the new body would give it, without parsing again', () => {
     const cut = compileXCut({ XPath: '/r/a' }, contextFor('xcut'));
-    const map = compileXPathMap({ XPath: { n: 'count(/r/*)', b: '/r/b' } }, contextFor('xp'));
+    const map = compileXPathMap({ XPath: { n: 'count(/r/*)', b: '/r/b', texts: 'count(/r/text())', blank: 'string(/r/text()[2])' } }, contextFor('xp'));
     const parse = jest.spyOn(parser, 'parseXmlText');
-    const msg = Message.text('<r><a>A1</a><b>B</b></r>');
+    const msg = Message.text('<r><a>A1</a><b>B</b><c/></r>');
     cut(msg);
     map(msg);
-    expect([parse.mock.calls.length, msg.getProperty('n'), msg.getProperty('b')]).toEqual([2, '1', 'B']);
+    // the body is now "<r>\n    <b>B</b>\n    <c/>\n</r>": three whitespace text nodes around two elements
+    expect([parse.mock.calls.length, msg.getProperty('n'), msg.getProperty('b'), msg.getProperty('texts'), msg.getProperty('blank')]).toEqual([1, '2', 'B', '3', '\n    ']);
+  });
+
+  it('gives the next step the tree xmerge changed, with mixed content joined as parsing would join it', () => {
+    const merge = compileXMerge({ XMLField: 'src', SourceXPath: '/s/text()', TargetXPath: '/r/*' }, contextFor('xm'));
+    const map = compileXPathMap({ XPath: { texts: 'count(/r/text())', all: 'string(/r)' } }, contextFor('xp'));
+    const parse = jest.spyOn(parser, 'parseXmlText');
+    const msg = Message.text('<r>one<a/>two</r>', { src: '<s>three</s>' });
+    merge(msg);
+    map(msg);
+    // "two" and the appended "three" are adjacent: one text node when the new body is read back
+    expect([parse.mock.calls.length, msg.getProperty('texts'), msg.getProperty('all')]).toEqual([2, '2', 'onetwothree']);
+  });
+
+  it('parses the new body again where namespaces are declared, and sees the new body', () => {
+    const cut = compileXCut({ XPath: '/*/*[1]' }, contextFor('xcut'));
+    const map = compileXPathMap({ XPath: { n: 'count(/*/*)', b: 'name(/*/*)' } }, contextFor('xp'));
+    const parse = jest.spyOn(parser, 'parseXmlText');
+    const msg = Message.text('<r xmlns:p="urn:p"><a>A1</a><p:b>B</p:b></r>');
+    cut(msg);
+    map(msg);
+    expect([parse.mock.calls.length, msg.getProperty('n'), msg.getProperty('b')]).toEqual([2, '1', 'p:b']);
   });
 
   it('does not reuse a tree a failed xmerge had begun to change', () => {

@@ -4,7 +4,7 @@ import { parseXml } from '../../../src/transforms/safe-xml';
 const doc = parseXml('<ns:r xmlns:ns="urn:x" x="7"><ns:a>A1</ns:a><a>A2</a><b>B</b></ns:r>');
 const str = (e: string) => CompiledXPath.compile(e).stringValue(doc);
 
-describe('XPath expressions (evaluator.md §13.1)', () => {
+describe('XPath expressions (docs/evaluator/transforms.md)', () => {
   it('matches an unprefixed step by local name whatever the namespace', () => {
     expect(str('/r/a')).toBe('A1');
   });

@@ -11,7 +11,7 @@ const run = (file: string, body: string, params: Record<string, string> = {}, pr
 };
 const PEOPLE = '<r><p name="Bo" age="40"/><p name="Al" age="9"/><p name="Cy" age="25"/></r>';
 
-describe('XSLT (evaluator.md §13.5)', () => {
+describe('XSLT (docs/evaluator/transforms.md)', () => {
   it('passes static and templated parameters as strings (worked example)', () => {
     expect(run('greeting.xsl', '<r><a>A1</a><a>A2</a></r>', { who: '##name##', stat: 'static' }, { name: 'Ann' })).toBe('Hi Annstatic: A1');
   });

@@ -5,6 +5,7 @@ function withFilter(run: (filter: FilterModule, spy: jest.SpyInstance) => void):
   const spy = jest.spyOn(console, 'error').mockImplementation(() => undefined);
   try {
     jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh module instance per test, which only require inside isolateModules gives
       const filter = require('../../../src/transports/rhea-console-filter') as FilterModule;
       filter.installRheaConsoleFilter();
       run(filter, spy);

@@ -1,7 +1,7 @@
 import { Message } from '../../../../src/message/message';
 import { ActorContext } from '../../../../src/runtime/actor';
 import { DEFAULT_POLICY } from '../../../../src/runtime/supervision-policy';
-import { JobQuery, isJobQuery } from '../../../../actors/nodes/job-node-events';
+import { JobQuery, isJobQuery } from '../../../../actors/nodes';
 import { queryJobNodeStatus } from '../../../../actors/nodes/job-node';
 import { HandWorker, Rig, rig, waitFor } from './component-support';
 

@@ -1,6 +1,6 @@
 /**
- * The README's MessageEvaluator examples are run as written: each test reads its configuration, input
- * and expected output from README.md itself, so the documentation cannot drift from what xroute does.
+ * The MessageEvaluator examples of the documentation are run as written: each test reads its configuration,
+ * input and expected output from the docs/ page itself, so the documentation cannot drift from what xroute does.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,14 +8,15 @@ import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { runEval } from '../../../src/cli/eval-command';
 
-const README = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+const DOCS = path.join(__dirname, '..', '..', '..', 'docs');
 
-/** The text of the README section whose heading starts with `title`, up to the next heading. */
-function section(title: string): string {
-  const start = README.indexOf(`\n### ${title}`);
-  if (start < 0) throw new Error(`README has no section "### ${title}"`);
-  const next = README.slice(start + 1).search(/\n#{2,3} /);
-  return next < 0 ? README.slice(start) : README.slice(start, start + 1 + next);
+/** The text of the section of docs/`page` whose `## ` heading starts with `title`, up to the next heading. */
+function section(page: string, title: string): string {
+  const text = fs.readFileSync(path.join(DOCS, page), 'utf8');
+  const start = text.indexOf(`\n## ${title}`);
+  if (start < 0) throw new Error(`docs/${page} has no section "## ${title}"`);
+  const next = text.slice(start + 1).search(/\n#{1,3} /);
+  return next < 0 ? text.slice(start) : text.slice(start, start + 1 + next);
 }
 
 /** The fenced code blocks of a section, in order. */
@@ -26,13 +27,13 @@ function codeBlocks(text: string): string[] {
 /** The first match of `re` in `text` (its groups), or a failure naming what was looked for. */
 function find(text: string, re: RegExp): RegExpExecArray {
   const m = re.exec(text);
-  if (m === null) throw new Error(`README example changed shape: ${re} not found`);
+  if (m === null) throw new Error(`documented example changed shape: ${re} not found`);
   return m;
 }
 
 /** Runs `xroute eval` on files written to a fresh directory; returns stdout lines and stderr. */
 async function evalFiles(files: Record<string, string>, config: string, messages: string): Promise<{ code: number; lines: string[]; err: string }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xroute-readme-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xroute-docs-'));
   try {
     for (const [name, text] of Object.entries(files)) {
       fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
@@ -52,19 +53,19 @@ async function evalFiles(files: Record<string, string>, config: string, messages
   }
 }
 
-/** A component configuration holding one README ruleset fragment (`"name": {...}`). */
+/** A component configuration holding one documented ruleset fragment (`"name": {...}`). */
 function evaluatorWith(fragment: string): string {
   return JSON.stringify({ Name: 'pstr_eval', ClassName: 'org.qbroker.persister.MessageEvaluator', Ruleset: JSON.parse(`{${fragment}}`) });
 }
 
-/** The name of the ruleset in a README fragment. */
+/** The name of the ruleset in a documented fragment. */
 function rulesetName(fragment: string): string {
   return Object.keys(JSON.parse(`{${fragment}}`))[0];
 }
 
-describe('README examples (run as written)', () => {
+describe('docs/ MessageEvaluator examples (run as written)', () => {
   it('"Trying rulesets: xroute eval" prints exactly the documented lines and warning', async () => {
-    const text = section('Trying rulesets');
+    const text = section('components/message-evaluator.md', 'Trying rulesets');
     const [config, messages, expected] = codeBlocks(text);
     const template = find(text, /`templates\/bill\.txt` holds `([^`]+)` and a newline/)[1];
     const { code, lines, err } = await evalFiles({ 'evaluator.json': config, 'messages.jsonl': messages, 'templates/bill.txt': `${template}\n` }, 'evaluator.json', 'messages.jsonl');
@@ -74,7 +75,7 @@ describe('README examples (run as written)', () => {
   });
 
   it('"JTMPFile is JSONata" gives the documented body', async () => {
-    const text = section('JTMPFile is JSONata');
+    const text = section('evaluator/transforms.md', 'JTMPFile is JSONata');
     const [expression, fragment] = codeBlocks(text);
     const [, name, body, result] = find(text, /property `name=([^`]+)` and body `([^`]+)`, the\s+new body is `([^`]+)`/);
     const message = JSON.stringify({ body, properties: { RuleName: rulesetName(fragment), name } });
@@ -83,7 +84,7 @@ describe('README examples (run as written)', () => {
   });
 
   it('"JSONFormatter" gives the documented body and property', async () => {
-    const text = section('JSONFormatter');
+    const text = section('evaluator/transforms.md', 'JSONFormatter');
     const [fragment] = codeBlocks(text);
     const [, body, k, result, removed] = find(text, /For body `([^`]+)` and property `k=(\d+)`, the new body is\s+`([^`]+)`, property `removed=([^`]+)`, code 0/);
     const message = JSON.stringify({ body, properties: { RuleName: rulesetName(fragment), k } });
@@ -92,7 +93,7 @@ describe('README examples (run as written)', () => {
   });
 
   it('"Translation" turns the documented XML into the documented JSON', async () => {
-    const text = section('Translation');
+    const text = section('evaluator/transforms.md', 'Translation');
     const [fragment, result] = codeBlocks(text);
     const xml = find(text, /turns `([^`]+)` into/)[1];
     const message = JSON.stringify({ body: xml, properties: { RuleName: rulesetName(fragment) } });

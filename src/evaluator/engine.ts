@@ -1,5 +1,5 @@
 /**
- * The MessageEvaluator engine (evaluator.md §1-§4): a pure, transport-free class built from the
+ * The MessageEvaluator engine (docs/components/message-evaluator.md, docs/evaluator/rules.md): a pure, transport-free class built from the
  * component's configuration. The MessageEvaluator actor wraps it; `xroute eval` drives it directly.
  *
  * For every message `evaluate`:
@@ -19,41 +19,17 @@
  * files, malformed formatter entries, Branch/Loop references to unknown or composite rulesets,
  * a list-valued Ruleset, more rulesets than MaxNumberRules).
  */
-import { readFileSync, statSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
-import { Message } from '../../src/message';
-import { ConfigWhere, RuleConfigError, at, isRecord } from '../../src/rules/errors';
-import { didYouMean } from '../../src/rules/did-you-mean';
-import { Template } from '../../src/rules/template';
-import { compileSubstitution } from '../../src/rules/substitution';
-import { compileMessageFilter } from '../../src/rules/message-filter';
-import { EvaluatorLogger, RuleHandle, RulesetKindContext } from '../../src/rules/ruleset-kinds';
-import { CompiledRuleset, DisplayHook, EXCEPTION, FAILURE, SUCCESS, compileRuleset, integerSetting } from '../../src/rules/ruleset';
-import { ListRuntime, evaluateColonList, evaluateCommaList, evaluatePipeList, splitRuleList } from '../../src/rules/rule-lists';
-import '../../src/rules/kinds';
-import '../../src/transforms';
-
-export { SUCCESS, FAILURE, EXCEPTION };
-export type { DisplayHook, EvaluatorLogger };
-
-export interface MessageEvaluatorOptions {
-  /** Directory relative paths in the configuration resolve against. */
-  baseDir: string;
-  /** The only directories plugin modules (ClassName) are loaded from (the topology's PluginDir). */
-  pluginDirs: readonly string[];
-  logger?: EvaluatorLogger;
-  /** Clock in epoch ms (JMSAge, time windows, :=time); defaults to Date.now. */
-  clock?: () => number;
-  /** Random source in [0, 1) for :=rand; defaults to Math.random. */
-  random?: () => number;
-  /** Called for each message a ruleset with DisplayMask > 0 handled. */
-  display?: DisplayHook;
-}
-
-/** Largest template file read (the original stopped reading after about 4 MiB). */
-const MAX_TEMPLATE_FILE_BYTES = 4 * 1024 * 1024;
-/** The return code as written to RCField (a comparison chain: "-1" is no array index for a keyed lookup). */
-const codeText = (code: number): string => (code === SUCCESS ? '0' : code === FAILURE ? '1' : '-1');
+import { Message } from '../message';
+import { ConfigWhere, RuleConfigError, at, isRecord } from '../rules/errors';
+import { didYouMean } from '../rules/did-you-mean';
+import { EvaluatorLogger } from '../rules/ruleset-kinds';
+import { CompiledRuleset, compileRuleset, integerSetting } from '../rules/ruleset';
+import { ListRuntime, evaluateRuleList, splitRuleList } from './chain';
+import { MessageEvaluatorOptions } from './options';
+import { codeText } from './result-codes';
+import { CompilationScope, rulesetContext } from './ruleset-context';
+import '../rules/kinds';
+import '../transforms';
 
 const silentLogger: EvaluatorLogger = { warn: () => undefined, error: () => undefined };
 
@@ -61,12 +37,6 @@ function stringSetting(config: Record<string, unknown>, key: string, fallback: s
   // As in the original, FieldName, RCField and OriginalRC count only when they are (non-empty) strings.
   const v = config[key];
   return typeof v === 'string' && v !== '' ? v : fallback;
-}
-
-interface Reference {
-  from: string;
-  name: string;
-  key: string;
 }
 
 export class MessageEvaluatorEngine {
@@ -106,17 +76,23 @@ export class MessageEvaluatorEngine {
     if (names.length > max) throw new RuleConfigError(at(where, 'Ruleset'), `has ${names.length} rulesets, more than MaxNumberRules ${max}`);
 
     const settings = { component: name, defaultDisplayMask, logger: this.logger, display: options.display };
-    const references: Reference[] = [];
-    const engineCache = new Map<string, unknown>();
-    const fileCache = new Map<string, string>();
+    const scope: CompilationScope = {
+      component: name,
+      options,
+      logger: this.logger,
+      rules: this.rules,
+      engineCache: new Map(),
+      fileCache: new Map(),
+      references: [],
+      onClose: (fn) => this.closers.push(fn),
+    };
     for (const rulesetName of names) {
-      const ctx = this.context(rulesetName, options, engineCache, fileCache, references);
-      const rule = compileRuleset(rulesetName, rulesets[rulesetName], settings, ctx);
+      const rule = compileRuleset(rulesetName, rulesets[rulesetName], settings, rulesetContext(scope, rulesetName));
       this.rules.set(rulesetName, rule);
       if (splitRuleList(rulesetName) === undefined) this.singles.set(rulesetName, rule);
       else this.logger.warn(`${name}: ruleset ${JSON.stringify(rulesetName)} contains a list separator after its first character and can only be reached from Branch or Loop`);
     }
-    for (const ref of references) {
+    for (const ref of scope.references) {
       const target = this.rules.get(ref.name);
       const rw = { component: name, ruleset: ref.from, key: ref.key };
       if (target === undefined) throw new RuleConfigError(rw, `refers to unknown ruleset ${JSON.stringify(ref.name)}${didYouMean(ref.name, names)}`, 'the name of a ruleset of this component');
@@ -187,13 +163,7 @@ export class MessageEvaluatorEngine {
         this.logger.warn(`${this.component}: unknown ruleset ${JSON.stringify(ruleName)}${didYouMean(ruleName, this.singles.keys())}`);
         return;
       }
-      const rt = this.listRuntime;
-      const code =
-        list.separator === ','
-          ? evaluateCommaList(list.items, ruleName, msg, rt)
-          : list.separator === '|'
-            ? evaluatePipeList(list.items, ruleName, msg, rt)
-            : evaluateColonList(list.items, ruleName, msg, rt);
+      const code = evaluateRuleList(list, ruleName, msg, this.listRuntime);
       if (typeof code === 'number') {
         props.set(this.rcField, codeText(code));
         return;
@@ -226,71 +196,5 @@ export class MessageEvaluatorEngine {
 
   private crashed(e: unknown): void {
     this.logger.error(`${this.component}: evaluation failed unexpectedly: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-  }
-
-  private context(rulesetName: string, options: MessageEvaluatorOptions, engineCache: Map<string, unknown>, fileCache: Map<string, string>, references: Reference[]): RulesetKindContext {
-    const component = this.component;
-    const clock = options.clock ?? Date.now;
-    const random = options.random ?? Math.random;
-    const where = (key?: string): ConfigWhere => (key === undefined ? { component, ruleset: rulesetName } : { component, ruleset: rulesetName, key });
-    const resolvePath = (p: string): string => (isAbsolute(p) ? p : resolve(options.baseDir, p));
-    const rules = this.rules;
-    const lookup = (name: string): CompiledRuleset => {
-      const r = rules.get(name);
-      if (r === undefined) throw new Error(`ruleset ${name} is not compiled`);
-      return r;
-    };
-    return {
-      component,
-      rulesetName,
-      baseDir: options.baseDir,
-      pluginDirs: options.pluginDirs.map(resolvePath),
-      clock,
-      random,
-      logger: this.logger,
-      engineCache,
-      where,
-      resolvePath,
-      readTextFile(path, key) {
-        const file = resolvePath(path);
-        const cached = fileCache.get(file);
-        if (cached !== undefined) return cached;
-        let text: string;
-        try {
-          if (statSync(file).size > MAX_TEMPLATE_FILE_BYTES) throw new Error(`larger than ${MAX_TEMPLATE_FILE_BYTES} bytes`);
-          text = readFileSync(file, 'utf8');
-        } catch (e) {
-          throw new RuleConfigError(where(key), `cannot read ${file}: ${(e as Error).message}`, 'a readable file');
-        }
-        fileCache.set(file, text);
-        return text;
-      },
-      template: (text, key) => new Template(text, { clock, where: where(key) }),
-      formatTemplate(text, key) {
-        const t = new Template(text, { clock, where: where(key) });
-        return (msg) => t.format(msg);
-      },
-      substitution: (text, key) => compileSubstitution(text, { where: where(key), clock, random }),
-      filter: (config, key) => compileMessageFilter(config, where(key), { clock, warn: (t) => this.logger.warn(`${component}: ${t}`) }),
-      ruleset(name, key): RuleHandle {
-        references.push({ from: rulesetName, name, key });
-        // Resolved lazily: the target may be compiled after this ruleset.
-        return {
-          name,
-          get needsBody() {
-            return lookup(name).needsBody;
-          },
-          get composite() {
-            return lookup(name).composite;
-          },
-          matches: (msg, body) => lookup(name).matches(msg, body),
-          apply: (msg, body) => lookup(name).apply(msg, body),
-          display: (msg, label) => lookup(name).display(msg, label),
-        };
-      },
-      onClose: (fn) => {
-        this.closers.push(fn);
-      },
-    };
   }
 }

@@ -1,0 +1,66 @@
+/**
+ * StreamPersister's framing, the bytes on the wire around a request and its reply:
+ *  - a request is the Template rendered over the message, or else the message body as it is;
+ *  - a framed reply (multiplexed mode; StreamFramer cuts the stream by SOTBytes/EOTBytes) loses Offhead
+ *    bytes at its start and Offtail bytes at its end;
+ *  - simple mode has no delimiters: a reply is everything read until the text so far matches Pattern, or
+ *    until the peer ends the stream (PatternReplyReader).
+ */
+import { Message } from '../../src/message/message';
+
+/** What renders a request (a Template's format). */
+export interface RequestTemplate {
+  format(msg: Message): string;
+}
+
+/** The bytes written for `msg`. */
+export function renderRequest(msg: Message, template: RequestTemplate | undefined): Buffer {
+  if (template) return Buffer.from(template.format(msg), 'utf8');
+  if (msg.body.kind === 'bytes') return msg.body.bytes;
+  return Buffer.from(msg.bodyText() ?? '', 'utf8');
+}
+
+/** The reply without `offhead` leading and `offtail` trailing bytes (never a negative length). */
+export function trimReply(raw: Buffer, offhead: number, offtail: number): Buffer {
+  return raw.subarray(offhead, Math.max(offhead, raw.length - offtail));
+}
+
+/** Simple mode: accumulates the chunks of one reply until its text matches the pattern. */
+export class PatternReplyReader {
+  private chunks: Buffer[] = [];
+  private bytes = 0;
+
+  constructor(private readonly pattern: RegExp | undefined) {}
+
+  /** Bytes of the reply read so far. */
+  get length(): number {
+    return this.bytes;
+  }
+
+  /** Adds a chunk; returns the whole reply (and starts a new one) once the pattern matches. */
+  push(chunk: Buffer): string | undefined {
+    this.chunks.push(chunk);
+    this.bytes += chunk.length;
+    const text = this.text();
+    if (!this.pattern?.test(text)) return undefined;
+    this.reset();
+    return text;
+  }
+
+  /** The peer ended the stream: a started reply ends here; undefined when nothing was read. */
+  end(): string | undefined {
+    if (this.bytes === 0) return undefined;
+    const text = this.text();
+    this.reset();
+    return text;
+  }
+
+  reset(): void {
+    this.chunks = [];
+    this.bytes = 0;
+  }
+
+  private text(): string {
+    return Buffer.concat(this.chunks, this.bytes).toString('utf8');
+  }
+}

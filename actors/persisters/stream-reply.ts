@@ -1,0 +1,116 @@
+/**
+ * What a reply does to its request (StreamPersister, operation `request`): without a Parser the reply is
+ * stored in DataField (the body by default); with one it is parsed into a scratch message whose properties
+ * (all but RCField, which carries the request's tag) and body are copied onto the request. A reply the
+ * Parser cannot read is reported with its reason, for the request to leave with RC_PARSE_ERROR.
+ * ReplyHandler decides which pending request a reply answers (FIFO, or by the tag a parsed reply carries).
+ */
+import { Message } from '../../src/message/message';
+import { ReplyParser } from './stream-reply-parser';
+import { PendingRequest, PendingRequests } from './stream-pending';
+import { trimReply } from './stream-framing';
+
+/** RCField value of a request whose reply the Parser could not read (EXCEPTION). */
+export const RC_PARSE_ERROR = -1;
+/** Property that carries the Parser's reason with RC_PARSE_ERROR. */
+export const PARSE_ERROR_PROPERTY = 'ParseError';
+
+export type ParsedReply = { readonly ok: true; readonly message: Message } | { readonly ok: false; readonly reason: string };
+
+/** Stores the raw reply in `dataField`: the body (text or bytes) or a property. */
+export function storeReply(msg: Message, reply: Buffer, dataField: string, textMode: boolean): void {
+  if (dataField === 'body') {
+    msg.body = textMode ? { kind: 'text', text: reply.toString('utf8') } : { kind: 'bytes', bytes: Buffer.from(reply) };
+  } else {
+    msg.setField(dataField, reply.toString('utf8'));
+  }
+}
+
+/** The reply parsed into a scratch message, or the Parser's reason for refusing it. */
+export function parseReply(parser: ReplyParser, text: string): ParsedReply {
+  const message = new Message();
+  try {
+    parser.parse(text, message);
+    return { ok: true, message };
+  } catch (e) {
+    return { ok: false, reason: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** Copies a parsed reply onto its request: every property but `rcField`, and the body when it has one. */
+export function copyParsedReply(parsed: Message, msg: Message, rcField: string): void {
+  for (const [k, v] of parsed.properties) if (k !== rcField) msg.setProperty(k, v);
+  if (parsed.body.kind !== 'none') msg.body = parsed.body;
+}
+
+/** Marks a request whose reply could not be parsed. */
+export function markParseError(msg: Message, reason: string): void {
+  msg.setProperty(PARSE_ERROR_PROPERTY, reason);
+}
+
+/** What one reply did. */
+export type ReplyOutcome =
+  /** No written request waits for a reply: dropped. */
+  | { readonly kind: 'no-request'; readonly bytes: number }
+  /** A parsed reply tagged for no written request: dropped. */
+  | { readonly kind: 'unknown-tag'; readonly tag: string }
+  /** Stored in (or copied onto) `request`, which is answered (RC 0). */
+  | { readonly kind: 'answered'; readonly request: PendingRequest }
+  /** The Parser refused it: `request` (the oldest) carries the reason and leaves with RC_PARSE_ERROR. */
+  | { readonly kind: 'parse-error'; readonly request: PendingRequest; readonly reason: string };
+
+export interface ReplySettings {
+  readonly dataField: string;
+  readonly rcField: string;
+  readonly textMode: boolean;
+  readonly offhead: number;
+  readonly offtail: number;
+}
+
+/** Applies replies to the requests they answer; the caller removes the requests and counts. */
+export class ReplyHandler {
+  constructor(
+    private readonly s: ReplySettings,
+    private readonly parser: ReplyParser | undefined,
+  ) {}
+
+  /**
+   * Multiplexed: a framed reply answers the oldest written request, or with a Parser the written request
+   * whose tag the parsed reply carries in RCField (the oldest when it carries none).
+   */
+  framed(raw: Buffer, pending: PendingRequests): ReplyOutcome {
+    const oldest = pending.oldest;
+    if (!oldest?.written) return { kind: 'no-request', bytes: raw.length };
+    const reply = trimReply(raw, this.s.offhead, this.s.offtail);
+    if (!this.parser) {
+      storeReply(oldest.taken.item, reply, this.s.dataField, this.s.textMode);
+      return { kind: 'answered', request: oldest };
+    }
+    const parsed = this.parse(this.parser, oldest, reply.toString('utf8'));
+    if (!parsed.ok) return parsed.outcome;
+    const tag = parsed.message.getField(this.s.rcField);
+    const request = tag === undefined ? oldest : pending.writtenWithTag(tag);
+    if (!request) return { kind: 'unknown-tag', tag: tag as string };
+    copyParsedReply(parsed.message, request.taken.item, this.s.rcField);
+    return { kind: 'answered', request };
+  }
+
+  /** Simple mode: the whole reply text of the one request in flight. */
+  whole(text: string, request: PendingRequest): ReplyOutcome {
+    if (!this.parser) {
+      storeReply(request.taken.item, Buffer.from(text, 'utf8'), this.s.dataField, this.s.textMode);
+      return { kind: 'answered', request };
+    }
+    const parsed = this.parse(this.parser, request, text);
+    if (!parsed.ok) return parsed.outcome;
+    copyParsedReply(parsed.message, request.taken.item, this.s.rcField);
+    return { kind: 'answered', request };
+  }
+
+  private parse(parser: ReplyParser, oldest: PendingRequest, text: string): { ok: true; message: Message } | { ok: false; outcome: ReplyOutcome } {
+    const parsed = parseReply(parser, text);
+    if (parsed.ok) return parsed;
+    markParseError(oldest.taken.item, parsed.reason);
+    return { ok: false, outcome: { kind: 'parse-error', request: oldest, reason: parsed.reason } };
+  }
+}

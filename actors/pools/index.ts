@@ -1,0 +1,12 @@
+/**
+ * The public surface of actors/pools: the pool components and the client API a program uses to send
+ * requests to a pool. Other actor folders import from here, never from a file of this folder (the lint
+ * config enforces it).
+ */
+export { PERSISTER_POOL } from './persister-pool';
+export { RECEIVER_POOL } from './receiver-pool';
+export { PoolClient } from './pool-client';
+export type { PoolRequest, PoolClientOptions } from './pool-client';
+export { PoolHandle } from './pool-handle';
+export type { HandleState, HandleStatus } from './pool-handle';
+export { PoolRequestError } from './pool-request';

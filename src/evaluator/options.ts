@@ -1,0 +1,19 @@
+/** What a MessageEvaluatorEngine needs besides its component configuration. */
+import type { EvaluatorLogger } from '../rules/ruleset-kinds';
+import type { DisplayHook } from '../rules/ruleset';
+
+export type { DisplayHook, EvaluatorLogger };
+
+export interface MessageEvaluatorOptions {
+  /** Directory relative paths in the configuration resolve against. */
+  baseDir: string;
+  /** The only directories plugin modules (ClassName) are loaded from (the topology's PluginDir). */
+  pluginDirs: readonly string[];
+  logger?: EvaluatorLogger;
+  /** Clock in epoch ms (JMSAge, time windows, :=time); defaults to Date.now. */
+  clock?: () => number;
+  /** Random source in [0, 1) for :=rand; defaults to Math.random. */
+  random?: () => number;
+  /** Called for each message a ruleset with DisplayMask > 0 handled. */
+  display?: DisplayHook;
+}

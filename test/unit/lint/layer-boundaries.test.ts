@@ -1,0 +1,95 @@
+/**
+ * The layer boundaries eslint.config.mjs enforces, checked on snippets linted as files of this tree:
+ * src/ below its composition root never imports actors/; an actor folder reaches another only through
+ * its index.ts (actors/support and actors/stream are libraries every actor folder may use, and they
+ * import no component folder); tests import anything.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const importing = (from: string): string => `import { thing } from '${from}';\nexport const used = thing;\n`;
+
+/** Each case: the file a snippet pretends to be, and the module it imports. */
+const CASES = {
+  srcIntoActors: { filePath: 'src/rules/boundary-probe.ts', code: importing('../../actors/nodes') },
+  srcIntoActorFile: { filePath: 'src/evaluator/boundary-probe.ts', code: importing('../../actors/persisters/message-evaluator') },
+  cliIntoActors: { filePath: 'src/cli/boundary-probe.ts', code: importing('../../actors') },
+  entryIntoActorFile: { filePath: 'src/index.ts', code: importing('../actors/pools/pool-client') },
+  actorIntoOtherInternals: { filePath: 'actors/persisters/boundary-probe.ts', code: importing('../nodes/job-node-events') },
+  actorIntoOtherInternalsViaRoot: { filePath: 'actors/receivers/boundary-probe.ts', code: importing('../../actors/pools/pool-client') },
+  actorIntoOtherIndex: { filePath: 'actors/persisters/boundary-probe.ts', code: importing('../nodes') },
+  actorIntoOwnFile: { filePath: 'actors/nodes/boundary-probe.ts', code: importing('./job-node-events') },
+  actorIntoSharedLibraries: { filePath: 'actors/persisters/boundary-probe.ts', code: `${importing('../support/config-values')}export { framing } from '../stream/framing';\n` },
+  sharedIntoComponentFolder: { filePath: 'actors/support/boundary-probe.ts', code: importing('../nodes') },
+  testIntoInternals: { filePath: 'test/unit/boundary-probe.test.ts', code: importing('../../actors/nodes/job-node-events') },
+};
+type CaseName = keyof typeof CASES;
+
+let reported: Record<CaseName, string[]>;
+
+beforeAll(() => {
+  const names = Object.keys(CASES) as CaseName[];
+  const child = spawnSync(process.execPath, [join(ROOT, 'test', 'support', 'lint-snippets.js')], {
+    cwd: ROOT,
+    input: JSON.stringify(names.map((n) => CASES[n])),
+    encoding: 'utf8',
+  });
+  if (child.status !== 0) throw new Error(`lint-snippets.js failed (exit ${child.status}): ${child.stderr}`);
+  const results = JSON.parse(child.stdout) as { filePath: string; rules: string[] }[];
+  reported = Object.fromEntries(names.map((n, i) => [n, results[i].rules])) as Record<CaseName, string[]>;
+}, 60_000);
+
+describe('src/ below the composition root', () => {
+  it('may not import the actors/ tree', () => {
+    expect(reported.srcIntoActors).toEqual(['no-restricted-imports']);
+  });
+
+  it('may not import a file of an actor folder', () => {
+    expect(reported.srcIntoActorFile).toEqual(['no-restricted-imports']);
+  });
+});
+
+describe('the composition root (src/cli, src/index.ts)', () => {
+  it('lets src/cli import actors/', () => {
+    expect(reported.cliIntoActors).toEqual([]);
+  });
+
+  it('lets src/index.ts import an actor file', () => {
+    expect(reported.entryIntoActorFile).toEqual([]);
+  });
+});
+
+describe('an actor folder', () => {
+  it('may not import a file of another actor folder', () => {
+    expect(reported.actorIntoOtherInternals).toEqual(['no-restricted-imports']);
+  });
+
+  it('may not reach another folder\'s file through the actors/ root either', () => {
+    expect(reported.actorIntoOtherInternalsViaRoot).toEqual(['no-restricted-imports']);
+  });
+
+  it('may import another actor folder through its index.ts', () => {
+    expect(reported.actorIntoOtherIndex).toEqual([]);
+  });
+
+  it('may import its own files', () => {
+    expect(reported.actorIntoOwnFile).toEqual([]);
+  });
+
+  it('may import the shared libraries actors/support and actors/stream', () => {
+    expect(reported.actorIntoSharedLibraries).toEqual([]);
+  });
+});
+
+describe('the shared libraries actors/support and actors/stream', () => {
+  it('may not import a component folder', () => {
+    expect(reported.sharedIntoComponentFolder).toEqual(['no-restricted-imports']);
+  });
+});
+
+describe('tests', () => {
+  it('may import any file', () => {
+    expect(reported.testIntoInternals).toEqual([]);
+  });
+});

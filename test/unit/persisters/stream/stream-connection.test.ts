@@ -1,0 +1,146 @@
+import net from 'node:net';
+import { StatusReporter } from '../../../../src/runtime/component';
+import { silentLogger } from '../../../../src/logging/logger';
+import { StreamConnection, StreamConnectionEvents } from '../../../../actors/persisters/stream-connection';
+
+interface Server {
+  port: number;
+  /** Every byte each accepted connection sent, by connection. */
+  received: string[];
+  sockets: net.Socket[];
+  close(): Promise<void>;
+}
+
+async function startServer(onConnect: (s: net.Socket) => void = () => undefined): Promise<Server> {
+  const received: string[] = [];
+  const sockets: net.Socket[] = [];
+  const server = net.createServer((socket) => {
+    const i = received.push('') - 1;
+    sockets.push(socket);
+    socket.on('data', (c) => (received[i] += c.toString('utf8')));
+    socket.on('error', () => undefined);
+    onConnect(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    received,
+    sockets,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const timers = new Set<NodeJS.Timeout>();
+const ctx = {
+  guard:
+    <A extends unknown[]>(fn: (...args: A) => void | Promise<void>) =>
+    (...args: A) =>
+      void fn(...args),
+  setTimeout: (fn: () => void, ms: number) => {
+    const t = setTimeout(fn, ms);
+    timers.add(t);
+    return t as never;
+  },
+  clearTimer: (h: unknown) => clearTimeout(h as NodeJS.Timeout),
+};
+
+function waitFor(check: () => boolean, ms = 3000): Promise<void> {
+  const deadline = Date.now() + ms;
+  return new Promise((resolve, reject) => {
+    const poll = () => (check() ? resolve() : Date.now() > deadline ? reject(new Error('condition not met in time')) : setTimeout(poll, 10));
+    poll();
+  });
+}
+
+let server: Server | undefined;
+let conn: StreamConnection | undefined;
+
+afterEach(async () => {
+  conn?.stop();
+  conn = undefined;
+  for (const t of timers) clearTimeout(t);
+  await server?.close();
+  server = undefined;
+});
+
+function connection(port: number, events: Partial<StreamConnectionEvents> = {}, extra: { closeRequest?: string[]; watchEnd?: boolean } = {}): StreamConnection {
+  conn = new StreamConnection({
+    name: 'sp',
+    host: '127.0.0.1',
+    port,
+    label: `tcp://127.0.0.1:${port}`,
+    connectTimeoutMs: 1000,
+    keepAlive: false,
+    closeRequest: extra.closeRequest ?? [],
+    backoff: { minMs: 20, maxMs: 50 },
+    tolerance: 0,
+    watchEnd: extra.watchEnd ?? false,
+    logger: silentLogger,
+    status: new StatusReporter(),
+    ctx,
+    events: { attached: () => undefined, data: () => undefined, peerEnd: () => undefined, detached: () => undefined, ...events },
+  });
+  return conn;
+}
+
+describe('StreamConnection', () => {
+  it('reports each new connection as attached and hands over what the peer sends', async () => {
+    server = await startServer((s) => s.write('hello'));
+    const chunks: string[] = [];
+    let attached = 0;
+    connection(server.port, { attached: () => attached++, data: (c) => chunks.push(c.toString()) }).open();
+    await waitFor(() => chunks.join('') === 'hello');
+    expect(attached).toBe(1);
+  });
+
+  it('reconnects after the peer closes the connection, reporting it detached first', async () => {
+    server = await startServer();
+    const events: string[] = [];
+    connection(server.port, { attached: () => events.push('attached'), detached: () => events.push('detached') }).open();
+    await waitFor(() => server!.sockets.length === 1 && conn?.socket !== undefined);
+    server.sockets[0].destroy();
+    await waitFor(() => events.length === 3);
+    expect(events).toEqual(['attached', 'detached', 'attached']);
+  });
+
+  it('writes CloseRequest before closing a connection itself', async () => {
+    server = await startServer();
+    const c = connection(server.port, {}, { closeRequest: ['QUIT', 'BYE'] });
+    c.open();
+    await waitFor(() => c.socket !== undefined);
+    c.close();
+    await waitFor(() => server!.received[0] === 'QUIT\nBYE\n');
+    expect(c.socket).toBeUndefined();
+  });
+
+  it('opens a new connection when the session is renewed', async () => {
+    server = await startServer();
+    const c = connection(server.port);
+    c.open();
+    await waitFor(() => c.socket !== undefined);
+    c.renew();
+    await waitFor(() => server!.sockets.length === 2 && c.socket !== undefined);
+    expect(server.sockets.length).toBe(2);
+  });
+
+  it('ignores a drop for a socket that is no longer the current one', async () => {
+    server = await startServer();
+    let detached = 0;
+    const c = connection(server.port, { detached: () => detached++ });
+    c.open();
+    await waitFor(() => c.socket !== undefined);
+    c.drop(new Error('stale'), new net.Socket());
+    expect([detached, c.socket !== undefined]).toEqual([0, true]);
+  });
+
+  it('reports the peer ending the stream when asked to', async () => {
+    server = await startServer((s) => s.end('last words'));
+    let ended = false;
+    connection(server.port, { peerEnd: () => (ended = true) }, { watchEnd: true }).open();
+    await waitFor(() => ended);
+    expect(ended).toBe(true);
+  });
+});

@@ -1,0 +1,60 @@
+import { Message } from '../../../../src/message/message';
+import { PatternReplyReader, renderRequest, trimReply } from '../../../../actors/persisters/stream-framing';
+
+describe('renderRequest', () => {
+  it('renders the Template over the message when one is configured', () => {
+    const msg = Message.text('body', { name: 'x' });
+    expect(renderRequest(msg, { format: (m) => `hello ${m.getField('name')}\n` }).toString()).toBe('hello x\n');
+  });
+
+  it('writes a bytes body as it is, without a Template', () => {
+    const bytes = Buffer.from([1, 2, 3]);
+    expect(renderRequest(Message.bytes(bytes), undefined)).toBe(bytes);
+  });
+
+  it('writes a text body as UTF-8, without a Template', () => {
+    expect(renderRequest(Message.text('é'), undefined)).toEqual(Buffer.from('é', 'utf8'));
+  });
+});
+
+describe('trimReply', () => {
+  it('removes Offhead leading and Offtail trailing bytes', () => {
+    expect(trimReply(Buffer.from('<<reply>>'), 2, 2).toString()).toBe('reply');
+  });
+
+  it('gives an empty reply, never a negative length, when the offsets overlap', () => {
+    expect(trimReply(Buffer.from('abc'), 2, 2).length).toBe(0);
+  });
+});
+
+describe('PatternReplyReader', () => {
+  it('returns nothing until the text so far matches the pattern, then the whole reply', () => {
+    const reader = new PatternReplyReader(/END$/);
+    expect(reader.push(Buffer.from('part one, '))).toBeUndefined();
+    expect(reader.push(Buffer.from('part two END'))).toBe('part one, part two END');
+  });
+
+  it('starts a new reply after a match', () => {
+    const reader = new PatternReplyReader(/\.$/);
+    reader.push(Buffer.from('first.'));
+    expect(reader.length).toBe(0);
+    expect(reader.push(Buffer.from('second.'))).toBe('second.');
+  });
+
+  it('ends a started reply when the peer ends the stream', () => {
+    const reader = new PatternReplyReader(/never/);
+    reader.push(Buffer.from('half a reply'));
+    expect(reader.end()).toBe('half a reply');
+  });
+
+  it('has no reply to end when nothing was read', () => {
+    expect(new PatternReplyReader(/x/).end()).toBeUndefined();
+  });
+
+  it('joins a character split across chunks before matching', () => {
+    const euro = Buffer.from('€', 'utf8');
+    const reader = new PatternReplyReader(/€$/);
+    expect(reader.push(euro.subarray(0, 1))).toBeUndefined();
+    expect(reader.push(euro.subarray(1))).toBe('€');
+  });
+});
