@@ -84,6 +84,12 @@ export default defineConfig(
     // The test/**/*.js files are scripts (runner, jest global setup, broker control), not test files.
     files: ['test/**/*.ts'],
     languageOptions: { globals: { ...globals.jest } },
+    rules: {
+      // Actors stopped after fake timers call Node's real clearImmediate on a fake immediate: that corrupts Node's
+      // count of pending immediates for the rest of the jest worker, whose later test files then crawl (one
+      // setImmediate turn per timer wake-up). Tests use real timers with short intervals instead.
+      'no-restricted-properties': ['error', { object: 'jest', property: 'useFakeTimers', message: 'fake timers corrupt the jest worker once an actor is stopped; use real timers with short intervals' }],
+    },
   },
   {
     name: 'xroute/boundaries/src',

@@ -34,19 +34,9 @@ describe('sends waiting for a full link are bounded', () => {
 
   it('keeps awaited sends paced by the link, never refused', async () => {
     const flow = Flow.start(topology(), { registry: fakeRegistry(), maxWaitingSends: 1 });
-    const outcomes = new Set<string>();
-    let slowestMs = 0;
-    for (let i = 0; i < 300; i++) {
-      const started = performance.now();
-      outcomes.add((await flow.send('root', Message.text('x'))).outcome);
-      slowestMs = Math.max(slowestMs, performance.now() - started);
-    }
-    expect([...outcomes]).toEqual(['done']);
+    for (let i = 0; i < 300; i++) expect((await flow.send('root', Message.text('x'))).outcome).toBe('done');
     await flow.stop();
-    // ~50 ms in all normally; one full parallel CI run overran jest's 5 s default here once. A send that never
-    // settles still fails this test (at 30 s), and the slowest send is printed to tell a stall from a hang.
-    if (slowestMs > 1000) console.warn(`unawaited-sends: slowest of 300 awaited sends took ${Math.round(slowestMs)} ms`);
-  }, 30_000);
+  });
 
   it('documents a default of 10,000 waiting sends per link', () => {
     expect(DEFAULT_MAX_WAITING_SENDS).toBe(10_000);
