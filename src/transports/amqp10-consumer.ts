@@ -31,7 +31,7 @@
 import type { Delivery, EventContext, Receiver } from 'rhea';
 import { Message } from '../message/message';
 import { XQueue, Outcome } from '../xqueue/xqueue';
-import { ReserveAbortedError, XQueueStoppedError } from '../xqueue/errors';
+import { XQueueStoppedError } from '../xqueue/errors';
 import { Partition } from '../xqueue/partition';
 import { Reconnector } from '../runtime/reconnector';
 import { Backoff, BackoffOptions } from '../runtime/backoff';
@@ -110,7 +110,10 @@ interface Session {
   readonly pending: (Delivery | undefined)[];
   /** The onDone of every message of this session (XAMode 1): settles the delivery its cell holds. */
   onDone?: (item: Message, outcome: Outcome, cell: number) => void;
-  readonly abort: AbortController;
+  /** Takes the session's wait for a free cell out of the XQueue (see pump). */
+  cancelWait?: () => void;
+  /** The session's whenFree callback (one per session, nothing allocated per wait). */
+  onFreeCell: (cell: number) => void;
   alive: boolean;
 }
 
@@ -192,7 +195,11 @@ export class Amqp10Consumer {
       const receiver = await conn.openReceiver({ name: plan.linkName, source: plan.source as never, autoaccept: false, credit_window: 0 });
       // Stopped while connecting: the Reconnector drops this result, so close it here.
       if (this.stopped) throw new Error('stopped while connecting');
-      return { conn, receiver, plan, dialect, cells: [], uncredited: 0, overflow: [], pending: [], abort: new AbortController(), alive: true };
+      const session: Session = { conn, receiver, plan, dialect, cells: [], uncredited: 0, overflow: [], pending: [], onFreeCell: () => undefined, alive: true };
+      const freeCell = this.o.guard((cell: number) => this.freeCell(session, cell));
+      // A retired session cancels its wait first; a cell that reaches it anyway goes straight back.
+      session.onFreeCell = (cell) => (session.alive ? freeCell(cell) : this.o.output.cancel(cell));
+      return session;
     } catch (e) {
       await conn.close(500);
       throw e;
@@ -209,7 +216,7 @@ export class Amqp10Consumer {
     this.o.logger.info('subscribed', { component: this.o.name, address: s.plan.address, link: s.plan.linkName, dialect: s.dialect.name });
     s.receiver.on('message', this.o.guard((ctx: EventContext) => this.onMessage(s, ctx)));
     s.conn.onLost((err) => this.lost(s, err));
-    void this.pump(s);
+    this.pump(s);
   }
 
   private lost(s: Session, err: Error): void {
@@ -224,7 +231,8 @@ export class Amqp10Consumer {
   /** The session is over: its credit cells go back, and its undelivered-downstream messages are withdrawn. */
   private retire(s: Session): void {
     s.alive = false;
-    s.abort.abort();
+    s.cancelWait?.();
+    s.cancelWait = undefined;
     this.returnCells(s);
     if (this.o.xaMode === 1) {
       for (let cell = 0; cell < s.pending.length; cell++) {
@@ -250,32 +258,39 @@ export class Amqp10Consumer {
 
   // ------------------------------------------------------------------ credit
 
-  /** Reserves every free cell of the Partition as future credit, waiting for one when none is free. */
-  private async pump(s: Session): Promise<void> {
+  /**
+   * Reserves every free cell of the Partition as future credit and grants it, then waits for the next cell to
+   * free up. The wait is XQueue.whenFree: the freed cell arrives synchronously from the downstream's remove, so
+   * its credit leaves in the same flow of frames as that remove's accept (one write, where a promise continuation
+   * would have made a second).
+   */
+  private pump(s: Session): void {
     const q = this.o.output;
     const p = this.o.partition;
+    if (!s.alive || this.finished || this.stopped) return;
+    let reserved = 0;
     try {
-      while (s.alive && !this.finished && !this.stopped) {
-        let reserved = 0;
-        for (let cell = q.tryReserve(p); cell >= 0; cell = q.tryReserve(p)) {
-          if (!this.useCell(s, cell)) reserved++;
-        }
-        if (reserved === 0) {
-          const cell = await q.reserve({ partition: p, signal: s.abort.signal });
-          if (!s.alive || this.finished) {
-            q.cancel(cell);
-            return;
-          }
-          if (this.useCell(s, cell)) continue;
-          reserved = 1;
-        }
-        s.uncredited += reserved;
-        this.grant(s);
+      for (let cell = q.tryReserve(p); cell >= 0; cell = q.tryReserve(p)) {
+        if (!this.useCell(s, cell)) reserved++;
       }
+      s.uncredited += reserved;
+      this.grant(s);
+      s.cancelWait = q.whenFree(p, s.onFreeCell, () => undefined);
     } catch (e) {
-      if (e instanceof ReserveAbortedError || e instanceof XQueueStoppedError) return;
+      if (e instanceof XQueueStoppedError) return;
       throw e;
     }
+  }
+
+  /** A cell freed for this session while it waited (see pump). */
+  private freeCell(s: Session, cell: number): void {
+    s.cancelWait = undefined;
+    if (!s.alive || this.finished) {
+      this.o.output.cancel(cell);
+      return;
+    }
+    if (!this.useCell(s, cell)) s.uncredited++;
+    this.pump(s);
   }
 
   /** A freed cell serves the oldest overflow delivery (true), or becomes future credit (false). */

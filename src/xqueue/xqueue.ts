@@ -85,7 +85,7 @@ export interface XQueueStats {
 interface Waiter {
   partition: Partition;
   resolve: (cell: number) => void;
-  reject: (err: Error) => void;
+  reject: (err: XQueueStoppedError) => void;
   cleanup?: () => void;
 }
 
@@ -166,23 +166,45 @@ export class XQueue<T> {
     const cell = this.tryReserve(partition);
     if (cell >= 0) return Promise.resolve(cell);
     return new Promise<number>((resolve, reject) => {
-      const waiter: Waiter = { partition, resolve, reject };
       const signal = options.signal;
+      if (signal?.aborted) {
+        reject(new ReserveAbortedError(this.name));
+        return;
+      }
+      const waiter: Waiter = { partition, resolve, reject };
+      const cancel = this.wait(waiter);
       if (signal) {
-        if (signal.aborted) {
-          reject(new ReserveAbortedError(this.name));
-          return;
-        }
         const onAbort = () => {
-          const i = this.waiters.indexOf(waiter, this.waiterHead);
-          if (i >= 0) this.waiters.splice(i, 1);
+          cancel();
           reject(new ReserveAbortedError(this.name));
         };
         signal.addEventListener('abort', onAbort, { once: true });
         waiter.cleanup = () => signal.removeEventListener('abort', onAbort);
       }
-      this.waiters.push(waiter);
     });
+  }
+
+  /**
+   * Waits in the producers' FIFO for a free cell of `partition` and hands it over already reserved, by calling
+   * `onCell` synchronously from whatever freed it (a consumer's remove, a cancel, a resume): the caller's reaction
+   * (a broker credit, say) then leaves in the same turn as that consumer's acknowledgements, with no promise or
+   * event listener per wait. `onStopped` is called instead if the queue stops first. Returns a cancel function
+   * (a no-op once the cell was handed over). Meant for a caller that found no cell free (tryReserve gave -1).
+   */
+  whenFree(partition: Partition, onCell: (cell: number) => void, onStopped: (err: XQueueStoppedError) => void): () => void {
+    if (this.runState === 'stopped') throw new XQueueStoppedError(this.name);
+    return this.wait({ partition, resolve: onCell, reject: onStopped });
+  }
+
+  /** Queues a waiting producer; returns what takes it out of the queue again. */
+  private wait(waiter: Waiter): () => void {
+    this.waiters.push(waiter);
+    return () => {
+      const i = this.waiters.indexOf(waiter, this.waiterHead);
+      if (i < 0) return;
+      this.waiters.splice(i, 1);
+      waiter.cleanup?.();
+    };
   }
 
   /** Returns a reserved cell unused. It is reused first. */
@@ -549,9 +571,13 @@ export class XQueue<T> {
     }
   }
 
-  /** Hands free cells to waiting producers in FIFO order; a waiter whose partition has none keeps its place. */
+  /**
+   * Hands free cells to waiting producers in FIFO order; a waiter whose partition has none keeps its place.
+   * The waiters are told only once the list is consistent again: a whenFree callback may reserve more at once.
+   */
   private serveWaiters(): void {
     if (this.runState !== 'running' || this.free.size === 0) return;
+    let served: { waiter: Waiter; cell: number }[] | undefined;
     let kept = this.waiterHead;
     for (let i = this.waiterHead; i < this.waiters.length; i++) {
       const w = this.waiters[i];
@@ -561,11 +587,15 @@ export class XQueue<T> {
         continue;
       }
       this.markReserved(cell);
-      w.cleanup?.();
-      w.resolve(cell);
+      (served ??= []).push({ waiter: w, cell });
     }
     this.waiters.length = kept;
     this.compactWaiters();
+    if (served === undefined) return;
+    for (const { waiter, cell } of served) {
+      waiter.cleanup?.();
+      waiter.resolve(cell);
+    }
   }
 
   /** Wakes one idle consumer (round robin) if a message is waiting. */

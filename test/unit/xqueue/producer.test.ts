@@ -1,6 +1,6 @@
 import { XQueue } from '../../../src/xqueue/xqueue';
 import { ReserveAbortedError, XQueueError, XQueueStoppedError } from '../../../src/xqueue/errors';
-import { parsePartition } from '../../../src/xqueue/partition';
+import { parsePartition, WHOLE_QUEUE as WHOLE } from '../../../src/xqueue/partition';
 import { attachCounting, recorder, settle } from './helpers';
 
 describe('XQueue construction', () => {
@@ -201,6 +201,71 @@ describe('XQueue.reserve', () => {
     const waiting = q.reserve();
     q.stop();
     await expect(waiting).rejects.toBeInstanceOf(XQueueStoppedError);
+  });
+});
+
+describe('XQueue.whenFree', () => {
+  it('hands the cell a remove frees to the waiting callback before remove returns, already reserved', () => {
+    const q = new XQueue<string>('q', 1);
+    q.add(q.tryReserve(), 'a');
+    const c = attachCounting(q);
+    const got: number[] = [];
+    q.whenFree(WHOLE, (cell) => got.push(cell), () => undefined);
+    q.remove(q.take(c.handle)!);
+    expect(got).toEqual([0]);
+    expect(q.cellStateOf(0)).toBe('reserved');
+  });
+
+  it('waits its turn behind producers that waited before it', async () => {
+    const q = new XQueue<string>('q', 1);
+    q.add(q.tryReserve(), 'a');
+    const order: string[] = [];
+    void q.reserve().then((cell) => {
+      order.push('promise');
+      q.cancel(cell);
+    });
+    q.whenFree(WHOLE, () => order.push('callback'), () => undefined);
+    const c = attachCounting(q);
+    q.remove(q.take(c.handle)!);
+    await settle();
+    expect(order).toEqual(['promise', 'callback']);
+  });
+
+  it('lets a callback reserve more cells from inside a hand-over of several waiters at once (resume)', () => {
+    const q = new XQueue<string>('q', 3);
+    q.pause();
+    const got: number[] = [];
+    const again = (): void => {
+      const more = q.tryReserve();
+      if (more >= 0) got.push(more);
+    };
+    q.whenFree(WHOLE, (cell) => (got.push(cell), again()), () => undefined);
+    q.whenFree(WHOLE, (cell) => got.push(cell), () => undefined);
+    q.resume();
+    expect(got.sort()).toEqual([0, 1, 2]);
+    expect(q.stats()).toMatchObject({ reserved: 3, free: 0, waitingProducers: 0 });
+  });
+
+  it('is taken out of the line by its cancel function, so the freed cell stays free', () => {
+    const q = new XQueue<string>('q', 1);
+    q.add(q.tryReserve(), 'a');
+    const got: number[] = [];
+    const cancel = q.whenFree(WHOLE, (cell) => got.push(cell), () => undefined);
+    cancel();
+    const c = attachCounting(q);
+    q.remove(q.take(c.handle)!);
+    expect(got).toEqual([]);
+    expect(q.stats()).toMatchObject({ free: 1, waitingProducers: 0 });
+  });
+
+  it('tells the waiter when the queue stops, and refuses a new wait on a stopped queue', () => {
+    const q = new XQueue<string>('q', 1);
+    q.tryReserve();
+    const stopped: Error[] = [];
+    q.whenFree(WHOLE, () => undefined, (e) => stopped.push(e));
+    q.stop();
+    expect(stopped[0]).toBeInstanceOf(XQueueStoppedError);
+    expect(() => q.whenFree(WHOLE, () => undefined, () => undefined)).toThrow(XQueueStoppedError);
   });
 });
 
