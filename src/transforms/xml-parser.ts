@@ -242,6 +242,8 @@ class Parser {
       const el = newElement(name, '', name, '', parent);
       let own: Scope | undefined;
       let selfClosing = false;
+      /** A prefixed name on this element (itself or an attribute): its names need resolving. */
+      let prefixed = name.indexOf(':') > 0;
       for (;;) {
         const spaced = this.pos < s.length && isSpace(s.charCodeAt(this.pos));
         this.skipSpace();
@@ -263,17 +265,19 @@ class Parser {
         this.pos++;
         this.skipSpace();
         const value = this.attributeValue();
-        for (const a of el.attrs) if (a.name === attrName) this.fail(`duplicate attribute ${attrName} on <${name}>`);
+        const attrs = el.attrs;
+        for (let i = 0; i < attrs.length; i++) if (attrs[i]!.name === attrName) this.fail(`duplicate attribute ${attrName} on <${name}>`);
         if (attrName === 'xmlns' || attrName.startsWith('xmlns:')) {
           own ??= Object.create(scope) as Scope;
           own[attrName === 'xmlns' ? '' : attrName.slice(6)] = value;
           el.attrs.push(newNamespaceDeclaration(attrName, value, el));
         } else {
           el.attrs.push(newAttribute(attrName, '', attrName, '', value, el));
+          if (attrName.indexOf(':') > 0) prefixed = true;
         }
       }
       const elScope = own ?? scope;
-      const resolved = resolveNames(el, elScope);
+      const resolved = prefixed || elScope[''] !== '' ? resolveNames(el, elScope) : el;
       parent.children.push(resolved);
       if (!selfClosing) {
         if (stack.length >= MAX_DEPTH) this.fail(`elements nested deeper than ${MAX_DEPTH}`);
@@ -292,10 +296,15 @@ class Parser {
         const next = s.charCodeAt(lt + 1);
         if (next === 47 /* / */) {
           this.pos = lt + 2;
-          const closing = this.name();
-          if (closing !== parent.name) this.fail(`</${closing}> does not close <${parent.name}>`);
+          // the usual case compared in place; anything else is read as a name to be reported
+          const open = parent.name;
+          if (s.startsWith(open, this.pos) && !isNameChar(s.charCodeAt(this.pos + open.length))) this.pos += open.length;
+          else {
+            const closing = this.name();
+            this.fail(`</${closing}> does not close <${open}>`);
+          }
           this.skipSpace();
-          if (s.charCodeAt(this.pos) !== 62) this.fail(`">" expected to end </${closing}>`);
+          if (s.charCodeAt(this.pos) !== 62) this.fail(`">" expected to end </${open}>`);
           this.pos++;
           parent = stack.pop()!;
           scope = scopes.pop()!;

@@ -58,6 +58,25 @@ describe('safe XML parsing (docs/evaluator/transforms.md)', () => {
     expect(() => parseXml('<r><a></r>')).toThrow(XmlRejection);
   });
 
+  it('names both tags when an end tag closes another element, even one whose name starts the same', () => {
+    expect(() => parseXml('<r><a></r>')).toThrow('</r> does not close <a>');
+    expect(() => parseXml('<r><a></ab></r>')).toThrow('</ab> does not close <a>');
+  });
+
+  it('accepts spaces before the ">" of an end tag and refuses an end tag cut short', () => {
+    expect(serializeXml(parseXml('<r><a>x</a  ></r  >'))).toContain('<a>x</a>');
+    expect(() => parseXml('<r><a>x</a')).toThrow('">" expected to end </a>');
+  });
+
+  it('resolves a prefixed attribute of an element that has no prefix of its own', () => {
+    const root = parseXml('<r xmlns:x="urn:x"><a x:k="1" k="2"/></r>').documentElement()!;
+    const attrs = root.children.find((c) => c.isElement)!.attrs;
+    expect(attrs.map((a) => [a.name, a.local, a.ns])).toEqual([
+      ['x:k', 'k', 'urn:x'],
+      ['k', 'k', ''],
+    ]);
+  });
+
   it('rejects an empty text', () => {
     expect(() => parseXml('')).toThrow(XmlRejection);
   });
