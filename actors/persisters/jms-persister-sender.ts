@@ -69,6 +69,8 @@ export class JmsSender implements Behaviour<never> {
   private guardArmed = false;
   private lastActivity = Date.now();
   private idleTimer?: TimerHandle;
+  /** The JMSMessageID the broker accepted last: kept here per message, and in lastAccepted across restarts. */
+  private lastAcceptedId: string | undefined;
 
   constructor(
     private readonly env: ComponentEnv,
@@ -88,6 +90,7 @@ export class JmsSender implements Behaviour<never> {
     }
     env.logger.info('starting', { component: env.name, endpoint: endpointLabel(resolved.endpoint), via: resolved.via, [this.kind.destination]: this.s.destination });
     this.guardArmed = ctx.incarnation > 0;
+    this.lastAcceptedId = lastAccepted.get(env);
     this.sender = new ReconnectingSender<Session, Send>({
       transport: this.transport(),
       input,
@@ -103,7 +106,12 @@ export class JmsSender implements Behaviour<never> {
   async stop(_ctx: ActorContext<never>, reason: StopReason): Promise<void> {
     this.ctx.clearTimer(this.idleTimer);
     // The runtime puts every held message back; settlements still due are awaited briefly.
-    await this.sender?.stop(reason === 'stop');
+    try {
+      await this.sender?.stop(reason === 'stop');
+    } finally {
+      // what a restarted incarnation checks its first send against
+      if (this.lastAcceptedId !== undefined) lastAccepted.set(this.env, this.lastAcceptedId);
+    }
     if (this.env.status.status !== 'FAILED') this.env.status.set('STOPPED');
   }
 
@@ -208,7 +216,7 @@ export class JmsSender implements Behaviour<never> {
     const h = msg.headers;
     if (this.guardArmed) {
       this.guardArmed = false;
-      if (h.JMSMessageID !== undefined && h.JMSMessageID === lastAccepted.get(this.env)) {
+      if (h.JMSMessageID !== undefined && h.JMSMessageID === this.lastAcceptedId) {
         this.env.logger.warn('not sending again the message the broker accepted last (same JMSMessageID, right after a retry)', { component: this.env.name, messageId: h.JMSMessageID });
         this.env.status.count('duplicateSkipped');
         this.sender.finish(send, 'done');
@@ -239,7 +247,7 @@ export class JmsSender implements Behaviour<never> {
     if (!send) return;
     session.pending.delete(delivery);
     const msg = send.taken.item;
-    if (msg.headers.JMSMessageID !== undefined) lastAccepted.set(this.env, msg.headers.JMSMessageID);
+    if (msg.headers.JMSMessageID !== undefined) this.lastAcceptedId = msg.headers.JMSMessageID;
     this.env.status.count('accepted');
     if (this.s.displayMask !== 0) displayMessage(this.env.logger, 'sent', msg, this.s.displayMask);
     this.lastActivity = Date.now();
