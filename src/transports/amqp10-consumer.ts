@@ -114,6 +114,8 @@ interface Session {
   cancelWait?: () => void;
   /** The session's whenFree callback (one per session, nothing allocated per wait). */
   onFreeCell: (cell: number) => void;
+  /** Makes a freed cell credit (or serves the overflow with it); a retired session hands it straight back. */
+  takeUp: (cell: number) => void;
   alive: boolean;
 }
 
@@ -195,10 +197,11 @@ export class Amqp10Consumer {
       const receiver = await conn.openReceiver({ name: plan.linkName, source: plan.source as never, autoaccept: false, credit_window: 0 });
       // Stopped while connecting: the Reconnector drops this result, so close it here.
       if (this.stopped) throw new Error('stopped while connecting');
-      const session: Session = { conn, receiver, plan, dialect, cells: [], uncredited: 0, overflow: [], pending: [], onFreeCell: () => undefined, alive: true };
-      const freeCell = this.o.guard((cell: number) => this.freeCell(session, cell));
-      // A retired session cancels its wait first; a cell that reaches it anyway goes straight back.
-      session.onFreeCell = (cell) => (session.alive ? freeCell(cell) : this.o.output.cancel(cell));
+      const session: Session = { conn, receiver, plan, dialect, cells: [], uncredited: 0, overflow: [], pending: [], onFreeCell: () => undefined, takeUp: () => undefined, alive: true };
+      const takeUp = this.o.guard((cell: number) => this.takeUp(session, cell));
+      // A retired session cancels its wait first; a cell that reaches it anyway (or after the wait) goes back.
+      session.takeUp = (cell) => (session.alive ? takeUp(cell) : this.o.output.cancel(cell));
+      session.onFreeCell = (cell) => this.freeCell(session, cell);
       return session;
     } catch (e) {
       await conn.close(500);
@@ -282,10 +285,20 @@ export class Amqp10Consumer {
     }
   }
 
-  /** A cell freed for this session while it waited (see pump). */
+  /**
+   * A cell freed for this session while it waited (see pump). On RabbitMQ it is taken up once the downstream's
+   * turn is over (a microtask, as a promise continuation would): taken up inside the remove, the fault test's
+   * link (3 broker restarts, XAMode 1) stalled in 3 of 4 runs with 39 credits left on our side and nothing
+   * arriving. A JMS broker counts credit exactly, and there the credit leaves with the turn's accepts.
+   */
   private freeCell(s: Session, cell: number): void {
     s.cancelWait = undefined;
-    if (!s.alive || this.finished) {
+    if (s.dialect.name === 'rabbitmq') queueMicrotask(() => s.takeUp(cell));
+    else s.takeUp(cell);
+  }
+
+  private takeUp(s: Session, cell: number): void {
+    if (this.finished) {
       this.o.output.cancel(cell);
       return;
     }

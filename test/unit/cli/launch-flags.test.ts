@@ -4,7 +4,7 @@
  * through NODE_OPTIONS reports the flags Node was started with.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -20,6 +20,12 @@ function runAsCommand(args: string[], env: NodeJS.ProcessEnv): { status: number 
 }
 
 describe('the xroute command', () => {
+  // npx and the installed bin run the file itself: a build that leaves it without its x bit made every
+  // `npx xroute` of the examples fail with "Permission denied" whenever nothing else had set the bit.
+  it('is built executable', () => {
+    expect(() => accessSync(MAIN, constants.X_OK)).not.toThrow();
+  });
+
   it('starts Node with --max-semi-space-size=64', () => {
     const dir = mkdtempSync(join(tmpdir(), 'xroute-launch-'));
     const probe = join(dir, 'probe.js');
