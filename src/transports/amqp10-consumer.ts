@@ -263,9 +263,9 @@ export class Amqp10Consumer {
 
   /**
    * Reserves every free cell of the Partition as future credit and grants it, then waits for the next cell to
-   * free up. The wait is XQueue.whenFree: the freed cell arrives synchronously from the downstream's remove, so
-   * its credit leaves in the same flow of frames as that remove's accept (one write, where a promise continuation
-   * would have made a second).
+   * free up. The wait is XQueue.whenFree: the freed cell arrives synchronously from the downstream's remove (no
+   * promise or abort listener per wait), so on a JMS broker its credit is granted in the same turn as that
+   * remove's accept; on RabbitMQ freeCell defers it.
    */
   private pump(s: Session): void {
     const q = this.o.output;
