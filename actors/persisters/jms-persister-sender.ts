@@ -33,6 +33,7 @@ import { Amqp10Connection, endpointLabel } from '../../src/transports/amqp10-con
 import { chooseDialect, Dialect, TargetPlan } from '../../src/transports/amqp10-dialect';
 import { isFatalAmqp10Error } from '../../src/transports/amqp10-errors';
 import { messageToAmqp } from '../../src/transports/amqp10-mapping';
+import { encodeAmqpMessage } from '../../src/transports/amqp10-encoding';
 import { jmsMigrationIssues, ineffectiveProperties } from '../support/jms-config';
 import { JmsSenderKind, JmsSenderSettings, jmsSenderSchema, readSenderSettings, senderNoEffect } from './jms-persister-settings';
 
@@ -224,19 +225,21 @@ export class JmsSender implements Behaviour<never> {
       }
     }
     if (h.JMSMessageID === undefined || h.JMSMessageID === '') h.JMSMessageID = `ID:xroute-${randomUUID()}`;
-    let amqp;
+    let bytes: Buffer;
     try {
       // Without Persistence and without a delivery mode of its own, a message goes persistent (the JMS default).
       const durable = this.s.durable ?? h.JMSDeliveryMode !== 1;
-      amqp = messageToAmqp(msg, { textMode: this.s.textMode, durable, priority: this.s.priority, ttlMs: this.s.ttlMs });
+      const amqp = messageToAmqp(msg, { textMode: this.s.textMode, durable, priority: this.s.priority, ttlMs: this.s.ttlMs });
       amqp.to = session.plan.address;
+      bytes = encodeAmqpMessage(amqp);
     } catch (e) {
       this.env.logger.error('cannot convert a message for sending; removing it as failed', { component: this.env.name, messageId: h.JMSMessageID, error: describe(e) });
       this.env.status.count('failed');
       this.sender.finish(send, 'failed');
       return 'handled';
     }
-    const delivery = session.sender.send(amqp as never);
+    const delivery = session.sender.send(bytes, undefined, 0); // format 0: an encoded AMQP message
+    session.conn.coalesceWrites();
     session.pending.set(delivery, send);
     this.env.status.count('sent');
     return 'handled';

@@ -10,6 +10,7 @@
  * one is thrown on the container and kills the process.
  */
 import rhea = require('rhea');
+import type { Socket } from 'net';
 import { Amqp10AuthError, Amqp10ConnectError, Amqp10ConnectionLostError, Amqp10LinkError, connectFailure } from './amqp10-errors';
 import { TlsSettings, tlsSocketOptions } from './tls';
 import { installRheaConsoleFilter } from './rhea-console-filter';
@@ -49,6 +50,7 @@ export class Amqp10Connection {
   private lostListeners: LostListener[] = [];
   private lostError: Error | undefined;
   private closing = false;
+  private corked = false;
   /** Links this side is closing on purpose: their close events are not a loss. */
   private readonly closingLinks = new WeakSet<object>();
 
@@ -70,6 +72,9 @@ export class Amqp10Connection {
       port: e.port,
       reconnect: false,
       idle_time_out: options.idleTimeoutMs ?? 10_000,
+      // As Qpid JMS does. rhea turns Nagle's algorithm off only once a receiver attaches: on a connection that
+      // only sends, a send otherwise waits behind the acknowledgement of the one before.
+      tcp_no_delay: true,
     };
     if (e.tls) {
       connectOptions.transport = 'tls';
@@ -163,6 +168,24 @@ export class Amqp10Connection {
 
   isOpen(): boolean {
     return this.lostError === undefined && !this.closing && this.raw.is_open();
+  }
+
+  /**
+   * Frames rhea writes until the end of this tick leave in one write. rhea writes each frame with its own
+   * socket.write, a system call each; a JMSPersister's burst of sends becomes one (its CPU per message on
+   * ActiveMQ fell by about a fifth: docs/benchmarks.md). Call it right after a send or a settlement: rhea
+   * queues its write pass with process.nextTick then, so that pass runs before this uncork.
+   */
+  coalesceWrites(): void {
+    if (this.corked) return;
+    const socket = (this.raw as unknown as { socket?: Socket }).socket;
+    if (!socket || socket.destroyed) return;
+    this.corked = true;
+    socket.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      socket.uncork();
+    });
   }
 
   /** Called once when an open connection breaks (at once if it already has). */
