@@ -7,8 +7,8 @@
  *    body and properties into a plain object first, as any application does); first delivery → last accept;
  *  - send: `messages` non-persistent 1 KB text messages to a queue by a JMSPersister (MaxInFlight CREDIT, a message
  *    leaves its input XQueue when the broker accepted it) vs raw rhea keeping CREDIT unsettled sends in flight,
- *    each carrying what the JMSPersister's carry (a message id, a creation time, the text as an amqp-value
- *    string, x-opt-jms-msg-type, one property): first send → last accept. Each round's queue is drained
+ *    each carrying what the JMSPersister's carry (a message id, a creation time, the destination, the text as an
+ *    amqp-value string, x-opt-jms-msg-type, one property): first send → last accept. Each round's queue is drained
  *    afterwards, so the broker does not fill up.
  * ratio = median over rounds of xroute rate / raw rate. Target >= 0.9. Each comparison also reports the CPU time
  * the process spent per message on each side (process.cpuUsage over the same span): on a loaded machine the rates
@@ -232,14 +232,15 @@ export async function sendXroute(n: number): Promise<Measured> {
   try {
     await waitFor(() => h.logs.some((l) => l.message === 'attached'), 'the persister attached', 30_000);
     span.begin();
-    const onDone = () => void done++;
+    const onDone = () => {
+      if (++done === n) span.end(n); // at the last accept, not at the next poll of waitFor
+    };
     // As an upstream component feeds a link: at once while a cell is free, waiting only when the link is full.
     for (let i = 0; i < n; i++) {
       const msg = Message.text(TEXT, { n: String(i) });
       if (input.offer(msg, onDone) < 0) await input.put(msg, onDone);
     }
     await waitFor(() => done === n, `${n} sends accepted`, 300_000);
-    span.end(n);
     await empty(queue, n);
     return span.measured;
   } finally {
@@ -248,14 +249,15 @@ export async function sendXroute(n: number): Promise<Measured> {
 }
 
 /**
- * What a JMS producer puts on the wire for the same message, as the JMSPersister does: a message id and a
- * creation time (a JMS send() sets JMSMessageID and JMSTimestamp), the text as an amqp-value string with
- * x-opt-jms-msg-type 5, non-persistent, one string property.
+ * What a JMS producer puts on the wire for the same message, as the JMSPersister does: a message id, a
+ * creation time and the destination (a JMS send() sets JMSMessageID, JMSTimestamp and JMSDestination), the
+ * text as an amqp-value string with x-opt-jms-msg-type 5, non-persistent, one string property.
  */
-function rawText(i: number): rhea.Message {
+function rawText(i: number, to: string): rhea.Message {
   return {
     message_id: `ID:raw-${randomUUID()}`,
     creation_time: new Date(),
+    to,
     durable: false,
     body: TEXT,
     application_properties: { n: String(i) },
@@ -267,14 +269,15 @@ export async function sendRaw(n: number): Promise<Measured> {
   const queue = `bench-raw-${randomUUID().slice(0, 8)}`;
   const span = new Span();
   await withConnection(undefined, async (conn) => {
-    const s = conn.open_sender({ target: { address: `queue://${queue}` }, autosettle: true });
+    const address = `queue://${queue}`;
+    const s = conn.open_sender({ target: { address }, autosettle: true });
     await opened(s);
     span.begin();
     await new Promise<void>((resolve) => {
       let sent = 0;
       let settled = 0;
       const pump = () => {
-        while (sent < n && sent - settled < CREDIT && s.sendable()) s.send(rawText(sent++));
+        while (sent < n && sent - settled < CREDIT && s.sendable()) s.send(rawText(sent++, address));
       };
       s.on('sendable', pump);
       s.on('accepted', () => {
