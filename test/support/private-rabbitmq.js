@@ -58,6 +58,11 @@ function runAs(env, script, args, timeout = 60000) {
 
 class PrivateRabbitMQ {
   constructor(dir, nodeName, port, distPort) {
+    // Every rabbitmqctl / rabbitmq-plugins call names this node with -n: a name outside the test prefix (the
+    // system broker's rabbit@host, say) would let a fault test stop or reconfigure the user's broker.
+    if (typeof nodeName !== 'string' || !nodeName.startsWith(NODE_PREFIX)) {
+      throw new Error(`refusing to drive RabbitMQ node ${JSON.stringify(nodeName)}: tests only stop or reconfigure private nodes named ${NODE_PREFIX}*`);
+    }
     this.dir = dir;
     this.nodeName = nodeName;
     this.port = port;
@@ -242,4 +247,4 @@ async function stopLeftoverPrivateNodes(run = RUN) {
   return names;
 }
 
-module.exports = { startPrivateRabbitMQ, stopLeftoverPrivateNodes, attachPrivateRabbitMQ, PrivateRabbitMQ };
+module.exports = { startPrivateRabbitMQ, stopLeftoverPrivateNodes, attachPrivateRabbitMQ, PrivateRabbitMQ, NODE_PREFIX };
