@@ -238,8 +238,7 @@ export class JmsSender implements Behaviour<never> {
       this.sender.finish(send, 'failed');
       return 'handled';
     }
-    const delivery = session.sender.send(bytes, undefined, 0); // format 0: an encoded AMQP message
-    session.conn.coalesceWrites();
+    const delivery = session.conn.sendEncoded(session.sender, bytes);
     session.pending.set(delivery, send);
     this.env.status.count('sent');
     return 'handled';

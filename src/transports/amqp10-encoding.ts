@@ -56,16 +56,16 @@ const PROPERTY_FIELDS = ['message_id', 'user_id', 'to', 'subject', 'reply_to', '
 
 type HeaderField = (typeof HEADER_FIELDS)[number];
 type PropertyField = (typeof PROPERTY_FIELDS)[number];
-type Kind = 'boolean' | 'ubyte' | 'uint' | 'string' | 'symbol' | 'timestamp' | 'id' | 'unsupported';
+type Kind = 'boolean' | 'ubyte' | 'uint' | 'string' | 'symbol' | 'timestamp' | 'unsupported';
 
 const HEADER_KINDS: Record<HeaderField, Kind> = { durable: 'boolean', priority: 'ubyte', ttl: 'uint', first_acquirer: 'boolean', delivery_count: 'uint' };
 const PROPERTY_KINDS: Record<PropertyField, Kind> = {
-  message_id: 'id',
+  message_id: 'string', // a string id; numeric, uuid and binary ids are left to rhea
   user_id: 'unsupported', // binary: rare on a send, left to rhea
   to: 'string',
   subject: 'string',
   reply_to: 'string',
-  correlation_id: 'id',
+  correlation_id: 'string',
   content_type: 'symbol',
   content_encoding: 'symbol',
   absolute_expiry_time: 'timestamp',
@@ -126,7 +126,7 @@ class Plan {
     for (let i = 0; i < fields.length; i++) if (source[fields[i]] !== undefined && source[fields[i]] !== null) last = i;
     this.descriptor(descriptor);
     if (last < 0) {
-      this.put(LIST0, undefined, 0, 1);
+      this.constant(LIST0);
       return;
     }
     const at = this.open(LIST32, last + 1);
@@ -159,7 +159,7 @@ class Plan {
     }
     this.descriptor(AMQP_VALUE);
     if (typeof body === 'string') this.string(body);
-    else if (body === undefined || body === null) this.put(NULL, undefined, 0, 1);
+    else if (body === undefined || body === null) this.constant(NULL);
     else throw UNSUPPORTED;
   }
 
@@ -195,21 +195,15 @@ class Plan {
           break;
         case STR8:
         case SYM8:
+        case VBIN8:
           buf[pos++] = lengths[i];
-          pos += buf.write(v as string, pos, lengths[i], code === STR8 ? 'utf8' : 'latin1');
+          pos = writeBytes(buf, pos, code, v as string | Buffer, lengths[i]);
           break;
         case STR32:
         case SYM32:
-          pos = buf.writeUInt32BE(lengths[i], pos);
-          pos += buf.write(v as string, pos, lengths[i], code === STR32 ? 'utf8' : 'latin1');
-          break;
-        case VBIN8:
-          buf[pos++] = lengths[i];
-          pos += (v as Buffer).copy(buf, pos);
-          break;
         case VBIN32:
           pos = buf.writeUInt32BE(lengths[i], pos);
-          pos += (v as Buffer).copy(buf, pos);
+          pos = writeBytes(buf, pos, code, v as string | Buffer, lengths[i]);
           break;
         case LIST32:
         case MAP32:
@@ -225,13 +219,13 @@ class Plan {
 
   private field(kind: Kind, v: unknown): void {
     if (v === undefined || v === null) {
-      this.put(NULL, undefined, 0, 1);
+      this.constant(NULL);
       return;
     }
     switch (kind) {
       case 'boolean':
         if (typeof v !== 'boolean') throw UNSUPPORTED;
-        this.put(v ? TRUE : FALSE, undefined, 0, 1);
+        this.constant(v ? TRUE : FALSE);
         return;
       case 'ubyte':
         if (!isInteger(v, 0, 255)) throw UNSUPPORTED;
@@ -242,10 +236,6 @@ class Plan {
         this.uint(v);
         return;
       case 'string':
-        if (typeof v !== 'string') throw UNSUPPORTED;
-        this.string(v);
-        return;
-      case 'id': // rhea's message_id: a string id as a string; numbers, uuids and binaries are left to rhea
         if (typeof v !== 'string') throw UNSUPPORTED;
         this.string(v);
         return;
@@ -265,8 +255,8 @@ class Plan {
   /** A map value, as rhea's types.wrap chooses its type. */
   private value(v: unknown): void {
     if (typeof v === 'string') this.string(v);
-    else if (typeof v === 'boolean') this.put(v ? TRUE : FALSE, undefined, 0, 1);
-    else if (v === null || v === undefined) this.put(NULL, undefined, 0, 1);
+    else if (typeof v === 'boolean') this.constant(v ? TRUE : FALSE);
+    else if (v === null || v === undefined) this.constant(NULL);
     else if (typeof v === 'number' && Number.isInteger(v) && v < TWO_32 && v > MIN_INT) {
       if (v > 0) this.uint(v);
       else if (v >= -128) this.put(SMALLINT, v, 0, 2);
@@ -275,27 +265,34 @@ class Plan {
   }
 
   private uint(v: number): void {
-    if (v === 0) this.put(UINT0, undefined, 0, 1);
+    if (v === 0) this.constant(UINT0);
     else if (v <= 255) this.put(SMALLUINT, v, 0, 2);
     else this.put(UINT, v, 0, 5);
   }
 
   private string(s: string): void {
-    const n = Buffer.byteLength(s, 'utf8');
-    if (n > 255) this.put(STR32, s, n, 5 + n);
-    else this.put(STR8, s, n, 2 + n);
+    this.variable(STR8, STR32, s, Buffer.byteLength(s, 'utf8'));
   }
 
   /** rhea sizes a symbol by its UTF-8 length but writes it as ASCII: only ASCII symbols encode the same way. */
   private symbol(s: string): void {
     for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) throw UNSUPPORTED;
-    if (s.length > 255) this.put(SYM32, s, s.length, 5 + s.length);
-    else this.put(SYM8, s, s.length, 2 + s.length);
+    this.variable(SYM8, SYM32, s, s.length);
   }
 
   private binary(b: Buffer): void {
-    if (b.length > 255) this.put(VBIN32, b, b.length, 5 + b.length);
-    else this.put(VBIN8, b, b.length, 2 + b.length);
+    this.variable(VBIN8, VBIN32, b, b.length);
+  }
+
+  /** A string, symbol or binary of n bytes: with a 1-byte length up to 255 bytes, a 4-byte one beyond. */
+  private variable(short: number, long: number, value: string | Buffer, n: number): void {
+    if (n > 255) this.put(long, value, n, 5 + n);
+    else this.put(short, value, n, 2 + n);
+  }
+
+  /** A value whose type code is all there is to it (null, true, false, uint 0, the empty list). */
+  private constant(code: number): void {
+    this.put(code, undefined, 0, 1);
   }
 
   private descriptor(code: number): void {
@@ -319,6 +316,12 @@ class Plan {
     this.lengths.push(length);
     this.size += encodedSize;
   }
+}
+
+/** The bytes of a string (UTF-8), a symbol (ASCII) or a binary at `pos`; returns the position after them. */
+function writeBytes(buf: Buffer, pos: number, code: number, v: string | Buffer, n: number): number {
+  if (typeof v !== 'string') return pos + v.copy(buf, pos);
+  return pos + buf.write(v, pos, n, code === SYM8 || code === SYM32 ? 'latin1' : 'utf8');
 }
 
 function isInteger(v: unknown, min: number, max: number): v is number {

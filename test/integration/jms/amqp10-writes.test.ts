@@ -1,6 +1,6 @@
 /**
  * How sends reach the socket on a real broker (RabbitMQ's AMQP 1.0): rhea writes each frame with its own
- * socket.write, and Amqp10Connection.coalesceWrites turns a tick's frames into one write.
+ * socket.write, and Amqp10Connection.sendEncoded turns a tick's frames into one write.
  */
 import type { Socket } from 'net';
 import rhea = require('rhea');
@@ -21,8 +21,8 @@ interface Writes {
   buffersInBatches: number;
 }
 
-/** Opens a sender to a fresh queue, sends BURST messages in one tick and counts the socket writes until all are accepted. */
-async function sendBurst(coalesce: boolean): Promise<Writes> {
+/** Opens a sender to a fresh queue, sends BURST messages in one tick (through sendEncoded, or rhea's send) and counts the socket writes until all are accepted. */
+async function sendBurst(throughSendEncoded: boolean): Promise<Writes> {
   const queue = unique('writes');
   const conn = await Amqp10Connection.open({ endpoint: { host: RABBIT.host, port: RABBIT.port, tls: false, username: 'guest', password: 'guest' } });
   try {
@@ -45,8 +45,9 @@ async function sendBurst(coalesce: boolean): Promise<Writes> {
     let accepted = 0;
     const all = new Promise<void>((resolve) => sender.on('accepted', () => ++accepted === BURST && resolve()));
     for (let i = 0; i < BURST; i++) {
-      sender.send(encodeAmqpMessage({ message_id: `ID:w-${i}`, body: `message ${i}` }), undefined, 0);
-      if (coalesce) conn.coalesceWrites();
+      const bytes = encodeAmqpMessage({ message_id: `ID:w-${i}`, body: `message ${i}` });
+      if (throughSendEncoded) conn.sendEncoded(sender, bytes);
+      else sender.send(bytes, undefined, 0);
     }
     await all;
     socket._write = write;
@@ -59,12 +60,12 @@ async function sendBurst(coalesce: boolean): Promise<Writes> {
 }
 
 describe('Amqp10Connection socket writes', () => {
-  it('sends a burst of messages sent in one tick in a single socket write when coalesceWrites follows each send', async () => {
+  it('sendEncoded sends a burst of messages sent in one tick in a single socket write', async () => {
     const writes = await sendBurst(true);
     expect({ single: writes.single, batched: writes.batched, buffersInBatches: writes.buffersInBatches }).toEqual({ single: 0, batched: 1, buffersInBatches: BURST });
   });
 
-  it('without coalesceWrites, rhea writes every frame of the burst on its own', async () => {
+  it('rhea\'s own send writes every frame of the burst on its own', async () => {
     const writes = await sendBurst(false);
     expect(writes.single + writes.buffersInBatches).toBe(BURST);
     expect(writes.batched).toBeLessThan(BURST / 2);
@@ -80,8 +81,7 @@ describe('Amqp10Connection socket writes', () => {
       const sent = [0, 1, 2].map((i) => ({ message_id: `ID:e-${i}`, durable: true, application_properties: { n: String(i), size: i + 2 }, message_annotations: { 'x-opt-jms-msg-type': 5 }, body: `é ${i} `.repeat(100) }));
       let accepted = 0;
       const all = new Promise<void>((resolve) => sender.on('accepted', () => ++accepted === sent.length && resolve()));
-      for (const m of sent) sender.send(encodeAmqpMessage(m), undefined, 0);
-      conn.coalesceWrites();
+      for (const m of sent) conn.sendEncoded(sender, encodeAmqpMessage(m));
       await all;
       const receiver = await conn.openReceiver({ source: { address: plan.address } as never, credit_window: 10 });
       const got: rhea.Message[] = [];

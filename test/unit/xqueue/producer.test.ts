@@ -3,6 +3,13 @@ import { ReserveAbortedError, XQueueError, XQueueStoppedError } from '../../../s
 import { parsePartition, WHOLE_QUEUE as WHOLE } from '../../../src/xqueue/partition';
 import { attachCounting, recorder, settle } from './helpers';
 
+/** A one-cell queue whose cell holds 'a' (not yet taken): a producer has to wait. */
+function fullQueueOfOne(): XQueue<string> {
+  const q = new XQueue<string>('q', 1);
+  q.add(q.tryReserve(), 'a');
+  return q;
+}
+
 describe('XQueue construction', () => {
   it('has the capacity it was given', () => {
     expect(new XQueue('q', 7).capacity).toBe(7);
@@ -74,8 +81,7 @@ describe('XQueue.reserve', () => {
   });
 
   it('waits while the queue is full and gets the cell freed by a remove', async () => {
-    const q = new XQueue<string>('q', 1);
-    q.add(q.tryReserve(), 'a');
+    const q = fullQueueOfOne();
     const c = attachCounting(q);
     let got: number | undefined;
     void q.reserve().then((cell) => (got = cell));
@@ -88,8 +94,7 @@ describe('XQueue.reserve', () => {
   });
 
   it('serves waiting producers in the order they started waiting', async () => {
-    const q = new XQueue<string>('q', 1);
-    q.add(q.tryReserve(), 'a');
+    const q = fullQueueOfOne();
     const order: string[] = [];
     void q.reserve().then((cell) => {
       order.push('first');
@@ -103,8 +108,7 @@ describe('XQueue.reserve', () => {
   });
 
   it('does not let tryReserve jump ahead of a waiting producer', async () => {
-    const q = new XQueue<string>('q', 1);
-    q.add(q.tryReserve(), 'a');
+    const q = fullQueueOfOne();
     const waiting = q.reserve();
     const c = attachCounting(q);
     q.remove(q.take(c.handle)!);
@@ -140,8 +144,7 @@ describe('XQueue.reserve', () => {
   });
 
   it('rejects with ReserveAbortedError when its signal aborts, and leaves the queue unchanged', async () => {
-    const q = new XQueue<string>('q', 1);
-    q.add(q.tryReserve(), 'a');
+    const q = fullQueueOfOne();
     const ac = new AbortController();
     const waiting = q.reserve({ signal: ac.signal });
     ac.abort();
@@ -150,16 +153,14 @@ describe('XQueue.reserve', () => {
   });
 
   it('rejects at once when its signal is already aborted', async () => {
-    const q = new XQueue<string>('q', 1);
-    q.add(q.tryReserve(), 'a');
+    const q = fullQueueOfOne();
     const ac = new AbortController();
     ac.abort();
     await expect(q.reserve({ signal: ac.signal })).rejects.toBeInstanceOf(ReserveAbortedError);
   });
 
   it('gives the freed cell to the next producer after an aborted one', async () => {
-    const q = new XQueue<string>('q', 1);
-    q.add(q.tryReserve(), 'a');
+    const q = fullQueueOfOne();
     const ac = new AbortController();
     const aborted = q.reserve({ signal: ac.signal }).catch((e: Error) => e.name);
     const next = q.reserve();
@@ -196,8 +197,7 @@ describe('XQueue.reserve', () => {
   });
 
   it('rejects a waiting producer with XQueueStoppedError when the queue stops', async () => {
-    const q = new XQueue<string>('q', 1);
-    q.add(q.tryReserve(), 'a');
+    const q = fullQueueOfOne();
     const waiting = q.reserve();
     q.stop();
     await expect(waiting).rejects.toBeInstanceOf(XQueueStoppedError);
@@ -206,8 +206,7 @@ describe('XQueue.reserve', () => {
 
 describe('XQueue.whenFree', () => {
   it('hands the cell a remove frees to the waiting callback before remove returns, already reserved', () => {
-    const q = new XQueue<string>('q', 1);
-    q.add(q.tryReserve(), 'a');
+    const q = fullQueueOfOne();
     const c = attachCounting(q);
     const got: number[] = [];
     q.whenFree(WHOLE, (cell) => got.push(cell), () => undefined);
@@ -217,8 +216,7 @@ describe('XQueue.whenFree', () => {
   });
 
   it('waits its turn behind producers that waited before it', async () => {
-    const q = new XQueue<string>('q', 1);
-    q.add(q.tryReserve(), 'a');
+    const q = fullQueueOfOne();
     const order: string[] = [];
     void q.reserve().then((cell) => {
       order.push('promise');
@@ -247,8 +245,7 @@ describe('XQueue.whenFree', () => {
   });
 
   it('is taken out of the line by its cancel function, so the freed cell stays free', () => {
-    const q = new XQueue<string>('q', 1);
-    q.add(q.tryReserve(), 'a');
+    const q = fullQueueOfOne();
     const got: number[] = [];
     const cancel = q.whenFree(WHOLE, (cell) => got.push(cell), () => undefined);
     cancel();
