@@ -30,7 +30,7 @@ function runJest(name, args) {
 }
 
 const stages = [
-  ['main', ['--selectProjects', 'unit', 'integration', '--maxWorkers=2']],
+  ['main', ['--selectProjects', 'unit', 'integration', 'conformance', '--maxWorkers=2']],
   ['fault', ['--selectProjects', 'fault', '--runInBand', '--passWithNoTests']],
 ];
 async function main() {

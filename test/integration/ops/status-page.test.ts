@@ -17,7 +17,7 @@ import { flakyPersister } from '../../unit/runtime/flaky-component';
 import { waitFor } from '../../support/component-harness';
 
 import { startPrivateRabbitMQ } from '../../support/private-rabbitmq';
-import { ensureChromium } from '../../support/ensure-chromium';
+import { ensureChromium } from '../../support/debian-packages';
 
 const QUEUE = 'xroute.ops.page';
 const GREEN = '#24a148';
