@@ -126,6 +126,7 @@ export const KIND_PRECEDENCE = {
   jcut: 62,
   jmerge: 64,
   jsont: 70,
+  jsonata: 72,
   jsonFormatter: 80,
   xpathMap: 90,
   xcut: 100,

@@ -7,6 +7,7 @@ import { registerRulesetKinds, RulesetKind } from '../rules/ruleset-kinds';
 import { jsonPathMapKind } from './jsonpath-map';
 import { jcutKind } from './jcut';
 import { jsonataTemplateKind } from './jsonata-template';
+import { jsontKind } from './jsont-template';
 import { jmergeKind } from './jmerge';
 import { jsonFormatterKind } from './json-formatter';
 import { xpathMapKind } from './xpath-map';
@@ -15,7 +16,7 @@ import { xmergeKind } from './xmerge';
 import { xsltKind } from './xslt';
 import { translationKind } from './translation';
 
-export const TRANSFORM_KINDS: readonly RulesetKind[] = [jsonPathMapKind, jcutKind, jsonataTemplateKind, jmergeKind, jsonFormatterKind, xpathMapKind, xcutKind, xmergeKind, xsltKind, translationKind];
+export const TRANSFORM_KINDS: readonly RulesetKind[] = [jsonPathMapKind, jcutKind, jsontKind, jsonataTemplateKind, jmergeKind, jsonFormatterKind, xpathMapKind, xcutKind, xmergeKind, xsltKind, translationKind];
 
 registerRulesetKinds(TRANSFORM_KINDS);
 
@@ -24,6 +25,7 @@ export * from './errors';
 export { compileJsonPathMap } from './jsonpath-map';
 export { compileJCut } from './jcut';
 export { compileJsonataTemplate } from './jsonata-template';
+export { compileJsontRuleset } from './jsont-template';
 export { compileJMerge } from './jmerge';
 export { compileJsonFormatter } from './json-formatter';
 export { compileXPathMap } from './xpath-map';

@@ -1,13 +1,12 @@
 /**
- * JTMPFile + JSONParameter (docs/evaluator/transforms.md), re-based on JSONata: the file named by
- * `JTMPFile` holds one JSONata expression, compiled once at start-up and shared by every ruleset
+ * JSONataFile + JSONParameter (docs/evaluator/transforms.md), an xroute kind: the file named by
+ * `JSONataFile` holds one JSONata expression, compiled once at start-up and shared by every ruleset
  * naming the same file (a missing file or a syntax error aborts start-up, naming ruleset and
  * key). The parsed JSON body is the expression's input; each `JSONParameter` entry is bound as
  * the JSONata variable `$name`, its value a string, static or a `##name##` template rendered
  * from the message. The result replaces the body: a string as it is (so a template can produce
  * any text), anything else as compact JSON; no result (JSONata `undefined`) leaves the body
- * unchanged, code 0. The original's JSONT template language (sections, filters, `##p:x##`) is
- * not supported.
+ * unchanged, code 0. QBroker's own JSONT templates (`JTMPFile`) are jsont-template.ts.
  *
  * Example: `{"who": $who, "total": $sum(items.qty)}` with `"JSONParameter": {"who": "##name##"}`.
  */
@@ -30,7 +29,7 @@ const expressions = new CompiledFiles((file, ctx) => {
   } catch (e) {
     const { message, position } = e as { message: string; position?: number };
     const where = position !== undefined ? ` (at character ${position})` : '';
-    throw new TransformConfigError(ctx.where('JTMPFile'), `${file.path} is not a JSONata expression: ${message}${where}`, 'a JSONata expression', e);
+    throw new TransformConfigError(ctx.where('JSONataFile'), `${file.path} is not a JSONata expression: ${message}${where}`, 'a JSONata expression', e);
   }
 });
 
@@ -39,11 +38,11 @@ export function compileJsonataTemplate(ruleset: RulesetMap, ctx: TransformCompil
   const parameters = stringMapKey(ruleset, 'JSONParameter', ctx);
   for (const name of Object.keys(parameters)) {
     if (!VARIABLE_NAME.test(name)) {
-      throw new TransformConfigError(ctx.where(`JSONParameter.${name}`), 'cannot be a JSONata variable name (JSONT override paths are not supported)', 'letters, digits and _');
+      throw new TransformConfigError(ctx.where(`JSONParameter.${name}`), 'cannot be a JSONata variable name', 'letters, digits and _');
     }
   }
   const values = messageValues(parameters, 'JSONParameter', ctx);
-  const expression = expressions.get(ruleset, 'JTMPFile', ctx);
+  const expression = expressions.get(ruleset, 'JSONataFile', ctx);
   return async (msg) => {
     const text = readRewritableBodyText(msg, KIND, rulesetName);
     let input: unknown;
@@ -67,9 +66,9 @@ export function compileJsonataTemplate(ruleset: RulesetMap, ctx: TransformCompil
 
 export const jsonataTemplateKind: RulesetKind = {
   name: KIND,
-  precedence: KIND_PRECEDENCE.jsont,
-  keys: ['JTMPFile', 'JSONParameter'],
+  precedence: KIND_PRECEDENCE.jsonata,
+  keys: ['JSONataFile', 'JSONParameter'],
   needsBody: true,
-  detect: (ruleset) => ruleset.JTMPFile !== undefined && ruleset.JTMPFile !== null,
+  detect: (ruleset) => ruleset.JSONataFile !== undefined && ruleset.JSONataFile !== null,
   compile: compileJsonataTemplate,
 };

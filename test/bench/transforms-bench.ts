@@ -131,7 +131,7 @@ async function run(flow: Flow, w: Workload, n: number): Promise<number> {
 async function jsonataRow(n: number): Promise<BenchRow> {
   const expression = jsonata(readFileSync(join(FIXTURES, 'jsonata', 'jt1.jsonata'), 'utf8'));
   const body = '{"id":"7","items":[{"n":"1"},{"n":"2"}]}';
-  const ruleset = compileJsonataTemplate({ JTMPFile: 'jsonata/jt1.jsonata', JSONParameter: { who: '##name##', k: '42' } }, contextFor('jt'));
+  const ruleset = compileJsonataTemplate({ JSONataFile: 'jsonata/jt1.jsonata', JSONParameter: { who: '##name##', k: '42' } }, contextFor('jt'));
   const rounds = 20;
   const r = await compareInterleaved({
     subject: (msg: Message) => ruleset(msg),

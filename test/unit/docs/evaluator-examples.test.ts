@@ -74,8 +74,17 @@ describe('docs/ MessageEvaluator examples (run as written)', () => {
     expect(err).toContain(find(text, /on stderr `([^`]+)`/)[1]);
   });
 
-  it('"JTMPFile is JSONata" gives the documented body', async () => {
-    const text = section('evaluator/transforms.md', 'JTMPFile is JSONata');
+  it('"JTMPFile: QBroker\'s JSONT" gives the documented body', async () => {
+    const text = section('evaluator/transforms.md', "JTMPFile: QBroker's JSONT");
+    const [templateFile, fragment] = codeBlocks(text);
+    const [, name, body, result] = find(text, /property `name=([^`]+)` and body `([^`]+)`,\s+the new body is `([^`]+)`/);
+    const message = JSON.stringify({ body, properties: { RuleName: rulesetName(fragment), name } });
+    const { lines } = await evalFiles({ 'evaluator.json': evaluatorWith(fragment), 'templates/order.json': templateFile, 'in.jsonl': message }, 'evaluator.json', 'in.jsonl');
+    expect(JSON.parse(lines[0])).toMatchObject({ body: result, properties: { ReturnCode: '0' } });
+  });
+
+  it('"JSONataFile: JSONata" gives the documented body', async () => {
+    const text = section('evaluator/transforms.md', 'JSONataFile: JSONata');
     const [expression, fragment] = codeBlocks(text);
     const [, name, body, result] = find(text, /property `name=([^`]+)` and body `([^`]+)`, the\s+new body is `([^`]+)`/);
     const message = JSON.stringify({ body, properties: { RuleName: rulesetName(fragment), name } });

@@ -94,7 +94,7 @@ describe('bad messages never make the XML and JSON kinds throw (fuzz)', () => {
     jpath: { JSONPath: { id: '.order.id', first: '.l[0]' } },
     jcut: { JSONPath: '.order.items' },
     jmerge: { JSONField: 'src', TargetJSONPath: '.order' },
-    jt: { JTMPFile: '../transforms/jsonata/jt1.jsonata', JSONParameter: { who: '##name##', k: '42' } },
+    jt: { JSONataFile: '../transforms/jsonata/jt1.jsonata', JSONParameter: { who: '##name##', k: '42' } },
     jfmt: {
       JSONFormatter: [
         { JSONPath: '.a.b', Operation: 'set', Template: '##k##', DataType: 'long' },

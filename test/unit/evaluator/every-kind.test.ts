@@ -59,7 +59,7 @@ const CASES: readonly Case[] = [
     body: '{"order":{"id":"7","note":"x"}}',
   },
   {
-    title: 'JTMPFile (JSONata) with JSONParameter',
+    title: 'JSONataFile with JSONParameter',
     input: { body: '{"id":"7","items":[{"n":"1"},{"n":"2"}]}', properties: { RuleName: 'jsonata', name: 'Ann' } },
     rc: '0',
     body: '{"id":"7","k":42,"items":[{"n":"1"},{"n":"2"}],"who":"Ann"}',

@@ -13,7 +13,7 @@ const engine = new MessageEvaluatorEngine(
       xmerge: { XMLField: 'src', SourceXPath: '/s/*', TargetXPath: '/r/a' },
       xsl: { XSLFile: 'xsl/greeting.xsl', XSLParameter: { who: '##name##', stat: 'static' } },
       jpath: { JSONPath: { orderId: '.order.id' } },
-      jt: { JTMPFile: 'jsonata/jt1.jsonata', JSONParameter: { who: '##name##', k: '42' } },
+      jt: { JSONataFile: 'jsonata/jt1.jsonata', JSONParameter: { who: '##name##', k: '42' } },
       jcut: { JSONPath: '.order.items' },
       jmerge: { JSONField: 'src', TargetJSONPath: '.order' },
       onlyOrders: { JMSPropertyGroup: [{ kind: '^order$' }], XPath: '/r/b' },

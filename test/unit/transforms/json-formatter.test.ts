@@ -427,7 +427,7 @@ describe('JSONFormatter in the ruleset-kind registry and the engine (docs/evalua
     expect([kindOf({ JSONFormatter: [] }), kindOf({ JSONFormatter: 'x' }), kindOf({ JSONFormatter: [], JTMPFile: 't' }), kindOf({ JSONFormatter: [], XPath: { a: '/a' } })]).toEqual([
       'json-formatter',
       undefined,
-      'jsonata',
+      'jsont',
       'json-formatter',
     ]);
     expect(jsonFormatterKind.keys).toEqual(['JSONFormatter']);

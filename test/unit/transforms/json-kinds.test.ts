@@ -63,10 +63,10 @@ describe('JSONPath map (docs/evaluator/transforms.md)', () => {
   });
 });
 
-describe('JTMPFile with JSONata and JSONParameter variables (docs/evaluator/transforms.md)', () => {
+describe('JSONataFile with JSONata and JSONParameter variables (docs/evaluator/transforms.md)', () => {
   const run = async (file: string, body: string, params: Record<string, string> = {}, props: Record<string, string> = {}) => {
     const msg = Message.text(body, props);
-    await compileJsonataTemplate({ JTMPFile: `jsonata/${file}`, JSONParameter: params }, contextFor('jt'))(msg);
+    await compileJsonataTemplate({ JSONataFile: `jsonata/${file}`, JSONParameter: params }, contextFor('jt'))(msg);
     return msg.bodyText();
   };
 
@@ -103,23 +103,23 @@ describe('JTMPFile with JSONata and JSONParameter variables (docs/evaluator/tran
   });
 
   it('fails on a message without a body', async () => {
-    await expect(compileJsonataTemplate({ JTMPFile: 'jsonata/jt1.jsonata' }, contextFor('jt'))(new Message())).rejects.toThrow(BodyTypeError);
+    await expect(compileJsonataTemplate({ JSONataFile: 'jsonata/jt1.jsonata' }, contextFor('jt'))(new Message())).rejects.toThrow(BodyTypeError);
   });
 
   it('rejects an expression that does not compile at start-up, naming ruleset, key and file', () => {
-    expect(() => compileJsonataTemplate({ JTMPFile: 'jsonata/broken.jsonata' }, contextFor('jt'))).toThrow(/ruleset "jt", key JTMPFile: .*broken\.jsonata is not a JSONata expression/);
+    expect(() => compileJsonataTemplate({ JSONataFile: 'jsonata/broken.jsonata' }, contextFor('jt'))).toThrow(/ruleset "jt", key JSONataFile: .*broken\.jsonata is not a JSONata expression/);
   });
 
   it('rejects a missing template file at start-up', () => {
-    expect(() => compileJsonataTemplate({ JTMPFile: 'jsonata/nosuch.jsonata' }, contextFor('jt'))).toThrow(/key JTMPFile: cannot read/);
+    expect(() => compileJsonataTemplate({ JSONataFile: 'jsonata/nosuch.jsonata' }, contextFor('jt'))).toThrow(/key JSONataFile: cannot read/);
   });
 
   it('rejects a parameter name that cannot be a variable', () => {
-    expect(() => compileJsonataTemplate({ JTMPFile: 'jsonata/jt1.jsonata', JSONParameter: { '.a.b': 'x' } }, contextFor('jt'))).toThrow(/JSONParameter\.\.a\.b/);
+    expect(() => compileJsonataTemplate({ JSONataFile: 'jsonata/jt1.jsonata', JSONParameter: { '.a.b': 'x' } }, contextFor('jt'))).toThrow(/JSONParameter\.\.a\.b/);
   });
 
-  it('is selected by JTMPFile', () => {
-    expect(jsonataTemplateKind.detect({ JTMPFile: 'x' })).toBe(true);
+  it('is selected by JSONataFile', () => {
+    expect(jsonataTemplateKind.detect({ JSONataFile: 'x' })).toBe(true);
   });
 });
 

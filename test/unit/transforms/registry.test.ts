@@ -9,14 +9,15 @@ describe('transform kinds in the ruleset-kind registry (docs/evaluator/rules.md)
     expect([
       kindOf({ JSONPath: { a: '.a' } }),
       kindOf({ JSONPath: '.a' }),
-      kindOf({ JTMPFile: 't.jsonata' }),
+      kindOf({ JTMPFile: 't.json' }),
+      kindOf({ JSONataFile: 't.jsonata' }),
       kindOf({ JSONField: 'src' }),
       kindOf({ XPath: { a: '/a' } }),
       kindOf({ XPath: '/a' }),
       kindOf({ XMLField: 'src' }),
       kindOf({ XSLFile: 'x.xsl' }),
       kindOf({ Translation: 'XML2JSON' }),
-    ]).toEqual(['jsonpath-map', 'jcut', 'jsonata', 'jmerge', 'xpath-map', 'xcut', 'xmerge', 'xslt', 'translation']);
+    ]).toEqual(['jsonpath-map', 'jcut', 'jsont', 'jsonata', 'jmerge', 'xpath-map', 'xcut', 'xmerge', 'xslt', 'translation']);
   });
 
   it('lets FormatterArgument win over XSLFile, as in the original', () => {
@@ -24,7 +25,11 @@ describe('transform kinds in the ruleset-kind registry (docs/evaluator/rules.md)
   });
 
   it('lets a JSONPath map win over JTMPFile', () => {
-    expect(kindOf({ JSONPath: { a: '.a' }, JTMPFile: 't.jsonata' })).toBe('jsonpath-map');
+    expect(kindOf({ JSONPath: { a: '.a' }, JTMPFile: 't.json' })).toBe('jsonpath-map');
+  });
+
+  it('lets JTMPFile (the original JSONT) win over JSONataFile (an xroute kind)', () => {
+    expect(kindOf({ JTMPFile: 't.json', JSONataFile: 't.jsonata' })).toBe('jsont');
   });
 
   it('lets XSLFile win over Translation (Translation is last in the original order)', () => {
