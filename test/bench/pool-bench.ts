@@ -19,6 +19,7 @@ import { startTcpPeer } from '../unit/pools/peers';
 import { PoolHandle } from '../../actors/pools/pool-handle';
 import type { BenchRow } from './bench-types';
 import { compareRates } from './interleaved';
+import { percentile } from './latency';
 
 export interface PoolBenchOptions {
   children: number[];
@@ -26,10 +27,6 @@ export interface PoolBenchOptions {
   messages?: number;
   /** sequential requests timed for the latency row (default 500) */
   requests?: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 }
 
 async function requestLatency(requests: number): Promise<{ median: number; p99: number }> {

@@ -19,10 +19,13 @@ import { benchAmqp } from './amqp-bench';
 import { benchJms } from './jms-bench';
 import { benchJmsActiveMQ } from './jms-activemq-bench';
 import { benchPools } from './pool-bench';
+import { benchLatency, latencyDetails } from './latency-bench';
 
 interface Suite {
   readonly name: string;
   run(smoke: boolean): Promise<BenchRow[]>;
+  /** What the suite keeps beside its rows in bench-results.json (e.g. every latency run, for a plot). */
+  details?(): unknown;
 }
 
 /** Every suite, with its full and smoke sizes. Add a suite here with one entry. */
@@ -38,6 +41,12 @@ const SUITES: readonly Suite[] = [
   { name: 'jms', run: (smoke) => benchJms({ messages: smoke ? 200 : 20_000 }) },
   // This one needs ActiveMQ at ACTIVEMQ_URL (default amqp://127.0.0.1:5673; ../shared/brokers/activemq/start-activemq.sh).
   { name: 'jms-activemq', run: (smoke) => benchJmsActiveMQ({ messages: smoke ? 200 : 20_000 }) },
+  // RabbitMQ on 127.0.0.1:5672, like amqp.
+  {
+    name: 'latency',
+    run: (smoke) => benchLatency(smoke ? { messages: 300, backlog: 500, roundTrips: 100 } : { messages: 10_000, backlog: 20_000, roundTrips: 5_000 }),
+    details: () => [...latencyDetails],
+  },
   { name: 'pools', run: (smoke) => benchPools(smoke ? { children: [1, 4], messages: 200, requests: 20 } : { children: [1, 64, 512] }) },
 ];
 
@@ -46,6 +55,7 @@ interface SuiteResult {
   ok: boolean;
   seconds: number;
   rows: BenchRow[];
+  details?: unknown;
   error?: string;
 }
 
@@ -152,7 +162,7 @@ async function runSuite(suite: Suite, smoke: boolean): Promise<SuiteResult> {
   const t0 = performance.now();
   try {
     const rows = await suite.run(smoke);
-    return { suite: suite.name, ok: true, seconds: (performance.now() - t0) / 1000, rows };
+    return { suite: suite.name, ok: true, seconds: (performance.now() - t0) / 1000, rows, details: suite.details?.() };
   } catch (err) {
     const error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
     return { suite: suite.name, ok: false, seconds: (performance.now() - t0) / 1000, rows: [], error };

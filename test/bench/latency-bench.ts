@@ -1,0 +1,352 @@
+/**
+ * Latency suite (`npm run bench -- --only latency`, docs/benchmarks.md): what each path adds per message, beside
+ * the raw client library doing the same work, interleaved in one process. For each path its maximum rate is
+ * measured first (a backlog drained by each side; the lower of the two is the path's maximum), then each side
+ * carries an open-loop load of 10 %, 50 % and 90 % of it (latency from each message's intended send time to its
+ * arrival at the destination, on this process's clock) in alternating order. Paths:
+ *  - RabbitMQ queue -> AmqpReceiver (XAMode 1) -> AmqpPersister -> RabbitMQ queue, vs amqplib consume, publish
+ *    with confirm, ack on the confirm (the same at-least-once work);
+ *  - the same with a CollectNode and a MessageEvaluator (bounce) in between, vs the same amqplib loop that applies
+ *    the same transformation in its handler;
+ *  - a pooled StreamPersister request/reply (sequential round trips) vs a raw socket;
+ *  - the in-process XQueue hop (a put, an actor taking and removing it) vs a setImmediate hand-off.
+ * Rows give p50, p99, p99.9 and max for both sides, and the ratio of xroute's p99 to the raw client's.
+ */
+import * as amqplib from 'amqplib';
+import { randomUUID } from 'node:crypto';
+import { Flow } from '../../src/runtime/flow';
+import { buildTopology } from '../../src/config/topology';
+import { defaultRegistry } from '../../actors';
+import { Message } from '../../src/message/message';
+import { XQueue } from '../../src/xqueue/xqueue';
+import { ActorRuntime } from '../../src/runtime/actor';
+import { startPool } from '../unit/pools/pool-support';
+import { startTcpPeer } from '../unit/pools/peers';
+import type { BenchRow } from './bench-types';
+import { ArrivalLog, bodyFor, LatencySummary, openLoop, sequenceOf, summarise, until } from './latency';
+import net from 'node:net';
+
+const HOST = process.env.XROUTE_RABBITMQ_HOST ?? '127.0.0.1';
+const PORT = Number(process.env.XROUTE_RABBITMQ_PORT ?? 5672);
+const URL = `amqp://guest:guest@${HOST}:${PORT}`;
+/** Cells of the xroute link = prefetch of both sides = confirms in flight. */
+const WINDOW = 256;
+const LOADS = [0.1, 0.5, 0.9] as const;
+
+export interface LatencyBenchOptions {
+  /** Messages per measured run (each load, each side). */
+  messages: number;
+  /** Messages of the backlog that measures a path's maximum rate. */
+  backlog: number;
+  /** Sequential round trips for the request/reply rows. */
+  roundTrips: number;
+}
+
+/** One side of a broker path: moves every message from `inQueue` to `outQueue` until stopped. */
+interface MoverSide {
+  readonly label: string;
+  start(inQueue: string, outQueue: string): Promise<() => Promise<void>>;
+}
+
+/** Every connection of the bench, raw or not, with Nagle off, as xroute's own connections have it. */
+async function connect(): Promise<amqplib.ChannelModel> {
+  const conn = await amqplib.connect(URL, { noDelay: true });
+  conn.on('error', () => undefined);
+  return conn;
+}
+
+interface RunQueues {
+  readonly inQueue: string;
+  readonly outQueue: string;
+  /** A confirm channel on `conn`, for filling the source queue. */
+  readonly publisher: amqplib.ConfirmChannel;
+  readonly conn: amqplib.ChannelModel;
+}
+
+/** Runs `work` on two fresh queues (source and destination), deleted afterwards. */
+async function withQueues<T>(work: (q: RunQueues) => Promise<T>): Promise<T> {
+  const id = randomUUID().slice(0, 8);
+  const inQueue = `xroute.test.latency.${id}.in`;
+  const outQueue = `xroute.test.latency.${id}.out`;
+  const conn = await connect();
+  try {
+    const ch = await conn.createConfirmChannel();
+    await ch.assertQueue(inQueue, { durable: false });
+    await ch.assertQueue(outQueue, { durable: false });
+    try {
+      return await work({ inQueue, outQueue, publisher: ch, conn });
+    } finally {
+      await ch.deleteQueue(inQueue).catch(() => undefined);
+      await ch.deleteQueue(outQueue).catch(() => undefined);
+    }
+  } finally {
+    await conn.close().catch(() => undefined);
+  }
+}
+
+/** Consumes the destination queue, logging each arrival by the sequence number in its body. */
+async function watchArrivals(conn: amqplib.ChannelModel, outQueue: string, log: ArrivalLog): Promise<void> {
+  const ch = await conn.createChannel();
+  await ch.consume(outQueue, (m) => {
+    if (m !== null) log.arrive(sequenceOf(m.content.toString('utf8')));
+  }, { noAck: true });
+}
+
+/** The path's rate on a backlog: `n` messages queued first, then the side started; first start to last arrival. */
+async function maxRate(side: MoverSide, n: number): Promise<number> {
+  return withQueues(async ({ inQueue, outQueue, publisher, conn }) => {
+    for (let i = 0; i < n; i++) if (!publisher.sendToQueue(inQueue, Buffer.from(bodyFor(i)))) await new Promise((r) => publisher.once('drain', r));
+    await publisher.waitForConfirms();
+    const log = new ArrivalLog(n);
+    await watchArrivals(conn, outQueue, log);
+    const t0 = performance.now();
+    const stop = await side.start(inQueue, outQueue);
+    try {
+      await until(() => log.arrivals === n, () => `${side.label}: ${log.arrivals}/${n} arrived`, 300_000);
+      return n / ((performance.now() - t0) / 1000);
+    } finally {
+      await stop();
+    }
+  });
+}
+
+/** One open-loop run at `rate`: the latencies of `n` messages (the first tenth, at most 500, warm up). */
+async function openLoopRun(side: MoverSide, rate: number, n: number): Promise<LatencySummary> {
+  return withQueues(async ({ inQueue, outQueue, conn }) => {
+    const log = new ArrivalLog(n);
+    await watchArrivals(conn, outQueue, log);
+    const stop = await side.start(inQueue, outQueue);
+    try {
+      const loadCh = await conn.createChannel();
+      await openLoop(rate, n, (seq, at) => {
+        log.sent(seq, at);
+        loadCh.sendToQueue(inQueue, Buffer.from(bodyFor(seq)));
+      });
+      await until(() => log.arrivals === n, () => `${side.label}: ${log.arrivals}/${n} arrived`, 300_000);
+      if (log.duplicated > 0) throw new Error(`${side.label}: ${log.duplicated} duplicates`);
+      return summarise(log.latencies(Math.min(500, Math.floor(n / 10))));
+    } finally {
+      await stop();
+    }
+  });
+}
+
+/** Raw amqplib: consume (prefetch WINDOW), publish with confirm, ack the delivery on the confirm. */
+function rawMover(transform: (body: Buffer) => Buffer = (b) => b): MoverSide {
+  return {
+    label: 'raw amqplib',
+    async start(inQueue, outQueue) {
+      const conn = await connect();
+      const inCh = await conn.createChannel();
+      const outCh = await conn.createConfirmChannel();
+      await inCh.prefetch(WINDOW);
+      await inCh.consume(inQueue, (m) => {
+        if (m === null) return;
+        outCh.sendToQueue(outQueue, transform(m.content), {}, (err) => {
+          if (err) inCh.nack(m);
+          else inCh.ack(m);
+        });
+      });
+      return async () => {
+        await conn.close().catch(() => undefined);
+      };
+    },
+  };
+}
+
+/** xroute: a flow built from `topology(inQueue, outQueue)`, started and waited for until every component runs. */
+function xrouteMover(topology: (inQueue: string, outQueue: string) => Record<string, unknown>): MoverSide {
+  return {
+    label: 'xroute',
+    async start(inQueue, outQueue) {
+      const registry = defaultRegistry();
+      const flow = Flow.start(buildTopology(topology(inQueue, outQueue), 'latency-bench.json', registry), { registry });
+      await until(() => flow.status().components.every((c) => c.status === 'RUNNING'), () => JSON.stringify(flow.status().components.map((c) => [c.name, c.status])), 30_000);
+      return () => flow.stop();
+    },
+  };
+}
+
+const amqpEndpoint = { URI: URL, Username: 'guest', Password: 'guest' };
+
+function moveTopology(inQueue: string, outQueue: string): Record<string, unknown> {
+  return {
+    Name: 'latency-move', Capacity: String(WINDOW), XAMode: '1', Receiver: ['rcvr_in'], Persister: ['pstr_out'],
+    rcvr_in: { ClassName: 'org.qbroker.receiver.RMQReceiver', ...amqpEndpoint, Operation: 'get', QueueName: inQueue, IsPassive: 'true', LinkName: 'move', XAMode: '1' },
+    pstr_out: { ClassName: 'org.qbroker.persister.RMQPersister', ...amqpEndpoint, Operation: 'pub', QueueName: outQueue, IsPassive: 'true', LinkName: 'move', MaxInFlight: String(WINDOW) },
+  };
+}
+
+function evaluateTopology(inQueue: string, outQueue: string): Record<string, unknown> {
+  return {
+    Name: 'latency-evaluate', Capacity: String(WINDOW), XAMode: '1', Receiver: ['rcvr_in'], Node: ['node_collect'], Persister: ['pstr_eval', 'pstr_out'],
+    rcvr_in: { ClassName: 'org.qbroker.receiver.RMQReceiver', ...amqpEndpoint, Operation: 'get', QueueName: inQueue, IsPassive: 'true', LinkName: 'incoming', XAMode: '1' },
+    node_collect: {
+      ClassName: 'org.qbroker.node.CollectNode', LinkName: 'incoming', Operation: 'collect', RCField: 'ReturnCode', OutLink: ['out', 'out', 'out', 'evaluate'],
+      Ruleset: [{ Name: 'evaluate', PreferredOutLink: 'evaluate', FieldName: 'RuleName', Template: 'order' }],
+    },
+    pstr_eval: { ClassName: 'org.qbroker.persister.MessageEvaluator', LinkName: 'evaluate', Operation: 'evaluate', Ruleset: { order: { FormatterArgument: [{ FieldName: 'body', Template: ['ORDER:##body##'] }] } } },
+    pstr_out: { ClassName: 'org.qbroker.persister.RMQPersister', ...amqpEndpoint, Operation: 'pub', QueueName: outQueue, IsPassive: 'true', LinkName: 'out', MaxInFlight: String(WINDOW) },
+  };
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+function latencyRow(name: string, ours: LatencySummary, raw: LatencySummary, target?: string): BenchRow {
+  return {
+    name: `${name}: p50 ${round3(ours.p50)} / p99.9 ${round3(ours.p999)} / max ${round3(ours.max)} ms (raw ${round3(raw.p50)} / ${round3(raw.p999)} / ${round3(raw.max)})`,
+    unit: 'ms p99',
+    value: round3(ours.p99),
+    baseline: round3(raw.p99),
+    ratio: round3(ours.p99 / raw.p99),
+    target,
+  };
+}
+
+/** One broker path: its maximum rate, then each load on both sides in alternating order. */
+async function brokerPath(name: string, ours: MoverSide, raw: MoverSide, opts: LatencyBenchOptions, rows: BenchRow[], details: LatencyDetail[]): Promise<void> {
+  const oursMax = await maxRate(ours, opts.backlog);
+  const rawMax = await maxRate(raw, opts.backlog);
+  const max = Math.min(oursMax, rawMax);
+  rows.push({ name: `${name}: maximum rate (backlog of ${opts.backlog})`, unit: 'msg/s', value: Math.round(oursMax), baseline: Math.round(rawMax), ratio: round3(oursMax / rawMax) });
+  for (const [i, load] of LOADS.entries()) {
+    const rate = Math.max(10, Math.round(max * load));
+    let o: LatencySummary;
+    let r: LatencySummary;
+    if (i % 2 === 0) {
+      o = await openLoopRun(ours, rate, opts.messages);
+      r = await openLoopRun(raw, rate, opts.messages);
+    } else {
+      r = await openLoopRun(raw, rate, opts.messages);
+      o = await openLoopRun(ours, rate, opts.messages);
+    }
+    details.push({ path: name, load, rate, xroute: o, raw: r });
+    rows.push(latencyRow(`${name} at ${load * 100} % (${rate} msg/s)`, o, r, load === 0.5 ? 'p99 <= 1.2x raw' : undefined));
+  }
+}
+
+/** The in-process hop: XQueue put -> actor takes and removes it, vs a setImmediate hand-off, open loop. */
+async function queueHop(rate: number, n: number): Promise<{ xroute: LatencySummary; raw: LatencySummary }> {
+  const runtime = new ActorRuntime('latency');
+  const link = new XQueue<Message>('hop', WINDOW);
+  const ours = new ArrivalLog(n);
+  runtime.spawn<never>('consumer', () => ({
+    start(ctx) {
+      ctx.consume(link, (taken, q) => {
+        ours.arrive(sequenceOf(taken.item.bodyText() ?? ''));
+        q.remove(taken);
+      });
+    },
+  }));
+  try {
+    await openLoop(rate, n, (seq, at) => {
+      ours.sent(seq, at);
+      const m = Message.text(bodyFor(seq, 16));
+      if (link.offer(m) < 0) void link.put(m);
+    });
+    await until(() => ours.arrivals === n, () => `hop: ${ours.arrivals}/${n}`, 60_000);
+  } finally {
+    await runtime.stop();
+  }
+  const raw = new ArrivalLog(n);
+  await openLoop(rate, n, (seq, at) => {
+    raw.sent(seq, at);
+    const m = Message.text(bodyFor(seq, 16));
+    setImmediate(() => raw.arrive(sequenceOf(m.bodyText() ?? '')));
+  });
+  await until(() => raw.arrivals === n, () => `hand-off: ${raw.arrivals}/${n}`, 60_000);
+  const skip = Math.min(500, Math.floor(n / 10));
+  return { xroute: summarise(ours.latencies(skip)), raw: summarise(raw.latencies(skip)) };
+}
+
+/** Sequential request/reply round trips through one pooled StreamPersister, and through one raw socket. */
+async function requestReply(n: number): Promise<{ xroute: LatencySummary; raw: LatencySummary }> {
+  const peer = await startTcpPeer();
+  try {
+    const pool = startPool('persister', { MaxNumberPersister: '1', DefaultPoolSize: '1' }, [], 16);
+    const ours: number[] = [];
+    try {
+      const handle = await pool.client.request({ URI: `${peer.uri}?Operation=request` });
+      for (let i = 0; i < n; i++) {
+        const t0 = performance.now();
+        const reply = await new Promise<Message>((resolve, reject) => handle.transmit.put(Message.text(`m${i}\n`), (m) => resolve(m)).catch(reject));
+        ours.push(performance.now() - t0);
+        if (reply.bodyText() !== `echo:m${i}`) throw new Error(`wrong reply ${reply.bodyText()}`);
+      }
+    } finally {
+      await pool.stop();
+    }
+    const socket = await new Promise<net.Socket>((resolve, reject) => {
+      const s = net.connect({ host: '127.0.0.1', port: peer.port }, () => resolve(s));
+      s.setNoDelay(true);
+      s.once('error', reject);
+    });
+    const raw: number[] = [];
+    try {
+      let buf = '';
+      let waiting: ((line: string) => void) | undefined;
+      socket.on('data', (chunk) => {
+        buf += chunk.toString('utf8');
+        const nl = buf.indexOf('\n');
+        if (nl >= 0 && waiting) {
+          const line = buf.slice(0, nl);
+          buf = buf.slice(nl + 1);
+          const w = waiting;
+          waiting = undefined;
+          w(line);
+        }
+      });
+      for (let i = 0; i < n; i++) {
+        const t0 = performance.now();
+        const line = await new Promise<string>((resolve) => {
+          waiting = resolve;
+          socket.write(`m${i}\n`);
+        });
+        raw.push(performance.now() - t0);
+        if (line !== `echo:m${i}`) throw new Error(`wrong reply ${line}`);
+      }
+    } finally {
+      socket.destroy();
+    }
+    const skip = Math.min(200, Math.floor(n / 10));
+    return { xroute: summarise(ours.slice(skip)), raw: summarise(raw.slice(skip)) };
+  } finally {
+    await peer.close();
+  }
+}
+
+/** What bench-results.json keeps of each open-loop run, beside the rows (for the plot in docs/benchmarks.md). */
+export interface LatencyDetail {
+  readonly path: string;
+  readonly load: number;
+  readonly rate: number;
+  readonly xroute: LatencySummary;
+  readonly raw: LatencySummary;
+}
+
+export const latencyDetails: LatencyDetail[] = [];
+
+export async function benchLatency(opts: LatencyBenchOptions): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  latencyDetails.length = 0;
+  await brokerPath('RabbitMQ -> AmqpReceiver -> AmqpPersister -> RabbitMQ', xrouteMover(moveTopology), rawMover(), opts, rows, latencyDetails);
+  await brokerPath(
+    'RabbitMQ -> AmqpReceiver -> CollectNode + MessageEvaluator -> AmqpPersister -> RabbitMQ',
+    xrouteMover(evaluateTopology),
+    rawMover((b) => Buffer.concat([Buffer.from('ORDER:'), b])),
+    opts,
+    rows,
+    latencyDetails,
+  );
+  const rr = await requestReply(opts.roundTrips);
+  rows.push(latencyRow('request/reply through 1 pooled StreamPersister, sequential', rr.xroute, rr.raw));
+  rows.push({ name: 'request/reply through 1 pooled StreamPersister, sequential: round trips/s', unit: 'per s', value: Math.round(1000 / rr.xroute.p50), baseline: Math.round(1000 / rr.raw.p50), ratio: round3(rr.raw.p50 / rr.xroute.p50), target: '>= 0.9x raw socket' });
+  for (const rate of [1_000, 10_000, 50_000]) {
+    const hop = await queueHop(rate, Math.max(opts.messages, 2_000));
+    latencyDetails.push({ path: 'XQueue hop', load: NaN, rate, xroute: hop.xroute, raw: hop.raw });
+    rows.push(latencyRow(`XQueue hop (put -> actor remove) vs setImmediate hand-off at ${rate} msg/s`, hop.xroute, hop.raw));
+  }
+  return rows;
+}

@@ -1,0 +1,44 @@
+/**
+ * The latency suite (`npm run bench -- --only latency`, docs/benchmarks.md) runs end to end at smoke sizes
+ * against the RabbitMQ on 5672: every path delivers every message once and reports finite percentiles beside
+ * its raw-client baseline. The figures themselves are not judged here (a shared machine is too noisy).
+ */
+import { benchLatency, latencyDetails } from '../bench/latency-bench';
+import type { BenchRow } from '../bench/bench-types';
+
+describe('latency bench (smoke)', () => {
+  let rows: BenchRow[];
+  beforeAll(async () => {
+    rows = await benchLatency({ messages: 200, backlog: 300, roundTrips: 50 });
+  }, 180_000);
+
+  it('measures each broker path at 10, 50 and 90 % of its maximum rate', () => {
+    for (const path of ['AmqpReceiver -> AmqpPersister', 'CollectNode + MessageEvaluator']) {
+      const loads = rows.filter((r) => r.name.includes(path) && r.unit === 'ms p99').map((r) => /at (\d+) %/.exec(r.name)?.[1]);
+      expect(loads).toEqual(['10', '50', '90']);
+    }
+  });
+
+  it('reports p99 for xroute and its raw baseline, and their ratio, as finite positive numbers', () => {
+    for (const row of rows.filter((r) => r.unit === 'ms p99')) {
+      expect(row.value).toBeGreaterThan(0);
+      expect(row.baseline).toBeGreaterThan(0);
+      expect(Number.isFinite(row.ratio)).toBe(true);
+    }
+  });
+
+  it('keeps p50 <= p99 <= p99.9 <= max for every run, on both sides', () => {
+    expect(latencyDetails.length).toBeGreaterThanOrEqual(9);
+    for (const d of latencyDetails) {
+      for (const s of [d.xroute, d.raw]) {
+        expect(s.p50).toBeLessThanOrEqual(s.p99);
+        expect(s.p99).toBeLessThanOrEqual(s.p999);
+        expect(s.p999).toBeLessThanOrEqual(s.max);
+      }
+    }
+  });
+
+  it('times request/reply through a pooled StreamPersister beside a raw socket', () => {
+    expect(rows.find((r) => /round trips\/s/.test(r.name))).toMatchObject({ unit: 'per s', target: '>= 0.9x raw socket' });
+  });
+});
