@@ -262,7 +262,7 @@ async function queueHop(rate: number, n: number): Promise<{ xroute: LatencySumma
 }
 
 /** Sequential request/reply round trips through one pooled StreamPersister, and through one raw socket. */
-async function requestReply(n: number): Promise<{ xroute: LatencySummary; raw: LatencySummary }> {
+export async function requestReply(n: number): Promise<{ xroute: LatencySummary; raw: LatencySummary }> {
   const peer = await startTcpPeer();
   try {
     const pool = startPool('persister', { MaxNumberPersister: '1', DefaultPoolSize: '1' }, [], 16);
