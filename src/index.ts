@@ -1,8 +1,8 @@
 /**
- * The public API of xroute, what `import ... from 'xroute'` gives: the message model, links (XQueue), the flow and
+ * The public API of xroute, what `import ... from 'xroute-broker'` gives: the message model, links (XQueue), the flow and
  * its topology loader, configuration errors, the logger, the component registry and the pool client. Runtime
  * internals (the actor wrapper, the component definitions, supervision and partition parsers) are in
- * `xroute/internal` (src/internal.ts). docs/api.md describes both.
+ * `xroute-broker/internal` (src/internal.ts). docs/api.md describes both.
  */
 export { Message, MessageFieldError, HEADER_NAMES } from './message/message';
 export type { MessageBody, MessageHeaders, HeaderName, MapValue } from './message/message';

@@ -1,5 +1,5 @@
 /**
- * `xroute/internal`: everything `xroute` exports, plus the runtime internals that tools, tests and custom
+ * `xroute-broker/internal`: everything `xroute-broker` exports, plus the runtime internals that tools, tests and custom
  * components need but that are not a stable API (they may change in any release): the actor wrapper, the
  * component definitions and their contract, status reporting, the supervision and partition parsers.
  * docs/api.md says when to use it.

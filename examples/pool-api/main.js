@@ -1,7 +1,7 @@
 // Drives a PersisterPool through xroute's TypeScript/JavaScript API: boots pool.json, asks the pool for a
 // StreamPersister connected to a TCP service (here a tiny upper-casing echo server this program starts), sends
 // three messages through the handle's transmit queue, prints each reply, then releases the handle and stops.
-// In your own project, after `npm install xroute`: require('xroute') instead of require('../..').
+// In your own project, after `npm install xroute-broker`: require('xroute-broker') instead of require('../..').
 'use strict';
 const net = require('node:net');
 const path = require('node:path');

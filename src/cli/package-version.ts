@@ -10,7 +10,7 @@ export function packageVersion(from: string = __dirname): string {
     const file = join(dir, 'package.json');
     if (existsSync(file)) {
       const json = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
-      if (json.name === 'xroute' && typeof json.version === 'string') return json.version;
+      if (json.name === 'xroute-broker' && typeof json.version === 'string') return json.version;
     }
     if (dirname(dir) === dir) throw new Error(`xroute's package.json not found above ${from}`);
   }

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { docPages, repoRoot } from './doc-pages';
+import { docPages, repoRoot } from '../../support/doc-pages';
 
 const root = repoRoot;
 
