@@ -47,7 +47,7 @@ function freePort(): Promise<number> {
 }
 
 describe('the Dockerfile', () => {
-  const steps = instructions(readFileSync(path.join(repoRoot, 'Dockerfile'), 'utf8'));
+  const steps = instructions(readFileSync(path.join(repoRoot, 'examples', 'deploy', 'Dockerfile'), 'utf8'));
   const ignored = readFileSync(path.join(repoRoot, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'xroute-docker-'));
   /** An absolute path of the image, in the scratch directory. */

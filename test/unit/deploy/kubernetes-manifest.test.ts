@@ -1,5 +1,5 @@
 /**
- * deploy/kubernetes.yaml, parsed (with the `yaml` package) and checked as Kubernetes would use it: the probes reach
+ * examples/deploy/kubernetes.yaml, parsed (with the `yaml` package) and checked as Kubernetes would use it: the probes reach
  * the admin endpoint xroute is told to serve, the admin token and the topology come from the Secret and the
  * ConfigMap of the manifest, the topology validates, and the pod runs as a non-root user that cannot escalate.
  */
@@ -41,7 +41,7 @@ interface Resource {
   spec?: { template: { spec: PodSpec } };
 }
 
-const documents = parseAllDocuments(fs.readFileSync(path.join(repoRoot, 'deploy/kubernetes.yaml'), 'utf8'));
+const documents = parseAllDocuments(fs.readFileSync(path.join(repoRoot, 'examples/deploy/kubernetes.yaml'), 'utf8'));
 const resources = documents.map((d) => d.toJS() as Resource);
 const ofKind = (kind: string) => resources.filter((r) => r.kind === kind);
 const pod = ofKind('Deployment')[0]?.spec?.template.spec as PodSpec;
@@ -53,7 +53,7 @@ const portOf = (probe: Probe | undefined) => {
   return typeof port === 'number' ? port : container.ports?.find((p) => p.name === port)?.containerPort;
 };
 
-describe('the Kubernetes manifest (deploy/kubernetes.yaml)', () => {
+describe('the Kubernetes manifest (examples/deploy/kubernetes.yaml)', () => {
   it('is YAML without errors, holding a ConfigMap, a Secret and a Deployment of one container', () => {
     expect([documents.flatMap((d) => d.errors.map((e) => e.message)), resources.map((r) => r.kind), pod.containers.length]).toEqual([[], ['ConfigMap', 'Secret', 'Deployment'], 1]);
   });
