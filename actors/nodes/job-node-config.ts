@@ -37,7 +37,7 @@ export const JOB_RULESET_INTEGERS = {
   Threshold: integerSetting('the maximum of active jobs as an integer string, default "{default}"', 1),
 };
 export const DEFAULT_SHARED_LEASE_S = 15;
-/** Outlinks by position (the spec's layout, docs/components/job-node.md). */
+/** Outlinks by position (the layout of the original's documentation, docs/components/job-node.md). */
 export const NOTICE_OUTLINK = 0;
 export const BYPASS_OUTLINK = 1;
 export const FIRST_WORKER_OUTLINK = 2;

@@ -61,7 +61,7 @@ export class MessageEvaluatorEngine {
     this.fieldName = stringSetting(config, 'FieldName', 'RuleName');
     this.rcField = stringSetting(config, 'RCField', 'ReturnCode');
     this.originalRcField = stringSetting(config, 'OriginalRC', 'OriginalRC');
-    // The original reads MaxNumberRules; the spec writes MaxNumberRule. Both are accepted.
+    // The original reads MaxNumberRules; its documentation writes MaxNumberRule. Both are accepted.
     const max =
       integerSetting(config.MaxNumberRules, at(where, 'MaxNumberRules'), 'an integer') ?? integerSetting(config.MaxNumberRule, at(where, 'MaxNumberRule'), 'an integer') ?? 128;
     const defaultDisplayMask = integerSetting(config.DisplayMask, at(where, 'DisplayMask'), 'an integer display mask') ?? 0;

@@ -67,7 +67,7 @@ export interface ActorContext<Msg> {
   /** Stops this actor once the current message is handled (never await your own stop inside receive). */
   stopSelf(): void;
   /**
-   * Pulls from an XQueue (design B): `onMessage` runs for each taken message, one at a time, inside this
+   * Pulls from an XQueue (the consumer pulls; docs/architecture.md): `onMessage` runs for each taken message, one at a time, inside this
    * actor. The handler removes the message itself (now, or later for pipelined work). A crash puts every
    * message this actor holds back into the queue. Attachments end with the incarnation.
    */
@@ -480,7 +480,7 @@ class ActorCell<Msg> {
     for (const [id] of this.timers) this.clearTimer({ id });
   }
 
-  // ------------------------------------------------------------------ XQueue consumers (design B)
+  // ------------------------------------------------------------------ XQueue consumers (pulling, docs/architecture.md)
 
   private consume<T>(queue: XQueue<T>, onMessage: (taken: Taken<T>, queue: XQueue<T>) => void | Promise<void>, options: ConsumeOptions): QueueConsumer {
     const binding = { entry: this.attachEntry(queue, onMessage, options.batch ?? 256, options.maxInFlight ?? Infinity) };

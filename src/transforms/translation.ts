@@ -1,5 +1,5 @@
 /**
- * Translation (docs/evaluator/transforms.md, not in the spec): `"Translation": "<name>"` converts the body
+ * Translation (docs/evaluator/transforms.md; a later kind of the original's): `"Translation": "<name>"` converts the body
  * between formats. Names are case-insensitive:
  *  - XML2JSON: XML to JSON (xml-to-json.ts; repeated siblings become a list, attributes dropped);
  *  - JSON2XML: JSON to XML inside a `<JSON>` root (json-to-xml.ts; list items are repeated

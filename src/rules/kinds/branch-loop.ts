@@ -1,5 +1,5 @@
 /**
- * Branch and Loop rulesets (docs/evaluator/rules.md, the spec's multi-rule kinds). The ruleset's own
+ * Branch and Loop rulesets (docs/evaluator/rules.md, the original's multi-rule kinds). The ruleset's own
  * pattern groups are matched first, then:
  *  - Branch: the referenced rulesets are tried in order (filter only); the first that matches is
  *    applied exactly as if the message had named it (all kinds, including time-window and file

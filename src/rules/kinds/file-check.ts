@@ -1,5 +1,5 @@
 /**
- * File age and size rulesets (`AgeRange`, `SizeRange`; docs/evaluator/rules.md, not in the spec): render
+ * File age and size rulesets (`AgeRange`, `SizeRange`; docs/evaluator/rules.md; a later kind of the original's): render
  * `Template` (+ `Substitution`) into a file path, then check the file's age in ms or size in bytes
  * against a list of intervals: 0 inside, 1 outside, -1 when the file cannot be read. `ResultField`
  * receives the measured value. Deliberate fix: a missing Template is rejected at start-up.

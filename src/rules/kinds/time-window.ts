@@ -5,7 +5,7 @@
  * the engine's current time: 0 in time, 1 late or blackout, -1 when the time does not parse.
  *
  * Deliberate fixes: the original built the key template from the ActiveTime map and so could never
- * start (the original's bug; docs/evaluator/rules.md); here KeyTemplate is the key template. As the spec requires, a missing
+ * start (the original's bug; docs/evaluator/rules.md); here KeyTemplate is the key template. As the original's documentation requires, a missing
  * KeyTemplate or TimePattern, or thresholds that are neither age (two or more numbers) nor
  * occurrence (one negative number) nor absent, are rejected at start-up.
  */

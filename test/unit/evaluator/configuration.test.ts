@@ -48,7 +48,7 @@ describe('start-up validation of the MessageEvaluator configuration', () => {
     expect(configError(() => makeEngine({ a: 'not a map' })).ruleset).toBe('a');
   });
 
-  it('rejects more rulesets than MaxNumberRules, and accepts the spec spelling MaxNumberRule', () => {
+  it('rejects more rulesets than MaxNumberRules, and accepts the documented spelling MaxNumberRule', () => {
     expect(() => makeEngine({ a: {}, b: {} }, { MaxNumberRules: '1' })).toThrow(/more than MaxNumberRules 1/);
     expect(() => makeEngine({ a: {}, b: {} }, { MaxNumberRule: '1' })).toThrow(/more than MaxNumberRules 1/);
     expect(makeEngine({ a: {}, b: {} }, { MaxNumberRule: '2' }).engine.rulesetNames).toEqual(['a', 'b']);

@@ -28,7 +28,7 @@ describe('JobNode configuration: the published sample', () => {
     expect(problems).toContainEqual(expect.objectContaining({ property: 'Ruleset/0/KeyTemplat', severity: 'error', message: expect.stringContaining('did you mean KeyTemplate') }));
   });
 
-  it('accepts the sample once KeyTemplate is spelt right, with the spec layout: log = notice, done = bypass, four workers', () => {
+  it('accepts the sample once KeyTemplate is spelt right, with the documented layout: log = notice, done = bypass, four workers', () => {
     const fixed = JSON.parse(JSON.stringify(SAMPLE).replace(/KeyTemplat"/g, 'KeyTemplate"')) as ComponentConfig;
     expect(validateComponentConfig(jobNodeComponent as never, fixed, '.').filter((p) => p.severity === 'error')).toEqual([]);
     const s = parseJobNodeSettings('node_job', fixed);
