@@ -2,9 +2,9 @@
  * The SharedState contract, run against the in-process store and against Redis on 127.0.0.1:6379
  * (unique key prefix per test). Redis must be reachable: these tests fail, saying so, when it is not.
  */
-import { REDIS_URL, deleteRedisPrefix, redisUnreachable } from '../../../support/redis';
-import { MemorySharedState, MemorySharedStore, SharedState } from '../../../../actors/nodes/job-node-shared-state';
-import { RedisSharedState } from '../../../../actors/nodes/job-node-shared-redis';
+import { REDIS_URL, deleteRedisPrefix, redisUnreachable } from '../../support/redis';
+import { MemorySharedState, MemorySharedStore, SharedState } from '../../../actors/nodes/job-node-shared-state';
+import { RedisSharedState } from '../../../actors/nodes/job-node-shared-redis';
 
 const LEASE_MS = 300;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

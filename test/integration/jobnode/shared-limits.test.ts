@@ -2,9 +2,9 @@
  * JobNode with SharedState: two nodes in this process, each with its own Redis connection, behave as
  * two instances of one topology (needs Redis on 127.0.0.1:6379; fails saying so when it is not there).
  */
-import { CuttableRedisProxy, REDIS_URL, deleteRedisPrefix, requireRedis } from '../../../support/redis';
-import { queryJobNodeStatus } from '../../../../actors/nodes/job-node';
-import { HandWorker, Rig, rig, waitFor } from './component-support';
+import { CuttableRedisProxy, REDIS_URL, deleteRedisPrefix, requireRedis } from '../../support/redis';
+import { queryJobNodeStatus } from '../../../actors/nodes/job-node';
+import { HandWorker, Rig, rig, waitFor } from '../../unit/nodes/job-node/component-support';
 
 const RULESETS = [
   { Name: 'nightly', Threshold: '1', KeyTemplate: '##JobID##', KeySubstitution: 's/-retry$//', JMSPropertyGroup: [{ JobType: '^nightly$' }] },
