@@ -1,0 +1,51 @@
+/**
+ * Fault test: a silent partition (a proxy that stops forwarding, no FIN or RST) between an AmqpReceiver and
+ * the system RabbitMQ (only used: the cut is in the proxy of this test), with its Heartbeat left at the
+ * default. Messages are published straight to the broker all along. The flow must turn not ready within
+ * the Heartbeat + 2 s, reconnect by itself when the path is back, lose nothing, and log the outage from the
+ * last traffic (within 10 % of the cut's length).
+ */
+import * as amqp from 'amqplib';
+import { randomUUID } from 'crypto';
+import { DEFAULT_HEARTBEAT_SECONDS } from '../../src/transports/amqp091-connection';
+import { describeRun, runPartition } from '../support/partition-kit';
+import { TcpProxy } from '../support/tcp-proxy';
+
+jest.setTimeout(120_000);
+
+const CUT_MS = 15_000;
+const QUEUE = `xroute.partition.${randomUUID().slice(0, 8)}`;
+
+let proxy: TcpProxy;
+let publisher: amqp.ChannelModel;
+let channel: amqp.ConfirmChannel;
+
+beforeAll(async () => {
+  proxy = await TcpProxy.start({ host: '127.0.0.1', port: 5672 });
+  publisher = await amqp.connect('amqp://guest:guest@127.0.0.1:5672');
+  channel = await publisher.createConfirmChannel();
+  await channel.assertQueue(QUEUE, { durable: false });
+});
+
+afterAll(async () => {
+  await channel?.deleteQueue(QUEUE).catch(() => undefined);
+  await publisher?.close().catch(() => undefined);
+  await proxy?.close();
+});
+
+it('turns not ready within the default Heartbeat + 2 s of a silent cut, reconnects, loses nothing and logs the outage from the last traffic', async () => {
+  const r = await runPartition({
+    proxy,
+    cutMs: CUT_MS,
+    receiver: { ClassName: 'receiver.AmqpReceiver', URI: `amqp://guest:guest@127.0.0.1:${proxy.port}/`, QueueName: QUEUE, XAMode: '1', ReconnectBackoff: '100,500' },
+    publish: async (i) => {
+      channel.sendToQueue(QUEUE, Buffer.from(String(i)));
+      await channel.waitForConfirms();
+    },
+  });
+  console.log(describeRun('AMQP 0-9-1 silent partition', r));
+  expect(r.detectionMs).toBeLessThanOrEqual(DEFAULT_HEARTBEAT_SECONDS * 1000 + 2_000);
+  expect(r.notReadyBody).toMatch(/nothing received for \d+ ms \(limit 8000 ms, set by Heartbeat\)/);
+  expect(r.lost).toBe(0);
+  expect(Math.abs((r.outageMs ?? 0) - r.cutMs)).toBeLessThanOrEqual(r.cutMs * 0.1);
+});
