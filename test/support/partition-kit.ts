@@ -7,7 +7,7 @@
  */
 import { buildTopology } from '../../src/config/topology';
 import { Flow } from '../../src/runtime/flow';
-import { AnyComponentDefinition, ComponentRegistry } from '../../src/runtime/component';
+import { AnyComponentDefinition, ComponentRegistry, StatusReporter } from '../../src/runtime/component';
 import { AdminServer, parseAdminAddress, startAdminServer } from '../../src/admin/admin-server';
 import { LogEntry, memoryLogger } from '../../src/logging/logger';
 import { defaultRegistry } from '../../actors';
@@ -144,4 +144,17 @@ export async function runPartition(s: PartitionScenario): Promise<PartitionRepor
 /** One line for the test output: what an operator would read off the run. */
 export function describeRun(what: string, r: PartitionReport): string {
   return `${what}: /readyz 503 ${r.detectionMs} ms after the cut; cut ${r.cutMs} ms, outage logged ${r.outageMs} ms; ${r.sent} sent, ${r.distinct} distinct received, ${r.lost} lost, ${r.duplicates} duplicates`;
+}
+
+/**
+ * Watches a running component for `forMs` on a quiet source: the statuses it went through after it was first
+ * RUNNING, and its reconnects. A connection whose broker only heartbeats must stay RUNNING.
+ */
+export async function quietWatch(status: StatusReporter, forMs: number): Promise<{ statuses: string[]; reconnects: number }> {
+  await waitFor(() => status.status === 'RUNNING', 'the component RUNNING', 20_000);
+  const statuses: string[] = [status.status];
+  const off = status.onChange((s) => statuses.push(s.status));
+  await sleep(forMs);
+  off();
+  return { statuses, reconnects: status.totals.reconnects };
 }
