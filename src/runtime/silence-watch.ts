@@ -57,6 +57,8 @@ export class SilenceWatch {
   private lastCheck: number;
   private timer: NodeJS.Timeout | undefined;
   private readonly intervalMs: number;
+  /** Checks made so far. */
+  checks = 0;
 
   constructor(private readonly o: SilenceWatchOptions) {
     this.lastCount = o.received();
@@ -74,6 +76,11 @@ export class SilenceWatch {
     return this.lastTraffic;
   }
 
+  /** Still watching: not stopped, not declared silent, and a limit to watch. */
+  get active(): boolean {
+    return this.timer !== undefined;
+  }
+
   stop(): void {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
@@ -88,6 +95,7 @@ export class SilenceWatch {
   }
 
   private check(): void {
+    this.checks++;
     const now = Date.now();
     const late = now - this.lastCheck > 3 * this.intervalMs;
     this.lastCheck = now;

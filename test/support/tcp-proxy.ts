@@ -28,6 +28,9 @@ export class RelayHub {
   private cutAt: number | undefined;
   /** Connections relayed to the target (held ones counted when they are connected). */
   relayed = 0;
+  /** Bytes dropped by cuts, and bytes kept from connections held during a cut. */
+  droppedBytes = 0;
+  heldBytes = 0;
 
   constructor(private readonly target: ProxyTarget) {}
 
@@ -49,7 +52,10 @@ export class RelayHub {
       return;
     }
     const early: Buffer[] = [];
-    const keep = (chunk: Buffer) => early.push(chunk);
+    const keep = (chunk: Buffer) => {
+      this.heldBytes += chunk.length;
+      early.push(chunk);
+    };
     client.on('data', keep);
     this.held.push(() => {
       client.removeListener('data', keep);
@@ -99,7 +105,10 @@ export class RelayHub {
     upstream.on('close', r.end);
     const forward = (from: net.Socket, to: net.Socket) =>
       from.on('data', (chunk: Buffer) => {
-        if (r.severed) return; // dropped: the path is cut
+        if (r.severed) {
+          this.droppedBytes += chunk.length; // the path is cut
+          return;
+        }
         if (!to.write(chunk)) {
           from.pause();
           to.once('drain', () => from.resume());
@@ -131,6 +140,16 @@ export class TcpProxy {
   /** Connections relayed to the target so far. */
   get relayed(): number {
     return this.hub.relayed;
+  }
+
+  /** Bytes dropped by cuts so far. */
+  get droppedBytes(): number {
+    return this.hub.droppedBytes;
+  }
+
+  /** Bytes kept from connections held during a cut so far. */
+  get heldBytes(): number {
+    return this.hub.heldBytes;
   }
 
   /** Cuts the path silently (see the module comment); returns when (epoch ms). */
