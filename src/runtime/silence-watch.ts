@@ -70,12 +70,6 @@ export class SilenceWatch {
     }
   }
 
-  /** When traffic was last seen (epoch ms; at most one check interval late). */
-  get lastTrafficAt(): number {
-    this.observe(Date.now());
-    return this.lastTraffic;
-  }
-
   /** Still watching: not stopped, not declared silent, and a limit to watch. */
   get active(): boolean {
     return this.timer !== undefined;
@@ -86,20 +80,17 @@ export class SilenceWatch {
     this.timer = undefined;
   }
 
-  private observe(now: number): void {
-    const count = this.o.received();
-    if (count !== this.lastCount) {
-      this.lastCount = count;
-      this.lastTraffic = now;
-    }
-  }
-
   private check(): void {
     this.checks++;
     const now = Date.now();
     const late = now - this.lastCheck > 3 * this.intervalMs;
     this.lastCheck = now;
-    this.observe(now);
+    const count = this.o.received();
+    if (count !== this.lastCount) {
+      // dated to this check: at most one interval after the bytes came
+      this.lastCount = count;
+      this.lastTraffic = now;
+    }
     const silentMs = now - this.lastTraffic;
     if (late || silentMs < this.o.limitMs || this.timer === undefined) return;
     this.stop();
