@@ -1,6 +1,6 @@
 /**
  * Fault test: a silent partition (a proxy that stops forwarding, no FIN or RST) between a JMSReceiver and
- * RabbitMQ's AMQP 1.0 (a private node of this test), with IdleTimeout left at the default. A JMSPersister
+ * RabbitMQ's AMQP 1.0 (a private node of this test), with IdleTimeout left at the default and set shorter. A JMSPersister
  * publishes straight to the broker all along. The flow must turn not ready within the IdleTimeout + 2 s,
  * reconnect by itself when the path is back, lose nothing, and log the outage from the last traffic (within
  * 10 % of the cut's length).
@@ -17,7 +17,6 @@ import { TcpProxy } from '../support/tcp-proxy';
 
 jest.setTimeout(180_000);
 
-const CUT_MS = 15_000;
 const QUEUE = `partition-q-${randomUUID().slice(0, 8)}`;
 
 let node: PrivateRabbitMQ;
@@ -37,18 +36,22 @@ afterAll(async () => {
   await node?.dispose(); // its queues go with it
 });
 
-it('turns not ready within the default IdleTimeout + 2 s of a silent cut, reconnects, loses nothing and logs the outage from the last traffic', async () => {
+it.each([
+  ['the default IdleTimeout', {}, DEFAULT_IDLE_TIMEOUT_MS, 15_000],
+  ['an IdleTimeout of 3000 ms', { IdleTimeout: '3000' }, 3000, 10_000],
+] as const)('turns not ready within %s + 2 s of a silent cut, reconnects, loses nothing and logs the outage from the last traffic', async (_what, config, idleTimeoutMs, cutMs) => {
   const r = await runPartition({
     proxy,
-    cutMs: CUT_MS,
-    receiver: { ClassName: 'receiver.JMSReceiver', URI: `amqp://127.0.0.1:${proxy.port}`, Username: 'guest', Password: 'guest', QueueName: QUEUE, Mode: 'daemon', XAMode: '1', ReconnectBackoff: '100,500' },
+    cutMs,
+    receiver: { ClassName: 'receiver.JMSReceiver', URI: `amqp://127.0.0.1:${proxy.port}`, Username: 'guest', Password: 'guest', QueueName: QUEUE, Mode: 'daemon', XAMode: '1', ReconnectBackoff: '100,500', ...config },
     publish: async (i) => {
-      await input.put(Message.text(String(i)));
+      await input.put(Message.text(`${idleTimeoutMs}-${i}`));
     },
+    bodyOf: (i) => `${idleTimeoutMs}-${i}`,
   });
-  console.log(describeRun('AMQP 1.0 (RabbitMQ) silent partition', r));
-  expect(r.detectionMs).toBeLessThanOrEqual(DEFAULT_IDLE_TIMEOUT_MS + 2_000);
-  expect(r.notReadyBody).toMatch(/nothing received for \d+ ms \(limit 8000 ms, set by IdleTimeout\)/);
+  console.log(describeRun(`AMQP 1.0 (RabbitMQ) silent partition, IdleTimeout ${idleTimeoutMs} ms`, r));
+  expect(r.detectionMs).toBeLessThanOrEqual(idleTimeoutMs + 2_000);
+  expect(r.notReadyBody).toMatch(new RegExp(`nothing received for \\d+ ms \\(limit ${idleTimeoutMs} ms, set by IdleTimeout\\)`));
   expect(r.lost).toBe(0);
   expect(Math.abs((r.outageMs ?? 0) - r.cutMs)).toBeLessThanOrEqual(r.cutMs * 0.1);
 });

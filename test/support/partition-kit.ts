@@ -18,8 +18,10 @@ export interface PartitionScenario {
   /** The receiver's configuration (its URI through the proxy); it writes to the link "in". */
   readonly receiver: Record<string, unknown>;
   readonly proxy: TcpProxy;
-  /** Publishes message number `i` (its body is String(i)) straight to the broker, not through the proxy. */
+  /** Publishes message number `i` straight to the broker, not through the proxy. */
   readonly publish: (i: number) => Promise<void>;
+  /** The body of message number `i` (default String(i)): the same queue may serve several runs. */
+  readonly bodyOf?: (i: number) => string;
   readonly cutMs: number;
   /** Pause between two publishes (default 20 ms: about 50 messages a second). */
   readonly publishEveryMs?: number;
@@ -117,9 +119,11 @@ export async function runPartition(s: PartitionScenario): Promise<PartitionRepor
     await sleep(2_000); // messages flow again before the feeding stops
     feeding = false;
     await feeder;
-    await waitFor(() => seen.size >= sent, () => `all ${sent} messages (have ${seen.size} distinct)`, 30_000);
-    const deliveries = [...seen.values()].reduce((a, b) => a + b, 0);
-    const lost = Array.from({ length: sent }, (_, i) => String(i)).filter((id) => !seen.has(id)).length;
+    const bodies = Array.from({ length: sent }, (_, i) => (s.bodyOf ?? String)(i));
+    const missing = () => bodies.filter((body) => !seen.has(body)).length;
+    await waitFor(() => missing() === 0, () => `all ${sent} messages (${missing()} missing)`, 30_000).catch(() => undefined);
+    const lost = missing();
+    const deliveries = bodies.reduce((n, body) => n + (seen.get(body) ?? 0), 0);
     const back = logs.find((e) => e.message === 'reconnected' && e.meta.component === 'rcvr');
     return {
       detectionMs: notReady.at - cutAt,
@@ -127,8 +131,8 @@ export async function runPartition(s: PartitionScenario): Promise<PartitionRepor
       cutMs,
       outageMs: back?.meta.outageMs as number | undefined,
       sent,
-      distinct: seen.size,
-      duplicates: deliveries - seen.size,
+      distinct: sent - lost,
+      duplicates: deliveries - (sent - lost),
       lost,
       logs,
     };
