@@ -161,7 +161,7 @@ export class JmsSender implements Behaviour<never> {
   }
 
   private async open(): Promise<Session> {
-    const conn = await Amqp10Connection.open({ endpoint: this.s.connection.resolved.endpoint, containerId: this.s.connection.clientId });
+    const conn = await Amqp10Connection.open({ endpoint: this.s.connection.resolved.endpoint, containerId: this.s.connection.clientId, idleTimeoutMs: this.s.connection.idleTimeoutMs });
     try {
       const dialect = chooseDialect(this.s.connection.dialect, conn.remoteProperties);
       const plan = this.kind.destination === 'queue' ? await dialect.queueTarget(conn, this.s.destination) : await dialect.topicTarget(conn, this.s.destination);

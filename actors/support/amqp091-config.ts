@@ -5,7 +5,7 @@
  */
 import { integerSchemas, integerSetting } from '../../src/config/schema-helpers';
 import { BackoffOptions, parseBackoff } from '../../src/runtime/backoff';
-import { AMQP_RECONNECT_BACKOFF, AmqpConnectionSettings, isFatalAmqpError, redactUri } from '../../src/transports/amqp091-connection';
+import { AMQP_RECONNECT_BACKOFF, AmqpConnectionSettings, DEFAULT_HEARTBEAT_SECONDS, isFatalAmqpError, redactUri } from '../../src/transports/amqp091-connection';
 import { ActorContext, TimerHandle } from '../../src/runtime/actor';
 import { ComponentEnv } from '../../src/runtime/component';
 import { Reconnector } from '../../src/runtime/reconnector';
@@ -21,7 +21,11 @@ export { BOOLEAN_STRING };
 
 /** The connection's integer settings: their schema and the reader's defaults and ranges. */
 export const AMQP_CONNECTION_INTEGERS = {
-  Heartbeat: integerSetting('AMQP heartbeat in seconds (default {default}; 0 = off)', 10, { min: 0, pattern: '^\\d+$' }),
+  Heartbeat: integerSetting(
+    'AMQP heartbeat in seconds, negotiated with the broker (which then sends at least every half of it); a connection that receives nothing, not even a heartbeat, for this long is declared dead and reopened (default {default}; 0 = off)',
+    DEFAULT_HEARTBEAT_SECONDS,
+    { min: 0, pattern: '^\\d+$' },
+  ),
   ConnectTimeout: integerSetting('ms to wait for the TCP/TLS connection', 10_000, { min: 1, pattern: '^\\d+$' }),
 };
 

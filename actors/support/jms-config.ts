@@ -12,9 +12,20 @@ import { JmsSelector, SelectorSyntaxError } from '../../src/jms/selector';
 import { migrationWarnings } from '../../src/transports/jms-migration';
 import { ConfigReader, ComponentConfigError } from './config-values';
 import { ReconnectSettings, readReconnectSettings, reconnectSchemaProperties } from './amqp091-config';
+import { integerSchemas, integerSetting } from '../../src/config/schema-helpers';
+import { DEFAULT_IDLE_TIMEOUT_MS } from '../../src/transports/amqp10-connection';
 import { configuredTlsProperties, readTlsSettings, tlsSchemaProperties } from './tls-config';
 
 const s = (description: string) => ({ type: 'string', description });
+
+/** Liveness of the connection (docs/operations.md#liveness-of-broker-connections). */
+export const JMS_LIVENESS_INTEGERS = {
+  IdleTimeout: integerSetting(
+    'ms without any traffic from the broker (not even an empty frame) after which the connection is declared dead and reopened; sent to the broker, which then sends at least every half of it (default {default}; 0 = off, else at least 1000)',
+    DEFAULT_IDLE_TIMEOUT_MS,
+    { min: 0, pattern: '^\\s*\\d+\\s*$' },
+  ),
+};
 
 /** Properties every JMS component understands (connection, JNDI, vendor, dialect, reconnection). */
 export function jmsConnectionSchemaProperties(): Record<string, unknown> {
@@ -41,6 +52,7 @@ export function jmsConnectionSchemaProperties(): Record<string, unknown> {
     BrokerVersion: s('broker version (no effect over AMQP 1.0)'),
     ...tlsSchemaProperties(),
     ...reconnectSchemaProperties(),
+    ...integerSchemas(JMS_LIVENESS_INTEGERS),
   };
 }
 
@@ -49,6 +61,8 @@ export interface JmsConnectionSettings {
   readonly clientId?: string;
   readonly dialect: DialectChoice;
   readonly reconnect: ReconnectSettings;
+  /** IdleTimeout: the connection's liveness limit in ms (0 = off). */
+  readonly idleTimeoutMs: number;
   readonly cellId: string;
 }
 
@@ -60,8 +74,16 @@ export function readJmsConnection(reader: ConfigReader, baseDir: string, kind: D
     clientId: clientId === '' ? undefined : clientId,
     dialect: reader.oneOf('Dialect', DIALECT_CHOICES, 'auto'),
     reconnect: readReconnectSettings(reader),
+    idleTimeoutMs: readIdleTimeout(reader),
     cellId,
   };
+}
+
+/** IdleTimeout: 0 (off) or at least a second: a shorter one would declare healthy connections dead. */
+function readIdleTimeout(reader: ConfigReader): number {
+  const ms = reader.integers(JMS_LIVENESS_INTEGERS).IdleTimeout;
+  if (ms !== 0 && ms < 1000) throw new ComponentConfigError(reader.component, 'IdleTimeout', reader.string('IdleTimeout'), '0 (off) or at least 1000 ms');
+  return ms;
 }
 
 /**

@@ -125,12 +125,13 @@ export function jmsConsumerBehaviour<S extends JmsConsumerSettings>(env: Compone
         partition: s.partition,
         endpoint: resolved.endpoint,
         containerId: s.connection.clientId,
+        idleTimeoutMs: s.connection.idleTimeoutMs,
         dialect: s.connection.dialect,
         // A plan with a relay route (RabbitMQ: messages of AMQP 0-9-1 publishers) starts the header relay once.
         plan: async (dialect, conn) => {
           const p = await plan(dialect, conn);
           if (p.relay && relay === undefined) {
-            relay = new RabbitHeaderRelay({ name: env.name, endpoint: resolved.endpoint, route: p.relay, reconnect: s.connection.reconnect, timers, guard: (fn) => ctx.guard(fn), logger: env.logger, status: env.status });
+            relay = new RabbitHeaderRelay({ name: env.name, endpoint: resolved.endpoint, route: p.relay, reconnect: s.connection.reconnect, idleTimeoutMs: s.connection.idleTimeoutMs, timers, guard: (fn) => ctx.guard(fn), logger: env.logger, status: env.status });
             relay.start();
           }
           return p;

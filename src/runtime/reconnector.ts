@@ -3,7 +3,9 @@
  *
  * A connection loss is expected: it is logged once per outage (warn at the start, info when the link is
  * back with the outage's length and attempt count), retried with back-off for as long as it lasts, and
- * visible in the component's status (RETRYING with the last error and next delay). Every delay has jitter
+ * visible in the component's status (RETRYING with the last error and next delay). The outage's length runs
+ * from the last traffic when the connection was declared dead for silence (src/runtime/silence-watch.ts), else
+ * from the loss. Every delay has jitter
  * so that many processes do not reconnect in lock-step after a broker restart.
  *
  * An error that fast retrying cannot cure (isFatal: a wrong password, a missing queue with IsPassive, a TLS
@@ -21,6 +23,7 @@ import { Backoff, BackoffOptions, DEFAULT_JITTER } from './backoff';
 import { Logger } from '../logging/logger';
 import { StatusReporter } from './component';
 import { describe } from './actor';
+import { outageStartOf } from './silence-watch';
 
 export interface ReconnectOptions<C> {
   /** Component name, for logs. */
@@ -101,12 +104,13 @@ export class Reconnector<C> {
   /**
    * The connection broke (close/error event). Starts an outage unless one is already running.
    * `cause` 'client-fault': the broker is up but closed our channel over an error of ours (the caller
-   * logs and counts it); the link is re-opened at once without reporting an outage.
+   * logs and counts it); the link is re-opened at once without reporting an outage. A connection declared dead
+   * for silence (SilentPeerError) dates its outage from its last traffic.
    */
   lost(error: unknown, connection?: C, cause: 'outage' | 'client-fault' = 'outage'): void {
     if (this.state !== 'connected' || (connection !== undefined && connection !== this.current)) return;
     this.current = undefined;
-    this.outageStart = Date.now();
+    this.outageStart = outageStartOf(error);
     this.attempts = 0;
     this.backoff.reset();
     if (cause === 'outage') {

@@ -8,6 +8,11 @@
  * credentials in the URI (the original never set the password: fixed). An empty or "/" path is vhost "/".
  * TLS (amqps): CAFile, CertFile, KeyFile (paths relative to the configuration's directory), KeyPassphrase,
  * RejectUnauthorized (default true), ServerName.
+ *
+ * Liveness: Heartbeat is negotiated with the broker (RabbitMQ then sends at least a heartbeat every half of
+ * it) and is the limit of silence after which xroute declares the connection dead (amqp091-session.ts);
+ * amqplib's own check waits two to three heartbeats, so it never decides. The two functions that reach into
+ * amqplib's connection for that are below: nothing else touches its internals.
  */
 import * as amqp from 'amqplib';
 import { BackoffOptions } from '../runtime/backoff';
@@ -21,6 +26,7 @@ export interface AmqpConnectionSettings {
   readonly username: string;
   /** Never logged. */
   readonly password: string;
+  /** Negotiated heartbeat and liveness limit (0 = off). */
   readonly heartbeatSeconds: number;
   readonly connectTimeoutMs: number;
   /** Used with protocol amqps (src/transports/tls.ts). */
@@ -48,6 +54,27 @@ export async function openAmqpConnection(s: AmqpConnectionSettings, onError: (er
   );
   conn.on('error', onError);
   return conn;
+}
+
+/** The default Heartbeat: a silent partition is detected within 8 s (docs/operations.md). */
+export const DEFAULT_HEARTBEAT_SECONDS = 8;
+
+/** amqplib's socket under a ChannelModel (its `connection.stream`: the socket itself for TCP and TLS). */
+function socketOf(conn: amqp.ChannelModel): { bytesRead?: number; destroy?(error?: Error): void } | undefined {
+  return (conn as unknown as { connection?: { stream?: { bytesRead?: number; destroy?(error?: Error): void } } }).connection?.stream;
+}
+
+/** Bytes received on the connection so far (heartbeats included), for the liveness watch. */
+export function bytesReceived(conn: amqp.ChannelModel): number {
+  return socketOf(conn)?.bytesRead ?? 0;
+}
+
+/**
+ * Drops a connection declared dead without the closing handshake, which a silent broker would never answer:
+ * the socket is destroyed with `error`, and amqplib closes its channels and emits 'error' and 'close'.
+ */
+export function abortAmqpConnection(conn: amqp.ChannelModel, error: Error): void {
+  socketOf(conn)?.destroy?.(error);
 }
 
 /** Reply codes that mean the configuration is wrong: retrying cannot help. */

@@ -6,11 +6,13 @@
  * Loss wiring (amqplib emits 'error' and then 'close' for one loss, and an 'error' without a listener kills the process): a channel 'error' (the broker closed the channel, the connection stays up)
  * only records the reason as an AmqpChannelError; the channel's or connection's 'close' reports the loss once to `onLost` with the best reason known (the channel error, the
  * connection error, or a plain "closed"). A session that died during set-up fails the open, so the
- * reconnector tries again.
+ * reconnector tries again. A connection that receives nothing for its Heartbeat is declared dead here: the
+ * loss is reported with a SilentPeerError (its outage dates from the last traffic) and the socket dropped.
  */
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import type { AckTracker, SettleFrame } from './ack-tracker';
-import { AmqpConnectionSettings, AmqpStepError, amqpStep, describeAddress, openAmqpConnection } from './amqp091-connection';
+import { AmqpConnectionSettings, AmqpStepError, abortAmqpConnection, amqpStep, bytesReceived, describeAddress, openAmqpConnection } from './amqp091-connection';
+import { SilenceWatch } from '../runtime/silence-watch';
 
 /**
  * The broker closed the channel with an error (e.g. 406 "unknown delivery tag", 404 on a publish to a
@@ -60,6 +62,7 @@ export async function openAmqpSession<C extends Channel, S extends AmqpSessionBa
     }),
   );
   let session: S | undefined;
+  let watch: SilenceWatch | undefined;
   try {
     const ch = (await amqpStep(component, o.confirm ? 'confirm channel open' : 'channel open', () =>
       o.confirm ? conn.createConfirmChannel() : conn.createChannel(),
@@ -69,13 +72,28 @@ export async function openAmqpSession<C extends Channel, S extends AmqpSessionBa
     ch.on('error', (e: Error) => {
       s.lostError = new AmqpChannelError(component, e);
     });
-    conn.on('close', (e?: Error) => o.onLost(s, e ?? connError ?? new Error('connection closed')));
+    const w = new SilenceWatch({
+      peer: describeAddress(connection),
+      limitMs: connection.heartbeatSeconds * 1000,
+      property: 'Heartbeat',
+      received: () => bytesReceived(conn),
+      onSilent: (error) => {
+        o.onLost(s, error);
+        abortAmqpConnection(conn, error);
+      },
+    });
+    watch = w;
+    conn.on('close', (e?: Error) => {
+      w.stop();
+      o.onLost(s, e ?? connError ?? new Error('connection closed'));
+    });
     ch.on('close', () => o.onLost(s, s.lostError ?? new Error('channel closed')));
     await o.setup(s, ch);
     if (!s.alive) throw new AmqpStepError(component, 'channel set-up', s.lostError ?? new Error('connection lost while opening'));
     return s;
   } catch (e) {
     if (session) session.alive = false;
+    watch?.stop();
     void conn.close().catch(() => undefined);
     throw e;
   }

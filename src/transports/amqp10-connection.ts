@@ -8,12 +8,17 @@
  * the link (a refused attach still fires receiver_open, with a null source), and one `lost` notification
  * for whatever breaks an open connection. Every rhea error event has a listener here, because an unhandled
  * one is thrown on the container and kills the process.
+ *
+ * Liveness: the idle timeout goes to the broker in the open frame (it then sends at least an empty frame
+ * every half of it), and this module declares the connection lost once nothing at all was received for that
+ * long (src/runtime/silence-watch.ts); rhea's own check waits twice the timeout, so it never decides.
  */
 import rhea = require('rhea');
 import type { Socket } from 'net';
 import { Amqp10AuthError, Amqp10ConnectError, Amqp10ConnectionLostError, Amqp10LinkError, connectFailure } from './amqp10-errors';
 import { TlsSettings, tlsSocketOptions } from './tls';
 import { installRheaConsoleFilter } from './rhea-console-filter';
+import { SilenceWatch } from '../runtime/silence-watch';
 
 installRheaConsoleFilter();
 
@@ -33,11 +38,17 @@ export interface OpenOptions {
   readonly endpoint: Amqp10Endpoint;
   /** The AMQP container id = the JMS ClientID (durable subscriptions are keyed by it). */
   readonly containerId?: string;
-  /** Heartbeat: the broker must send something within this many ms (default 10 000). */
+  /**
+   * Liveness: the broker must send something within this many ms, or the connection is declared lost
+   * (default DEFAULT_IDLE_TIMEOUT_MS; 0 = no heartbeat and no watch). Set by the component's IdleTimeout.
+   */
   readonly idleTimeoutMs?: number;
   /** Give up an attempt after this many ms (default 10 000). */
   readonly connectTimeoutMs?: number;
 }
+
+/** The default idle timeout: a silent partition is detected within 8 s (docs/operations.md). */
+export const DEFAULT_IDLE_TIMEOUT_MS = 8_000;
 
 export function endpointLabel(e: Amqp10Endpoint): string {
   return `${e.tls ? 'amqps' : 'amqp'}://${e.host}:${e.port}`;
@@ -51,6 +62,7 @@ export class Amqp10Connection {
   private lostError: Error | undefined;
   private closing = false;
   private corked = false;
+  private watch: SilenceWatch | undefined;
   /** Links this side is closing on purpose: their close events are not a loss. */
   private readonly closingLinks = new WeakSet<object>();
 
@@ -71,7 +83,7 @@ export class Amqp10Connection {
       host: e.host,
       port: e.port,
       reconnect: false,
-      idle_time_out: options.idleTimeoutMs ?? 10_000,
+      idle_time_out: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
       // As Qpid JMS does. rhea turns Nagle's algorithm off only once a receiver attaches: on a connection that
       // only sends, a send otherwise waits behind the acknowledgement of the one before.
       tcp_no_delay: true,
@@ -125,6 +137,7 @@ export class Amqp10Connection {
         if (props && props['amqp:connection-establishment-failed']) return; // the close with the reason follows
         settled = true;
         clearTimeout(timer);
+        conn.watchLiveness(options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
         resolve(conn);
       });
       raw.on('connection_error', (ctx) => {
@@ -249,6 +262,17 @@ export class Amqp10Connection {
 
   // ------------------------------------------------------------------ internals
 
+  private watchLiveness(limitMs: number): void {
+    const raw = this.raw as unknown as { socket?: { bytesRead?: number } };
+    this.watch = new SilenceWatch({
+      peer: this.label,
+      limitMs,
+      property: 'IdleTimeout',
+      received: () => raw.socket?.bytesRead ?? 0,
+      onSilent: (error) => this.markLost(error),
+    });
+  }
+
   private openLink<L extends rhea.Receiver | rhea.Sender>(link: L, kind: 'receiver' | 'sender', address: string): Promise<L> {
     return new Promise<L>((resolve, reject) => {
       let settled = false;
@@ -308,6 +332,7 @@ export class Amqp10Connection {
   }
 
   private destroy(): void {
+    this.watch?.stop();
     // rhea's own abort: ends and destroys the socket and clears its heartbeat timers.
     const raw = this.raw as unknown as { socket?: unknown; abort_socket(socket: unknown): void; heartbeat_in?: NodeJS.Timeout; heartbeat_out?: NodeJS.Timeout };
     try {

@@ -65,6 +65,8 @@ export interface ConsumerOptions {
   readonly partition: Partition;
   readonly endpoint: Amqp10Endpoint;
   readonly containerId?: string;
+  /** Liveness limit of the connection (IdleTimeout, ms; 0 = off): src/transports/amqp10-connection.ts. */
+  readonly idleTimeoutMs?: number;
   readonly dialect: DialectChoice;
   /** Which source to attach, once the dialect is known (may declare broker objects first). */
   readonly plan: (dialect: Dialect, conn: Amqp10Connection) => Promise<SourcePlan>;
@@ -190,7 +192,7 @@ export class Amqp10Consumer {
   // ------------------------------------------------------------------ connection
 
   private async connect(): Promise<Session> {
-    const conn = await Amqp10Connection.open({ endpoint: this.o.endpoint, containerId: this.o.containerId });
+    const conn = await Amqp10Connection.open({ endpoint: this.o.endpoint, containerId: this.o.containerId, idleTimeoutMs: this.o.idleTimeoutMs });
     try {
       const dialect = chooseDialect(this.o.dialect, conn.remoteProperties);
       const plan = await this.o.plan(dialect, conn);

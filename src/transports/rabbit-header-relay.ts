@@ -40,6 +40,8 @@ export interface RelayOptions {
   readonly endpoint: Amqp10Endpoint;
   readonly route: RelayRoute;
   readonly reconnect: ReconnectPolicy;
+  /** The component's IdleTimeout (ms; 0 = off): the liveness limit of the AMQP 1.0 side, the heartbeat of the 0-9-1 side. */
+  readonly idleTimeoutMs?: number;
   readonly timers: Timers;
   readonly guard: <A extends unknown[]>(fn: (...args: A) => void) => (...args: A) => void;
   readonly logger: Logger;
@@ -109,12 +111,13 @@ export class RabbitHeaderRelay {
   // ------------------------------------------------------------------ connection
 
   private async connect(): Promise<RelaySession> {
-    const conn091 = await connectRabbitAmqp091(this.o.endpoint, `relay from the queue ${this.o.route.from}`);
+    const idle = this.o.idleTimeoutMs;
+    const conn091 = await connectRabbitAmqp091(this.o.endpoint, `relay from the queue ${this.o.route.from}`, idle === undefined ? undefined : Math.ceil(idle / 1000));
     let conn10: Amqp10Connection | undefined;
     try {
       const ch = await conn091.createChannel();
       ch.on('error', () => undefined);
-      conn10 = await Amqp10Connection.open({ endpoint: this.o.endpoint });
+      conn10 = await Amqp10Connection.open({ endpoint: this.o.endpoint, idleTimeoutMs: idle });
       const sender = await conn10.openSender({ target: { address: `/amq/queue/${this.o.route.to}` }, autosettle: true });
       const s: RelaySession = { conn091, ch, conn10, sender, acks: new AckTracker(), inFlight: new Map(), waiting: [], flushScheduled: false, alive: true };
       // Before the first delivery can be relayed: the broker's outcomes must find their listeners.

@@ -11,6 +11,7 @@ import * as net from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import * as tls from 'tls';
+import { RelayHub } from './tcp-proxy';
 
 export interface TestCertificates {
   /** The temporary directory holding every file (removed by cleanup()). */
@@ -95,10 +96,10 @@ export class TlsProxy {
    * client that has rejected the certificate is already counted; handshakeFailures may lag behind.
    */
   connections = 0;
-  private readonly sockets = new Set<net.Socket>();
 
   private constructor(
     private readonly server: tls.Server,
+    private readonly hub: RelayHub,
     readonly port: number,
   ) {}
 
@@ -113,40 +114,24 @@ export class TlsProxy {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());
     });
-    const proxy = new TlsProxy(server, (server.address() as net.AddressInfo).port);
+    const hub = new RelayHub(target);
+    const proxy = new TlsProxy(server, hub, (server.address() as net.AddressInfo).port);
     server.on('connection', (raw: net.Socket) => {
       proxy.connections++;
-      proxy.track(raw);
+      hub.track(raw);
     });
     server.on('tlsClientError', (err: Error) => proxy.handshakeFailures.push(err.message));
     server.on('secureConnection', (client: tls.TLSSocket) => {
       proxy.accepted++;
-      const upstream = net.connect(target.port, target.host);
-      proxy.track(client);
-      proxy.track(upstream);
-      const end = () => {
-        client.destroy();
-        upstream.destroy();
-      };
-      client.on('error', end);
-      upstream.on('error', end);
-      client.on('close', end);
-      upstream.on('close', end);
-      client.pipe(upstream).pipe(client);
+      hub.relay(client);
     });
     return proxy;
-  }
-
-  private track(socket: net.Socket): void {
-    this.sockets.add(socket);
-    socket.once('close', () => this.sockets.delete(socket));
   }
 
   /** Stops listening and cuts every open connection (both sides). */
   async close(): Promise<void> {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    for (const s of this.sockets) s.destroy();
-    this.sockets.clear();
+    this.hub.destroyAll();
     await closed;
   }
 }

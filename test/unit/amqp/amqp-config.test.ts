@@ -57,6 +57,10 @@ describe('configuration errors', () => {
     expect(receiver({ RoutingKye: 'a' })).toEqual([expect.objectContaining({ property: 'RoutingKye', message: expect.stringContaining('did you mean RoutingKey') })]);
   });
 
+  it('refuses a Heartbeat that is not a whole number of seconds, naming the property', () => {
+    expect(receiver({ Heartbeat: '2.5' })).toEqual([expect.objectContaining({ property: 'Heartbeat', severity: 'error' })]);
+  });
+
   it('rejects an unknown exchange type', () => {
     expect(receiver({ ExchangeType: 'x-delayed' })[0]).toMatchObject({ property: 'ExchangeType' });
   });

@@ -9,18 +9,18 @@ import { JmsConsumerSettings } from '../../../actors/support/jms-consumer';
 import { JsonSchema } from '../../../src/runtime/component';
 import { statedDefault } from '../../support/stated-defaults';
 
-const consumerDefaults = (s: JmsConsumerSettings) => ({ XAMode: s.xaMode, ReceiveTime: s.receiveTimeMs });
+const consumerDefaults = (s: JmsConsumerSettings) => ({ XAMode: s.xaMode, ReceiveTime: s.receiveTimeMs, IdleTimeout: s.connection.idleTimeoutMs });
 const stated = (schema: JsonSchema, keys: readonly string[]) => Object.fromEntries(keys.map((k) => [k, statedDefault(schema, k)]));
 
 describe('JMS receiver integer settings left out', () => {
   it('are read by JMSReceiver as the defaults its schema states', () => {
     const s = readReceiverSettings('r', { URI: 'amqp://h', QueueName: 'q' }, '.');
-    expect(consumerDefaults(s)).toEqual(stated(JMS_RECEIVER_SCHEMA, ['XAMode', 'ReceiveTime']));
+    expect(consumerDefaults(s)).toEqual(stated(JMS_RECEIVER_SCHEMA, ['XAMode', 'ReceiveTime', 'IdleTimeout']));
   });
 
   it('are read by JMSSubscriber as the defaults its schema states', () => {
     const s = readSubscriberSettings('s', { URI: 'amqp://h', TopicName: 't' }, '.');
-    expect(consumerDefaults(s)).toEqual(stated(JMS_SUBSCRIBER_SCHEMA, ['XAMode', 'ReceiveTime']));
+    expect(consumerDefaults(s)).toEqual(stated(JMS_SUBSCRIBER_SCHEMA, ['XAMode', 'ReceiveTime', 'IdleTimeout']));
   });
 });
 
@@ -30,8 +30,8 @@ describe('JMS sender integer settings left out', () => {
     [JMS_PUBLISHER_KIND, { URI: 'amqp://h', TopicName: 't' }],
   ])('are read by %o as the defaults its schema states', (kind, config) => {
     const s = readSenderSettings(kind, 'p', config, '.');
-    expect({ TextMode: s.textMode ? 1 : 0, MaxInFlight: s.maxInFlight, SendRetries: s.sendRetries, RetryDelay: s.retryDelayMs, MaxIdleTime: s.maxIdleMs / 1000 }).toEqual(
-      stated(jmsSenderSchema(kind), ['TextMode', 'MaxInFlight', 'SendRetries', 'RetryDelay', 'MaxIdleTime']),
+    expect({ TextMode: s.textMode ? 1 : 0, MaxInFlight: s.maxInFlight, SendRetries: s.sendRetries, RetryDelay: s.retryDelayMs, MaxIdleTime: s.maxIdleMs / 1000, IdleTimeout: s.connection.idleTimeoutMs }).toEqual(
+      stated(jmsSenderSchema(kind), ['TextMode', 'MaxInFlight', 'SendRetries', 'RetryDelay', 'MaxIdleTime', 'IdleTimeout']),
     );
   });
 });

@@ -63,6 +63,27 @@ describe('configuration errors', () => {
     expect(issues).toEqual([{ property: 'URI', message: expect.stringMatching(/^scheme "jnp" cannot be used: .*amqp:\/\/localhost:5672/), severity: 'error' }]);
   });
 
+  it.each([
+    ['-1', 'IdleTimeout'],
+    ['500', 'IdleTimeout'],
+    ['soon', 'IdleTimeout'],
+  ])('refuses an IdleTimeout of %s, naming the property and what it takes', (value) => {
+    const issues = [JMS_RECEIVER, JMS_PERSISTER].flatMap((def) => validateComponentConfig(def, { Name: 'x', URI: 'amqp://h', QueueName: 'q', IdleTimeout: value }, samples));
+    expect(issues).toEqual([
+      expect.objectContaining({ property: 'IdleTimeout', severity: 'error' }),
+      expect.objectContaining({ property: 'IdleTimeout', severity: 'error' }),
+    ]);
+  });
+
+  it('says what an IdleTimeout below a second must be instead', () => {
+    expect(() => readReceiverSettings('r', { URI: 'amqp://h', QueueName: 'q', IdleTimeout: '500' }, '.')).toThrow(/IdleTimeout.*"500".*0 \(off\) or at least 1000 ms/);
+  });
+
+  it('reads IdleTimeout 0 as no liveness watch and a value as milliseconds', () => {
+    const limit = (IdleTimeout: string) => readSenderSettings(JMS_PERSISTER_KIND, 'p', { URI: 'amqp://h', QueueName: 'q', IdleTimeout }, '.').connection.idleTimeoutMs;
+    expect([limit('0'), limit('3000')]).toEqual([0, 3000]);
+  });
+
   it('reports a receiver selector that does not parse on MessageSelector', () => {
     const issues = validateComponentConfig(JMS_RECEIVER, { Name: 'r', URI: 'amqp://h', QueueName: 'q', MessageSelector: 'a = ' }, samples);
     expect(issues.map((i) => i.property)).toEqual(['MessageSelector']);

@@ -2,6 +2,7 @@ import { Reconnector, ReconnectOptions } from '../../../src/runtime/reconnector'
 import { ComponentStatus, StatusReporter } from '../../../src/runtime/component';
 import { memoryLogger, LogEntry } from '../../../src/logging/logger';
 import { sleep, waitFor } from './helpers';
+import { SilentPeerError } from '../../../src/runtime/silence-watch';
 
 class ConnectionRefused extends Error {
   override name = 'ConnectionRefused';
@@ -134,6 +135,32 @@ describe('Reconnector', () => {
     expect(at(s.logs, 'info')).toEqual(['reconnected']);
     expect(s.logs.filter((e) => e.level === 'debug')).toHaveLength(4); // the refused attempts only at debug
     expect(s.statuses).toEqual(['RUNNING', 'RETRYING', 'RUNNING']);
+  });
+
+  it('dates the outage of a connection declared dead for silence from its last traffic, not from the detection', async () => {
+    const broker = fakeConnect(0);
+    const s = setup(broker.connect);
+    current = s.r;
+    s.r.start();
+    await waitFor(() => s.r.status === 'connected', 'connected');
+    const lastTrafficAt = Date.now() - 7_000;
+    s.r.lost(new SilentPeerError('amqp://broker:5672', 5_000, 'Heartbeat', lastTrafficAt, 7_000));
+    await waitFor(() => s.connected.length === 2, 'reconnected');
+    const back = s.logs.find((e) => e.message === 'reconnected');
+    expect(back?.meta.outageMs as number).toBeGreaterThanOrEqual(7_000);
+    expect(back?.meta.outageMs as number).toBeLessThan(8_000);
+  });
+
+  it('dates the outage of any other loss from the loss itself', async () => {
+    const broker = fakeConnect(0);
+    const s = setup(broker.connect);
+    current = s.r;
+    s.r.start();
+    await waitFor(() => s.r.status === 'connected', 'connected');
+    broker.refuseNext(1);
+    s.r.lost(new Error('socket closed'));
+    await waitFor(() => s.connected.length === 2, 'reconnected');
+    expect(s.logs.find((e) => e.message === 'reconnected')?.meta.outageMs).toBeLessThan(1_000);
   });
 
   it('ignores a loss reported for a connection it no longer uses', async () => {
