@@ -10,6 +10,8 @@
  * minus the deliveries still unsettled, so it is bounded by what the receiver may hold (its link credit and
  * overflow), never by the age of one of them.
  *
+ * A plain array in arrival order, swept in place: as cheap per delivery as rhea's ring (a Map keyed by id cost
+ * 3-5 times more with a delivery held).
  * The methods are the ones rhea's Incoming calls on its ring (push, pop_if, by_id, available), with rhea's
  * names; a unit test fails if rhea stops calling them (test/unit/transports/amqp10-incoming-window.test.ts).
  */
@@ -31,8 +33,9 @@ export class IncomingWindowOverflowError extends Error {
 }
 
 export class IncomingDeliveries<D extends IncomingDelivery> {
-  /** By delivery-id, in arrival order (a Map keeps insertion order, and deletes anywhere in O(1)). */
-  private readonly entries = new Map<number, D>();
+  /** In arrival order (delivery-ids increasing, modulo 2^32) from `head`; the slots before it are spent. */
+  private items: (D | undefined)[] = [];
+  private head = 0;
 
   /**
    * `capacity`: the most deliveries the session may hold at once. Settled ones are swept out once they fill
@@ -41,17 +44,17 @@ export class IncomingDeliveries<D extends IncomingDelivery> {
   constructor(readonly capacity: number) {}
 
   get size(): number {
-    return this.entries.size;
+    return this.items.length - this.head;
   }
 
   /** The free slots: rhea's session incoming window. */
   available(): number {
-    return this.capacity - this.entries.size;
+    return this.capacity - this.size;
   }
 
   push(delivery: D): void {
-    if (this.entries.size >= this.capacity) throw new IncomingWindowOverflowError(this.capacity, delivery.id);
-    this.entries.set(delivery.id, delivery);
+    if (this.size >= this.capacity) throw new IncomingWindowOverflowError(this.capacity, delivery.id);
+    this.items.push(delivery);
   }
 
   /**
@@ -60,34 +63,58 @@ export class IncomingDeliveries<D extends IncomingDelivery> {
    * the slots behind a held delivery; doing it only at half-full keeps its cost at about one look per delivery.
    */
   pop_if(done: (delivery: D) => boolean): number {
+    const items = this.items;
     let removed = 0;
-    for (const [id, d] of this.entries) {
-      if (!done(d)) break;
-      this.entries.delete(id);
+    while (this.head < items.length && done(items[this.head]!)) {
+      items[this.head++] = undefined;
       removed++;
     }
-    if (this.entries.size * 2 <= this.capacity) return removed;
-    for (const [id, d] of this.entries) {
-      if (!done(d)) continue;
-      this.entries.delete(id);
-      removed++;
+    if (this.head === items.length) {
+      items.length = 0;
+      this.head = 0;
+    } else if (this.size * 2 > this.capacity) {
+      let kept = 0;
+      for (let i = this.head; i < items.length; i++) {
+        const d = items[i]!;
+        if (done(d)) removed++;
+        else items[kept++] = d;
+      }
+      items.length = kept;
+      this.head = 0;
+    } else if (this.head >= this.capacity) {
+      // the spent slots at the front: drop them now and then, so the array never grows past twice the capacity
+      items.splice(0, this.head);
+      this.head = 0;
     }
     return removed;
   }
 
   /** The same deliveries in a buffer of another capacity (at least their number). */
   resized(capacity: number): IncomingDeliveries<D> {
-    const next = new IncomingDeliveries<D>(Math.max(capacity, this.entries.size));
-    for (const d of this.entries.values()) next.push(d);
+    const next = new IncomingDeliveries<D>(Math.max(capacity, this.size));
+    for (let i = this.head; i < this.items.length; i++) next.push(this.items[i]!);
     return next;
   }
 
+  /** Binary search by distance from the head's id (ids increase along the buffer, modulo 2^32). */
   by_id(id: number): D | undefined {
-    return this.entries.get(id);
+    if (this.size === 0) return undefined;
+    const base = this.items[this.head]!.id;
+    const want = (id - base) >>> 0;
+    let lo = this.head;
+    let hi = this.items.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const d = this.items[mid]!;
+      const at = (d.id - base) >>> 0;
+      if (at === want) return d;
+      if (at < want) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
   }
 
   get_head(): D | undefined {
-    for (const d of this.entries.values()) return d;
-    return undefined;
+    return this.size > 0 ? this.items[this.head] : undefined;
   }
 }
