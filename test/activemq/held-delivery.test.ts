@@ -15,17 +15,17 @@ const kit = new Kit();
 afterEach(() => kit.cleanup());
 
 const cases = [
-  { component: JMS_RECEIVER, source: (name: string): ComponentConfig => ({ QueueName: name }), address: (name: string) => `queue://${name}` },
-  { component: JMS_SUBSCRIBER, source: (name: string): ComponentConfig => ({ TopicName: name }), address: (name: string) => `topic://${name}` },
+  { component: JMS_RECEIVER, source: (name: string): ComponentConfig => ({ QueueName: name }), address: (name: string) => `queue://${name}`, publishFirst: true },
+  { component: JMS_SUBSCRIBER, source: (name: string): ComponentConfig => ({ TopicName: name }), address: (name: string) => `topic://${name}`, publishFirst: false },
 ];
 
-describe.each(cases)('$component.className on ActiveMQ with one delivery held', ({ component, source, address }) => {
+describe.each(cases)('$component.className on ActiveMQ with one delivery held', ({ component, source, address, publishFirst }) => {
   it('gets the 9,999 others within twice the time they take with nothing held, none lost or duplicated, and shows the held one unsettled with its age', async () => {
     const { free, held } = await heldThenFree(
       `ActiveMQ ${component.className}`,
       (hold) => {
         const name = unique(hold ? 'held' : 'free');
-        return { receiver: kit.start(component, { Name: name, Mode: 'daemon', XAMode: '1', ...source(name) }), publish: (messages) => publish(ACTIVEMQ, address(name), messages) };
+        return { start: () => kit.start(component, { Name: name, Mode: 'daemon', XAMode: '1', ...source(name) }), publish: (messages) => publish(ACTIVEMQ, address(name), messages), publishFirst };
       },
       () => kit.cleanup(),
     );

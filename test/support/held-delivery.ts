@@ -26,9 +26,15 @@ export interface HeldRun {
 }
 
 export interface HeldRunOptions {
-  readonly receiver: { h: Harness; q: XQueue<Message> };
+  /** Starts the receiver (on a fresh source). */
+  readonly start: () => { h: Harness; q: XQueue<Message> };
   /** Sends the messages to the receiver's source (resolves when the broker accepted them all). */
   readonly publish: (messages: readonly OutgoingAmqp[]) => Promise<void>;
+  /**
+   * A queue: every message is on it before the receiver starts, and the time counts from its subscription (the
+   * receive side alone). A topic: published once the receiver subscribed, the time counting from the first send.
+   */
+  readonly publishFirst: boolean;
   readonly total: number;
   /** Hold the first message taken; false: the run without a held delivery that the held run is compared with. */
   readonly hold: boolean;
@@ -36,8 +42,9 @@ export interface HeldRunOptions {
 }
 
 export async function heldDeliveryRun(o: HeldRunOptions): Promise<HeldRun> {
-  const { h, q } = o.receiver;
-  await waitFor(() => h.logs.some((l) => l.message === 'subscribed'), `${h.env.name} subscribed (status ${JSON.stringify(h.status.get())})`, 15_000);
+  const messages = Array.from({ length: o.total }, (_, i) => ({ body: `m${i}` }));
+  if (o.publishFirst) await o.publish(messages);
+  const { h, q } = o.start();
   const seen = new Map<string, number>();
   let deliveries = 0;
   let held: { taken: Taken<Message>; at: number } | undefined;
@@ -52,9 +59,9 @@ export async function heldDeliveryRun(o: HeldRunOptions): Promise<HeldRun> {
     }
   }
   try {
-    const messages = Array.from({ length: o.total }, (_, i) => ({ body: `m${i}` }));
+    await waitFor(() => h.logs.some((l) => l.message === 'subscribed'), `${h.env.name} subscribed (status ${JSON.stringify(h.status.get())})`, 15_000);
     const started = Date.now();
-    const published = o.publish(messages);
+    const published = o.publishFirst ? Promise.resolve() : o.publish(messages);
     const others = () => seen.size - (held === undefined ? 0 : 1);
     await waitFor(() => others() >= o.total - 1, () => `${o.total - 1} messages besides the held one (have ${others()}, unsettled ${JSON.stringify(h.status.unsettled())})`, o.holdLimitMs);
     const othersMs = Date.now() - started;
@@ -82,7 +89,7 @@ export const HELD_RUN = { total: 10_000, holdLimitMs: 120_000 };
  * The run with a held delivery, then the one without, each on a receiver of its own that `start` starts (on
  * a fresh source) and `stop` stops; prints both for the notes.
  */
-export async function heldThenFree(label: string, start: (hold: boolean) => Pick<HeldRunOptions, 'receiver' | 'publish'>, stop: () => Promise<void>): Promise<{ free: HeldRun; held: HeldRun }> {
+export async function heldThenFree(label: string, start: (hold: boolean) => Pick<HeldRunOptions, 'start' | 'publish' | 'publishFirst'>, stop: () => Promise<void>): Promise<{ free: HeldRun; held: HeldRun }> {
   const run = async (hold: boolean, total = HELD_RUN.total) => {
     try {
       return await heldDeliveryRun({ ...start(hold), hold, holdLimitMs: HELD_RUN.holdLimitMs, total });

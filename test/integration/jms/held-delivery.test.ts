@@ -7,7 +7,7 @@ import { JMS_RECEIVER } from '../../../actors/receivers/jms-receiver';
 import { JMS_SUBSCRIBER } from '../../../actors/receivers/jms-subscriber';
 import { ComponentConfig } from '../../../src/runtime/component';
 import { HELD_RUN_PASSES, heldThenFree, heldRunVerdict } from '../../support/held-delivery';
-import { publishAmqp10 } from '../../support/amqp10-test-client';
+import { OutgoingAmqp, publishAmqp10, withRabbitChannel } from '../../support/amqp10-test-client';
 import { Kit, unique } from './jms-queue-kit';
 
 jest.setTimeout(600_000);
@@ -22,18 +22,23 @@ const cases = [
       kit.queues.push(name);
       return { QueueName: name };
     },
-    address: (name: string) => `/amq/queue/${name}`,
+    // published before the receiver declares it: declared here as xroute declares it (durable)
+    publishTo: async (name: string, messages: readonly OutgoingAmqp[]) => {
+      await withRabbitChannel((ch) => ch.assertQueue(name, { durable: true }));
+      await publishAmqp10(`/amq/queue/${name}`, messages);
+    },
+    publishFirst: true,
   },
-  { component: JMS_SUBSCRIBER, source: (name: string): ComponentConfig => ({ TopicName: name }), address: (name: string) => `/exchange/amq.topic/${name}` },
+  { component: JMS_SUBSCRIBER, source: (name: string): ComponentConfig => ({ TopicName: name }), publishTo: (name: string, messages: readonly OutgoingAmqp[]) => publishAmqp10(`/exchange/amq.topic/${name}`, messages), publishFirst: false },
 ];
 
-describe.each(cases)('$component.className on RabbitMQ AMQP 1.0 with one delivery held', ({ component, source, address }) => {
+describe.each(cases)('$component.className on RabbitMQ AMQP 1.0 with one delivery held', ({ component, source, publishTo, publishFirst }) => {
   it('gets the 9,999 others within twice the time they take with nothing held, none lost or duplicated, and shows the held one unsettled with its age', async () => {
     const { free, held } = await heldThenFree(
       `RabbitMQ AMQP 1.0 ${component.className}`,
       (hold) => {
         const name = unique(hold ? 'held' : 'free');
-        return { receiver: kit.start(component, { Name: name, Mode: 'daemon', XAMode: '1', ...source(name) }), publish: (messages) => publishAmqp10(address(name), messages) };
+        return { start: () => kit.start(component, { Name: name, Mode: 'daemon', XAMode: '1', ...source(name) }), publish: (messages) => publishTo(name, messages), publishFirst };
       },
       () => kit.cleanup(),
     );
