@@ -34,7 +34,7 @@ export class IncomingWindowOverflowError extends Error {
 
 export class IncomingDeliveries<D extends IncomingDelivery> {
   /** In arrival order (delivery-ids increasing, modulo 2^32) from `head`; the slots before it are spent. */
-  private items: (D | undefined)[] = [];
+  private readonly items: (D | undefined)[] = [];
   private head = 0;
 
   /**
