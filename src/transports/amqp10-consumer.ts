@@ -14,6 +14,10 @@
  * cell if there is one; otherwise it waits in a small overflow list (at most one window) that freed cells
  * serve before any new credit is granted, and beyond that it is released to the broker.
  *
+ * A delivery held unsettled (XAMode 1, a long job downstream) never closes the session window for the others:
+ * the receiver is opened with Amqp10Connection.openReceiver, which frees the window out of order (unsettled()
+ * reports what is held; docs/components/jms-queues.md "One held delivery never stops the receiver").
+ *
  * Acknowledgement (XAMode): 1 = a delivery is accepted when the downstream removes the message from the
  * XQueue (its onDone); 0 = accepted as soon as it is safely in the XQueue. onDone with outcome 'failed'
  * settles with the configured failure outcome (default reject: the broker dead-letters it). A release or
