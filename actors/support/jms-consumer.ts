@@ -157,6 +157,7 @@ export function jmsConsumerBehaviour<S extends JmsConsumerSettings>(env: Compone
         fatalRetryMs: ctx.policy.fatalRetryMs,
       });
       consumer.start();
+      env.status.reportUnsettled(() => consumer?.unsettled() ?? { deliveries: 0, oldestAgeSeconds: 0 });
       if (!s.daemon) {
         // Non-daemon: stop after ReceiveTime ms without a message (the original's "job done" rule).
         const c = consumer;

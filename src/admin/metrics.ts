@@ -75,6 +75,26 @@ export function flowMetrics(flow: Flow): Registry {
     },
   });
   new Gauge({
+    name: 'xroute_receiver_unsettled_deliveries',
+    help: 'Deliveries an AMQP 1.0 receiver holds unsettled at its broker until downstream is done (XAMode 1)',
+    labelNames: ['component'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const c of status().components) if (c.unsettled) this.set({ component: c.name }, c.unsettled.deliveries);
+    },
+  });
+  new Gauge({
+    name: 'xroute_receiver_oldest_unsettled_age_seconds',
+    help: 'Age of the oldest delivery an AMQP 1.0 receiver holds unsettled (0 when none)',
+    labelNames: ['component'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const c of status().components) if (c.unsettled) this.set({ component: c.name }, c.unsettled.oldestAgeSeconds);
+    },
+  });
+  new Gauge({
     name: 'xroute_pool_children',
     help: 'Children of a pool, by class',
     labelNames: ['pool', 'class'],

@@ -137,7 +137,8 @@ export const STATUS_PAGE_HTML = String.raw`<!doctype html>
     while (body.firstChild) body.removeChild(body.firstChild);
     status.components.forEach(function (c) {
       var tr = document.createElement('tr');
-      [c.name, c.className, c.status, c.restarts, c.reconnects, c.messages.in, c.messages.done, c.messages.failed, c.detail || ''].forEach(function (v, i) {
+      var held = c.unsettled && c.unsettled.deliveries > 0 ? c.unsettled.deliveries + ' unsettled, oldest ' + c.unsettled.oldestAgeSeconds.toFixed(1) + ' s' : '';
+      [c.name, c.className, c.status, c.restarts, c.reconnects, c.messages.in, c.messages.done, c.messages.failed, [c.detail, held].filter(Boolean).join('; ')].forEach(function (v, i) {
         var td = document.createElement('td');
         td.textContent = String(v);
         if (i >= 3 && i <= 7) td.className = 'num';

@@ -26,12 +26,14 @@ export function formatStatus(s: FlowStatus): string {
   const links = [['LINK', 'STATE', 'FROM -> TO', 'DEPTH/CAPACITY']];
   for (const l of s.links) links.push([l.name, l.state, `${l.producers.join(',') || '-'} -> ${l.consumerNames.join(',') || '-'}`, `${l.size}/${l.capacity}`]);
   const problems = s.components.filter((c) => !c.ready && c.detail).map((c) => `  ${c.name}: ${c.status}: ${c.detail}`);
+  const holding = s.components.filter((c) => (c.unsettled?.deliveries ?? 0) > 0).map((c) => `  ${c.name}: ${c.unsettled!.deliveries}, oldest ${c.unsettled!.oldestAgeSeconds.toFixed(1)} s`);
   return [
     `flow ${s.name}: ${s.ready ? 'ready' : 'NOT READY'}, up ${Math.round(s.uptimeMs / 1000)} s`,
     '',
     table(comps),
     '',
     table(links),
+    ...(holding.length ? ['', 'deliveries held unsettled until downstream is done:', ...holding] : []),
     ...(problems.length ? ['', 'not ready:', ...problems] : []),
   ].join('\n');
 }

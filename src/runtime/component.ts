@@ -61,10 +61,18 @@ export interface ChildStatus {
   readonly status: ComponentStatus;
 }
 
+/** Deliveries a receiver holds unsettled at its broker while downstream works on them (XAMode 1). */
+export interface UnsettledDeliveries {
+  readonly deliveries: number;
+  /** Seconds since the oldest of them arrived (0 when there is none). */
+  readonly oldestAgeSeconds: number;
+}
+
 /** Where a component reports its state; the flow, pools and `xroute` status read it. */
 export class StatusReporter {
   readonly totals = new ComponentTotals();
   private childLister: (() => ChildStatus[]) | undefined;
+  private unsettledReader: (() => UnsettledDeliveries) | undefined;
   private snapshot: StatusSnapshot = { status: 'READY', since: Date.now(), counters: {} };
   private readonly listeners = new Set<(s: StatusSnapshot) => void>();
   private readonly counters: Record<string, number> = {};
@@ -89,6 +97,15 @@ export class StatusReporter {
 
   children(): ChildStatus[] | undefined {
     return this.childLister?.();
+  }
+
+  /** A receiver that settles after downstream work says what it holds (read only when a status is asked for). */
+  reportUnsettled(reader: () => UnsettledDeliveries): void {
+    this.unsettledReader = reader;
+  }
+
+  unsettled(): UnsettledDeliveries | undefined {
+    return this.unsettledReader?.();
   }
 
   countReconnect(): void {

@@ -14,7 +14,7 @@
  */
 import { ActorRef, ActorRuntime, describe } from './actor';
 import { Backoff } from './backoff';
-import { ChildStatus, ComponentEnv, createBehaviour, ComponentRegistry, ComponentStatus, StatusReporter, StatusSnapshot } from './component';
+import { ChildStatus, ComponentEnv, createBehaviour, ComponentRegistry, ComponentStatus, StatusReporter, StatusSnapshot, UnsettledDeliveries } from './component';
 import { Topology, ComponentSpec } from '../config/topology';
 import { Logger, silentLogger } from '../logging/logger';
 import { redactText, registerConfigSecrets } from '../logging/redact';
@@ -82,6 +82,8 @@ export interface ComponentStatusView extends StatusSnapshot {
   readonly nextRestartAt?: number;
   readonly ready: boolean;
   readonly children?: readonly ChildStatus[];
+  /** AMQP 1.0 receivers: deliveries held unsettled at the broker until downstream is done, and the oldest's age. */
+  readonly unsettled?: UnsettledDeliveries;
 }
 
 export interface LinkStatusView extends XQueueStats {
@@ -295,6 +297,7 @@ export class Flow {
       const state = this.stateOf(c);
       const t = c.status.totals;
       const children = c.status.children();
+      const unsettled = c.status.unsettled();
       return {
         ...c.status.get(),
         ...state,
@@ -309,6 +312,7 @@ export class Flow {
         ...(c.nextRestartAt !== undefined ? { nextRestartAt: c.nextRestartAt } : {}),
         ready: state.status === 'RUNNING',
         ...(children ? { children } : {}),
+        ...(unsettled ? { unsettled } : {}),
       };
     });
     const specs = this.topology.links;

@@ -15,7 +15,9 @@
  */
 import rhea = require('rhea');
 import type { Socket } from 'net';
-import { Amqp10AuthError, Amqp10ConnectError, Amqp10ConnectionLostError, Amqp10LinkError, connectFailure } from './amqp10-errors';
+import { readFileSync } from 'fs';
+import { Amqp10AuthError, Amqp10ConnectError, Amqp10ConnectionLostError, Amqp10LinkError, RheaInternalsError, connectFailure } from './amqp10-errors';
+import { IncomingDeliveries, IncomingDelivery } from './amqp10-incoming-deliveries';
 import { TlsSettings, tlsSocketOptions } from './tls';
 import { installRheaConsoleFilter } from './rhea-console-filter';
 import { SilenceWatch } from '../runtime/silence-watch';
@@ -214,10 +216,22 @@ export class Amqp10Connection {
     else this.lostListeners.push(listener);
   }
 
-  /** Attaches a receiver; resolves when the broker attached it, rejects with Amqp10LinkError when it refused. */
-  openReceiver(options: rhea.ReceiverOptions): Promise<rhea.Receiver> {
+  /**
+   * Attaches a receiver; resolves when the broker attached it, rejects with Amqp10LinkError when it refused.
+   * `maxUnsettled`: the most deliveries the caller may hold unsettled on it (its credit plus what it keeps
+   * beyond): the session's incoming window is sized for that, and freed whatever the settlement order
+   * (freeWindowOutOfOrder).
+   */
+  openReceiver(options: rhea.ReceiverOptions, maxUnsettled = 0): Promise<rhea.Receiver> {
     const address = describeAddress(options.source);
-    return this.openLink(this.raw.open_receiver(options), 'receiver', address);
+    const receiver = this.raw.open_receiver(options);
+    freeWindowOutOfOrder(receiver, maxUnsettled);
+    return this.openLink(receiver, 'receiver', address);
+  }
+
+  /** The credit the link has left (rhea keeps it in a field its typings do not show). */
+  static credit(receiver: rhea.Receiver): number {
+    return (receiver as unknown as { credit: number }).credit;
   }
 
   /** Attaches a sender (same rules as openReceiver). */
@@ -347,6 +361,45 @@ export class Amqp10Connection {
     });
     this.container.removeAllListeners();
     this.container.on('error', () => undefined);
+  }
+}
+
+/** rhea's default session ring size (lib/session.js DEFAULT_BUFFER_SIZE). */
+const RHEA_SESSION_SLOTS = 2048;
+
+interface RheaIncoming {
+  deliveries?: { size?: number; available?: () => number; push?: unknown; pop_if?: unknown; by_id?: unknown };
+}
+
+/**
+ * Replaces the receiver's session ring of incoming deliveries (rhea's private session.incoming.deliveries) by
+ * an IncomingDeliveries that frees the slot of any settled delivery, so that one delivery held unsettled does
+ * not close the session window behind it (docs/components/jms-queues.md "One held delivery never stops the
+ * receiver"). Done before any transfer can arrive (the link has no credit yet). The capacity is twice what
+ * the caller may hold, and at least rhea's 2,048: after a sweep the window is never below half of it.
+ * Throws RheaInternalsError when the installed rhea has no such ring (test/unit/transports/amqp10-incoming-window.test.ts).
+ */
+export function freeWindowOutOfOrder(receiver: rhea.Receiver, maxUnsettled: number): void {
+  const incoming = (receiver.session as unknown as { incoming?: RheaIncoming } | undefined)?.incoming;
+  const ring = incoming?.deliveries;
+  const capacity = Math.max(RHEA_SESSION_SLOTS, 2 * maxUnsettled);
+  if (ring instanceof IncomingDeliveries) {
+    // a second receiver on the same session: one buffer serves both, sized for the larger
+    if (ring.capacity < capacity) incoming!.deliveries = ring.resized(capacity) as never;
+    return;
+  }
+  for (const method of ['available', 'push', 'pop_if', 'by_id'] as const) {
+    if (typeof ring?.[method] !== 'function') throw new RheaInternalsError(`session.incoming.deliveries.${method}()`, rheaVersion());
+  }
+  if (ring!.size !== 0) throw new RheaInternalsError('an empty session.incoming.deliveries before the first credit', rheaVersion());
+  incoming!.deliveries = new IncomingDeliveries<IncomingDelivery>(capacity) as never;
+}
+
+function rheaVersion(): string {
+  try {
+    return String((JSON.parse(readFileSync(require.resolve('rhea/package.json'), 'utf8')) as { version?: unknown }).version);
+  } catch {
+    return '(unknown version)';
   }
 }
 

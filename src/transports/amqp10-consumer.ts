@@ -14,6 +14,10 @@
  * cell if there is one; otherwise it waits in a small overflow list (at most one window) that freed cells
  * serve before any new credit is granted, and beyond that it is released to the broker.
  *
+ * A delivery held unsettled (XAMode 1, a long job downstream) never closes the session window for the others:
+ * the receiver is opened with Amqp10Connection.openReceiver, which frees the window out of order (unsettled()
+ * reports what is held; docs/components/jms-queues.md "One held delivery never stops the receiver").
+ *
  * Acknowledgement (XAMode): 1 = a delivery is accepted when the downstream removes the message from the
  * XQueue (its onDone); 0 = accepted as soon as it is safely in the XQueue. onDone with outcome 'failed'
  * settles with the configured failure outcome (default reject: the broker dead-letters it). A release or
@@ -35,7 +39,7 @@ import { XQueueStoppedError } from '../xqueue/errors';
 import { Partition } from '../xqueue/partition';
 import { Reconnector } from '../runtime/reconnector';
 import { Backoff, BackoffOptions } from '../runtime/backoff';
-import { StatusReporter } from '../runtime/component';
+import { StatusReporter, UnsettledDeliveries } from '../runtime/component';
 import { Logger } from '../logging/logger';
 import { describe } from '../runtime/actor';
 import { JmsSelector } from '../jms/selector';
@@ -110,6 +114,8 @@ interface Session {
    * (a plain array indexed by cell, and one onDone per session: nothing allocated per message for it).
    */
   readonly pending: (Delivery | undefined)[];
+  /** XAMode 1: per cell, when its pending delivery arrived (ms), for the age of the oldest unsettled one. */
+  readonly pendingSince: number[];
   /** The onDone of every message of this session (XAMode 1): settles the delivery its cell holds. */
   onDone?: (item: Message, outcome: Outcome, cell: number) => void;
   /** Takes the session's wait for a free cell out of the XQueue (see pump). */
@@ -169,6 +175,24 @@ export class Amqp10Consumer {
     return now - this.lastActivity;
   }
 
+  /**
+   * XAMode 1: the deliveries of the current link handed downstream and not settled yet, and the age of the
+   * oldest. Counted when asked (a status or metrics read), so the message path pays one store per delivery.
+   */
+  unsettled(now = Date.now()): UnsettledDeliveries {
+    const s = this.session;
+    let deliveries = 0;
+    let oldest = now;
+    if (s !== undefined) {
+      for (let cell = 0; cell < s.pending.length; cell++) {
+        if (s.pending[cell] === undefined) continue;
+        deliveries++;
+        oldest = Math.min(oldest, s.pendingSince[cell]);
+      }
+    }
+    return { deliveries, oldestAgeSeconds: (now - oldest) / 1000 };
+  }
+
   /** Grants no more credit; what was delivered is still acknowledged as usual. */
   finish(): void {
     this.finished = true;
@@ -196,10 +220,11 @@ export class Amqp10Consumer {
     try {
       const dialect = chooseDialect(this.o.dialect, conn.remoteProperties);
       const plan = await this.o.plan(dialect, conn);
-      const receiver = await conn.openReceiver({ name: plan.linkName, source: plan.source as never, autoaccept: false, credit_window: 0 });
+      // Unsettled at once: the credit cells, the overflow and the failures held for their delay (one window each).
+      const receiver = await conn.openReceiver({ name: plan.linkName, source: plan.source as never, autoaccept: false, credit_window: 0 }, 3 * this.window());
       // Stopped while connecting: the Reconnector drops this result, so close it here.
       if (this.stopped) throw new Error('stopped while connecting');
-      const session: Session = { conn, receiver, plan, dialect, cells: [], uncredited: 0, overflow: [], pending: [], onFreeCell: () => undefined, takeUp: () => undefined, alive: true };
+      const session: Session = { conn, receiver, plan, dialect, cells: [], uncredited: 0, overflow: [], pending: [], pendingSince: [], onFreeCell: () => undefined, takeUp: () => undefined, alive: true };
       const takeUp = this.o.guard((cell: number) => this.takeUp(session, cell));
       // A retired session cancels its wait first; a cell that reaches it anyway (or after the wait) goes back.
       session.takeUp = (cell) => (session.alive ? takeUp(cell) : this.o.output.cancel(cell));
@@ -332,7 +357,7 @@ export class Amqp10Consumer {
   private grant(s: Session): void {
     if (s.uncredited === 0 || !s.alive) return;
     if (this.heldFailures >= this.window()) return; // resumed when a held failure is settled
-    const credit = (s.receiver as unknown as { credit: number }).credit;
+    const credit = Amqp10Connection.credit(s.receiver);
     if (credit > 0 && s.uncredited < this.creditBatch(s)) return;
     s.receiver.add_credit(s.uncredited);
     s.uncredited = 0;
@@ -386,6 +411,7 @@ export class Amqp10Consumer {
     this.o.decorate?.(msg);
     if (this.o.xaMode === 1) {
       s.pending[cell] = delivery;
+      s.pendingSince[cell] = this.lastActivity;
       s.onDone ??= (_item, outcome, doneCell) => {
         const done = s.pending[doneCell];
         s.pending[doneCell] = undefined;

@@ -83,6 +83,21 @@ export class Amqp10LinkError extends Error {
   }
 }
 
+/**
+ * The installed rhea lacks a private field xroute relies on (package.json pins the minor version this was
+ * checked with): the receiver cannot be made safe against a held delivery, so it is not opened.
+ */
+export class RheaInternalsError extends Error {
+  constructor(
+    /** The field path that was missing, e.g. "session.incoming.deliveries". */
+    readonly field: string,
+    readonly rheaVersion: string,
+  ) {
+    super(`rhea ${rheaVersion} has no ${field}: xroute was checked with the version package.json pins; reinstall it (npm ci)`);
+    this.name = 'RheaInternalsError';
+  }
+}
+
 /** A JMS component's configuration cannot work (bad URI, missing TopicName, unreadable jndi.properties, ...). */
 export class JmsConfigError extends ConfigValueError {
   constructor(

@@ -97,6 +97,19 @@ export function closeRheaConnection(conn: rhea.Connection): Promise<void> {
   });
 }
 
+/**
+ * Drops the server side of connections an in-process rhea peer accepted. rhea clears a connection's heartbeat
+ * timers only when it sees the socket end; a destroyed server-side socket never reports that, and the
+ * re-arming heartbeat would keep jest alive.
+ */
+export function abortPeerConnections(connections: readonly rhea.Connection[]): void {
+  for (const c of connections) {
+    const conn = c as unknown as { socket?: { destroy(): void }; _disconnected?(): void };
+    conn.socket?.destroy();
+    conn._disconnected?.();
+  }
+}
+
 /** Runs `work` on a fresh AMQP 0-9-1 channel to the test RabbitMQ. */
 export async function withRabbitChannel<T>(work: (ch: amqplib.Channel) => Promise<T>): Promise<T> {
   currentNode();

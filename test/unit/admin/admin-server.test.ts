@@ -1,6 +1,6 @@
 import { buildTopology } from '../../../src/config/topology';
 import { Flow } from '../../../src/runtime/flow';
-import { ComponentRegistry } from '../../../src/runtime/component';
+import { AnyComponentDefinition, ComponentRegistry } from '../../../src/runtime/component';
 import { Message } from '../../../src/message/message';
 import { AdminServer, parseAdminAddress, startAdminServer } from '../../../src/admin/admin-server';
 import { defaultRegistry } from '../../../actors';
@@ -18,9 +18,10 @@ function topology(sw: Switch, registry: ComponentRegistry) {
     {
       Name: 'admin-flow',
       Supervision: { MaxRetry: '0', Backoff: '10,20', GiveUpBackoff: '200,400' },
-      Receiver: ['rcvr'],
+      Receiver: ['rcvr', 'holder'],
       Persister: ['pstr_eval', 'pstr_flaky'],
       rcvr: { ClassName: 'receiver.IdleReceiver', LinkName: 'root', URI: `amqp://xroute:${SECRET}@broker.example/`, Password: SECRET },
+      holder: { ClassName: 'receiver.HoldingReceiver', LinkName: 'root' },
       pstr_flaky: { ClassName: 'persister.FlakyPersister', LinkName: 'root', Capacity: '4' },
       pstr_eval: {
         ClassName: 'org.qbroker.persister.MessageEvaluator',
@@ -35,9 +36,24 @@ function topology(sw: Switch, registry: ComponentRegistry) {
   );
 }
 
+/** A running receiver that holds one delivery unsettled, 42.5 s old (what an AMQP 1.0 receiver reports). */
+const holdingReceiver: AnyComponentDefinition = {
+  className: 'receiver.HoldingReceiver',
+  role: 'receiver',
+  operations: ['get'],
+  description: 'test receiver holding one delivery',
+  schema: { properties: {} },
+  create: (env) => ({
+    start() {
+      env.status.reportUnsettled(() => ({ deliveries: 1, oldestAgeSeconds: 42.5 }));
+      env.status.set('RUNNING');
+    },
+  }),
+};
+
 describe('admin endpoint', () => {
   const sw: Switch = { broken: false, starts: 0 };
-  const registry = new ComponentRegistry([...defaultRegistry().all(), idleReceiver, flakyPersister(sw)]);
+  const registry = new ComponentRegistry([...defaultRegistry().all(), idleReceiver, holdingReceiver, flakyPersister(sw)]);
   let flow: Flow;
   let admin: AdminServer;
   const get = async (route: string) => {
@@ -75,7 +91,22 @@ describe('admin endpoint', () => {
     expect(status.name).toBe('admin-flow');
     expect(status.uptimeMs).toBeGreaterThanOrEqual(0);
     expect(status.components.find((c: { name: string }) => c.name === 'pstr_flaky')).toMatchObject({ className: 'persister.FlakyPersister', status: 'RUNNING', restarts: 0, reconnects: 0, messages: { in: 5, done: 5, failed: 0 } });
-    expect(status.links.find((l: { name: string }) => l.name === 'root')).toMatchObject({ name: 'root', capacity: 4, size: 0, producers: ['rcvr'], consumerNames: ['pstr_flaky'] });
+    expect(status.links.find((l: { name: string }) => l.name === 'root')).toMatchObject({ name: 'root', capacity: 4, size: 0, producers: ['rcvr', 'holder'], consumerNames: ['pstr_flaky'] });
+  });
+
+  it('shows in /status how many deliveries a receiver holds unsettled and the age of the oldest', async () => {
+    const status = JSON.parse((await get('/status')).text);
+    const unsettled = (name: string) => status.components.find((c: { name: string }) => c.name === name).unsettled;
+    expect({ holder: unsettled('holder'), rcvr: unsettled('rcvr') }).toEqual({ holder: { deliveries: 1, oldestAgeSeconds: 42.5 }, rcvr: undefined });
+  });
+
+  it('exports the unsettled deliveries of a receiver and the age of the oldest as gauges', async () => {
+    const families = new Map(parsePrometheus((await get('/metrics')).text).map((f) => [f.name, f]));
+    const series = (name: string) => families.get(name)?.metrics.map((m) => ({ labels: m.labels, value: Number(m.value) }));
+    expect({ count: series('xroute_receiver_unsettled_deliveries'), age: series('xroute_receiver_oldest_unsettled_age_seconds') }).toEqual({
+      count: [{ labels: { component: 'holder' }, value: 1 }],
+      age: [{ labels: { component: 'holder' }, value: 42.5 }],
+    });
   });
 
   it('serves /metrics in the Prometheus text format with the counts the test made', async () => {

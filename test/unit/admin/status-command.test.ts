@@ -38,6 +38,15 @@ describe('xroute status', () => {
     expect(chunks.out).toMatch(/root\s+running\s+rcvr -> pstr\s+0\/8/);
   });
 
+  it('lists the deliveries a receiver holds unsettled, with the age of the oldest', async () => {
+    const status = flow.component('rcvr')!.status;
+    status.reportUnsettled(() => ({ deliveries: 2, oldestAgeSeconds: 125.04 }));
+    const { io, chunks } = capture();
+    await statusCommand({ admin: admin.url, json: false }, io, {});
+    status.reportUnsettled(() => ({ deliveries: 0, oldestAgeSeconds: 0 }));
+    expect(chunks.out).toContain('deliveries held unsettled until downstream is done:\n  rcvr: 2, oldest 125.0 s');
+  });
+
   it('exits 0 when every component is ready', async () => {
     flow.component('rcvr')!.status.set('RUNNING');
     const { io } = capture();

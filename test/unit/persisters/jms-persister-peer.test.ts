@@ -10,6 +10,7 @@ import { AnyComponentDefinition } from '../../../src/runtime/component';
 import { Harness, runComponent, waitFor } from '../../support/component-harness';
 import { Outcome, XQueue } from '../../../src/xqueue/xqueue';
 import { Message } from '../../../src/message/message';
+import { abortPeerConnections } from '../../support/amqp10-test-client';
 
 interface Arrived {
   body: unknown;
@@ -51,13 +52,7 @@ beforeEach(async () => {
 afterEach(async () => {
   await harness?.stop();
   harness = undefined;
-  for (const c of connections) {
-    const conn = c as unknown as { socket?: { destroy(): void }; _disconnected?(): void };
-    conn.socket?.destroy();
-    // rhea clears a connection's heartbeat timers only when it sees the socket end; a destroyed server-side
-    // socket never reports that, and the re-arming heartbeat would keep jest alive.
-    conn._disconnected?.();
-  }
+  abortPeerConnections(connections);
   await new Promise<void>((resolve) => listener.close(() => resolve()));
   server.removeAllListeners();
 });
