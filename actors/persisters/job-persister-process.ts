@@ -4,11 +4,17 @@
  * in arrival order, up to MaxOutput bytes; output lines counted and matched against ProgressPattern; killed
  * with SIGTERM then SIGKILL after the grace period (Timeout, abort, stop).
  *
+ * The direct child is the job's supervisor (job-supervisor.js), the leader of the job's process group: it
+ * starts the job in that group and kills the group when this process dies, however it dies, so no job
+ * outlives its xroute (docs/components/job-persister.md). `pid` is the supervisor's, i.e. the group's id.
+ *
  * Timers here are plain Node timers owned by the process object and always cleared when it closes, because
  * the actor's own timers are already gone when its stop() waits for the processes to die.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import os from 'node:os';
+import path from 'node:path';
+import { Duplex } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { CommandLine } from './job-persister-command';
 
@@ -48,6 +54,13 @@ export interface JobProcessOptions {
 const PIPE_CLOSE_WAIT_MS = 500;
 /** Only the current, unfinished line is kept for progress matching; a longer one is cut. */
 const MAX_LINE_CHARS = 4096;
+/** A plain CommonJS script, shipped as is next to this module (also when run from the TypeScript sources). */
+const SUPERVISOR = path.join(__dirname, 'job-supervisor.js');
+/** What the supervisor answers on its channel (see job-supervisor.js). */
+interface SupervisorReport {
+  readonly pid?: number;
+  readonly error?: string;
+}
 
 export class JobProcess {
   readonly startedAt = Date.now();
@@ -65,6 +78,8 @@ export class JobProcess {
   private closed = false;
   private exitCode: number | null = null;
   private exitSignal: NodeJS.Signals | null = null;
+  /** The supervisor could not start the job (no such program, bad working directory). */
+  private startError: string | undefined;
   private timeoutTimer?: NodeJS.Timeout;
   private killTimer?: NodeJS.Timeout;
   private pipeTimer?: NodeJS.Timeout;
@@ -73,16 +88,17 @@ export class JobProcess {
 
   constructor(private readonly options: JobProcessOptions) {
     this.closedPromise = new Promise((r) => (this.resolveClosed = r));
-    this.child = spawn(options.command.file, [...options.command.args], {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+    // The supervisor's own Node needs none of the service's NODE_OPTIONS (a --require would run per job).
+    this.child = spawn(process.execPath, [SUPERVISOR], {
+      env: { ...process.env, NODE_OPTIONS: undefined },
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       // Own process group: kill(-pid) reaches the job's children too, and a Ctrl-C meant for the service
       // does not reach the jobs (the service kills them itself when it stops).
       detached: true,
       windowsHide: true,
     });
     this.pid = this.child.pid;
+    this.openChannel(this.child.stdio[3] as Duplex | null);
     this.listen(this.child.stdout, new StringDecoder('utf8'));
     this.listen(this.child.stderr, new StringDecoder('utf8'));
     this.child.on('error', (err) => this.onError(err));
@@ -161,6 +177,24 @@ export class JobProcess {
     }
   }
 
+  /** Hands the job to the supervisor; keeps the channel open (its end is what the supervisor watches). */
+  private openChannel(channel: Duplex | null): void {
+    if (!channel) return;
+    channel.on('error', () => undefined); // the supervisor may be gone before it read the job: its exit says why
+    const { command, cwd, env, killGraceMs } = this.options;
+    channel.write(JSON.stringify({ file: command.file, args: command.args, cwd, env, killGraceMs }) + '\n');
+    let received = '';
+    channel.setEncoding('utf8');
+    channel.on('data', (chunk: string) => {
+      received += chunk;
+      const end = received.indexOf('\n');
+      if (end < 0) return;
+      const report = JSON.parse(received.slice(0, end)) as SupervisorReport;
+      received = received.slice(end + 1);
+      if (report.error !== undefined) this.startError = report.error;
+    });
+  }
+
   private listen(stream: NodeJS.ReadableStream | null, decoder: StringDecoder): void {
     if (!stream) return;
     let partial = '';
@@ -220,12 +254,15 @@ export class JobProcess {
       this.signal('SIGKILL');
       this.child.stdout?.destroy();
       this.child.stderr?.destroy();
+      this.child.stdio[3]?.destroy();
     }, PIPE_CLOSE_WAIT_MS);
   }
 
-  private finish(startError?: string): void {
+  private finish(spawnError?: string): void {
     if (this.closed) return;
     this.closed = true;
+    const startError = spawnError ?? this.startError;
+    this.child.stdio[3]?.destroy();
     clearTimeout(this.timeoutTimer);
     clearTimeout(this.killTimer);
     clearTimeout(this.pipeTimer);
