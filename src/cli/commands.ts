@@ -77,6 +77,8 @@ export interface RunOptions {
   keepRunning?: boolean;
   /** The admin endpoint and periodic totals (--admin, --stats-interval). */
   operations?: RunOperationsOptions;
+  /** Resolves when stdout's reader went away: the flow stops as on a signal (docs/cli.md). */
+  outputClosed?: Promise<void>;
 }
 
 /**
@@ -112,10 +114,12 @@ export async function runCommand(file: string, registry: ComponentRegistry, io: 
   const watch = options.keepRunning ? undefined : whenFlowFinished(flow);
   logger.info(options.keepRunning ? 'running until SIGINT or SIGTERM (Ctrl-C to stop)' : 'running until every receiver has reached the end of its input, or SIGINT or SIGTERM (Ctrl-C to stop)');
   const finishedByItself = watch ? watch.finished.then(() => ({ reason: 'finished' as const })) : new Promise<never>(() => undefined);
-  const end = await Promise.race([stopSignal.then((signal) => ({ reason: 'signal' as const, signal })), finishedByItself, flow.exitRequested.then((code) => ({ reason: 'gave-up' as const, code }))]);
+  const outputClosed = (options.outputClosed ?? new Promise<never>(() => undefined)).then(() => ({ reason: 'output-closed' as const }));
+  const end = await Promise.race([stopSignal.then((signal) => ({ reason: 'signal' as const, signal })), finishedByItself, outputClosed, flow.exitRequested.then((code) => ({ reason: 'gave-up' as const, code }))]);
   watch?.cancel();
   clearInterval(keepAlive);
   if (end.reason === 'signal') logger.info('stopping', { signal: end.signal });
+  else if (end.reason === 'output-closed') logger.info('stopping: stdout was closed by its reader');
   else if (end.reason === 'gave-up') logger.info('stopping: a component gave up', { exitCode: end.code });
   else logger.info('stopping: every receiver has reached the end of its input and nothing is left in the links');
   await flow.stop();
