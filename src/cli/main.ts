@@ -17,6 +17,7 @@ import { runCommand, schemaCommand, validateCommand, CliIo } from './commands';
 import { CommandSpec, commandHelp, mainHelp, OptionTable, OptionValues, parseCommandLine, UsageError, usageErrorText } from './command-line';
 import { packageVersion } from './package-version';
 import { readRunOperations, RunOperationsOptions } from './run-operations';
+import { DEFAULT_CONNECT_TIMEOUT_S } from './connect-bound';
 import { EXIT_OUTPUT_CLOSED, tolerateOutputErrors, watchOutput } from '../runtime/closed-output';
 
 export interface MainIo extends CliIo {
@@ -46,6 +47,7 @@ const LOG_OPTIONS: OptionTable = {
 const RUN_OPERATION_OPTIONS: OptionTable = {
   admin: { type: 'string', valueName: 'HOST:PORT', description: 'serve /healthz /readyz /status /metrics and a status page there (or XROUTE_ADMIN); use 127.0.0.1:PORT' },
   'stats-interval': { type: 'string', valueName: 'SECONDS', description: "log each component's totals every SECONDS (always at stop)" },
+  'connect-timeout': { type: 'string', valueName: 'SECONDS', description: `exit 4 when a component cannot connect for SECONDS (default ${DEFAULT_CONNECT_TIMEOUT_S} for a flow fed only by files or stdin, else no bound; 0: no bound)` },
 };
 
 function runOperations(options: OptionValues, env: NodeJS.ProcessEnv): RunOperationsOptions {
@@ -92,8 +94,11 @@ in-flight messages to finish, stops every actor and exits 0.
 Logs go to stderr (or --log-file); stdout carries only what the flow writes to file://-.
 --admin (or XROUTE_ADMIN) serves /healthz, /readyz, /status, /metrics and a live status page; use
 127.0.0.1:PORT. At stop, and every --stats-interval seconds, each component's totals are logged.
+A flow fed only by files or stdin exits 4 when a component cannot connect (a broker down or refusing the
+login) for --connect-timeout seconds (default ${DEFAULT_CONNECT_TIMEOUT_S}); other flows retry until stopped, unless it is given.
 Exit codes: 0 stopped, 1 not started (configuration), 2 usage error, 3 a component gave up (OnGiveUp "exit"),
-141 stdout's reader went away (| head -1): the flow was stopped as on SIGTERM.`,
+4 a component could not connect within --connect-timeout, 141 stdout's reader went away (| head -1): the flow
+was stopped as on SIGTERM.`,
     options: {
       ...LOG_OPTIONS,
       'keep-running': { type: 'boolean', description: 'do not stop when every receiver has reached the end of its input' },
