@@ -60,6 +60,7 @@ const SUPERVISOR = path.join(__dirname, 'job-supervisor.js');
 interface SupervisorReport {
   readonly pid?: number;
   readonly error?: string;
+  readonly exit?: { readonly code: number | null; readonly signal: NodeJS.Signals | null };
 }
 
 export class JobProcess {
@@ -78,6 +79,8 @@ export class JobProcess {
   private closed = false;
   private exitCode: number | null = null;
   private exitSignal: NodeJS.Signals | null = null;
+  /** The socket to the job's supervisor (see job-supervisor.js). */
+  private readonly channel: Duplex | null;
   /** The supervisor could not start the job (no such program, bad working directory). */
   private startError: string | undefined;
   private timeoutTimer?: NodeJS.Timeout;
@@ -98,11 +101,15 @@ export class JobProcess {
       windowsHide: true,
     });
     this.pid = this.child.pid;
-    this.openChannel(this.child.stdio[3] as Duplex | null);
+    this.channel = this.child.stdio[3] as Duplex | null;
+    this.openChannel(this.channel);
     this.listen(this.child.stdout, new StringDecoder('utf8'));
     this.listen(this.child.stderr, new StringDecoder('utf8'));
     this.child.on('error', (err) => this.onError(err));
-    this.child.on('exit', (code, signal) => this.onExit(code, signal));
+    // The supervisor reports the job's exit first (see openChannel); its own exit then only mirrors it.
+    this.child.on('exit', (code, signal) => {
+      if (!this.exited) this.onExit(code, signal);
+    });
     this.child.on('close', () => this.finish());
     if (options.timeoutMs > 0) this.timeoutTimer = setTimeout(() => this.kill('timeout'), options.timeoutMs);
   }
@@ -187,12 +194,34 @@ export class JobProcess {
     channel.setEncoding('utf8');
     channel.on('data', (chunk: string) => {
       received += chunk;
-      const end = received.indexOf('\n');
-      if (end < 0) return;
-      const report = JSON.parse(received.slice(0, end)) as SupervisorReport;
-      received = received.slice(end + 1);
-      if (report.error !== undefined) this.startError = report.error;
+      for (let end = received.indexOf('\n'); end >= 0; end = received.indexOf('\n')) {
+        this.onReport(JSON.parse(received.slice(0, end)) as SupervisorReport);
+        received = received.slice(end + 1);
+      }
     });
+  }
+
+  private onReport(report: SupervisorReport): void {
+    if (report.error !== undefined) this.startError = report.error;
+    if (report.exit !== undefined && !this.exited) {
+      this.onExit(report.exit.code, report.exit.signal);
+      this.releaseSupervisorWhenOutputEnds();
+    }
+  }
+
+  /** Once the job's output has ended, the supervisor may end too ({"done": true}); until then it still watches. */
+  private releaseSupervisorWhenOutputEnds(): void {
+    const open = [this.child.stdout, this.child.stderr].filter((s) => s !== null && !s.readableEnded);
+    let left = open.length;
+    const release = () => {
+      if (--left <= 0) this.channel?.write(JSON.stringify({ done: true }) + '\n');
+    };
+    if (left === 0) {
+      left = 1;
+      release();
+      return;
+    }
+    for (const stream of open) stream?.once('end', release);
   }
 
   private listen(stream: NodeJS.ReadableStream | null, decoder: StringDecoder): void {
@@ -254,7 +283,7 @@ export class JobProcess {
       this.signal('SIGKILL');
       this.child.stdout?.destroy();
       this.child.stderr?.destroy();
-      this.child.stdio[3]?.destroy();
+      this.channel?.destroy();
     }, PIPE_CLOSE_WAIT_MS);
   }
 
@@ -262,7 +291,7 @@ export class JobProcess {
     if (this.closed) return;
     this.closed = true;
     const startError = spawnError ?? this.startError;
-    this.child.stdio[3]?.destroy();
+    this.channel?.destroy();
     clearTimeout(this.timeoutTimer);
     clearTimeout(this.killTimer);
     clearTimeout(this.pipeTimer);

@@ -9,13 +9,16 @@
  * then SIGKILL after the job's KillGrace. Linux has no portable parent-death signal for a group, and Node
  * cannot set PR_SET_PDEATHSIG without native code, hence a process.
  *
- * On fd 3, xroute writes one JSON line {file, args, cwd, env, killGraceMs}; the supervisor answers one JSON
- * line, {"pid": n} once the job has started or {"error": "..."} when it could not be started. The job's
- * stdout and stderr are the supervisor's own (xroute's pipes). The supervisor ends as the job ends: with the
- * same exit code, or killed by the same signal.
+ * On fd 3, xroute writes one JSON line {file, args, cwd, env, killGraceMs}; the supervisor answers {"pid": n} once
+ * the job has started, or {"error": "..."} when it could not be started (and exits). The job's stdout and stderr
+ * are xroute's pipes; the supervisor lets go of its own copies, so xroute sees the output end when the job's
+ * does. When the job exits, the supervisor reports {"exit": {"code", "signal"}} and stays, still watching, until
+ * xroute has its output and answers {"done": true}; only then does it end, with the job's exit code or killed by
+ * the job's signal. So whatever the job left behind holding its output is still killed if xroute dies then.
  */
 'use strict';
 const { spawn } = require('node:child_process');
+const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 
@@ -25,16 +28,21 @@ const GROUP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'];
 const channel = new net.Socket({ fd: 3, readable: true, writable: true });
 let received = '';
 let job;
+/** How the job ended, once it has. */
+let jobExit;
 let killGraceMs = 0;
 let parentGone = false;
 
 for (const sig of GROUP_SIGNALS) process.on(sig, () => onGroupSignal(sig));
 channel.setEncoding('utf8');
 channel.on('data', (chunk) => {
-  if (job !== undefined) return;
   received += chunk;
-  const end = received.indexOf('\n');
-  if (end >= 0) start(JSON.parse(received.slice(0, end)));
+  for (let end = received.indexOf('\n'); end >= 0; end = received.indexOf('\n')) {
+    const message = JSON.parse(received.slice(0, end));
+    received = received.slice(end + 1);
+    if (job === undefined) start(message);
+    else if (message.done === true && jobExit !== undefined) endAsJob();
+  }
 });
 channel.on('end', onParentGone);
 channel.on('error', onParentGone);
@@ -52,7 +60,18 @@ function start(spec) {
     if (job.pid === undefined) notStarted(e);
   });
   job.on('exit', onJobExit);
-  if (job.pid !== undefined) channel.write(JSON.stringify({ pid: job.pid }) + '\n');
+  if (job.pid === undefined) return;
+  releaseOutput();
+  channel.write(JSON.stringify({ pid: job.pid }) + '\n');
+}
+
+/** The job has xroute's pipes now; the supervisor's own copies would keep xroute from seeing them end. */
+function releaseOutput() {
+  for (const fd of [1, 2]) {
+    fs.closeSync(fd);
+    const reopened = fs.openSync('/dev/null', 'w'); // the lowest free descriptor: fd itself
+    if (reopened !== fd) fs.closeSync(reopened);
+  }
 }
 
 function notStarted(e) {
@@ -78,9 +97,15 @@ function onGroupSignal(sig) {
 }
 
 function onJobExit(code, signal) {
+  jobExit = { code, signal };
   if (parentGone) killGroup('SIGKILL');
-  else if (code !== null) process.exit(code);
-  else dieBy(signal);
+  else channel.write(JSON.stringify({ exit: jobExit }) + '\n');
+}
+
+/** xroute has the job's output: end as the job ended. */
+function endAsJob() {
+  if (jobExit.code !== null) process.exit(jobExit.code);
+  else dieBy(jobExit.signal);
 }
 
 function dieBy(signal) {
