@@ -4,11 +4,17 @@
  * in arrival order, up to MaxOutput bytes; output lines counted and matched against ProgressPattern; killed
  * with SIGTERM then SIGKILL after the grace period (Timeout, abort, stop).
  *
+ * The direct child is the job's supervisor (job-supervisor.js), the leader of the job's process group: it
+ * starts the job in that group and kills the group when this process dies, however it dies, so no job
+ * outlives its xroute (docs/components/job-persister.md). `pid` is the supervisor's, i.e. the group's id.
+ *
  * Timers here are plain Node timers owned by the process object and always cleared when it closes, because
  * the actor's own timers are already gone when its stop() waits for the processes to die.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import os from 'node:os';
+import path from 'node:path';
+import { Duplex } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { CommandLine } from './job-persister-command';
 
@@ -48,6 +54,14 @@ export interface JobProcessOptions {
 const PIPE_CLOSE_WAIT_MS = 500;
 /** Only the current, unfinished line is kept for progress matching; a longer one is cut. */
 const MAX_LINE_CHARS = 4096;
+/** A plain CommonJS script, shipped as is next to this module (also when run from the TypeScript sources). */
+const SUPERVISOR = path.join(__dirname, 'job-supervisor.js');
+/** What the supervisor answers on its channel (see job-supervisor.js). */
+interface SupervisorReport {
+  readonly pid?: number;
+  readonly error?: string;
+  readonly exit?: { readonly code: number | null; readonly signal: NodeJS.Signals | null };
+}
 
 export class JobProcess {
   readonly startedAt = Date.now();
@@ -65,6 +79,10 @@ export class JobProcess {
   private closed = false;
   private exitCode: number | null = null;
   private exitSignal: NodeJS.Signals | null = null;
+  /** The socket to the job's supervisor (see job-supervisor.js). */
+  private readonly channel: Duplex | null;
+  /** The supervisor could not start the job (no such program, bad working directory). */
+  private startError: string | undefined;
   private timeoutTimer?: NodeJS.Timeout;
   private killTimer?: NodeJS.Timeout;
   private pipeTimer?: NodeJS.Timeout;
@@ -73,20 +91,25 @@ export class JobProcess {
 
   constructor(private readonly options: JobProcessOptions) {
     this.closedPromise = new Promise((r) => (this.resolveClosed = r));
-    this.child = spawn(options.command.file, [...options.command.args], {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+    // The supervisor's own Node needs none of the service's NODE_OPTIONS (a --require would run per job).
+    this.child = spawn(process.execPath, [SUPERVISOR], {
+      env: { ...process.env, NODE_OPTIONS: undefined },
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       // Own process group: kill(-pid) reaches the job's children too, and a Ctrl-C meant for the service
       // does not reach the jobs (the service kills them itself when it stops).
       detached: true,
       windowsHide: true,
     });
     this.pid = this.child.pid;
+    this.channel = this.child.stdio[3] as Duplex | null;
+    this.openChannel(this.channel);
     this.listen(this.child.stdout, new StringDecoder('utf8'));
     this.listen(this.child.stderr, new StringDecoder('utf8'));
     this.child.on('error', (err) => this.onError(err));
-    this.child.on('exit', (code, signal) => this.onExit(code, signal));
+    // The supervisor reports the job's exit first (see openChannel); its own exit then only mirrors it.
+    this.child.on('exit', (code, signal) => {
+      if (!this.exited) this.onExit(code, signal);
+    });
     this.child.on('close', () => this.finish());
     if (options.timeoutMs > 0) this.timeoutTimer = setTimeout(() => this.kill('timeout'), options.timeoutMs);
   }
@@ -161,6 +184,46 @@ export class JobProcess {
     }
   }
 
+  /** Hands the job to the supervisor; keeps the channel open (its end is what the supervisor watches). */
+  private openChannel(channel: Duplex | null): void {
+    if (!channel) return;
+    channel.on('error', () => undefined); // the supervisor may be gone before it read the job: its exit says why
+    const { command, cwd, env, killGraceMs } = this.options;
+    channel.write(JSON.stringify({ file: command.file, args: command.args, cwd, env, killGraceMs }) + '\n');
+    let received = '';
+    channel.setEncoding('utf8');
+    channel.on('data', (chunk: string) => {
+      received += chunk;
+      for (let end = received.indexOf('\n'); end >= 0; end = received.indexOf('\n')) {
+        this.onReport(JSON.parse(received.slice(0, end)) as SupervisorReport);
+        received = received.slice(end + 1);
+      }
+    });
+  }
+
+  private onReport(report: SupervisorReport): void {
+    if (report.error !== undefined) this.startError = report.error;
+    if (report.exit !== undefined && !this.exited) {
+      this.onExit(report.exit.code, report.exit.signal);
+      this.releaseSupervisorWhenOutputEnds();
+    }
+  }
+
+  /** Once the job's output has ended, the supervisor may end too ({"done": true}); until then it still watches. */
+  private releaseSupervisorWhenOutputEnds(): void {
+    const open = [this.child.stdout, this.child.stderr].filter((s) => s !== null && !s.readableEnded);
+    let left = open.length;
+    const release = () => {
+      if (--left <= 0) this.channel?.write(JSON.stringify({ done: true }) + '\n');
+    };
+    if (left === 0) {
+      left = 1;
+      release();
+      return;
+    }
+    for (const stream of open) stream?.once('end', release);
+  }
+
   private listen(stream: NodeJS.ReadableStream | null, decoder: StringDecoder): void {
     if (!stream) return;
     let partial = '';
@@ -220,12 +283,15 @@ export class JobProcess {
       this.signal('SIGKILL');
       this.child.stdout?.destroy();
       this.child.stderr?.destroy();
+      this.channel?.destroy();
     }, PIPE_CLOSE_WAIT_MS);
   }
 
-  private finish(startError?: string): void {
+  private finish(spawnError?: string): void {
     if (this.closed) return;
     this.closed = true;
+    const startError = spawnError ?? this.startError;
+    this.channel?.destroy();
     clearTimeout(this.timeoutTimer);
     clearTimeout(this.killTimer);
     clearTimeout(this.pipeTimer);

@@ -20,7 +20,8 @@
  *
  * Crash safety: on a restart or stop every running process is killed (its process group, SIGTERM then
  * SIGKILL) and stop() returns only when they are gone; the runtime has already put the requests back in
- * the queue, so a restarted JobPersister runs them again: at-least-once, like JobNode's redispatch.
+ * the queue, so a restarted JobPersister runs them again: at-least-once, like JobNode's redispatch. When
+ * the whole xroute process dies (kill -9 too), each job's supervisor kills its group (job-supervisor.js).
  */
 import { ActorContext, Behaviour, QueueConsumer } from '../../src/runtime/actor';
 import { ComponentDefinition, ComponentEnv, inputOf } from '../../src/runtime/component';

@@ -21,6 +21,8 @@ export type StreamPersisterOperation = (typeof STREAM_PERSISTER_OPERATIONS)[numb
 
 /** RCField value of a request that got no reply in time (docs/components/stream-and-file.md). */
 export const RC_TIMEOUT = 256;
+/** RCField of a message for stdout after stdout's reader went away (docs/components/stream-and-file.md). */
+export const RC_OUTPUT_CLOSED = -1;
 
 export interface StreamPersisterSettings {
   readonly operation: StreamPersisterOperation;

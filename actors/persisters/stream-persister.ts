@@ -38,6 +38,7 @@ import { ComponentDefinition, ComponentEnv, inputOf } from '../../src/runtime/co
 import { displayMessage } from '../../src/logging/display';
 import { Message } from '../../src/message/message';
 import { QueueState, Taken, XQueue } from '../../src/xqueue/xqueue';
+import { isClosedOutput, isClosedOutputError, tolerateOutputErrors } from '../../src/runtime/closed-output';
 import { StreamFramer } from '../stream/framing';
 import { describeTarget } from '../stream/stream-target';
 import { createReplyParser } from './stream-reply-parser';
@@ -45,7 +46,7 @@ import { StreamConnection, streamPersisterConnection } from './stream-connection
 import { PatternReplyReader, renderRequest } from './stream-framing';
 import { PendingRequest, PendingRequests, pendingRequest } from './stream-pending';
 import { RC_PARSE_ERROR, ReplyHandler, ReplyOutcome } from './stream-reply';
-import { RC_TIMEOUT, STREAM_PERSISTER_OPERATIONS, STREAM_PERSISTER_SCHEMA, StreamPersisterSettings, readStreamPersisterSettings } from './stream-persister-settings';
+import { RC_OUTPUT_CLOSED, RC_TIMEOUT, STREAM_PERSISTER_OPERATIONS, STREAM_PERSISTER_SCHEMA, StreamPersisterSettings, readStreamPersisterSettings } from './stream-persister-settings';
 
 export { PARSE_ERROR_PROPERTY, RC_PARSE_ERROR } from './stream-reply';
 
@@ -137,7 +138,12 @@ class StreamPersisterBehaviour implements Behaviour<never> {
       stream.on('error', this.ctx.guard((err: Error) => this.ctx.fail(err)));
       this.file = stream;
     } else {
+      tolerateOutputErrors(process.stdout);
       this.file = process.stdout;
+      if (isClosedOutput(process.stdout)) {
+        this.stdoutClosed();
+        return;
+      }
     }
     this.env.status.set('RUNNING');
   }
@@ -215,10 +221,35 @@ class StreamPersisterBehaviour implements Behaviour<never> {
   private flushFile(): void {
     const out = this.file;
     if (!out) return;
+    if (out === process.stdout && isClosedOutput(out)) {
+      this.stdoutClosed();
+      return;
+    }
     for (const p of this.pending) {
       if (p.written) continue;
       this.pending.markWritten(p);
-      out.write(p.data, this.ctx.guard((err?: Error | null) => (err ? this.ctx.fail(err) : this.finish(p, 0))));
+      out.write(p.data, this.ctx.guard((err?: Error | null) => (err ? this.onWriteError(err) : this.finish(p, 0))));
+    }
+  }
+
+  private onWriteError(err: Error): void {
+    if (this.file === process.stdout && isClosedOutputError(err)) this.stdoutClosed();
+    else this.ctx.fail(err);
+  }
+
+  /**
+   * stdout's reader went away (`xroute run flow.json | head -1`): nothing can be written to it again. Each
+   * message for it, pending or still to come, is removed as failed with RCField -1, so the flow can stop
+   * without waiting for a write that cannot happen (docs/components/stream-and-file.md).
+   */
+  private stdoutClosed(): void {
+    if (this.env.status.status !== 'CLOSED') {
+      this.env.logger.warn('stdout was closed by its reader; the messages for it are failed', { component: this.env.name });
+      this.env.status.set('CLOSED', 'stdout was closed by its reader');
+    }
+    for (const p of [...this.pending]) {
+      if (!this.pending.remove(p)) continue;
+      this.complete(p.queue, p.taken, RC_OUTPUT_CLOSED, 'stdout is closed');
     }
   }
 
@@ -361,14 +392,16 @@ class StreamPersisterBehaviour implements Behaviour<never> {
     if (!this.renewSessionIfDue()) this.flush();
   }
 
-  private complete(queue: XQueue<Message>, taken: Taken<Message>, rc: number): void {
+  /** `failure` set: removed as failed with that reason (the write could not happen). */
+  private complete(queue: XQueue<Message>, taken: Taken<Message>, rc: number, failure?: string): void {
     const msg = taken.item;
     msg.setField(this.s.rcField, String(rc));
     for (const [k, v] of Object.entries(this.s.stringProperty)) msg.setField(k, v);
     displayMessage(this.env.logger, rc === 0 ? 'persisted' : 'failed', msg, this.s.displayMask, Object.keys(this.s.stringProperty));
     this.env.status.count(rc === 0 ? 'messages' : 'failures');
     this.lastActivity = Date.now();
-    queue.remove(taken);
+    if (failure === undefined) queue.remove(taken);
+    else queue.remove(taken, 'failed', failure);
     this.consumer?.poke();
   }
 

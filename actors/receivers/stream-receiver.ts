@@ -357,6 +357,10 @@ export const STREAM_RECEIVER: ComponentDefinition<never, StreamReceiverSettings>
   description: 'reads a TCP stream or a file and cuts it into messages by SOTBytes/EOTBytes (docs/components/stream-and-file.md)',
   schema: STREAM_RECEIVER_SCHEMA,
   settings: (name, config, baseDir) => readStreamReceiverSettings(name, config, baseDir),
+  readsToEnd: (config, baseDir) => {
+    const s = readStreamReceiverSettings('', config, baseDir);
+    return s.target.kind !== 'tcp' && s.mode === 'default';
+  },
   validate: (config, baseDir) => [
     ...inputFileIssues(config, baseDir),
     ...(config.ReceiveTime === undefined ? [] : [{ property: 'ReceiveTime', message: RECEIVE_TIME_UNUSED, severity: 'warning' as const }]),

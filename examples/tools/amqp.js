@@ -89,8 +89,12 @@ async function main() {
   if (command === 'publish' && (positionals.length === 0 || (o.queue.length === 0 && o.exchange.length === 0))) throw new Error(USAGE);
   if (command === 'watch' && o.queue.length === 0 && o.exchange.length === 0) throw new Error(USAGE);
   const connection = await amqp.connect(o.url);
+  // A refusal by the broker (e.g. 406 PRECONDITION_FAILED on a queue declared with other arguments) closes the
+  // channel: the operation waiting on it fails with the broker's reason, reported below on one line.
+  connection.on('error', () => {});
   try {
     const ch = await connection.createConfirmChannel();
+    ch.on('error', () => {});
     if (command === 'publish') await publish(ch, o, positionals);
     else if (command === 'watch') await watch(ch, o);
     else await remove(ch, o);
@@ -100,6 +104,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  process.stderr.write(`amqp.js: ${err.message}\n`);
+  process.stderr.write(`amqp.js: ${String(err.message).split('\n')[0]}\n`);
   process.exit(2);
 });

@@ -12,6 +12,7 @@ import { parseJsonText } from '../config/json-file';
 import { topologySchema } from '../config/topology-schema';
 import { Logger } from '../logging/logger';
 import { whenFlowFinished } from './flow-finished';
+import { connectBoundMs, EXIT_UNREACHABLE, whenUnreachable } from './connect-bound';
 import { RunOperationsOptions, startRunOperations } from './run-operations';
 
 export interface CliIo {
@@ -77,6 +78,8 @@ export interface RunOptions {
   keepRunning?: boolean;
   /** The admin endpoint and periodic totals (--admin, --stats-interval). */
   operations?: RunOperationsOptions;
+  /** Resolves when stdout's reader went away: the flow stops as on a signal (docs/cli.md). */
+  outputClosed?: Promise<void>;
 }
 
 /**
@@ -112,10 +115,23 @@ export async function runCommand(file: string, registry: ComponentRegistry, io: 
   const watch = options.keepRunning ? undefined : whenFlowFinished(flow);
   logger.info(options.keepRunning ? 'running until SIGINT or SIGTERM (Ctrl-C to stop)' : 'running until every receiver has reached the end of its input, or SIGINT or SIGTERM (Ctrl-C to stop)');
   const finishedByItself = watch ? watch.finished.then(() => ({ reason: 'finished' as const })) : new Promise<never>(() => undefined);
-  const end = await Promise.race([stopSignal.then((signal) => ({ reason: 'signal' as const, signal })), finishedByItself, flow.exitRequested.then((code) => ({ reason: 'gave-up' as const, code }))]);
+  const outputClosed = (options.outputClosed ?? new Promise<never>(() => undefined)).then(() => ({ reason: 'output-closed' as const }));
+  const boundMs = connectBoundMs(flow.topology, options.operations?.connectTimeoutSeconds, options.keepRunning === true);
+  const bound = boundMs !== undefined ? whenUnreachable(flow, boundMs) : undefined;
+  const unreachable = bound ? bound.unreachable.then((u) => ({ reason: 'unreachable' as const, ...u })) : new Promise<never>(() => undefined);
+  const end = await Promise.race([stopSignal.then((signal) => ({ reason: 'signal' as const, signal })), finishedByItself, outputClosed, unreachable, flow.exitRequested.then((code) => ({ reason: 'gave-up' as const, code }))]);
   watch?.cancel();
+  bound?.cancel();
   clearInterval(keepAlive);
+  if (end.reason === 'unreachable') {
+    // Nothing more can be delivered: stop at once rather than wait for a drain that cannot happen.
+    logger.error(`stopping: ${end.component} could not connect within --connect-timeout ${(boundMs ?? 0) / 1000} s`, { component: end.component, status: end.status, reason: end.detail, exitCode: EXIT_UNREACHABLE });
+    await flow.stop({ drainMs: 0 });
+    await ops.close();
+    return EXIT_UNREACHABLE;
+  }
   if (end.reason === 'signal') logger.info('stopping', { signal: end.signal });
+  else if (end.reason === 'output-closed') logger.info('stopping: stdout was closed by its reader');
   else if (end.reason === 'gave-up') logger.info('stopping: a component gave up', { exitCode: end.code });
   else logger.info('stopping: every receiver has reached the end of its input and nothing is left in the links');
   await flow.stop();

@@ -11,7 +11,8 @@
  *
  * Exit codes: 0 when every line was a valid message, 1 when some line was not (each bad line is
  * reported on stderr with its line number, and the run continues), 2 when the configuration cannot
- * be used (nothing is evaluated).
+ * be used (nothing is evaluated). When stdout's reader goes away (`| head -1`) it stops reading quietly, and
+ * the command exits 141 (main.ts).
  */
 import { open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -21,6 +22,7 @@ import { readJsonFile } from '../config/json-file';
 import { isRecord } from '../rules/errors';
 import { displayFields } from '../logging/display';
 import { MessageEvaluatorEngine } from '../evaluator';
+import { isClosedOutput } from '../runtime/closed-output';
 
 export interface EvalIo {
   stdin: NodeJS.ReadableStream;
@@ -83,10 +85,15 @@ export function loadEvaluatorConfig(configPath: string): EvaluatorConfig {
   return { ...found[0], pluginDirs: pluginDirsOf(json, baseDir) };
 }
 
-function writeLine(stream: NodeJS.WritableStream, line: string): Promise<void> {
+/** Resolves false when the output's reader has gone away (`xroute eval ... | head -1`): nothing more can be written. */
+function writeLine(stream: NodeJS.WritableStream, line: string): Promise<boolean> {
+  if (isClosedOutput(stream)) return Promise.resolve(false);
   return new Promise((resolveWrite) => {
-    if (stream.write(line + '\n')) resolveWrite();
-    else stream.once('drain', () => resolveWrite());
+    const now = stream.write(line + '\n', (err) => {
+      if (err) resolveWrite(false);
+    });
+    if (now) resolveWrite(true);
+    else stream.once('drain', () => resolveWrite(true));
   });
 }
 
@@ -136,7 +143,7 @@ export async function runEval(configPath: string, messagesPath: string | undefin
       }
       const pending = engine.evaluate(msg);
       if (pending !== undefined) await pending;
-      await writeLine(io.stdout, JSON.stringify(messageToJson(msg)));
+      if (!(await writeLine(io.stdout, JSON.stringify(messageToJson(msg))))) break;
     }
   } catch (e) {
     io.stderr.write(`error: reading messages failed after line ${lineNumber}: ${(e as Error).message}\n`);

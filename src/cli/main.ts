@@ -17,6 +17,8 @@ import { runCommand, schemaCommand, validateCommand, CliIo } from './commands';
 import { CommandSpec, commandHelp, mainHelp, OptionTable, OptionValues, parseCommandLine, UsageError, usageErrorText } from './command-line';
 import { packageVersion } from './package-version';
 import { readRunOperations, RunOperationsOptions } from './run-operations';
+import { DEFAULT_CONNECT_TIMEOUT_S } from './connect-bound';
+import { EXIT_OUTPUT_CLOSED, tolerateOutputErrors, watchOutput } from '../runtime/closed-output';
 
 export interface MainIo extends CliIo {
   stdin: NodeJS.ReadableStream;
@@ -27,6 +29,8 @@ export interface MainIo extends CliIo {
 interface Context {
   readonly io: MainIo;
   readonly stopSignal: Promise<string>;
+  /** Resolves when stdout's reader goes away (`xroute run flow.json | head -1`). */
+  readonly outputClosed: Promise<void>;
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
@@ -43,6 +47,7 @@ const LOG_OPTIONS: OptionTable = {
 const RUN_OPERATION_OPTIONS: OptionTable = {
   admin: { type: 'string', valueName: 'HOST:PORT', description: 'serve /healthz /readyz /status /metrics and a status page there (or XROUTE_ADMIN); use 127.0.0.1:PORT' },
   'stats-interval': { type: 'string', valueName: 'SECONDS', description: "log each component's totals every SECONDS (always at stop)" },
+  'connect-timeout': { type: 'string', valueName: 'SECONDS', description: `exit 4 when a component cannot connect for SECONDS (default ${DEFAULT_CONNECT_TIMEOUT_S} for a flow fed only by files or stdin, else no bound; 0: no bound)` },
 };
 
 function runOperations(options: OptionValues, env: NodeJS.ProcessEnv): RunOperationsOptions {
@@ -89,13 +94,17 @@ in-flight messages to finish, stops every actor and exits 0.
 Logs go to stderr (or --log-file); stdout carries only what the flow writes to file://-.
 --admin (or XROUTE_ADMIN) serves /healthz, /readyz, /status, /metrics and a live status page; use
 127.0.0.1:PORT. At stop, and every --stats-interval seconds, each component's totals are logged.
-Exit codes: 0 stopped, 1 not started (configuration), 2 usage error, 3 a component gave up (OnGiveUp "exit").`,
+A flow fed only by files or stdin exits 4 when a component cannot connect (a broker down or refusing the
+login) for --connect-timeout seconds (default ${DEFAULT_CONNECT_TIMEOUT_S}); other flows retry until stopped, unless it is given.
+Exit codes: 0 stopped, 1 not started (configuration), 2 usage error, 3 a component gave up (OnGiveUp "exit"),
+4 a component could not connect within --connect-timeout, 141 stdout's reader went away (| head -1): the flow
+was stopped as on SIGTERM.`,
     options: {
       ...LOG_OPTIONS,
       'keep-running': { type: 'boolean', description: 'do not stop when every receiver has reached the end of its input' },
       ...RUN_OPERATION_OPTIONS,
     },
-    async run([file], options, { io, stopSignal }) {
+    async run([file], options, { io, stopSignal, outputClosed }) {
       const level = logLevel(options, io.env ?? process.env);
       const logFile = typeof options['log-file'] === 'string' ? openLogFile(options['log-file']) : undefined;
       const destination = logFile ?? io.stderr;
@@ -103,7 +112,7 @@ Exit codes: 0 stopped, 1 not started (configuration), 2 usage error, 3 a compone
       const logger = createLogger({ level, json, stream: destination });
       const operations = runOperations(options, io.env ?? process.env);
       try {
-        return await runCommand(file, defaultRegistry(), io, logger, stopSignal, { keepRunning: options['keep-running'] === true, operations });
+        return await runCommand(file, defaultRegistry(), io, logger, stopSignal, { keepRunning: options['keep-running'] === true, operations, outputClosed });
       } finally {
         if (logFile) await endStream(logFile);
       }
@@ -162,8 +171,19 @@ Exit 0 when every component is ready, 1 when reachable but not ready, 2 when unr
   },
 ];
 
-/** Exit codes: what the command returned; 2 for a usage error (the problem and the usage line on stderr). */
+/**
+ * Exit codes: what the command returned; 2 for a usage error (the problem and the usage line on stderr);
+ * EXIT_OUTPUT_CLOSED (141) when stdout's reader went away, after the command ended quietly (docs/cli.md).
+ */
 export async function main(argv: string[], io: MainIo, stopSignal: Promise<string>): Promise<number> {
+  const output = watchOutput(io.stdout);
+  const code = await runCommandLine(argv, { io, stopSignal, outputClosed: output.closed });
+  await output.flushed();
+  return output.isClosed() ? EXIT_OUTPUT_CLOSED : code;
+}
+
+async function runCommandLine(argv: string[], context: Context): Promise<number> {
+  const { io } = context;
   try {
     const parsed = parseCommandLine(argv, COMMANDS);
     switch (parsed.kind) {
@@ -174,7 +194,7 @@ export async function main(argv: string[], io: MainIo, stopSignal: Promise<strin
         io.stdout.write((parsed.command ? commandHelp(parsed.command) : mainHelp(COMMANDS)) + '\n');
         return 0;
       case 'command':
-        return await parsed.command.run(parsed.positionals, parsed.options, { io, stopSignal });
+        return await parsed.command.run(parsed.positionals, parsed.options, context);
     }
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
@@ -184,6 +204,8 @@ export async function main(argv: string[], io: MainIo, stopSignal: Promise<strin
 }
 
 if (require.main === module) {
+  // A log reader that went away (`2>&1 | head -1`) must not crash the flow: the log lines are lost, nothing else.
+  tolerateOutputErrors(process.stderr);
   const stopSignal = new Promise<string>((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT'));
     process.once('SIGTERM', () => resolve('SIGTERM'));

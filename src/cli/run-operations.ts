@@ -1,6 +1,6 @@
 /**
- * The operational side of `xroute run`: the admin endpoint (--admin HOST:PORT or XROUTE_ADMIN) and the
- * periodic totals (--stats-interval SECONDS). Kept apart from the argument parsing so it does not depend
+ * The operational side of `xroute run`: the admin endpoint (--admin HOST:PORT or XROUTE_ADMIN), the
+ * periodic totals (--stats-interval SECONDS) and the connect bound (--connect-timeout SECONDS, connect-bound.ts). Kept apart from the argument parsing so it does not depend
  * on how the options were read.
  */
 import { AdminAddress, AdminServer, parseAdminAddress, startAdminServer } from '../admin/admin-server';
@@ -11,6 +11,8 @@ export interface RunOperationsOptions {
   readonly admin?: AdminAddress;
   /** Seconds between totals lines; undefined = only at stop. */
   readonly statsIntervalSeconds?: number;
+  /** --connect-timeout: seconds a component may stay unable to connect (0 = no bound); undefined = the default (connect-bound.ts). */
+  readonly connectTimeoutSeconds?: number;
 }
 
 export class RunOptionError extends Error {
@@ -24,7 +26,7 @@ export class RunOptionError extends Error {
   }
 }
 
-/** Reads --admin (else XROUTE_ADMIN) and --stats-interval; throws RunOptionError or AdminAddressError. */
+/** Reads --admin (else XROUTE_ADMIN), --stats-interval and --connect-timeout; throws RunOptionError or AdminAddressError. */
 export function readRunOperations(options: Readonly<Record<string, string | boolean | undefined>>, env: NodeJS.ProcessEnv): RunOperationsOptions {
   const admin = options.admin;
   if (typeof admin === 'boolean') throw new RunOptionError('--admin', '', 'HOST:PORT, e.g. 127.0.0.1:9090');
@@ -35,9 +37,16 @@ export function readRunOperations(options: Readonly<Record<string, string | bool
     statsIntervalSeconds = typeof stats === 'boolean' ? NaN : Number(stats);
     if (!Number.isFinite(statsIntervalSeconds) || statsIntervalSeconds <= 0) throw new RunOptionError('--stats-interval', typeof stats === 'boolean' ? '' : stats, 'a number of seconds > 0');
   }
+  const connect = options['connect-timeout'];
+  let connectTimeoutSeconds: number | undefined;
+  if (connect !== undefined) {
+    connectTimeoutSeconds = typeof connect === 'boolean' ? NaN : Number(connect);
+    if (!Number.isFinite(connectTimeoutSeconds) || connectTimeoutSeconds < 0) throw new RunOptionError('--connect-timeout', typeof connect === 'boolean' ? '' : connect, 'a number of seconds >= 0 (0: no bound)');
+  }
   return {
     ...(adminText !== undefined ? { admin: parseAdminAddress(adminText, admin !== undefined ? '--admin' : 'XROUTE_ADMIN') } : {}),
     ...(statsIntervalSeconds !== undefined ? { statsIntervalSeconds } : {}),
+    ...(connectTimeoutSeconds !== undefined ? { connectTimeoutSeconds } : {}),
   };
 }
 

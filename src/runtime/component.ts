@@ -196,6 +196,11 @@ export interface ComponentDefinition<M = never, S = unknown> {
   /** The component writes an output XQueue (LinkName), checked like needsInput (outputOf). */
   readonly needsOutput?: boolean;
   /**
+   * Receivers: true when this configuration reads a file or stdin to its end and then stops. A flow whose
+   * receivers all do is a batch, whose outputs `xroute run` waits for only so long (docs/cli.md).
+   */
+  readsToEnd?(config: ComponentConfig, baseDir: string): boolean;
+  /**
    * The settings reader: turns a configuration into the typed settings the behaviour runs on, throwing a
    * ConfigValueError (src/config/config-value-error.ts) for a value it cannot use. `xroute validate` runs it
    * and reports its error (src/config/config-issues.ts); at every start the runtime runs it once more

@@ -5,6 +5,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { Admin } from '../amqp/amqp-kit';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -38,9 +39,36 @@ export function startInstance(topologyFile: string, logLevel: 'warn' | 'info' = 
   };
 }
 
-/** One line a worker wrote: `start|end|orphan <job> <epoch ms> <xroute pid>`. */
+/**
+ * The hooks of a scale-out test file: one broker Admin for the file (cleaned up after it), and every instance
+ * a test starts with `start` stopped (SIGINT) after that test.
+ */
+export function scaleOutFixture(): { admin: () => Admin; start: (topologyFile: string, logLevel?: 'warn' | 'info') => Instance } {
+  let admin: Admin | undefined;
+  let started: Instance[] = [];
+  beforeAll(async () => {
+    admin = await Admin.open();
+  });
+  afterEach(async () => {
+    await Promise.all(started.map((i) => i.stop()));
+    started = [];
+  });
+  afterAll(async () => {
+    await admin?.cleanup();
+  });
+  return {
+    admin: () => admin as Admin,
+    start: (topologyFile, logLevel) => {
+      const instance = startInstance(topologyFile, logLevel);
+      started.push(instance);
+      return instance;
+    },
+  };
+}
+
+/** One line a worker wrote: `start|end|killed <job> <epoch ms> <xroute pid>`. */
 export interface WorkerEvent {
-  readonly kind: 'start' | 'end' | 'orphan';
+  readonly kind: 'start' | 'end' | 'killed';
   readonly job: string;
   readonly at: number;
   readonly instancePid: number;
@@ -59,17 +87,19 @@ export function readWorkerLog(file: string): WorkerEvent[] {
 
 /**
  * The shell a JobPersister runs per job ($1 the job, $2 the log, $3 its duration in tenths of a second):
- * it logs its start, works, and logs its end. If its xroute process dies meanwhile it logs `orphan` and
- * stops, as a worker that watches its parent would (otherwise it would run on outside any lease).
+ * it logs its start, works, and logs its end; killed with SIGTERM (a stop, or its supervisor when its
+ * xroute process died) it logs `killed`. Its parent is the job's supervisor, whose parent is xroute. Its
+ * output goes nowhere: once xroute is dead, a write to the pipes it had would end the worker by SIGPIPE.
  */
 export const WORKER_SCRIPT = [
-  'log() { echo "$1 $JOB $(date +%s%3N) $PPID" >> "$LOG"; }',
-  'JOB=$1; LOG=$2; log start',
-  'i=0; while [ $i -lt $3 ]; do sleep 0.1; kill -0 $PPID 2>/dev/null || { log orphan; exit 1; }; i=$((i+1)); done',
+  'exec >/dev/null 2>&1; XROUTE=$(cut -d" " -f4 /proc/$PPID/stat)',
+  'log() { echo "$1 $JOB $(date +%s%3N) $XROUTE" >> "$LOG"; }',
+  "JOB=$1; LOG=$2; trap 'log killed; exit 1' TERM; log start",
+  'i=0; while [ $i -lt $3 ]; do sleep 0.1; i=$((i+1)); done',
   'log end',
 ].join('\n');
 
-/** The most intervals (start..end or start..orphan) open at one instant; an end at the same ms as a start closes first. */
+/** The most intervals (start..end or start..killed) open at one instant; an end at the same ms as a start closes first. */
 export function maxConcurrent(events: readonly WorkerEvent[], include: (job: string) => boolean = () => true): number {
   const points = events.filter((e) => include(e.job)).map((e) => ({ at: e.at, delta: e.kind === 'start' ? 1 : -1 }));
   points.sort((a, b) => a.at - b.at || a.delta - b.delta);

@@ -45,7 +45,7 @@ function topology(queue: string, dir: string, log: string, tenths: number): stri
     Operation: 'execute',
     LinkName: `worker${n}`,
     Script: ['/bin/sh', '-c', WORKER_SCRIPT, 'worker', '##body##', log, String(tenths)],
-    KillGrace: '0',
+    KillGrace: '1000',
   });
   const config = {
     Name: 'scaleout-jobs',
@@ -130,19 +130,19 @@ it('gives the slots of a killed process back within the lease, and its jobs are 
   const killedAt = Date.now();
   await victim.exited;
 
-  // The victim's running jobs notice and stop; its slots stay taken until their lease lapses.
+  // The victim's running jobs are killed by their supervisors; its slots stay taken until their lease lapses.
   await waitUntil(() => heldByVictim() === 0, 'the killed process\'s workers to stop', 5_000);
-  const killedHolding = readWorkerLog(log).filter((e) => e.kind === 'orphan').length;
+  const killedHolding = readWorkerLog(log).filter((e) => e.kind === 'killed').length;
 
   await waitUntil(() => ends(readWorkerLog(log)).length >= jobs.length, 'every job to end', 50_000);
   await waitForCounts(queue, (c) => c.ready === 0 && c.unacked === 0, 'every request acknowledged');
   const events = readWorkerLog(log);
-  const orphaned = events.filter((e) => e.kind === 'orphan').map((e) => e.job);
+  const killed = events.filter((e) => e.kind === 'killed').map((e) => e.job);
   // Recovery: from the kill until the survivors run Threshold jobs again (the victim's slots lapsed and were taken).
   const recoveredAt = firstTimeOpen(events.filter((e) => e.instancePid !== victimPid), THRESHOLD, killedAt) ?? Infinity;
   console.log(`JobNode SharedState kill -9: victim held ${killedHolding} slot(s); the survivors ran ${THRESHOLD} jobs again ${recoveredAt - killedAt} ms after the kill (lease ${LEASE_S * 1000} ms, renewed every ${Math.floor((LEASE_S * 1000) / 3)} ms); max concurrent ${maxConcurrent(events)} (Threshold ${THRESHOLD})`);
   expect(killedHolding).toBeGreaterThan(0);
-  expect(orphaned.every((job) => events.some((e) => e.kind === 'end' && e.job === job && e.instancePid !== victimPid))).toBe(true);
+  expect(killed.every((job) => events.some((e) => e.kind === 'end' && e.job === job && e.instancePid !== victimPid))).toBe(true);
   expect(recoveredAt - killedAt).toBeLessThan(LEASE_S * 1000 + 1500);
   expect(maxConcurrent(events)).toBeLessThanOrEqual(THRESHOLD);
   expect(maxConcurrentPerKey(events, keyOf)).toBe(1);
