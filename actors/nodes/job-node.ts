@@ -346,6 +346,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
   }
 
   private queryJob(job: JobView<Request>, worker: number): boolean {
+    if (this.draining !== undefined) return false; // a draining JobPersister takes nothing, so no query could be answered
     const sent = this.sendQuery(job, worker, 'query');
     if (sent) this.env.status.count('queries');
     return sent;

@@ -179,6 +179,12 @@ export class AmqpReceiver implements Behaviour<never> {
       if (reason === 'stop' && session.consumerTag) await settleWithin(session.ch.cancel(session.consumerTag), CLOSE_TIMEOUT_MS);
       this.takeBackUntaken(session);
       if (reason === 'stop' && !this.drained) await this.drainOutstanding(session, STOP_DRAIN_MS);
+      // After a drain, the channel is closed first: its close-ok comes only once the broker has handled the acks
+      // sent before it (closing the connection alone lost the last ack in about 1 run of 3).
+      if (this.drained) {
+        flushSettlement(session, this.ackSkipped);
+        await settleWithin(session.ch.close(), CLOSE_TIMEOUT_MS);
+      }
       session.alive = false;
       await settleWithin(session.conn.close(), CLOSE_TIMEOUT_MS);
     }

@@ -406,10 +406,11 @@ export class Flow {
     await this.drainAll([...this.components.values()], drainMs, onStop);
     const receivers = [...this.components.values()].filter((c) => c.role === 'receiver');
     await Promise.all(receivers.map((c) => c.ref.stop()));
-    // Flows fed through send() (no receiver) have only their links to wait for.
+    // A flow fed through send() (no receiver) has only its links to wait for; a receiver's drain already waited.
+    const waitMs = receivers.length === 0 ? Math.max(0, deadline - Date.now()) : 0;
     const drained = await Promise.race([
       Promise.all([...this.links.values()].map((q) => q.whenEmpty())).then(() => true),
-      sleep(Math.max(0, deadline - Date.now())).then(() => false),
+      sleep(waitMs).then(() => [...this.links.values()].every((q) => q.size === 0)),
     ]);
     if (!drained) {
       const left = [...this.links.values()].filter((q) => q.size > 0).map((q) => `${q.name}:${q.size}`);
