@@ -158,7 +158,6 @@ async function sigtermWithJobsRunning(protocol: Protocol, scenario: Scenario) {
     endedTwice: [...runs.values()].filter((r) => r.ends > 1).length,
     neverEnded: jobs.length - [...runs.values()].filter((r) => r.ends >= 1).length,
     startedTwice: [...runs.values()].filter((r) => r.starts > 1).length,
-    debug: process.env.DEBUG_DRAIN ? { signalAt, exitedAt, events, lines: first.lines } : undefined,
   };
 }
 
