@@ -21,7 +21,7 @@ import { Logger, silentLogger } from '../logging/logger';
 import { redactText, registerConfigSecrets } from '../logging/redact';
 import { Message } from '../message/message';
 import { Outcome, XQueue, XQueueStats } from '../xqueue/xqueue';
-import { addReports, DEFAULT_DRAIN_TIMEOUT_MS, DrainReport, DrainRequest, OnStop } from './drain';
+import { addReports, DEFAULT_DRAIN_TIMEOUT_MS, DrainReport, DrainRequest, OnStop, untilDoneOrDeadline } from './drain';
 
 export interface FlowOptions {
   registry: ComponentRegistry;
@@ -400,18 +400,36 @@ export class Flow {
     return total;
   }
 
+  /**
+   * Waits until every link is empty, or nothing in them is being worked on any more (no message in flight, and
+   * none added, removed or moved between two looks: what is left waits for a consumer that takes nothing while
+   * draining), or the deadline. True when the links are empty.
+   */
+  private async linksSettled(deadline: number): Promise<boolean> {
+    const links = [...this.links.values()];
+    const activity = () => links.reduce((n, q) => {
+      const st = q.stats();
+      return n + st.totalAdded + st.totalRemoved + st.totalPutback + st.totalTakeback;
+    }, 0);
+    let last = -1;
+    await untilDoneOrDeadline(deadline, () => {
+      if (links.every((q) => q.size === 0 && q.stats().reserved === 0)) return true;
+      const now = activity();
+      const still = now === last && links.every((q) => q.inFlight === 0 && q.stats().reserved === 0);
+      last = now;
+      return still;
+    }, undefined, 50);
+    return links.every((q) => q.size === 0);
+  }
+
   private async doStop(drainMs: number, onStop: OnStop): Promise<void> {
     for (const c of this.components.values()) if (c.restartTimer) clearTimeout(c.restartTimer);
     const deadline = Date.now() + drainMs;
     await this.drainAll([...this.components.values()], drainMs, onStop);
     const receivers = [...this.components.values()].filter((c) => c.role === 'receiver');
     await Promise.all(receivers.map((c) => c.ref.stop()));
-    // A flow fed through send() (no receiver) has only its links to wait for; a receiver's drain already waited.
-    const waitMs = receivers.length === 0 ? Math.max(0, deadline - Date.now()) : 0;
-    const drained = await Promise.race([
-      Promise.all([...this.links.values()].map((q) => q.whenEmpty())).then(() => true),
-      sleep(waitMs).then(() => [...this.links.values()].every((q) => q.size === 0)),
-    ]);
+    // What was fed without a broker to give it back to (send(), a file or TCP receiver) can only be waited for.
+    const drained = await this.linksSettled(deadline);
     if (!drained) {
       const left = [...this.links.values()].filter((q) => q.size > 0).map((q) => `${q.name}:${q.size}`);
       this.logger.warn('stopping with messages still in links', { flow: this.name, links: left });
@@ -430,11 +448,4 @@ function describeDrain(r: DrainReport): string {
 function lastErrorOf(c: SupervisedComponent): string | undefined {
   const current = c.ref.lastError();
   return current !== undefined ? redactText(describe(current)) : c.lastError;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => {
-    const t = setTimeout(r, ms);
-    t.unref();
-  });
 }
