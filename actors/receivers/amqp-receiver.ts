@@ -17,6 +17,9 @@
  * JMSRedelivered), and messages of the dead channel that no consumer has taken yet are taken back out of
  * the XQueue, since they will come again. Configuration errors (wrong password, passive check of a missing
  * exchange/queue, inequivalent declare) make the status FAILED with the reason; outages keep RETRYING.
+ * Stop (docs/operations.md#stopping): drain() cancels the consumer and keeps the channel until downstream has
+ * finished what it took, or the deadline; stop() then closes the channel (its close-ok follows the acks) and the
+ * connection.
  */
 import type { Channel, ConfirmChannel, ConsumeMessage, Message as AmqpMessage, Options } from 'amqplib';
 import { ActorContext, Behaviour, StopReason } from '../../src/runtime/actor';
