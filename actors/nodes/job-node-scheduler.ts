@@ -271,6 +271,8 @@ export class JobScheduler<P> {
   private pumping = false;
   private pumpAgain = false;
   private closed = false;
+  /** holdDispatch(): a draining node starts no job. */
+  private holding = false;
   /** While submit() pumps: the id it accepted, and the Job if that job was dispatched at once. */
   private submittingId = 0;
   private submittedJob: Job<P> | undefined = undefined;
@@ -415,6 +417,11 @@ export class JobScheduler<P> {
     this.thresholdsValidUntil = 0;
   }
 
+  /** Starts no job from now on (a draining node); active jobs go on: queries, completion, expiry. */
+  holdDispatch(): void {
+    this.holding = true;
+  }
+
   /** Stops every timer; the scheduler must not be used afterwards. */
   close(): void {
     this.closed = true;
@@ -457,7 +464,7 @@ export class JobScheduler<P> {
   // ------------------------------------------------------------------ dispatch
 
   private pump(): void {
-    if (this.closed) return;
+    if (this.closed || this.holding) return;
     if (this.pumping) {
       this.pumpAgain = true;
       return;

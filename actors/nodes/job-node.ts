@@ -21,8 +21,12 @@
  *    are withdrawn on stop; a worker still busy with a job of the old incarnation gets no new job until
  *    its outlink is empty. Jobs that were running are dispatched again (at-least-once, docs/components/job-node.md).
  *  - Every completion signal arrives as a message to this actor (never handled inside another actor's turn).
+ *  - Drain before a stop (docs/operations.md#stopping): no job is dispatched any more; pending and deferred
+ *    requests are put back into the input (their receiver gives them back to the broker unacknowledged); active
+ *    jobs run on and are acknowledged when they complete (OnStop "wait"), or are put back too ("kill").
  */
-import { ActorContext, ActorRef, Behaviour, TimerHandle } from '../../src/runtime/actor';
+import { ActorContext, ActorRef, Behaviour, QueueConsumer, TimerHandle } from '../../src/runtime/actor';
+import { DrainRequest } from '../../src/runtime/drain';
 import { ComponentDefinition, ComponentEnv, inputOf } from '../../src/runtime/component';
 import { Message } from '../../src/message/message';
 import { Outcome, Taken, XQueue } from '../../src/xqueue/xqueue';
@@ -120,6 +124,9 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
   /** With SharedState: each request's group and key, computed once before it enters the scheduler. */
   private matcher!: (msg: Message) => number;
   private readonly routes = new WeakMap<Request, { group: number; key: string | undefined }>();
+  private consumer!: QueueConsumer;
+  /** Set by drain(): requests put back into the input, whose later returns are ignored. */
+  private draining: WeakSet<Request> | undefined;
 
   constructor(private readonly env: ComponentEnv) {}
 
@@ -148,8 +155,28 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
       port: this.port(),
     });
     this.adoptOrphanedWorkers();
-    ctx.consume(this.input, (taken) => this.onRequest(taken));
+    this.consumer = ctx.consume(this.input, (taken) => this.onRequest(taken));
     env.status.set('RUNNING');
+  }
+
+  drain(_ctx: ActorContext<JobNodeMessage>, request: DrainRequest): void {
+    this.draining = new WeakSet();
+    this.consumer.stopTaking();
+    this.scheduler.holdDispatch();
+    const snap = this.scheduler.snapshot();
+    for (const job of snap.waiting) this.giveBack(job.payload);
+    if (request.onStop === 'kill') for (const job of snap.active) this.giveBack(job.payload);
+    this.env.logger.info('draining: no job is dispatched any more', {
+      pendingGivenBack: snap.waiting.length,
+      running: snap.active.length,
+      runningJobs: request.onStop === 'kill' ? 'given back (OnStop kill)' : 'finish until the drain deadline',
+    });
+  }
+
+  /** Draining: the request goes back into the input for its receiver to give back to the broker. */
+  private giveBack(request: Request): void {
+    this.draining?.add(request);
+    if (this.input.putback(request)) this.env.status.count('givenBack');
   }
 
   receive(msg: JobNodeMessage): void {
@@ -214,6 +241,10 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
   /** Hands a request to the scheduler; true when it became a live job (pending, deferred or active). */
   private admit(request: Request): boolean {
     const env = this.env;
+    if (this.draining !== undefined) {
+      this.giveBack(request); // cleared for admission (SharedState) after the drain began
+      return false;
+    }
     const admission = this.scheduler.submit(request);
     if (this.shared !== undefined && admission.kind !== 'bypass') this.shared.balance(admission.kind === 'dropped' ? admission.group : admission.job.group);
     switch (admission.kind) {
@@ -315,6 +346,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
   }
 
   private queryJob(job: JobView<Request>, worker: number): boolean {
+    if (this.draining !== undefined) return false; // a draining JobPersister takes nothing, so no query could be answered
     const sent = this.sendQuery(job, worker, 'query');
     if (sent) this.env.status.count('queries');
     return sent;
@@ -345,6 +377,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
         return;
       }
       case 'redispatched':
+        if (this.draining !== undefined) this.giveBack(event.job.payload);
         env.status.count('redispatched');
         env.status.count('active', -1);
         env.status.count('pending');
@@ -393,6 +426,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
 
   private onJobReturned(job: JobView<Request>, dispatch: number, worker: number, outcome: Outcome): void {
     this.requests.delete(job.id);
+    if (this.draining?.has(job.payload) === true) return; // given back (OnStop kill): its receiver no longer has it
     const current =
       outcome === 'done'
         ? this.scheduler.complete(job, dispatch)

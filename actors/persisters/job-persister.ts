@@ -24,6 +24,7 @@
  * the whole xroute process dies (kill -9 too), each job's supervisor kills its group (job-supervisor.js).
  */
 import { ActorContext, Behaviour, QueueConsumer } from '../../src/runtime/actor';
+import { DrainRequest } from '../../src/runtime/drain';
 import { ComponentDefinition, ComponentEnv, inputOf } from '../../src/runtime/component';
 import { displayMessage } from '../../src/logging/display';
 import { Message } from '../../src/message/message';
@@ -62,6 +63,23 @@ class JobPersisterBehaviour implements Behaviour<never> {
     this.input = inputOf(this.env);
     this.consumer = ctx.consume(this.input, (taken) => this.onMessage(taken), { maxInFlight: this.s.maxJobs + 1 });
     this.env.status.set('RUNNING');
+  }
+
+  /**
+   * Drain before a stop (docs/operations.md#stopping): takes no new request and puts back those waiting for a
+   * slot; running jobs finish (OnStop "wait") or are killed now and their requests put back ("kill").
+   */
+  async drain(_ctx: ActorContext<never>, request: DrainRequest): Promise<void> {
+    this.consumer.stopTaking();
+    for (const taken of this.waiting.splice(0)) this.input.putback(taken);
+    if (request.onStop !== 'kill') return;
+    this.stopping = true;
+    const jobs = [...this.running.values()];
+    this.running.clear();
+    if (jobs.length === 0) return;
+    this.env.logger.warn('draining with OnStop kill: killing running jobs; their requests go back and run again', { pids: jobs.map((j) => j.process.pid) });
+    await Promise.all(jobs.map((j) => j.process.terminate('stop')));
+    for (const j of jobs) this.input.putback(j.request);
   }
 
   async stop(): Promise<void> {

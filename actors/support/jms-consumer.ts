@@ -170,6 +170,9 @@ export function jmsConsumerBehaviour<S extends JmsConsumerSettings>(env: Compone
         }, Math.max(50, Math.min(s.receiveTimeMs, 1000)));
       }
     },
+    async drain(_ctx, request) {
+      return consumer?.drain(request.deadline);
+    },
     async stop() {
       await relay?.stop();
       relay = undefined;

@@ -134,7 +134,7 @@ export async function runCommand(file: string, registry: ComponentRegistry, io: 
   else if (end.reason === 'output-closed') logger.info('stopping: stdout was closed by its reader');
   else if (end.reason === 'gave-up') logger.info('stopping: a component gave up', { exitCode: end.code });
   else logger.info('stopping: every receiver has reached the end of its input and nothing is left in the links');
-  await flow.stop();
+  await flow.stop(options.operations?.stop);
   await ops.close();
   return end.reason === 'gave-up' ? end.code : 0;
 }

@@ -48,6 +48,8 @@ const RUN_OPERATION_OPTIONS: OptionTable = {
   admin: { type: 'string', valueName: 'HOST:PORT', description: 'serve /healthz /readyz /status /metrics and a status page there (or XROUTE_ADMIN); use 127.0.0.1:PORT' },
   'stats-interval': { type: 'string', valueName: 'SECONDS', description: "log each component's totals every SECONDS (always at stop)" },
   'connect-timeout': { type: 'string', valueName: 'SECONDS', description: `exit 4 when a component cannot connect for SECONDS (default ${DEFAULT_CONNECT_TIMEOUT_S} for a flow fed only by files or stdin, else no bound; 0: no bound)` },
+  'drain-timeout': { type: 'string', valueName: 'SECONDS', description: 'at stop, how long work already handed downstream may take to finish and be acknowledged (default 60)' },
+  'on-stop': { type: 'string', valueName: 'wait|kill', description: 'at stop, let running jobs finish within --drain-timeout (wait, default) or kill them and give them back (kill)' },
 };
 
 function runOperations(options: OptionValues, env: NodeJS.ProcessEnv): RunOperationsOptions {
@@ -89,8 +91,10 @@ export const COMMANDS: readonly CommandSpec<Context>[] = [
     details: `Boots the flow: creates its XQueues, starts every component as a supervised actor (persisters, then
 nodes, then receivers) and runs until SIGINT or SIGTERM. A flow whose receivers all come to an end (files
 read to the end, a TCP peer that closes) stops by itself once everything downstream is done, and exits 0;
---keep-running keeps it up until a signal instead. Stopping stops the receivers, waits up to 10 s for
-in-flight messages to finish, stops every actor and exits 0.
+--keep-running keeps it up until a signal instead. Stopping drains: receivers take no new message but keep
+their connection until what they handed downstream is done and acknowledged, JobNode starts no new job,
+for up to --drain-timeout seconds (default 60); what is unfinished then goes back to the broker. Then every
+actor stops and xroute exits 0. --on-stop kill ends running jobs at once instead (they run again later).
 Logs go to stderr (or --log-file); stdout carries only what the flow writes to file://-.
 --admin (or XROUTE_ADMIN) serves /healthz, /readyz, /status, /metrics and a live status page; use
 127.0.0.1:PORT. At stop, and every --stats-interval seconds, each component's totals are logged.

@@ -1,10 +1,12 @@
 /**
  * The operational side of `xroute run`: the admin endpoint (--admin HOST:PORT or XROUTE_ADMIN), the
- * periodic totals (--stats-interval SECONDS) and the connect bound (--connect-timeout SECONDS, connect-bound.ts). Kept apart from the argument parsing so it does not depend
- * on how the options were read.
+ * periodic totals (--stats-interval SECONDS), the connect bound (--connect-timeout SECONDS, connect-bound.ts) and
+ * how a stop drains (--drain-timeout SECONDS, --on-stop wait|kill). Kept apart from the argument parsing so it does
+ * not depend on how the options were read.
  */
 import { AdminAddress, AdminServer, parseAdminAddress, startAdminServer } from '../admin/admin-server';
-import { Flow } from '../runtime/flow';
+import { Flow, StopOptions } from '../runtime/flow';
+import { ON_STOP_MODES, OnStop } from '../runtime/drain';
 import { Logger } from '../logging/logger';
 
 export interface RunOperationsOptions {
@@ -13,6 +15,8 @@ export interface RunOperationsOptions {
   readonly statsIntervalSeconds?: number;
   /** --connect-timeout: seconds a component may stay unable to connect (0 = no bound); undefined = the default (connect-bound.ts). */
   readonly connectTimeoutSeconds?: number;
+  /** How the flow drains when it stops (default: 60 s, wait). */
+  readonly stop?: StopOptions;
 }
 
 export class RunOptionError extends Error {
@@ -43,11 +47,25 @@ export function readRunOperations(options: Readonly<Record<string, string | bool
     connectTimeoutSeconds = typeof connect === 'boolean' ? NaN : Number(connect);
     if (!Number.isFinite(connectTimeoutSeconds) || connectTimeoutSeconds < 0) throw new RunOptionError('--connect-timeout', typeof connect === 'boolean' ? '' : connect, 'a number of seconds >= 0 (0: no bound)');
   }
+  const stop = readStopOptions(options['drain-timeout'], options['on-stop']);
   return {
     ...(adminText !== undefined ? { admin: parseAdminAddress(adminText, admin !== undefined ? '--admin' : 'XROUTE_ADMIN') } : {}),
     ...(statsIntervalSeconds !== undefined ? { statsIntervalSeconds } : {}),
     ...(connectTimeoutSeconds !== undefined ? { connectTimeoutSeconds } : {}),
+    ...(Object.keys(stop).length > 0 ? { stop } : {}),
   };
+}
+
+/** --drain-timeout SECONDS (>= 0) and --on-stop wait|kill. */
+function readStopOptions(timeout: string | boolean | undefined, onStop: string | boolean | undefined): StopOptions {
+  let drainMs: number | undefined;
+  if (timeout !== undefined) {
+    const seconds = typeof timeout === 'boolean' || timeout.trim() === '' ? NaN : Number(timeout);
+    if (!Number.isFinite(seconds) || seconds < 0) throw new RunOptionError('--drain-timeout', typeof timeout === 'boolean' ? '' : timeout, 'a number of seconds >= 0');
+    drainMs = Math.round(seconds * 1000);
+  }
+  if (onStop !== undefined && !(ON_STOP_MODES as readonly unknown[]).includes(onStop)) throw new RunOptionError('--on-stop', typeof onStop === 'boolean' ? '' : onStop, ON_STOP_MODES.join(' or '));
+  return { ...(drainMs !== undefined ? { drainMs } : {}), ...(onStop !== undefined ? { onStop: onStop as OnStop } : {}) };
 }
 
 export interface RunningOperations {

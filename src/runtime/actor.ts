@@ -20,6 +20,7 @@ import { Backoff } from './backoff';
 import { DEFAULT_POLICY, SupervisionPolicy } from './supervision-policy';
 import { Logger, silentLogger } from '../logging/logger';
 import { ConsumerHandle, MessageTally, Taken, XQueue } from '../xqueue/xqueue';
+import { addReports, DrainReport, DrainRequest } from './drain';
 
 export type ActorStatus = 'starting' | 'running' | 'restarting' | 'stopping' | 'stopped' | 'failed';
 export type StopReason = 'stop' | 'restart' | 'crash';
@@ -28,6 +29,11 @@ export type StopReason = 'stop' | 'restart' | 'crash';
 export interface Behaviour<Msg> {
   start?(ctx: ActorContext<Msg>): void | Promise<void>;
   receive?(msg: Msg, ctx: ActorContext<Msg>): void | Promise<void>;
+  /**
+   * Drain before a stop (src/runtime/drain.ts): take no new work, finish or give back what was taken, resolve
+   * by the request's deadline. A receiver reports what it acknowledged and gave back. Stop follows.
+   */
+  drain?(ctx: ActorContext<Msg>, request: DrainRequest): void | DrainReport | Promise<void | DrainReport>;
   /** Release resources (connections, sockets). Called on stop and before a restart. Must not throw. */
   stop?(ctx: ActorContext<Msg>, reason: StopReason): void | Promise<void>;
 }
@@ -87,6 +93,8 @@ export interface QueueConsumer {
   poke(): void;
   /** Messages this consumer has taken and not yet removed. */
   inFlight(): number;
+  /** Takes nothing more from the queue (a draining component); what it holds stays held. */
+  stopTaking(): void;
 }
 
 export interface ActorRef<Msg> {
@@ -95,6 +103,8 @@ export interface ActorRef<Msg> {
   tell(msg: Msg): void;
   /** Stops the actor and its children (deepest first). Resolves when every behaviour's stop has run. */
   stop(): Promise<void>;
+  /** Asks the running behaviour and its children's to drain (Behaviour.drain); their reports added up. */
+  drain(request: DrainRequest): Promise<DrainReport | undefined>;
   status(): ActorStatus;
   restarts(): number;
   /** The error of the last crash (or of the failure that ended the actor), if any. */
@@ -143,7 +153,7 @@ interface ConsumerEntry<T> {
   incarnation: number;
   active: boolean;
   /** The QueueConsumer given to the behaviour follows the entry across a resume. */
-  binding?: { entry: ConsumerEntry<T> };
+  binding?: { entry: ConsumerEntry<T>; stopped: boolean };
 }
 
 let nactNameCounter = 0;
@@ -240,6 +250,7 @@ class ActorCell<Msg> {
       path: this.path,
       tell: (msg: Msg) => this.deliver({ kind: 'user', msg }),
       stop: () => this.stopNow('stop'),
+      drain: (request) => this.drainNow(request),
       status: () => this.state,
       restarts: () => this.restartCount,
       lastError: () => this.lastError,
@@ -385,7 +396,21 @@ class ActorCell<Msg> {
     };
   }
 
-  // ------------------------------------------------------------------ stop
+  // ------------------------------------------------------------------ drain and stop
+
+  private async drainNow(request: DrainRequest): Promise<DrainReport | undefined> {
+    const own = async (): Promise<DrainReport | undefined> => {
+      const b = this.behaviour;
+      if (this.state !== 'running' || b?.drain === undefined) return undefined;
+      try {
+        return (await b.drain(this.ctx, request)) ?? undefined;
+      } catch (error) {
+        this.logger.warn('behaviour drain failed; it is stopped without one', { actor: this.path, error: describe(error) });
+        return undefined;
+      }
+    };
+    return addReports(await Promise.all([own(), ...[...this.children.values()].map((c) => c.drainNow(request))]));
+  }
 
   stopNow(reason: StopReason, finalState: 'stopped' | 'failed' = 'stopped'): Promise<void> {
     if (!this.stopPromise) this.stopPromise = this.doStop(reason, finalState);
@@ -483,7 +508,7 @@ class ActorCell<Msg> {
   // ------------------------------------------------------------------ XQueue consumers (pulling, docs/architecture.md)
 
   private consume<T>(queue: XQueue<T>, onMessage: (taken: Taken<T>, queue: XQueue<T>) => void | Promise<void>, options: ConsumeOptions): QueueConsumer {
-    const binding = { entry: this.attachEntry(queue, onMessage, options.batch ?? 256, options.maxInFlight ?? Infinity) };
+    const binding = { entry: this.attachEntry(queue, onMessage, options.batch ?? 256, options.maxInFlight ?? Infinity), stopped: false };
     binding.entry.binding = binding;
     return {
       get handle() {
@@ -493,6 +518,9 @@ class ActorCell<Msg> {
         if (binding.entry.active) queue.park(binding.entry.handle);
       },
       inFlight: () => (binding.entry.active ? queue.heldBy(binding.entry.handle) : 0),
+      stopTaking: () => {
+        binding.stopped = true;
+      },
     };
   }
 
@@ -504,7 +532,7 @@ class ActorCell<Msg> {
   }
 
   private async drain(entry: ConsumerEntry<unknown>): Promise<void> {
-    if (!entry.active || entry.incarnation !== this.incarnation) return;
+    if (!takes(entry) || entry.incarnation !== this.incarnation) return;
     const { queue, handle } = entry;
     for (let n = 0; n < entry.batch; n++) {
       if (entry.maxInFlight !== Infinity && queue.heldBy(handle) >= entry.maxInFlight) return; // scheduled until poke()
@@ -517,7 +545,7 @@ class ActorCell<Msg> {
         this.countMessageFailure(queue, taken);
         throw error;
       }
-      if (!entry.active) return;
+      if (!takes(entry)) return; // detached, or stopped taking, by the message's handler
     }
     // Batch done and maybe more waiting: yield to the event loop, then continue.
     this.deliver({ kind: 'pull', consumer: entry });
@@ -549,6 +577,11 @@ class ActorCell<Msg> {
       }
     }
   }
+}
+
+/** The entry is attached and its behaviour has not stopped taking (QueueConsumer.stopTaking). */
+function takes(entry: ConsumerEntry<unknown>): boolean {
+  return entry.active && entry.binding?.stopped !== true;
 }
 
 function delay(ms: number): { done: Promise<void>; cancel(): void } {

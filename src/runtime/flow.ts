@@ -2,9 +2,10 @@
  * A running topology: its XQueues and a flow supervisor actor that owns one child actor per component.
  *
  * Start order is consumers before producers (persisters, nodes, receivers) so nothing is produced into a
- * link before its reader is attached. Stop drains: receivers stop first (no new work is accepted from a
- * broker; what they had not finished is redelivered by the broker in XAMode 1), then the links are given
- * time to empty, then every actor stops, deepest first.
+ * link before its reader is attached. Stop drains (docs/operations.md#stopping): every component is asked to
+ * drain at once (receivers take no new delivery but keep their connection until what they handed downstream
+ * is done and acknowledged; JobNode dispatches nothing new), up to one deadline; then the receivers stop
+ * (what is still unfinished goes back to the broker), then every actor stops, deepest first.
  *
  * The flow supervisor is the top of the supervision tree: a component that exhausts its own policy (or
  * escalates) is never left stopped while the process runs. Its OnGiveUp decides: "restart" (default) starts
@@ -20,6 +21,7 @@ import { Logger, silentLogger } from '../logging/logger';
 import { redactText, registerConfigSecrets } from '../logging/redact';
 import { Message } from '../message/message';
 import { Outcome, XQueue, XQueueStats } from '../xqueue/xqueue';
+import { addReports, DEFAULT_DRAIN_TIMEOUT_MS, DrainReport, DrainRequest, OnStop, untilDoneOrDeadline } from './drain';
 
 export interface FlowOptions {
   registry: ComponentRegistry;
@@ -135,6 +137,25 @@ class SupervisedComponent implements ComponentView {
 
   get restarts(): number {
     return this.earlierRestarts + this.ref.restarts() + this.flowRestarts;
+  }
+}
+
+/** How a stop drains (docs/operations.md#stopping). */
+export interface StopOptions {
+  /** How long work handed downstream before the stop may take to finish (default DEFAULT_DRAIN_TIMEOUT_MS). */
+  readonly drainMs?: number;
+  /** Running work: let it finish until the deadline ("wait", default) or end it and give it back ("kill"). */
+  readonly onStop?: OnStop;
+}
+
+export class UnknownComponentError extends Error {
+  constructor(
+    readonly flow: string,
+    readonly component: string,
+    readonly known: readonly string[],
+  ) {
+    super(`flow ${flow} has no component ${JSON.stringify(component)}; components: ${known.join(', ')}`);
+    this.name = 'UnknownComponentError';
   }
 }
 
@@ -345,22 +366,74 @@ export class Flow {
   }
 
   /**
-   * Stops cleanly: receivers first, then waits up to `drainMs` for the links to empty, then stops all.
-   * Messages still queued after the drain are not acknowledged to their broker (they are redelivered).
+   * Stops cleanly: drains every component up to `drainMs` (see StopOptions), stops the receivers, then all.
+   * Deliveries still unfinished at the deadline are not acknowledged to their broker (they are redelivered).
    */
-  stop(options: { drainMs?: number } = {}): Promise<void> {
-    if (!this.stopping) this.stopping = this.doStop(options.drainMs ?? 10_000);
+  stop(options: StopOptions = {}): Promise<void> {
+    if (!this.stopping) this.stopping = this.doStop(options.drainMs ?? DEFAULT_DRAIN_TIMEOUT_MS, options.onStop ?? 'wait');
     return this.stopping;
   }
 
-  private async doStop(drainMs: number): Promise<void> {
+  /**
+   * Drains one component then stops it, as a flow stop does for all (a receiver keeps its connection until
+   * what it handed downstream is acknowledged, or the deadline). The flow supervisor does not restart it.
+   */
+  async drainAndStop(name: string, options: StopOptions = {}): Promise<DrainReport | undefined> {
+    const c = this.components.get(name);
+    if (c === undefined) throw new UnknownComponentError(this.name, name, [...this.components.keys()]);
+    if (c.restartTimer) clearTimeout(c.restartTimer);
+    const report = await this.drainAll([c], options.drainMs ?? DEFAULT_DRAIN_TIMEOUT_MS, options.onStop ?? 'wait');
+    await c.ref.stop();
+    return report;
+  }
+
+  /** Asks `components` to drain by one deadline; logs what their receivers acknowledged and gave back. */
+  private async drainAll(components: readonly SupervisedComponent[], drainMs: number, onStop: OnStop): Promise<DrainReport | undefined> {
+    const request: DrainRequest = { deadline: Date.now() + drainMs, onStop };
+    this.logger.info('draining', { flow: this.name, components: components.map((c) => c.name), drainTimeoutS: drainMs / 1000, onStop });
+    const started = Date.now();
+    const reports = await Promise.all(
+      components.map(async (c) => {
+        const report = await c.ref.drain(request);
+        if (report !== undefined) this.logger.info(`drain of ${c.name}: ${describeDrain(report)}`, { flow: this.name, component: c.name, ...report });
+        return report;
+      }),
+    );
+    const total = addReports(reports);
+    if (total !== undefined) this.logger.info(`drain: ${describeDrain(total)}`, { flow: this.name, ...total, ms: Date.now() - started });
+    return total;
+  }
+
+  /**
+   * Waits until every link is empty, or nothing in them is being worked on any more (no message in flight, and
+   * none added, removed or moved between two looks: what is left waits for a consumer that takes nothing while
+   * draining), or the deadline. True when the links are empty.
+   */
+  private async linksSettled(deadline: number): Promise<boolean> {
+    const links = [...this.links.values()];
+    const activity = () => links.reduce((n, q) => {
+      const st = q.stats();
+      return n + st.totalAdded + st.totalRemoved + st.totalPutback + st.totalTakeback;
+    }, 0);
+    let last = -1;
+    await untilDoneOrDeadline(deadline, () => {
+      if (links.every((q) => q.size === 0 && q.stats().reserved === 0)) return true;
+      const now = activity();
+      const still = now === last && links.every((q) => q.inFlight === 0 && q.stats().reserved === 0);
+      last = now;
+      return still;
+    }, undefined, 50);
+    return links.every((q) => q.size === 0);
+  }
+
+  private async doStop(drainMs: number, onStop: OnStop): Promise<void> {
     for (const c of this.components.values()) if (c.restartTimer) clearTimeout(c.restartTimer);
+    const deadline = Date.now() + drainMs;
+    await this.drainAll([...this.components.values()], drainMs, onStop);
     const receivers = [...this.components.values()].filter((c) => c.role === 'receiver');
     await Promise.all(receivers.map((c) => c.ref.stop()));
-    const drained = await Promise.race([
-      Promise.all([...this.links.values()].map((q) => q.whenEmpty())).then(() => true),
-      sleep(drainMs).then(() => false),
-    ]);
+    // What was fed without a broker to give it back to (send(), a file or TCP receiver) can only be waited for.
+    const drained = await this.linksSettled(deadline);
     if (!drained) {
       const left = [...this.links.values()].filter((q) => q.size > 0).map((q) => `${q.name}:${q.size}`);
       this.logger.warn('stopping with messages still in links', { flow: this.name, links: left });
@@ -372,14 +445,11 @@ export class Flow {
   }
 }
 
+function describeDrain(r: DrainReport): string {
+  return `${r.acknowledged} acknowledged, ${r.returned} returned to the broker`;
+}
+
 function lastErrorOf(c: SupervisedComponent): string | undefined {
   const current = c.ref.lastError();
   return current !== undefined ? redactText(describe(current)) : c.lastError;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => {
-    const t = setTimeout(r, ms);
-    t.unref();
-  });
 }

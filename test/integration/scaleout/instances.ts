@@ -19,9 +19,9 @@ export interface Instance {
   stop(): Promise<number | null>;
 }
 
-/** `logLevel` info lets a test wait for a component's start-up lines (e.g. a receiver's `subscribed`). */
-export function startInstance(topologyFile: string, logLevel: 'warn' | 'info' = 'warn'): Instance {
-  const child = spawn(process.execPath, ['dist/src/cli/main.js', 'run', '--log-level', logLevel, topologyFile], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `logLevel` info lets a test wait for a component's start-up lines (e.g. a receiver's `subscribed`); `options` go to `run`. */
+export function startInstance(topologyFile: string, logLevel: 'warn' | 'info' = 'warn', options: readonly string[] = []): Instance {
+  const child = spawn(process.execPath, ['dist/src/cli/main.js', 'run', '--log-level', logLevel, ...options, topologyFile], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   const collect = (d: Buffer) => lines.push(...String(d).split('\n').filter(Boolean));
   child.stdout?.on('data', collect);
