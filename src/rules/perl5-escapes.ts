@@ -109,6 +109,10 @@ export function translateEscape(source: string, i: number, inClass: boolean, gro
       return character(parseInt(digits, 8), inClass, b.end, fail, shown(b.end));
     }
     case 'N': {
+      if (source[after] === '{' && braced(source, after) === undefined) return fail('\\N{ is not closed');
+      // under (?x) `\N {1}` is \N with a quantifier, but `\N {U+41}` is an error in Perl
+      const spaced = /^(?:\s|\(\?#[^)]*\))+\{([^}]*)\}/.exec(source.slice(after));
+      if (spaced !== null && !/^\s*\d*\s*(,\s*\d*\s*)?$/.test(spaced[1])) return fail('\\N must be followed directly by {U+hex} or a quantifier');
       const b = braced(source, after);
       const named = b !== undefined ? /^U\+([0-9A-Fa-f]+)$/.exec(b.body) : null;
       if (b !== undefined && named !== null) return character(parseInt(named[1], 16), inClass, b.end, fail, shown(b.end));

@@ -78,11 +78,12 @@ interface Modifiers {
   x: boolean;
 }
 
-function takeLeadingModifiers(source: string, mods: Modifiers): number {
+function takeLeadingModifiers(source: string, mods: Modifiers, fail: (reason: string) => never): number {
   let pos = 0;
   for (;;) {
     const m = /^\(\?([imsx]+)\)/.exec(source.slice(pos));
     if (m === null) return pos;
+    if (/x.*x/.test(m[1])) fail(`${m[0]} (blanks ignored inside classes too) is not supported; (?x) is`);
     for (const f of m[1]) mods[f as keyof Modifiers] = true;
     pos += m[0].length;
   }
@@ -101,7 +102,7 @@ function translatePerl5(source: string, options: Perl5Options = {}, where: Confi
     throw new RegexSyntaxError(where, source, reason);
   };
   const mods: Modifiers = { i: false, m: options.multiline === true, s: options.dotAll === true, x: false };
-  let i = takeLeadingModifiers(source, mods);
+  let i = takeLeadingModifiers(source, mods, fail);
   let out = '';
   let inClass = false;
   let classBodyStart = -1;
@@ -130,20 +131,31 @@ function translatePerl5(source: string, options: Perl5Options = {}, where: Confi
       }
       const esc = translateEscape(source, i, inClass, groups, fail);
       i = esc.end;
-      if (inClass || !caseless) out += esc.text;
+      if (inClass && esc.code === undefined && esc.text.length > 2) {
+        // a class such as \h written out as members: a - before or after it is literal, as in Perl
+        out = literalTrailingDash(out) + esc.text;
+        if (source[i] === '-' && source[i + 1] !== ']') {
+          out += '\\-';
+          i++;
+        }
+      } else if (inClass || !caseless) out += esc.text;
       else if (esc.code !== undefined) out += isCaseLetter(String.fromCharCode(esc.code)) ? bothCases(String.fromCharCode(esc.code)) : esc.text;
       else out += esc.text.length === 2 && isCaseLetter(next) && !'bBdDsSwWnrtf'.includes(next) ? bothCases(next) : esc.text;
       continue;
     }
     if (inClass) {
-      if (c === '[' && source[i + 1] === ':') {
-        const end = source.indexOf(':]', i + 2);
-        if (end < 0) fail('unterminated POSIX class');
-        const name = source.slice(i + 2, end);
+      const posix = c === '[' ? /^\[:(\^?[A-Za-z]+):\]/.exec(source.slice(i)) : null;
+      if (posix !== null) {
+        const end = i + posix[0].length - 2;
+        const name = posix[1];
         const mapped = POSIX_CLASSES[name];
         if (mapped === undefined) fail(name.startsWith('^') ? `the negated POSIX class [:${name}:] is not supported` : `unknown POSIX class [:${name}:]`);
-        out += mapped;
+        out = literalTrailingDash(out) + mapped; // Perl: `[a-[:digit:]]` has a literal -
         i = end + 2;
+        if (source[i] === '-' && source[i + 1] !== ']') {
+          out += '\\-';
+          i++;
+        }
         continue;
       }
       if (c === ']') {
@@ -460,7 +472,7 @@ export function compilePerl5(source: string, options: Perl5Options = {}, where: 
 
 // JavaScript's wording for the syntax errors a Perl pattern can still reach once translated.
 const JS_SYNTAX_REASONS: ReadonlyArray<[RegExp, string]> = [
-  [/Nothing to repeat/, 'a quantifier (* + ? {n}) follows nothing, or follows another quantifier'],
+  [/Nothing to repeat/, 'a quantifier (* + ? {n}) follows nothing, an anchor or another quantifier'],
   [/Unterminated group/, 'unmatched ('],
   [/Unmatched '\)'/, 'unmatched )'],
   [/Range out of order in character class/, 'a range out of order in a character class'],

@@ -218,3 +218,21 @@ describe('Perl escapes JavaScript does not know', () => {
     );
   });
 });
+
+describe('Perl class details the conformance suite found', () => {
+  it('reads [: without a closing :] as literal members, as Perl does', () => {
+    expect(finds('^[a[:]+$', ':[a')).toBe(true);
+  });
+
+  it('keeps a - next to a POSIX class or \\h a literal member', () => {
+    expect(finds('^[a-[:digit:]]+$', 'a-5')).toBe(true);
+    expect(finds('^[\\h-z]+$', ' -z')).toBe(true);
+    expect(finds('^[\\h-z]+$', 'y')).toBe(false);
+  });
+
+  it('refuses (?xx) and a malformed \\N{', () => {
+    expect(() => compilePerl5('(?xx)[a b]')).toThrow('(?xx) (blanks ignored inside classes too) is not supported');
+    expect(() => compilePerl5('abc\\N{')).toThrow('\\N{ is not closed');
+    expect(() => compilePerl5('(?x)\\N {U+41}')).toThrow('\\N must be followed directly by {U+hex} or a quantifier');
+  });
+});
