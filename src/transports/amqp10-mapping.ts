@@ -30,6 +30,7 @@
 import rhea = require('rhea');
 import { Message, MessageBody, MapValue } from '../message/message';
 import { SelectorSource, SelectorValue } from '../jms/selector';
+import { isFloating } from './amqp10-typed-values';
 
 /** The fields of a received or outgoing AMQP 1.0 message that the mapping reads or writes (rhea's flat form). */
 export interface AmqpMessage {
@@ -154,13 +155,15 @@ export function messageToAmqp(msg: Message, options: SendOptions = {}): AmqpMess
  * and the application properties with their AMQP types (a number stays a number).
  */
 export function amqpSelectorSource(m: AmqpMessage, now = Date.now()): SelectorSource {
+  const long = (v: number | undefined): bigint | null => (v === undefined ? null : BigInt(Math.trunc(v)));
   return {
+    jmsTyped: true,
     get(name: string): SelectorValue | undefined {
       switch (name) {
         case 'JMSDeliveryMode':
           return m.durable === true ? 'PERSISTENT' : 'NON_PERSISTENT';
         case 'JMSPriority':
-          return typeof m.priority === 'number' ? m.priority : 4;
+          return BigInt(typeof m.priority === 'number' ? m.priority : 4);
         case 'JMSMessageID':
           return idText(m.message_id) ?? null;
         case 'JMSCorrelationID':
@@ -168,9 +171,9 @@ export function amqpSelectorSource(m: AmqpMessage, now = Date.now()): SelectorSo
         case 'JMSType':
           return m.subject ?? null;
         case 'JMSTimestamp':
-          return timeMs(m.creation_time) ?? null;
+          return long(timeMs(m.creation_time));
         case 'JMSExpiration':
-          return expiryMs(m, now) ?? 0;
+          return long(expiryMs(m, now) ?? 0);
         case 'JMSRedelivered':
           return typeof m.delivery_count === 'number' && m.delivery_count > 0;
         case 'JMSReplyTo':
@@ -178,15 +181,16 @@ export function amqpSelectorSource(m: AmqpMessage, now = Date.now()): SelectorSo
         case 'JMSDestination':
           return m.to ?? null;
         case 'JMSXDeliveryCount':
-          return (typeof m.delivery_count === 'number' ? m.delivery_count : 0) + 1;
+          return BigInt((typeof m.delivery_count === 'number' ? m.delivery_count : 0) + 1);
         case 'JMSXGroupID':
           return m.group_id ?? null;
         case 'JMSXGroupSeq':
-          return m.group_sequence ?? null;
+          return long(m.group_sequence);
         case 'JMSXUserID':
           return userText(m.user_id) ?? null;
       }
-      return selectorValue(m.application_properties?.[name]);
+      const props = m.application_properties;
+      return selectorValue(props?.[name], isFloating(props, name));
     },
   };
 }
@@ -313,10 +317,12 @@ function propertyText(v: unknown): string | undefined {
   return JSON.stringify(v, jsonReplacer);
 }
 
-function selectorValue(v: unknown): SelectorValue | undefined {
+/** An application property with its JMS type: integers as bigint, doubles and floats as number. */
+function selectorValue(v: unknown, floating: boolean): SelectorValue | undefined {
   if (v === undefined || v === null) return undefined;
-  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return v;
-  if (v instanceof Date) return v.getTime();
+  if (typeof v === 'number') return floating || !Number.isInteger(v) ? v : BigInt(v);
+  if (typeof v === 'string' || typeof v === 'boolean' || typeof v === 'bigint') return v;
+  if (v instanceof Date) return BigInt(v.getTime());
   return undefined;
 }
 

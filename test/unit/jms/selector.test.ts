@@ -255,3 +255,19 @@ describe('syntax errors are configuration errors with position and reason', () =
     expect(evaluate('flag AND TRUE', { flag: true })).toBe(true);
   });
 });
+
+describe('a source that gives JMS types (jmsTyped)', () => {
+  const typed = (values: Record<string, SelectorValue>) => ({ jmsTyped: true, get: (name: string) => values[name] });
+
+  it('keeps a number holding a whole number a double: floating division', () => {
+    expect(JmsSelector.compile('d / 2 = 61.5').evaluate(typed({ d: 123 }))).toBe(true);
+  });
+
+  it('keeps a bigint an integer: truncating division', () => {
+    expect(JmsSelector.compile('d / 2 = 61').evaluate(typed({ d: 123n }))).toBe(true);
+  });
+
+  it('sees an absent identifier as NULL', () => {
+    expect(JmsSelector.compile('x IS NULL').evaluate(typed({}))).toBe(true);
+  });
+});
