@@ -16,7 +16,7 @@
  * | properties.to (else the link's address)    | JMSDestination                        |
  * | header.delivery_count > 0                  | JMSRedelivered                        |
  * | properties.group_id / group_sequence / user_id | properties JMSXGroupID / JMSXGroupSeq / JMSXUserID |
- * | application_properties                     | properties (values as strings)        |
+ * | application_properties                     | properties (values as strings; doubles and floats as Java writes them, 123.0 → "123.0") |
  * | amqp-value string                          | text body                             |
  * | data section(s), binary amqp-value         | bytes body (text body when content_type is text/*, or x-opt-jms-msg-type is 5) |
  * | amqp-value map                             | map body                              |
@@ -30,7 +30,8 @@
 import rhea = require('rhea');
 import { Message, MessageBody, MapValue } from '../message/message';
 import { SelectorSource, SelectorValue } from '../jms/selector';
-import { isFloating } from './amqp10-typed-values';
+import { floatingType } from './amqp10-typed-values';
+import { javaDoubleToString, javaFloatToString } from '../rules/java-numbers';
 
 /** The fields of a received or outgoing AMQP 1.0 message that the mapping reads or writes (rhea's flat form). */
 export interface AmqpMessage {
@@ -99,7 +100,10 @@ export function amqpToMessage(m: AmqpMessage, ctx: ReceiveContext = {}): Message
   if (props) {
     // for-in, not Object.entries: no array of pairs per received message (rhea's map is a plain object)
     for (const k in props) {
-      const s = propertyText(props[k]);
+      const v = props[k];
+      const floating = typeof v === 'number' ? floatingType(props, k) : undefined;
+      // a JMS double or float reads as Java writes it: 123.0 is "123.0", the float 1.1 is "1.1"
+      const s = floating === undefined ? propertyText(v) : floating === 'Float' ? javaFloatToString(v as number) : javaDoubleToString(v as number);
       if (s !== undefined) msg.properties.set(k, s);
     }
   }
@@ -190,7 +194,7 @@ export function amqpSelectorSource(m: AmqpMessage, now = Date.now()): SelectorSo
           return userText(m.user_id) ?? null;
       }
       const props = m.application_properties;
-      return selectorValue(props?.[name], isFloating(props, name));
+      return selectorValue(props?.[name], floatingType(props, name) !== undefined);
     },
   };
 }

@@ -93,9 +93,10 @@ describe('JMSSubscriber on ActiveMQ', () => {
     const c = h.status.get().counters;
     // ActiveMQ divides in double even for integers, so it also delivers `integer-d` (d = 123, an int); xroute's own
     // check follows the JMS spec (123 / 2 is 61) and drops it, counted (docs/components/jms-subscriber.md#selectors).
-    expect({ selected: bodies(d.received), big: d.received[0].properties.get('big'), deliveredOnLink: c.received, filteredByXroute: c.filtered ?? 0 }).toEqual({
+    expect({ selected: bodies(d.received), big: d.received[0].properties.get('big'), d: d.received[0].properties.get('d'), deliveredOnLink: c.received, filteredByXroute: c.filtered ?? 0 }).toEqual({
       selected: ['snowflake'],
       big: '1152921504606846976',
+      d: '123.0',
       deliveredOnLink: 2,
       filteredByXroute: 1,
     });

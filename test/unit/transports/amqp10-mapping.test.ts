@@ -107,5 +107,10 @@ describe('what a selector sees of an AMQP message', () => {
   it('writes a long beyond 2^53 as its decimal text into the message properties', () => {
     expect(amqpToMessage(received({ big: long(1152921504606846976n) })).properties.get('big')).toBe('1152921504606846976');
   });
+
+  it('writes doubles and floats into the message properties as Java writes them', () => {
+    const props = amqpToMessage(received({ d: rhea.types.wrap_double(123), half: rhea.types.wrap_double(0.5), f: rhea.types.wrap_float(1.1), i: 123 })).properties;
+    expect({ d: props.get('d'), half: props.get('half'), f: props.get('f'), i: props.get('i') }).toEqual({ d: '123.0', half: '0.5', f: '1.1', i: '123' });
+  });
 });
 
