@@ -294,7 +294,7 @@ const bothCases = (c: string): string => `[${c.toLowerCase()}${c.toUpperCase()}]
 
 /** ASCII letters fold exactly to their two cases; other text, and escapes naming characters by number, do not. */
 function canSpellOutCase(source: string): boolean {
-  return !/[\u0080-\uffff]|\\[xuc0-9]/.test(source);
+  return !/[\u0080-\uffff]|\\[xuc0-9g]/.test(source); // \g1 is a backreference, compared under the i flag
 }
 
 /**

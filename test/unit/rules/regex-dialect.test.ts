@@ -187,6 +187,11 @@ describe('Perl escapes JavaScript does not know', () => {
     expect(finds('^\\R\\n$', '\r\n')).toBe(false);
   });
 
+  it('compares a \\g backreference without case under (?i), as \\1', () => {
+    expect(finds('(?i)^(a)\\g1$', 'aA')).toBe(true);
+    expect(finds('(?i)^(a)\\1$', 'aA')).toBe(true);
+  });
+
   it('case-folds a letter named by its code under (?i)', () => {
     expect(finds('(?i)^\\o{101}$', 'a')).toBe(true);
   });
