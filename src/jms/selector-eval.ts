@@ -17,6 +17,11 @@ import { ArithOp, CompareOp, SelectorNode, SelectorValue } from './selector-ast'
 /** Gives the value of an identifier (a JMS header or a property); undefined or null means absent. */
 export interface SelectorSource {
   get(identifier: string): SelectorValue | undefined;
+  /**
+   * The values carry their JMS types: integers are bigint and a number is a float or double even when it
+   * holds a whole number (123.0). Without it, a whole JS number is taken as an integer.
+   */
+  readonly jmsTyped?: boolean;
 }
 
 export type Evaluator = (source: SelectorSource) => SelectorValue;
@@ -29,7 +34,7 @@ export function compileNode(node: SelectorNode): Evaluator {
     }
     case 'identifier': {
       const name = node.name;
-      return (s) => normalise(s.get(name));
+      return (s) => (s.jmsTyped === true ? (s.get(name) ?? null) : normalise(s.get(name)));
     }
     case 'not': {
       const e = compileNode(node.operand);

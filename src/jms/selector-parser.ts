@@ -136,7 +136,7 @@ class Parser {
         if (esc.kind !== 'string' || [...esc.value].length !== 1) this.fail(esc, `ESCAPE needs a string literal of exactly one character, found ${describe(esc)}`);
         escape = esc.value;
       }
-      return { node: { t: 'like', negated, value: left.node, pattern: likeToRegExp(pattern.value, escape, (reason) => this.fail(pattern, reason)) }, type: 'bool', pos: left.pos };
+      return { node: { t: 'like', negated, value: left.node, pattern: likeToRegExp(pattern.value, escape) }, type: 'bool', pos: left.pos };
     }
     if (this.isKeyword('IS')) {
       this.next();
@@ -205,8 +205,13 @@ class Parser {
         return { node: { t: 'literal', value: t.value }, type: 'num', pos: t.pos };
       case 'approx':
         return { node: { t: 'literal', value: t.value }, type: 'num', pos: t.pos };
-      case 'ident':
+      case 'ident': {
+        // ActiveMQ's own extensions, not JMS: named so that a selector written for them is refused clearly
+        const after = this.peek();
+        if (after.kind === 'string' && /^(XPATH|XQUERY)$/i.test(t.text)) this.fail(t, `${t.text.toUpperCase()} selectors (an ActiveMQ extension) are not supported`);
+        if (after.kind === 'op' && after.text === '(') this.fail(t, `function calls such as ${t.text}(...) (ActiveMQ extensions) are not supported`);
         return { node: { t: 'identifier', name: t.text }, type: 'any', pos: t.pos };
+      }
       case 'keyword':
         if (t.text === 'TRUE' || t.text === 'FALSE') return { node: { t: 'literal', value: t.text === 'TRUE' }, type: 'bool', pos: t.pos };
         if (t.text === 'NULL') this.fail(t, 'NULL is only allowed in IS [NOT] NULL');
@@ -294,16 +299,20 @@ function describe(t: Token): string {
   }
 }
 
-/** LIKE: '_' is any one character, '%' any sequence; the escape character makes the next character literal. */
-export function likeToRegExp(pattern: string, escape: string | undefined, fail: (reason: string) => never): RegExp {
+/**
+ * LIKE: '_' is any one character, '%' any sequence. The escape character makes a following '_', '%' or escape
+ * character literal; anywhere else (also last) it is an ordinary pattern character, wildcard or not, as ActiveMQ
+ * reads it (docs/components/jms-subscriber.md#selectors), so the broker and xroute select the same messages.
+ */
+export function likeToRegExp(pattern: string, escape: string | undefined): RegExp {
   let re = '';
   const chars = [...pattern];
   for (let k = 0; k < chars.length; k++) {
     const c = chars[k];
-    if (escape !== undefined && c === escape) {
-      const next = chars[++k];
-      if (next === undefined) fail(`the LIKE pattern ends with the escape character ${JSON.stringify(escape)}`);
+    const next = chars[k + 1];
+    if (escape !== undefined && c === escape && (next === '_' || next === '%' || next === escape)) {
       re += escapeRegExp(next);
+      k++;
     } else if (c === '_') re += '.';
     else if (c === '%') re += '.*';
     else re += escapeRegExp(c);

@@ -44,3 +44,13 @@ export function javaDoubleToString(x: number): string {
   const [mantissa, exponent] = x.toExponential().split('e');
   return (mantissa.includes('.') ? mantissa : mantissa + '.0') + 'E' + (exponent.startsWith('+') ? exponent.slice(1) : exponent);
 }
+
+/** Float.toString for a float held in a double: the shortest decimal that reads back as the same float ("1.1", not "1.100000023841858"). */
+export function javaFloatToString(x: number): string {
+  if (!Number.isFinite(x) || x === 0) return javaDoubleToString(x);
+  for (let digits = 1; digits <= 9; digits++) {
+    const shortest = Number(x.toPrecision(digits));
+    if (Math.fround(shortest) === x) return javaDoubleToString(shortest);
+  }
+  return javaDoubleToString(x);
+}

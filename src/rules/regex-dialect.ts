@@ -28,6 +28,7 @@
 import * as v8 from 'v8';
 import * as vm from 'vm';
 import { ConfigWhere, RegexSyntaxError } from './errors';
+import { scanGroups, translateEscape } from './perl5-escapes';
 
 // The first flag lets irregexp hand an expression over to the linear engine after too many backtracks;
 // the second allows the `l` flag, used only to ask V8 whether an expression can run in linear time.
@@ -77,11 +78,12 @@ interface Modifiers {
   x: boolean;
 }
 
-function takeLeadingModifiers(source: string, mods: Modifiers): number {
+function takeLeadingModifiers(source: string, mods: Modifiers, fail: (reason: string) => never): number {
   let pos = 0;
   for (;;) {
     const m = /^\(\?([imsx]+)\)/.exec(source.slice(pos));
     if (m === null) return pos;
+    if (/x.*x/.test(m[1])) fail(`${m[0]} (blanks ignored inside classes too) is not supported; (?x) is`);
     for (const f of m[1]) mods[f as keyof Modifiers] = true;
     pos += m[0].length;
   }
@@ -100,12 +102,16 @@ function translatePerl5(source: string, options: Perl5Options = {}, where: Confi
     throw new RegexSyntaxError(where, source, reason);
   };
   const mods: Modifiers = { i: false, m: options.multiline === true, s: options.dotAll === true, x: false };
-  let i = takeLeadingModifiers(source, mods);
+  let i = takeLeadingModifiers(source, mods, fail);
   let out = '';
   let inClass = false;
   let classBodyStart = -1;
   let classOut = -1;
   let perlEnd = false;
+  // A quantifier was just written: a `+` now would make it possessive, a `?` lazy.
+  let afterQuantifier = false;
+  let lastQuantifier = '';
+  const groups = scanGroups(source, mods.x);
   // Case-insensitivity by explicit classes keeps the pattern runnable by the linear engine; the i flag
   // stays only where the letters cannot be listed (non-ASCII text, numeric escapes).
   let caseless = mods.i && canSpellOutCase(source);
@@ -115,26 +121,41 @@ function translatePerl5(source: string, options: Perl5Options = {}, where: Confi
     if (c === '\\') {
       const next = source[i + 1];
       if (next === undefined) fail('trailing backslash');
-      i += 2;
+      afterQuantifier = false;
       // Without a JS m flag (never set: see MULTILINE_START), JS ^ and $ are the start and end of input.
-      if (!inClass && next === 'A') out += '^';
-      else if (!inClass && next === 'z') out += '$';
-      else if (!inClass && next === 'Z') {
-        out += '$';
-        perlEnd = true;
-      } else if (!inClass && caseless && isCaseLetter(next) && !'bBdDsSwWnrtfv'.includes(next)) out += bothCases(next);
-      else out += c + next;
+      if (!inClass && (next === 'A' || next === 'z' || next === 'Z')) {
+        out += next === 'A' ? '^' : '$';
+        if (next === 'Z') perlEnd = true;
+        i += 2;
+        continue;
+      }
+      const esc = translateEscape(source, i, inClass, groups, fail);
+      i = esc.end;
+      if (inClass && esc.code === undefined && esc.text.length > 2) {
+        // a class such as \h written out as members: a - before or after it is literal, as in Perl
+        out = literalTrailingDash(out) + esc.text;
+        if (source[i] === '-' && source[i + 1] !== ']') {
+          out += '\\-';
+          i++;
+        }
+      } else if (inClass || !caseless) out += esc.text;
+      else if (esc.code !== undefined) out += isCaseLetter(String.fromCharCode(esc.code)) ? bothCases(String.fromCharCode(esc.code)) : esc.text;
+      else out += esc.text.length === 2 && isCaseLetter(next) && !'bBdDsSwWnrtf'.includes(next) ? bothCases(next) : esc.text;
       continue;
     }
     if (inClass) {
-      if (c === '[' && source[i + 1] === ':') {
-        const end = source.indexOf(':]', i + 2);
-        if (end < 0) fail('unterminated POSIX class');
-        const name = source.slice(i + 2, end);
+      const posix = c === '[' ? /^\[:(\^?[A-Za-z]+):\]/.exec(source.slice(i)) : null;
+      if (posix !== null) {
+        const end = i + posix[0].length - 2;
+        const name = posix[1];
         const mapped = POSIX_CLASSES[name];
-        if (mapped === undefined) fail(`unknown POSIX class [:${name}:]`);
-        out += mapped;
+        if (mapped === undefined) fail(name.startsWith('^') ? `the negated POSIX class [:${name}:] is not supported` : `unknown POSIX class [:${name}:]`);
+        out = literalTrailingDash(out) + mapped; // Perl: `[a-[:digit:]]` has a literal -
         i = end + 2;
+        if (source[i] === '-' && source[i + 1] !== ']') {
+          out += '\\-';
+          i++;
+        }
         continue;
       }
       if (c === ']') {
@@ -144,7 +165,7 @@ function translatePerl5(source: string, options: Perl5Options = {}, where: Confi
           if (caseless) {
             const other = otherCaseMembers(out.slice(classOut));
             if (other === undefined) caseless = false;
-            else out += other;
+            else if (other !== '') out = literalTrailingDash(out) + other; // `[a-]` + `A` must not become the range `-A`
           }
           out += ']';
           inClass = false;
@@ -165,7 +186,27 @@ function translatePerl5(source: string, options: Perl5Options = {}, where: Confi
       i = nl < 0 ? n : nl + 1;
       continue;
     }
+    const quantified: boolean = afterQuantifier;
+    afterQuantifier = false;
     switch (c) {
+      case '*':
+      case '+':
+      case '?':
+        if (quantified && c === '+') fail(`the possessive quantifier ${lastQuantifier}+ is not supported`);
+        out += c;
+        lastQuantifier = c;
+        afterQuantifier = !(quantified && c === '?'); // `a*?` is lazy; a quantifier after it is an error either way
+        i++;
+        continue;
+      case '{': {
+        const q = /^\{\d+(?:,\d*)?\}/.exec(source.slice(i));
+        if (q === null) break; // `{` that does not start a quantifier is literal, as `a{,2}` in ORO
+        out += q[0];
+        lastQuantifier = q[0];
+        afterQuantifier = true;
+        i += q[0].length;
+        continue;
+      }
       case '[':
         inClass = true;
         out += '[';
@@ -194,24 +235,27 @@ function translatePerl5(source: string, options: Perl5Options = {}, where: Confi
         i++;
         continue;
       case '(':
+        if (source[i + 1] === '*') {
+          const verb = /^\(\*([A-Za-z_]*)(:?)/.exec(source.slice(i)) as RegExpExecArray;
+          fail(`(*${verb[1]}${verb[2] === '' ? '' : ':...'}) (a backtracking control verb or alphabetic assertion) is not supported`);
+        }
         if (source[i + 1] === '?') {
           const kind = source[i + 2];
-          if (kind === '<') fail(source[i + 3] === '=' || source[i + 3] === '!' ? 'lookbehind is not supported' : 'named groups are not supported');
           if (kind === '#') {
             const close = source.indexOf(')', i);
             if (close < 0) fail('unterminated comment group');
             i = close + 1;
             continue;
           }
-          if (kind !== ':' && kind !== '=' && kind !== '!') fail(`unsupported group (?${kind ?? ''}; inline modifiers are only supported at the start`);
+          if (kind !== ':' && kind !== '=' && kind !== '!') fail(unsupportedGroup(source.slice(i)));
         }
         out += c;
         i++;
         continue;
       default:
-        out += caseless && isCaseLetter(c) ? bothCases(c) : c;
-        i++;
     }
+    out += caseless && isCaseLetter(c) ? bothCases(c) : c;
+    i++;
   }
   if (inClass) fail('unterminated character class');
   if (options.fullMatch === true) out = `^(?:${out})$`;
@@ -222,12 +266,35 @@ function translatePerl5(source: string, options: Perl5Options = {}, where: Confi
   return { source: out, flags, perlEnd };
 }
 
+/** Why a `(?` group other than (?: (?= (?! (?# is refused, naming the construct (docs/evaluator/rules.md). */
+function unsupportedGroup(group: string): string {
+  const k = group[2] ?? '';
+  const shown = group.slice(0, 3);
+  if (k === '<') return group[3] === '=' || group[3] === '!' ? `lookbehind ${group.slice(0, 4)}...) is not supported` : 'named groups (?<name>...) are not supported';
+  if (k === '>') return 'the atomic group (?>...) is not supported';
+  if (k === '|') return 'the branch reset group (?|...) is not supported';
+  if (k === '(') return 'the conditional (?(...)...) is not supported';
+  if (k === "'" || k === 'P') return `named groups and recursion ${shown}... are not supported`;
+  if (k === 'R' || k === '&' || /^[-+]?\d/.test(group.slice(2))) return `recursion ${shown}...) is not supported`;
+  if (k === '{' || k === '?') return `code ${shown}...}) is not supported`;
+  if (/^[\^a-zA-Z-]/.test(k)) return `inline modifiers ${/^\(\?[^:)]*[:)]?/.exec(group)?.[0]} are only supported at the start of the pattern, and only (?i) (?m) (?s) (?x)`;
+  return `the group ${shown} is not supported`;
+}
+
+/** The class body written so far with a final literal `-` escaped, so that members appended after it stay members. */
+function literalTrailingDash(out: string): string {
+  if (!out.endsWith('-')) return out;
+  let slashes = 0;
+  while (out[out.length - 2 - slashes] === '\\') slashes++;
+  return slashes % 2 === 0 ? out.slice(0, -1) + '\\-' : out;
+}
+
 const isCaseLetter = (c: string): boolean => c.toLowerCase() !== c.toUpperCase();
 const bothCases = (c: string): string => `[${c.toLowerCase()}${c.toUpperCase()}]`;
 
 /** ASCII letters fold exactly to their two cases; other text, and escapes naming characters by number, do not. */
 function canSpellOutCase(source: string): boolean {
-  return !/[\u0080-\uffff]|\\[xuc0-9]/.test(source);
+  return !/[\u0080-\uffff]|\\[xuc0-9g]/.test(source); // \g1 is a backreference, compared under the i flag
 }
 
 /**
@@ -243,11 +310,12 @@ function otherCaseMembers(body: string): string | undefined {
     const e = body[i++];
     if ('dDwWsS'.includes(e)) return -1; // a class escape holds both cases already
     if ('nrtfvb0'.includes(e)) return 0; // a control character, no letter
-    if (e === 'x') {
-      i += 2;
-      return parseInt(body.slice(i - 2, i), 16); // from a POSIX class such as [:cntrl:]
+    const width = e === 'x' ? 2 : e === 'u' ? 4 : 0; // written by POSIX classes and translated escapes
+    if (width > 0) {
+      i += width;
+      return parseInt(body.slice(i - width, i), 16);
     }
-    return 'uc'.includes(e) ? undefined : e.charCodeAt(0);
+    return e === 'c' ? undefined : e.charCodeAt(0);
   };
   while (i < body.length) {
     const lo = readOne();
@@ -398,8 +466,23 @@ export function compilePerl5(source: string, options: Perl5Options = {}, where: 
     const budget = runsInLinearTime(t.source, t.flags) ? undefined : BACKTRACKING_BUDGET_MS;
     return t.perlEnd || budget !== undefined ? new Perl5RegExp(t.source, t.flags, t.perlEnd, budget) : new RegExp(t.source, t.flags);
   } catch (e) {
-    throw new RegexSyntaxError(where, source, (e as Error).message.replace(/^Invalid regular expression: /, ''), e);
+    throw new RegexSyntaxError(where, source, syntaxReason((e as Error).message), e);
   }
+}
+
+// JavaScript's wording for the syntax errors a Perl pattern can still reach once translated.
+const JS_SYNTAX_REASONS: ReadonlyArray<[RegExp, string]> = [
+  [/Nothing to repeat/, 'a quantifier (* + ? {n}) follows nothing, an anchor or another quantifier'],
+  [/Unterminated group/, 'unmatched ('],
+  [/Unmatched '\)'/, 'unmatched )'],
+  [/Range out of order in character class/, 'a range out of order in a character class'],
+  [/numbers out of order in \{\} quantifier/, 'a quantifier {n,m} with n greater than m'],
+  [/Incomplete quantifier|Lone quantifier brackets/, 'an incomplete quantifier'],
+];
+
+function syntaxReason(jsMessage: string): string {
+  const known = JS_SYNTAX_REASONS.find(([re]) => re.test(jsMessage));
+  return known !== undefined ? known[1] : jsMessage.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, '');
 }
 
 /** True when V8 can run the compiled expression without backtracking (no time budget is needed). */

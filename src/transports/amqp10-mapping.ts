@@ -16,7 +16,7 @@
  * | properties.to (else the link's address)    | JMSDestination                        |
  * | header.delivery_count > 0                  | JMSRedelivered                        |
  * | properties.group_id / group_sequence / user_id | properties JMSXGroupID / JMSXGroupSeq / JMSXUserID |
- * | application_properties                     | properties (values as strings)        |
+ * | application_properties                     | properties (values as strings; doubles and floats as Java writes them, 123.0 → "123.0") |
  * | amqp-value string                          | text body                             |
  * | data section(s), binary amqp-value         | bytes body (text body when content_type is text/*, or x-opt-jms-msg-type is 5) |
  * | amqp-value map                             | map body                              |
@@ -30,6 +30,8 @@
 import rhea = require('rhea');
 import { Message, MessageBody, MapValue } from '../message/message';
 import { SelectorSource, SelectorValue } from '../jms/selector';
+import { floatingType } from './amqp10-typed-values';
+import { javaDoubleToString, javaFloatToString } from '../rules/java-numbers';
 
 /** The fields of a received or outgoing AMQP 1.0 message that the mapping reads or writes (rhea's flat form). */
 export interface AmqpMessage {
@@ -98,7 +100,10 @@ export function amqpToMessage(m: AmqpMessage, ctx: ReceiveContext = {}): Message
   if (props) {
     // for-in, not Object.entries: no array of pairs per received message (rhea's map is a plain object)
     for (const k in props) {
-      const s = propertyText(props[k]);
+      const v = props[k];
+      const floating = typeof v === 'number' ? floatingType(props, k) : undefined;
+      // a JMS double or float reads as Java writes it: 123.0 is "123.0", the float 1.1 is "1.1"
+      const s = floating === undefined ? propertyText(v) : floating === 'Float' ? javaFloatToString(v as number) : javaDoubleToString(v as number);
       if (s !== undefined) msg.properties.set(k, s);
     }
   }
@@ -154,13 +159,15 @@ export function messageToAmqp(msg: Message, options: SendOptions = {}): AmqpMess
  * and the application properties with their AMQP types (a number stays a number).
  */
 export function amqpSelectorSource(m: AmqpMessage, now = Date.now()): SelectorSource {
+  const long = (v: number | undefined): bigint | null => (v === undefined ? null : BigInt(Math.trunc(v)));
   return {
+    jmsTyped: true,
     get(name: string): SelectorValue | undefined {
       switch (name) {
         case 'JMSDeliveryMode':
           return m.durable === true ? 'PERSISTENT' : 'NON_PERSISTENT';
         case 'JMSPriority':
-          return typeof m.priority === 'number' ? m.priority : 4;
+          return BigInt(typeof m.priority === 'number' ? m.priority : 4);
         case 'JMSMessageID':
           return idText(m.message_id) ?? null;
         case 'JMSCorrelationID':
@@ -168,9 +175,9 @@ export function amqpSelectorSource(m: AmqpMessage, now = Date.now()): SelectorSo
         case 'JMSType':
           return m.subject ?? null;
         case 'JMSTimestamp':
-          return timeMs(m.creation_time) ?? null;
+          return long(timeMs(m.creation_time));
         case 'JMSExpiration':
-          return expiryMs(m, now) ?? 0;
+          return long(expiryMs(m, now) ?? 0);
         case 'JMSRedelivered':
           return typeof m.delivery_count === 'number' && m.delivery_count > 0;
         case 'JMSReplyTo':
@@ -178,15 +185,16 @@ export function amqpSelectorSource(m: AmqpMessage, now = Date.now()): SelectorSo
         case 'JMSDestination':
           return m.to ?? null;
         case 'JMSXDeliveryCount':
-          return (typeof m.delivery_count === 'number' ? m.delivery_count : 0) + 1;
+          return BigInt((typeof m.delivery_count === 'number' ? m.delivery_count : 0) + 1);
         case 'JMSXGroupID':
           return m.group_id ?? null;
         case 'JMSXGroupSeq':
-          return m.group_sequence ?? null;
+          return long(m.group_sequence);
         case 'JMSXUserID':
           return userText(m.user_id) ?? null;
       }
-      return selectorValue(m.application_properties?.[name]);
+      const props = m.application_properties;
+      return selectorValue(props?.[name], floatingType(props, name) !== undefined);
     },
   };
 }
@@ -313,10 +321,12 @@ function propertyText(v: unknown): string | undefined {
   return JSON.stringify(v, jsonReplacer);
 }
 
-function selectorValue(v: unknown): SelectorValue | undefined {
+/** An application property with its JMS type: integers as bigint, doubles and floats as number. */
+function selectorValue(v: unknown, floating: boolean): SelectorValue | undefined {
   if (v === undefined || v === null) return undefined;
-  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return v;
-  if (v instanceof Date) return v.getTime();
+  if (typeof v === 'number') return floating || !Number.isInteger(v) ? v : BigInt(v);
+  if (typeof v === 'string' || typeof v === 'boolean' || typeof v === 'bigint') return v;
+  if (v instanceof Date) return BigInt(v.getTime());
   return undefined;
 }
 

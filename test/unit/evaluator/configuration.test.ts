@@ -91,3 +91,21 @@ describe('start-up validation of the MessageEvaluator configuration', () => {
     expect(engine.rulesetNames).toEqual(['zero', 'perm_count']);
   });
 });
+
+describe('Perl constructs JavaScript would read as letters are refused at start-up, naming component, ruleset and construct', () => {
+  it.each([
+    ['\\p{L}+', '\\p{L} (a Unicode property) is not supported'],
+    ['^a\\Kb', '\\K (keep the text matched so far out of the match) is not supported'],
+    ['^(\\d)\\2$', '\\2 refers to group 2, which the pattern does not have'],
+    ['\\k<id>', '\\k<id> (a named backreference) is not supported'],
+  ])('%s in a PatternGroup', (pattern, reason) => {
+    expect(() => makeEngine({ hosts: { PatternGroup: [{ Pattern: pattern }] } })).toThrow(
+      new RegExp(`component "[^"]+", ruleset "hosts", key PatternGroup\\[0\\]\\.Pattern.*: bad regular expression ${JSON.stringify(pattern).replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}: ${reason.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}`),
+    );
+  });
+
+  it('runs a hostname pattern under (?i) with a class ending in -', () => {
+    const { engine } = makeEngine({ hosts: { JMSPropertyGroup: [{ host: '(?i)^[a-z0-9.-]+$' }] } });
+    expect(engine).toBeDefined();
+  });
+});

@@ -187,6 +187,13 @@ describe('LIKE', () => {
     ["s LIKE 'eu-%/[x]{2}^$|\\'", { s: 'eu-west/[x]{2}^$|\\' }, true],
     ["s LIKE '%'", { s: 'multi\nline' }, true],
     ["s LIKE 'it''s'", { s: "it's" }, true], // '' is a quote inside a literal
+    // the escape character escapes only _, % and itself; elsewhere it is an ordinary pattern character (ActiveMQ)
+    ["s LIKE 'a!' ESCAPE '!'", { s: 'a!' }, true],
+    ["s LIKE '!a' ESCAPE '!'", { s: '!a' }, true],
+    ["s LIKE 'a!!' ESCAPE '!'", { s: 'a!' }, true],
+    ["s LIKE '_D__' ESCAPE '_'", { s: 'XD_' }, true],
+    ["s LIKE '%D%' ESCAPE '%'", { s: 'XD' }, true],
+    ["s LIKE '%D%%' ESCAPE '%'", { s: 'XD' }, false],
   ];
   it.each(rows.map(([selector, values, expected]) => ({ selector, values, expected })))('$selector → $expected', ({ selector, values, expected }) => {
     expect(evaluate(selector, values)).toBe(expected);
@@ -218,7 +225,6 @@ describe('syntax errors are configuration errors with position and reason', () =
     ["colour IN (1, 2)", 12, /string literals only/],
     ["colour LIKE name", 13, /string literal pattern/],
     ["colour LIKE 'a' ESCAPE 'ab'", 24, /exactly one character/],
-    ["colour LIKE 'a!' ESCAPE '!'", 13, /ends with the escape/],
     ['qty BETWEEN 1', 14, /expected AND/],
     ['(qty = 1', 9, /'\)'/],
     ['qty = 1)', 8, /unexpected '\)'/],
@@ -253,5 +259,21 @@ describe('syntax errors are configuration errors with position and reason', () =
 
   it('accepts a boolean identifier combined with AND', () => {
     expect(evaluate('flag AND TRUE', { flag: true })).toBe(true);
+  });
+});
+
+describe('a source that gives JMS types (jmsTyped)', () => {
+  const typed = (values: Record<string, SelectorValue>) => ({ jmsTyped: true, get: (name: string) => values[name] });
+
+  it('keeps a number holding a whole number a double: floating division', () => {
+    expect(JmsSelector.compile('d / 2 = 61.5').evaluate(typed({ d: 123 }))).toBe(true);
+  });
+
+  it('keeps a bigint an integer: truncating division', () => {
+    expect(JmsSelector.compile('d / 2 = 61').evaluate(typed({ d: 123n }))).toBe(true);
+  });
+
+  it('sees an absent identifier as NULL', () => {
+    expect(JmsSelector.compile('x IS NULL').evaluate(typed({}))).toBe(true);
   });
 });

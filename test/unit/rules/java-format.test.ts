@@ -1,4 +1,4 @@
-import { javaDoubleToString, parseJavaDouble, parseJavaLong } from '../../../src/rules/java-numbers';
+import { javaDoubleToString, javaFloatToString, parseJavaDouble, parseJavaLong } from '../../../src/rules/java-numbers';
 import { compileDatePattern } from '../../../src/rules/java-date';
 
 process.env.TZ = 'UTC';
@@ -16,6 +16,16 @@ describe('Java number formatting and parsing', () => {
     [-0, '-0.0'],
   ])('prints %p as %s like Double.toString', (x, text) => {
     expect(javaDoubleToString(x)).toBe(text);
+  });
+
+  it.each([
+    [Math.fround(1.1), '1.1'],
+    [Math.fround(123), '123.0'],
+    [Math.fround(0.1), '0.1'],
+    [Math.fround(3.4028235e38), '3.4028235E38'],
+    [Math.fround(1e-5), '1.0E-5'],
+  ])('prints the float %p as %s like Float.toString', (x, text) => {
+    expect(javaFloatToString(x)).toBe(text);
   });
 
   it('parses longs strictly and within 64 bits', () => {

@@ -66,7 +66,7 @@ describe('Perl5 (ORO) regex dialect on JavaScript', () => {
 
   it('supports lookahead but rejects lookbehind', () => {
     expect(finds('a(?=b)', 'ab')).toBe(true);
-    expect(() => compilePerl5('(?<=a)b')).toThrow(/lookbehind is not supported/);
+    expect(() => compilePerl5('(?<=a)b')).toThrow('lookbehind (?<=...) is not supported');
   });
 
   it('rejects a possessive quantifier', () => {
@@ -138,5 +138,106 @@ describe('ORO replacement text', () => {
 
   it('replaces only the first match without global', () => {
     expect(substitute('A', 'Z', 'AAA', false)).toBe('ZAA');
+  });
+});
+
+describe('(?i) with a character class that ends in -', () => {
+  it('keeps the trailing - a member: hostnames match', () => {
+    expect(finds('(?i)^[a-z0-9.-]+$', 'MAIL-01.example.com')).toBe(true);
+  });
+
+  it('does not turn the trailing - into a range: a colon is not a member', () => {
+    expect(finds('(?i)^[a-z0-9.-]+$', 'a:b')).toBe(false);
+  });
+
+  it('accepts [a-z0-9_-] under (?i) and matches identifiers in either case', () => {
+    expect(finds('(?i)^[a-z0-9_-]+$', 'Ab_-9')).toBe(true);
+    expect(finds('(?i)^[a-z0-9_-]+$', 'a^b')).toBe(false);
+  });
+});
+
+describe('Perl escapes JavaScript does not know', () => {
+  it.each([
+    ['^a\\h+b$', 'a \tb', 'ahhb'],
+    ['^a\\H$', 'ax', 'a '],
+    ['^a\\v$', 'a\x0b', 'av'],
+    ['^a\\V$', 'ax', 'a\n'],
+    ['^a\\Rb$', 'a\r\nb', 'aRb'],
+    ['^a\\N$', 'ax', 'a\n'],
+    ['^a\\x{100}$', 'a\u0100', 'a' + 'x'.repeat(100)],
+    ['^\\x4$', '\x04', 'x4'],
+    ['^\\o{101}$', 'A', 'o{101}'],
+    ['^\\N{U+41}$', 'A', 'N{U+41}'],
+    ['^\\e\\a$', '\x1b\x07', 'ea'],
+    ['^\\c[$', '\x1b', 'c['],
+    ['^(a)\\g1$', 'aa', 'ag1'],
+    ['^(a)\\g{-1}$', 'aa', 'a'],
+    ['^[\\h]$', '\xa0', 'h'],
+    ['^[\\v]$', '\n', 'v'],
+  ])('/%s/ matches %j and not %j', (pattern, yes, no) => {
+    expect(finds(pattern, yes)).toBe(true);
+    expect(finds(pattern, no)).toBe(false);
+  });
+
+  it('reads \\N{3} as \\N with a quantifier, as Perl does', () => {
+    expect(compilePerl5('\\N{3}').exec('ab\ncdef')?.[0]).toBe('cde');
+  });
+
+  it('keeps \\R one unit: it never gives back the \\n of \\r\\n', () => {
+    expect(finds('^\\R\\n$', '\r\n')).toBe(false);
+  });
+
+  it('compares a \\g backreference without case under (?i), as \\1', () => {
+    expect(finds('(?i)^(a)\\g1$', 'aA')).toBe(true);
+    expect(finds('(?i)^(a)\\1$', 'aA')).toBe(true);
+  });
+
+  it('case-folds a letter named by its code under (?i)', () => {
+    expect(finds('(?i)^\\o{101}$', 'a')).toBe(true);
+  });
+
+  it.each([
+    ['\\1', '\\1 refers to group 1, which the pattern does not have'],
+    ['(a)\\2', '\\2 refers to group 2, which the pattern does not have'],
+    ['\\g1', '\\g1 refers to a group that the pattern does not have'],
+    ['\\g{name}', '\\g{name} (a named backreference) is not supported'],
+    ['\\k<n>', '\\k<n> (a named backreference) is not supported'],
+    ['\\p{L}', '\\p{L} (a Unicode property) is not supported'],
+    ['\\PL', '\\PL (a Unicode property) is not supported'],
+    ['\\X', '\\X (an extended grapheme cluster) is not supported'],
+    ['a\\K', '\\K (keep the text matched so far out of the match) is not supported'],
+    ['\\N{LATIN SMALL LETTER A}', '\\N{LATIN SMALL LETTER A} (a named character) is not supported'],
+    ['\\Ga', '\\G (the end of the previous match) is not supported'],
+    ['\\b{wb}', '\\b{wb} (a Unicode boundary type) is not supported'],
+    ['a++', 'the possessive quantifier ++ is not supported'],
+    ['a{2,3}+', 'the possessive quantifier {2,3}+ is not supported'],
+    ['(?>a)', 'the atomic group (?>...) is not supported'],
+    ['(?|(a)|(b))', 'the branch reset group (?|...) is not supported'],
+    ['(a)(?(1)b|c)', 'the conditional (?(...)...) is not supported'],
+    ['(a)(?1)', 'recursion (?1...) is not supported'],
+    ['(*FAIL)', '(*FAIL) (a backtracking control verb or alphabetic assertion) is not supported'],
+    ['[[:^digit:]]', 'the negated POSIX class [:^digit:] is not supported'],
+  ])('refuses /%s/ at start-up, naming the construct', (pattern, reason) => {
+    expect(() => compilePerl5(pattern, {}, { component: 'ev', ruleset: 'r1', key: 'PatternGroup' })).toThrow(
+      `component "ev", ruleset "r1", key PatternGroup: bad regular expression ${JSON.stringify(pattern)}: ${reason}`,
+    );
+  });
+});
+
+describe('Perl class details the conformance suite found', () => {
+  it('reads [: without a closing :] as literal members, as Perl does', () => {
+    expect(finds('^[a[:]+$', ':[a')).toBe(true);
+  });
+
+  it('keeps a - next to a POSIX class or \\h a literal member', () => {
+    expect(finds('^[a-[:digit:]]+$', 'a-5')).toBe(true);
+    expect(finds('^[\\h-z]+$', ' -z')).toBe(true);
+    expect(finds('^[\\h-z]+$', 'y')).toBe(false);
+  });
+
+  it('refuses (?xx) and a malformed \\N{', () => {
+    expect(() => compilePerl5('(?xx)[a b]')).toThrow('(?xx) (blanks ignored inside classes too) is not supported');
+    expect(() => compilePerl5('abc\\N{')).toThrow('\\N{ is not closed');
+    expect(() => compilePerl5('(?x)\\N {U+41}')).toThrow('\\N must be followed directly by {U+hex} or a quantifier');
   });
 });

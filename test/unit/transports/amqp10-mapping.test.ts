@@ -1,6 +1,7 @@
 import { amqpSelectorSource, amqpToMessage, messageToAmqp, AmqpMappingError } from '../../../src/transports/amqp10-mapping';
 import { Message } from '../../../src/message/message';
 import { JmsSelector } from '../../../src/jms/selector';
+import rhea = require('rhea');
 
 describe('AMQP 1.0 → message model', () => {
   it('maps properties and header fields onto the JMS headers', () => {
@@ -66,4 +67,50 @@ describe('what a selector sees of an AMQP message', () => {
     const sel = JmsSelector.compile("JMSDeliveryMode = 'PERSISTENT' AND JMSPriority > 5 AND JMSType = 'order' AND qty > 2 AND colour = 'red' AND JMSCorrelationID IS NULL");
     expect(sel.matches(source)).toBe(true);
   });
+
+  // rhea decodes the bytes a broker sends; these are encoded with AMQP's own long, double and float types.
+  const received = (properties: Record<string, unknown>) =>
+    rhea.message.decode(rhea.message.encode({ application_properties: properties, body: 'x' })) as unknown as Parameters<typeof amqpSelectorSource>[0];
+  const long = (v: bigint) => {
+    const b = Buffer.alloc(8);
+    b.writeBigInt64BE(v);
+    return rhea.types.wrap_long(b);
+  };
+  const selects = (selector: string, properties: Record<string, unknown>) => JmsSelector.compile(selector).evaluate(amqpSelectorSource(received(properties)));
+
+  it('sees a long beyond 2^53 as present and exact', () => {
+    expect(selects('big IS NOT NULL', { big: long(1152921504606846976n) })).toBe(true);
+    expect(selects('big = 1152921504606846976', { big: long(1152921504606846976n) })).toBe(true);
+    expect(selects('big = 1152921504606846977', { big: long(1152921504606846976n) })).toBe(false);
+  });
+
+  it('reads a long just above 2^53 exactly (rhea alone rounds it)', () => {
+    expect(selects('edge = 9007199254740993', { edge: long(9007199254740993n) })).toBe(true);
+  });
+
+  it('sees a negative long beyond -2^53 exactly', () => {
+    expect(selects('big = -1152921504606846977', { big: long(-1152921504606846977n) })).toBe(true);
+  });
+
+  it('keeps a double holding a whole number a double: d / 2 = 61.5 for 123.0', () => {
+    expect(selects('d / 2 = 61.5', { d: rhea.types.wrap_double(123) })).toBe(true);
+  });
+
+  it('keeps a float holding a whole number a float', () => {
+    expect(selects('f / 4 = 0.5', { f: rhea.types.wrap_float(2) })).toBe(true);
+  });
+
+  it('keeps integer division for an int and a long', () => {
+    expect(selects('i / 2 = 3 AND l / 2 = 3', { i: 7, l: long(7n) })).toBe(true);
+  });
+
+  it('writes a long beyond 2^53 as its decimal text into the message properties', () => {
+    expect(amqpToMessage(received({ big: long(1152921504606846976n) })).properties.get('big')).toBe('1152921504606846976');
+  });
+
+  it('writes doubles and floats into the message properties as Java writes them', () => {
+    const props = amqpToMessage(received({ d: rhea.types.wrap_double(123), half: rhea.types.wrap_double(0.5), f: rhea.types.wrap_float(1.1), i: 123 })).properties;
+    expect({ d: props.get('d'), half: props.get('half'), f: props.get('f'), i: props.get('i') }).toEqual({ d: '123.0', half: '0.5', f: '1.1', i: '123' });
+  });
 });
+
