@@ -307,7 +307,7 @@ export class Flow {
         ...(lastErrorOf(c) !== undefined ? { lastError: lastErrorOf(c) } : {}),
         messages: { in: t.in, done: t.done, failed: t.failed },
         ...(c.nextRestartAt !== undefined ? { nextRestartAt: c.nextRestartAt } : {}),
-        ready: state.status === 'RUNNING',
+        ready: state.status === 'RUNNING' || endedItsInput(c, state.status),
         ...(children ? { children } : {}),
       };
     });
@@ -366,6 +366,14 @@ export class Flow {
     this.logTotals();
     this.logger.info('flow stopped', { flow: this.name, drained });
   }
+}
+
+/**
+ * A receiver that came to the end of its input (a file read to the end: it reports STOPPED itself while its
+ * actor runs on) has done its work: under --keep-running the flow is ready, not waiting for it for ever.
+ */
+function endedItsInput(c: SupervisedComponent, status: ComponentStatus): boolean {
+  return c.role === 'receiver' && status === 'STOPPED' && c.ref.status() === 'running';
 }
 
 function lastErrorOf(c: SupervisedComponent): string | undefined {
