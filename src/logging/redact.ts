@@ -140,9 +140,13 @@ function rememberSecretValue(value: unknown, seen: WeakSet<object>): void {
  */
 export function rememberSecret(value: string): void {
   if (value.length < MIN_SECRET_LENGTH) return;
-  knownSecrets.delete(value); // re-added as the newest
-  knownSecrets.add(value);
-  if (knownSecrets.size > MAX_KNOWN_SECRETS) knownSecrets.delete(knownSecrets.values().next().value as string);
+  // An error text often quotes a peer's answer as JSON: a secret with a quote or a backslash appears escaped there.
+  const quoted = JSON.stringify(value).slice(1, -1);
+  for (const form of quoted === value ? [value] : [value, quoted]) {
+    knownSecrets.delete(form); // re-added as the newest
+    knownSecrets.add(form);
+  }
+  while (knownSecrets.size > MAX_KNOWN_SECRETS) knownSecrets.delete(knownSecrets.values().next().value as string);
 }
 
 /** How many configured secret values are masked (bounded by MAX_KNOWN_SECRETS). */

@@ -102,6 +102,11 @@ describe('what is a secret', () => {
     expect(redact({ echoed: 88112233, other: 88112234 })).toEqual({ echoed: '***', other: 88112234 });
   });
 
+  it('masks a password with a quote or a backslash also where an error text quotes it as JSON', () => {
+    registerConfigSecrets({ Password: 'pa"ss\\word-9' });
+    expect(redactText(`answer: ${JSON.stringify('LOGIN admin pa"ss\\word-9')}`)).toBe('answer: "LOGIN admin ***"');
+  });
+
   it('masks a short password under its own property only', () => {
     registerConfigSecrets({ Password: 'x7' });
     expect(redact({ Password: 'x7', note: 'x7 in text' })).toEqual({ Password: '***', note: 'x7 in text' });
