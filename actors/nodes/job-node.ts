@@ -261,7 +261,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
         env.status.count('accepted');
         env.status.count('pending');
         env.status.count('deferred');
-        env.logger.info('job deferred: a job with the same key is active or waiting', { job: admission.job.id, key: admission.job.key, ruleset: this.rulesetName(admission.job), holder: admission.holderId });
+        env.logger.debug('job deferred: a job with the same key is active or waiting', { job: admission.job.id, key: admission.job.key, ruleset: this.rulesetName(admission.job), holder: admission.holderId });
         return true;
       case 'dropped':
         this.dropDuplicate(request, admission.group, admission.key, `job ${admission.holderId} with the same key is active or waiting`);
@@ -433,7 +433,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
         : this.scheduler.workerFailed(job, dispatch, `worker ${this.workers[worker].name} gave the request back as failed`);
     if (current === undefined) {
       this.env.status.count('lateReturns');
-      this.env.logger.info('a worker returned a request that had already ended (expired)', { job: job.id, worker: this.workers[worker].name, outcome });
+      this.env.logger.debug('a worker returned a request that had already ended (expired)', { job: job.id, worker: this.workers[worker].name, outcome });
     }
     this.scheduler.workerReady(worker); // a cell was freed in that outlink
   }

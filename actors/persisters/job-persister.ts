@@ -174,7 +174,8 @@ class JobPersisterBehaviour implements Behaviour<never> {
     const fields = { pid: job.process.pid, rc: exit.rc, durationMs: exit.durationMs, lines: exit.lines };
     if (exit.startError !== undefined) this.env.logger.error('job could not start', { ...fields, error: exit.startError });
     else if (exit.killReason === 'timeout') this.env.logger.warn('job killed: Timeout reached', { ...fields, timeoutMs: this.s.timeoutMs });
-    else this.env.logger.info(exit.killReason === 'abort' ? 'job aborted' : 'job ended', fields);
+    else if (exit.killReason === 'abort') this.env.logger.info('job aborted', fields);
+    else this.env.logger.debug('job ended', fields); // every job's end: JobNode's FINISHED escalation reports it at info
     this.complete(job.request, exit);
     while (this.running.size < this.s.maxJobs && this.waiting.length > 0) this.startJob(this.waiting.shift() as Request);
   }

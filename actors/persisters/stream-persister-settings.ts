@@ -8,6 +8,7 @@
  */
 import { ComponentConfig, JsonSchema } from '../../src/runtime/component';
 import { boolStr, intStr, integerSchemas, integerSetting, str, strMap } from '../../src/config/schema-helpers';
+import { secretStr } from '../../src/config/secret-properties';
 import { Template } from '../../src/rules/template';
 import { parseDisplayMask } from '../../src/logging/display';
 import { ConfigReader, ComponentConfigError, perl5Setting } from '../support/config-values';
@@ -87,9 +88,13 @@ export const STREAM_PERSISTER_SCHEMA: JsonSchema = {
     StringProperty: strMap(),
     Pattern: str('Perl5 regex: with operation request and no login, the end of a reply (one request at a time); with a login, the end of each login answer'),
     Destination: str('login: open this destination with a collectible event line; the answer must be a NOTICE event'),
-    DestinationProperty: { type: 'object', description: 'login: like Destination, with URI, Operation and further attributes from this map' },
+    DestinationProperty: {
+      type: 'object',
+      description: 'login: like Destination, with URI, Operation and further attributes from this map',
+      properties: { Password: secretStr('the password attribute'), EncryptedPassword: secretStr('the encrypted password attribute') },
+    },
     Username: str('login (Destination/DestinationProperty): the username attribute'),
-    Password: str('login (Destination/DestinationProperty): the password attribute'),
+    Password: secretStr('login (Destination/DestinationProperty): the password attribute'),
     ConnectionRequest: { type: 'array', items: { type: 'string' }, description: 'login: lines written one by one after connecting, each answer read until Pattern' },
     ErrorResponse: { type: 'array', items: { type: 'string' }, description: 'login: an answer containing one of these strings fails the login' },
     CloseRequest: { type: 'array', items: { type: 'string' }, description: 'lines written before the persister closes a connection itself' },

@@ -87,7 +87,7 @@ export const AMQP_RECEIVER_SCHEMA: JsonSchema = {
     DisplayMask: intStr('message fields to log (docs/operations.md)'),
     StringProperty: { type: 'object', additionalProperties: { type: 'string' }, description: 'properties stamped on every message' },
     CellID: intStr('substituted for ${CellID} in StringProperty values'),
-    Capacity: intStr('informational: the output XQueue decides'),
+    Capacity: intStr('a positive integer as a string (informational: the output XQueue decides)', { min: 1 }),
     Partition: { type: 'string', description: '"offset,length" of output cells this receiver uses' },
   },
 };

@@ -4,6 +4,7 @@
  * The rules are documented on the types in src/transports/amqp091-connection.ts and amqp091-topology.ts.
  */
 import { integerSchemas, integerSetting } from '../../src/config/schema-helpers';
+import { secretStr } from '../../src/config/secret-properties';
 import { BackoffOptions, parseBackoff } from '../../src/runtime/backoff';
 import { AMQP_RECONNECT_BACKOFF, AmqpConnectionSettings, DEFAULT_HEARTBEAT_SECONDS, isFatalAmqpError, redactUri } from '../../src/transports/amqp091-connection';
 import { ActorContext, TimerHandle } from '../../src/runtime/actor';
@@ -47,7 +48,7 @@ export function connectionSchemaProperties(): Record<string, unknown> {
     Port: { type: 'string', pattern: '^\\d+$', description: 'port; overrides the URI port (default 5672, amqps 5671)' },
     VirtualHost: str('virtual host; overrides the URI path (default /)'),
     Username: str('user name; overrides credentials in the URI'),
-    Password: str('password; overrides credentials in the URI'),
+    Password: secretStr('password; overrides credentials in the URI'),
     ...tlsSchemaProperties(),
     ...integerSchemas(AMQP_CONNECTION_INTEGERS),
   };

@@ -10,6 +10,7 @@ import { DIALECT_CHOICES, DialectChoice } from '../../src/transports/amqp10-dial
 import { FailedOutcome } from '../../src/transports/amqp10-consumer';
 import { JmsSelector, SelectorSyntaxError } from '../../src/jms/selector';
 import { migrationWarnings } from '../../src/transports/jms-migration';
+import { secretStr } from '../../src/config/secret-properties';
 import { ConfigReader, ComponentConfigError } from './config-values';
 import { ReconnectSettings, readReconnectSettings, reconnectSchemaProperties } from './amqp091-config';
 import { integerSchemas, integerSetting } from '../../src/config/schema-helpers';
@@ -32,14 +33,14 @@ export function jmsConnectionSchemaProperties(): Record<string, unknown> {
   return {
     URI: s('amqp://host:port, amqps://host:port, or the path of a Qpid-JMS jndi.properties file (file:… or *.properties)'),
     Username: s('SASL PLAIN user'),
-    Password: s('SASL PLAIN password'),
+    Password: secretStr('SASL PLAIN password'),
     ClientID: s('JMS ClientID = AMQP container id; ${CellID} is substituted'),
     Dialect: { type: 'string', enum: [...DIALECT_CHOICES], description: 'auto (default: from the broker\'s open frame), activemq, artemis or rabbitmq' },
     ContextFactory: s('JNDI initial context factory (no effect over AMQP 1.0; reported at start-up)'),
     URLPkgs: s('JNDI URL packages (no effect over AMQP 1.0)'),
     StateFactories: s('JNDI state factories (no effect over AMQP 1.0)'),
     Principal: s('JNDI login user (used as the SASL user)'),
-    Credentials: s('JNDI login password (used as the SASL password)'),
+    Credentials: secretStr('JNDI login password (used as the SASL password)'),
     ConnectionFactoryName: s('connection factory looked up in the jndi.properties file (connectionfactory.<name>)'),
     IsPhysical: s('accepted for compatibility: names are always physical unless a jndi.properties file maps them'),
     QueueManager: s('queue manager (no effect over AMQP 1.0)'),

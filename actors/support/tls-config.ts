@@ -9,6 +9,7 @@ import { readFileSync } from 'fs';
 import { resolve } from 'path';
 import { createSecureContext } from 'tls';
 import { TlsSettings } from '../../src/transports/tls';
+import { secretStr } from '../../src/config/secret-properties';
 import { ComponentConfigError, ConfigReader } from './config-values';
 
 export const TLS_PROPERTIES = ['CAFile', 'CertFile', 'KeyFile', 'KeyPassphrase', 'RejectUnauthorized', 'ServerName'] as const;
@@ -22,7 +23,7 @@ export function tlsSchemaProperties(): Record<string, unknown> {
     CAFile: str('amqps: PEM file of the CA(s) to trust (relative to the configuration\'s directory); default the system CAs'),
     CertFile: str('amqps: PEM client certificate, for brokers that ask for one (with KeyFile)'),
     KeyFile: str('amqps: PEM key of CertFile'),
-    KeyPassphrase: str('amqps: passphrase of an encrypted KeyFile'),
+    KeyPassphrase: secretStr('amqps: passphrase of an encrypted KeyFile'),
     RejectUnauthorized: { ...BOOLEAN_STRING, description: 'amqps: verify the broker certificate (default true; false only for tests)' },
     ServerName: str('amqps: TLS server name (SNI and certificate check); default the host name'),
   };

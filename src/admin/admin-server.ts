@@ -59,8 +59,24 @@ export function notReady(status: FlowStatus): { component: string; status: strin
   return status.components.filter((c) => !c.ready).map((c) => ({ component: c.name, status: c.status, ...(c.detail ? { detail: c.detail } : {}) }));
 }
 
+/** An admin endpoint that listens already and serves a flow once it is given one (`serve`). */
+export interface BoundAdminServer extends AdminServer {
+  serve(flow: Flow): void;
+}
+
+/** Binds the endpoint and serves `flow` on it. */
 export async function startAdminServer(flow: Flow, address: AdminAddress, logger: Logger = silentLogger): Promise<AdminServer> {
-  const metrics = flowMetrics(flow);
+  const server = await bindAdminServer(address, logger);
+  server.serve(flow);
+  return server;
+}
+
+/**
+ * Binds the endpoint before any flow exists, so that `xroute run` fails on a port already taken before a
+ * receiver takes a message; until `serve`, every route answers 503 "starting".
+ */
+export async function bindAdminServer(address: AdminAddress, logger: Logger = silentLogger): Promise<BoundAdminServer> {
+  let served: { flow: Flow; metrics: ReturnType<typeof flowMetrics> } | undefined;
   const streams = new Set<http.ServerResponse>();
   const json = (res: http.ServerResponse, code: number, body: unknown) => {
     res.writeHead(code, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
@@ -73,6 +89,11 @@ export async function startAdminServer(flow: Flow, address: AdminAddress, logger
       res.end();
       return;
     }
+    if (served === undefined) {
+      json(res, 503, { error: 'the flow is starting' });
+      return;
+    }
+    const { flow, metrics } = served;
     switch (route) {
       case '/healthz':
         json(res, 200, { status: 'alive', uptimeMs: Date.now() - flow.startedAt });
@@ -96,6 +117,11 @@ export async function startAdminServer(flow: Flow, address: AdminAddress, logger
         return;
       case '/events':
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+        // A HEAD asks for the headers only: a stream answered to it would never end.
+        if (req.method === 'HEAD') {
+          res.end();
+          return;
+        }
         res.write(`data: ${JSON.stringify(maskedStatus(flow))}\n\n`);
         streams.add(res);
         req.on('close', () => streams.delete(res));
@@ -110,24 +136,32 @@ export async function startAdminServer(flow: Flow, address: AdminAddress, logger
     }
   });
   const ticker = setInterval(() => {
-    if (streams.size === 0) return;
-    const frame = `data: ${JSON.stringify(maskedStatus(flow))}\n\n`;
+    if (streams.size === 0 || served === undefined) return;
+    const frame = `data: ${JSON.stringify(maskedStatus(served.flow))}\n\n`;
     for (const s of streams) s.write(frame);
   }, SSE_INTERVAL_MS);
   ticker.unref();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(address.port, address.host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(address.port, address.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (e) {
+    clearInterval(ticker);
+    throw e;
+  }
   const bound = server.address() as AddressInfo;
   const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
   const url = `http://${host}:${bound.port}`;
   logger.info('admin endpoint listening', { url });
   return {
     url,
+    serve: (flow) => {
+      served = { flow, metrics: flowMetrics(flow) };
+    },
     close: () =>
       new Promise<void>((resolve) => {
         clearInterval(ticker);

@@ -13,7 +13,8 @@ import { topologySchema } from '../config/topology-schema';
 import { Logger } from '../logging/logger';
 import { whenFlowFinished } from './flow-finished';
 import { connectBoundMs, EXIT_UNREACHABLE, whenUnreachable } from './connect-bound';
-import { RunOperationsOptions, startRunOperations } from './run-operations';
+import { bindRunOperations, RunOperationsOptions } from './run-operations';
+import { AdminAddress } from '../admin/admin-server';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream;
@@ -73,6 +74,16 @@ export function schemaCommand(registry: ComponentRegistry, io: CliIo): number {
   return 0;
 }
 
+/** Why the admin endpoint could not bind, in words (a port in use is the usual reason). */
+function adminBindFailure(e: unknown, admin: AdminAddress | undefined): string {
+  const where = admin === undefined ? '' : ` on ${admin.host}:${admin.port}`;
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return `cannot start the admin endpoint${where}: the port is in use by another process (choose another --admin HOST:PORT)`;
+  if (code === 'EACCES') return `cannot start the admin endpoint${where}: permission denied (ports below 1024 need privileges)`;
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return `cannot start the admin endpoint${where}: no such local address`;
+  return `cannot start the admin endpoint${where}: ${(e as Error).message}`;
+}
+
 export interface RunOptions {
   /** Keep running after every receiver has reached the end of its input (default: stop and exit 0). */
   keepRunning?: boolean;
@@ -101,15 +112,16 @@ export async function runCommand(file: string, registry: ComponentRegistry, io: 
     writeln(io.stderr, `xroute run: ${file} is a component configuration, not a topology (it has no Receiver, Node or Persister list)`);
     return 1;
   }
-  const flow = Flow.start(buildTopology(json, abs, registry), { registry, logger });
-  let ops;
+  const topology = buildTopology(json, abs, registry);
+  let operations;
   try {
-    ops = await startRunOperations(flow, options.operations ?? {}, logger);
+    operations = await bindRunOperations(options.operations ?? {}, logger);
   } catch (e) {
-    writeln(io.stderr, `xroute run: cannot start the admin endpoint: ${(e as Error).message}`);
-    await flow.stop({ drainMs: 0 });
+    writeln(io.stderr, `xroute run: ${adminBindFailure(e, options.operations?.admin)}; nothing was started`);
     return 1;
   }
+  const flow = Flow.start(topology, { registry, logger });
+  const ops = operations.start(flow);
   // A service runs until it is told to stop, even when no socket or timer of its components is open.
   const keepAlive = setInterval(() => undefined, 1 << 30);
   const watch = options.keepRunning ? undefined : whenFlowFinished(flow);

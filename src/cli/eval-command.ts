@@ -10,15 +10,16 @@
  * configuration and resolves against the configuration file's directory.
  *
  * Exit codes: 0 when every line was a valid message, 1 when some line was not (each bad line is
- * reported on stderr with its line number, and the run continues), 2 when the configuration cannot
- * be used (nothing is evaluated). When stdout's reader goes away (`| head -1`) it stops reading quietly, and
- * the command exits 141 (main.ts).
+ * reported on stderr with its line number, and the run continues) or when a file cannot be read (as
+ * `run` and `validate` say it), 2 when the configuration cannot be used (nothing is evaluated). When stdout's
+ * reader goes away (`| head -1`) it stops reading quietly, and the command exits 141 (main.ts).
  */
 import { open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { messageFromJson, messageToJson } from '../message';
 import { readJsonFile } from '../config/json-file';
+import { describeFileError } from '../config/errors';
 import { isRecord } from '../rules/errors';
 import { displayFields } from '../logging/display';
 import { MessageEvaluatorEngine } from '../evaluator';
@@ -97,6 +98,17 @@ function writeLine(stream: NodeJS.WritableStream, line: string): Promise<boolean
   });
 }
 
+/** An error of the file system (ENOENT, EACCES, ...), not of the configuration's content. */
+function isFileError(e: unknown): boolean {
+  return typeof (e as NodeJS.ErrnoException | undefined)?.code === 'string' && (e as NodeJS.ErrnoException).syscall !== undefined;
+}
+
+/** A file that cannot be read, said as `run` and `validate` say it: exit 1. */
+function unreadable(file: string, e: unknown, io: EvalIo): number {
+  io.stderr.write(`error: ${file}: ${describeFileError(e)}\n`);
+  return 1;
+}
+
 export async function runEval(configPath: string, messagesPath: string | undefined, io: EvalIo): Promise<number> {
   let engine: MessageEvaluatorEngine;
   try {
@@ -112,6 +124,7 @@ export async function runEval(configPath: string, messagesPath: string | undefin
       display: (rule, msg, mask, names) => io.stderr.write(`display ${rule}: ${JSON.stringify(displayFields(msg, mask, names))}\n`),
     });
   } catch (e) {
+    if (isFileError(e)) return unreadable(configPath, e, io);
     io.stderr.write(`error: ${(e as Error).message}\n`);
     return 2;
   }
@@ -122,9 +135,8 @@ export async function runEval(configPath: string, messagesPath: string | undefin
       const handle = await open(messagesPath, 'r');
       input = handle.createReadStream({ encoding: 'utf8' });
     } catch (e) {
-      io.stderr.write(`error: cannot read ${messagesPath}: ${(e as Error).message}\n`);
       await engine.close();
-      return 2;
+      return unreadable(messagesPath, e, io);
     }
   }
   let bad = 0;

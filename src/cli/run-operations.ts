@@ -4,7 +4,7 @@
  * how a stop drains (--drain-timeout SECONDS, --on-stop wait|kill). Kept apart from the argument parsing so it does
  * not depend on how the options were read.
  */
-import { AdminAddress, AdminServer, parseAdminAddress, startAdminServer } from '../admin/admin-server';
+import { AdminAddress, AdminServer, bindAdminServer, parseAdminAddress } from '../admin/admin-server';
 import { Flow, StopOptions } from '../runtime/flow';
 import { ON_STOP_MODES, OnStop } from '../runtime/drain';
 import { Logger } from '../logging/logger';
@@ -73,15 +73,36 @@ export interface RunningOperations {
   close(): Promise<void>;
 }
 
-export async function startRunOperations(flow: Flow, options: RunOperationsOptions, logger: Logger): Promise<RunningOperations> {
-  const admin = options.admin ? await startAdminServer(flow, options.admin, logger) : undefined;
-  const timer = options.statsIntervalSeconds ? setInterval(() => flow.logTotals('component totals (periodic)'), options.statsIntervalSeconds * 1000) : undefined;
-  timer?.unref();
+/** The operations of a run whose admin endpoint is bound already, before its flow starts. */
+export interface BoundOperations {
+  /** Serves the flow on the endpoint and starts the periodic totals. */
+  start(flow: Flow): RunningOperations;
+  close(): Promise<void>;
+}
+
+/** Binds the admin endpoint, if any; throws the listen error (EADDRINUSE) before anything has started. */
+export async function bindRunOperations(options: RunOperationsOptions, logger: Logger): Promise<BoundOperations> {
+  const admin = options.admin ? await bindAdminServer(options.admin, logger) : undefined;
+  const close = async () => {
+    await admin?.close();
+  };
   return {
-    admin,
-    close: async () => {
-      if (timer) clearInterval(timer);
-      await admin?.close();
+    close,
+    start: (flow) => {
+      admin?.serve(flow);
+      const timer = options.statsIntervalSeconds ? setInterval(() => flow.logTotals('component totals (periodic)'), options.statsIntervalSeconds * 1000) : undefined;
+      timer?.unref();
+      return {
+        admin,
+        close: async () => {
+          if (timer) clearInterval(timer);
+          await close();
+        },
+      };
     },
   };
+}
+
+export async function startRunOperations(flow: Flow, options: RunOperationsOptions, logger: Logger): Promise<RunningOperations> {
+  return (await bindRunOperations(options, logger)).start(flow);
 }

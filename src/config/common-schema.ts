@@ -1,6 +1,7 @@
 /** Properties every component may carry (docs/topology.md). */
 import { JsonSchema } from '../runtime/component';
 import { boolStr, intStr, str, strMap } from './schema-helpers';
+import { secretStr } from './secret-properties';
 
 export const SUPERVISION_SCHEMA: JsonSchema = {
   type: 'object',
@@ -32,7 +33,7 @@ export const COMMON_PROPERTIES: Record<string, JsonSchema> = {
   TextMode: intStr('"0" (bytes) or "1" (text)', { min: 0 }),
   Mode: str('a mode, e.g. "daemon"'),
   Username: str(),
-  Password: str(),
+  Password: secretStr('a password'),
   EnableExceptionListener: boolStr(),
   DisplayMask: intStr('an integer bit mask as a string, e.g. "6" or "-1"'),
   Tolerance: intStr('an integer as a string'),

@@ -6,7 +6,8 @@
  * The message names the component, the property and what was expected; the value a user wrote is quoted, except
  * under a secret key (Password, KeyPassphrase, ...), where it is masked.
  */
-import { isSecretKey, MASK, redactText } from '../logging/redact';
+import { MASK, redactText } from '../logging/redact';
+import { isSecretProperty } from './secret-properties';
 
 export interface ConfigValueFields {
   /** The component's Name ("" when a shared module does not know it). */
@@ -19,11 +20,6 @@ export interface ConfigValueFields {
   readonly got?: unknown;
   /** The error that made the value unusable (a file system error, a parser's error). */
   readonly cause?: unknown;
-}
-
-/** True when a value at `property` is a secret (a path part such as Password or KeyPassphrase). */
-export function isSecretProperty(property: string): boolean {
-  return property.split('/').some((part) => isSecretKey(part));
 }
 
 /** The value as a message shows it: masked under a secret property, else JSON with URI passwords masked. */

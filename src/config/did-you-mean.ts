@@ -1,4 +1,4 @@
-/** Suggests the closest known name for a misspelt one (e.g. KeyTemplat -> KeyTemplate). */
+/** Suggests the closest known name for a misspelt one (e.g. KeyTemplat -> KeyTemplate): keys, classes, links, commands. */
 export function closest(name: string, candidates: Iterable<string>, maxDistance = 2): string | undefined {
   let best: string | undefined;
   let bestD = Infinity;
@@ -31,4 +31,10 @@ export function distance(a: string, b: string): number {
     }
   }
   return d[m][n];
+}
+
+/** `; did you mean "X"?` or an empty string. */
+export function didYouMean(name: string, candidates: Iterable<string>): string {
+  const c = closest(name, candidates);
+  return c === undefined ? '' : `; did you mean ${JSON.stringify(c)}?`;
 }

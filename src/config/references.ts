@@ -8,13 +8,14 @@
  *                      trailing newline (a relative path resolves against the configuration's directory)
  *   $${                a literal "${"
  *
- * A value that comes from a reference under a secret-looking key, and every file reference, is
- * registered as a secret, so that it is masked wherever it would appear.
+ * Every value read from the environment or a file is a secret, whatever the property it is put in (a
+ * `ConnectionRequest` line may carry a password): it is masked wherever it would appear. A default written
+ * in the file (`${NAME:-default}`) is not: it is in plain sight in the configuration already.
  */
 import { readFileSync } from 'fs';
 import * as path from 'path';
 import { ConfigError, ConfigProblem } from './errors';
-import { isSecretKey, registerConfigSecrets } from '../logging/redact';
+import { rememberSecret } from '../logging/redact';
 
 const REFERENCE = /\$\$\{|\$\{([^}]*)\}/g;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -43,20 +44,15 @@ export function resolveReferences(json: unknown, file: string, topology: boolean
   const baseDir = path.dirname(file);
   const componentName = !topology && isRecord(json) && typeof json.Name === 'string' ? json.Name : path.basename(file, '.json');
 
-  const resolveString = (text: string, place: Place, secret: boolean): string =>
-    text.replace(REFERENCE, (whole, body: string | undefined) => {
-      if (body === undefined) return '${';
-      const value = lookUp(body, place);
-      if (value !== undefined && (secret || body.startsWith('file:'))) registerConfigSecrets({ Password: value });
-      return value ?? whole;
-    });
+  const resolveString = (text: string, place: Place): string =>
+    text.replace(REFERENCE, (whole, body: string | undefined) => (body === undefined ? '${' : (lookUp(body, place) ?? whole)));
 
   const lookUp = (body: string, place: Place): string | undefined => {
     const problem = (message: string) => problems.push({ file, component: place.component, property: place.property, message, severity: 'error' });
     if (body.startsWith('file:')) {
       const target = path.resolve(baseDir, body.slice(5));
       try {
-        return sources.readFile(target).replace(/\r?\n$/, '');
+        return secret(sources.readFile(target).replace(/\r?\n$/, ''));
       } catch (e) {
         problem(`\${${body}}: cannot read the file ${target} (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})`);
         return undefined;
@@ -69,28 +65,34 @@ export function resolveReferences(json: unknown, file: string, topology: boolean
       return undefined;
     }
     const value = sources.env[name];
-    if (sep >= 0) return value === undefined || value === '' ? body.slice(sep + 2) : value;
+    if (sep >= 0) return value === undefined || value === '' ? body.slice(sep + 2) : secret(value);
     if (value === undefined) problem(`\${${name}}: the environment variable ${name} is not set (give a default with \${${name}:-default})`);
-    return value;
+    return value === undefined ? undefined : secret(value);
   };
 
-  const walk = (value: unknown, place: Place, secret: boolean): unknown => {
-    if (typeof value === 'string') return resolveString(value, place, secret);
-    if (Array.isArray(value)) return value.map((v, i) => walk(v, { ...place, property: join(place.property, String(i)) }, secret));
+  const walk = (value: unknown, place: Place): unknown => {
+    if (typeof value === 'string') return resolveString(value, place);
+    if (Array.isArray(value)) return value.map((v, i) => walk(v, { ...place, property: join(place.property, String(i)) }));
     if (!isRecord(value)) return value;
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = walk(v, { ...place, property: join(place.property, k) }, secret || isSecretKey(k));
+    for (const [k, v] of Object.entries(value)) out[k] = walk(v, { ...place, property: join(place.property, k) });
     return out;
   };
 
   let resolved: unknown;
   if (topology && isRecord(json)) {
     resolved = Object.fromEntries(
-      Object.entries(json).map(([k, v]) => [k, isRecord(v) ? walk(v, { component: k, property: '' }, false) : walk(v, { component: '(flow)', property: k }, isSecretKey(k))]),
+      Object.entries(json).map(([k, v]) => [k, isRecord(v) ? walk(v, { component: k, property: '' }) : walk(v, { component: '(flow)', property: k })]),
     );
-  } else resolved = walk(json, { component: componentName, property: '' }, false);
+  } else resolved = walk(json, { component: componentName, property: '' });
   if (problems.length > 0) throw new ConfigError(problems);
   return resolved;
+}
+
+/** A value read from the environment or a file: remembered as a secret, so that it is masked everywhere. */
+function secret(value: string): string {
+  rememberSecret(value);
+  return value;
 }
 
 function join(parent: string, key: string): string {

@@ -16,7 +16,7 @@ import { ConfigError, ConfigProblem, describeFileError, describeValue, JsonSynta
 import { parseJsonText, readJsonFile } from './json-file';
 import { tooDeepProblem, validateComponentConfig, validateFlowProperties } from './validate-component';
 import { findCycles } from './link-cycles';
-import { closest } from './did-you-mean';
+import { closest, didYouMean } from './did-you-mean';
 import { FLOW_PROPERTIES } from './common-schema';
 import { readFileSync } from 'fs';
 
@@ -279,11 +279,18 @@ function buildLinks(specs: ComponentSpec[], flowCapacity: number, err: Report, w
   for (const s of specs) if (s.role === 'receiver' && s.linkName) setCapacity(s.linkName, capacityOf(s), s.name);
 
   const out = new Map<string, LinkSpec>();
+  // A link is created by being named, so a misspelt name makes two half links: one nobody reads, one nobody writes.
+  const unread = [...links.values()].filter((l) => l.readers.length === 0).map((l) => l.name);
+  const unwritten = [...links.values()].filter((l) => l.writers.length === 0).map((l) => l.name);
   for (const l of links.values()) {
     if (l.readers.length === 0) {
-      for (const w of new Set(l.writers)) err(w, specs.find((s) => s.name === w)?.role === 'receiver' ? 'LinkName' : 'OutLink', `link ${JSON.stringify(l.name)} is read by no component (nothing would ever empty it)`);
+      const hint = didYouMean(l.name, unwritten);
+      for (const w of new Set(l.writers)) err(w, specs.find((s) => s.name === w)?.role === 'receiver' ? 'LinkName' : 'OutLink', `link ${JSON.stringify(l.name)} is read by no component (nothing would ever empty it)${hint}`);
     }
-    if (l.writers.length === 0) for (const r of l.readers) warn(r, 'LinkName', `link ${JSON.stringify(l.name)} has no writer in this topology (only messages sent through the API arrive)`);
+    if (l.writers.length === 0) {
+      const hint = didYouMean(l.name, unread);
+      for (const r of l.readers) warn(r, 'LinkName', `link ${JSON.stringify(l.name)} has no writer in this topology (only messages sent through the API arrive)${hint}`);
+    }
     out.set(l.name, { name: l.name, capacity: l.capacity ?? flowCapacity, writers: l.writers, readers: l.readers });
   }
   for (const cycle of findCycles(out)) {

@@ -7,7 +7,8 @@ import { AnyComponentDefinition, ComponentConfig, ConfigIssue, JsonSchema, Valid
 import { issueOf, settingsIssues } from './config-issues';
 import { COMMON_PROPERTIES, FLOW_PROPERTIES } from './common-schema';
 import { closest } from './did-you-mean';
-import { isSecretKey, MASK } from '../logging/redact';
+import { MASK } from '../logging/redact';
+import { isSecretProperty, isSecretSchema } from './secret-properties';
 import { describeValue, MAX_CONFIG_DEPTH, tooDeepAt } from './errors';
 
 export interface ComponentProblem {
@@ -182,13 +183,13 @@ function toProblem(e: ErrorObject, known: string[]): ComponentProblem {
   const schema = (e.parentSchema ?? {}) as DescribedSchema;
   const allowed = (e.params as { allowedValues?: unknown[] }).allowedValues;
   const fallback = e.keyword === 'enum' && allowed ? `one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}` : (TYPE_NAMES[String(schema.type)] ?? 'a valid value');
-  return { property: path, message: `${shownValue(path, e.data)}expected ${expected(schema, e.data, fallback)}`, severity: 'error' };
+  return { property: path, message: `${shownValue(path, e.data, isSecretSchema(schema))}expected ${expected(schema, e.data, fallback)}`, severity: 'error' };
 }
 
-/** The offending value as the error shows it: masked, whatever its JSON type, when it sits under a secret key. */
-function shownValue(path: string, data: unknown): string {
+/** The offending value as the error shows it: masked, whatever its JSON type, when its schema or a parent's declares a secret. */
+function shownValue(path: string, data: unknown, secret: boolean): string {
   if (data === undefined) return '';
-  if (path.split('/').some(isSecretKey)) return `${MASK} (${jsonTypeName(data)}): `;
+  if (secret || isSecretProperty(path)) return `${MASK} (${jsonTypeName(data)}): `;
   return `${describeValue(data)}: `;
 }
 

@@ -1,16 +1,27 @@
 /**
- * Credentials never reach a log line or an error text: values of keys that name a secret are masked,
- * `user:password@` in URIs becomes `user:***@`, and the secret values of every component configuration
- * started in this process are masked wherever they appear (a peer may echo a password back in an error
- * answer that is then logged).
+ * Secrets never reach a log line, an error text, a status detail or a metric: the values of the properties the
+ * schemas declare secret (src/config/secret-properties.ts) are masked in every object written out, the
+ * password of a `user:password@` URI is masked in every text, and the secret values collected when a
+ * configuration is loaded or started (declared properties, URI passwords, jndi.properties credentials,
+ * values substituted from ${VAR} and ${file:...}) are masked wherever they appear (a peer may quote a
+ * password back in an error answer that is then logged).
+ *
+ * A collected value is masked in free text only where it stands as a whole word: not right after or before a
+ * letter, digit, '_' or '-'. So the password `wrong` hides `password wrong refused` but not the flow
+ * `wrong-pass`. Values shorter than MIN_SECRET_LENGTH are not collected at all: masking every `ab` or `7`
+ * would hide ordinary text. They are still masked under their own property. docs/operations.md, "Secrets".
  */
-const SECRET_KEY = /pass(word)?|passwd|credential|secret|token|sasl|EncryptedPassword/i;
+import { declareSecretProperties, isSecretKey } from '../config/secret-properties';
+import { COMMON_PROPERTIES } from '../config/common-schema';
+
+// The properties every component may carry are declared from the start; each registered class adds its own.
+declareSecretProperties({ properties: COMMON_PROPERTIES });
 
 export const MASK = '***';
 
-/** Secret values seen in configurations; shorter ones are not masked (a 1-character "password" is everywhere). */
+/** Secret values collected from configurations, masked in any text where they stand as a whole word. */
 const knownSecrets = new Set<string>();
-const MIN_SECRET_LENGTH = 4;
+export const MIN_SECRET_LENGTH = 4;
 /** Pools may start children with many different passwords over a long run: the oldest are forgotten. */
 const MAX_KNOWN_SECRETS = 4096;
 
@@ -75,13 +86,29 @@ function maskUriPasswords(text: string): string {
 
 export function redactText(text: string): string {
   let out = maskUriPasswords(text);
-  for (const secret of knownSecrets) if (out.includes(secret)) out = out.split(secret).join(MASK);
+  for (const secret of knownSecrets) if (out.includes(secret)) out = maskWholeWords(out, secret);
   return out;
 }
 
+/** A character that continues a word: a secret next to one is part of a longer name, not the secret. */
+const isWordChar = (c: string | undefined): boolean => c !== undefined && (c === '_' || c === '-' || /[\p{L}\p{N}]/u.test(c));
+
+/** `text` with every whole-word occurrence of `secret` masked. */
+function maskWholeWords(text: string, secret: string): string {
+  let out = '';
+  let last = 0;
+  for (let at = text.indexOf(secret); at >= 0; at = text.indexOf(secret, at + 1)) {
+    const end = at + secret.length;
+    if (at < last || isWordChar(text[at - 1]) || isWordChar(text[end])) continue;
+    out += text.slice(last, at) + MASK;
+    last = end;
+  }
+  return last === 0 ? text : out + text.slice(last);
+}
+
 /**
- * Remembers the values of a configuration's secret keys (Password, EncryptedPassword, ...; nested maps
- * included) and the password of every `user:password@` URI in it, so that redactText masks them anywhere.
+ * Collects the secret values of a configuration: the values of its declared secret properties (at any depth,
+ * whatever their JSON type) and the password of every `user:password@` URI in it.
  */
 export function registerConfigSecrets(config: unknown, seen = new WeakSet<object>()): void {
   if (typeof config === 'string') {
@@ -107,11 +134,19 @@ function rememberSecretValue(value: unknown, seen: WeakSet<object>): void {
   }
 }
 
-function rememberSecret(value: string): void {
+/**
+ * Remembers one secret value (a substituted ${VAR}, a jndi.properties credential), so that it is masked
+ * wherever it appears. Values shorter than MIN_SECRET_LENGTH are not remembered.
+ */
+export function rememberSecret(value: string): void {
   if (value.length < MIN_SECRET_LENGTH) return;
-  knownSecrets.delete(value); // re-added as the newest
-  knownSecrets.add(value);
-  if (knownSecrets.size > MAX_KNOWN_SECRETS) knownSecrets.delete(knownSecrets.values().next().value as string);
+  // An error text often quotes a peer's answer as JSON: a secret with a quote or a backslash appears escaped there.
+  const quoted = JSON.stringify(value).slice(1, -1);
+  for (const form of quoted === value ? [value] : [value, quoted]) {
+    knownSecrets.delete(form); // re-added as the newest
+    knownSecrets.add(form);
+  }
+  while (knownSecrets.size > MAX_KNOWN_SECRETS) knownSecrets.delete(knownSecrets.values().next().value as string);
 }
 
 /** How many configured secret values are masked (bounded by MAX_KNOWN_SECRETS). */
@@ -119,13 +154,15 @@ export function knownSecretCount(): number {
   return knownSecrets.size;
 }
 
-export function isSecretKey(key: string): boolean {
-  return SECRET_KEY.test(key);
+/** A field value that is a collected secret, whatever its JSON type (a number password logged as a number). */
+function isKnownSecretValue(value: unknown): boolean {
+  return (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') && knownSecrets.has(String(value));
 }
 
 /** A copy of `value` with secrets masked (objects and arrays are walked; cycles are cut). */
 export function redact(value: unknown, seen = new WeakSet<object>()): unknown {
   if (typeof value === 'string') return redactText(value);
+  if (isKnownSecretValue(value)) return MASK;
   if (value === null || typeof value !== 'object') return value;
   if (value instanceof Error) return { name: value.name, message: redactText(value.message) };
   if (seen.has(value)) return '[circular]';

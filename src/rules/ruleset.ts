@@ -9,7 +9,7 @@ import { Message } from '../message';
 import { ConfigWhere, RuleConfigError, at, isRecord } from './errors';
 import { MessageFilter, compileMessageFilter } from './message-filter';
 import { COMMON_RULESET_KEYS, EvaluatorLogger, RuleAction, RuleHandle, RuleResult, RulesetKind, RulesetKindContext, detectRulesetKind, rulesetKinds } from './ruleset-kinds';
-import { didYouMean } from './did-you-mean';
+import { didYouMean } from '../config/did-you-mean';
 import { FunctionBuilder } from './codegen';
 
 export const SUCCESS = 0;

@@ -17,7 +17,7 @@
 import { integerValue } from '../config/integer-text';
 import { ConfigWhere, RuleConfigError, at, isRecord } from './errors';
 import { compileDatePattern } from './java-date';
-import { didYouMean } from './did-you-mean';
+import { didYouMean } from '../config/did-you-mean';
 
 const DAY_SECONDS = 86400;
 const KEYS = ['TimeWindow', 'StartTime', 'StopTime', 'Month', 'MonthDay', 'WeekDay', 'Blackout'];

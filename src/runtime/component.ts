@@ -12,6 +12,7 @@ import { Behaviour } from './actor';
 import { Logger } from '../logging/logger';
 import { redactText } from '../logging/redact';
 import { ConfigValueError } from '../config/config-value-error';
+import { declareSecretProperties } from '../config/secret-properties';
 import { Message } from '../message/message';
 import { MessageTally, XQueue } from '../xqueue/xqueue';
 
@@ -285,7 +286,9 @@ export class ComponentRegistry {
     for (const d of definitions) this.register(d);
   }
 
+  /** Registers a class; the properties its schema declares secret are masked from then on (src/config/secret-properties.ts). */
   register(def: AnyComponentDefinition): void {
+    declareSecretProperties(def.schema);
     for (const name of [def.className, ...(def.aliases ?? [])]) this.table.register(name, def);
     this.canonical.push(def);
   }

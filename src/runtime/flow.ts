@@ -331,7 +331,7 @@ export class Flow {
         ...(lastErrorOf(c) !== undefined ? { lastError: lastErrorOf(c) } : {}),
         messages: { in: t.in, done: t.done, failed: t.failed },
         ...(c.nextRestartAt !== undefined ? { nextRestartAt: c.nextRestartAt } : {}),
-        ready: state.status === 'RUNNING',
+        ready: state.status === 'RUNNING' || endedItsInput(c, state.status),
         ...(children ? { children } : {}),
         ...(unsettled ? { unsettled } : {}),
       };
@@ -447,6 +447,14 @@ export class Flow {
 
 function describeDrain(r: DrainReport): string {
   return `${r.acknowledged} acknowledged, ${r.returned} returned to the broker`;
+}
+
+/**
+ * A receiver that came to the end of its input (a file read to the end: it reports STOPPED itself while its
+ * actor runs on) has done its work: under --keep-running the flow is ready, not waiting for it for ever.
+ */
+function endedItsInput(c: SupervisedComponent, status: ComponentStatus): boolean {
+  return c.role === 'receiver' && status === 'STOPPED' && c.ref.status() === 'running';
 }
 
 function lastErrorOf(c: SupervisedComponent): string | undefined {

@@ -16,6 +16,7 @@ import { ComponentConfig, ConfigValue } from '../runtime/component';
 import { Amqp10Endpoint } from './amqp10-connection';
 import { JmsConfigError } from './amqp10-errors';
 import { readPropertiesFile } from './jndi-properties';
+import { rememberSecret } from '../logging/redact';
 import { AMQP_DEFAULT_PORT, unsupportedSchemeMessage } from './jms-migration';
 
 export type DestinationKind = 'topic' | 'queue';
@@ -76,6 +77,8 @@ export function resolveEndpoint(component: string, config: ComponentConfig, base
     }
     const username = configString(config, 'Principal') ?? props.get('java.naming.security.principal') ?? configString(config, 'Username') ?? parsed.query.get('jms.username') ?? parsed.username;
     const password = configString(config, 'Credentials') ?? props.get('java.naming.security.credentials') ?? configString(config, 'Password') ?? parsed.query.get('jms.password') ?? parsed.password;
+    // The credentials of a jndi.properties file are secrets as much as a Password property is.
+    for (const secret of [props.get('java.naming.security.credentials'), parsed.query.get('jms.password'), parsed.password]) if (typeof secret === 'string') rememberSecret(secret);
     return {
       endpoint: { ...parsed.endpoint, username, password },
       destination: physical!,

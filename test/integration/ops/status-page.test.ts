@@ -1,7 +1,8 @@
 /**
  * The live status page in a real browser (Debian's chromium driven by playwright-core): what a person sees
  * when a receiver's broker goes away and comes back. The broker is a private RabbitMQ node (the test stops
- * its application). The screenshot goes to .tmp/ (git-ignored), never into the repository.
+ * its application). The flow is one a user could run (shipped classes only): its screenshot goes to
+ * .tmp/status-page.png (git-ignored) and is the picture in docs/operations.md (cp .tmp/status-page.png docs/).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
@@ -10,10 +11,8 @@ import * as amqp from 'amqplib';
 import type { BrowserContext, Page } from 'playwright-core';
 import { buildTopology } from '../../../src/config/topology';
 import { Flow } from '../../../src/runtime/flow';
-import { ComponentRegistry } from '../../../src/runtime/component';
 import { AdminServer, parseAdminAddress, startAdminServer } from '../../../src/admin/admin-server';
 import { defaultRegistry } from '../../../actors';
-import { flakyPersister } from '../../unit/runtime/flaky-component';
 import { waitFor } from '../../support/component-harness';
 
 import { startPrivateRabbitMQ } from '../../support/private-rabbitmq';
@@ -31,6 +30,7 @@ describe('status page in chromium', () => {
   let browser: BrowserContext;
   let page: Page;
   let profile: string;
+  let output: string;
 
   beforeAll(async () => {
     const executablePath: string = ensureChromium();
@@ -42,15 +42,15 @@ describe('status page in chromium', () => {
     await ch.close();
     await conn.close();
 
-    const sw = { broken: false, starts: 0 };
-    const registry = new ComponentRegistry([...defaultRegistry().all(), flakyPersister(sw)]);
+    const registry = defaultRegistry();
+    output = mkdtempSync(path.join(tmpdir(), 'xroute-page-'));
     const topology = buildTopology(
       {
         Name: 'page-demo',
         Receiver: ['rcvr_orders'],
         Persister: ['pstr_store'],
         rcvr_orders: { ClassName: 'org.qbroker.receiver.RMQReceiver', URI: `amqp://127.0.0.1:${node.port}/`, Username: 'guest', Password: 'guest', QueueName: QUEUE, LinkName: 'orders', Capacity: '16', ReconnectBackoff: '100,500' },
-        pstr_store: { ClassName: 'persister.FlakyPersister', LinkName: 'orders' },
+        pstr_store: { ClassName: 'org.qbroker.persister.StreamPersister', URI: `file://${path.join(output, 'orders.txt')}`, Operation: 'write', LinkName: 'orders' },
       },
       '/t/page-demo.json',
       registry,
@@ -72,6 +72,7 @@ describe('status page in chromium', () => {
   afterAll(async () => {
     await browser?.close();
     if (profile) rmSync(profile, { recursive: true, force: true });
+    if (output) rmSync(output, { recursive: true, force: true });
     await admin?.close();
     await flow?.stop({ drainMs: 1000 });
     await node?.dispose();
@@ -110,6 +111,10 @@ describe('status page in chromium', () => {
     expect(await waitSeen('rcvr_orders', 'RUNNING', 5000)).toMatchObject({ colour: GREEN });
     expect(await page.locator('g[data-link="orders"] .depth').textContent()).toMatch(/^\d+ \/ 16$/);
     expect(await page.locator('#ready').textContent()).toBe('ready');
+    // The picture in the docs shows what a user runs: every class on the page is one xroute ships.
+    const classes = await page.locator('#components tbody tr td:nth-child(2)').allTextContents();
+    expect(classes.length).toBe(2);
+    for (const className of classes) expect([className, defaultRegistry().find(className) !== undefined]).toEqual([className, true]);
 
     await node.stopApp();
     expect(await waitSeen('rcvr_orders', 'RETRYING', 15_000)).toMatchObject({ colour: RED });

@@ -81,9 +81,9 @@ describe('runEval (xroute eval)', () => {
     expect(err).toMatch(/^error: /);
   });
 
-  it('exits 2 when the messages file cannot be read', async () => {
+  it('exits 1 when the messages file cannot be read, saying so as run and validate do', async () => {
     const { code, err } = await run(join(DIR, 'evaluator.json'), join(DIR, 'missing.jsonl'));
-    expect(code).toBe(2);
-    expect(err).toMatch(/cannot read/);
+    expect(code).toBe(1);
+    expect(err).toBe(`error: ${join(DIR, 'missing.jsonl')}: does not exist\n`);
   });
 });

@@ -3,6 +3,17 @@ import { createLogger, memoryLogger } from '../../../src/logging/logger';
 import { knownSecretCount, redact, redactText, registerConfigSecrets } from '../../../src/logging/redact';
 import { displayFields } from '../../../src/logging/display';
 import { Message } from '../../../src/message/message';
+import { defaultRegistry } from '../../../actors';
+import { topologySchema } from '../../../src/config/topology-schema';
+import { secretPropertyNames } from '../../../src/config/secret-properties';
+import { resolveReferences } from '../../../src/config/references';
+import { resolveEndpoint } from '../../../src/transports/amqp10-endpoint';
+import { mkdtempSync, readFileSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+// The registered classes declare their secret properties (Credentials, EncryptedPassword, ...).
+beforeAll(() => defaultRegistry());
 
 function captureJsonLogs(fn: (log: ReturnType<typeof createLogger>) => void): Promise<string> {
   const stream = new PassThrough();
@@ -65,6 +76,57 @@ describe('log redaction', () => {
     const log = memoryLogger();
     log.info('x', { Password: 'p' });
     expect(log.entries[0].meta).toEqual({ Password: '***' });
+  });
+});
+
+describe('what is a secret', () => {
+  it('is what the schemas declare: Password, KeyPassphrase, Credentials and the login EncryptedPassword', () => {
+    expect([...secretPropertyNames(topologySchema(defaultRegistry()))].sort()).toEqual(['Credentials', 'EncryptedPassword', 'KeyPassphrase', 'Password']);
+  });
+
+  it('is not IsPassive: its values stay visible in text and in logged objects', () => {
+    registerConfigSecrets({ IsPassive: 'false', QueueName: 'q' });
+    const hint = 'IsPassive is true: it must exist already, or set IsPassive "false" to declare it';
+    expect(redactText(hint)).toBe(hint);
+    expect(redact({ IsPassive: 'true' })).toEqual({ IsPassive: 'true' });
+  });
+
+  it('masks a collected password where it stands as a word, not inside a longer name', () => {
+    registerConfigSecrets({ Password: 'wrong' });
+    expect(redactText('flow wrong-pass: server said "password wrong refused"; wrong_name, wrongly, wrong.')).toBe('flow wrong-pass: server said "password *** refused"; wrong_name, wrongly, ***.');
+  });
+
+  it('masks a password of JSON number type in text and as a logged number', () => {
+    registerConfigSecrets({ Password: 88112233 });
+    expect(redactText('peer said 88112233')).toBe('peer said ***');
+    expect(redact({ echoed: 88112233, other: 88112234 })).toEqual({ echoed: '***', other: 88112234 });
+  });
+
+  it('masks a password with a quote or a backslash also where an error text quotes it as JSON', () => {
+    registerConfigSecrets({ Password: 'pa"ss\\word-9' });
+    expect(redactText(`answer: ${JSON.stringify('LOGIN admin pa"ss\\word-9')}`)).toBe('answer: "LOGIN admin ***"');
+  });
+
+  it('masks a short password under its own property only', () => {
+    registerConfigSecrets({ Password: 'x7' });
+    expect(redact({ Password: 'x7', note: 'x7 in text' })).toEqual({ Password: '***', note: 'x7 in text' });
+  });
+
+  it('is every value substituted from the environment or a file, whatever the property, and not a default written in the file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'xroute-refs-'));
+    writeFileSync(join(dir, 'pw.txt'), 'File-Secret-41\n');
+    resolveReferences({ ConnectionRequest: ['LOGIN a ${LOGIN_PW}', 'KEY ${file:pw.txt}'], Site: '${SITE:-Default-Site-9}' }, join(dir, 'c.json'), false, {
+      env: { LOGIN_PW: 'Env-Secret-41' },
+      readFile: (f) => readFileSync(f, 'utf8'),
+    });
+    expect(redactText('Env-Secret-41 File-Secret-41 Default-Site-9')).toBe('*** *** Default-Site-9');
+  });
+
+  it('is the credentials of a jndi.properties file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'xroute-jndi-'));
+    writeFileSync(join(dir, 'jndi.properties'), 'java.naming.security.credentials = Jndi-Secret-41\nconnectionfactory.f = amqp://u:Jndi-Uri-Pw-41@broker:5672\ntopic.t = T\n');
+    resolveEndpoint('c', { URI: 'jndi.properties', TopicName: 't' }, dir, 'topic');
+    expect(redactText('refused Jndi-Secret-41, Jndi-Uri-Pw-41')).toBe('refused ***, ***');
   });
 });
 

@@ -1,0 +1,130 @@
+/**
+ * What a new user meets at the command line, run as real `xroute` processes: clean messages for a missing
+ * file, suggestions for a misspelt command or link, a refused Capacity, and an admin endpoint that tells the
+ * truth about a --keep-running flow whose file receiver has ended. Needs the build (dist/).
+ */
+import { ChildProcess, execFile, spawn } from 'child_process';
+import { mkdtempSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import * as path from 'path';
+
+const MAIN = path.resolve(__dirname, '../../../dist/src/cli/main.js');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function xroute(args: string[], cwd = tmpdir()): Promise<Run> {
+  return new Promise((resolve) =>
+    execFile(process.execPath, [MAIN, ...args], { cwd, timeout: 30_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout: String(stdout), stderr: String(stderr) }),
+    ),
+  );
+}
+
+function scratch(): string {
+  return mkdtempSync(path.join(tmpdir(), 'xroute-first-'));
+}
+
+function flowFile(json: unknown, dir = scratch()): string {
+  const file = path.join(dir, 'flow.json');
+  writeFileSync(file, JSON.stringify(json));
+  return file;
+}
+
+const evaluator = { ClassName: 'org.qbroker.persister.MessageEvaluator', URI: 'eval://', Ruleset: { r: {} } };
+
+describe('xroute at first contact (process)', () => {
+  it('says a missing eval configuration does not exist, as validate does, with exit 1', async () => {
+    const dir = scratch();
+    const evalRun = await xroute(['eval', 'missing.json'], dir);
+    const validateRun = await xroute(['validate', 'missing.json'], dir);
+    expect(evalRun).toEqual({ code: 1, stdout: '', stderr: 'error: missing.json: does not exist\n' });
+    expect(validateRun.stderr).toBe(evalRun.stderr);
+  }, 30_000);
+
+  it('suggests the command meant by a misspelt one', async () => {
+    const r = await xroute(['rn', 'flow.json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^xroute: unknown command "rn"; did you mean "run"\?/);
+  }, 30_000);
+
+  it('refuses a receiver Capacity below 1, naming the component and the property', async () => {
+    const r = await xroute([
+      'validate',
+      flowFile({ Name: 'f', Receiver: ['rcvr'], Persister: ['pstr'], rcvr: { ClassName: 'org.qbroker.receiver.RMQReceiver', URI: 'amqp://127.0.0.1/', QueueName: 'q', LinkName: 'root', Capacity: '-3' }, pstr: { ...evaluator, LinkName: 'root' } }),
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('rcvr: Capacity: "-3": expected a positive integer');
+  }, 30_000);
+
+  it('suggests the link meant by a misspelt LinkName, on both halves of the broken link', async () => {
+    const r = await xroute([
+      'validate',
+      flowFile({ Name: 'f', Receiver: ['rcvr'], Persister: ['pstr'], rcvr: { ClassName: 'org.qbroker.receiver.RMQReceiver', URI: 'amqp://127.0.0.1/', QueueName: 'q', LinkName: 'incoming' }, pstr: { ...evaluator, LinkName: 'incomming' } }),
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('rcvr: LinkName: link "incoming" is read by no component (nothing would ever empty it); did you mean "incomming"?');
+    expect(r.stderr).toContain('pstr: LinkName: link "incomming" has no writer in this topology (only messages sent through the API arrive); did you mean "incoming"?');
+  }, 30_000);
+});
+
+describe('the admin endpoint of a --keep-running file flow (process)', () => {
+  let child: ChildProcess | undefined;
+
+  afterEach(async () => {
+    if (child && child.exitCode === null) {
+      const exited = new Promise<void>((resolve) => child!.on('exit', () => resolve()));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+
+  async function keepRunningFileFlow(): Promise<string> {
+    const dir = scratch();
+    writeFileSync(path.join(dir, 'in.txt'), 'a\nb\n');
+    const file = flowFile(
+      {
+        Name: 'files',
+        Receiver: ['rcvr'],
+        Persister: ['pstr'],
+        rcvr: { ClassName: 'org.qbroker.receiver.StreamReceiver', URI: `file://${path.join(dir, 'in.txt')}`, LinkName: 'root' },
+        pstr: { ClassName: 'org.qbroker.persister.StreamPersister', URI: `file://${path.join(dir, 'out.txt')}`, Operation: 'write', LinkName: 'root' },
+      },
+      dir,
+    );
+    const started = spawn(process.execPath, [MAIN, 'run', file, '--keep-running', '--json-logs', '--admin', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    child = started;
+    let log = '';
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no admin URL in 20 s: ${log}`)), 20_000);
+      started.stderr!.on('data', (d) => {
+        log += String(d);
+        const m = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(log);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+    });
+  }
+
+  it('is ready once the file receiver has read its file to the end', async () => {
+    const url = await keepRunningFileFlow();
+    const receiver = async () => ((await (await fetch(`${url}/status`)).json()) as { components: { name: string; status: string; detail?: string }[] }).components.find((c) => c.name === 'rcvr');
+    const deadline = Date.now() + 20_000;
+    while ((await receiver())?.status !== 'STOPPED' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(await receiver()).toMatchObject({ status: 'STOPPED', detail: 'end of stream' });
+    const res = await fetch(`${url}/readyz`);
+    expect([res.status, await res.json()]).toEqual([200, { ready: true, notReady: [] }]);
+  }, 60_000);
+
+  it('answers HEAD /events with the headers of the stream and ends', async () => {
+    const url = await keepRunningFileFlow();
+    const res = await fetch(`${url}/events`, { method: 'HEAD', signal: AbortSignal.timeout(5_000) });
+    expect([res.status, res.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
+    expect(await res.text()).toBe('');
+  }, 60_000);
+});
