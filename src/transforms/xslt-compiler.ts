@@ -190,7 +190,7 @@ class StylesheetCompiler {
       // a literal result element as the stylesheet: one template for "/"
       if (root.attrs.every((a) => !(a.ns === XSLT_NAMESPACE && a.local === 'version'))) throw new XsltCompileError('the root element is neither xsl:stylesheet nor xsl:transform nor a literal result element with xsl:version');
       top = [];
-      this.addTemplate(undefined, [root], '/', undefined, '', undefined, root);
+      this.addTemplate('/', [root], 'the literal result element stylesheet', undefined, '', undefined, root);
     }
     // declarations first, so templates see every global variable, key and attribute set
     for (const el of top) if (el.ns === XSLT_NAMESPACE && (el.local === 'variable' || el.local === 'param')) this.registerGlobal(el);
