@@ -135,9 +135,23 @@ export function appendChild(parent: XNode, child: XNode): void {
   markChanged(parent);
 }
 
+/** Per document whose DTD declares ID attributes: the names of those attributes, by element name. */
+const ID_ATTRIBUTES = new WeakMap<XNode, ReadonlyMap<string, readonly string[]>>();
+
+export function setIdAttributes(doc: XNode, ids: ReadonlyMap<string, readonly string[]>): void {
+  ID_ATTRIBUTES.set(doc, ids);
+}
+
+/** The attributes of type ID its document's DTD declares for an element (xml:id is not among them). */
+export function idAttributesOf(doc: XNode): ReadonlyMap<string, readonly string[]> | undefined {
+  return ID_ATTRIBUTES.get(doc);
+}
+
 /** A deep copy with no parent (attributes and namespace declarations included). */
 export function deepCopy(node: XNode): XNode {
   const copy = new XNode(node.type, node.name, node.prefix, node.local, node.ns, node.value, null, node.children.length === 0 && node.type !== ELEMENT && node.type !== DOCUMENT ? NO_NODES : [], node.attrs.length === 0 && node.type !== ELEMENT ? NO_NODES : []);
+  const ids = ID_ATTRIBUTES.get(node);
+  if (ids !== undefined) ID_ATTRIBUTES.set(copy, ids);
   for (const a of node.attrs) {
     const ac = deepCopy(a);
     ac.parent = copy;

@@ -39,7 +39,8 @@ export interface XmlWriterOptions {
 
 type Bindings = Readonly<Record<string, string>>;
 // not frozen: scopes inherit from it, and assigning over a frozen inherited property throws
-const NO_BINDINGS: Bindings = Object.assign(Object.create(null) as Record<string, string>, { '': '', xml: 'http://www.w3.org/XML/1998/namespace' });
+const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
+const NO_BINDINGS: Bindings = Object.assign(Object.create(null) as Record<string, string>, { '': '', xml: XML_NAMESPACE });
 /** A scope of bindings that adds one to `outer`. */
 function bind(outer: Bindings, prefix: string, uri: string): Bindings {
   const bindings = Object.create(outer) as Record<string, string>;
@@ -185,8 +186,8 @@ export class XmlWriter implements ResultWriter {
    * new one (`p_1`, and `ns_1` for an unprefixed name), the way libxslt chooses.
    */
   private attributePrefix(o: OpenElement, requested: string, ns: string): string {
-    if (requested === 'xml') return requested;
-    const wanted = requested === '' ? 'ns_1' : requested;
+    if (ns === XML_NAMESPACE) return 'xml';
+    const wanted = requested === '' || requested === 'xmlns' || requested === 'xml' ? 'ns_1' : requested;
     const bound = o.bindings[wanted];
     if (bound === ns) return wanted;
     const occupied = this.declaredHere(o, wanted) || (bound !== undefined && (wanted === o.prefix || o.attrs.some((a) => a.startsWith(wanted + ':'))));
@@ -233,6 +234,19 @@ export class XmlWriter implements ResultWriter {
     }
     this.afterMarkup = true;
   }
+}
+
+const RESULT_TREE_FRAGMENTS = new WeakSet<readonly XNode[]>();
+
+/** The value of a variable whose content built `doc`: a result tree fragment, as exsl:object-type tells. */
+export function resultTreeFragment(doc: XNode): XNode[] {
+  const value = [doc];
+  RESULT_TREE_FRAGMENTS.add(value);
+  return value;
+}
+
+export function isResultTreeFragment(value: readonly XNode[]): boolean {
+  return RESULT_TREE_FRAGMENTS.has(value);
 }
 
 /** A result tree fragment: the events build a document node. */
