@@ -18,7 +18,6 @@
 import {
   CDATA,
   COMMENT,
-  NAMESPACE_DECLARATION,
   PROCESSING_INSTRUCTION,
   TEXT,
   XNode,
@@ -289,16 +288,24 @@ class Parser {
     }
   }
 
-  /** Applies the element's attribute-list declarations: defaults for absent attributes, normalised tokens. */
-  private declaredAttributes(el: XNode, defs: ReadonlyMap<string, AttributeDefinition>): void {
+  /**
+   * Applies the element's attribute-list declarations: defaults for absent attributes (a defaulted `xmlns`
+   * declares its namespace), normalised tokens. Returns the element's own namespace scope.
+   */
+  private declaredAttributes(el: XNode, defs: ReadonlyMap<string, AttributeDefinition>, own: Scope | undefined, scope: Scope): Scope | undefined {
     for (const a of el.attrs) {
       const def = defs.get(a.name);
       if (def !== undefined && def.type !== 'CDATA') a.value = collapseSpaces(a.value);
     }
     for (const [name, def] of defs) {
       if (def.value === undefined || el.attrs.some((a) => a.name === name)) continue;
-      el.attrs.push(name === 'xmlns' || name.startsWith('xmlns:') ? newNamespaceDeclaration(name, def.value, el) : newAttribute(name, '', name, '', def.value, el));
+      if (name === 'xmlns' || name.startsWith('xmlns:')) {
+        el.attrs.push(newNamespaceDeclaration(name, def.value, el));
+        own ??= Object.create(scope) as Scope;
+        own[name === 'xmlns' ? '' : name.slice(6)] = def.value;
+      } else el.attrs.push(newAttribute(name, '', name, '', def.value, el));
     }
+    return own;
   }
 
   /** Parses the root element and everything inside it with an explicit stack. */
@@ -349,15 +356,10 @@ class Parser {
           if (attrName.indexOf(':') > 0) prefixed = true;
         }
       }
-      const defs = this.attlists.size === 0 ? undefined : this.attlists.get(name);
-      if (defs !== undefined) {
-        this.declaredAttributes(el, defs);
-        for (const a of el.attrs) {
-          if (a.type === NAMESPACE_DECLARATION && !(own !== undefined && Object.prototype.hasOwnProperty.call(own, a.local))) {
-            own ??= Object.create(scope) as Scope;
-            own[a.name === 'xmlns' ? '' : a.name.slice(6)] = a.value;
-          } else if (a.name.indexOf(':') > 0) prefixed = true;
-        }
+      // kept to one call: a bigger loop body slows every document's parse
+      if (this.attlists.size !== 0 && this.attlists.has(name)) {
+        own = this.declaredAttributes(el, this.attlists.get(name)!, own, scope);
+        prefixed = true;
       }
       const elScope = own ?? scope;
       const resolved = prefixed || elScope[''] !== '' ? resolveNames(el, elScope) : el;

@@ -61,11 +61,8 @@ interface OpenElement {
   /** The prefix of the element's name, and whether the element declares it itself (written after the others). */
   readonly prefix: string;
   declaresOwn: boolean;
-  /** Attribute names as written, with the expanded names that identify them. */
+  /** Per attribute, four entries: the name as written, the namespace and local name that identify it, the value. */
   readonly attrs: string[];
-  readonly attrNs: string[];
-  readonly attrLocal: string[];
-  readonly attrValues: string[];
   /** Namespace declarations written on this element, prefix then URI. */
   readonly decls: string[];
   bindings: Bindings;
@@ -99,7 +96,8 @@ export class XmlWriter implements ResultWriter {
     for (let i = 0; i < o.decls.length; i += 2) tag += declaration(o.decls[i]!, o.decls[i + 1]!);
     // the element's own binding goes after the namespaces it was given, as Saxon writes them
     if (o.declaresOwn) tag += declaration(o.prefix, o.ns);
-    for (let i = 0; i < o.attrs.length; i++) tag += ' ' + o.attrs[i] + '="' + escapeAttribute(o.attrValues[i]!) + '"';
+    const attrs = o.attrs;
+    for (let i = 0; i < attrs.length; i += 4) tag += ' ' + attrs[i] + '="' + escapeAttribute(attrs[i + 3]!) + '"';
     return tag;
   }
 
@@ -130,7 +128,7 @@ export class XmlWriter implements ResultWriter {
     let bindings = parent === undefined ? NO_BINDINGS : parent.bindings;
     const declaresOwn = prefix !== 'xml' && bindings[prefix] !== ns && !(prefix !== '' && ns === '');
     if (declaresOwn) bindings = bind(bindings, prefix, ns);
-    const o: OpenElement = { name, ns, prefix, declaresOwn, attrs: [], attrNs: [], attrLocal: [], attrValues: [], decls: [], bindings };
+    const o: OpenElement = { name, ns, prefix, declaresOwn, attrs: [], decls: [], bindings };
     this.open = o;
     this.stack.push(o);
     this.afterMarkup = true;
@@ -168,16 +166,14 @@ export class XmlWriter implements ResultWriter {
     if (o === undefined) return; // an attribute after content is ignored, as XSLT 1.0 allows
     const colon = name.indexOf(':');
     const local = colon < 0 ? name : name.slice(colon + 1);
-    for (let i = 0; i < o.attrs.length; i++) {
-      if (o.attrLocal[i] === local && o.attrNs[i] === ns) {
-        o.attrValues[i] = value;
+    const attrs = o.attrs;
+    for (let i = 0; i < attrs.length; i += 4) {
+      if (attrs[i + 2] === local && attrs[i + 1] === ns) {
+        attrs[i + 3] = value;
         return;
       }
     }
-    o.attrs.push(ns === '' ? local : this.attributePrefix(o, colon < 0 ? '' : name.slice(0, colon), ns) + ':' + local);
-    o.attrNs.push(ns);
-    o.attrLocal.push(local);
-    o.attrValues.push(value);
+    attrs.push(ns === '' ? local : this.attributePrefix(o, colon < 0 ? '' : name.slice(0, colon), ns) + ':' + local, ns, local, value);
   }
 
   /**
@@ -190,7 +186,7 @@ export class XmlWriter implements ResultWriter {
     const wanted = requested === '' || requested === 'xmlns' || requested === 'xml' ? 'ns_1' : requested;
     const bound = o.bindings[wanted];
     if (bound === ns) return wanted;
-    const occupied = this.declaredHere(o, wanted) || (bound !== undefined && (wanted === o.prefix || o.attrs.some((a) => a.startsWith(wanted + ':'))));
+    const occupied = this.declaredHere(o, wanted) || (bound !== undefined && (wanted === o.prefix || o.attrs.some((a, i) => i % 4 === 0 && a.startsWith(wanted + ':'))));
     if (!occupied) {
       this.declare(o, wanted, ns);
       return wanted;
