@@ -43,6 +43,9 @@ const CORPORA: Array<[string, string]> = [
   ['libxslt/keys', 'libxslt tests/keys'],
   ['libxslt/numbers', 'libxslt tests/numbers'],
   ['libxslt/exslt-common', 'libxslt tests/exslt/common'],
+  ['libxslt/exslt-math', 'libxslt tests/exslt/math'],
+  ['libxslt/exslt-sets', 'libxslt tests/exslt/sets'],
+  ['libxslt/exslt-strings', 'libxslt tests/exslt/strings'],
   ['cases', 'issue 33 cases'],
 ];
 const CASES = CORPORA.flatMap(([dir, corpus]) => casesOf(dir, corpus));
