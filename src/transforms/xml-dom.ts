@@ -19,6 +19,8 @@ export const COMMENT = 8;
 export const DOCUMENT = 9;
 /** A namespace declaration written as an attribute (`xmlns:p="uri"`). */
 export const NAMESPACE_DECLARATION = 13;
+/** A namespace node of XPath's namespace axis: name and local name are the prefix, the value is the URI. */
+export const NAMESPACE = 18;
 
 const NO_NODES: XNode[] = [];
 
@@ -133,6 +135,32 @@ export function appendChild(parent: XNode, child: XNode): void {
   parent.children.push(child);
   child.parent = parent;
   markChanged(parent);
+}
+
+const NAMESPACE_NODES = new WeakMap<XNode, XNode[]>();
+
+/**
+ * The namespace nodes of an element (XPath 1.0 §5.4): one per prefix in scope, in libxml2's order: `xml`, then
+ * the in-scope declarations from the outermost to the element's own, each element's in reverse; made once per
+ * element, so the same node comes back each time.
+ */
+export function namespaceNodes(el: XNode): XNode[] {
+  let nodes = NAMESPACE_NODES.get(el);
+  if (nodes !== undefined) return nodes;
+  const bindings: Array<[string, string]> = [];
+  const seen = new Set<string>(['xml']);
+  for (let n: XNode | null = el; n !== null && n.type === ELEMENT; n = n.parent) {
+    for (const a of n.attrs) {
+      if (a.type !== NAMESPACE_DECLARATION || seen.has(a.local)) continue;
+      seen.add(a.local);
+      if (a.value !== '') bindings.push([a.local, a.value]);
+    }
+  }
+  bindings.push(['xml', 'http://www.w3.org/XML/1998/namespace']);
+  // created in their order, so their document-order numbers agree with it
+  nodes = bindings.reverse().map(([prefix, uri]) => new XNode(NAMESPACE, prefix, '', prefix, '', uri, el, NO_NODES, NO_NODES));
+  NAMESPACE_NODES.set(el, nodes);
+  return nodes;
 }
 
 /** Per document whose DTD declares ID attributes: the names of those attributes, by element name. */

@@ -15,7 +15,7 @@
  * at compile time, so an unknown variable or function is a compile error, never a surprise per
  * message.
  */
-import { ATTRIBUTE, CDATA, COMMENT, DOCUMENT, ELEMENT, PROCESSING_INSTRUCTION, TEXT, XNode, idAttributesOf, sortDocumentOrder } from './xml-dom';
+import { ATTRIBUTE, CDATA, COMMENT, DOCUMENT, ELEMENT, NAMESPACE, PROCESSING_INSTRUCTION, TEXT, XNode, idAttributesOf, namespaceNodes, sortDocumentOrder } from './xml-dom';
 import { Ast, Axis, NodeTest, Step, XPathSyntaxError, parseXPath } from './xpath-parser';
 
 /** A node set (document order, no duplicates), a string, a number or a boolean. */
@@ -269,7 +269,10 @@ function siblingIndex(n: XNode): number {
   return n.parent === null || n.type === ATTRIBUTE ? -1 : n.parent.children.indexOf(n);
 }
 
-const AXIS_WALKS: Readonly<Record<Exclude<Axis, 'namespace'>, AxisWalk>> = {
+const AXIS_WALKS: Readonly<Record<Axis, AxisWalk>> = {
+  namespace: (n, test, out) => {
+    if (n.type === ELEMENT) for (const ns of namespaceNodes(n)) if (test(ns)) out.push(ns);
+  },
   child: (n, test, out) => {
     for (const c of n.children) if (test(c)) out.push(c);
   },
@@ -499,7 +502,7 @@ const CORE_FUNCTIONS: Readonly<Record<string, XFunction>> = {
   position: { min: 0, max: 0, call: (c) => c.pos },
   count: { min: 1, max: 1, call: (_c, [a]) => nodesArg(a!, 'count').length },
   id: { min: 1, max: 1, call: (c, [a]) => idFunction(c, a!) },
-  'local-name': { min: 0, max: 1, call: (c, args) => nameOf(args, c, (n) => (n.type === ELEMENT || n.type === ATTRIBUTE || n.type === PROCESSING_INSTRUCTION ? n.local : '')) },
+  'local-name': { min: 0, max: 1, call: (c, args) => nameOf(args, c, (n) => (n.type === ELEMENT || n.type === ATTRIBUTE || n.type === PROCESSING_INSTRUCTION || n.type === NAMESPACE ? n.local : '')) },
   'namespace-uri': { min: 0, max: 1, call: (c, args) => nameOf(args, c, (n) => n.ns) },
   name: { min: 0, max: 1, call: (c, args) => nameOf(args, c, (n) => n.name) },
   string: { min: 0, max: 1, call: (c, args) => (args.length === 0 ? c.node.stringValue() : toStr(args[0]!)) },
@@ -873,9 +876,8 @@ class Compiler {
   }
 
   private step(s: Step): { apply(nodes: XNode[], rt: unknown, flat: boolean): XNode[]; keepsFlat: boolean } {
-    if (s.axis === 'namespace') throw new XPathError('the namespace axis is not supported');
     const walk = AXIS_WALKS[s.axis];
-    const test = this.nodeTest(s.test, s.axis === 'attribute' ? ATTRIBUTE : ELEMENT);
+    const test = this.nodeTest(s.test, s.axis === 'attribute' ? ATTRIBUTE : s.axis === 'namespace' ? NAMESPACE : ELEMENT);
     const preds = s.preds.map((p) => this.predicate(p));
     const reverse = REVERSE_AXES.has(s.axis);
     const ordered = ORDERED_FROM_SIBLINGS.has(s.axis);

@@ -18,7 +18,7 @@
  * configuration names), xsl:namespace-alias, xsl:apply-imports, output method html,
  * cdata-section-elements, extension elements, XSLT 2.0/3.0 instructions.
  */
-import { ATTRIBUTE, CDATA, COMMENT, DOCUMENT, ELEMENT, NAMESPACE_DECLARATION, PROCESSING_INSTRUCTION, TEXT, XNode, deepCopy } from './xml-dom';
+import { ATTRIBUTE, CDATA, COMMENT, DOCUMENT, ELEMENT, NAMESPACE, NAMESPACE_DECLARATION, PROCESSING_INSTRUCTION, TEXT, XNode, deepCopy } from './xml-dom';
 import {
   Eval,
   XContext,
@@ -1180,10 +1180,10 @@ function countNodes(node: XNode, level: string, count: Matcher | undefined, from
   if (level === 'any') {
     let total = 0;
     const all: XNode[] = [];
-    // the preceding and ancestor-or-self axes: no attribute but the node itself
+    // the preceding and ancestor-or-self axes: no attribute or namespace node but the node itself
     const walk = (n: XNode): void => {
       all.push(n);
-      if (node.type === ATTRIBUTE && node.parent === n) all.push(node);
+      if ((node.type === ATTRIBUTE || node.type === NAMESPACE) && node.parent === n) all.push(node);
       for (const c of n.children) walk(c);
     };
     walk(node.root());

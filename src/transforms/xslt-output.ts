@@ -4,7 +4,7 @@
  * content, a result tree fragment). All three take the same events.
  */
 import { escapeAttribute, escapeText } from './safe-xml';
-import { ATTRIBUTE, CDATA, COMMENT, DOCUMENT, ELEMENT, NAMESPACE_DECLARATION, PROCESSING_INSTRUCTION, TEXT, XNode, newAttribute, newDocument, newElement, newLeaf, newNamespaceDeclaration } from './xml-dom';
+import { ATTRIBUTE, CDATA, COMMENT, DOCUMENT, ELEMENT, NAMESPACE, NAMESPACE_DECLARATION, PROCESSING_INSTRUCTION, TEXT, XNode, newAttribute, newDocument, newElement, newLeaf, newNamespaceDeclaration } from './xml-dom';
 
 export interface ResultWriter {
   startElement(name: string, ns: string): void;
@@ -313,6 +313,9 @@ export function copyNode(node: XNode, out: ResultWriter, deep: boolean, withAnce
     }
     case ATTRIBUTE:
       out.attribute(node.name, node.ns, node.value);
+      return;
+    case NAMESPACE:
+      out.namespace(node.local, node.value);
       return;
     case TEXT:
     case CDATA:

@@ -1,7 +1,7 @@
 /**
  * XSLT behaviours fixed against xsltproc as the oracle (docs/evaluator/transforms.md): names compared by namespace
  * URI, xsl:number counting, format pictures, exsl:object-type, parameters through built-in rules, guarded
- * extension calls, forwards-compatible fallback and the implicit html output method.
+ * extension calls, forwards-compatible fallback, the namespace axis and the implicit html output method.
  */
 import { CompiledStylesheet, XsltProblem } from '../../../src/transforms/xslt-engine';
 
@@ -76,6 +76,12 @@ describe('other XSLT 1.0 behaviours', () => {
   it('refuses an XSLT 2.0 instruction even with a fallback', () => {
     const xsl = `<xsl:stylesheet version="2.0" ${XSL}><xsl:template match="/"><xsl:for-each-group select="*" group-by="."><xsl:fallback/></xsl:for-each-group></xsl:template></xsl:stylesheet>`;
     expect(() => CompiledStylesheet.compile('/t/fc.xsl', xsl)).toThrow(XsltProblem);
+  });
+
+  it('walks the namespace axis: xml, then the declarations in scope from the outermost', () => {
+    expect(root('<xsl:for-each select="/r/a/namespace::*"><xsl:value-of select="name()"/>=<xsl:value-of select="."/>;</xsl:for-each>', '<r xmlns:p="urn:p"><a xmlns:q="urn:q"/></r>')).toBe(
+      'xml=http://www.w3.org/XML/1998/namespace;p=urn:p;q=urn:q;',
+    );
   });
 
   it('refuses the implicit html output method at start-up', () => {
