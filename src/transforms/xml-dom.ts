@@ -19,6 +19,8 @@ export const COMMENT = 8;
 export const DOCUMENT = 9;
 /** A namespace declaration written as an attribute (`xmlns:p="uri"`). */
 export const NAMESPACE_DECLARATION = 13;
+/** A namespace node of XPath's namespace axis: name and local name are the prefix, the value is the URI. */
+export const NAMESPACE = 18;
 
 const NO_NODES: XNode[] = [];
 
@@ -135,9 +137,49 @@ export function appendChild(parent: XNode, child: XNode): void {
   markChanged(parent);
 }
 
+const NAMESPACE_NODES = new WeakMap<XNode, XNode[]>();
+
+/**
+ * The namespace nodes of an element (XPath 1.0 §5.4): one per prefix in scope, in libxml2's order: `xml`, then
+ * the in-scope declarations from the outermost to the element's own, each element's in reverse; made once per
+ * element, so the same node comes back each time.
+ */
+export function namespaceNodes(el: XNode): XNode[] {
+  let nodes = NAMESPACE_NODES.get(el);
+  if (nodes !== undefined) return nodes;
+  const bindings: Array<[string, string]> = [];
+  const seen = new Set<string>(['xml']);
+  for (let n: XNode | null = el; n !== null && n.type === ELEMENT; n = n.parent) {
+    for (const a of n.attrs) {
+      if (a.type !== NAMESPACE_DECLARATION || seen.has(a.local)) continue;
+      seen.add(a.local);
+      if (a.value !== '') bindings.push([a.local, a.value]);
+    }
+  }
+  bindings.push(['xml', 'http://www.w3.org/XML/1998/namespace']);
+  // created in their order, so their document-order numbers agree with it
+  nodes = bindings.reverse().map(([prefix, uri]) => new XNode(NAMESPACE, prefix, '', prefix, '', uri, el, NO_NODES, NO_NODES));
+  NAMESPACE_NODES.set(el, nodes);
+  return nodes;
+}
+
+/** Per document whose DTD declares ID attributes: the names of those attributes, by element name. */
+const ID_ATTRIBUTES = new WeakMap<XNode, ReadonlyMap<string, readonly string[]>>();
+
+export function setIdAttributes(doc: XNode, ids: ReadonlyMap<string, readonly string[]>): void {
+  ID_ATTRIBUTES.set(doc, ids);
+}
+
+/** The attributes of type ID its document's DTD declares for an element (xml:id is not among them). */
+export function idAttributesOf(doc: XNode): ReadonlyMap<string, readonly string[]> | undefined {
+  return ID_ATTRIBUTES.get(doc);
+}
+
 /** A deep copy with no parent (attributes and namespace declarations included). */
 export function deepCopy(node: XNode): XNode {
   const copy = new XNode(node.type, node.name, node.prefix, node.local, node.ns, node.value, null, node.children.length === 0 && node.type !== ELEMENT && node.type !== DOCUMENT ? NO_NODES : [], node.attrs.length === 0 && node.type !== ELEMENT ? NO_NODES : []);
+  const ids = ID_ATTRIBUTES.get(node);
+  if (ids !== undefined) ID_ATTRIBUTES.set(copy, ids);
   for (const a of node.attrs) {
     const ac = deepCopy(a);
     ac.parent = copy;

@@ -3,8 +3,9 @@
  *
  * Safe by construction: it never loads anything (no external DTD, no external entity) and
  * expands no entity but the five predefined ones and character references (code points
- * checked). A DOCTYPE is accepted and ignored unless its internal subset declares an entity or
- * refers to a parameter entity: those are refused, which rules out XXE and "billion laughs".
+ * checked). A DOCTYPE is accepted unless its internal subset declares an entity or refers to a
+ * parameter entity: those are refused, which rules out XXE and "billion laughs". Of the internal
+ * subset, the attribute-list declarations are applied (defaults, ID types); an external DTD is never read.
  * Element nesting is bounded ({@link MAX_DEPTH}, libxml2's default), and the parser is a loop
  * rather than a recursion, so no input can exhaust the stack.
  *
@@ -25,6 +26,7 @@ import {
   newElement,
   newLeaf,
   newNamespaceDeclaration,
+  setIdAttributes,
 } from './xml-dom';
 
 export const MAX_DEPTH = 256;
@@ -49,9 +51,23 @@ export function parseXmlText(input: string): XNode {
   return new Parser(input).parseDocument();
 }
 
+interface AttributeDefinition {
+  readonly type: string;
+  /** The default or fixed value; none for #REQUIRED and #IMPLIED. */
+  readonly value: string | undefined;
+}
+
+const ATTRIBUTE_TYPES = new Set(['CDATA', 'ID', 'IDREF', 'IDREFS', 'ENTITY', 'ENTITIES', 'NMTOKEN', 'NMTOKENS', 'NOTATION']);
+
+function collapseSpaces(value: string): string {
+  return value.replace(/ +/g, ' ').replace(/^ | $/g, '');
+}
+
 class Parser {
   private pos = 0;
   private readonly s: string;
+  /** The internal subset's attribute-list declarations, by element name. */
+  private readonly attlists = new Map<string, Map<string, AttributeDefinition>>();
 
   constructor(input: string) {
     let s = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
@@ -93,6 +109,11 @@ class Parser {
       }
     }
     if (!root) this.fail('no root element');
+    if (this.attlists.size > 0) {
+      const ids = new Map<string, string[]>();
+      for (const [element, defs] of this.attlists) for (const [name, def] of defs) if (def.type === 'ID') ids.set(element, [...(ids.get(element) ?? []), name]);
+      if (ids.size > 0) setIdAttributes(doc, ids);
+    }
     return doc;
   }
 
@@ -161,7 +182,8 @@ class Parser {
       const isPublic = s.startsWith('PUBLIC', this.pos);
       this.pos += 6;
       if (!spaced()) this.fail('space expected after SYSTEM or PUBLIC');
-      this.quotedLiteral();
+      const id = this.quotedLiteral();
+      if (isPublic && !/^[\x20\n\ra-zA-Z0-9\-'()+,./:=?;!*#@$_%]*$/.test(id)) this.fail('a public identifier may hold only letters, digits, spaces and -\'()+,./:=?;!*#@$_%');
       if (isPublic) {
         if (!spaced()) this.fail('space expected between the public and the system identifier');
         this.quotedLiteral();
@@ -176,10 +198,10 @@ class Parser {
     this.pos++;
   }
 
-  private quotedLiteral(): void {
+  private quotedLiteral(): string {
     const c = this.s.charCodeAt(this.pos);
     if (c !== 34 && c !== 39) this.fail('a quoted literal was expected');
-    this.quoted();
+    return this.quoted();
   }
 
   private quoted(): string {
@@ -212,8 +234,9 @@ class Parser {
         continue;
       }
       if (s.startsWith('<!ENTITY', this.pos)) this.fail('entity declarations in a DOCTYPE are not allowed (external entities are never resolved)');
-      if (!s.startsWith('<!', this.pos)) this.fail('malformed DOCTYPE internal subset');
-      // a markup declaration (ELEMENT, ATTLIST, NOTATION): skipped up to its '>' outside quotes
+      if (!/^<!(?:ELEMENT|ATTLIST|NOTATION)\s/.test(s.slice(this.pos, this.pos + 11))) this.fail('the internal subset may hold only ELEMENT, ATTLIST and NOTATION declarations, comments and processing instructions');
+      // a markup declaration (ELEMENT, ATTLIST, NOTATION): read up to its '>' outside quotes; ATTLIST is kept
+      const start = this.pos;
       this.pos += 2;
       for (;;) {
         if (this.pos >= s.length) this.fail('unterminated markup declaration');
@@ -225,7 +248,64 @@ class Parser {
         } else if (d === 37) this.fail('parameter entity references are not allowed (external entities are never resolved)');
         else this.pos++;
       }
+      if (s.startsWith('<!ATTLIST', start)) this.attributeList(start);
     }
+  }
+
+  /**
+   * An attribute-list declaration of the internal subset (XML 1.0 §3.3): the defaults are applied to the elements
+   * that lack the attribute, values of other types than CDATA are normalised, and ID attributes are what id() finds.
+   * The first declaration of an attribute counts.
+   */
+  private attributeList(start: number): void {
+    const tokens = this.s.slice(start + 9, this.pos - 1).match(/"[^"]*"|'[^']*'|\([^)]*\)|[^\s()"']+/g) ?? [];
+    const element = tokens[0];
+    if (element === undefined) this.fail('malformed ATTLIST declaration', start);
+    const list = this.attlists.get(element) ?? new Map<string, AttributeDefinition>();
+    this.attlists.set(element, list);
+    for (let i = 1; i < tokens.length; ) {
+      const name = tokens[i++]!;
+      let type = tokens[i++];
+      if (type === 'NOTATION') i++;
+      let value: string | undefined;
+      const d = tokens[i++];
+      if (type === undefined || d === undefined) this.fail('malformed ATTLIST declaration', start);
+      if (d === '#FIXED') value = tokens[i++];
+      else if (d !== '#REQUIRED' && d !== '#IMPLIED') value = d;
+      if (value !== undefined && !/^["']/.test(value)) this.fail('malformed ATTLIST declaration', start);
+      if (type.startsWith('(')) {
+        if (!/^\(\s*[\p{L}\p{N}_.:-]+(?:\s*\|\s*[\p{L}\p{N}_.:-]+)*\s*\)$/u.test(type)) this.fail(`malformed enumeration ${type} in an ATTLIST declaration`, start);
+        type = 'NMTOKEN';
+      } else if (!ATTRIBUTE_TYPES.has(type)) this.fail(`unknown attribute type ${type} in an ATTLIST declaration`, start);
+      let literal = value?.slice(1, -1);
+      if (literal !== undefined) {
+        if (literal.includes('<')) this.fail('"<" is not allowed in an attribute value', start);
+        literal = literal.replace(/[\t\n]/g, ' ');
+        if (literal.includes('&')) literal = this.decode(literal, start);
+        if (type !== 'CDATA') literal = collapseSpaces(literal);
+      }
+      if (!list.has(name)) list.set(name, { type, value: literal });
+    }
+  }
+
+  /**
+   * Applies the element's attribute-list declarations: defaults for absent attributes (a defaulted `xmlns`
+   * declares its namespace), normalised tokens. Returns the element's own namespace scope.
+   */
+  private declaredAttributes(el: XNode, defs: ReadonlyMap<string, AttributeDefinition>, own: Scope | undefined, scope: Scope): Scope | undefined {
+    for (const a of el.attrs) {
+      const def = defs.get(a.name);
+      if (def !== undefined && def.type !== 'CDATA') a.value = collapseSpaces(a.value);
+    }
+    for (const [name, def] of defs) {
+      if (def.value === undefined || el.attrs.some((a) => a.name === name)) continue;
+      if (name === 'xmlns' || name.startsWith('xmlns:')) {
+        el.attrs.push(newNamespaceDeclaration(name, def.value, el));
+        own ??= Object.create(scope) as Scope;
+        own[name === 'xmlns' ? '' : name.slice(6)] = def.value;
+      } else el.attrs.push(newAttribute(name, '', name, '', def.value, el));
+    }
+    return own;
   }
 
   /** Parses the root element and everything inside it with an explicit stack. */
@@ -275,6 +355,11 @@ class Parser {
           el.attrs.push(newAttribute(attrName, '', attrName, '', value, el));
           if (attrName.indexOf(':') > 0) prefixed = true;
         }
+      }
+      // kept to one call: a bigger loop body slows every document's parse
+      if (this.attlists.size !== 0 && this.attlists.has(name)) {
+        own = this.declaredAttributes(el, this.attlists.get(name)!, own, scope);
+        prefixed = true;
       }
       const elScope = own ?? scope;
       const resolved = prefixed || elScope[''] !== '' ? resolveNames(el, elScope) : el;
@@ -411,7 +496,8 @@ class Parser {
     }
     const hex = ref.charCodeAt(1) === 120; /* x */
     const digits = ref.slice(hex ? 2 : 1);
-    if (!(hex ? /^[0-9A-Fa-f]{1,8}$/ : /^[0-9]{1,9}$/).test(digits)) this.fail(`malformed character reference &${ref};`, at);
+    // any number of digits (leading zeros are legal); a value past U+10FFFF is not a character
+    if (!(hex ? /^[0-9A-Fa-f]+$/ : /^[0-9]+$/).test(digits)) this.fail(`malformed character reference &${ref};`, at);
     const code = parseInt(digits, hex ? 16 : 10);
     if (!isXmlCodePoint(code)) this.fail(`character reference &${ref}; is not an XML character`, at);
     return String.fromCodePoint(code);

@@ -15,7 +15,7 @@
  * at compile time, so an unknown variable or function is a compile error, never a surprise per
  * message.
  */
-import { ATTRIBUTE, CDATA, COMMENT, DOCUMENT, ELEMENT, PROCESSING_INSTRUCTION, TEXT, XNode, sortDocumentOrder } from './xml-dom';
+import { ATTRIBUTE, CDATA, COMMENT, DOCUMENT, ELEMENT, NAMESPACE, PROCESSING_INSTRUCTION, TEXT, XNode, idAttributesOf, namespaceNodes, sortDocumentOrder } from './xml-dom';
 import { Ast, Axis, NodeTest, Step, XPathSyntaxError, parseXPath } from './xpath-parser';
 
 /** A node set (document order, no duplicates), a string, a number or a boolean. */
@@ -36,6 +36,18 @@ export interface XFunction {
   readonly min: number;
   readonly max: number;
   call(c: XContext, args: XValue[]): XValue;
+  /** For a function that reads QNames from its arguments: its call, given the options (prefixes) of the expression. */
+  withOptions?(options: XPathOptions): (c: XContext, args: XValue[]) => XValue;
+}
+
+/** A QName as its expanded name, `local` or `{uri}local`; an undeclared prefix is an error naming `where`. */
+export function expandQName(qname: string, resolvePrefix: ((prefix: string) => string | undefined) | undefined, where: string): string {
+  const colon = qname.indexOf(':');
+  if (colon < 0) return qname;
+  const prefix = qname.slice(0, colon);
+  const uri = resolvePrefix?.(prefix);
+  if (uri === undefined) throw new XPathError(`the prefix ${prefix} of ${where} is not declared`);
+  return `{${uri}}${qname.slice(colon + 1)}`;
 }
 
 export interface XPathOptions {
@@ -46,6 +58,8 @@ export interface XPathOptions {
   variable?(qname: string): Eval | undefined;
   /** Functions beyond XPath 1.0's core library, by expanded name: `local` or `{uri}local`. */
   functions?: Readonly<Record<string, XFunction>>;
+  /** A call of an unknown function that is compiled anyway (a guarded extension call), or undefined to refuse it. */
+  unknownFunction?(qname: string): Eval | undefined;
 }
 
 /** Why an expression does not compile or cannot be evaluated. */
@@ -255,7 +269,10 @@ function siblingIndex(n: XNode): number {
   return n.parent === null || n.type === ATTRIBUTE ? -1 : n.parent.children.indexOf(n);
 }
 
-const AXIS_WALKS: Readonly<Record<Exclude<Axis, 'namespace'>, AxisWalk>> = {
+const AXIS_WALKS: Readonly<Record<Axis, AxisWalk>> = {
+  namespace: (n, test, out) => {
+    if (n.type === ELEMENT) for (const ns of namespaceNodes(n)) if (test(ns)) out.push(ns);
+  },
   child: (n, test, out) => {
     for (const c of n.children) if (test(c)) out.push(c);
   },
@@ -485,7 +502,7 @@ const CORE_FUNCTIONS: Readonly<Record<string, XFunction>> = {
   position: { min: 0, max: 0, call: (c) => c.pos },
   count: { min: 1, max: 1, call: (_c, [a]) => nodesArg(a!, 'count').length },
   id: { min: 1, max: 1, call: (c, [a]) => idFunction(c, a!) },
-  'local-name': { min: 0, max: 1, call: (c, args) => nameOf(args, c, (n) => (n.type === ELEMENT || n.type === ATTRIBUTE || n.type === PROCESSING_INSTRUCTION ? n.local : '')) },
+  'local-name': { min: 0, max: 1, call: (c, args) => nameOf(args, c, (n) => (n.type === ELEMENT || n.type === ATTRIBUTE || n.type === PROCESSING_INSTRUCTION || n.type === NAMESPACE ? n.local : '')) },
   'namespace-uri': { min: 0, max: 1, call: (c, args) => nameOf(args, c, (n) => n.ns) },
   name: { min: 0, max: 1, call: (c, args) => nameOf(args, c, (n) => n.name) },
   string: { min: 0, max: 1, call: (c, args) => (args.length === 0 ? c.node.stringValue() : toStr(args[0]!)) },
@@ -538,17 +555,24 @@ function nameOf(args: XValue[], c: XContext, get: (n: XNode) => string): string 
 }
 
 function idFunction(c: XContext, a: XValue): XNode[] {
-  // Without a DTD no attribute is of type ID; xml:id is the one ID attribute a document can have.
+  // IDs are xml:id and the attributes the internal subset declares of type ID; the first element with an ID counts
   const ids = new Set((Array.isArray(a) ? a.map((n) => n.stringValue()).join(' ') : toStr(a)).split(/[ \t\n\r]+/).filter(Boolean));
+  const root = c.node.root();
+  const declared = idAttributesOf(root);
   const out: XNode[] = [];
   const visit = (n: XNode): void => {
     if (n.type === ELEMENT) {
-      const v = n.attribute('xml:id');
-      if (v !== undefined && ids.has(v)) out.push(n);
+      const names = declared?.get(n.name);
+      for (const at of n.attrs) {
+        if (at.type === ATTRIBUTE && (at.name === 'xml:id' || (names !== undefined && names.includes(at.name))) && ids.delete(at.value)) {
+          out.push(n);
+          break;
+        }
+      }
     }
     for (const k of n.children) visit(k);
   };
-  visit(c.node.root());
+  visit(root);
   return out;
 }
 
@@ -706,14 +730,18 @@ class Compiler {
   private call(name: string, argAsts: Ast[]): Eval {
     const key = this.functionKey(name);
     const fn = CORE_FUNCTIONS[key] ?? this.options.functions?.[key];
-    if (fn === undefined) throw new XPathError(`the function ${name}() is not supported`);
+    if (fn === undefined) {
+      const deferred = this.options.unknownFunction?.(name);
+      if (deferred !== undefined) return deferred;
+      throw new XPathError(`the function ${name}() is not supported`);
+    }
     if (argAsts.length < fn.min || argAsts.length > fn.max) throw new XPathError(`${name}() takes ${fn.min === fn.max ? fn.min : `${fn.min} to ${fn.max}`} arguments, not ${argAsts.length}`);
     if (fn === CORE_FUNCTIONS[key]) {
       const direct = this.directCall(key, argAsts);
       if (direct !== undefined) return direct;
     }
     const args = argAsts.map((a) => this.expr(a));
-    const call = fn.call;
+    const call = fn.withOptions !== undefined ? fn.withOptions(this.options) : fn.call;
     if (args.length === 0) return (c) => call(c, NO_ARGS);
     if (args.length === 1) {
       const a0 = args[0]!;
@@ -848,9 +876,8 @@ class Compiler {
   }
 
   private step(s: Step): { apply(nodes: XNode[], rt: unknown, flat: boolean): XNode[]; keepsFlat: boolean } {
-    if (s.axis === 'namespace') throw new XPathError('the namespace axis is not supported');
     const walk = AXIS_WALKS[s.axis];
-    const test = this.nodeTest(s.test, s.axis === 'attribute' ? ATTRIBUTE : ELEMENT);
+    const test = this.nodeTest(s.test, s.axis === 'attribute' ? ATTRIBUTE : s.axis === 'namespace' ? NAMESPACE : ELEMENT);
     const preds = s.preds.map((p) => this.predicate(p));
     const reverse = REVERSE_AXES.has(s.axis);
     const ordered = ORDERED_FROM_SIBLINGS.has(s.axis);

@@ -18,7 +18,7 @@
  * configuration names), xsl:namespace-alias, xsl:apply-imports, output method html,
  * cdata-section-elements, extension elements, XSLT 2.0/3.0 instructions.
  */
-import { ATTRIBUTE, CDATA, COMMENT, DOCUMENT, ELEMENT, NAMESPACE_DECLARATION, PROCESSING_INSTRUCTION, TEXT, XNode, deepCopy } from './xml-dom';
+import { ATTRIBUTE, CDATA, COMMENT, DOCUMENT, ELEMENT, NAMESPACE, NAMESPACE_DECLARATION, PROCESSING_INSTRUCTION, TEXT, XNode, deepCopy } from './xml-dom';
 import {
   Eval,
   XContext,
@@ -29,6 +29,7 @@ import {
   applyPredicates,
   compileAst,
   compileNodeTest,
+  expandQName,
   compileStringXPath,
   compileXPath,
   numberToString,
@@ -39,7 +40,7 @@ import {
   xpathRound,
 } from './xpath-compiler';
 import type { Ast, Step } from './xpath-parser';
-import { ResultWriter, TextWriter, TreeWriter, copyNode } from './xslt-output';
+import { ResultWriter, TextWriter, TreeWriter, copyNode, resultTreeFragment } from './xslt-output';
 import { DEFAULT_DECIMAL_FORMAT, DecimalFormat, formatNumberSequence } from './xslt-numbers';
 import { xsltFunctions } from './xslt-functions';
 
@@ -175,8 +176,17 @@ class StylesheetCompiler {
   private strip: Array<{ test: (n: XNode) => boolean; strip: boolean; priority: number }> = [];
   private readonly functions: Readonly<Record<string, XFunction>>;
 
+  /** Extension functions the stylesheet tests with function-available('p:f'): a call compiles, and fails if it runs. */
+  private readonly guarded = new Set<string>();
+  private methodGiven = false;
+
   constructor(private readonly doc: XNode) {
     this.functions = xsltFunctions();
+    const visit = (n: XNode): void => {
+      for (const a of n.attrs) for (const m of a.value.matchAll(/function-available\(\s*(?:'([^']*)'|"([^"]*)")\s*\)/g)) this.guarded.add((m[1] ?? m[2]!).trim());
+      for (const c of n.children) if (c.type === ELEMENT) visit(c);
+    };
+    visit(doc);
   }
 
   compile(): Sheet {
@@ -190,12 +200,13 @@ class StylesheetCompiler {
       // a literal result element as the stylesheet: one template for "/"
       if (root.attrs.every((a) => !(a.ns === XSLT_NAMESPACE && a.local === 'version'))) throw new XsltCompileError('the root element is neither xsl:stylesheet nor xsl:transform nor a literal result element with xsl:version');
       top = [];
-      this.addTemplate(undefined, [root], '/', undefined, '', undefined, root);
+      this.addTemplate('/', [root], 'the literal result element stylesheet', undefined, '', undefined, root);
     }
     // declarations first, so templates see every global variable, key and attribute set
     for (const el of top) if (el.ns === XSLT_NAMESPACE && (el.local === 'variable' || el.local === 'param')) this.registerGlobal(el);
     for (const el of top) if (el.ns === XSLT_NAMESPACE) this.declaration(el);
     for (const el of top) if (el.ns === XSLT_NAMESPACE && el.local === 'template') this.template(el);
+    if (!this.methodGiven) this.refuseImplicitHtml(root);
     return {
       output: this.output,
       modes: this.indexModes(),
@@ -237,7 +248,25 @@ class StylesheetCompiler {
     }
   }
 
+  /**
+   * Without an xsl:output method, a result whose first element is `html` is HTML output (XSLT 1.0 §16), which this
+   * engine does not write: refused when an `html` literal result element has no literal result element around it.
+   */
+  private refuseImplicitHtml(root: XNode): void {
+    const visit = (n: XNode): void => {
+      if (n.ns !== XSLT_NAMESPACE) {
+        if (n.ns === '' && n.local.toLowerCase() === 'html') {
+          throw new XsltCompileError('the implicit html output method (no xsl:output method and an html result element) is not supported: declare xsl:output method="xml" or "text"');
+        }
+        if (n !== root || root.ns !== XSLT_NAMESPACE) return;
+      }
+      for (const c of n.children) if (c.type === ELEMENT) visit(c);
+    };
+    visit(root);
+  }
+
   private outputDeclaration(el: XNode): void {
+    if (el.attribute('method') !== undefined) this.methodGiven = true;
     const method = el.attribute('method') ?? 'xml';
     if (method !== 'xml' && method !== 'text') throw new XsltCompileError(`xsl:output method="${method}" is not supported (only xml and text)`);
     if (el.attribute('cdata-section-elements') !== undefined) throw new XsltCompileError('xsl:output cdata-section-elements is not supported');
@@ -267,7 +296,7 @@ class StylesheetCompiler {
   }
 
   private keyDeclaration(el: XNode): void {
-    const name = required(el, 'name');
+    const name = this.qname(required(el, 'name'), el);
     const def: KeyDef = { match: this.pattern(required(el, 'match'), el).match, use: this.xpath(required(el, 'use'), el, ROOT_SCOPE) };
     const list = this.keys.get(name) ?? [];
     list.push(def);
@@ -306,7 +335,8 @@ class StylesheetCompiler {
       const v = el.attribute(attr);
       if (v !== undefined) f[key] = v;
     }
-    this.decimalFormats.set(el.attribute('name') ?? '', f as unknown as DecimalFormat);
+    const name = el.attribute('name');
+    this.decimalFormats.set(name === undefined ? '' : this.qname(name, el), f as unknown as DecimalFormat);
   }
 
   private spaceDeclaration(el: XNode): void {
@@ -342,11 +372,13 @@ class StylesheetCompiler {
 
   private template(el: XNode): void {
     const match = el.attribute('match');
-    const name = el.attribute('name');
+    const nameValue = el.attribute('name');
+    const name = nameValue === undefined ? undefined : this.qname(nameValue, el);
+    const modeValue = el.attribute('mode');
     if (match === undefined && name === undefined) throw new XsltCompileError('an xsl:template needs a match or a name');
     const priority = el.attribute('priority');
     if (priority !== undefined && !Number.isFinite(Number(priority))) throw new XsltCompileError(`xsl:template priority="${priority}" is not a number`);
-    this.addTemplate(match, el.children, match !== undefined ? `xsl:template match="${match}"` : `xsl:template name="${name}"`, name, el.attribute('mode') ?? '', priority === undefined ? undefined : Number(priority), el);
+    this.addTemplate(match, el.children, match !== undefined ? `xsl:template match="${match}"` : `xsl:template name="${nameValue}"`, name, modeValue === undefined ? '' : this.qname(modeValue, el), priority === undefined ? undefined : Number(priority), el);
   }
 
   private addTemplate(match: string | undefined, content: XNode[], describe: string, name: string | undefined, mode: string, priority: number | undefined, el: XNode): void {
@@ -405,14 +437,14 @@ class StylesheetCompiler {
 
   // --- patterns -----------------------------------------------------------------------------
 
-  private pattern(source: string, el: XNode): { match: Matcher } {
-    const alts = this.patternAlternatives(source, el);
+  private pattern(source: string, el: XNode, scope = ROOT_SCOPE): { match: Matcher } {
+    const alts = this.patternAlternatives(source, el, scope);
     if (alts.length === 1) return alts[0]!;
     const matchers = alts.map((a) => a.match);
     return { match: (n, rt) => matchers.some((m) => m(n, rt)) };
   }
 
-  private patternAlternatives(source: string, el: XNode): Array<{ match: Matcher; priority: number; indexName?: { attribute: boolean; local: string } }> {
+  private patternAlternatives(source: string, el: XNode, scope = ROOT_SCOPE): Array<{ match: Matcher; priority: number; indexName?: { attribute: boolean; local: string } }> {
     const ast = parseAstOrFail(source, el);
     const alts: Ast[] = [];
     const collect = (a: Ast): void => {
@@ -422,11 +454,11 @@ class StylesheetCompiler {
       } else alts.push(a);
     };
     collect(ast);
-    return alts.map((a) => this.patternAlternative(a, source, el));
+    return alts.map((a) => this.patternAlternative(a, source, el, scope));
   }
 
-  private patternAlternative(ast: Ast, source: string, el: XNode): { match: Matcher; priority: number; indexName?: { attribute: boolean; local: string } } {
-    const options = this.options(el, ROOT_SCOPE);
+  private patternAlternative(ast: Ast, source: string, el: XNode, scope: Scope): { match: Matcher; priority: number; indexName?: { attribute: boolean; local: string } } {
+    const options = this.options(el, scope);
     let start: 'root' | 'context' | Eval;
     let steps: Step[];
     if (ast.t === 'path') {
@@ -553,7 +585,7 @@ class StylesheetCompiler {
       } finally {
         rt.out = saved;
       }
-      return [tree.doc];
+      return resultTreeFragment(tree.doc);
     };
   }
 
@@ -623,8 +655,29 @@ class StylesheetCompiler {
       case 'apply-imports':
         throw new XsltCompileError('xsl:apply-imports is not supported (xsl:import is not)');
       default:
-        throw new XsltCompileError(`xsl:${el.local} is not an XSLT 1.0 instruction this engine supports`);
+        return this.unknownInstruction(el, scope, layout);
     }
+  }
+
+  /**
+   * An instruction XSLT 1.0 does not know. In forwards-compatible mode (a version other than 1.0 in scope, as
+   * XSLT 1.0 §2.5 says) it runs its xsl:fallback children, or fails the transform if it runs without one; XSLT
+   * 2.0/3.0 instructions and any unknown instruction of a 1.0 stylesheet are refused.
+   */
+  private unknownInstruction(el: XNode, scope: Scope, layout: FrameLayout): Instr {
+    if (XSLT2_INSTRUCTIONS.has(el.local) || !forwardsCompatible(el)) throw new XsltCompileError(`xsl:${el.local} is not an XSLT 1.0 instruction this engine supports`);
+    const fallbacks = el.children.filter((c) => c.type === ELEMENT && c.ns === XSLT_NAMESPACE && c.local === 'fallback');
+    if (fallbacks.length === 0) {
+      return () => {
+        throw new XsltRuntimeError(`xsl:${el.local} is not an XSLT 1.0 instruction and has no xsl:fallback`);
+      };
+    }
+    return this.sequence(
+      fallbacks.flatMap((f) => f.children),
+      scope,
+      layout,
+      el,
+    );
   }
 
   private literalElement(el: XNode, scope: Scope, layout: FrameLayout): Instr {
@@ -750,7 +803,8 @@ class StylesheetCompiler {
   private applyTemplates(el: XNode, scope: Scope, layout: FrameLayout): Instr {
     const selectSource = el.attribute('select');
     const select = selectSource === undefined ? undefined : this.xpath(selectSource, el, scope);
-    const mode = el.attribute('mode') ?? '';
+    const modeValue = el.attribute('mode');
+    const mode = modeValue === undefined ? '' : this.qname(modeValue, el);
     const sort = this.sorter(el, scope);
     const params = this.withParams(el, scope, layout);
     this.checkChildren(el, ['sort', 'with-param']);
@@ -770,13 +824,13 @@ class StylesheetCompiler {
   }
 
   private callTemplate(el: XNode, scope: Scope, layout: FrameLayout): Instr {
-    const name = required(el, 'name');
+    const nameValue = required(el, 'name');
+    const name = this.qname(nameValue, el);
     const params = this.withParams(el, scope, layout);
     this.checkChildren(el, ['with-param']);
     const root = el.root().documentElement()!;
-    if (!root.children.some((t) => t.type === ELEMENT && t.ns === XSLT_NAMESPACE && t.local === 'template' && t.attribute('name') === name)) {
-      throw new XsltCompileError(`xsl:call-template names the unknown template "${name}"`);
-    }
+    const named = (t: XNode): boolean => t.type === ELEMENT && t.ns === XSLT_NAMESPACE && t.local === 'template' && t.attribute('name') !== undefined && this.qname(t.attribute('name')!, t) === name;
+    if (!root.children.some(named)) throw new XsltCompileError(`xsl:call-template names the unknown template "${nameValue}"`);
     return (c, rt) => {
       const t = rt.sheet.named.get(name)!;
       const passed = params.length === 0 ? undefined : new Map(params.map(([n, v]) => [n, v(c, rt)]));
@@ -859,6 +913,7 @@ class StylesheetCompiler {
   }
 
   private attribute(el: XNode, scope: Scope, layout: FrameLayout): Instr {
+    if (required(el, 'name').trim() === 'xmlns') throw new XsltCompileError('xsl:attribute name="xmlns" is not allowed: namespace declarations are not attributes');
     const name = this.avt(required(el, 'name'), el, scope);
     const nsAvt = el.attribute('namespace');
     const namespace = nsAvt === undefined ? undefined : this.avt(nsAvt, el, scope);
@@ -866,6 +921,7 @@ class StylesheetCompiler {
     const content = this.textContent(el, scope, layout);
     return (c, rt) => {
       const qname = toStr(name(c));
+      if (qname === 'xmlns') throw new XsltRuntimeError('xsl:attribute cannot make an attribute named xmlns');
       const ns = namespace !== undefined ? toStr(namespace(c)) : resolveQName(qname, inScope, false);
       rt.out.attribute(qname, ns, content(c, rt));
     };
@@ -895,9 +951,9 @@ class StylesheetCompiler {
     const level = el.attribute('level') ?? 'single';
     if (level !== 'single' && level !== 'multiple' && level !== 'any') throw new XsltCompileError(`xsl:number level="${level}" is not single, multiple or any`);
     const count = el.attribute('count');
-    const countMatch = count === undefined ? undefined : this.pattern(count, el).match;
+    const countMatch = count === undefined ? undefined : this.pattern(count, el, scope).match;
     const fromSource = el.attribute('from');
-    const from = fromSource === undefined ? undefined : this.pattern(fromSource, el).match;
+    const from = fromSource === undefined ? undefined : this.pattern(fromSource, el, scope).match;
     const format = this.avt(el.attribute('format') ?? '1', el, scope);
     const separatorAvt = el.attribute('grouping-separator');
     const sizeAvt = el.attribute('grouping-size');
@@ -911,7 +967,7 @@ class StylesheetCompiler {
           rt.out.text(numberToString(n));
           return;
         }
-        numbers = [n];
+        numbers = [n < 0 ? 0 : n]; // a negative value is an error XSLT 1.0 lets a processor recover from; libxslt writes 0
       } else numbers = countNodes(c.node, level, countMatch, from, rt);
       rt.out.text(
         formatNumberSequence(numbers, {
@@ -939,6 +995,12 @@ class StylesheetCompiler {
       names: 'namespaces',
       resolvePrefix: (p) => namespaces.get(p),
       functions: this.functions,
+      unknownFunction: (name) =>
+        name.includes(':') && this.guarded.has(name)
+          ? () => {
+              throw new XsltRuntimeError(`the extension function ${name}() is not available (the stylesheet's function-available() test should have said so)`);
+            }
+          : undefined,
       variable: (name) => {
         const slot = scope.find(name);
         if (slot !== undefined) return (c) => (c.rt as Runtime).frame[slot]!;
@@ -1000,6 +1062,11 @@ class StylesheetCompiler {
     };
   }
 
+  /** A QName attribute value (template, mode, key, decimal-format name) as its expanded name: `local` or `{uri}local`. */
+  private qname(value: string, el: XNode): string {
+    return expandQName(value.trim(), (p) => this.namespaces(el).get(p), `"${value}" in ${describeElement(el)}`);
+  }
+
   private namespaces(el: XNode): Map<string, string> {
     let m = this.namespaceCache.get(el);
     if (m !== undefined) return m;
@@ -1008,6 +1075,22 @@ class StylesheetCompiler {
     this.namespaceCache.set(el, m);
     return m;
   }
+}
+
+/** XSLT 2.0/3.0 instructions: refused even in forwards-compatible mode, since SaxonJS ran them natively. */
+const XSLT2_INSTRUCTIONS = new Set([
+  'analyze-string', 'assert', 'break', 'catch', 'document', 'evaluate', 'fork', 'for-each-group', 'iterate', 'map', 'map-entry', 'merge',
+  'namespace', 'next-iteration', 'next-match', 'on-empty', 'on-non-empty', 'perform-sort', 'result-document', 'sequence', 'source-document',
+  'try', 'where-populated', 'array', 'array-member', 'matching-substring', 'non-matching-substring',
+]);
+
+/** Whether the nearest version in scope (`version` on xsl:stylesheet, `xsl:version` on a literal result element) is not 1.0. */
+function forwardsCompatible(el: XNode): boolean {
+  for (let n: XNode | null = el; n !== null && n.type === ELEMENT; n = n.parent) {
+    const v = n.ns === XSLT_NAMESPACE ? (n.local === 'stylesheet' || n.local === 'transform' ? n.attribute('version') : undefined) : n.attrs.find((a) => a.ns === XSLT_NAMESPACE && a.local === 'version')?.value;
+    if (v !== undefined) return v.trim() !== '1.0';
+  }
+  return false;
 }
 
 // --- runtime ------------------------------------------------------------------------------------
@@ -1019,7 +1102,7 @@ export function applyTemplatesTo(nodes: XNode[], mode: string, rt: Runtime, pass
     const n = nodes[i]!;
     const t = rules === undefined ? undefined : findTemplate(rules, n, rt);
     if (t !== undefined) invoke(t, n, i + 1, size, rt, passed);
-    else builtIn(n, mode, rt);
+    else builtIn(n, mode, rt, passed);
   }
 }
 
@@ -1029,12 +1112,13 @@ function findTemplate(rules: ModeRules, n: XNode, rt: Runtime): Template | undef
   return undefined;
 }
 
-function builtIn(n: XNode, mode: string, rt: Runtime): void {
+/** The built-in rules; like libxslt and XSLT 2.0 (and SaxonJS before), they pass their parameters on. */
+function builtIn(n: XNode, mode: string, rt: Runtime, passed: Map<string, XValue> | undefined): void {
   switch (n.type) {
     case DOCUMENT:
     case ELEMENT: {
       const saved = rt.current;
-      applyTemplatesTo(n.children, mode, rt, undefined);
+      applyTemplatesTo(n.children, mode, rt, passed);
       rt.current = saved;
       return;
     }
@@ -1096,9 +1180,10 @@ function countNodes(node: XNode, level: string, count: Matcher | undefined, from
   if (level === 'any') {
     let total = 0;
     const all: XNode[] = [];
+    // the preceding and ancestor-or-self axes: no attribute or namespace node but the node itself
     const walk = (n: XNode): void => {
       all.push(n);
-      for (const a of n.attrs) if (a.type === ATTRIBUTE) all.push(a);
+      if ((node.type === ATTRIBUTE || node.type === NAMESPACE) && node.parent === n) all.push(node);
       for (const c of n.children) walk(c);
     };
     walk(node.root());

@@ -8,10 +8,11 @@
  *  - strings (`http://exslt.org/strings`): tokenize, split, concat, padding.
  * `document()` is deliberately absent: a stylesheet that calls it is refused at start-up.
  */
-import { ATTRIBUTE, ELEMENT, TEXT, XNode, newDocument, newElement, newLeaf, sortDocumentOrder } from './xml-dom';
-import { XContext, XFunction, XValue, nodesArg, stringToNumber, toNum, toStr, typeName } from './xpath-compiler';
+import { ATTRIBUTE, TEXT, XNode, newDocument, newElement, newLeaf, sortDocumentOrder } from './xml-dom';
+import { XContext, XFunction, XPathOptions, XValue, expandQName, nodesArg, stringToNumber, toNum, toStr } from './xpath-compiler';
 import type { Runtime } from './xslt-compiler';
 import { XsltRuntimeError } from './xslt-compiler';
+import { isResultTreeFragment } from './xslt-output';
 import { NumberFormatError, formatNumber } from './xslt-numbers';
 
 const EXSLT_COMMON = 'http://exslt.org/common';
@@ -44,21 +45,17 @@ const rt = (c: XContext): Runtime => c.rt as Runtime;
 export function xsltFunctions(): Readonly<Record<string, XFunction>> {
   const functions: Record<string, XFunction> = {
     current: { min: 0, max: 0, call: (c) => [rt(c).current] },
-    key: { min: 2, max: 2, call: (c, [name, value]) => keyLookup(rt(c), c.node, toStr(name!), value!) },
+    key: {
+      min: 2,
+      max: 2,
+      call: (c, [name, value]) => keyLookup(rt(c), c.node, runtimeQName(toStr(name!), {}, 'key()'), value!),
+      withOptions: (o) => (c, [name, value]) => keyLookup(rt(c), c.node, runtimeQName(toStr(name!), o, 'key()'), value!),
+    },
     'format-number': {
       min: 2,
       max: 3,
-      call: (c, args) => {
-        const name = args.length > 2 ? toStr(args[2]!) : '';
-        const format = rt(c).sheet.decimalFormats.get(name);
-        if (format === undefined) throw new XsltRuntimeError(`format-number() names the unknown decimal format "${name}"`);
-        try {
-          return formatNumber(toNum(args[0]!), toStr(args[1]!), format);
-        } catch (e) {
-          if (e instanceof NumberFormatError) throw new XsltRuntimeError(`format-number(): ${e.message}`, e);
-          throw e;
-        }
-      },
+      call: (c, args) => formatNumberCall(c, args, {}),
+      withOptions: (o) => (c, args) => formatNumberCall(c, args, o),
     },
     'generate-id': {
       min: 0,
@@ -70,14 +67,22 @@ export function xsltFunctions(): Readonly<Record<string, XFunction>> {
     },
     'system-property': { min: 1, max: 1, call: (_c, [name]) => systemProperty(toStr(name!)) },
     'element-available': { min: 1, max: 1, call: (_c, [name]) => XSLT_INSTRUCTIONS.has(toStr(name!).replace(/^xsl:/, '')) },
-    'function-available': { min: 1, max: 1, call: (_c, [name]) => functionAvailable(toStr(name!)) },
+    'function-available': {
+      min: 1,
+      max: 1,
+      call: (_c, [name]) => CORE.has(toStr(name!)),
+      withOptions: (o) => (_c, [name]) => {
+        const expanded = runtimeQName(toStr(name!), o, 'function-available()');
+        return expanded.startsWith('{') ? functions[expanded] !== undefined : CORE.has(expanded);
+      },
+    },
     'unparsed-entity-uri': { min: 1, max: 1, call: () => '' },
 
-    [`{${EXSLT_COMMON}}node-set`]: { min: 1, max: 1, call: (_c, [v]) => (Array.isArray(v) ? v : [textNode(toStr(v!))]) },
+    [`{${EXSLT_COMMON}}node-set`]: { min: 1, max: 1, call: (_c, [v]) => (Array.isArray(v) ? (isResultTreeFragment(v) ? v.slice() : v) : [textNode(toStr(v!))]) },
     [`{${EXSLT_COMMON}}object-type`]: {
       min: 1,
       max: 1,
-      call: (_c, [v]) => (Array.isArray(v) ? (v.length === 1 && v[0]!.parent === null && v[0]!.type !== ELEMENT ? 'RTF' : 'node-set') : typeName(v!) === 'node set' ? 'node-set' : typeof v),
+      call: (_c, [v]) => (Array.isArray(v) ? (isResultTreeFragment(v) ? 'RTF' : 'node-set') : typeof v),
     },
 
     [`{${EXSLT_MATH}}min`]: { min: 1, max: 1, call: (_c, [v]) => extreme(nodesArg(v!, 'math:min'), (a, b) => a < b) },
@@ -160,16 +165,31 @@ export function xsltFunctions(): Readonly<Record<string, XFunction>> {
   return functions;
 }
 
-const SUPPORTED_PREFIXED = new Set(['node-set', 'object-type', 'min', 'max', 'highest', 'lowest', 'abs', 'sqrt', 'power', 'difference', 'intersection', 'distinct', 'has-same-node', 'tokenize', 'split', 'concat', 'padding']);
 const CORE = new Set([
   'last', 'position', 'count', 'id', 'local-name', 'namespace-uri', 'name', 'string', 'concat', 'starts-with', 'contains', 'substring-before', 'substring-after', 'substring',
   'string-length', 'normalize-space', 'translate', 'boolean', 'not', 'true', 'false', 'lang', 'number', 'sum', 'floor', 'ceiling', 'round',
   'current', 'key', 'format-number', 'generate-id', 'system-property', 'element-available', 'function-available', 'unparsed-entity-uri',
 ]);
 
-function functionAvailable(name: string): boolean {
-  const colon = name.indexOf(':');
-  return colon < 0 ? CORE.has(name) : SUPPORTED_PREFIXED.has(name.slice(colon + 1));
+/** A QName a function reads from its argument, expanded with the prefixes of the expression's element. */
+function runtimeQName(qname: string, options: Pick<XPathOptions, 'resolvePrefix'>, where: string): string {
+  try {
+    return expandQName(qname.trim(), options.resolvePrefix, where);
+  } catch (e) {
+    throw new XsltRuntimeError((e as Error).message, e);
+  }
+}
+
+function formatNumberCall(c: XContext, args: XValue[], options: Pick<XPathOptions, 'resolvePrefix'>): XValue {
+  const name = args.length > 2 ? toStr(args[2]!) : '';
+  const format = rt(c).sheet.decimalFormats.get(runtimeQName(name, options, 'format-number()'));
+  if (format === undefined) throw new XsltRuntimeError(`format-number() names the unknown decimal format "${name}"`);
+  try {
+    return formatNumber(toNum(args[0]!), toStr(args[1]!), format);
+  } catch (e) {
+    if (e instanceof NumberFormatError) throw new XsltRuntimeError(`format-number(): ${e.message}`, e);
+    throw e;
+  }
 }
 
 function systemProperty(name: string): XValue {

@@ -45,6 +45,8 @@ interface SubPattern {
   maxFrac: number;
   grouping: number;
   multiplier: number;
+  /** A decimal separator with no fraction digits after it (`0.`): written always, as JDK DecimalFormat does. */
+  separatorAlways: boolean;
 }
 
 function parseSubPattern(p: string, f: DecimalFormat): SubPattern {
@@ -71,6 +73,7 @@ function parseSubPattern(p: string, f: DecimalFormat): SubPattern {
     maxFrac: count(fracPart, f.zeroDigit) + count(fracPart, f.digit),
     grouping: lastGroup < 0 ? 0 : intPart.length - lastGroup - 1,
     multiplier: affixes.includes(f.percent) ? 100 : affixes.includes(f.perMille) ? 1000 : 1,
+    separatorAlways: dot >= 0 && count(fracPart, f.zeroDigit) + count(fracPart, f.digit) === 0,
   };
 }
 
@@ -97,7 +100,7 @@ export function formatNumber(value: number, picture: string, f: DecimalFormat = 
     whole = groups.join(f.groupingSeparator);
   }
   const digits = (s: string): string => (f.zeroDigit === '0' ? s : s.replace(/[0-9]/g, (d) => String.fromCharCode(f.zeroDigit.charCodeAt(0) + Number(d))));
-  return prefix + digits(whole) + (frac === '' ? '' : f.decimalSeparator + digits(frac)) + suffix;
+  return prefix + digits(whole) + (frac === '' ? (positive.separatorAlways ? f.decimalSeparator : '') : f.decimalSeparator + digits(frac)) + suffix;
 }
 
 // --- xsl:number --------------------------------------------------------------------------------
@@ -135,14 +138,23 @@ function formatToken(n: number, token: string, options: NumberFormatOptions): st
   if (token === 'a' || token === 'A') return alphabetic(n, token === 'A');
   if (token === 'i' || token === 'I') return n > 0 && n < 4000 ? roman(n, token === 'I') : String(n);
   let s = String(n);
-  if (/^0*1$/.test(token)) s = s.padStart(token.length, '0');
+  const zero = decimalTokenZero(token);
+  if (zero !== undefined) s = s.padStart([...token].length, '0');
   const size = options.groupingSize ?? 0;
   if (options.groupingSeparator !== undefined && size > 0 && s.length > size) {
     const groups: string[] = [];
     for (let end = s.length; end > 0; end -= size) groups.unshift(s.slice(Math.max(0, end - size), end));
     s = groups.join(options.groupingSeparator);
   }
-  return s;
+  return zero === undefined || zero === 48 ? s : s.replace(/[0-9]/g, (d) => String.fromCodePoint(zero + Number(d)));
+}
+
+/** The code point of zero in a decimal token (`1`, `01`, `٠١`: zeros then a one of one digit family, XSLT 1.0 §7.7.1). */
+function decimalTokenZero(token: string): number | undefined {
+  const chars = [...token];
+  const zero = chars[chars.length - 1]!.codePointAt(0)! - 1;
+  if (!/^\p{Nd}$/u.test(String.fromCodePoint(zero)) || !chars.slice(0, -1).every((c) => c.codePointAt(0) === zero)) return undefined;
+  return zero;
 }
 
 function alphabetic(n: number, upper: boolean): string {

@@ -4,7 +4,7 @@
  * content, a result tree fragment). All three take the same events.
  */
 import { escapeAttribute, escapeText } from './safe-xml';
-import { ATTRIBUTE, CDATA, COMMENT, DOCUMENT, ELEMENT, NAMESPACE_DECLARATION, PROCESSING_INSTRUCTION, TEXT, XNode, newAttribute, newDocument, newElement, newLeaf, newNamespaceDeclaration } from './xml-dom';
+import { ATTRIBUTE, CDATA, COMMENT, DOCUMENT, ELEMENT, NAMESPACE, NAMESPACE_DECLARATION, PROCESSING_INSTRUCTION, TEXT, XNode, newAttribute, newDocument, newElement, newLeaf, newNamespaceDeclaration } from './xml-dom';
 
 export interface ResultWriter {
   startElement(name: string, ns: string): void;
@@ -39,16 +39,32 @@ export interface XmlWriterOptions {
 
 type Bindings = Readonly<Record<string, string>>;
 // not frozen: scopes inherit from it, and assigning over a frozen inherited property throws
-const NO_BINDINGS: Bindings = Object.assign(Object.create(null) as Record<string, string>, { '': '', xml: 'http://www.w3.org/XML/1998/namespace' });
+const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
+const NO_BINDINGS: Bindings = Object.assign(Object.create(null) as Record<string, string>, { '': '', xml: XML_NAMESPACE });
+/** A scope of bindings that adds one to `outer`. */
+function bind(outer: Bindings, prefix: string, uri: string): Bindings {
+  const bindings = Object.create(outer) as Record<string, string>;
+  bindings[prefix] = uri;
+  return bindings;
+}
+
+function declaration(prefix: string, uri: string): string {
+  return (prefix === '' ? ' xmlns="' : ` xmlns:${prefix}="`) + escapeAttribute(uri) + '"';
+}
+
 /** Saxon's indentation, which the XSLT kind used before. */
 const INDENT = '   ';
 
 interface OpenElement {
   readonly name: string;
   readonly ns: string;
+  /** The prefix of the element's name, and whether the element declares it itself (written after the others). */
+  readonly prefix: string;
+  declaresOwn: boolean;
+  /** Per attribute, four entries: the name as written, the namespace and local name that identify it, the value. */
   readonly attrs: string[];
-  readonly attrValues: string[];
-  decls: string;
+  /** Namespace declarations written on this element, prefix then URI. */
+  readonly decls: string[];
   bindings: Bindings;
 }
 
@@ -76,11 +92,12 @@ export class XmlWriter implements ResultWriter {
   }
 
   private startTag(o: OpenElement): string {
+    let tag = '<' + o.name;
+    for (let i = 0; i < o.decls.length; i += 2) tag += declaration(o.decls[i]!, o.decls[i + 1]!);
     // the element's own binding goes after the namespaces it was given, as Saxon writes them
-    const colon = o.name.indexOf(':');
-    this.declare(o, colon < 0 ? '' : o.name.slice(0, colon), o.ns);
-    let tag = '<' + o.name + o.decls;
-    for (let i = 0; i < o.attrs.length; i++) tag += ' ' + o.attrs[i] + '="' + escapeAttribute(o.attrValues[i]!) + '"';
+    if (o.declaresOwn) tag += declaration(o.prefix, o.ns);
+    const attrs = o.attrs;
+    for (let i = 0; i < attrs.length; i += 4) tag += ' ' + attrs[i] + '="' + escapeAttribute(attrs[i + 3]!) + '"';
     return tag;
   }
 
@@ -106,37 +123,80 @@ export class XmlWriter implements ResultWriter {
       }
     }
     const parent = this.stack[this.stack.length - 1];
-    const o: OpenElement = { name, ns, attrs: [], attrValues: [], decls: '', bindings: parent === undefined ? NO_BINDINGS : parent.bindings };
+    const colon = name.indexOf(':');
+    const prefix = colon < 0 ? '' : name.slice(0, colon);
+    let bindings = parent === undefined ? NO_BINDINGS : parent.bindings;
+    const declaresOwn = prefix !== 'xml' && bindings[prefix] !== ns && !(prefix !== '' && ns === '');
+    if (declaresOwn) bindings = bind(bindings, prefix, ns);
+    const o: OpenElement = { name, ns, prefix, declaresOwn, attrs: [], decls: [], bindings };
     this.open = o;
     this.stack.push(o);
     this.afterMarkup = true;
   }
 
+  /** A namespace the element's own name binds differently, or that it already declares, is left out. */
   namespace(prefix: string, uri: string): void {
-    if (this.open !== undefined) this.declare(this.open, prefix, uri);
+    const o = this.open;
+    if (o === undefined) return;
+    if (prefix === o.prefix) {
+      // the element's own binding keeps its place among the namespaces it was given
+      if (uri === o.ns && o.declaresOwn) {
+        o.declaresOwn = false;
+        o.decls.push(prefix, uri);
+      }
+      return;
+    }
+    if (prefix === 'xml' || o.bindings[prefix] === uri || (prefix !== '' && uri === '') || this.declaredHere(o, prefix)) return;
+    this.declare(o, prefix, uri);
   }
 
   private declare(o: OpenElement, prefix: string, uri: string): void {
-    if (prefix === 'xml' || o.bindings[prefix] === uri || (prefix !== '' && uri === '')) return;
-    const bindings = Object.create(o.bindings) as Record<string, string>;
-    bindings[prefix] = uri;
-    o.bindings = bindings;
-    o.decls += (prefix === '' ? ' xmlns="' : ` xmlns:${prefix}="`) + escapeAttribute(uri) + '"';
+    o.bindings = bind(o.bindings, prefix, uri);
+    o.decls.push(prefix, uri);
+  }
+
+  private declaredHere(o: OpenElement, prefix: string): boolean {
+    if (o.declaresOwn && o.prefix === prefix) return true;
+    for (let i = 0; i < o.decls.length; i += 2) if (o.decls[i] === prefix) return true;
+    return false;
   }
 
   attribute(name: string, ns: string, value: string): void {
     const o = this.open;
     if (o === undefined) return; // an attribute after content is ignored, as XSLT 1.0 allows
     const colon = name.indexOf(':');
-    if (colon > 0) this.declare(o, name.slice(0, colon), ns);
-    const at = o.attrs.indexOf(name);
-    if (at >= 0) o.attrValues[at] = value;
-    else {
-      o.attrs.push(name);
-      o.attrValues.push(value);
+    const local = colon < 0 ? name : name.slice(colon + 1);
+    const attrs = o.attrs;
+    for (let i = 0; i < attrs.length; i += 4) {
+      if (attrs[i + 2] === local && attrs[i + 1] === ns) {
+        attrs[i + 3] = value;
+        return;
+      }
     }
+    attrs.push(ns === '' ? local : this.attributePrefix(o, colon < 0 ? '' : name.slice(0, colon), ns) + ':' + local, ns, local, value);
   }
 
+  /**
+   * The prefix a namespaced attribute is written with (namespace fixup, docs/evaluator/transforms.md): the
+   * requested one where it is free or bound to the same URI, else another in-scope prefix of the URI, else a
+   * new one (`p_1`, and `ns_1` for an unprefixed name), the way libxslt chooses.
+   */
+  private attributePrefix(o: OpenElement, requested: string, ns: string): string {
+    if (ns === XML_NAMESPACE) return 'xml';
+    const wanted = requested === '' || requested === 'xmlns' || requested === 'xml' ? 'ns_1' : requested;
+    const bound = o.bindings[wanted];
+    if (bound === ns) return wanted;
+    const occupied = this.declaredHere(o, wanted) || (bound !== undefined && (wanted === o.prefix || o.attrs.some((a, i) => i % 4 === 0 && a.startsWith(wanted + ':'))));
+    if (!occupied) {
+      this.declare(o, wanted, ns);
+      return wanted;
+    }
+    for (const p in o.bindings) if (p !== '' && o.bindings[p] === ns) return p;
+    let fresh = wanted;
+    for (let n = 1; o.bindings[fresh] !== undefined; n++) fresh = `${wanted}_${n}`;
+    this.declare(o, fresh, ns);
+    return fresh;
+  }
   text(s: string, disableEscaping = false): void {
     if (s === '') return;
     this.flush();
@@ -172,6 +232,19 @@ export class XmlWriter implements ResultWriter {
   }
 }
 
+const RESULT_TREE_FRAGMENTS = new WeakSet<readonly XNode[]>();
+
+/** The value of a variable whose content built `doc`: a result tree fragment, as exsl:object-type tells. */
+export function resultTreeFragment(doc: XNode): XNode[] {
+  const value = [doc];
+  RESULT_TREE_FRAGMENTS.add(value);
+  return value;
+}
+
+export function isResultTreeFragment(value: readonly XNode[]): boolean {
+  return RESULT_TREE_FRAGMENTS.has(value);
+}
+
 /** A result tree fragment: the events build a document node. */
 export class TreeWriter implements ResultWriter {
   readonly doc = newDocument();
@@ -194,8 +267,9 @@ export class TreeWriter implements ResultWriter {
   attribute(name: string, ns: string, value: string): void {
     if (this.current.type !== ELEMENT || this.current.children.length > 0) return;
     const colon = name.indexOf(':');
-    const existing = this.current.attrs.findIndex((a) => a.type === ATTRIBUTE && a.name === name);
-    const attr = newAttribute(name, colon < 0 ? '' : name.slice(0, colon), colon < 0 ? name : name.slice(colon + 1), ns, value, this.current);
+    const local = colon < 0 ? name : name.slice(colon + 1);
+    const existing = this.current.attrs.findIndex((a) => a.type === ATTRIBUTE && a.local === local && a.ns === ns);
+    const attr = newAttribute(name, colon < 0 ? '' : name.slice(0, colon), local, ns, value, this.current);
     if (existing >= 0) this.current.attrs[existing] = attr;
     else this.current.attrs.push(attr);
   }
@@ -239,6 +313,9 @@ export function copyNode(node: XNode, out: ResultWriter, deep: boolean, withAnce
     }
     case ATTRIBUTE:
       out.attribute(node.name, node.ns, node.value);
+      return;
+    case NAMESPACE:
+      out.namespace(node.local, node.value);
       return;
     case TEXT:
     case CDATA:

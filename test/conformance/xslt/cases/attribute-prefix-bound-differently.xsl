@@ -1,0 +1,1 @@
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"><xsl:template match="/"><out xmlns:p="urn:z"><xsl:attribute name="p:id" namespace="urn:x">1</xsl:attribute></out></xsl:template></xsl:stylesheet>

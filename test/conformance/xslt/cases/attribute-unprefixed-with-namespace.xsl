@@ -1,0 +1,1 @@
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"><xsl:template match="/"><out><xsl:attribute name="type" namespace="urn:t">a</xsl:attribute><xsl:attribute name="kind" namespace="urn:k">b</xsl:attribute><xsl:attribute name="more" namespace="urn:k">c</xsl:attribute></out></xsl:template></xsl:stylesheet>

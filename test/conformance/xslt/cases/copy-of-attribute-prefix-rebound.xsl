@@ -1,0 +1,1 @@
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"><xsl:template match="/"><d xmlns:p="urn:other"><xsl:copy-of select="/r/@*"/><e><xsl:copy-of select="/r/@*"/></e></d></xsl:template></xsl:stylesheet>

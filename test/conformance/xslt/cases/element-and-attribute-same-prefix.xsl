@@ -1,0 +1,1 @@
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"><xsl:template match="/"><xsl:element name="p:e" namespace="urn:y"><xsl:attribute name="p:f" namespace="urn:z">1</xsl:attribute><xsl:attribute name="xml:lang">en</xsl:attribute></xsl:element></xsl:template></xsl:stylesheet>

@@ -1,0 +1,1 @@
+<xsl:stylesheet version="1.1" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"><xsl:output method="text"/><xsl:template match="/"><xsl:new-instruction><xsl:fallback>fell back</xsl:fallback></xsl:new-instruction></xsl:template></xsl:stylesheet>

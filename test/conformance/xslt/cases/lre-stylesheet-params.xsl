@@ -1,0 +1,1 @@
+<out xsl:version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"><xsl:for-each select="/r/i"><item n="{position()}"><xsl:value-of select="."/></item></xsl:for-each><t><xsl:value-of select="count(//i)"/></t></out>

@@ -1,0 +1,1 @@
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"><xsl:output method="text"/><xsl:template match="/"><xsl:number value="1234" format="&#x661;"/>|<xsl:number value="7" format="&#x966;&#x966;&#x967;"/></xsl:template></xsl:stylesheet>
