@@ -31,7 +31,7 @@ export const JMS_CONSUMER_INTEGERS = {
 /** Schema of the receive-side properties shared by JMSSubscriber and JMSReceiver. */
 export function consumerSchemaProperties(): Record<string, JsonSchema> {
   return {
-    MessageSelector: { type: 'string', description: 'JMS selector: sent to the broker and applied by xroute' },
+    MessageSelector: { type: 'string', description: 'JMS selector: sent to the broker; applied by xroute where the broker does not (RabbitMQ)' },
     StartDate: { type: 'string', description: 'only messages with JMSTimestamp >= this (yyyy/MM/dd.HH:mm:ss.SSS)' },
     EndDate: { type: 'string', description: 'only messages with JMSTimestamp <= this (yyyy/MM/dd.HH:mm:ss.SSS)' },
     TextMode: intStr('accepted; does not change received messages'),

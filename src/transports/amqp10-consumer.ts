@@ -29,8 +29,9 @@
  * When a link dies, its messages still waiting in the XQueue (not yet taken) are withdrawn, because the
  * broker will redeliver them on the next link anyway.
  *
- * Messages a JMS selector does not select (a broker that ignores the filter) are accepted and dropped, or
- * (option `unselected: 'release'`, for queues) handed back as modified/undeliverable-here.
+ * On a broker that ignores the selector filter (RabbitMQ), messages the JMS selector does not select are accepted
+ * and dropped, or (option `unselected: 'release'`, for queues) handed back as modified/undeliverable-here. A broker
+ * that applies it (ActiveMQ, Artemis) is trusted: its selection is not checked again.
  */
 import type { Delivery, EventContext, Receiver } from 'rhea';
 import { Message } from '../message/message';
@@ -439,7 +440,7 @@ export class Amqp10Consumer {
   private deliver(s: Session, cell: number, amqp: AmqpMessage, delivery: Delivery): void {
     const q = this.o.output;
     this.o.status.count('received');
-    if (this.o.selector && !this.o.selector.matches(amqpSelectorSource(amqp))) {
+    if (this.o.selector && !s.dialect.appliesSelectors && !this.o.selector.matches(amqpSelectorSource(amqp))) {
       q.cancel(cell);
       if (this.o.unselected === 'release') delivery.modified({ delivery_failed: false, undeliverable_here: true });
       else delivery.accept();

@@ -75,6 +75,13 @@ export interface QueueSpec {
 
 export interface Dialect {
   readonly name: DialectName;
+  /**
+   * The broker applies the JMS selector it is given (ActiveMQ, Artemis). RabbitMQ echoes the filter in its attach
+   * but delivers everything (docs/components/jms-subscriber.md), so there xroute applies the selector itself. Where
+   * the broker selects, xroute does not select again: the two evaluate some expressions differently (ActiveMQ divides
+   * integers as doubles), and a second opinion would drop messages the broker selected.
+   */
+  readonly appliesSelectors: boolean;
   subscription(conn: Amqp10Connection, spec: SubscriptionSpec): Promise<SourcePlan>;
   queueSource(conn: Amqp10Connection, spec: QueueSpec): Promise<SourcePlan>;
   topicTarget(conn: Amqp10Connection, topic: string): Promise<TargetPlan>;
@@ -105,6 +112,7 @@ function activemqDialect(props: Readonly<Record<string, unknown>>): Dialect {
   const queueAddress = (q: string) => (/^(topic|queue|temp-topic|temp-queue):\/\//.test(q) || q.startsWith(queuePrefix) ? q : queuePrefix + q);
   return {
     name: 'activemq',
+    appliesSelectors: true,
     async subscription(_conn, spec) {
       const address = topicAddress(spec.topic);
       const durable = spec.subscriptionId !== undefined;
@@ -138,6 +146,7 @@ export function rabbitTopic(topic: string): { exchange: string; key: string } {
 
 export const rabbitmqDialect: Dialect = {
   name: 'rabbitmq',
+  appliesSelectors: false,
   async subscription(conn, spec) {
     const { exchange, key } = rabbitTopic(spec.topic);
     const durable = spec.subscriptionId !== undefined;
