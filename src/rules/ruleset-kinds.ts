@@ -72,6 +72,8 @@ export interface RulesetKindContext {
   readonly baseDir: string;
   /** The only directories plugins may be loaded from. */
   readonly pluginDirs: readonly string[];
+  /** The engine is built only to check the configuration: a kind must not run user code (load or start a plugin). */
+  readonly checkOnly: boolean;
   readonly clock: () => number;
   readonly random: () => number;
   readonly logger: EvaluatorLogger;
