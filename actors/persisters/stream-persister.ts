@@ -40,7 +40,7 @@ import { Message } from '../../src/message/message';
 import { QueueState, Taken, XQueue } from '../../src/xqueue/xqueue';
 import { StreamFramer } from '../stream/framing';
 import { describeTarget } from '../stream/stream-target';
-import { createReplyParser } from './stream-reply-parser';
+import { checkReplyParser, createReplyParser } from './stream-reply-parser';
 import { StreamConnection, streamPersisterConnection } from './stream-connection';
 import { PatternReplyReader, renderRequest } from './stream-framing';
 import { PendingRequest, PendingRequests, pendingRequest } from './stream-pending';
@@ -415,7 +415,7 @@ export const STREAM_PERSISTER: ComponentDefinition<never, StreamPersisterSetting
   schema: STREAM_PERSISTER_SCHEMA,
   settings: (name, config, baseDir, context) => {
     const s = readStreamPersisterSettings(name, config, baseDir);
-    if (s.parser) createReplyParser(name, s.parser, context.pluginDirs);
+    if (s.parser) checkReplyParser(name, s.parser, context.pluginDirs);
     return s;
   },
   create: (env, settings) => new StreamPersisterBehaviour(env, settings),

@@ -1,6 +1,6 @@
 /**
- * A MessageEvaluator's plugins are user code: checking a configuration (`xroute validate`, buildTopology)
- * never runs it, and each start runs each plugin factory exactly once (docs/configuration-errors.md).
+ * Plugins are user code: checking a configuration (`xroute validate`, buildTopology, a settings reader) never
+ * runs it, and each start of a MessageEvaluator runs each plugin factory exactly once (docs/configuration-errors.md).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,8 @@ import { buildTopology } from '../../../src/config/topology';
 import { Flow } from '../../../src/runtime/flow';
 import { Message } from '../../../src/message/message';
 import { defaultRegistry } from '../../../actors';
+import { STREAM_PERSISTER } from '../../../actors/persisters';
+import { validateComponentConfig } from '../../../src/config/validate-component';
 
 const MAIN = resolve(__dirname, '../../../dist/src/cli/main.js');
 const PLUGINS = resolve(__dirname, '../../fixtures/evaluator/counting');
@@ -61,5 +63,14 @@ describe('a MessageEvaluator plugin factory', () => {
     await second.send('eval', Message.text('y', { RuleName: 'count' }));
     expect(factoryCalls(countFile)).toBe(2);
     await second.stop();
+  });
+});
+
+describe('a StreamPersister parser plugin factory', () => {
+  it('runs 0 times when the configuration is validated', () => {
+    const { countFile } = countingTopology();
+    const config = { URI: 'tcp://127.0.0.1:1', Operation: 'request', Parser: { ClassName: 'counting', ParserArgument: { CountFile: countFile } } };
+    expect(validateComponentConfig(STREAM_PERSISTER, config, PLUGINS, { pluginDirs: [PLUGINS] }).filter((p) => p.severity === 'error')).toEqual([]);
+    expect(factoryCalls(countFile)).toBe(0);
   });
 });
