@@ -107,7 +107,6 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
       return sender;
     });
     ctx.consume(this.input, (taken) => this.onMessage(taken));
-    env.status.set('RUNNING');
   }
 
   receive(msg: CollectNodeMessage): void {
@@ -119,7 +118,6 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
   stop(): void {
     this.stopSignal.abort();
     for (const sender of new Set(this.senders)) sender.close();
-    this.env.status.set('STOPPED');
   }
 
   private onMessage(request: Request): void {
@@ -208,6 +206,7 @@ export const collectNodeComponent: ComponentDefinition<CollectNodeMessage, Colle
   className: 'node.CollectNode',
   role: 'node',
   needsInput: true,
+  runsOnStart: true,
   operations: ['collect'],
   description: 'Sends each message to a collectible outlink (e.g. a MessageEvaluator), collects it when it bounces back and routes the same message on by its return code: done, failure, or the next task of its ruleset.',
   schema: COLLECT_NODE_SCHEMA,

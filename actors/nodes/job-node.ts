@@ -152,7 +152,6 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     });
     this.adoptOrphanedWorkers();
     ctx.consume(this.input, (taken) => this.onRequest(taken));
-    env.status.set('RUNNING');
   }
 
   receive(msg: JobNodeMessage): void {
@@ -188,7 +187,6 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     // these copies would otherwise run twice.
     for (const p of [...this.requests.values(), ...this.queries.values()]) this.workers[p.worker]?.takeback(p.cell);
     this.bypassSender?.close();
-    this.env.status.set('STOPPED');
   }
 
   // ------------------------------------------------------------------ arrivals
@@ -570,6 +568,7 @@ export const jobNodeComponent: ComponentDefinition<JobNodeMessage, JobNodeSettin
   className: 'node.JobNode',
   role: 'node',
   needsInput: true,
+  runsOnStart: true,
   operations: ['schedule'],
   description: 'Schedules job requests onto worker outlinks by ruleset priority, per-group threshold (optionally by time window) and job key; queries active jobs every heartbeat and escalates scheduling, query results, completion and expiry to the notice outlink.',
   schema: JOB_NODE_SCHEMA,

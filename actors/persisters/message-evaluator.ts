@@ -40,6 +40,7 @@ export const messageEvaluatorComponent: ComponentDefinition<never, MessageEvalua
   className: 'persister.MessageEvaluator',
   role: 'persister',
   needsInput: true,
+  runsOnStart: true,
   operations: ['evaluate'],
   description: 'Evaluates messages against named rulesets (pattern match, then transformation) and bounces them back with a return code.',
   schema: {
@@ -73,7 +74,6 @@ export const messageEvaluatorComponent: ComponentDefinition<never, MessageEvalua
             // a message whose properties cannot be read was bounced untouched; nothing to count
           }
         };
-        env.status.set('RUNNING');
         let warnedInvalidUtf8 = false;
         ctx.consume(input, (taken, q) => {
           // Rules see invalid UTF-8 as U+FFFD; count it, and say so once, so that corruption is visible.
@@ -102,7 +102,6 @@ export const messageEvaluatorComponent: ComponentDefinition<never, MessageEvalua
         });
       },
       async stop() {
-        env.status.set('STOPPED');
         await engine?.close();
       },
     };

@@ -72,6 +72,7 @@ export function poolDefinition(kind: PoolKind): ComponentDefinition<never, PoolS
     className: `persister.${name}`,
     role: 'persister',
     needsInput: true,
+    runsOnStart: true,
     operations: ['accept'],
     description: `creates ${kind}s on demand from request messages and hands back a handle to each (docs/components/pools.md)`,
     schema: poolSchema(kind),

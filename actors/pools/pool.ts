@@ -156,7 +156,6 @@ export class PoolBehaviour implements Behaviour<never> {
     // Independent of the request stream (docs/components/pools.md): checks run even under a steady load.
     ctx.setInterval(() => this.heartbeat(), this.settings.heartbeatMs);
     this.env.status.listChildren(() => [...this.active.values()].map((slot) => ({ name: slot.id, className: slot.key, status: slot.reporter.status })));
-    this.env.status.set('RUNNING');
   }
 
   /** docs/components/pools.md: transmit queues are paused (not stopped) so requesters see it; the runtime has stopped the children. */
@@ -166,7 +165,6 @@ export class PoolBehaviour implements Behaviour<never> {
       slot.transmit.pause();
       slot.handle.markClosed('closed', 'the pool stopped');
     }
-    this.env.status.set('STOPPED');
   }
 
   // ------------------------------------------------------------------ requests

@@ -186,6 +186,12 @@ export interface ComponentDefinition<M = never, S = unknown> {
   /** The component writes an output XQueue (LinkName), checked like needsInput (outputOf). */
   readonly needsOutput?: boolean;
   /**
+   * The component runs as soon as its start has returned (it waits for no connection): the runtime then
+   * reports RUNNING. Without it the behaviour reports RUNNING itself, when it really runs (its connection is
+   * up). Either way the runtime reports STOPPED once a stop (not a restart) has run (withLifecycleStatus).
+   */
+  readonly runsOnStart?: boolean;
+  /**
    * The settings reader, the component's compile step: turns a configuration into the immutable, typed settings
    * the behaviour runs on, validating everything and throwing a ConfigValueError (src/config/config-value-error.ts)
    * for a value it cannot use. `xroute validate` runs it and reports its error and warnings
@@ -235,7 +241,31 @@ export function createBehaviour<M, S>(def: ComponentDefinition<M, S>, env: Compo
   };
   // Without a reader there are no settings: such a definition's S is left at its default and create ignores it.
   const settings = def.settings === undefined ? (undefined as S) : def.settings(env.name, env.config, env.baseDir, context);
-  return def.create(env, settings);
+  return withLifecycleStatus(def.create(env, settings), env.status, def.runsOnStart === true);
+}
+
+/**
+ * The runtime's part of a component's status: RUNNING once start has returned (when `reportRunning`), STOPPED
+ * once a stop has run, unless the behaviour ended FAILED or already said why it stopped. A stop before a
+ * restart leaves the status to the next incarnation (a pool reads STOPPED as its child being closed).
+ */
+function withLifecycleStatus<M>(b: Behaviour<M>, status: StatusReporter, reportRunning: boolean): Behaviour<M> {
+  return {
+    start(ctx) {
+      const started = b.start?.(ctx);
+      if (!reportRunning) return started;
+      if (started instanceof Promise) return started.then(() => status.set('RUNNING'));
+      status.set('RUNNING');
+    },
+    receive: b.receive?.bind(b),
+    async stop(ctx, reason) {
+      try {
+        await b.stop?.(ctx, reason);
+      } finally {
+        if (reason === 'stop' && status.status !== 'FAILED' && status.status !== 'STOPPED') status.set('STOPPED');
+      }
+    },
+  };
 }
 
 /** The input XQueue of a component whose definition declares needsInput (checked by the runtime before create). */
