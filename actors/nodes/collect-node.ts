@@ -14,12 +14,11 @@
  * stop; a message a consumer still holds comes back to a dead incarnation and is ignored (at-least-once).
  */
 import { ActorContext, Behaviour, describe as describeError } from '../../src/runtime/actor';
-import { ComponentDefinition, ComponentEnv, ConfigIssue, inputOf } from '../../src/runtime/component';
+import { ComponentDefinition, ComponentEnv, inputOf } from '../../src/runtime/component';
 import { Message } from '../../src/message/message';
 import { Outcome, Taken, XQueue } from '../../src/xqueue/xqueue';
 import { parsePartition } from '../../src/xqueue/partition';
 import { displayMessage } from '../../src/logging/display';
-import { settingsIssues } from '../../src/config/config-issues';
 import { OutlinkSender } from './outlink-sender';
 import { rulesetMatcher } from './job-node-config';
 import { COLLECT_NODE_SCHEMA } from './collect-node-schema';
@@ -79,21 +78,25 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
   private readonly token = {};
   private readonly stopSignal = new AbortController();
   private ctx!: ActorContext<CollectNodeMessage>;
-  private settings!: CollectNodeSettings;
-  private input!: XQueue<Message>;
+  private readonly input: XQueue<Message>;
   /** One sender per outlink position; fixed outlinks that name the same link share one. */
   private senders: OutlinkSender<Entry>[] = [];
-  private match!: (msg: Message) => number;
+  private readonly match: (msg: Message) => number;
 
-  constructor(private readonly env: ComponentEnv) {}
+  constructor(
+    private readonly env: ComponentEnv,
+    private readonly settings: CollectNodeSettings,
+  ) {
+    this.input = inputOf(env);
+    // As in the original, a message whose filter evaluation fails goes to the failure outlink (-1).
+    this.match = rulesetMatcher(settings.rulesets, (ruleset, error) => env.logger.error('ruleset filter failed; message goes to the failure outlink', { ruleset, error: describeError(error) }), -1);
+  }
 
   start(ctx: ActorContext<CollectNodeMessage>): void {
     const env = this.env;
     this.ctx = ctx;
-    this.settings = parseCollectNodeSettings(env.name, env.config, { warn: (property, text) => env.logger.warn(text, { property }) });
     const s = this.settings;
     if (env.outlinks.length !== s.outlinkNames.length) throw new Error(`${env.name}: ${s.outlinkNames.length} OutLink entries configured but ${env.outlinks.length} links given`);
-    this.input = inputOf(env);
     const byQueue = new Map<XQueue<Message>, OutlinkSender<Entry>>();
     this.senders = env.outlinks.map((q, i) => {
       let sender = byQueue.get(q);
@@ -103,10 +106,7 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
       }
       return sender;
     });
-    // As in the original, a message whose filter evaluation fails goes to the failure outlink (-1).
-    this.match = rulesetMatcher(s.rulesets, (ruleset, error) => env.logger.error('ruleset filter failed; message goes to the failure outlink', { ruleset, error: describeError(error) }), -1);
     ctx.consume(this.input, (taken) => this.onMessage(taken));
-    env.status.set('RUNNING');
   }
 
   receive(msg: CollectNodeMessage): void {
@@ -118,7 +118,6 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
   stop(): void {
     this.stopSignal.abort();
     for (const sender of new Set(this.senders)) sender.close();
-    this.env.status.set('STOPPED');
   }
 
   private onMessage(request: Request): void {
@@ -203,18 +202,15 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
   }
 }
 
-function validateCollectNode(config: Parameters<typeof parseCollectNodeSettings>[1], component = typeof config.Name === 'string' ? config.Name : 'CollectNode'): ConfigIssue[] {
-  return settingsIssues((warn) => parseCollectNodeSettings(component, config, { warn }));
-}
-
-export const collectNodeComponent: ComponentDefinition<CollectNodeMessage> = {
+export const collectNodeComponent: ComponentDefinition<CollectNodeMessage, CollectNodeSettings> = {
   className: 'node.CollectNode',
   role: 'node',
   needsInput: true,
+  runsOnStart: true,
   operations: ['collect'],
   description: 'Sends each message to a collectible outlink (e.g. a MessageEvaluator), collects it when it bounces back and routes the same message on by its return code: done, failure, or the next task of its ruleset.',
   schema: COLLECT_NODE_SCHEMA,
   repeatableOutlinks: FIRST_COLLECTIBLE,
-  validate: (config) => validateCollectNode(config),
-  create: (env) => new CollectNodeBehaviour(env),
+  settings: (name, config, _baseDir, context) => parseCollectNodeSettings(name, config, { warn: context.warn }),
+  create: (env, settings) => new CollectNodeBehaviour(env, settings),
 };

@@ -77,7 +77,8 @@ export const JOB_NODE_SCHEMA: JsonSchema = {
   required: ['OutLink'],
 };
 
-function unknownRulesetKeys(config: ComponentConfig): ConfigIssue[] {
+/** Ruleset keys JobNode does not know (the settings reader passes over them), each with a "did you mean". */
+export function unknownRulesetKeys(config: ComponentConfig): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   const list = config.Ruleset;
   if (!Array.isArray(list)) return issues;
@@ -92,7 +93,10 @@ function unknownRulesetKeys(config: ComponentConfig): ConfigIssue[] {
   return issues;
 }
 
-/** Everything the schema cannot check: unknown ruleset keys, patterns, templates, windows, outlink layout. */
+/**
+ * Everything the schema cannot check, for a configuration on its own: unknown ruleset keys, then what the
+ * settings reader finds (patterns, templates, windows, outlink layout).
+ */
 export function validateJobNode(config: ComponentConfig, component = typeof config.Name === 'string' ? config.Name : 'JobNode'): ConfigIssue[] {
   const issues = unknownRulesetKeys(config);
   return [...issues, ...settingsIssues((warn) => parseJobNodeSettings(component, config, { warn }))];

@@ -38,7 +38,7 @@ import { JobScheduler, JobView, SchedulerEvent, SchedulerPort, WorkerState } fro
 import { BYPASS_OUTLINK, FIRST_WORKER_OUTLINK, JobNodeSettings, NOTICE_OUTLINK, parseJobNodeSettings, rulesetMatcher } from './job-node-config';
 import { JobIdentity, NoticeDetails, jobName, noticeEvent, queryEvent, queryResultEvent } from './job-node-events';
 import { EventPriority, JOB_EVENT_PROPERTY, QueryOperation } from './job-event-protocol';
-import { JOB_NODE_SCHEMA, validateJobNode } from './job-node-schema';
+import { JOB_NODE_SCHEMA, unknownRulesetKeys } from './job-node-schema';
 import { SharedLimits } from './job-node-shared-limits';
 import { RedisSharedState } from './job-node-shared-redis';
 import { redactText } from '../../src/logging/redact';
@@ -106,12 +106,11 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
   /** Identifies this incarnation in the completion messages it receives. */
   private readonly token = {};
   private ctx!: ActorContext<JobNodeMessage>;
-  private settings!: JobNodeSettings;
   private scheduler!: JobScheduler<Request>;
-  private input!: XQueue<Message>;
-  private notice!: XQueue<Message>;
-  private bypass!: XQueue<Message>;
-  private workers: XQueue<Message>[] = [];
+  private readonly input: XQueue<Message>;
+  private readonly notice: XQueue<Message>;
+  private readonly bypass: XQueue<Message>;
+  private readonly workers: XQueue<Message>[];
   private partitions: Partition[] = [];
   private readonly requests = new Map<number, Placement>();
   private readonly queries = new Map<number, Placement>();
@@ -122,27 +121,31 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
   /** Cluster-wide limits (SharedState); undefined = this process alone. */
   private shared: SharedLimits | undefined;
   /** With SharedState: each request's group and key, computed once before it enters the scheduler. */
-  private matcher!: (msg: Message) => number;
+  private readonly matcher: (msg: Message) => number;
   private readonly routes = new WeakMap<Request, { group: number; key: string | undefined }>();
   private consumer!: QueueConsumer;
   /** Set by drain(): requests put back into the input, whose later returns are ignored. */
   private draining: WeakSet<Request> | undefined;
 
-  constructor(private readonly env: ComponentEnv) {}
-
-  start(ctx: ActorContext<JobNodeMessage>): void {
-    const env = this.env;
-    this.ctx = ctx;
-    this.settings = parseJobNodeSettings(env.name, env.config, { warn: (property, text) => env.logger.warn(text, { property }) });
-    const s = this.settings;
-    if (env.outlinks.length !== s.outlinkNames.length) throw new Error(`${env.name}: ${s.outlinkNames.length} OutLink entries configured but ${env.outlinks.length} links given`);
+  constructor(
+    private readonly env: ComponentEnv,
+    private readonly settings: JobNodeSettings,
+  ) {
     this.input = inputOf(env);
     this.notice = env.outlinks[NOTICE_OUTLINK];
     this.bypass = env.outlinks[BYPASS_OUTLINK];
     this.workers = env.outlinks.slice(FIRST_WORKER_OUTLINK);
+    this.matcher = rulesetMatcher(settings.rulesets, (ruleset, error) => env.logger.error('ruleset filter failed; message goes to nohit', { ruleset, error: describeError(error) }));
+  }
+
+  start(ctx: ActorContext<JobNodeMessage>): void {
+    const env = this.env;
+    this.ctx = ctx;
+    const s = this.settings;
+    if (env.outlinks.length !== s.outlinkNames.length) throw new Error(`${env.name}: ${s.outlinkNames.length} OutLink entries configured but ${env.outlinks.length} links given`);
     this.partitions = env.outlinks.map((q, i) => parsePartition(s.outlinkPartitions[i], q.capacity, q.name));
     this.bypassSender = new OutlinkSender(this.bypass, this.partitions[BYPASS_OUTLINK], this.stopSignal.signal, (e) => ctx.fail(e));
-    const matcher = (this.matcher = rulesetMatcher(s.rulesets, (ruleset, error) => env.logger.error('ruleset filter failed; message goes to nohit', { ruleset, error: describeError(error) })));
+    const matcher = this.matcher;
     if (s.shared !== undefined) this.shared = this.startSharedLimits();
     const shared = this.shared;
     this.scheduler = new JobScheduler<Request>({
@@ -156,7 +159,6 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     });
     this.adoptOrphanedWorkers();
     this.consumer = ctx.consume(this.input, (taken) => this.onRequest(taken));
-    env.status.set('RUNNING');
   }
 
   drain(_ctx: ActorContext<JobNodeMessage>, request: DrainRequest): void {
@@ -212,7 +214,6 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     // these copies would otherwise run twice.
     for (const p of [...this.requests.values(), ...this.queries.values()]) this.workers[p.worker]?.takeback(p.cell);
     this.bypassSender?.close();
-    this.env.status.set('STOPPED');
   }
 
   // ------------------------------------------------------------------ arrivals
@@ -597,13 +598,15 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
   }
 }
 
-export const jobNodeComponent: ComponentDefinition<JobNodeMessage> = {
+export const jobNodeComponent: ComponentDefinition<JobNodeMessage, JobNodeSettings> = {
   className: 'node.JobNode',
   role: 'node',
   needsInput: true,
+  runsOnStart: true,
   operations: ['schedule'],
   description: 'Schedules job requests onto worker outlinks by ruleset priority, per-group threshold (optionally by time window) and job key; queries active jobs every heartbeat and escalates scheduling, query results, completion and expiry to the notice outlink.',
   schema: JOB_NODE_SCHEMA,
-  validate: (config) => validateJobNode(config),
-  create: (env) => new JobNodeBehaviour(env),
+  settings: (name, config, _baseDir, context) => parseJobNodeSettings(name, config, { warn: context.warn }),
+  validate: (config) => unknownRulesetKeys(config),
+  create: (env, settings) => new JobNodeBehaviour(env, settings),
 };

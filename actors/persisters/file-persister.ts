@@ -127,7 +127,6 @@ class FilePersisterBehaviour implements Behaviour<never> {
     this.ctx = ctx;
     const input = inputOf(this.env);
     this.consumer = ctx.consume(input, (taken, queue) => ctx.guard(() => this.process(taken, queue))(), { maxInFlight: 1 });
-    this.env.status.set('RUNNING');
   }
 
   stop(): void {
@@ -225,6 +224,7 @@ export const FILE_PERSISTER: ComponentDefinition<never, FilePersisterSettings> =
   className: 'persister.FilePersister',
   role: 'persister',
   needsInput: true,
+  runsOnStart: true,
   operations: FILE_PERSISTER_OPERATIONS,
   description: 'downloads (or stores) a file:// or http(s):// resource for each message (docs/components/stream-and-file.md)',
   schema: FILE_PERSISTER_SCHEMA,

@@ -62,7 +62,6 @@ class JobPersisterBehaviour implements Behaviour<never> {
     this.ctx = ctx;
     this.input = inputOf(this.env);
     this.consumer = ctx.consume(this.input, (taken) => this.onMessage(taken), { maxInFlight: this.s.maxJobs + 1 });
-    this.env.status.set('RUNNING');
   }
 
   /**
@@ -93,7 +92,6 @@ class JobPersisterBehaviour implements Behaviour<never> {
       const left = jobs.filter((_, i) => !gone[i]).map((j) => j.process.pid);
       if (left.length > 0) this.env.logger.error('processes of killed jobs are still alive after SIGKILL', { pids: left });
     }
-    this.env.status.set('STOPPED');
   }
 
   // ------------------------------------------------------------------ input
@@ -211,6 +209,7 @@ export const JOB_PERSISTER: ComponentDefinition<never, JobPersisterSettings> = {
   className: 'persister.JobPersister',
   role: 'persister',
   needsInput: true,
+  runsOnStart: true,
   operations: JOB_PERSISTER_OPERATIONS,
   description:
     'Runs a child process per job request (Script template, no shell unless Shell is "true"), stores its exit code in RCField and its output in OutputField, and removes the request when the process ends; answers JobNode query events (status, progress, duration, pid, actionCount) and kills the job on an abort event or after Timeout.',

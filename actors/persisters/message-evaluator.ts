@@ -4,7 +4,7 @@
  * is the "bounce back" — the producer's completion callback receives the same, now evaluated, message.
  * It never acknowledges a broker and never forwards anything (docs/components/message-evaluator.md).
  */
-import { ComponentDefinition, inputOf } from '../../src/runtime/component';
+import { ComponentConfig, ComponentDefinition, inputOf } from '../../src/runtime/component';
 import { displayMessage } from '../../src/logging/display';
 import { intStr, str } from '../../src/config/schema-helpers';
 import { Logger } from '../../src/logging/logger';
@@ -20,10 +20,27 @@ function evaluatorLogger(logger: Logger): EvaluatorLogger {
   };
 }
 
-export const messageEvaluatorComponent: ComponentDefinition<never> = {
+/** What the settings reader checked: the engine is built from it at each start, plugins started then and only then. */
+export interface MessageEvaluatorSettings {
+  readonly config: ComponentConfig;
+  readonly baseDir: string;
+  readonly pluginDirs: readonly string[];
+}
+
+/**
+ * Compiles and validates every ruleset (templates, XSLT, expressions, files, Branch and Loop references, plugin
+ * modules found in PluginDir) in a check-only engine, which runs no user code and holds nothing to close.
+ */
+function readEvaluatorSettings(config: ComponentConfig, baseDir: string, pluginDirs: readonly string[]): MessageEvaluatorSettings {
+  void new MessageEvaluatorEngine(config, { baseDir, pluginDirs, checkOnly: true });
+  return Object.freeze({ config, baseDir, pluginDirs });
+}
+
+export const messageEvaluatorComponent: ComponentDefinition<never, MessageEvaluatorSettings> = {
   className: 'persister.MessageEvaluator',
   role: 'persister',
   needsInput: true,
+  runsOnStart: true,
   operations: ['evaluate'],
   description: 'Evaluates messages against named rulesets (pattern match, then transformation) and bounces them back with a return code.',
   schema: {
@@ -36,14 +53,14 @@ export const messageEvaluatorComponent: ComponentDefinition<never> = {
       Ruleset: { type: 'object', description: 'a map from ruleset name to ruleset' },
     },
   },
-  settings: (_name, config, baseDir, context) => void new MessageEvaluatorEngine(config, { baseDir, pluginDirs: context.pluginDirs }).close(),
-  create(env) {
+  settings: (_name, config, baseDir, context) => readEvaluatorSettings(config, baseDir, context.pluginDirs),
+  create(env, settings) {
     let engine: MessageEvaluatorEngine | undefined;
     return {
       start(ctx) {
-        engine = new MessageEvaluatorEngine(env.config, {
-          baseDir: env.baseDir,
-          pluginDirs: env.pluginDirs,
+        engine = new MessageEvaluatorEngine(settings.config, {
+          baseDir: settings.baseDir,
+          pluginDirs: settings.pluginDirs,
           logger: evaluatorLogger(env.logger),
           display: (ruleset, msg, mask, names) => displayMessage(env.logger, `evaluated by ${ruleset}`, msg, mask, names),
         });
@@ -57,7 +74,6 @@ export const messageEvaluatorComponent: ComponentDefinition<never> = {
             // a message whose properties cannot be read was bounced untouched; nothing to count
           }
         };
-        env.status.set('RUNNING');
         let warnedInvalidUtf8 = false;
         ctx.consume(input, (taken, q) => {
           // Rules see invalid UTF-8 as U+FFFD; count it, and say so once, so that corruption is visible.
@@ -86,7 +102,6 @@ export const messageEvaluatorComponent: ComponentDefinition<never> = {
         });
       },
       async stop() {
-        env.status.set('STOPPED');
         await engine?.close();
       },
     };

@@ -41,7 +41,7 @@ import { QueueState, Taken, XQueue } from '../../src/xqueue/xqueue';
 import { isClosedOutput, isClosedOutputError, tolerateOutputErrors } from '../../src/runtime/closed-output';
 import { StreamFramer } from '../stream/framing';
 import { describeTarget } from '../stream/stream-target';
-import { createReplyParser } from './stream-reply-parser';
+import { checkReplyParser, createReplyParser } from './stream-reply-parser';
 import { StreamConnection, streamPersisterConnection } from './stream-connection';
 import { PatternReplyReader, renderRequest } from './stream-framing';
 import { PendingRequest, PendingRequests, pendingRequest } from './stream-pending';
@@ -448,7 +448,7 @@ export const STREAM_PERSISTER: ComponentDefinition<never, StreamPersisterSetting
   schema: STREAM_PERSISTER_SCHEMA,
   settings: (name, config, baseDir, context) => {
     const s = readStreamPersisterSettings(name, config, baseDir);
-    if (s.parser) createReplyParser(name, s.parser, context.pluginDirs);
+    if (s.parser) checkReplyParser(name, s.parser, context.pluginDirs);
     return s;
   },
   create: (env, settings) => new StreamPersisterBehaviour(env, settings),

@@ -138,13 +138,23 @@ export function readParserSpec(component: string, raw: unknown): ParserSpec | un
 }
 
 /** Builds the parser; an unknown class or a plugin outside every PluginDir is a ComponentConfigError. */
+/** The module of a parser plugin, found in PluginDir; ComponentConfigError when none holds it. */
+function parserModule(component: string, spec: ParserSpec, pluginDirs: readonly string[]): string {
+  const file = resolvePluginModule(spec.className, pluginDirs);
+  if (file !== undefined) return file;
+  const where = pluginDirs.length === 0 ? 'no PluginDir is configured' : `not found in PluginDir ${pluginDirs.join(', ')}`;
+  throw new ComponentConfigError(component, 'Parser/ClassName', spec.className, `"${EVENT_PARSER_CLASS}" or a .js or .ts module inside a PluginDir (${where})`);
+}
+
+/** Checks a Parser without running user code (the settings reader): a plugin module is found, not loaded. */
+export function checkReplyParser(component: string, spec: ParserSpec, pluginDirs: readonly string[]): void {
+  if (EVENT_PARSER_NAMES.has(spec.className)) new EventReplyParser(spec.argument, component);
+  else parserModule(component, spec, pluginDirs);
+}
+
 export function createReplyParser(component: string, spec: ParserSpec, pluginDirs: readonly string[]): ReplyParser {
   if (EVENT_PARSER_NAMES.has(spec.className)) return new EventReplyParser(spec.argument, component);
-  const file = resolvePluginModule(spec.className, pluginDirs);
-  if (file === undefined) {
-    const where = pluginDirs.length === 0 ? 'no PluginDir is configured' : `not found in PluginDir ${pluginDirs.join(', ')}`;
-    throw new ComponentConfigError(component, 'Parser/ClassName', spec.className, `"${EVENT_PARSER_CLASS}" or a .js or .ts module inside a PluginDir (${where})`);
-  }
+  const file = parserModule(component, spec, pluginDirs);
   let target: unknown;
   try {
     target = createPluginInstance(file, spec.argument);

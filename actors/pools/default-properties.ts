@@ -48,7 +48,7 @@ export function parseDefaultProperties(
   value: ConfigValue | undefined,
   kind: PoolKind,
   registry: ComponentRegistry,
-  logger: Logger,
+  logger: Pick<Logger, 'warn'>,
 ): Map<string, ClassDefaults> {
   const out = new Map<string, ClassDefaults>();
   if (value === undefined) return out;

@@ -6,7 +6,7 @@ import { intStr, str, strMap } from '../../src/config/schema-helpers';
 import { Template } from '../../src/rules/template';
 import { ConfigReader } from '../support/config-values';
 import { settingsIssues } from '../../src/config/config-issues';
-import { PoolBehaviour, maxNumberKey, readPoolSettings } from './pool';
+import { PoolBehaviour, PoolSettings, maxNumberKey, readPoolSettings } from './pool';
 import { PoolKind } from './scheme-table';
 
 function poolSchema(kind: PoolKind): JsonSchema {
@@ -59,23 +59,25 @@ function validatePool(kind: PoolKind, config: ComponentConfig, baseDir: string, 
   if (Array.isArray(defaults)) {
     defaults.forEach((d, i) => {
       if (typeof d !== 'object' || d === null || Array.isArray(d)) return;
-      if (typeof d.ClassName !== 'string') issues.push({ property: `DefaultProperty/${i}`, message: 'entry without ClassName is ignored', severity: 'warning' });
-      else if (registry !== undefined) issues.push(...defaultEntryIssues(kind, d, `DefaultProperty/${i}`, baseDir, registry));
+      // An entry without ClassName: the settings reader warns that it is ignored.
+      if (typeof d.ClassName === 'string' && registry !== undefined) issues.push(...defaultEntryIssues(kind, d, `DefaultProperty/${i}`, baseDir, registry));
     });
   }
   return issues;
 }
 
-export function poolDefinition(kind: PoolKind): ComponentDefinition<never> {
+export function poolDefinition(kind: PoolKind): ComponentDefinition<never, PoolSettings> {
   const name = kind === 'persister' ? 'PersisterPool' : 'ReceiverPool';
   return {
     className: `persister.${name}`,
     role: 'persister',
     needsInput: true,
+    runsOnStart: true,
     operations: ['accept'],
     description: `creates ${kind}s on demand from request messages and hands back a handle to each (docs/components/pools.md)`,
     schema: poolSchema(kind),
+    settings: (name, config, _baseDir, context) => readPoolSettings(kind, { name, config, ...context }),
     validate: (config, baseDir, context) => validatePool(kind, config, baseDir, context?.registry),
-    create: (env) => new PoolBehaviour(env, readPoolSettings(kind, env)),
+    create: (env, settings) => new PoolBehaviour(env, settings),
   };
 }

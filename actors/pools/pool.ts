@@ -14,7 +14,17 @@
  * merged properties, at most MaxRetry times within the supervision window; then it is FAILED.
  */
 import { ActorContext, ActorRef, Behaviour, BehaviourFactory } from '../../src/runtime/actor';
-import { ComponentEnv, ComponentStatus, StatusReporter, AnyComponentDefinition, inputOf, createBehaviour } from '../../src/runtime/component';
+import {
+  ComponentConfig,
+  ComponentEnv,
+  ComponentRegistry,
+  ComponentStatus,
+  StatusReporter,
+  AnyComponentDefinition,
+  ValidationContext,
+  inputOf,
+  createBehaviour,
+} from '../../src/runtime/component';
 import { SupervisionPolicy } from '../../src/runtime/supervision-policy';
 import { Message } from '../../src/message/message';
 import { Template } from '../../src/rules/template';
@@ -69,23 +79,38 @@ export function maxNumberKey(kind: PoolKind): string {
   return kind === 'persister' ? 'MaxNumberPersister' : 'MaxNumberReceiver';
 }
 
-/** Reads and checks the pool's own configuration (throws ComponentConfigError). */
-export function readPoolSettings(kind: PoolKind, env: ComponentEnv): PoolSettings {
-  const c = new ConfigReader(env.name, env.config);
-  const template = c.has('Template') ? new Template(c.required('Template'), { where: { component: env.name, key: 'Template' } }) : undefined;
+/** What the pool's settings reader reads: the configuration and what the validation context adds. */
+export interface PoolSettingsSource extends Pick<ValidationContext, 'inputCapacity' | 'warn'> {
+  readonly name: string;
+  readonly config: ComponentConfig;
+  /** The component classes DefaultProperty entries name (none known without it). */
+  readonly registry?: ComponentRegistry;
+}
+
+/** The pool's settings reader: reads and checks its own configuration (throws ComponentConfigError). */
+export function readPoolSettings(kind: PoolKind, source: PoolSettingsSource): PoolSettings {
+  const c = new ConfigReader(source.name, source.config);
+  const template = c.has('Template') ? new Template(c.required('Template'), { where: { component: source.name, key: 'Template' } }) : undefined;
+  const warn = source.warn;
+  const warnings = { warn: (text: string, fields?: Record<string, unknown>) => warn?.(String(fields?.property ?? ''), text, stringFields(fields)) };
   return {
     kind,
     heartbeatMs: c.number('Heartbeat', DEFAULT_HEARTBEAT_SECONDS, { min: 0.001 }) * 1000,
     maxNumber: c.int(maxNumberKey(kind), DEFAULT_MAX_NUMBER, { min: 1 }),
-    defaultPoolSize: c.int('DefaultPoolSize', env.input?.capacity ?? c.int('Capacity', 1, { min: 1 }), { min: 1 }),
+    defaultPoolSize: c.int('DefaultPoolSize', source.inputCapacity ?? c.int('Capacity', 1, { min: 1 }), { min: 1 }),
     uriField: c.string('URIField', 'URI'),
     rcField: c.string('RCField', 'ReturnCode'),
     template,
-    defaults: parseDefaultProperties(env.name, c.raw('DefaultProperty'), kind, env.registry, env.logger),
+    defaults: parseDefaultProperties(source.name, c.raw('DefaultProperty'), kind, source.registry ?? new ComponentRegistry(), warnings),
     maxRetry: c.has('MaxRetry') ? c.int('MaxRetry', 0, { min: 0 }) : undefined,
     displayMask: parseDisplayMask(c.string('DisplayMask')),
     displayProperties: Object.keys(c.stringMap('StringProperty')),
   };
+}
+
+/** A log line's fields as a settings warning carries them. */
+function stringFields(fields: Record<string, unknown> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(fields ?? {}).map(([k, v]) => [k, String(v)]));
 }
 
 interface Slot {
@@ -131,7 +156,6 @@ export class PoolBehaviour implements Behaviour<never> {
     // Independent of the request stream (docs/components/pools.md): checks run even under a steady load.
     ctx.setInterval(() => this.heartbeat(), this.settings.heartbeatMs);
     this.env.status.listChildren(() => [...this.active.values()].map((slot) => ({ name: slot.id, className: slot.key, status: slot.reporter.status })));
-    this.env.status.set('RUNNING');
   }
 
   /** docs/components/pools.md: transmit queues are paused (not stopped) so requesters see it; the runtime has stopped the children. */
@@ -141,7 +165,6 @@ export class PoolBehaviour implements Behaviour<never> {
       slot.transmit.pause();
       slot.handle.markClosed('closed', 'the pool stopped');
     }
-    this.env.status.set('STOPPED');
   }
 
   // ------------------------------------------------------------------ requests

@@ -76,14 +76,23 @@ function nameFor(def: AnyComponentDefinition, config: ComponentConfig): string {
  * over the same value, so only the reader's problem is reported.
  */
 function ownProblems(def: AnyComponentDefinition, config: ComponentConfig, baseDir: string, context: ValidationContext): ComponentProblem[] {
-  const issues: ConfigIssue[] = def.settings === undefined ? [] : settingsIssues(() => def.settings?.(nameFor(def, config), config, baseDir, context));
-  const readFailed = issues.length > 0;
+  const issues: ConfigIssue[] = def.settings === undefined ? [] : settingsIssues((warn) => def.settings?.(nameFor(def, config), config, baseDir, { ...context, warn }));
+  const readFailed = issues.some((issue) => issue.severity !== 'warning');
   try {
     issues.push(...(def.validate?.(config, baseDir, context) ?? []));
   } catch (e) {
     if (!readFailed) issues.push(issueOf(e));
   }
-  return issues.map((issue) => ({ property: issue.property, message: issue.message, severity: issue.severity ?? 'error' }));
+  // A check that reads a property on its own (a pool checks each one) finds the reader's problem again: said once.
+  const said = new Set<string>();
+  return issues
+    .map((issue) => ({ property: issue.property, message: issue.message, severity: issue.severity ?? 'error' }))
+    .filter((p) => {
+      const key = `${p.severity}\0${p.property}\0${p.message}`;
+      if (said.has(key)) return false;
+      said.add(key);
+      return true;
+    });
 }
 
 /** The problem of a configuration nested deeper than any real one (refused before anything walks it). */

@@ -16,4 +16,10 @@ export interface MessageEvaluatorOptions {
   random?: () => number;
   /** Called for each message a ruleset with DisplayMask > 0 handled. */
   display?: DisplayHook;
+  /**
+   * Build only to check the configuration (the component's settings reader, `xroute validate`): everything is
+   * compiled and validated, but no user code runs: plugin modules are found in PluginDir, never loaded or started.
+   * Such an engine must not evaluate messages.
+   */
+  checkOnly?: boolean;
 }

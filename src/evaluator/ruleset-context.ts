@@ -54,6 +54,7 @@ export function rulesetContext(scope: CompilationScope, rulesetName: string): Ru
     rulesetName,
     baseDir: options.baseDir,
     pluginDirs: options.pluginDirs.map(resolvePath),
+    checkOnly: options.checkOnly === true,
     clock,
     random,
     logger,

@@ -17,7 +17,8 @@
  *    matching (so a message without body text does not match) and passes it to the action.
  *  - `compile(ruleset, ctx)`: runs once, at start-up. Validate everything here and throw
  *    RuleConfigError (use `ctx.where(key)`) for anything wrong: a missing file, a bad expression.
- *    Resolve relative paths with `ctx.resolvePath`. It returns the action.
+ *    Resolve relative paths with `ctx.resolvePath`. It returns the action. It also runs when a
+ *    configuration is only checked (`ctx.checkOnly`, `xroute validate`): then it must run no user code.
  *  - the action `(msg, bodyText) => result` runs after the ruleset's filter matched. It transforms
  *    the message in place. Return nothing (or 0) for SUCCESS, 1 for FAILURE (a check that did not
  *    pass), -1 for EXCEPTION; or throw (any error means EXCEPTION; the engine logs it and never lets
@@ -72,6 +73,8 @@ export interface RulesetKindContext {
   readonly baseDir: string;
   /** The only directories plugins may be loaded from. */
   readonly pluginDirs: readonly string[];
+  /** The engine is built only to check the configuration: a kind must not run user code (load or start a plugin). */
+  readonly checkOnly: boolean;
   readonly clock: () => number;
   readonly random: () => number;
   readonly logger: EvaluatorLogger;

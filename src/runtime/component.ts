@@ -167,6 +167,13 @@ export interface ValidationContext {
    * reader checks its Partition against it.
    */
   readonly outputCapacity?: number;
+  /** The capacity of the input XQueue, when there is one (at start): a pool's DefaultPoolSize defaults to it. */
+  readonly inputCapacity?: number;
+  /**
+   * Where a settings reader reports a value it can use but that is probably not what the user meant:
+   * `xroute validate` lists it as a warning, a start logs it (with `fields`).
+   */
+  readonly warn?: (property: string, message: string, fields?: Readonly<Record<string, string>>) => void;
 }
 
 /** JSON Schema (draft 2020-12 / draft-07 subset ajv understands) for a component's own properties. */
@@ -202,11 +209,18 @@ export interface ComponentDefinition<M = never, S = unknown> {
    */
   readsToEnd?(config: ComponentConfig, baseDir: string): boolean;
   /**
-   * The settings reader: turns a configuration into the typed settings the behaviour runs on, throwing a
-   * ConfigValueError (src/config/config-value-error.ts) for a value it cannot use. `xroute validate` runs it
-   * and reports its error (src/config/config-issues.ts); at every start the runtime runs it once more
-   * (createBehaviour) and hands what it read to create(), so that the two cannot read differently.
-   * Runs before anything connects; must not open connections.
+   * The component runs as soon as its start has returned (it waits for no connection): the runtime then
+   * reports RUNNING. Without it the behaviour reports RUNNING itself, when it really runs (its connection is
+   * up). Either way the runtime reports STOPPED once a stop (not a restart) has run (withLifecycleStatus).
+   */
+  readonly runsOnStart?: boolean;
+  /**
+   * The settings reader, the component's compile step: turns a configuration into the immutable, typed settings
+   * the behaviour runs on, validating everything and throwing a ConfigValueError (src/config/config-value-error.ts)
+   * for a value it cannot use. `xroute validate` runs it and reports its error and warnings
+   * (src/config/config-issues.ts); at every start the runtime runs it once more (createBehaviour) and hands
+   * what it read to create(), so that the two cannot read differently. Free of side effects: it opens no
+   * connection, starts no timer, instantiates nothing and runs no user code (a plugin is found, not loaded).
    */
   readonly settings?: (name: string, config: ComponentConfig, baseDir: string, context: ValidationContext) => S;
   /**
@@ -216,7 +230,8 @@ export interface ComponentDefinition<M = never, S = unknown> {
   validate?(config: ComponentConfig, baseDir: string, context?: ValidationContext): ConfigIssue[];
   /**
    * A new behaviour for each start and restart, on the settings the runtime read with `settings` (a method,
-   * so that a definition of any settings type is an AnyComponentDefinition).
+   * so that a definition of any settings type is an AnyComponentDefinition). It and the behaviour's start
+   * read the settings, never the configuration; start is where connections open and plugins start.
    */
   create(env: ComponentEnv, settings: S): Behaviour<M>;
 }
@@ -240,10 +255,40 @@ export function checkLinks(def: Pick<AnyComponentDefinition, 'needsInput' | 'nee
  */
 export function createBehaviour<M, S>(def: ComponentDefinition<M, S>, env: ComponentEnv): Behaviour<M> {
   checkLinks(def, env);
-  const context: ValidationContext = { pluginDirs: env.pluginDirs, registry: env.registry, outputCapacity: env.output?.capacity };
+  const context: ValidationContext = {
+    pluginDirs: env.pluginDirs,
+    registry: env.registry,
+    outputCapacity: env.output?.capacity,
+    inputCapacity: env.input?.capacity,
+    warn: (property, text, fields) => env.logger.warn(text, { ...fields, property }),
+  };
   // Without a reader there are no settings: such a definition's S is left at its default and create ignores it.
   const settings = def.settings === undefined ? (undefined as S) : def.settings(env.name, env.config, env.baseDir, context);
-  return def.create(env, settings);
+  return withLifecycleStatus(def.create(env, settings), env.status, def.runsOnStart === true);
+}
+
+/**
+ * The runtime's part of a component's status: RUNNING once start has returned (when `reportRunning`), STOPPED
+ * once a stop has run, unless the behaviour ended FAILED or already said why it stopped. A stop before a
+ * restart leaves the status to the next incarnation (a pool reads STOPPED as its child being closed).
+ */
+function withLifecycleStatus<M>(b: Behaviour<M>, status: StatusReporter, reportRunning: boolean): Behaviour<M> {
+  return {
+    start(ctx) {
+      const started = b.start?.(ctx);
+      if (!reportRunning) return started;
+      if (started instanceof Promise) return started.then(() => status.set('RUNNING'));
+      status.set('RUNNING');
+    },
+    receive: b.receive?.bind(b),
+    async stop(ctx, reason) {
+      try {
+        await b.stop?.(ctx, reason);
+      } finally {
+        if (reason === 'stop' && status.status !== 'FAILED' && status.status !== 'STOPPED') status.set('STOPPED');
+      }
+    },
+  };
 }
 
 /** The input XQueue of a component whose definition declares needsInput (checked by the runtime before create). */

@@ -14,6 +14,9 @@
  *
  * Deviation (the original's quirk, fixed; docs/evaluator/rules.md): instances are shared between rulesets only when the module, the
  * method and the whole argument are equal (the original compared only part of the argument).
+ *
+ * A check-only engine (the settings reader, `xroute validate`) finds the module but neither loads nor starts
+ * it: checking a configuration runs no user code.
  */
 import { Message } from '../../message';
 import { RuleConfigError, RuleEvaluationError, isRecord } from '../errors';
@@ -47,6 +50,13 @@ function outcome(result: unknown): void {
   throw new RuleEvaluationError(`plugin returned an error: ${String(result)}`);
 }
 
+/** The action of a plugin found but not started (a check-only engine, which evaluates nothing). */
+function notStarted(file: string): () => never {
+  return () => {
+    throw new RuleEvaluationError(`plugin ${file} was not started: the engine was built only to check the configuration`);
+  };
+}
+
 export const PLUGIN_KIND: RulesetKind = {
   name: 'plugin',
   precedence: KIND_PRECEDENCE.plugin,
@@ -65,6 +75,8 @@ export const PLUGIN_KIND: RulesetKind = {
         'a .js or .ts module inside a PluginDir',
       );
     }
+    // Checking a configuration runs no user code: the module is found, not loaded (its exports are checked at start).
+    if (ctx.checkOnly) return notStarted(file);
     const argument = ruleset.FormatterArgument ?? null;
     const key = `plugin\0${file}\0${methodName}\0${stableJson(argument)}`;
     let instance = ctx.engineCache.get(key) as { target: unknown; method: PluginMethod } | undefined;
