@@ -281,6 +281,7 @@ function withLifecycleStatus<M>(b: Behaviour<M>, status: StatusReporter, reportR
       status.set('RUNNING');
     },
     receive: b.receive?.bind(b),
+    drain: b.drain?.bind(b),
     async stop(ctx, reason) {
       try {
         await b.stop?.(ctx, reason);

@@ -35,7 +35,8 @@ function pipeToHead(args: string[]): Promise<{ line: string; status: number; std
 const STACK_OR_EPIPE = /^\s+at |EPIPE|Unhandled/m;
 
 it('run: stops the flow cleanly when its stdout reader exits, reaps its jobs, and exits 141 without a stack trace', async () => {
-  const r = await pipeToHead(['run', 'config/demo.json', '--json-logs']);
+  // debug: the log line of each job's end carries its pid (info shows only what an operator acts on)
+  const r = await pipeToHead(['run', 'config/demo.json', '--json-logs', '--log-level', 'debug']);
   expect(r.line).toMatch(/^notice/);
   expect(r.stderr).not.toMatch(STACK_OR_EPIPE);
   const log = r.stderr.trim().split('\n').map((l) => JSON.parse(l) as { message: string; pid?: number; pids?: number[] });
