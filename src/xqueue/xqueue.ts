@@ -80,6 +80,8 @@ export interface XQueueStats {
   readonly totalFailed: number;
   readonly totalPutback: number;
   readonly totalTakeback: number;
+  /** Milliseconds since the oldest message present (waiting or in flight) was added; 0 when none. */
+  readonly oldestAgeMs: number;
 }
 
 interface Waiter {
@@ -103,6 +105,8 @@ export class XQueue<T> {
   private readonly items: (T | undefined)[];
   private readonly callbacks: (DoneCallback<T> | undefined)[];
   private readonly seq: Float64Array;
+  /** performance.now() when each cell's message was added: read only by stats() (the oldest message's age). */
+  private readonly addedAt: Float64Array;
   private readonly generations: Uint32Array;
   private readonly holders: (Consumer | undefined)[];
   private readonly producerTallies: (MessageTally | undefined)[];
@@ -135,6 +139,7 @@ export class XQueue<T> {
     this.items = new Array<T | undefined>(n).fill(undefined);
     this.callbacks = new Array<DoneCallback<T> | undefined>(n).fill(undefined);
     this.seq = new Float64Array(n);
+    this.addedAt = new Float64Array(n);
     this.generations = new Uint32Array(n);
     this.holders = new Array<Consumer | undefined>(n).fill(undefined);
     this.producerTallies = new Array<MessageTally | undefined>(n).fill(undefined);
@@ -231,6 +236,7 @@ export class XQueue<T> {
     this.items[cell] = item;
     this.callbacks[cell] = onDone;
     this.seq[cell] = this.nextSeq++;
+    this.addedAt[cell] = performance.now();
     this.ready.pushBack(cell);
     this.counters.added++;
     this.wakeConsumer();
@@ -475,7 +481,15 @@ export class XQueue<T> {
       totalFailed: this.counters.failed,
       totalPutback: this.counters.putback,
       totalTakeback: this.counters.takeback,
+      oldestAgeMs: this.oldestAgeMs(),
     };
+  }
+
+  /** Age of the oldest message present: the first waiting one (the ready ring is in add order) or one held by a consumer. */
+  private oldestAgeMs(): number {
+    let oldest = this.ready.size > 0 ? this.addedAt[this.ready.at(0)] : Infinity;
+    if (this.takenCount > 0) for (const c of this.consumers) for (const cell of c.held) oldest = Math.min(oldest, this.addedAt[cell]);
+    return oldest === Infinity ? 0 : Math.max(0, performance.now() - oldest);
   }
 
   // ------------------------------------------------------------------ internals
@@ -523,6 +537,9 @@ export class XQueue<T> {
   private restore(cell: number): void {
     this.cellState[cell] = OCCUPIED;
     this.takenCount--;
+    // Given back unfinished: its consumer counts it in again when it (or a replacement) takes it (in - done - failed is in flight).
+    const tally = this.holders[cell]?.tally;
+    if (tally !== undefined) tally.in--;
     this.holders[cell] = undefined;
     this.counters.putback++;
     const s = this.seq[cell];
