@@ -23,8 +23,9 @@ export interface FlowHealth {
 }
 
 export function stuckReason(link: LinkFacts, running: (component: string) => boolean): StuckReason | undefined {
-  if (link.free === 0) return 'full';
+  // The cause first: a full link behind a consumer that is down is stuck because of that consumer.
   if (link.size > 0 && !link.consumers.some(running)) return 'consumer-not-running';
+  if (link.free === 0) return 'full';
   return undefined;
 }
 

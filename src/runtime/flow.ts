@@ -451,7 +451,7 @@ function linkCounts(s: XQueueStats): InOut {
 }
 
 /** Configuration properties that name where a component talks to its broker (or file system). */
-const ENDPOINT_KEYS = ['URI', 'URL', 'HostName', 'Host', 'Port', 'VHost', 'ExchangeName', 'RoutingKey', 'QueueName', 'TopicName', 'Address', 'Destination', 'FileName', 'Path'];
+const ENDPOINT_KEYS = ['URI', 'URL', 'HostName', 'Host', 'Port', 'VirtualHost', 'ExchangeName', 'RoutingKey', 'QueueName', 'TopicName', 'Address', 'Destination', 'FileName', 'Path'];
 
 /** The endpoint of a component as configured, URI passwords and configured secrets masked. */
 export function endpointOf(config: ComponentSpec['config']): Record<string, string> | undefined {
