@@ -8,6 +8,7 @@ import { ChildProcess, execFile, spawn } from 'child_process';
 import { mkdtempSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
+import { waitForOutput } from '../../support/process-output';
 import type { FlowStatus } from '../../../src/runtime/flow';
 import { Admin, uniqueName, waitForCounts } from '../amqp/amqp-kit';
 
@@ -16,23 +17,6 @@ jest.setTimeout(120_000);
 const MAIN = path.resolve(__dirname, '../../../dist/src/cli/main.js');
 const MESSAGES = 30;
 const CAPACITY = 8;
-
-function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const timer = setTimeout(() => reject(new Error(`no ${pattern} in ${timeoutMs} ms; output: ${text}`)), timeoutMs);
-    const on = (d: Buffer) => {
-      text += String(d);
-      const m = text.match(pattern);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m);
-      }
-    };
-    child.stdout!.on('data', on);
-    child.stderr!.on('data', on);
-  });
-}
 
 function xrouteStatus(url: string): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
