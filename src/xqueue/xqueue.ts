@@ -13,6 +13,7 @@
  * crashes is detached and every cell it held is put back at its original position, so a replacement
  * takes over without losing or duplicating a cell; a late remove() from the crashed consumer is refused.
  */
+import { AddClock } from './add-clock';
 import { CellRing } from './cell-ring';
 import { XQueueStoppedError, ReserveAbortedError, XQueueError } from './errors';
 import { Partition, WHOLE_QUEUE, inPartition } from './partition';
@@ -80,7 +81,10 @@ export interface XQueueStats {
   readonly totalFailed: number;
   readonly totalPutback: number;
   readonly totalTakeback: number;
-  /** Milliseconds since the oldest message present (waiting or in flight) was added; 0 when none. */
+  /**
+   * Milliseconds since the oldest message present (waiting or in flight) was added, to within the interval between
+   * two stats() calls (it is dated by the first stats() after it); 0 when none.
+   */
   readonly oldestAgeMs: number;
 }
 
@@ -105,8 +109,8 @@ export class XQueue<T> {
   private readonly items: (T | undefined)[];
   private readonly callbacks: (DoneCallback<T> | undefined)[];
   private readonly seq: Float64Array;
-  /** performance.now() when each cell's message was added: read only by stats() (the oldest message's age). */
-  private readonly addedAt: Float64Array;
+  /** Dates messages by their sequence number, stamped at each stats() (no clock read per message). */
+  private readonly addClock = new AddClock();
   private readonly generations: Uint32Array;
   private readonly holders: (Consumer | undefined)[];
   private readonly producerTallies: (MessageTally | undefined)[];
@@ -139,7 +143,6 @@ export class XQueue<T> {
     this.items = new Array<T | undefined>(n).fill(undefined);
     this.callbacks = new Array<DoneCallback<T> | undefined>(n).fill(undefined);
     this.seq = new Float64Array(n);
-    this.addedAt = new Float64Array(n);
     this.generations = new Uint32Array(n);
     this.holders = new Array<Consumer | undefined>(n).fill(undefined);
     this.producerTallies = new Array<MessageTally | undefined>(n).fill(undefined);
@@ -236,7 +239,6 @@ export class XQueue<T> {
     this.items[cell] = item;
     this.callbacks[cell] = onDone;
     this.seq[cell] = this.nextSeq++;
-    this.addedAt[cell] = performance.now();
     this.ready.pushBack(cell);
     this.counters.added++;
     this.wakeConsumer();
@@ -485,11 +487,15 @@ export class XQueue<T> {
     };
   }
 
-  /** Age of the oldest message present: the first waiting one (the ready ring is in add order) or one held by a consumer. */
+  /** Age of the oldest message present: the first waiting one (the ready ring is in sequence order) or one held by a consumer. */
   private oldestAgeMs(): number {
-    let oldest = this.ready.size > 0 ? this.addedAt[this.ready.at(0)] : Infinity;
-    if (this.takenCount > 0) for (const c of this.consumers) for (const cell of c.held) oldest = Math.min(oldest, this.addedAt[cell]);
-    return oldest === Infinity ? 0 : Math.max(0, performance.now() - oldest);
+    let oldest = this.ready.size > 0 ? this.seq[this.ready.at(0)] : this.nextSeq;
+    if (this.takenCount > 0) for (const c of this.consumers) for (const cell of c.held) oldest = Math.min(oldest, this.seq[cell]);
+    const now = Date.now();
+    this.addClock.stamp(this.nextSeq, now, oldest);
+    if (oldest === this.nextSeq) return 0;
+    const addedBy = this.addClock.addedBy(oldest);
+    return addedBy === undefined ? 0 : now - addedBy;
   }
 
   // ------------------------------------------------------------------ internals
