@@ -18,9 +18,9 @@ const MAIN = path.resolve(__dirname, '../../../dist/src/cli/main.js');
 const MESSAGES = 30;
 const CAPACITY = 8;
 
-function xrouteStatus(url: string): Promise<{ code: number; out: string }> {
+function xrouteStatus(url: string, ...options: string[]): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [MAIN, 'status', '--admin', url], (err, out) => resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, out: String(out) }));
+    execFile(process.execPath, [MAIN, 'status', '--admin', url, ...options], (err, out) => resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, out: String(out) }));
   });
 }
 
@@ -112,6 +112,11 @@ describe('a persister whose exchange is missing (RabbitMQ, real xroute run --adm
     expect(r.out).toMatch(/stuck links:\n {2}in: consumer-not-running/);
     expect(r.out).toMatch(new RegExp(`rcvr\\s+receiver\\.AmqpReceiver\\s+RUNNING amber(\\s+\\S+){4}\\s+${CAPACITY}\\s`));
     expect(r.out).toMatch(/pstr\s+persister\.AmqpPersister\s+FAILED red.*(in \d+ s|\d+ s ago)$/m);
+  });
+
+  it('is reported again at each refresh of xroute status --watch', async () => {
+    const r = await xrouteStatus(url, '--watch', '--interval', '0.2', '--count', '2');
+    expect({ code: r.code, blocks: r.out.match(/^flow stuck: NOT READY/gm)?.length, stuck: r.out.match(/^ {2}in: consumer-not-running$/gm)?.length }).toEqual({ code: 1, blocks: 2, stuck: 2 });
   });
 
   it('is reported by /readyz as not ready with the stuck link', async () => {
