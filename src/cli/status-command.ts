@@ -18,9 +18,13 @@ export function adminBaseUrl(text: string): string {
   return /^https?:\/\//i.test(t) ? t : `http://${t.startsWith(':') ? '127.0.0.1' + t : t}`;
 }
 
+/** Columns of words (names, states, times), left-aligned; the others are figures, right-aligned. */
+const TEXT_COLUMNS = new Set(['COMPONENT', 'CLASS', 'STATE', 'LINK', 'FROM -> TO', 'LAST MSG', 'NEXT RETRY', 'STUCK']);
+
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((cell, i) => (i === 0 || i === 1 || i === 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd()).join('\n');
+  const left = rows[0].map((h) => TEXT_COLUMNS.has(h));
+  return rows.map((r) => r.map((cell, i) => (left[i] ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd()).join('\n');
 }
 
 /** "12 s ago" / "in 3 s" relative to `now`; "-" when unset. */
