@@ -152,7 +152,7 @@ class FilePersisterBehaviour implements Behaviour<never> {
       }
       // Retries used up: keep the message and try again later, visibly.
       const delay = this.backoff.next();
-      this.env.status.set('RETRYING', `${describe(outcome)}; next attempt in ${delay} ms`);
+      this.env.status.set('RETRYING', `${describe(outcome)}; next attempt in ${delay} ms`, Date.now() + delay);
       await this.sleep(delay);
       if (this.stopped) return;
     }

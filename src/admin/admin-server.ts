@@ -1,7 +1,8 @@
 /**
  * The admin endpoint of `xroute run --admin HOST:PORT` (off by default): plain node:http.
  *   GET /healthz  200 while the process and its event loop answer (liveness)
- *   GET /readyz   200 when every component is running, else 503 naming each one that is not and why
+ *   GET /readyz   200 when every component is running, else 503 naming each one that is not and why; both list
+ *                 the stuck links (a stuck link whose consumer is not running makes it 503 through that consumer)
  *   GET /status   the flow status as JSON
  *   GET /metrics  Prometheus text format (prom-client)
  *   GET /events   the status as server-sent events, every second (the status page's feed)
@@ -100,7 +101,7 @@ export async function bindAdminServer(address: AdminAddress, logger: Logger = si
         return;
       case '/readyz': {
         const status = maskedStatus(flow);
-        json(res, status.ready ? 200 : 503, { ready: status.ready, notReady: notReady(status) });
+        json(res, status.ready ? 200 : 503, { ready: status.ready, degraded: status.degraded, notReady: notReady(status), stuckLinks: status.stuckLinks });
         return;
       }
       case '/status':

@@ -5,6 +5,7 @@
  */
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { Flow } from '../runtime/flow';
+import { registerFlowMetrics } from './flow-metrics';
 
 export function flowMetrics(flow: Flow): Registry {
   const registry = new Registry();
@@ -123,5 +124,6 @@ export function flowMetrics(flow: Flow): Registry {
       }
     },
   });
+  registerFlowMetrics(registry, flow);
   return registry;
 }

@@ -160,17 +160,27 @@ JSON form, one per line, in input order. Messages are read one JSON object per l
     name: 'status',
     args: '',
     positionals: { min: 0, max: 0 },
-    summary: "show a running flow's components and links (exit 0 ready, 1 not ready, 2 unreachable)",
+    summary: "show a running flow's components and links (exit 0 ready, 1 not ready, 2 unreachable, 4 degraded)",
     details: `Reads /status from a flow started with --admin (default XROUTE_ADMIN, else 127.0.0.1:9090) and prints its
-components (name, class, state, restarts, messages) and links (depth/capacity); --json prints /status as is.
-Exit 0 when every component is ready, 1 when reachable but not ready, 2 when unreachable.`,
+components (state, restarts, messages, in flight, rates, last message, next retry, endpoint) and links (depth,
+rates, oldest message, stuck); --json prints /status as is; --watch prints it again every --interval seconds.
+Exit 0 when every component is ready, 1 when reachable but not ready, 2 when unreachable, 4 when ready but a link
+is stuck (full).`,
     options: {
       admin: { type: 'string', valueName: 'URL', description: 'the admin endpoint: a URL or HOST:PORT' },
       json: { type: 'boolean', description: 'print /status as is' },
+      watch: { type: 'boolean', description: 'print the status again every --interval seconds until interrupted' },
+      interval: { type: 'string', valueName: 'SECONDS', description: 'seconds between two --watch prints (default 2)' },
+      count: { type: 'string', valueName: 'N', description: 'with --watch: stop after N prints (exit code of the last)' },
     },
     async run(_args, options, { io }) {
-      const { statusCommand } = await import('./status-command');
-      return statusCommand({ admin: typeof options.admin === 'string' ? options.admin : undefined, json: options.json === true }, io, io.env ?? process.env);
+      const { statusCommand, watchOptions } = await import('./status-command');
+      const watch = options.watch === true ? watchOptions(options.interval, options.count) : undefined;
+      if (typeof watch === 'string') {
+        io.stderr.write(`xroute status: ${watch}\n`);
+        return 2;
+      }
+      return statusCommand({ admin: typeof options.admin === 'string' ? options.admin : undefined, json: options.json === true, watch }, io, io.env ?? process.env);
     },
   },
 ];

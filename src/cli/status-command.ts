@@ -1,13 +1,16 @@
 /**
- * `xroute status [--admin URL] [--json]`: reads /status of a running `xroute run --admin` and prints a
- * table of components and links (or the JSON as is). Exit 0 when ready, 1 when reachable but not ready,
- * 2 when unreachable, so scripts and health checks can use it directly.
+ * `xroute status [--admin URL] [--json] [--watch [--interval S] [--count N]]`: reads /status of a running
+ * `xroute run --admin` and prints a table of components and links (or the JSON as is); --watch prints it again
+ * every interval. Exit 0 when ready, 1 when reachable but not ready, 2 when unreachable, 4 when ready but a link
+ * is stuck (degraded), so scripts and health checks can use it directly (docs/operations.md).
  */
 import { CliIo } from './commands';
 import type { FlowStatus } from '../runtime/flow';
 
 export const DEFAULT_ADMIN = '127.0.0.1:9090';
 const TIMEOUT_MS = 5000;
+/** Exit code of `xroute status` for a ready flow with a stuck (full) link. */
+export const EXIT_DEGRADED = 4;
 
 /** Accepts a URL or HOST:PORT; the admin endpoint speaks plain http. */
 export function adminBaseUrl(text: string): string {
@@ -15,27 +18,77 @@ export function adminBaseUrl(text: string): string {
   return /^https?:\/\//i.test(t) ? t : `http://${t.startsWith(':') ? '127.0.0.1' + t : t}`;
 }
 
+/** Columns of words (names, states, times), left-aligned; the others are figures, right-aligned. */
+const TEXT_COLUMNS = new Set(['COMPONENT', 'CLASS', 'STATE', 'LINK', 'FROM -> TO', 'LAST MSG', 'NEXT RETRY', 'STUCK']);
+
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((cell, i) => (i === 0 || i === 1 || i === 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd()).join('\n');
+  const left = rows[0].map((h) => TEXT_COLUMNS.has(h));
+  return rows.map((r) => r.map((cell, i) => (left[i] ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd()).join('\n');
 }
 
-export function formatStatus(s: FlowStatus): string {
-  const comps = [['COMPONENT', 'CLASS', 'STATE', 'RESTARTS', 'IN', 'DONE', 'FAILED']];
-  for (const c of s.components) comps.push([c.name, c.className, c.status, String(c.restarts), String(c.messages.in), String(c.messages.done), String(c.messages.failed)]);
-  const links = [['LINK', 'STATE', 'FROM -> TO', 'DEPTH/CAPACITY']];
-  for (const l of s.links) links.push([l.name, l.state, `${l.producers.join(',') || '-'} -> ${l.consumerNames.join(',') || '-'}`, `${l.size}/${l.capacity}`]);
+/** "12 s ago" / "in 3 s" relative to `now`; "-" when unset. */
+function when(at: number | undefined, now: number): string {
+  if (at === undefined) return '-';
+  const s = Math.round((at - now) / 1000);
+  return s > 0 ? `in ${s} s` : `${-s} s ago`;
+}
+
+function seconds(ms: number): string {
+  return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** STATE column: the state, and the health when it is not ok ("RUNNING amber"). */
+function stateCell(state: string, health: string | undefined): string {
+  return health === undefined || health === 'ok' ? state : `${state} ${health}`;
+}
+
+export function formatStatus(s: FlowStatus, now = Date.now()): string {
+  const comps = [['COMPONENT', 'CLASS', 'STATE', 'RESTARTS', 'IN', 'DONE', 'FAILED', 'INFLIGHT', 'IN/S', 'OUT/S', 'LAST MSG', 'NEXT RETRY']];
+  for (const c of s.components) {
+    const r = c.rate;
+    comps.push([
+      c.name,
+      c.className,
+      stateCell(c.status, c.health),
+      String(c.restarts),
+      String(c.messages.in),
+      String(c.messages.done),
+      String(c.messages.failed),
+      String(c.inFlight ?? 0),
+      r ? `${r.in1s}/${r.in1m}` : '-',
+      r ? `${r.out1s}/${r.out1m}` : '-',
+      when(c.lastMessageAt, now),
+      when(c.nextRetryAt, now),
+    ]);
+  }
+  const links = [['LINK', 'STATE', 'FROM -> TO', 'DEPTH/CAPACITY', 'IN/S', 'OUT/S', 'OLDEST', 'STUCK']];
+  for (const l of s.links) {
+    const r = l.rate;
+    links.push([l.name, stateCell(l.state, l.health), `${l.producers.join(',') || '-'} -> ${l.consumerNames.join(',') || '-'}`, `${l.size}/${l.capacity}`, r ? `${r.in1s}/${r.in1m}` : '-', r ? `${r.out1s}/${r.out1m}` : '-', l.size > 0 ? seconds(l.oldestAgeMs ?? 0) : '-', l.stuck ?? '-']);
+  }
+  const endpoints = s.components.filter((c) => c.endpoint !== undefined).map((c) => `  ${c.name}: ${Object.entries(c.endpoint!).map(([k, v]) => `${k}=${v}`).join(' ')}`);
   const problems = s.components.filter((c) => !c.ready && c.detail).map((c) => `  ${c.name}: ${c.status}: ${c.detail}`);
   const holding = s.components.filter((c) => (c.unsettled?.deliveries ?? 0) > 0).map((c) => `  ${c.name}: ${c.unsettled!.deliveries}, oldest ${c.unsettled!.oldestAgeSeconds.toFixed(1)} s`);
+  const stuck = (s.stuckLinks ?? []).map((l) => `  ${l.link}: ${l.reason}`);
+  const verdict = !s.ready ? 'NOT READY' : s.degraded ? 'DEGRADED (a link is stuck)' : 'ready';
   return [
-    `flow ${s.name}: ${s.ready ? 'ready' : 'NOT READY'}, up ${Math.round(s.uptimeMs / 1000)} s`,
+    `flow ${s.name}: ${verdict}, up ${Math.round(s.uptimeMs / 1000)} s   (rates: per second over 1 s/1 min)`,
     '',
     table(comps),
     '',
     table(links),
     ...(holding.length ? ['', 'deliveries held unsettled until downstream is done:', ...holding] : []),
+    ...(endpoints.length ? ['', 'endpoints:', ...endpoints] : []),
+    ...(stuck.length ? ['', 'stuck links:', ...stuck] : []),
     ...(problems.length ? ['', 'not ready:', ...problems] : []),
   ].join('\n');
+}
+
+/** 0 ready, 1 not ready, 4 ready but degraded (a stuck link). */
+export function statusExitCode(s: FlowStatus): number {
+  if (!s.ready) return 1;
+  return s.degraded ? EXIT_DEGRADED : 0;
 }
 
 /** fetch wraps the socket error (ECONNREFUSED, ...) in `cause`, sometimes in an AggregateError. */
@@ -44,7 +97,25 @@ function networkReason(e: unknown): string {
   return cause?.code ?? cause?.errors?.find((x) => x.code)?.code ?? cause?.message ?? (e as Error).message;
 }
 
-export async function statusCommand(options: { admin?: string; json: boolean }, io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export interface StatusOptions {
+  admin?: string;
+  json: boolean;
+  /** Print again every intervalMs, `count` times (forever when undefined). */
+  watch?: { intervalMs: number; count?: number };
+}
+
+export async function statusCommand(options: StatusOptions, io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  if (options.watch === undefined) return statusOnce(options, io, env, false);
+  const { intervalMs, count } = options.watch;
+  let code = 0;
+  for (let i = 0; count === undefined || i < count; i++) {
+    if (i > 0) await new Promise((r) => setTimeout(r, intervalMs));
+    code = await statusOnce(options, io, env, i > 0);
+  }
+  return code;
+}
+
+async function statusOnce(options: StatusOptions, io: CliIo, env: NodeJS.ProcessEnv, again: boolean): Promise<number> {
   const base = adminBaseUrl(options.admin ?? (env.XROUTE_ADMIN || DEFAULT_ADMIN));
   let status: FlowStatus;
   let text: string;
@@ -57,6 +128,19 @@ export async function statusCommand(options: { admin?: string; json: boolean }, 
     io.stderr.write(`xroute status: cannot read ${base}/status: ${networkReason(e)}\n`);
     return 2;
   }
-  io.stdout.write(options.json ? text : formatStatus(status) + '\n');
-  return status.ready ? 0 : 1;
+  // Watching a terminal: clear it and redraw; into a pipe or file: one block after another.
+  const tty = (io.stdout as { isTTY?: boolean }).isTTY === true;
+  if (again) io.stdout.write(tty && !options.json ? '\x1b[2J\x1b[H' : options.json ? '' : '\n');
+  io.stdout.write(options.json ? (again ? JSON.stringify(status) + '\n' : text) : formatStatus(status) + '\n');
+  return statusExitCode(status);
+}
+
+/** --interval and --count of --watch, or the reason they are wrong. */
+export function watchOptions(interval: unknown, count: unknown): { intervalMs: number; count?: number } | string {
+  const seconds = typeof interval === 'string' ? Number(interval) : 2;
+  if (!Number.isFinite(seconds) || seconds <= 0) return `--interval ${String(interval)}: expected a number of seconds above 0, e.g. 2`;
+  if (count === undefined) return { intervalMs: Math.round(seconds * 1000) };
+  const n = Number(count);
+  if (!Number.isInteger(n) || n < 1) return `--count ${String(count)}: expected a whole number of prints, 1 or more`;
+  return { intervalMs: Math.round(seconds * 1000), count: n };
 }

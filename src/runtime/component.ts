@@ -31,6 +31,8 @@ export interface StatusSnapshot {
   /** Human-readable reason, e.g. "connection refused; retry 3 in 800 ms". Never holds a password. */
   readonly detail?: string;
   readonly since: number;
+  /** Epoch ms of the next attempt, while the component waits to retry (reconnect, republish, restart). */
+  readonly nextRetryAt?: number;
   /** Component-specific counters (messages received, acked, retries, ...). */
   readonly counters: Readonly<Record<string, number>>;
 }
@@ -79,11 +81,11 @@ export class StatusReporter {
   private readonly counters: Record<string, number> = {};
 
   /** `detail` is redacted like a log line: operators read it, and an error text may quote a password. */
-  set(status: ComponentStatus, rawDetail?: string): void {
+  set(status: ComponentStatus, rawDetail?: string, nextRetryAt?: number): void {
     const detail = rawDetail === undefined ? undefined : redactText(rawDetail);
-    if (status === this.snapshot.status && detail === this.snapshot.detail) return;
+    if (status === this.snapshot.status && detail === this.snapshot.detail && nextRetryAt === this.snapshot.nextRetryAt) return;
     const since = status === this.snapshot.status ? this.snapshot.since : Date.now();
-    this.snapshot = { status, detail, since, counters: this.counters };
+    this.snapshot = { status, detail, since, ...(nextRetryAt !== undefined ? { nextRetryAt } : {}), counters: this.counters };
     for (const l of [...this.listeners]) l(this.snapshot);
   }
 

@@ -22,12 +22,16 @@ import { redactText, registerConfigSecrets } from '../logging/redact';
 import { Message } from '../message/message';
 import { Outcome, XQueue, XQueueStats } from '../xqueue/xqueue';
 import { addReports, DEFAULT_DRAIN_TIMEOUT_MS, DrainReport, DrainRequest, OnStop, untilDoneOrDeadline } from './drain';
+import { FlowMeter, InOut, Rates } from './flow-meter';
+import { Health, StuckReason, flowHealth } from './flow-health';
 
 export interface FlowOptions {
   registry: ComponentRegistry;
   logger?: Logger;
   /** Sends that may wait for a free cell per link (default DEFAULT_MAX_WAITING_SENDS); more are refused. */
   maxWaitingSends?: number;
+  /** Milliseconds between the counter samples the rates come from (default 1000). */
+  rateSampleMs?: number;
 }
 
 /**
@@ -86,11 +90,29 @@ export interface ComponentStatusView extends StatusSnapshot {
   readonly children?: readonly ChildStatus[];
   /** AMQP 1.0 receivers: deliveries held unsettled at the broker until downstream is done, and the oldest's age. */
   readonly unsettled?: UnsettledDeliveries;
+  /** Messages taken (or, for a receiver, added) and not yet finished: in - done - failed. */
+  readonly inFlight: number;
+  /** Messages per second in and finished (done + failed), over 1 s and 1 min. */
+  readonly rate: Rates;
+  /** Epoch ms when the component last took, added or finished a message (to within a second). */
+  readonly lastMessageAt?: number;
+  /** Where it talks to its broker (masked): URI, exchange, queue, topic, ... as configured. */
+  readonly endpoint?: Readonly<Record<string, string>>;
+  /** ok; red when not running; amber when it feeds a stuck link (blockedBy names it). */
+  readonly health: Health;
+  readonly blockedBy?: string;
 }
 
 export interface LinkStatusView extends XQueueStats {
   readonly producers: readonly string[];
   readonly consumerNames: readonly string[];
+  /** Messages per second added and removed (done + failed), over 1 s and 1 min. */
+  readonly rate: Rates;
+  /** Set while the link is full or holds messages and none of its consumers is running. */
+  readonly stuck?: StuckReason;
+  /** red when stuck; amber when upstream of a stuck link (blockedBy names it). */
+  readonly health: Health;
+  readonly blockedBy?: string;
 }
 
 export interface FlowStatus {
@@ -98,6 +120,9 @@ export interface FlowStatus {
   readonly startedAt: number;
   readonly uptimeMs: number;
   readonly ready: boolean;
+  /** Ready, but a link is stuck (full): `xroute status` exits 4 (docs/operations.md). */
+  readonly degraded: boolean;
+  readonly stuckLinks: readonly { readonly link: string; readonly reason: StuckReason }[];
   readonly components: readonly ComponentStatusView[];
   readonly links: readonly LinkStatusView[];
 }
@@ -123,6 +148,7 @@ class SupervisedComponent implements ComponentView {
   lastError: string | undefined;
   /** Gave up and will not be restarted (OnGiveUp exit). */
   failedForGood = false;
+  readonly endpoint: Readonly<Record<string, string>> | undefined;
   readonly giveUpBackoff: Backoff;
 
   constructor(
@@ -133,6 +159,7 @@ class SupervisedComponent implements ComponentView {
     readonly spec: ComponentSpec,
   ) {
     this.giveUpBackoff = new Backoff(spec.policy.giveUpBackoff);
+    this.endpoint = endpointOf(spec.config);
   }
 
   get restarts(): number {
@@ -181,6 +208,7 @@ export class Flow {
   /** Resolves with an exit code when the flow supervisor wants the process to end (OnGiveUp exit, all failed). */
   readonly exitRequested: Promise<number> = new Promise((resolve) => (this.exitRequest = resolve));
   private registry!: ComponentRegistry;
+  private meter!: FlowMeter;
 
   private constructor(
     readonly topology: Topology,
@@ -198,12 +226,14 @@ export class Flow {
     const flow = new Flow(topology, runtime, logger, options.maxWaitingSends ?? DEFAULT_MAX_WAITING_SENDS);
     flow.registry = options.registry;
     for (const link of topology.links.values()) flow.links.set(link.name, new XQueue<Message>(link.name, link.capacity));
+    flow.meter = new FlowMeter(() => flow.counters(), options.rateSampleMs);
     for (const spec of topology.components) {
       registerConfigSecrets(spec.config);
       const component = new SupervisedComponent(spec.name, spec.definition.className, spec.role, new StatusReporter(), spec);
       flow.components.set(spec.name, component);
       flow.spawn(component);
     }
+    flow.meter.start();
     logger.info('flow started', { flow: topology.name, components: topology.components.length, links: topology.links.size });
     return flow;
   }
@@ -313,14 +343,36 @@ export class Flow {
     });
   }
 
+  /** The counters the rates are sampled from: per component (c:) and per link (l:). */
+  private counters(): Map<string, InOut> {
+    const out = new Map<string, InOut>();
+    for (const c of this.components.values()) out.set(`c:${c.name}`, componentCounts(c));
+    for (const q of this.links.values()) out.set(`l:${q.name}`, linkCounts(q.stats()));
+    return out;
+  }
+
   status(): FlowStatus {
+    const now = Date.now();
+    const states = new Map([...this.components.values()].map((c) => [c.name, this.stateOf(c)]));
+    const specs = this.topology.links;
+    const linkStats = [...this.links.values()].map((q) => ({ ...q.stats(), producers: specs.get(q.name)?.writers ?? [], consumerNames: specs.get(q.name)?.readers ?? [] }));
+    const health = flowHealth(
+      linkStats.map((l) => ({ name: l.name, free: l.free, size: l.size, producers: l.producers, consumers: l.consumerNames })),
+      [...states.keys()],
+      (name) => states.get(name)?.status === 'RUNNING',
+    );
     const components = [...this.components.values()].map((c): ComponentStatusView => {
-      const state = this.stateOf(c);
+      const state = states.get(c.name)!;
       const t = c.status.totals;
       const children = c.status.children();
       const unsettled = c.status.unsettled();
+      const snap = c.status.get();
+      const counts = componentCounts(c);
+      const lastMessageAt = this.meter.lastMovedAt(`c:${c.name}`, counts, now);
+      const h = health.components.get(c.name)!;
+      const nextRetryAt = c.nextRestartAt ?? snap.nextRetryAt;
       return {
-        ...c.status.get(),
+        ...snap,
         ...state,
         name: c.name,
         className: c.className,
@@ -334,16 +386,36 @@ export class Flow {
         ready: state.status === 'RUNNING' || endedItsInput(c, state.status),
         ...(children ? { children } : {}),
         ...(unsettled ? { unsettled } : {}),
+        ...(nextRetryAt !== undefined && state.status !== 'RUNNING' ? { nextRetryAt } : { nextRetryAt: undefined }),
+        inFlight: Math.max(0, t.in - t.done - t.failed),
+        rate: this.meter.rates(`c:${c.name}`, counts, now),
+        ...(lastMessageAt !== undefined ? { lastMessageAt } : {}),
+        ...(c.endpoint !== undefined ? { endpoint: c.endpoint } : {}),
+        health: h.health,
+        ...(h.blockedBy !== undefined ? { blockedBy: h.blockedBy } : {}),
       };
     });
-    const specs = this.topology.links;
+    const links = linkStats.map((l): LinkStatusView => {
+      const h = health.links.get(l.name)!;
+      return {
+        ...l,
+        rate: this.meter.rates(`l:${l.name}`, linkCounts(l), now),
+        ...(h.stuck !== undefined ? { stuck: h.stuck } : {}),
+        health: h.health,
+        ...(h.blockedBy !== undefined ? { blockedBy: h.blockedBy } : {}),
+      };
+    });
+    const stuckLinks = links.flatMap((l) => (l.stuck !== undefined ? [{ link: l.name, reason: l.stuck }] : []));
+    const ready = components.every((c) => c.ready);
     return {
       name: this.name,
       startedAt: this.startedAt,
-      uptimeMs: Date.now() - this.startedAt,
-      ready: components.every((c) => c.ready),
+      uptimeMs: now - this.startedAt,
+      ready,
+      degraded: ready && stuckLinks.length > 0,
+      stuckLinks,
       components,
-      links: [...this.links.values()].map((q) => ({ ...q.stats(), producers: specs.get(q.name)?.writers ?? [], consumerNames: specs.get(q.name)?.readers ?? [] })),
+      links,
     };
   }
 
@@ -427,6 +499,7 @@ export class Flow {
   }
 
   private async doStop(drainMs: number, onStop: OnStop): Promise<void> {
+    this.meter.stop();
     for (const c of this.components.values()) if (c.restartTimer) clearTimeout(c.restartTimer);
     const deadline = Date.now() + drainMs;
     await this.drainAll([...this.components.values()], drainMs, onStop);
@@ -455,6 +528,28 @@ function describeDrain(r: DrainReport): string {
  */
 function endedItsInput(c: SupervisedComponent, status: ComponentStatus): boolean {
   return c.role === 'receiver' && status === 'STOPPED' && c.ref.status() === 'running';
+}
+
+function componentCounts(c: SupervisedComponent): InOut {
+  const t = c.status.totals;
+  return { in: t.in, out: t.done + t.failed };
+}
+
+function linkCounts(s: XQueueStats): InOut {
+  return { in: s.totalAdded, out: s.totalRemoved + s.totalFailed };
+}
+
+/** Configuration properties that name where a component talks to its broker (or file system). */
+const ENDPOINT_KEYS = ['URI', 'URL', 'HostName', 'Host', 'Port', 'VirtualHost', 'ExchangeName', 'RoutingKey', 'QueueName', 'TopicName', 'Address', 'Destination', 'FileName', 'Path'];
+
+/** The endpoint of a component as configured, URI passwords and configured secrets masked. */
+export function endpointOf(config: ComponentSpec['config']): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const key of ENDPOINT_KEYS) {
+    const v = config[key];
+    if (typeof v === 'string' && v.trim() !== '') out[key] = redactText(v);
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 function lastErrorOf(c: SupervisedComponent): string | undefined {

@@ -182,7 +182,7 @@ export class Reconnector<C> {
     if (first) this.options.logger.warn(this.words.cannot, { component: this.options.name, error: describe(error), nextAttemptMs: delay });
     else if (endOfCycle) this.options.logger.warn(this.words.still, { component: this.options.name, attempts: this.attempts, error: describe(error), nextAttemptMs: delay });
     else this.options.logger.debug(this.words.attempt, { component: this.options.name, attempt: this.attempts, error: describe(error), nextAttemptMs: delay });
-    this.options.status?.set('RETRYING', `${describe(error)}; attempt ${this.attempts + 1} in ${delay} ms`);
+    this.options.status?.set('RETRYING', `${describe(error)}; attempt ${this.attempts + 1} in ${delay} ms`, Date.now() + delay);
     this.schedule(delay);
   }
 
@@ -194,7 +194,7 @@ export class Reconnector<C> {
       this.options.logger.error('cannot connect: fast retrying cannot cure this; trying again on the slow schedule', { component: this.options.name, attempts: this.attempts, error: text, nextAttemptMs: delay });
     } else this.options.logger.debug('slow retry failed the same way', { component: this.options.name, attempt: this.attempts, error: text, nextAttemptMs: delay });
     this.fatalText = text;
-    this.options.status?.set('FAILED', `${text}; retrying every ${Math.round(delay / 1000)} s`);
+    this.options.status?.set('FAILED', `${text}; retrying every ${Math.round(delay / 1000)} s`, Date.now() + delay);
     if (first) this.options.onGiveUp?.(error);
     this.schedule(delay, 'failed');
   }

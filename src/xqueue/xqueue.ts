@@ -13,6 +13,7 @@
  * crashes is detached and every cell it held is put back at its original position, so a replacement
  * takes over without losing or duplicating a cell; a late remove() from the crashed consumer is refused.
  */
+import { AddClock } from './add-clock';
 import { CellRing } from './cell-ring';
 import { XQueueStoppedError, ReserveAbortedError, XQueueError } from './errors';
 import { Partition, WHOLE_QUEUE, inPartition } from './partition';
@@ -80,6 +81,11 @@ export interface XQueueStats {
   readonly totalFailed: number;
   readonly totalPutback: number;
   readonly totalTakeback: number;
+  /**
+   * Milliseconds since the oldest message present (waiting or in flight) was added, to within the interval between
+   * two stats() calls (it is dated by the first stats() after it); 0 when none.
+   */
+  readonly oldestAgeMs: number;
 }
 
 interface Waiter {
@@ -103,6 +109,8 @@ export class XQueue<T> {
   private readonly items: (T | undefined)[];
   private readonly callbacks: (DoneCallback<T> | undefined)[];
   private readonly seq: Float64Array;
+  /** Dates messages by their sequence number, stamped at each stats() (no clock read per message). */
+  private readonly addClock = new AddClock();
   private readonly generations: Uint32Array;
   private readonly holders: (Consumer | undefined)[];
   private readonly producerTallies: (MessageTally | undefined)[];
@@ -475,7 +483,19 @@ export class XQueue<T> {
       totalFailed: this.counters.failed,
       totalPutback: this.counters.putback,
       totalTakeback: this.counters.takeback,
+      oldestAgeMs: this.oldestAgeMs(),
     };
+  }
+
+  /** Age of the oldest message present: the first waiting one (the ready ring is in sequence order) or one held by a consumer. */
+  private oldestAgeMs(): number {
+    let oldest = this.ready.size > 0 ? this.seq[this.ready.at(0)] : this.nextSeq;
+    if (this.takenCount > 0) for (const c of this.consumers) for (const cell of c.held) oldest = Math.min(oldest, this.seq[cell]);
+    const now = Date.now();
+    this.addClock.stamp(this.nextSeq, now, oldest);
+    if (oldest === this.nextSeq) return 0;
+    const addedBy = this.addClock.addedBy(oldest);
+    return addedBy === undefined ? 0 : now - addedBy;
   }
 
   // ------------------------------------------------------------------ internals
@@ -523,6 +543,9 @@ export class XQueue<T> {
   private restore(cell: number): void {
     this.cellState[cell] = OCCUPIED;
     this.takenCount--;
+    // Given back unfinished: its consumer counts it in again when it (or a replacement) takes it (in - done - failed is in flight).
+    const tally = this.holders[cell]?.tally;
+    if (tally !== undefined) tally.in--;
     this.holders[cell] = undefined;
     this.counters.putback++;
     const s = this.seq[cell];

@@ -2,7 +2,8 @@ import { PassThrough } from 'stream';
 import { buildTopology } from '../../../src/config/topology';
 import { Flow } from '../../../src/runtime/flow';
 import { startAdminServer, parseAdminAddress, AdminServer } from '../../../src/admin/admin-server';
-import { statusCommand, adminBaseUrl } from '../../../src/cli/status-command';
+import { statusCommand, adminBaseUrl, statusExitCode, watchOptions } from '../../../src/cli/status-command';
+import type { FlowStatus } from '../../../src/runtime/flow';
 import { readRunOperations } from '../../../src/cli/run-operations';
 import { flakyRegistry, flakyTopologyJson, Switch } from '../runtime/flaky-component';
 
@@ -65,6 +66,38 @@ describe('xroute status', () => {
     const { io, chunks } = capture();
     expect(await statusCommand({ admin: closed.url, json: false }, io, {})).toBe(2);
     expect(chunks.err).toContain(`cannot read ${closed.url}/status: ECONNREFUSED`);
+  });
+
+  it('prints the status again with --watch, --count times', async () => {
+    const { io, chunks } = capture();
+    await statusCommand({ admin: admin.url, json: false, watch: { intervalMs: 10, count: 2 } }, io, {});
+    expect(chunks.out.match(/^flow flaky:/gm)?.length).toBe(2);
+  });
+
+  it('prints one JSON line per refresh after the first with --watch --json', async () => {
+    const { io, chunks } = capture();
+    await statusCommand({ admin: admin.url, json: true, watch: { intervalMs: 10, count: 3 } }, io, {});
+    expect(chunks.out.trimEnd().split('\n').slice(-2).map((l) => JSON.parse(l).name)).toEqual(['flaky', 'flaky']);
+  });
+
+  it('shows the in-flight, rate, last message and next retry columns and the stuck links', async () => {
+    const { io, chunks } = capture();
+    await statusCommand({ admin: admin.url, json: false }, io, {});
+    expect(chunks.out).toMatch(/INFLIGHT\s+IN\/S\s+OUT\/S\s+LAST MSG\s+NEXT RETRY/);
+    expect(chunks.out).toMatch(/LINK\s+STATE\s+FROM -> TO\s+DEPTH\/CAPACITY\s+IN\/S\s+OUT\/S\s+OLDEST\s+STUCK/);
+  });
+
+  it('exits 4 when the flow is ready but a link is stuck (degraded), 1 when not ready, 0 when ready', () => {
+    const s = (ready: boolean, degraded: boolean) => ({ ready, degraded }) as FlowStatus;
+    expect([statusExitCode(s(true, true)), statusExitCode(s(false, false)), statusExitCode(s(true, false))]).toEqual([4, 1, 0]);
+  });
+
+  it('refuses a --watch interval or count it cannot use, naming the option', () => {
+    expect([watchOptions('0', undefined), watchOptions('1', '0'), watchOptions(undefined, '3')]).toEqual([
+      '--interval 0: expected a number of seconds above 0, e.g. 2',
+      '--count 0: expected a whole number of prints, 1 or more',
+      { intervalMs: 2000, count: 3 },
+    ]);
   });
 
   it('accepts HOST:PORT, :PORT and URLs', () => {

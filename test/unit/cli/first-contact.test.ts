@@ -118,7 +118,7 @@ describe('the admin endpoint of a --keep-running file flow (process)', () => {
     while ((await receiver())?.status !== 'STOPPED' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(await receiver()).toMatchObject({ status: 'STOPPED', detail: 'end of stream' });
     const res = await fetch(`${url}/readyz`);
-    expect([res.status, await res.json()]).toEqual([200, { ready: true, notReady: [] }]);
+    expect([res.status, await res.json()]).toEqual([200, { ready: true, degraded: false, notReady: [], stuckLinks: [] }]);
   }, 60_000);
 
   it('answers HEAD /events with the headers of the stream and ends', async () => {

@@ -2,10 +2,11 @@
  * `xroute run --admin` as a real process: the endpoint comes up where told, `xroute status` reads it, and
  * SIGTERM stops the flow cleanly, logging each component's totals. Needs the build (dist/).
  */
-import { ChildProcess, execFile, spawn } from 'child_process';
+import { execFile, spawn } from 'child_process';
 import { mkdtempSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
+import { waitForOutput } from '../../support/process-output';
 
 const MAIN = path.resolve(__dirname, '../../../dist/src/cli/main.js');
 
@@ -14,23 +15,6 @@ function topologyFile(): string {
   const file = path.join(dir, 'flow.json');
   writeFileSync(file, JSON.stringify({ Name: 'cli-admin', Persister: ['pstr_eval'], pstr_eval: { ClassName: 'org.qbroker.persister.MessageEvaluator', URI: 'eval://', LinkName: 'eval', Ruleset: { r: {} } } }));
   return file;
-}
-
-function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const timer = setTimeout(() => reject(new Error(`no ${pattern} in ${timeoutMs} ms; output: ${text}`)), timeoutMs);
-    const on = (d: Buffer) => {
-      text += String(d);
-      const m = text.match(pattern);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m);
-      }
-    };
-    child.stdout!.on('data', on);
-    child.stderr!.on('data', on);
-  });
 }
 
 describe('xroute run --admin (process)', () => {
