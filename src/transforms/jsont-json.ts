@@ -19,19 +19,10 @@
  */
 import { parseJavaDouble, parseJavaLong, javaDoubleToString } from '../rules/java-numbers';
 import { javaHashMapOrder } from './java-hash-order';
+import { JsonSyntaxError } from './json-text';
 
 export type JsontValue = null | boolean | number | string | JsontValue[] | JsontMap;
 export type JsontMap = Map<string, JsontValue>;
-
-export class JsontSyntaxError extends Error {
-  constructor(
-    readonly reason: string,
-    readonly offset: number,
-  ) {
-    super(`${reason} at character ${offset}`);
-    this.name = 'JsontSyntaxError';
-  }
-}
 
 const MAX_DEPTH = 1023;
 /** Blanks between tokens, and the blanks dropped from a bare literal. */
@@ -63,7 +54,7 @@ class Reader {
   }
 
   private fail(reason: string): never {
-    throw new JsontSyntaxError(reason, this.pos);
+    throw new JsonSyntaxError(reason, this.pos);
   }
 
   private skipBlanksAndComments(): void {
@@ -218,7 +209,7 @@ class Reader {
     if (token === 'true') return true;
     if (token === 'false') return false;
     const n = token.includes('.') ? parseJavaDouble(token) : toDouble(parseJavaLong(token));
-    if (n === undefined) throw new JsontSyntaxError(`'${token}' is not null, true, false or a number the original reads`, at);
+    if (n === undefined) throw new JsonSyntaxError(`'${token}' is not null, true, false or a number the original reads`, at);
     return n;
   }
 }
@@ -229,7 +220,7 @@ function toDouble(v: bigint | undefined): number | undefined {
 
 /**
  * Reads a document as the original's JSONT parser does: a map or a list, or undefined for an empty
- * text or a top-level scalar. Throws JsontSyntaxError for anything the original's parser refused.
+ * text or a top-level scalar. Throws JsonSyntaxError for anything the original's parser refused.
  */
 export function readJsontDocument(text: string): JsontMap | JsontValue[] | undefined {
   return new Reader(text).document() as JsontMap | JsontValue[] | undefined;

@@ -20,7 +20,8 @@ import { KIND_PRECEDENCE, RulesetKind, RulesetKindContext } from '../rules/rules
 import { readRewritableBodyText } from './body';
 import { JsonInputError, perMessage, TransformConfigError, TransformError } from './errors';
 import { javaHashMapOrder } from './java-hash-order';
-import { JsontMap, JsontSyntaxError, JsontValue, readJsontDocument, writeJsont } from './jsont-json';
+import { JsontMap, JsontValue, readJsontDocument, writeJsont } from './jsont-json';
+import { JsonSyntaxError } from './json-text';
 import { jsontPath } from './jsont-path';
 import type { CompiledTransform, RulesetMap, TransformCompileContext } from './kind-types';
 import { MessageValue, messageValue } from './message-values';
@@ -88,7 +89,7 @@ export function compileJsontFile(file: LoadedFile, ctx: TransformCompileContext)
   try {
     props = readJsontDocument(file.text);
   } catch (e) {
-    const reason = e instanceof JsontSyntaxError ? e.message : String(e);
+    const reason = e instanceof JsonSyntaxError ? e.message : String(e);
     throw problem(`is not a JSONT template file (${reason}); a JSONata expression belongs under JSONataFile`, "a JSON map with name and template, read by the original's JSON parser", e);
   }
   if (!(props instanceof Map)) throw problem('is not a JSON map', 'a JSON map with name and template');

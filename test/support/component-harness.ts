@@ -53,11 +53,13 @@ export function runComponent(def: AnyComponentDefinition, options: HarnessOption
   return { runtime, actor, env, status, logs, stop: () => runtime.stop() };
 }
 
-/** Resolves when `predicate` holds, polling every 10 ms; rejects after `timeoutMs` with `what` in the message. */
-/** `what` may be a function, to describe the state at the moment of the timeout. */
-export async function waitFor(predicate: () => boolean, what: string | (() => string), timeoutMs = 10_000): Promise<void> {
+/**
+ * Resolves when `predicate` holds (it may be async, e.g. an HTTP status check), polling every 10 ms; rejects after
+ * `timeoutMs` with `what` in the message. `what` may be a function, to describe the state at the moment of the timeout.
+ */
+export async function waitFor(predicate: () => boolean | Promise<boolean>, what: string | (() => string), timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
+  while (!(await predicate())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what}`);
     await new Promise((r) => setTimeout(r, 10));
   }

@@ -7,6 +7,7 @@ import { ChildProcess, execFile, spawn } from 'child_process';
 import { mkdtempSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
+import { waitFor } from '../../support/component-harness';
 
 const MAIN = path.resolve(__dirname, '../../../dist/src/cli/main.js');
 
@@ -114,8 +115,7 @@ describe('the admin endpoint of a --keep-running file flow (process)', () => {
   it('is ready once the file receiver has read its file to the end', async () => {
     const url = await keepRunningFileFlow();
     const receiver = async () => ((await (await fetch(`${url}/status`)).json()) as { components: { name: string; status: string; detail?: string }[] }).components.find((c) => c.name === 'rcvr');
-    const deadline = Date.now() + 20_000;
-    while ((await receiver())?.status !== 'STOPPED' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await waitFor(async () => (await receiver())?.status === 'STOPPED', 'the file receiver at the end of its file', 20_000);
     expect(await receiver()).toMatchObject({ status: 'STOPPED', detail: 'end of stream' });
     const res = await fetch(`${url}/readyz`);
     expect([res.status, await res.json()]).toEqual([200, { ready: true, degraded: false, notReady: [], stuckLinks: [] }]);
