@@ -36,6 +36,11 @@ export interface Behaviour<Msg> {
   drain?(ctx: ActorContext<Msg>, request: DrainRequest): void | DrainReport | Promise<void | DrainReport>;
   /** Release resources (connections, sockets). Called on stop and before a restart. Must not throw. */
   stop?(ctx: ActorContext<Msg>, reason: StopReason): void | Promise<void>;
+  /**
+   * On a reload that replaces this component, after its drain and before its stop: the state the next
+   * incarnation continues from (ComponentEnv.inherited). Work still running is handed over, not ended.
+   */
+  handOver?(ctx: ActorContext<Msg>): unknown;
 }
 
 export type BehaviourFactory<Msg> = () => Behaviour<Msg>;

@@ -148,6 +148,11 @@ export interface ComponentEnv {
   readonly status: StatusReporter;
   /** Component definitions by class name, for pools that spawn children. */
   readonly registry: ComponentRegistry;
+  /**
+   * On a reload that replaces this component: what the previous incarnation's behaviour handed over
+   * (Behaviour.handOver), e.g. JobNode's active and pending jobs. Undefined on a first start or a restart.
+   */
+  readonly inherited?: unknown;
 }
 
 /** A problem found in a configuration, reported with where it is and what was expected. */
@@ -284,6 +289,7 @@ function withLifecycleStatus<M>(b: Behaviour<M>, status: StatusReporter, reportR
     },
     receive: b.receive?.bind(b),
     drain: b.drain?.bind(b),
+    handOver: b.handOver?.bind(b),
     async stop(ctx, reason) {
       try {
         await b.stop?.(ctx, reason);
