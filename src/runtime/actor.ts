@@ -41,6 +41,11 @@ export interface Behaviour<Msg> {
    * incarnation continues from (ComponentEnv.inherited). Work still running is handed over, not ended.
    */
   handOver?(ctx: ActorContext<Msg>): unknown;
+  /**
+   * Asked while a reload is planned, before anything changes: why this running incarnation cannot be replaced by
+   * one with `nextSettings` (e.g. a JobNode ruleset with active jobs that the new settings drop), or undefined.
+   */
+  refuseReplace?(ctx: ActorContext<Msg>, nextSettings: unknown): string | undefined;
 }
 
 export type BehaviourFactory<Msg> = () => Behaviour<Msg>;

@@ -290,6 +290,7 @@ function withLifecycleStatus<M>(b: Behaviour<M>, status: StatusReporter, reportR
     receive: b.receive?.bind(b),
     drain: b.drain?.bind(b),
     handOver: b.handOver?.bind(b),
+    refuseReplace: b.refuseReplace?.bind(b),
     async stop(ctx, reason) {
       try {
         await b.stop?.(ctx, reason);

@@ -101,6 +101,10 @@ export interface ComponentStatusView extends StatusSnapshot {
   /** ok; red when not running; amber when it feeds a stuck link (blockedBy names it). */
   readonly health: Health;
   readonly blockedBy?: string;
+  /** Messages this component parked (gave up on after MaxAttempts) and that are still parked. */
+  readonly parked?: number;
+  /** Where tracing is on: the component's recent slowest messages, by trace id. */
+  readonly slowTraces?: readonly { readonly traceId: string; readonly ms: number; readonly at: number }[];
 }
 
 export interface LinkStatusView extends XQueueStats {
