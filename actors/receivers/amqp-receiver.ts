@@ -122,12 +122,12 @@ export class AmqpReceiver implements Behaviour<never> {
    * has taken are given back at once (nack with requeue), the unfinished ones when stop() closes the connection.
    */
   async drain(_ctx: ActorContext<never>, request: DrainRequest): Promise<DrainReport> {
+    const ackedBefore = this.ackedCount();
     if (request.forReplace === true) await this.handDownstream(request.deadline);
     this.stopping = true;
     this.reconnector?.stop();
     const session = this.session;
-    if (session === undefined || !session.alive) return { acknowledged: 0, returned: 0 };
-    const ackedBefore = this.ackedCount();
+    if (session === undefined || !session.alive) return { acknowledged: this.ackedCount() - ackedBefore, returned: 0 };
     if (session.consumerTag !== undefined) {
       await settleWithin(session.ch.cancel(session.consumerTag), CLOSE_TIMEOUT_MS);
       session.consumerTag = undefined;

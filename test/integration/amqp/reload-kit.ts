@@ -4,7 +4,7 @@
  * a file that a test edits and reloads; a publisher at a steady rate; a counter of what reaches the output queue.
  */
 import * as amqp from 'amqplib';
-import { mkdtempSync, writeFileSync } from 'fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import { readJsonFile } from '../../../src/config/json-file';
@@ -14,7 +14,8 @@ import { defaultRegistry } from '../../../actors';
 import { waitFor } from '../../support/component-harness';
 import { Admin, sleep, uniqueName } from './amqp-kit';
 
-const EXAMPLE = path.resolve(__dirname, '../../../config/examples/evaluate-route.json');
+/** The example, from the sources (the tests) or from dist/ (the bench runs compiled). */
+const EXAMPLE = ['../../..', '../../../..'].map((up) => path.resolve(__dirname, up, 'config/examples/evaluate-route.json')).find((f) => existsSync(f))!;
 
 export interface ReloadQueues {
   readonly in: string;
