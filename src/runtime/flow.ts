@@ -519,6 +519,7 @@ export class Flow {
         if (c.restartTimer) clearTimeout(c.restartTimer);
         c.restartTimer = undefined;
         c.nextRestartAt = undefined;
+        registerConfigSecrets(c.spec.config);
         this.spawn(c, handed);
       },
       isReady: (c) => {
