@@ -51,8 +51,8 @@ export interface ReloadHost {
   readonly components: ReadonlyMap<string, SupervisedComponent>;
   addComponent(spec: ComponentSpec): SupervisedComponent;
   removeComponent(name: string): void;
-  /** Starts an incarnation of the component on its (new) spec with what its predecessor handed over. */
-  spawn(c: SupervisedComponent, handed?: HandedOver): void;
+  /** Starts an incarnation of the component on its (new) spec and PluginDir with what its predecessor handed over. */
+  spawn(c: SupervisedComponent, handed: HandedOver | undefined, pluginDirs: readonly string[]): void;
   isReady(c: SupervisedComponent): boolean;
 }
 
@@ -367,7 +367,7 @@ class Swap {
     c.status.set('READY', 'starting: a reload replaced its definition');
     const handed = this.handed.get(spec.name);
     this.handed.delete(spec.name);
-    this.host.spawn(c, handed);
+    this.host.spawn(c, handed, this.to.pluginDirs);
     this.startedNew.add(spec.name);
   }
 
