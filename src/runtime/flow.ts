@@ -179,9 +179,11 @@ export class SupervisedComponent implements ComponentView {
   /** A reload gives the component a new definition (its next incarnation starts on it). */
   redefine(spec: ComponentSpec): void {
     if (spec === this.currentSpec) return;
+    const previous = this.currentSpec;
     this.currentSpec = spec;
     this.className = spec.definition.className;
-    this.giveUpBackoff = new Backoff(spec.policy.giveUpBackoff);
+    // A kept component keeps where its give-up back-off stands; only a new back-off policy starts it again.
+    if (JSON.stringify(previous.policy.giveUpBackoff) !== JSON.stringify(spec.policy.giveUpBackoff)) this.giveUpBackoff = new Backoff(spec.policy.giveUpBackoff);
     this.endpoint = endpointOf(spec.config);
   }
 
