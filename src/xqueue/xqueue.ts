@@ -305,6 +305,33 @@ export class XQueue<T> {
   }
 
   /**
+   * A consumer that takes nothing and is never woken: it only holds messages moved to it with transfer(), e.g.
+   * between a component replaced by a reload and its successor (docs/components/job-node.md#at-a-reload).
+   * Detaching it puts back what it still holds, as for any consumer.
+   */
+  holder(name: string): ConsumerHandle {
+    const holder: Consumer = { id: ++this.consumerIds, name, wake: () => undefined, scheduled: true, attached: true, held: new Set(), tally: undefined };
+    return holder;
+  }
+
+  /**
+   * Moves a taken message to another attached consumer, which then removes it or puts it back; the Taken stays
+   * valid. False (nothing moves) for a stale Taken or a detached consumer.
+   */
+  transfer(taken: Taken<T>, to: ConsumerHandle): boolean {
+    const target = this.ownConsumer(to);
+    if (!this.isCurrent(taken) || !target.attached) return false;
+    const from = this.holders[taken.cell] as Consumer;
+    if (from === target) return true;
+    from.held.delete(taken.cell);
+    if (from.tally !== undefined) from.tally.in--;
+    target.held.add(taken.cell);
+    if (target.tally !== undefined) target.tally.in++;
+    this.holders[taken.cell] = target;
+    return true;
+  }
+
+  /**
    * Takes the oldest waiting message. Returns undefined when there is none or the queue is paused or
    * stopped; the consumer is then idle and will be woken when work arrives.
    */
