@@ -1,12 +1,4 @@
-import { XQueue } from '../../../src/xqueue/xqueue';
-import { attachCounting, recorder } from './helpers';
-
-function queueWith(items: string[], capacity = 8) {
-  const q = new XQueue<string>('q', capacity);
-  const r = recorder<string>();
-  for (const item of items) q.offer(item, r.onDone);
-  return { q, r };
-}
+import { attachCounting, queueWith } from './helpers';
 
 describe('XQueue.transfer (a replaced consumer hands what it holds to its successor)', () => {
   it('lets the new holder remove the message with the Taken the first consumer got, firing the producer callback once', () => {
