@@ -2,7 +2,7 @@
  * Runs one component as an actor with real XQueues, without a topology file: what unit and integration
  * tests of a single component use. `stop()` stops the actor runtime (and so every timer of the component).
  */
-import { ActorRef, ActorRuntime } from '../../src/runtime/actor';
+import { ActorContext, ActorRef, ActorRuntime, Behaviour } from '../../src/runtime/actor';
 import { AnyComponentDefinition, ComponentConfig, ComponentEnv, ComponentRegistry, StatusReporter, createBehaviour } from '../../src/runtime/component';
 import { DEFAULT_POLICY, SupervisionPolicy } from '../../src/runtime/supervision-policy';
 import { Logger, memoryLogger, LogEntry } from '../../src/logging/logger';
@@ -23,10 +23,17 @@ export interface HarnessOptions {
 
 export interface Harness {
   runtime: ActorRuntime;
+  /** The running incarnation's actor (a new one after replace()). */
   actor: ActorRef<never>;
   env: ComponentEnv;
   status: StatusReporter;
   logs: LogEntry[];
+  /**
+   * Replaces the component by one on `config`, as a reload does (docs/operations.md#changing-a-running-flow): asks
+   * the running behaviour's refuseReplace with the new settings (a refusal changes nothing and is returned), drains
+   * it for a replacement, takes its handOver, stops it, and starts the new one with that as env.inherited.
+   */
+  replace(config: ComponentConfig, drainMs?: number): Promise<{ refused?: string }>;
   stop(): Promise<void>;
 }
 
@@ -49,8 +56,48 @@ export function runComponent(def: AnyComponentDefinition, options: HarnessOption
     status,
     registry: options.registry ?? new ComponentRegistry([def]),
   };
-  const actor = runtime.spawn<never>(name, () => createBehaviour(def, env), { policy: options.policy ?? DEFAULT_POLICY, logger: env.logger });
-  return { runtime, actor, env, status, logs, stop: () => runtime.stop() };
+  let current: { behaviour: Behaviour<never>; ctx?: ActorContext<never> } | undefined;
+  const spawn = (on: ComponentEnv): ActorRef<never> =>
+    runtime.spawn<never>(
+      name,
+      () => {
+        const behaviour = createBehaviour(def, on);
+        const incarnation: { behaviour: Behaviour<never>; ctx?: ActorContext<never> } = { behaviour };
+        current = incarnation;
+        return {
+          ...behaviour,
+          start(ctx) {
+            incarnation.ctx = ctx;
+            return behaviour.start?.(ctx);
+          },
+        };
+      },
+      { policy: options.policy ?? DEFAULT_POLICY, logger: on.logger },
+    );
+  const harness: Harness = {
+    runtime,
+    actor: spawn(env),
+    env,
+    status,
+    logs,
+    async replace(config, drainMs = 5_000) {
+      const running = current;
+      if (running?.ctx === undefined) throw new Error(`${name} has not started`);
+      const settings = def.settings?.(name, config, harness.env.baseDir, { pluginDirs: harness.env.pluginDirs, registry: harness.env.registry });
+      const refused = running.behaviour.refuseReplace?.(running.ctx, settings);
+      if (refused !== undefined) return { refused };
+      await harness.actor.drain({ deadline: Date.now() + drainMs, onStop: 'wait', purpose: 'replace' });
+      const inherited = running.behaviour.handOver?.(running.ctx);
+      const old = harness.actor;
+      await old.stop();
+      await old.terminated();
+      harness.env = { ...harness.env, config, inherited };
+      harness.actor = spawn(harness.env);
+      return {};
+    },
+    stop: () => runtime.stop(),
+  };
+  return harness;
 }
 
 /**
