@@ -4,7 +4,7 @@
  * whichever incarnation runs, and the refusal of a replacement that would orphan running jobs.
  */
 import { Message } from '../../src/message/message';
-import { ConsumerHandle, Outcome, Taken, XQueue } from '../../src/xqueue/xqueue';
+import { Outcome, Taken, XQueue } from '../../src/xqueue/xqueue';
 import { JobView } from './job-node-scheduler';
 import { JobIdentity } from './job-node-events';
 import { FIRST_WORKER_OUTLINK, JobNodeSettings, SharedStateSettings } from './job-node-config';
@@ -75,15 +75,13 @@ const HANDOVER = Symbol('JobNodeHandover');
 
 /**
  * The state a replaced JobNode hands to its successor. Pending jobs are not in it: they were put back into the
- * input in their order, and the successor takes them again under its own rulesets.
+ * input in their order, and the successor takes them again under its own rulesets. The requests of the active
+ * jobs stay taken; the runtime moves them to the successor's consumer of `input`.
  */
 export interface JobNodeHandover {
   readonly [HANDOVER]: true;
   readonly node: string;
   readonly input: XQueue<Message>;
-  /** Holds the input requests of the active and bypassed jobs until the successor takes them (XQueue.holder). */
-  readonly escrow: ConsumerHandle;
-  readonly held: readonly Request[];
   readonly inbox: JobInbox;
   readonly active: readonly HandedJob[];
   readonly shared: { readonly settings: SharedStateSettings; readonly limits: SharedHandover } | undefined;

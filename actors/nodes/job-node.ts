@@ -32,7 +32,7 @@
  *    with active jobs.
  */
 import { ActorContext, ActorRef, Behaviour, QueueConsumer, TimerHandle } from '../../src/runtime/actor';
-import { DrainPurpose, DrainRequest, untilDoneOrDeadline } from '../../src/runtime/drain';
+import { DrainRequest, untilDoneOrDeadline } from '../../src/runtime/drain';
 import { ComponentDefinition, ComponentEnv, inputOf } from '../../src/runtime/component';
 import { Message } from '../../src/message/message';
 import { Outcome, XQueue } from '../../src/xqueue/xqueue';
@@ -136,7 +136,10 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
   private readonly workerIndex: ReadonlyMap<string, number>;
   /** Jobs adopted at a reload whose ruleset the new settings dropped: only their completion is awaited. */
   private readonly unowned = new Set<JobView<Request>>();
-  private drainPurpose: DrainPurpose = 'stop';
+  /** drain() for a reload's replacement began: what is held goes on to the successor. */
+  private forSuccessor = false;
+  /** With SharedState: requests taken and waiting for their key to be claimed (not yet in the scheduler). */
+  private readonly awaitingKey = new Set<Request>();
   /** handOver ran: this incarnation handles nothing more. */
   private handedOver = false;
 
@@ -177,15 +180,15 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     });
     if (handover !== undefined) this.adoptJobs(handover);
     this.adoptOrphanedWorkers();
+    // A reload's successor: this consume takes over the requests the predecessor held (SpawnOptions.adopt).
     this.consumer = ctx.consume(this.input, (taken) => this.onRequest(taken));
-    if (handover !== undefined) this.takeRequests(handover);
     const self = ctx.self;
     const token = this.token;
     this.inbox.attach(token, () => self.tell({ type: 'inbox', token }));
   }
 
   drain(_ctx: ActorContext<JobNodeMessage>, request: DrainRequest): void | Promise<void> {
-    if (request.purpose === 'replace') return this.drainForSuccessor(request);
+    if (request.forReplace === true) return this.drainForSuccessor(request);
     this.draining = new WeakSet();
     this.consumer.stopTaking();
     this.scheduler.holdDispatch();
@@ -202,7 +205,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
   /** Draining: the request goes back into the input for its receiver to give back to the broker (or a successor to take). */
   private giveBack(request: Request): void {
     this.draining?.add(request);
-    if (this.input.putback(request) && this.drainPurpose === 'stop') this.env.status.count('givenBack');
+    if (this.input.putback(request) && !this.forSuccessor) this.env.status.count('givenBack');
   }
 
   /**
@@ -217,8 +220,8 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
   }
 
   private stopForSuccessor(): void {
-    if (this.drainPurpose === 'replace') return;
-    this.drainPurpose = 'replace';
+    if (this.forSuccessor) return;
+    this.forSuccessor = true;
     this.draining ??= new WeakSet();
     this.consumer.stopTaking();
     this.scheduler.holdDispatch();
@@ -227,8 +230,9 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
 
   /**
    * After the drain: the state the successor continues from (ComponentEnv.inherited). Pending requests go back into
-   * the input in their order; active jobs, their requests (moved to a holder on the input), the bypassed requests
-   * in flight, the inbox and the shared-state leases are handed on. This incarnation handles nothing more.
+   * the input in their order; active jobs, the inbox and the shared-state leases are handed on. The requests of the
+   * active jobs and of the bypassed ones in flight stay taken: the runtime hands them to the successor's consumer
+   * (SpawnOptions.adopt). This incarnation handles nothing more.
    */
   handOver(): JobNodeHandover {
     this.stopForSuccessor();
@@ -239,24 +243,17 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     for (const job of snap.waiting) this.giveBack(job.payload);
     this.env.status.count('pending', -snap.waiting.length);
     this.env.status.count('active', -snap.active.length);
-    const escrow = this.input.holder(`${this.env.name} (reload)`);
-    const held: Request[] = [];
-    const hold = (request: Request): void => {
-      if (this.input.transfer(request, escrow)) held.push(request);
-    };
-    const active = snap.active.map((job) => {
-      hold(job.payload);
-      return { job, ruleset: this.rulesetName(job), workerLink: this.workers[job.worker].name, cell: this.requests.get(job.id)?.cell };
-    });
+    for (const request of this.awaitingKey) this.giveBack(request); // the successor claims their keys again
+    this.awaitingKey.clear();
+    const active = snap.active.map((job) => ({ job, ruleset: this.rulesetName(job), workerLink: this.workers[job.worker].name, cell: this.requests.get(job.id)?.cell }));
     this.requests.clear();
     for (const id of [...this.queries.keys()]) this.withdrawQuery(id); // the successor queries on its own heartbeat
     const bypassed = this.bypassSender.handOver();
-    bypassed.placed.forEach(hold);
     for (const request of bypassed.waiting) this.giveBack(request);
     const shared = this.shared !== undefined && this.settings.shared !== undefined ? { settings: this.settings.shared, limits: this.shared.handOver() } : undefined;
     this.shared = undefined;
     this.env.logger.info('handed over to the new incarnation', { activeJobs: active.length, pendingPutBack: snap.waiting.length, bypassInFlight: bypassed.placed.length, sharedLeasesKept: shared !== undefined });
-    return makeHandover({ node: this.env.name, input: this.input, escrow, held, inbox: this.inbox, active, shared });
+    return makeHandover({ node: this.env.name, input: this.input, inbox: this.inbox, active, shared });
   }
 
   /** Why `nextSettings` cannot replace this node now (docs/components/job-node.md#at-a-reload), or undefined. */
@@ -285,11 +282,6 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     if (handover.active.length > 0) this.env.logger.info('took over running jobs from the previous incarnation', { jobs: handover.active.length });
   }
 
-  /** The handed-over requests become this incarnation's (they stay taken: nothing runs twice). */
-  private takeRequests(handover: JobNodeHandover): void {
-    for (const request of handover.held) this.input.transfer(request, this.consumer.handle);
-    this.input.detach(handover.escrow); // anything left (none expected) goes back into the input in order
-  }
 
   receive(msg: JobNodeMessage): void {
     if (msg.type === 'status') {
@@ -356,10 +348,13 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
       return;
     }
     const key = route.key;
+    this.awaitingKey.add(request);
     shared.withKey(key, {
       duplicates: rs.spec.duplicates,
-      submit: () => this.admit(request),
-      drop: () => this.dropDuplicate(request, route.group, key, 'a job with the same key is active or waiting on another instance'),
+      submit: () => this.awaitingKey.delete(request) && this.admit(request),
+      drop: () => {
+        if (this.awaitingKey.delete(request)) this.dropDuplicate(request, route.group, key, 'a job with the same key is active or waiting on another instance');
+      },
     });
   }
 

@@ -16,19 +16,15 @@ export const ON_STOP_MODES: readonly OnStop[] = ['wait', 'kill'];
  */
 export const DEFAULT_DRAIN_TIMEOUT_MS = 60_000;
 
-/**
- * Why a component drains: the flow or the component stops ("stop"), or a reload replaces it by a new incarnation
- * ("replace", docs/operations.md#changing-a-running-flow): then what it holds is kept for its successor
- * (Behaviour.handOver) instead of being given back, e.g. JobNode's running jobs.
- */
-export type DrainPurpose = 'stop' | 'replace';
-
 export interface DrainRequest {
   /** Epoch ms: what is not done by then is given back to the broker. */
   readonly deadline: number;
   readonly onStop: OnStop;
-  /** Absent means "stop". */
-  readonly purpose?: DrainPurpose;
+  /**
+   * A reload replaces the component (docs/operations.md#changing-a-running-flow): Behaviour.handOver follows the
+   * drain, so work that can go on in the next incarnation is handed over rather than given back.
+   */
+  readonly forReplace?: boolean;
 }
 
 /** What a receiver settled during its drain. */

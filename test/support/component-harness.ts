@@ -2,7 +2,7 @@
  * Runs one component as an actor with real XQueues, without a topology file: what unit and integration
  * tests of a single component use. `stop()` stops the actor runtime (and so every timer of the component).
  */
-import { ActorContext, ActorRef, ActorRuntime, Behaviour } from '../../src/runtime/actor';
+import { ActorRef, ActorRuntime, HeldConsumer } from '../../src/runtime/actor';
 import { AnyComponentDefinition, ComponentConfig, ComponentEnv, ComponentRegistry, StatusReporter, createBehaviour } from '../../src/runtime/component';
 import { DEFAULT_POLICY, SupervisionPolicy } from '../../src/runtime/supervision-policy';
 import { Logger, memoryLogger, LogEntry } from '../../src/logging/logger';
@@ -29,9 +29,10 @@ export interface Harness {
   status: StatusReporter;
   logs: LogEntry[];
   /**
-   * Replaces the component by one on `config`, as a reload does (docs/operations.md#changing-a-running-flow): asks
-   * the running behaviour's refuseReplace with the new settings (a refusal changes nothing and is returned), drains
-   * it for a replacement, takes its handOver, stops it, and starts the new one with that as env.inherited.
+   * Replaces the component by one on `config`, as flow.reload does to one component (src/runtime/flow-reload.ts):
+   * asks refuseReplace with the new settings (a refusal changes nothing and is returned), drains it for a
+   * replacement, takes its handOver, stops it, and starts the new one with the handed-over state as env.inherited
+   * and the messages it held to adopt.
    */
   replace(config: ComponentConfig, drainMs?: number): Promise<{ refused?: string }>;
   stop(): Promise<void>;
@@ -56,24 +57,8 @@ export function runComponent(def: AnyComponentDefinition, options: HarnessOption
     status,
     registry: options.registry ?? new ComponentRegistry([def]),
   };
-  let current: { behaviour: Behaviour<never>; ctx?: ActorContext<never> } | undefined;
-  const spawn = (on: ComponentEnv): ActorRef<never> =>
-    runtime.spawn<never>(
-      name,
-      () => {
-        const behaviour = createBehaviour(def, on);
-        const incarnation: { behaviour: Behaviour<never>; ctx?: ActorContext<never> } = { behaviour };
-        current = incarnation;
-        return {
-          ...behaviour,
-          start(ctx) {
-            incarnation.ctx = ctx;
-            return behaviour.start?.(ctx);
-          },
-        };
-      },
-      { policy: options.policy ?? DEFAULT_POLICY, logger: on.logger },
-    );
+  const spawn = (on: ComponentEnv, adopt?: readonly HeldConsumer[]): ActorRef<never> =>
+    runtime.spawn<never>(name, () => createBehaviour(def, on), { policy: options.policy ?? DEFAULT_POLICY, logger: on.logger, ...(adopt !== undefined ? { adopt } : {}) });
   const harness: Harness = {
     runtime,
     actor: spawn(env),
@@ -81,18 +66,17 @@ export function runComponent(def: AnyComponentDefinition, options: HarnessOption
     status,
     logs,
     async replace(config, drainMs = 5_000) {
-      const running = current;
-      if (running?.ctx === undefined) throw new Error(`${name} has not started`);
-      const settings = def.settings?.(name, config, harness.env.baseDir, { pluginDirs: harness.env.pluginDirs, registry: harness.env.registry });
-      const refused = running.behaviour.refuseReplace?.(running.ctx, settings);
-      if (refused !== undefined) return { refused };
-      await harness.actor.drain({ deadline: Date.now() + drainMs, onStop: 'wait', purpose: 'replace' });
-      const inherited = running.behaviour.handOver?.(running.ctx);
       const old = harness.actor;
+      const settings = def.settings?.(name, config, harness.env.baseDir, { pluginDirs: harness.env.pluginDirs, registry: harness.env.registry });
+      const refused = await old.refuseReplace(settings);
+      if (refused !== undefined) return { refused };
+      await old.drain({ deadline: Date.now() + drainMs, onStop: 'wait', forReplace: true });
+      old.stopTaking();
+      const handed = await old.handOver();
       await old.stop();
       await old.terminated();
-      harness.env = { ...harness.env, config, inherited };
-      harness.actor = spawn(harness.env);
+      harness.env = { ...harness.env, config, inherited: handed?.state };
+      harness.actor = spawn(harness.env, handed?.consumers);
       return {};
     },
     stop: () => runtime.stop(),
