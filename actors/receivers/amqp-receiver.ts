@@ -24,6 +24,7 @@
 import type { Channel, ConfirmChannel, ConsumeMessage, Message as AmqpMessage, Options } from 'amqplib';
 import { ActorContext, Behaviour, StopReason } from '../../src/runtime/actor';
 import { DrainReport, DrainRequest, untilDoneOrDeadline } from '../../src/runtime/drain';
+import { REDELIVERED_COUNTER } from '../../src/runtime/reload-receipt';
 import { ComponentDefinition, ComponentEnv, outputOf } from '../../src/runtime/component';
 import { Reconnector } from '../../src/runtime/reconnector';
 import { amqpReconnector, reportSessionLost } from '../support/amqp091-config';
@@ -281,6 +282,8 @@ export class AmqpReceiver implements Behaviour<never> {
     if (!session.alive) return;
     session.acks.delivered(m.fields.deliveryTag);
     this.env.status.count('received');
+    // A reload's receipt reports how many the broker redelivered while it swapped components (expected 0).
+    if (m.fields.redelivered) this.env.status.count(REDELIVERED_COUNTER);
     this.deliveredSinceIdleCheck = true;
     this.pending.push({ session, m, failures: 0 });
     this.pump();

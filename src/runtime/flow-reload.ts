@@ -29,14 +29,12 @@ import { redactText } from '../logging/redact';
 import { Message } from '../message/message';
 import { XQueue } from '../xqueue/xqueue';
 import { ComponentFingerprint, fingerprintTopology, planIsEmpty, planReload } from './reload-plan';
-import type { ComponentChange, ReloadOptions, ReloadPlan, ReloadReceipt } from './reload-receipt';
+import { ComponentChange, REDELIVERED_COUNTER, ReloadOptions, ReloadPlan, ReloadReceipt } from './reload-receipt';
 import { formatReceipt } from './reload-receipt-text';
 
 /** A new incarnation that is not RUNNING by then rolls the reload back (ReloadOptions.readyTimeoutMs). */
 export const DEFAULT_RELOAD_READY_TIMEOUT_MS = 30_000;
 
-/** The counter receivers keep of deliveries their broker flagged redelivered (StatusReporter.count). */
-export const REDELIVERED_COUNTER = 'redelivered';
 
 /** What the reload engine may see and do of a Flow (given by the Flow itself). */
 export interface ReloadHost {
