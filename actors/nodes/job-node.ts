@@ -282,7 +282,6 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     if (handover.active.length > 0) this.env.logger.info('took over running jobs from the previous incarnation', { jobs: handover.active.length });
   }
 
-
   receive(msg: JobNodeMessage): void {
     if (msg.type === 'status') {
       msg.reply(this.statusReport());

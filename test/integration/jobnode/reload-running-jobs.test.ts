@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildTopology } from '../../../src/config/topology';
 import { Flow } from '../../../src/runtime/flow';
+import { ReloadReceipt } from '../../../src/runtime/reload-receipt';
 import { defaultRegistry } from '../../../actors';
 import { Admin, uniqueName } from '../amqp/amqp-kit';
 import { waitFor } from '../../support/component-harness';
@@ -81,23 +82,30 @@ function mostAtOnceFrom(runs: readonly Run[], prefix: string, from: number): num
   return most;
 }
 
+const WORK = { Name: 'work', Threshold: '4', PatternGroup: [{ Pattern: ['^job-'] }] };
+
+/** The flow on a fresh queue with the ruleset WORK, and how to reload it with other rulesets. */
+async function startFlow(what: string): Promise<{ queue: string; runs: string; reloadTo: (rulesets: Json[]) => Promise<ReloadReceipt> }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'xroute-reload-jobs-'));
+  const runs = mkdtempSync(path.join(dir, 'runs-'));
+  const queue = await admin.queue(uniqueName(what), { durable: true });
+  const file = path.join(dir, 'flow.json');
+  const registry = defaultRegistry();
+  const started = Flow.start(buildTopology(topologyJson(queue, runs, dir, [WORK]), file, registry), { registry });
+  flow = started;
+  return { queue, runs, reloadTo: (rulesets) => started.reload(buildTopology(topologyJson(queue, runs, dir, rulesets), file, registry)) };
+}
+
 describe('JobNode reload while jobs run (RabbitMQ, JobPersister workers)', () => {
   it('runs every job exactly once and holds the new Threshold from the receipt on', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'xroute-reload-jobs-'));
-    const runs = mkdtempSync(path.join(dir, 'runs-'));
-    const queue = await admin.queue(uniqueName('reload-jobs'), { durable: true });
-    const work = { Name: 'work', Threshold: '4', PatternGroup: [{ Pattern: ['^job-'] }] };
-    const file = path.join(dir, 'flow.json');
-    const registry = defaultRegistry();
-    flow = Flow.start(buildTopology(topologyJson(queue, runs, dir, [work]), file, registry), { registry });
+    const { queue, runs, reloadTo } = await startFlow('reload-jobs');
 
     const jobs = Array.from({ length: 8 }, (_, i) => `job-${i}`);
     for (const job of jobs) admin.ch.sendToQueue(queue, Buffer.from(job), { messageId: job, persistent: true });
     await admin.ch.waitForConfirms();
     await waitFor(() => readRuns(runs).length === 4, '4 jobs running', 30_000);
 
-    const next = [{ ...work, Threshold: '2' }, { Name: 'urgent', Threshold: '1', PatternGroup: [{ Pattern: ['^urgent-'] }] }];
-    const receipt = await flow.reload(buildTopology(topologyJson(queue, runs, dir, next), file, registry));
+    const receipt = await reloadTo([{ ...WORK, Threshold: '2' }, { Name: 'urgent', Threshold: '1', PatternGroup: [{ Pattern: ['^urgent-'] }] }]);
     const receiptAt = Date.now();
     expect(receipt).toMatchObject({ outcome: 'applied' });
     expect(receipt.components.filter((c) => c.action !== 'kept').map((c) => [c.name, c.action])).toEqual([['node_jobs', 'replaced']]);
@@ -116,8 +124,23 @@ describe('JobNode reload while jobs run (RabbitMQ, JobPersister workers)', () =>
     expect(done.filter((r) => r.job.startsWith('job-') && r.start >= receiptAt)).toHaveLength(4);
     expect(mostAtOnceFrom(done, 'urgent-', receiptAt)).toBe(1);
 
-    await flow.stop({ drainMs: 1_000 });
+    await flow?.stop({ drainMs: 1_000 });
     flow = undefined;
     expect((await admin.ch.checkQueue(queue)).messageCount).toBe(0); // nothing left unacknowledged to come back
+  });
+
+  it('refuses a reload that removes a ruleset with a running job, says why in the receipt, and the job still runs once', async () => {
+    const { queue, runs, reloadTo } = await startFlow('reload-refused');
+    admin.ch.sendToQueue(queue, Buffer.from('job-0'), { messageId: 'job-0', persistent: true });
+    await admin.ch.waitForConfirms();
+    await waitFor(() => readRuns(runs).length === 1, 'the job running', 30_000);
+
+    const receipt = await reloadTo([{ Name: 'other', PatternGroup: [{ Pattern: ['^other-'] }] }]);
+    expect(receipt.outcome).toBe('refused');
+    expect(receipt.error).toContain('JobNode node_jobs cannot be replaced now: ruleset "work" has 1 active job and the new configuration removes it');
+
+    await waitFor(() => readRuns(runs).every((r) => r.end !== undefined), 'the job to end', 30_000);
+    await waitFor(async () => (await admin.ch.checkQueue(queue)).messageCount === 0 && flow!.status().links.every((l) => l.size === 0), 'the request acknowledged');
+    expect(readRuns(runs).map((r) => r.job)).toEqual(['job-0']);
   });
 });
