@@ -32,9 +32,10 @@ export interface Harness {
    * Replaces the component by one on `config`, as flow.reload does to one component (src/runtime/flow-reload.ts):
    * asks refuseReplace with the new settings (a refusal changes nothing and is returned), drains it for a
    * replacement, takes its handOver, stops it, and starts the new one with the handed-over state as env.inherited
-   * and the messages it held to adopt.
+   * and the messages it held to adopt. `between` runs after the old incarnation stopped and before the new one
+   * starts (what happens while a reload swaps them).
    */
-  replace(config: ComponentConfig, drainMs?: number): Promise<{ refused?: string }>;
+  replace(config: ComponentConfig, options?: { drainMs?: number; between?: () => void }): Promise<{ refused?: string }>;
   stop(): Promise<void>;
 }
 
@@ -65,7 +66,7 @@ export function runComponent(def: AnyComponentDefinition, options: HarnessOption
     env,
     status,
     logs,
-    async replace(config, drainMs = 5_000) {
+    async replace(config, { drainMs = 5_000, between } = {}) {
       const old = harness.actor;
       const settings = def.settings?.(name, config, harness.env.baseDir, { pluginDirs: harness.env.pluginDirs, registry: harness.env.registry });
       const refused = await old.refuseReplace(settings);
@@ -75,6 +76,7 @@ export function runComponent(def: AnyComponentDefinition, options: HarnessOption
       const handed = await old.handOver();
       await old.stop();
       await old.terminated();
+      between?.();
       harness.env = { ...harness.env, config, inherited: handed?.state };
       harness.actor = spawn(harness.env, handed?.consumers);
       return {};

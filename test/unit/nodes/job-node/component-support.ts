@@ -80,7 +80,7 @@ export interface Rig {
   /** Puts a request (properties) into the input; resolves once it is in the queue. */
   send(props: Record<string, string>): Promise<number>;
   /** Replaces the node by one on `config` (same name and outlinks unless given), as a reload does (Harness.replace). */
-  reload(config: Record<string, unknown>): Promise<{ refused?: string }>;
+  reload(config: Record<string, unknown>, between?: () => void): Promise<{ refused?: string }>;
   stop(): Promise<void>;
 }
 
@@ -107,7 +107,7 @@ export function rig(config: Record<string, unknown>, options: { inputCapacity?: 
         const name = item.getProperty('JobID') ?? '?';
         upstream.set(name, [...(upstream.get(name) ?? []), outcome]);
       }),
-    reload: (next) => harness.replace(complete(next)),
+    reload: (next, between) => harness.replace(complete(next), { between }),
     stop: () => harness.stop(),
   };
 }

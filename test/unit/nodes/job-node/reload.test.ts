@@ -35,6 +35,19 @@ describe('JobNode reload: active jobs', () => {
     expect(counters(r)).toMatchObject({ completed: 1, active: 0 });
   });
 
+  it('counts a completion that arrives while the reload swaps the incarnations in the new one', async () => {
+    r = rig({ Ruleset: [ALL] }, { workers: 1 });
+    const w0 = new HandWorker(r.workers[0]);
+    await r.send({ JobID: 'during' });
+    await r.send({ JobID: 'after' });
+    const job = await w0.take();
+    await r.reload({ Ruleset: [ALL] }, () => w0.finish(job, '0'));
+    await r.noticeReader.waitFor((e) => e.status === 'FINISHED', 'FINISHED');
+    expect((await w0.take('the next job, started by the new incarnation')).item.getProperty('JobID')).toBe('after');
+    expect(r.upstream.get('during')).toEqual(['done']);
+    expect(jobIds(r, 0)).toBe(2);
+  });
+
   it('keeps the dispatch time and attempt of an active job, so its TimeToLive clock carries over', async () => {
     r = rig({ Ruleset: [{ ...ALL, TimeToLive: '60' }] }, { workers: 1 });
     const w0 = new HandWorker(r.workers[0]);
@@ -47,17 +60,17 @@ describe('JobNode reload: active jobs', () => {
   });
 
   it('expires an adopted job TimeToLive after its first dispatch, not after the reload', async () => {
-    r = rig({ Ruleset: [{ ...ALL, TimeToLive: '0.6' }] }, { workers: 1 });
+    r = rig({ Ruleset: [{ ...ALL, TimeToLive: '2' }] }, { workers: 1 });
     const w0 = new HandWorker(r.workers[0]);
     await r.send({ JobID: 'runaway' });
     await w0.take();
     const dispatched = Date.now();
-    await waitFor(() => Date.now() - dispatched >= 300, 'the job to have run half its TimeToLive');
-    await r.reload({ Ruleset: [{ ...ALL, TimeToLive: '0.6', Threshold: '2' }] });
-    const reloaded = Date.now();
+    await waitFor(() => Date.now() - dispatched >= 1_200, 'the job to have run most of its TimeToLive');
+    await r.reload({ Ruleset: [{ ...ALL, TimeToLive: '2', Threshold: '2' }] });
     const expired = await r.noticeReader.waitFor((e) => e.status === 'EXPIRED', 'EXPIRED');
-    expect(Number(expired.duration)).toBeGreaterThanOrEqual(600);
-    expect(Date.now() - reloaded).toBeLessThan(600 + 400); // would be >= 600 after the reload if the clock restarted
+    // Counted from the reload it would have run at least 1.2 + 2 s.
+    expect(Number(expired.duration)).toBeGreaterThanOrEqual(2_000);
+    expect(Number(expired.duration)).toBeLessThan(3_200);
     expect(r.upstream.get('runaway')).toEqual(['failed']);
   });
 
