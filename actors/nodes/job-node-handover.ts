@@ -84,6 +84,8 @@ export interface JobNodeHandover {
   readonly input: XQueue<Message>;
   readonly inbox: JobInbox;
   readonly active: readonly HandedJob[];
+  /** The requests put back into the input (pending, deferred, waiting for a cell or a key): counted once already. */
+  readonly requeued: WeakSet<Message>;
   readonly shared: { readonly settings: SharedStateSettings; readonly limits: SharedHandover } | undefined;
 }
 

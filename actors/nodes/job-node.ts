@@ -140,6 +140,8 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
   private forSuccessor = false;
   /** With SharedState: requests taken and waiting for their key to be claimed (not yet in the scheduler). */
   private readonly awaitingKey = new Set<Request>();
+  /** Requests a replaced predecessor put back (a reload): taken again, they are not counted as received again. */
+  private requeued = new WeakSet<Message>();
   /** handOver ran: this incarnation handles nothing more. */
   private handedOver = false;
 
@@ -164,7 +166,10 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     this.bypassSender = new OutlinkSender(this.bypass, this.partitions[BYPASS_OUTLINK], this.stopSignal.signal, (e) => ctx.fail(e));
     const matcher = this.matcher;
     const handover = claimHandover(env.inherited, this.input);
-    if (handover !== undefined) this.inbox = handover.inbox;
+    if (handover !== undefined) {
+      this.inbox = handover.inbox;
+      this.requeued = handover.requeued;
+    }
     const keptShared = handover?.shared !== undefined && s.shared !== undefined && sameSharedState(handover.shared.settings, s.shared) ? handover.shared.limits : undefined;
     if (handover?.shared !== undefined && keptShared === undefined) this.closeSharedState(handover.shared.limits.state);
     if (s.shared !== undefined) this.shared = this.startSharedLimits(keptShared, handover);
@@ -240,20 +245,25 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     this.inbox.detach();
     const snap = this.scheduler.snapshot();
     this.scheduler.close();
-    for (const job of snap.waiting) this.giveBack(job.payload);
+    const requeued = new WeakSet<Message>();
+    const requeue = (request: Request): void => {
+      requeued.add(request.item);
+      this.giveBack(request);
+    };
+    snap.waiting.forEach((job) => requeue(job.payload));
     this.env.status.count('pending', -snap.waiting.length);
     this.env.status.count('active', -snap.active.length);
-    for (const request of this.awaitingKey) this.giveBack(request); // the successor claims their keys again
+    this.awaitingKey.forEach(requeue); // the successor claims their keys again
     this.awaitingKey.clear();
     const active = snap.active.map((job) => ({ job, ruleset: this.rulesetName(job), workerLink: this.workers[job.worker].name, cell: this.requests.get(job.id)?.cell }));
     this.requests.clear();
     for (const id of [...this.queries.keys()]) this.withdrawQuery(id); // the successor queries on its own heartbeat
     const bypassed = this.bypassSender.handOver();
-    for (const request of bypassed.waiting) this.giveBack(request);
+    bypassed.waiting.forEach(requeue);
     const shared = this.shared !== undefined && this.settings.shared !== undefined ? { settings: this.settings.shared, limits: this.shared.handOver() } : undefined;
     this.shared = undefined;
     this.env.logger.info('handed over to the new incarnation', { activeJobs: active.length, pendingPutBack: snap.waiting.length, bypassInFlight: bypassed.placed.length, sharedLeasesKept: shared !== undefined });
-    return makeHandover({ node: this.env.name, input: this.input, inbox: this.inbox, active, shared });
+    return makeHandover({ node: this.env.name, input: this.input, inbox: this.inbox, active, requeued, shared });
   }
 
   /** Why `nextSettings` cannot replace this node now (docs/components/job-node.md#at-a-reload), or undefined. */
@@ -334,7 +344,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
   // ------------------------------------------------------------------ arrivals
 
   private onRequest(request: Request): void {
-    this.env.status.count('received');
+    if (!this.requeued.has(request.item)) this.env.status.count('received');
     const shared = this.shared;
     if (shared === undefined) {
       this.admit(request);
@@ -364,6 +374,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
       this.giveBack(request); // cleared for admission (SharedState) after the drain began
       return false;
     }
+    const again = this.requeued.delete(request.item); // put back by a replaced predecessor: counted once already
     const admission = this.scheduler.submit(request);
     if (this.shared !== undefined && admission.kind !== 'bypass') this.shared.balance(admission.kind === 'dropped' ? admission.group : admission.job.group);
     switch (admission.kind) {
@@ -373,13 +384,13 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
         this.sendBypass(request);
         return false;
       case 'pending':
-        env.status.count('accepted');
+        if (!again) env.status.count('accepted');
         env.status.count('pending');
         return true;
       case 'deferred':
-        env.status.count('accepted');
+        if (!again) env.status.count('accepted');
         env.status.count('pending');
-        env.status.count('deferred');
+        if (!again) env.status.count('deferred');
         env.logger.debug('job deferred: a job with the same key is active or waiting', { job: admission.job.id, key: admission.job.key, ruleset: this.rulesetName(admission.job), holder: admission.holderId });
         return true;
       case 'dropped':

@@ -68,8 +68,8 @@ describe('JobNode reload: active jobs', () => {
     await waitFor(() => Date.now() - dispatched >= 1_200, 'the job to have run most of its TimeToLive');
     await r.reload({ Ruleset: [{ ...ALL, TimeToLive: '2', Threshold: '2' }] });
     const expired = await r.noticeReader.waitFor((e) => e.status === 'EXPIRED', 'EXPIRED');
-    // Counted from the reload it would have run at least 1.2 + 2 s.
-    expect(Number(expired.duration)).toBeGreaterThanOrEqual(2_000);
+    // Counted from the reload it would have run at least 1.2 + 2 s (a timer may fire a millisecond early).
+    expect(Number(expired.duration)).toBeGreaterThanOrEqual(1_990);
     expect(Number(expired.duration)).toBeLessThan(3_200);
     expect(r.upstream.get('runaway')).toEqual(['failed']);
   });
@@ -108,6 +108,7 @@ describe('JobNode reload: pending jobs and new settings', () => {
     await waitFor(() => r!.input.size === 0, 'every request released');
     expect(order).toEqual(['a', 'b', 'c', 'd']);
     expect([...r.upstream.values()].map((o) => o.join())).toEqual(['done', 'done', 'done', 'done']);
+    expect(counters(r)).toMatchObject({ received: 4, accepted: 4, scheduled: 4, completed: 4, active: 0, pending: 0 });
   });
 
   it('holds the new Threshold from the reload on, counting the adopted jobs (raised)', async () => {
