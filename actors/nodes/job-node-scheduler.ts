@@ -173,7 +173,8 @@ class Job<P> implements JobView<P> {
 
   constructor(
     readonly id: number,
-    readonly group: number,
+    /** Changes only when a reload's scheduler adopts the job (adoptActive): its ruleset's index there. */
+    public group: number,
     readonly key: string | undefined,
     readonly payload: P,
     readonly acceptedAt: number,
@@ -406,6 +407,32 @@ export class JobScheduler<P> {
     this.workerState[worker] = BLOCKED;
   }
 
+  /**
+   * Takes over an active job of the scheduler a reload replaces (docs/components/job-node.md#at-a-reload): it stays
+   * on `worker`, counts against `group`'s threshold under this scheduler's settings, holds its key, and keeps its
+   * TimeToLive clock (its dispatch time). `job` must be the view that scheduler gave, and that scheduler closed.
+   */
+  adoptActive(job: JobView<P>, group: number, worker: number): void {
+    if (!(job instanceof Job) || job.state !== 'active') throw new RangeError(`job ${job.id} is not an active job of a JobScheduler`);
+    const g = this.groups[group];
+    if (g === undefined || g.spec.bypass) throw new RangeError(`job ${job.id}: group ${group} is not a scheduled group`);
+    if (this.workerState[worker] !== FREE) throw new RangeError(`job ${job.id}: worker ${worker} is ${this.workerStateOf(worker)}, not free`);
+    const adopted = job as Job<P>;
+    adopted.group = group;
+    adopted.worker = worker;
+    adopted.queryOutstanding = false;
+    adopted.unanswered = 0;
+    this.freeWorkers.removeFirst((w) => w === worker);
+    this.workerState[worker] = BUSY;
+    this.workerJob[worker] = adopted;
+    g.active++;
+    this.updateCap(g);
+    this.live++;
+    if (adopted.key !== undefined) this.holders.set(adopted.key, adopted.id);
+    if (adopted.id >= this.nextId) this.nextId = adopted.id + 1;
+    this.armJobTimers(adopted);
+  }
+
   /** Re-evaluates thresholds and dispatches what can run (e.g. after a clock change). */
   poke(): void {
     this.thresholdsValidUntil = 0;
@@ -594,10 +621,12 @@ export class JobScheduler<P> {
     };
     job.heartbeatTimer = this.options.timers.set(beat, spec.heartbeatMs);
     if (spec.ttlMs > 0) {
+      // From the dispatch: an adopted job (adoptActive) keeps the time it has already run.
+      const left = Math.max(0, job.dispatchedAt + spec.ttlMs - this.options.clock.now());
       job.ttlTimer = this.options.timers.set(() => {
         job.ttlTimer = undefined;
         if (job.state === 'active') this.expire(job);
-      }, spec.ttlMs);
+      }, left);
     }
   }
 

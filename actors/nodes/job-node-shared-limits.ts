@@ -40,6 +40,25 @@ export interface SharedLimitsHost {
   readonly clock: () => number;
 }
 
+/**
+ * What a JobNode replaced by a reload hands to its successor's SharedLimits (docs/components/job-node.md#at-a-reload):
+ * the connection and its leases, kept rather than given back and taken again.
+ */
+export interface SharedHandover {
+  readonly state: SharedState;
+  /** Slots held per group name. */
+  readonly held: ReadonlyMap<string, number>;
+  /** Keys held when the successor took over; those its jobs do not hold again within a renew are given back. */
+  readonly keys: readonly string[];
+}
+
+/** What the successor's SharedLimits starts from: the slots held, and its adopted jobs' references to their keys. */
+export interface SharedInheritance {
+  readonly held: ReadonlyMap<string, number>;
+  readonly keyRefs: ReadonlyMap<string, number>;
+  readonly keys: readonly string[];
+}
+
 interface KeyWaiter {
   readonly duplicates: DuplicatePolicy;
   /** Hands the job to the scheduler; true when it became a live job (holds a key reference). */
@@ -55,20 +74,65 @@ export class SharedLimits {
   private contended: boolean[];
   private healthy = true;
   private closed = false;
+  /** quiesce(): a reload replaces the node; nothing new is asked of the shared state. */
+  private quiet = false;
+  /** Calls to the shared state not yet answered. */
+  private pending = 0;
   private readonly keyRefs = new Map<string, number>();
   private readonly claiming = new Map<string, KeyWaiter[]>();
+  /** Inherited keys no adopted job holds: given back at the first renew unless a job holds or claims them by then. */
+  private provisional: readonly string[] = [];
 
   constructor(
     private readonly state: SharedState,
     private readonly groups: readonly SharedGroup[],
     private readonly host: SharedLimitsHost,
     private readonly options: { readonly leaseMs: number; readonly retryMs: number },
+    inherited?: SharedInheritance,
   ) {
-    this.held = groups.map(() => 0);
+    this.held = groups.map((g) => inherited?.held.get(g.name) ?? 0);
     this.asking = groups.map(() => false);
     this.retrying = groups.map(() => false);
     this.contended = groups.map(() => false);
+    if (inherited !== undefined) this.inherit(inherited);
     this.scheduleRenew();
+  }
+
+  /** Starts asking nothing new (a reload replaces the node): no slot or key is asked for; renewals go on. */
+  quiesce(): void {
+    this.quiet = true;
+  }
+
+  /** No call to the shared state is waiting for its answer. */
+  get idle(): boolean {
+    return this.pending === 0;
+  }
+
+  /** Hands the connection and every lease to the successor (nothing is given back); this one does nothing more. */
+  handOver(): SharedHandover {
+    this.closed = true;
+    const held = new Map<string, number>();
+    this.groups.forEach((g, i) => {
+      if (this.held[i] > 0) held.set(g.name, this.held[i]);
+    });
+    // Keys still being claimed are handed on too: the successor gives back those none of its jobs holds.
+    return { state: this.state, held, keys: [...this.keyRefs.keys(), ...this.claiming.keys()] };
+  }
+
+  private inherit(inherited: SharedInheritance): void {
+    for (const [key, refs] of inherited.keyRefs) this.keyRefs.set(key, refs);
+    this.provisional = inherited.keys.filter((k) => !this.keyRefs.has(k));
+    // Slots of groups the new configuration no longer has.
+    for (const [name, n] of inherited.held) {
+      if (this.groups.some((g) => g.name === name && !g.bypass)) continue;
+      this.track(this.state.releaseSlots(name, n)).catch((e) => this.host.log('warn', 'cannot give back shared slots; they lapse with their lease', { group: name, error: String(e) }));
+    }
+  }
+
+  /** Counts a call to the shared state until it is answered (idle). */
+  private track<T>(call: Promise<T>): Promise<T> {
+    this.pending++;
+    return call.finally(() => this.pending--);
   }
 
   /** The threshold the scheduler must use for `group`: capped by the slots held, 0 while paused. */
@@ -97,7 +161,7 @@ export class SharedLimits {
       this.held[group] -= idle;
       this.host.thresholdsChanged();
       this.state.releaseSlots(this.groups[group].name, idle).catch((e) => this.host.log('warn', 'cannot give back shared slots; they lapse with their lease', { group: this.groups[group].name, error: String(e) }));
-    } else if (target > held && !this.asking[group] && !this.retrying[group]) {
+    } else if (target > held && !this.asking[group] && !this.retrying[group] && !this.quiet) {
       this.ask(group, cap, target - held);
     }
   }
@@ -157,9 +221,14 @@ export class SharedLimits {
 
   private ask(group: number, cap: number, want: number): void {
     this.asking[group] = true;
+    const name = this.groups[group].name;
     const done = (granted: number): void => {
       this.asking[group] = false;
-      if (this.closed) return;
+      if (this.closed) {
+        // Closed or handed over meanwhile: a successor counts only the slots held at the handover.
+        if (granted > 0) this.state.releaseSlots(name, granted).catch(() => undefined);
+        return;
+      }
       if (granted > 0) {
         this.held[group] += granted;
         this.host.thresholdsChanged();
@@ -168,8 +237,8 @@ export class SharedLimits {
       if (this.held[group] < Math.min(cap, this.host.demand(group))) this.retryLater(group);
       else this.balance(group);
     };
-    this.state.acquireSlots(this.groups[group].name, cap, want).then(
-      (granted) => this.host.deliver(() => done(granted)),
+    this.track(this.state.acquireSlots(this.groups[group].name, cap, want)).then(
+      (granted) => (this.closed ? done(granted) : this.host.deliver(() => done(granted))),
       (e) =>
         this.host.deliver(() => {
           this.host.log('warn', 'cannot acquire shared slots; retrying', { group: this.groups[group].name, error: String(e) });
@@ -190,6 +259,11 @@ export class SharedLimits {
   // ------------------------------------------------------------------ keys
 
   private claim(key: string): void {
+    if (this.quiet) {
+      // A reload replaces the node: the requests waiting for this key go to the successor, which claims it again.
+      this.claiming.delete(key);
+      return;
+    }
     const done = (held: boolean | undefined): void => {
       const waiting = this.claiming.get(key) ?? [];
       if (this.closed) return;
@@ -211,7 +285,7 @@ export class SharedLimits {
       this.claiming.set(key, keep);
       this.host.later(() => this.claim(key), this.options.retryMs);
     };
-    this.state.claimKey(key).then(
+    this.track(this.state.claimKey(key)).then(
       (held) => this.host.deliver(() => done(held)),
       (e) =>
         this.host.deliver(() => {
@@ -223,13 +297,23 @@ export class SharedLimits {
 
   // ------------------------------------------------------------------ leases
 
+  /** Inherited keys that no job holds or claims again by the first renew after a reload are given back. */
+  private releaseUnclaimed(): void {
+    const keys = this.provisional;
+    this.provisional = [];
+    for (const key of keys) {
+      if (this.keyRefs.has(key) || this.claiming.has(key)) continue;
+      this.state.releaseKey(key).catch((e) => this.host.log('warn', 'cannot give back a shared job key; it lapses with its lease', { key, error: String(e) }));
+    }
+  }
+
   private scheduleRenew(): void {
     this.host.later(() => this.renew(), Math.max(1, Math.floor(this.options.leaseMs / 3)));
   }
 
   private renew(): void {
     if (this.closed) return;
-    this.state.renew().then(
+    this.track(this.state.renew()).then(
       (result) =>
         this.host.deliver(() => {
           if (this.closed) return;
@@ -242,6 +326,7 @@ export class SharedLimits {
           for (const key of result.lostKeys) this.host.log('error', 'a shared job key lapsed before it was renewed: another instance may run the same key', { key });
           if (!this.healthy) this.host.log('info', 'shared state reachable again: dispatch resumes', {});
           this.healthy = true;
+          this.releaseUnclaimed();
           this.host.thresholdsChanged();
           this.groups.forEach((_g, i) => this.balance(i));
           this.scheduleRenew();

@@ -20,16 +20,22 @@
  *  - Restart: the runtime puts every input message back; untaken requests and queries in the outlinks
  *    are withdrawn on stop; a worker still busy with a job of the old incarnation gets no new job until
  *    its outlink is empty. Jobs that were running are dispatched again (at-least-once, docs/components/job-node.md).
- *  - Every completion signal arrives as a message to this actor (never handled inside another actor's turn).
+ *  - Every completion signal waits in the node's inbox (job-node-handover.ts) and is handled in this actor's turn
+ *    (never inside another actor's turn).
  *  - Drain before a stop (docs/operations.md#stopping): no job is dispatched any more; pending and deferred
  *    requests are put back into the input (their receiver gives them back to the broker unacknowledged); active
  *    jobs run on and are acknowledged when they complete (OnStop "wait"), or are put back too ("kill").
+ *  - A reload that replaces the node (docs/components/job-node.md#at-a-reload): the drain dispatches nothing more,
+ *    then handOver puts the pending requests back into the input in their order and hands the active jobs (still
+ *    running on their workers), their requests, the inbox and the shared-state leases to the successor, which
+ *    adopts them under its own settings. refuseReplace refuses new settings that drop a ruleset or worker outlink
+ *    with active jobs.
  */
 import { ActorContext, ActorRef, Behaviour, QueueConsumer, TimerHandle } from '../../src/runtime/actor';
-import { DrainRequest } from '../../src/runtime/drain';
+import { DrainRequest, untilDoneOrDeadline } from '../../src/runtime/drain';
 import { ComponentDefinition, ComponentEnv, inputOf } from '../../src/runtime/component';
 import { Message } from '../../src/message/message';
-import { Outcome, Taken, XQueue } from '../../src/xqueue/xqueue';
+import { Outcome, XQueue } from '../../src/xqueue/xqueue';
 import { Partition, parsePartition } from '../../src/xqueue/partition';
 import { displayFields, displayMessage } from '../../src/logging/display';
 import { describe as describeError } from '../../src/runtime/actor';
@@ -39,11 +45,11 @@ import { BYPASS_OUTLINK, FIRST_WORKER_OUTLINK, JobNodeSettings, NOTICE_OUTLINK, 
 import { JobIdentity, NoticeDetails, jobName, noticeEvent, queryEvent, queryResultEvent } from './job-node-events';
 import { EventPriority, JOB_EVENT_PROPERTY, QueryOperation } from './job-event-protocol';
 import { JOB_NODE_SCHEMA, unknownRulesetKeys } from './job-node-schema';
-import { SharedLimits } from './job-node-shared-limits';
+import { SharedHandover, SharedLimits } from './job-node-shared-limits';
 import { RedisSharedState } from './job-node-shared-redis';
+import { SharedState } from './job-node-shared-state';
 import { redactText } from '../../src/logging/redact';
-
-type Request = Taken<Message>;
+import { JobEvent, JobInbox, JobNodeHandover, Request, claimHandover, makeHandover, replaceRefusal, sameSharedState } from './job-node-handover';
 
 /** One job as a status query shows it. */
 export interface JobSummary {
@@ -74,9 +80,7 @@ export interface JobNodeStatus {
 /** Messages JobNode's actor understands. Only `status` is for other components; the rest it sends itself. */
 export type JobNodeMessage =
   | { readonly type: 'status'; readonly reply: (status: JobNodeStatus) => void }
-  | { readonly type: 'job-returned'; readonly token: object; readonly job: JobView<Request>; readonly dispatch: number; readonly worker: number; readonly outcome: Outcome }
-  | { readonly type: 'query-returned'; readonly token: object; readonly job: JobView<Request>; readonly dispatch: number; readonly worker: number; readonly event: Message; readonly who: JobIdentity }
-  | { readonly type: 'bypass-returned'; readonly token: object; readonly request: Request; readonly outcome: Outcome }
+  | { readonly type: 'inbox'; readonly token: object }
   | { readonly type: 'worker-drained'; readonly token: object; readonly worker: number }
   | { readonly type: 'shared-state'; readonly token: object; readonly run: () => void };
 
@@ -126,6 +130,20 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
   private consumer!: QueueConsumer;
   /** Set by drain(): requests put back into the input, whose later returns are ignored. */
   private draining: WeakSet<Request> | undefined;
+  /** Where workers' answers wait for this incarnation (handed on at a reload). */
+  private inbox = new JobInbox();
+  /** Worker outlink index by name (a reload's successor may order its outlinks differently). */
+  private readonly workerIndex: ReadonlyMap<string, number>;
+  /** Jobs adopted at a reload whose ruleset the new settings dropped: only their completion is awaited. */
+  private readonly unowned = new Set<JobView<Request>>();
+  /** drain() for a reload's replacement began: what is held goes on to the successor. */
+  private forSuccessor = false;
+  /** With SharedState: requests taken and waiting for their key to be claimed (not yet in the scheduler). */
+  private readonly awaitingKey = new Set<Request>();
+  /** Requests a replaced predecessor put back (a reload): taken again, they are not counted as received again. */
+  private requeued = new WeakSet<Message>();
+  /** handOver ran: this incarnation handles nothing more. */
+  private handedOver = false;
 
   constructor(
     private readonly env: ComponentEnv,
@@ -135,6 +153,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     this.notice = env.outlinks[NOTICE_OUTLINK];
     this.bypass = env.outlinks[BYPASS_OUTLINK];
     this.workers = env.outlinks.slice(FIRST_WORKER_OUTLINK);
+    this.workerIndex = new Map(this.workers.map((q, i) => [q.name, i]));
     this.matcher = rulesetMatcher(settings.rulesets, (ruleset, error) => env.logger.error('ruleset filter failed; message goes to nohit', { ruleset, error: describeError(error) }));
   }
 
@@ -146,7 +165,14 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     this.partitions = env.outlinks.map((q, i) => parsePartition(s.outlinkPartitions[i], q.capacity, q.name));
     this.bypassSender = new OutlinkSender(this.bypass, this.partitions[BYPASS_OUTLINK], this.stopSignal.signal, (e) => ctx.fail(e));
     const matcher = this.matcher;
-    if (s.shared !== undefined) this.shared = this.startSharedLimits();
+    const handover = claimHandover(env.inherited, this.input);
+    if (handover !== undefined) {
+      this.inbox = handover.inbox;
+      this.requeued = handover.requeued;
+    }
+    const keptShared = handover?.shared !== undefined && s.shared !== undefined && sameSharedState(handover.shared.settings, s.shared) ? handover.shared.limits : undefined;
+    if (handover?.shared !== undefined && keptShared === undefined) this.closeSharedState(handover.shared.limits.state);
+    if (s.shared !== undefined) this.shared = this.startSharedLimits(keptShared, handover);
     const shared = this.shared;
     this.scheduler = new JobScheduler<Request>({
       groups: shared === undefined ? s.rulesets.map((r) => r.spec) : s.rulesets.map((r, i) => ({ ...r.spec, threshold: shared.thresholdFor(i) })),
@@ -157,11 +183,17 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
       timers: { set: (fn, ms) => ctx.setTimeout(fn, ms), clear: (t) => ctx.clearTimer(t as TimerHandle) },
       port: this.port(),
     });
+    if (handover !== undefined) this.adoptJobs(handover);
     this.adoptOrphanedWorkers();
+    // A reload's successor: this consume takes over the requests the predecessor held (SpawnOptions.adopt).
     this.consumer = ctx.consume(this.input, (taken) => this.onRequest(taken));
+    const self = ctx.self;
+    const token = this.token;
+    this.inbox.attach(token, () => self.tell({ type: 'inbox', token }));
   }
 
-  drain(_ctx: ActorContext<JobNodeMessage>, request: DrainRequest): void {
+  drain(_ctx: ActorContext<JobNodeMessage>, request: DrainRequest): void | Promise<void> {
+    if (request.forReplace === true) return this.drainForSuccessor(request);
     this.draining = new WeakSet();
     this.consumer.stopTaking();
     this.scheduler.holdDispatch();
@@ -175,10 +207,89 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     });
   }
 
-  /** Draining: the request goes back into the input for its receiver to give back to the broker. */
+  /** Draining: the request goes back into the input for its receiver to give back to the broker (or a successor to take). */
   private giveBack(request: Request): void {
     this.draining?.add(request);
-    if (this.input.putback(request)) this.env.status.count('givenBack');
+    if (this.input.putback(request) && !this.forSuccessor) this.env.status.count('givenBack');
+  }
+
+  /**
+   * A reload replaces this node: dispatch nothing more and ask the shared state nothing new; running jobs go on
+   * for the successor (handOver). Resolves once no shared-state call is unanswered (or at the deadline).
+   */
+  private async drainForSuccessor(request: DrainRequest): Promise<void> {
+    this.stopForSuccessor();
+    this.env.logger.info('draining for a reload: no job is dispatched any more; running and pending jobs go to the new incarnation', { running: this.scheduler.snapshot().active.length });
+    const shared = this.shared;
+    if (shared !== undefined) await untilDoneOrDeadline(request.deadline, () => shared.idle);
+  }
+
+  private stopForSuccessor(): void {
+    if (this.forSuccessor) return;
+    this.forSuccessor = true;
+    this.draining ??= new WeakSet();
+    this.consumer.stopTaking();
+    this.scheduler.holdDispatch();
+    this.shared?.quiesce();
+  }
+
+  /**
+   * After the drain: the state the successor continues from (ComponentEnv.inherited). Pending requests go back into
+   * the input in their order; active jobs, the inbox and the shared-state leases are handed on. The requests of the
+   * active jobs and of the bypassed ones in flight stay taken: the runtime hands them to the successor's consumer
+   * (SpawnOptions.adopt). This incarnation handles nothing more.
+   */
+  handOver(): JobNodeHandover {
+    this.stopForSuccessor();
+    this.handedOver = true;
+    this.inbox.detach();
+    const snap = this.scheduler.snapshot();
+    this.scheduler.close();
+    const requeued = new WeakSet<Message>();
+    const requeue = (request: Request): void => {
+      requeued.add(request.item);
+      this.giveBack(request);
+    };
+    snap.waiting.forEach((job) => requeue(job.payload));
+    this.env.status.count('pending', -snap.waiting.length);
+    this.env.status.count('active', -snap.active.length);
+    this.awaitingKey.forEach(requeue); // the successor claims their keys again
+    this.awaitingKey.clear();
+    const active = snap.active.map((job) => ({ job, ruleset: this.rulesetName(job), workerLink: this.workers[job.worker].name, cell: this.requests.get(job.id)?.cell }));
+    this.requests.clear();
+    for (const id of [...this.queries.keys()]) this.withdrawQuery(id); // the successor queries on its own heartbeat
+    const bypassed = this.bypassSender.handOver();
+    bypassed.waiting.forEach(requeue);
+    const shared = this.shared !== undefined && this.settings.shared !== undefined ? { settings: this.settings.shared, limits: this.shared.handOver() } : undefined;
+    this.shared = undefined;
+    this.env.logger.info('handed over to the new incarnation', { activeJobs: active.length, pendingPutBack: snap.waiting.length, bypassInFlight: bypassed.placed.length, sharedLeasesKept: shared !== undefined });
+    return makeHandover({ node: this.env.name, input: this.input, inbox: this.inbox, active, requeued, shared });
+  }
+
+  /** Why `nextSettings` cannot replace this node now (docs/components/job-node.md#at-a-reload), or undefined. */
+  refuseReplace(_ctx: ActorContext<JobNodeMessage>, nextSettings: unknown): string | undefined {
+    const active = this.scheduler.snapshot().active.map((job) => ({ ruleset: this.rulesetName(job), workerLink: this.workers[job.worker].name }));
+    return replaceRefusal(this.env.name, active, nextSettings);
+  }
+
+  // ------------------------------------------------------------------ adopting a predecessor's jobs (reload)
+
+  /** The handed-over active jobs keep running: the new scheduler counts them under the new settings. */
+  private adoptJobs(handover: JobNodeHandover): void {
+    for (const handed of handover.active) {
+      const group = this.settings.rulesets.findIndex((r) => r.name === handed.ruleset && !r.bypass);
+      const worker = this.workerIndex.get(handed.workerLink);
+      if (group < 0 || worker === undefined) {
+        // Only when refuseReplace was not asked: the job runs on, its completion releases its request.
+        this.unowned.add(handed.job);
+        this.env.logger.error('a running job\'s ruleset or worker outlink is gone after the reload: its completion is awaited, nothing more', { job: handed.job.id, ruleset: handed.ruleset, worker: handed.workerLink });
+        continue;
+      }
+      this.scheduler.adoptActive(handed.job, group, worker);
+      if (handed.cell !== undefined) this.requests.set(handed.job.id, { worker, cell: handed.cell });
+      this.env.status.count('active');
+    }
+    if (handover.active.length > 0) this.env.logger.info('took over running jobs from the previous incarnation', { jobs: handover.active.length });
   }
 
   receive(msg: JobNodeMessage): void {
@@ -187,15 +298,11 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
       return;
     }
     if (msg.token !== this.token) return; // from an earlier incarnation: its state is gone
+    // Handed over: only the shared state's late answers still run (they give back what the successor does not count).
+    if (this.handedOver && msg.type !== 'shared-state') return;
     switch (msg.type) {
-      case 'job-returned':
-        this.onJobReturned(msg.job, msg.dispatch, msg.worker, msg.outcome);
-        return;
-      case 'query-returned':
-        this.onQueryReturned(msg.job, msg.dispatch, msg.worker, msg.event, msg.who);
-        return;
-      case 'bypass-returned':
-        this.input.remove(msg.request, msg.outcome);
+      case 'inbox':
+        for (const event of this.inbox.take(this.token)) this.onEvent(event);
         return;
       case 'worker-drained':
         this.scheduler.workerReady(msg.worker);
@@ -209,17 +316,35 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
   stop(): void {
     this.stopSignal.abort();
     this.scheduler?.close();
-    this.shared?.close().catch((e) => this.env.logger.warn('cannot give back shared slots and keys; they lapse with their lease', { error: describeError(e) }));
+    if (this.shared !== undefined) this.closeSharedState(this.shared);
     // Withdraw what no consumer has taken: the input messages go back to the input queue (runtime), so
     // these copies would otherwise run twice.
     for (const p of [...this.requests.values(), ...this.queries.values()]) this.workers[p.worker]?.takeback(p.cell);
     this.bypassSender?.close();
   }
 
+  private closeSharedState(shared: SharedLimits | SharedState): void {
+    shared.close().catch((e) => this.env.logger.warn('cannot give back shared slots and keys; they lapse with their lease', { error: describeError(e) }));
+  }
+
+  private onEvent(event: JobEvent): void {
+    switch (event.type) {
+      case 'job-returned':
+        this.onJobReturned(event.job, event.dispatch, event.workerLink, event.outcome);
+        return;
+      case 'query-returned':
+        this.onQueryReturned(event.job, event.dispatch, event.workerLink, event.event, event.who);
+        return;
+      case 'bypass-returned':
+        this.input.remove(event.request, event.outcome);
+        return;
+    }
+  }
+
   // ------------------------------------------------------------------ arrivals
 
   private onRequest(request: Request): void {
-    this.env.status.count('received');
+    if (!this.requeued.has(request.item)) this.env.status.count('received');
     const shared = this.shared;
     if (shared === undefined) {
       this.admit(request);
@@ -232,10 +357,13 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
       return;
     }
     const key = route.key;
+    this.awaitingKey.add(request);
     shared.withKey(key, {
       duplicates: rs.spec.duplicates,
-      submit: () => this.admit(request),
-      drop: () => this.dropDuplicate(request, route.group, key, 'a job with the same key is active or waiting on another instance'),
+      submit: () => this.awaitingKey.delete(request) && this.admit(request),
+      drop: () => {
+        if (this.awaitingKey.delete(request)) this.dropDuplicate(request, route.group, key, 'a job with the same key is active or waiting on another instance');
+      },
     });
   }
 
@@ -246,6 +374,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
       this.giveBack(request); // cleared for admission (SharedState) after the drain began
       return false;
     }
+    const again = this.requeued.delete(request.item); // put back by a replaced predecessor: counted once already
     const admission = this.scheduler.submit(request);
     if (this.shared !== undefined && admission.kind !== 'bypass') this.shared.balance(admission.kind === 'dropped' ? admission.group : admission.job.group);
     switch (admission.kind) {
@@ -255,13 +384,13 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
         this.sendBypass(request);
         return false;
       case 'pending':
-        env.status.count('accepted');
+        if (!again) env.status.count('accepted');
         env.status.count('pending');
         return true;
       case 'deferred':
-        env.status.count('accepted');
+        if (!again) env.status.count('accepted');
         env.status.count('pending');
-        env.status.count('deferred');
+        if (!again) env.status.count('deferred');
         env.logger.debug('job deferred: a job with the same key is active or waiting', { job: admission.job.id, key: admission.job.key, ruleset: this.rulesetName(admission.job), holder: admission.holderId });
         return true;
       case 'dropped':
@@ -281,23 +410,14 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
 
   // ------------------------------------------------------------------ SharedState
 
-  private startSharedLimits(): SharedLimits {
+  /** `kept`: the predecessor's connection and leases (a reload), continued instead of a new connection. */
+  private startSharedLimits(kept: SharedHandover | undefined, handover: JobNodeHandover | undefined): SharedLimits {
     const env = this.env;
     const cfg = this.settings.shared as NonNullable<JobNodeSettings['shared']>;
     const self = this.ctx.self;
     const token = this.token;
-    let lastError = '';
-    const state = new RedisSharedState({
-      url: cfg.url,
-      namespace: cfg.namespace,
-      leaseMs: cfg.leaseMs,
-      onError: (e) => {
-        const text = redactText(e.message);
-        if (text !== lastError) env.logger.warn('shared state (Redis) connection error; reconnecting', { error: text });
-        lastError = text;
-      },
-    });
-    env.logger.info('scheduling limits shared through Redis', { url: redactText(cfg.url), namespace: cfg.namespace, instance: state.instance, leaseMs: cfg.leaseMs });
+    const state = kept?.state ?? this.connectSharedState(cfg);
+    if (kept !== undefined) env.logger.info('scheduling limits shared through Redis: leases of the previous incarnation kept', { namespace: cfg.namespace, slots: Object.fromEntries(kept.held) });
     return new SharedLimits(
       state,
       this.settings.rulesets.map((r) => r.spec),
@@ -312,7 +432,25 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
         clock: Date.now,
       },
       { leaseMs: cfg.leaseMs, retryMs: this.settings.waitTimeMs },
+      kept === undefined ? undefined : { held: kept.held, keyRefs: keyRefsOf(handover?.active.map((h) => h.job.key) ?? []), keys: kept.keys },
     );
+  }
+
+  private connectSharedState(cfg: NonNullable<JobNodeSettings['shared']>): SharedState {
+    const env = this.env;
+    let lastError = '';
+    const state = new RedisSharedState({
+      url: cfg.url,
+      namespace: cfg.namespace,
+      leaseMs: cfg.leaseMs,
+      onError: (e) => {
+        const text = redactText(e.message);
+        if (text !== lastError) env.logger.warn('shared state (Redis) connection error; reconnecting', { error: text });
+        lastError = text;
+      },
+    });
+    env.logger.info('scheduling limits shared through Redis', { url: redactText(cfg.url), namespace: cfg.namespace, instance: state.instance, leaseMs: cfg.leaseMs });
+    return state;
   }
 
   private sharedStatus(): JobNodeStatus['shared'] {
@@ -405,9 +543,9 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
       return false;
     }
     const dispatch = job.dispatches;
-    const self = this.ctx.self;
-    const token = this.token;
-    q.add(cell, job.payload.item, (_item, outcome) => self.tell({ type: 'job-returned', token, job, dispatch, worker, outcome }));
+    const inbox = this.inbox;
+    const workerLink = q.name;
+    q.add(cell, job.payload.item, (_item, outcome) => inbox.push({ type: 'job-returned', job, dispatch, workerLink, outcome }));
     this.requests.set(job.id, { worker, cell });
     return true;
   }
@@ -418,16 +556,22 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     if (cell < 0) return false;
     const who = this.identity(job, worker);
     const dispatch = job.dispatches;
-    const self = this.ctx.self;
-    const token = this.token;
-    q.add(cell, queryEvent(who, operation, Date.now()), (event) => self.tell({ type: 'query-returned', token, job, dispatch, worker, event, who }));
+    const inbox = this.inbox;
+    const workerLink = q.name;
+    q.add(cell, queryEvent(who, operation, Date.now()), (event) => inbox.push({ type: 'query-returned', job, dispatch, workerLink, event, who }));
     if (operation === 'query') this.queries.set(job.id, { worker, cell });
     return true;
   }
 
-  private onJobReturned(job: JobView<Request>, dispatch: number, worker: number, outcome: Outcome): void {
+  private onJobReturned(job: JobView<Request>, dispatch: number, workerLink: string, outcome: Outcome): void {
     this.requests.delete(job.id);
     if (this.draining?.has(job.payload) === true) return; // given back (OnStop kill): its receiver no longer has it
+    const worker = this.workerIndex.get(workerLink) ?? -1;
+    if (this.unowned.delete(job) || worker < 0) {
+      this.input.remove(job.payload, outcome);
+      if (worker >= 0) this.scheduler.workerReady(worker);
+      return;
+    }
     const current =
       outcome === 'done'
         ? this.scheduler.complete(job, dispatch)
@@ -439,7 +583,9 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     this.scheduler.workerReady(worker); // a cell was freed in that outlink
   }
 
-  private onQueryReturned(job: JobView<Request>, dispatch: number, worker: number, event: Message, who: JobIdentity): void {
+  private onQueryReturned(job: JobView<Request>, dispatch: number, workerLink: string, event: Message, who: JobIdentity): void {
+    const worker = this.workerIndex.get(workerLink);
+    if (worker === undefined) return; // a query of a worker outlink the reload removed
     const placed = this.queries.get(job.id);
     if (placed !== undefined && placed.worker === worker) this.queries.delete(job.id);
     this.scheduler.queryReturned(job, dispatch);
@@ -516,6 +662,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     const token = this.token;
     this.workers.forEach((q, worker) => {
       if (q.size === 0 && q.stats().reserved === 0) return;
+      if (this.scheduler.workerStateOf(worker) === 'busy') return; // runs a job adopted at a reload
       this.scheduler.workerUnavailable(worker);
       this.env.logger.warn('worker outlink still holds work from before a restart; no new job until it is empty', { worker: q.name, size: q.size });
       void q.whenEmpty().then(() => self.tell({ type: 'worker-drained', token, worker }));
@@ -525,9 +672,8 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
   // ------------------------------------------------------------------ bypass (no flow control, back pressure only)
 
   private sendBypass(request: Request): void {
-    const self = this.ctx.self;
-    const token = this.token;
-    this.bypassSender.send(request, request.item, (_item, outcome) => self.tell({ type: 'bypass-returned', token, request, outcome }));
+    const inbox = this.inbox;
+    this.bypassSender.send(request, request.item, (_item, outcome) => inbox.push({ type: 'bypass-returned', request, outcome }));
   }
 
   // ------------------------------------------------------------------ escalations
@@ -610,3 +756,10 @@ export const jobNodeComponent: ComponentDefinition<JobNodeMessage, JobNodeSettin
   validate: (config) => unknownRulesetKeys(config),
   create: (env, settings) => new JobNodeBehaviour(env, settings),
 };
+
+/** How many of the adopted jobs hold each key (SharedLimits counts its keys' live jobs). */
+function keyRefsOf(keys: readonly (string | undefined)[]): Map<string, number> {
+  const refs = new Map<string, number>();
+  for (const key of keys) if (key !== undefined) refs.set(key, (refs.get(key) ?? 0) + 1);
+  return refs;
+}

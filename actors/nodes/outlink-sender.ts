@@ -75,6 +75,19 @@ export class OutlinkSender<K> {
     while (this.waiting.size > 0) this.waiting.popFront();
   }
 
+  /**
+   * Ends this sender for a successor (a reload): what it placed stays in the outlink, its callbacks still fire;
+   * what waits for a cell is dropped here. Returns both, placed first, each in order.
+   */
+  handOver(): { readonly placed: K[]; readonly waiting: K[] } {
+    this.closed = true;
+    const placed = [...this.placed.keys()];
+    this.placed.clear();
+    const waiting: K[] = [];
+    for (let p = this.waiting.popFront(); p !== undefined; p = this.waiting.popFront()) waiting.push(p.key);
+    return { placed, waiting };
+  }
+
   private place(cell: number, p: Pending<K>): void {
     this.placed.set(p.key, cell);
     this.queue.add(cell, p.item, (item, outcome, c) => {

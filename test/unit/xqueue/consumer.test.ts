@@ -1,13 +1,6 @@
 import { XQueue } from '../../../src/xqueue/xqueue';
 import { XQueueError } from '../../../src/xqueue/errors';
-import { attachCounting, recorder } from './helpers';
-
-function queueWith(items: string[], capacity = 8) {
-  const q = new XQueue<string>('q', capacity);
-  const r = recorder<string>();
-  for (const item of items) q.offer(item, r.onDone);
-  return { q, r };
-}
+import { attachCounting, queueWith } from './helpers';
 
 describe('XQueue.attach', () => {
   it('wakes a new consumer at once when messages are waiting', () => {

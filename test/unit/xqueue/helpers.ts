@@ -24,3 +24,11 @@ export function recorder<T>(): { calls: [T, string, number][]; onDone: (item: T,
   const calls: [T, string, number][] = [];
   return { calls, onDone: (item, outcome, cell) => calls.push([item, outcome, cell]) };
 }
+
+/** A queue holding `items` in order, each added with the recorder's callback. */
+export function queueWith(items: string[], capacity = 8): { q: XQueue<string>; r: ReturnType<typeof recorder<string>> } {
+  const q = new XQueue<string>('q', capacity);
+  const r = recorder<string>();
+  for (const item of items) q.offer(item, r.onDone);
+  return { q, r };
+}

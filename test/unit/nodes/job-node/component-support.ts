@@ -79,6 +79,8 @@ export interface Rig {
   upstream: Map<string, Outcome[]>;
   /** Puts a request (properties) into the input; resolves once it is in the queue. */
   send(props: Record<string, string>): Promise<number>;
+  /** Replaces the node by one on `config` (same name and outlinks unless given), as a reload does (Harness.replace). */
+  reload(config: Record<string, unknown>, between?: () => void): Promise<{ refused?: string }>;
   stop(): Promise<void>;
 }
 
@@ -88,7 +90,8 @@ export function rig(config: Record<string, unknown>, options: { inputCapacity?: 
   const notice = new XQueue<Message>('notice', 256);
   const bypass = new XQueue<Message>('bypass', 8);
   const workers = Array.from({ length: workerCount }, (_, i) => new XQueue<Message>(`w${i}`, options.workerCapacity ?? 4));
-  const full = { Name: 'jobs', ClassName: 'org.qbroker.node.JobNode', OutLink: ['notice', 'bypass', ...workers.map((w) => w.name)], ...config } as ComponentConfig;
+  const complete = (c: Record<string, unknown>): ComponentConfig => ({ Name: 'jobs', ClassName: 'org.qbroker.node.JobNode', OutLink: ['notice', 'bypass', ...workers.map((w) => w.name)], ...c }) as ComponentConfig;
+  const full = complete(config);
   const harness = runComponent(jobNodeComponent as never, { config: full, input, outlinks: [notice, bypass, ...workers], policy: options.policy });
   const upstream = new Map<string, Outcome[]>();
   return {
@@ -104,6 +107,7 @@ export function rig(config: Record<string, unknown>, options: { inputCapacity?: 
         const name = item.getProperty('JobID') ?? '?';
         upstream.set(name, [...(upstream.get(name) ?? []), outcome]);
       }),
+    reload: (next, between) => harness.replace(complete(next), { between }),
     stop: () => harness.stop(),
   };
 }

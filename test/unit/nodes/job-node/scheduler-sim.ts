@@ -43,8 +43,9 @@ export class Sim {
   querySends = true;
   private readonly byName = new Map<string, JobView<Req>>();
 
-  constructor(groups: GroupRow[], workers: number, start = 0) {
-    this.clock = new VirtualClock(start);
+  /** `clock`: another Sim's, for a scheduler that takes over from it (a reload). */
+  constructor(groups: GroupRow[], workers: number, start = 0, clock?: VirtualClock) {
+    this.clock = clock ?? new VirtualClock(start);
     const specs = groups.map(group);
     const index = new Map(specs.map((g, i) => [g.name, i]));
     const port: SchedulerPort<Req> = {
@@ -90,6 +91,14 @@ export class Sim {
     const job = this.byName.get(name);
     if (job === undefined) throw new Error(`no job ${name}`);
     return job;
+  }
+
+  /** Takes over `from`'s active job `name` (after `from` closed) into group `groupName` on `worker`. */
+  adopt(from: Sim, name: string, groupName: string, worker: number): void {
+    const job = from.job(name);
+    const index = this.scheduler.snapshot().groups.findIndex((g) => g.name === groupName);
+    this.scheduler.adoptActive(job, index, worker);
+    this.byName.set(name, job);
   }
 
   complete(...names: string[]): void {
