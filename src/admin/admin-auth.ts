@@ -43,10 +43,14 @@ export class AdminTokenError extends Error {
 
 /** The endpoint would be reachable from other hosts without a token: it refuses to start. */
 export class UnprotectedAdminError extends Error {
-  constructor(readonly host: string) {
+  constructor(
+    readonly host: string,
+    /** Where the address came from: --admin or XROUTE_ADMIN. */
+    readonly source = '--admin',
+  ) {
     super(
-      `refusing to serve the admin endpoint on ${host}, which other hosts can reach, without an admin token: ` +
-        `set ${TOKEN_SOURCES} (a file readable only by xroute), or bind --admin to 127.0.0.1:PORT`,
+      `refusing to serve the admin endpoint on ${host} (${source}), which other hosts can reach, without an admin token: ` +
+        `set ${TOKEN_SOURCES} (a file readable only by xroute), or bind ${source} to 127.0.0.1:PORT`,
     );
     this.name = 'UnprotectedAdminError';
   }
@@ -115,9 +119,9 @@ export interface AdminGuard {
  * The guard of an endpoint bound to `host`. Throws UnprotectedAdminError for a non-loopback host without a token:
  * call it before binding, so that nothing starts.
  */
-export function adminGuard(host: string, token: string | undefined): AdminGuard {
+export function adminGuard(host: string, token: string | undefined, source?: string): AdminGuard {
   const loopback = isLoopbackHost(host);
-  if (!loopback && token === undefined) throw new UnprotectedAdminError(host);
+  if (!loopback && token === undefined) throw new UnprotectedAdminError(host, source);
   const authorize: Authorize = (req, res, kind) => {
     if (kind === 'read' && loopback) return true;
     const presented = presentedToken(req.headers.authorization);

@@ -21,7 +21,7 @@ const recordingPersister: AnyComponentDefinition = {
       starts++;
       env.status.set('RUNNING');
       ctx.consume(env.input!, (t, q) => {
-        taken.push(t.item.bodyText());
+        taken.push(t.item.bodyText() ?? '');
         q.remove(t);
       });
     },
