@@ -15,6 +15,10 @@ export { Flow, UnknownLinkError, UnknownComponentError, QueueFullError, DEFAULT_
 export { DEFAULT_DRAIN_TIMEOUT_MS, ON_STOP_MODES } from './runtime/drain';
 export type { OnStop, DrainReport } from './runtime/drain';
 export type { FlowStatus, ComponentView, StopOptions } from './runtime/flow';
+export { formatReceipt } from './runtime/reload-receipt-text';
+export { referencedFiles } from './runtime/referenced-files';
+export { DEFAULT_RELOAD_READY_TIMEOUT_MS } from './runtime/flow-reload';
+export type { ReloadReceipt, ReloadPlan, ReloadOptions, ReloadOutcome, ReloadTrigger, ComponentChange, ComponentAction, LinkChange, LinkAction } from './runtime/reload-receipt';
 export { ComponentRegistry, UnknownComponentClassError } from './runtime/component';
 export type { ComponentStatus, StatusSnapshot } from './runtime/component';
 export { loadTopology, buildTopology } from './config/topology';

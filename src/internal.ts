@@ -6,7 +6,11 @@
  */
 export * from './index';
 export { ActorRuntime } from './runtime/actor';
-export type { Behaviour, ActorContext, ActorRef } from './runtime/actor';
+export type { Behaviour, ActorContext, ActorRef, HandedOver, HeldConsumer } from './runtime/actor';
+export { componentFileReferences } from './runtime/referenced-files';
+export type { FileReference } from './runtime/referenced-files';
+export { fingerprintComponent, fingerprintTopology, planReload } from './runtime/reload-plan';
+export type { ComponentFingerprint } from './runtime/reload-plan';
 export { COMPONENT_DEFINITIONS } from '../actors';
 export { StatusReporter, ComponentTotals, COMPONENT_STATUS, createBehaviour, inputOf, outputOf } from './runtime/component';
 export { ConfigReader, ComponentConfigError } from '../actors/support/config-values';

@@ -55,6 +55,25 @@ export interface SpawnOptions {
   logger?: Logger;
   /** Counts the messages this actor takes from its queues and how it finishes them (kept across restarts). */
   tally?: MessageTally;
+  /**
+   * A reload's new incarnation: the consumers its predecessor handed over (HandedOver.consumers). The first
+   * consume() of each queue takes over what they hold; those not taken over by the end of start are put back.
+   */
+  adopt?: readonly HeldConsumer[];
+}
+
+/** A consumer whose taken messages wait, still taken, for the next incarnation (XQueue.holdForHandOver). */
+export interface HeldConsumer {
+  readonly queue: XQueue<unknown>;
+  readonly handle: ConsumerHandle;
+  /** Messages it holds. */
+  readonly held: number;
+}
+
+/** What a replaced incarnation handed over (ActorRef.handOver): its behaviour's state and its held messages. */
+export interface HandedOver {
+  readonly state: unknown;
+  readonly consumers: readonly HeldConsumer[];
 }
 
 export interface TimerHandle {
@@ -115,6 +134,23 @@ export interface ActorRef<Msg> {
   stop(): Promise<void>;
   /** Asks the running behaviour and its children's to drain (Behaviour.drain); their reports added up. */
   drain(request: DrainRequest): Promise<DrainReport | undefined>;
+  /** This actor and its children take nothing more from their queues; what they hold stays held (a reload's drain). */
+  stopTaking(): void;
+  /** Messages this actor and its children have taken from their queues and not yet removed or put back. */
+  held(): number;
+  /**
+   * Between two messages, Behaviour.refuseReplace of the running incarnation: why it cannot be replaced by one
+   * with `nextSettings`, or undefined (also when it is not running or does not implement it).
+   */
+  refuseReplace(nextSettings: unknown): Promise<string | undefined>;
+  /**
+   * Between two messages, Behaviour.handOver of the running incarnation. When it implements one, the messages
+   * it holds stay taken through its stop, for the next incarnation to adopt (SpawnOptions.adopt). Undefined when
+   * the behaviour has no handOver or is not running.
+   */
+  handOver(): Promise<HandedOver | undefined>;
+  /** The running incarnation implements Behaviour.handOver (a reload hands its work over instead of waiting for it). */
+  handsOver(): boolean;
   status(): ActorStatus;
   restarts(): number;
   /** The error of the last crash (or of the failure that ended the actor), if any. */
@@ -192,7 +228,7 @@ export class ActorRuntime {
   spawn<M>(name: string, factory: BehaviourFactory<M>, options: SpawnOptions = {}): ActorRef<M> {
     if (this.stopped) throw new Error(`actor runtime ${this.name} is stopped`);
     if (this.roots.has(name)) throw new Error(`an actor named ${name} already exists`);
-    const cell = new ActorCell<M>(this, undefined, name, factory, options.policy ?? DEFAULT_POLICY, options.logger ?? this.logger.child({ actor: name }), options.tally);
+    const cell = new ActorCell<M>(this, undefined, name, factory, options.policy ?? DEFAULT_POLICY, options.logger ?? this.logger.child({ actor: name }), options.tally, options.adopt);
     this.roots.set(name, cell as ActorCell<unknown>);
     cell.terminated().then(() => {
       if (this.roots.get(name) === (cell as ActorCell<unknown>)) this.roots.delete(name);
@@ -229,10 +265,15 @@ class ActorCell<Msg> {
   private readonly timers = new Map<number, { timer: NodeJS.Timeout; interval: boolean }>();
   private timerIds = 0;
   private consumers: ConsumerEntry<unknown>[] = [];
+  /** Consumers of a predecessor whose held messages this actor's first consume() of their queue takes over. */
+  private adoptable: HeldConsumer[];
   private sleeping: { timer: NodeJS.Timeout; wake: () => void } | undefined;
   private busy: Promise<void> = Promise.resolve();
   private stopPromise: Promise<void> | undefined;
   private resolveTerminated!: () => void;
+  private resolveBegun!: () => void;
+  /** Resolves once the first start has been handled (or the actor stopped before it). */
+  private readonly begun = new Promise<void>((r) => (this.resolveBegun = r));
   private readonly terminatedPromise = new Promise<void>((r) => (this.resolveTerminated = r));
   private readonly ctx: ActorContext<Msg>;
 
@@ -244,7 +285,9 @@ class ActorCell<Msg> {
     readonly policy: SupervisionPolicy,
     readonly logger: Logger,
     private readonly tally?: MessageTally,
+    adopt: readonly HeldConsumer[] = [],
   ) {
+    this.adoptable = [...adopt];
     this.path = parent ? `${parent.path}/${name}` : name;
     this.backoff = new Backoff(policy.backoff);
     const nactName = `a${++nactNameCounter}-${name.replace(/[^a-z0-9-$_.+!*'(),]/gi, '_')}`.slice(0, 200);
@@ -261,6 +304,11 @@ class ActorCell<Msg> {
       tell: (msg: Msg) => this.deliver({ kind: 'user', msg }),
       stop: () => this.stopNow('stop'),
       drain: (request) => this.drainNow(request),
+      stopTaking: () => this.stopTakingAll(),
+      held: () => this.heldAll(),
+      refuseReplace: (nextSettings) => this.refuseReplaceNow(nextSettings),
+      handOver: () => this.handOverNow(),
+      handsOver: () => this.state === 'running' && this.behaviour?.handOver !== undefined,
       status: () => this.state,
       restarts: () => this.restartCount,
       lastError: () => this.lastError,
@@ -313,7 +361,11 @@ class ActorCell<Msg> {
     try {
       switch (env.kind) {
         case 'start':
-          await this.startBehaviour();
+          try {
+            await this.startBehaviour();
+          } finally {
+            this.resolveBegun();
+          }
           return;
         case 'user':
           if (this.behaviour?.receive) await this.behaviour.receive(env.msg, this.ctx);
@@ -333,9 +385,20 @@ class ActorCell<Msg> {
   }
 
   private async startBehaviour(): Promise<void> {
-    this.behaviour = this.factory();
-    this.state = 'running';
-    if (this.behaviour.start) await this.behaviour.start(this.ctx);
+    try {
+      this.behaviour = this.factory();
+      this.state = 'running';
+      if (this.behaviour.start) await this.behaviour.start(this.ctx);
+    } finally {
+      this.releaseUnadopted();
+    }
+  }
+
+  /** What a predecessor held and this incarnation's start did not take over goes back to its queue, in order. */
+  private releaseUnadopted(): void {
+    const left = this.adoptable;
+    this.adoptable = [];
+    for (const held of left) held.queue.detach(held.handle);
   }
 
   // ------------------------------------------------------------------ supervision
@@ -420,6 +483,51 @@ class ActorCell<Msg> {
       }
     };
     return addReports(await Promise.all([own(), ...[...this.children.values()].map((c) => c.drainNow(request))]));
+  }
+
+  private stopTakingAll(): void {
+    for (const e of this.consumers) if (e.binding !== undefined) e.binding.stopped = true;
+    for (const c of this.children.values()) c.stopTakingAll();
+  }
+
+  private heldAll(): number {
+    let n = 0;
+    for (const e of this.consumers) if (e.active) n += e.queue.heldBy(e.handle);
+    for (const c of this.children.values()) n += c.heldAll();
+    return n;
+  }
+
+  /** Resolves at a moment no message of this actor is being handled (what a reload asks is asked between two). */
+  private async betweenMessages(): Promise<void> {
+    await Promise.race([this.begun, this.terminatedPromise]);
+    for (;;) {
+      const current = this.busy;
+      await current;
+      if (current === this.busy) return;
+    }
+  }
+
+  private async refuseReplaceNow(nextSettings: unknown): Promise<string | undefined> {
+    await this.betweenMessages();
+    const b = this.behaviour;
+    if (this.state !== 'running' || b?.refuseReplace === undefined) return undefined;
+    return b.refuseReplace(this.ctx, nextSettings);
+  }
+
+  private async handOverNow(): Promise<HandedOver | undefined> {
+    await this.betweenMessages();
+    const b = this.behaviour;
+    if (this.state !== 'running' || b?.handOver === undefined) return undefined;
+    const state: unknown = await b.handOver(this.ctx);
+    // Taken out of this incarnation's consumers: its stop then leaves what they hold taken, for the next one.
+    const handed = this.consumers.filter((e) => e.active);
+    this.consumers = this.consumers.filter((e) => !e.active);
+    const consumers = handed.map((e): HeldConsumer => {
+        e.active = false;
+        if (e.binding !== undefined) e.binding.stopped = true;
+        return { queue: e.queue, handle: e.handle, held: e.queue.holdForHandOver(e.handle) };
+      });
+    return { state, consumers };
   }
 
   stopNow(reason: StopReason, finalState: 'stopped' | 'failed' = 'stopped'): Promise<void> {
@@ -520,6 +628,11 @@ class ActorCell<Msg> {
   private consume<T>(queue: XQueue<T>, onMessage: (taken: Taken<T>, queue: XQueue<T>) => void | Promise<void>, options: ConsumeOptions): QueueConsumer {
     const binding = { entry: this.attachEntry(queue, onMessage, options.batch ?? 256, options.maxInFlight ?? Infinity), stopped: false };
     binding.entry.binding = binding;
+    const predecessor = this.adoptable.findIndex((h) => h.queue === (queue as XQueue<unknown>));
+    if (predecessor >= 0) {
+      const [held] = this.adoptable.splice(predecessor, 1);
+      queue.adopt(held.handle, binding.entry.handle);
+    }
     return {
       get handle() {
         return binding.entry.handle;

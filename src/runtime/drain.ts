@@ -20,6 +20,11 @@ export interface DrainRequest {
   /** Epoch ms: what is not done by then is given back to the broker. */
   readonly deadline: number;
   readonly onStop: OnStop;
+  /**
+   * A reload replaces the component (docs/operations.md#changing-a-running-flow): Behaviour.handOver follows the
+   * drain, so work that can go on in the next incarnation is handed over rather than given back.
+   */
+  readonly forReplace?: boolean;
 }
 
 /** What a receiver settled during its drain. */

@@ -13,7 +13,7 @@
  * with EXIT_GAVE_UP so that systemd, Docker or Kubernetes restart it. A component therefore never stays
  * failed for good in a running process: it is either restarted or the process ends.
  */
-import { ActorRef, ActorRuntime, describe } from './actor';
+import { ActorRef, ActorRuntime, describe, HeldConsumer } from './actor';
 import { Backoff } from './backoff';
 import { ChildStatus, ComponentEnv, createBehaviour, ComponentRegistry, ComponentStatus, StatusReporter, StatusSnapshot, UnsettledDeliveries } from './component';
 import { Topology, ComponentSpec } from '../config/topology';
@@ -24,6 +24,9 @@ import { Outcome, XQueue, XQueueStats } from '../xqueue/xqueue';
 import { addReports, DEFAULT_DRAIN_TIMEOUT_MS, DrainReport, DrainRequest, OnStop, untilDoneOrDeadline } from './drain';
 import { FlowMeter, InOut, Rates } from './flow-meter';
 import { Health, StuckReason, flowHealth } from './flow-health';
+import { fingerprintTopology } from './reload-plan';
+import { ReloadHost, Reloader } from './flow-reload';
+import { ReloadOptions, ReloadReceipt } from './reload-receipt';
 
 export interface FlowOptions {
   registry: ComponentRegistry;
@@ -140,8 +143,8 @@ export interface ComponentTotalsLine {
   readonly reconnects: number;
 }
 
-/** What the flow supervisor keeps per component across incarnations. */
-class SupervisedComponent implements ComponentView {
+/** What the flow supervisor keeps per component across incarnations (restarts and a reload's replacements). */
+export class SupervisedComponent implements ComponentView {
   ref!: ActorRef<never>;
   /** Restarts of earlier incarnations (each actor counts its own from 0). */
   earlierRestarts = 0;
@@ -156,16 +159,32 @@ class SupervisedComponent implements ComponentView {
   paused = false;
   /** A pause, resume or restart of this component under way: another one waits for it. */
   control: Promise<unknown> = Promise.resolve();
-  readonly endpoint: Readonly<Record<string, string>> | undefined;
-  readonly giveUpBackoff: Backoff;
+  endpoint: Readonly<Record<string, string>> | undefined;
+  giveUpBackoff: Backoff;
+  className: string;
+  private currentSpec: ComponentSpec;
 
   constructor(
     readonly name: string,
-    readonly className: string,
     readonly role: string,
     readonly status: StatusReporter,
-    readonly spec: ComponentSpec,
+    spec: ComponentSpec,
   ) {
+    this.currentSpec = spec;
+    this.className = spec.definition.className;
+    this.giveUpBackoff = new Backoff(spec.policy.giveUpBackoff);
+    this.endpoint = endpointOf(spec.config);
+  }
+
+  get spec(): ComponentSpec {
+    return this.currentSpec;
+  }
+
+  /** A reload gives the component a new definition (its next incarnation starts on it). */
+  redefine(spec: ComponentSpec): void {
+    if (spec === this.currentSpec) return;
+    this.currentSpec = spec;
+    this.className = spec.definition.className;
     this.giveUpBackoff = new Backoff(spec.policy.giveUpBackoff);
     this.endpoint = endpointOf(spec.config);
   }
@@ -230,14 +249,22 @@ export class Flow {
   readonly exitRequested: Promise<number> = new Promise((resolve) => (this.exitRequest = resolve));
   private registry!: ComponentRegistry;
   private meter!: FlowMeter;
+  private currentTopology: Topology;
+  private reloader!: Reloader;
 
   private constructor(
-    readonly topology: Topology,
+    topology: Topology,
     readonly runtime: ActorRuntime,
     private readonly logger: Logger,
     readonly maxWaitingSends: number,
   ) {
     this.name = topology.name;
+    this.currentTopology = topology;
+  }
+
+  /** The topology the flow runs: the one it started with, or the last one a reload applied. */
+  get topology(): Topology {
+    return this.currentTopology;
   }
 
   /** Creates the links and starts every component under one flow supervisor. */
@@ -248,18 +275,30 @@ export class Flow {
     flow.registry = options.registry;
     for (const link of topology.links.values()) flow.links.set(link.name, new XQueue<Message>(link.name, link.capacity));
     flow.meter = new FlowMeter(() => flow.counters(), options.rateSampleMs);
+    const fingerprints = fingerprintTopology(topology);
     for (const spec of topology.components) {
-      registerConfigSecrets(spec.config);
-      const component = new SupervisedComponent(spec.name, spec.definition.className, spec.role, new StatusReporter(), spec);
-      flow.components.set(spec.name, component);
+      const component = flow.addComponent(spec);
       flow.spawn(component);
     }
+    flow.reloader = new Reloader(flow.reloadHost(), fingerprints);
     flow.meter.start();
     logger.info('flow started', { flow: topology.name, components: topology.components.length, links: topology.links.size });
     return flow;
   }
 
-  private spawn(c: SupervisedComponent): void {
+  /** A component the flow supervises from now on (not started yet). */
+  private addComponent(spec: ComponentSpec): SupervisedComponent {
+    registerConfigSecrets(spec.config);
+    const component = new SupervisedComponent(spec.name, spec.role, new StatusReporter(), spec);
+    this.components.set(spec.name, component);
+    return component;
+  }
+
+  /**
+   * Starts an incarnation of `c` on its spec. A reload's replacement gets what its predecessor handed over: its
+   * behaviour's state (ComponentEnv.inherited) and the messages it held (SpawnOptions.adopt).
+   */
+  private spawn(c: SupervisedComponent, handed?: { state: unknown; consumers: readonly HeldConsumer[] }): void {
     const spec = c.spec;
     const env: ComponentEnv = {
       name: spec.name,
@@ -273,8 +312,14 @@ export class Flow {
       logger: this.logger.child({ component: spec.name }),
       status: c.status,
       registry: this.registry,
+      ...(handed?.state !== undefined ? { inherited: handed.state } : {}),
     };
-    const ref = this.runtime.spawn<never>(spec.name, () => createBehaviour(spec.definition, env), { policy: spec.policy, logger: env.logger, tally: c.status.totals });
+    const ref = this.runtime.spawn<never>(spec.name, () => createBehaviour(spec.definition, env), {
+      policy: spec.policy,
+      logger: env.logger,
+      tally: c.status.totals,
+      ...(handed !== undefined ? { adopt: handed.consumers } : {}),
+    });
     c.ref = ref;
     void ref.terminated().then(() => this.onTerminated(c, ref));
   }
@@ -460,6 +505,49 @@ export class Flow {
   }
 
   /**
+   * Changes the running flow to `next` (docs/api.md#reload, docs/operations.md#changing-a-running-flow): a topology,
+   * or the path of a topology file (loaded and validated here). Validates first and changes nothing when anything
+   * is wrong; unchanged components keep running untouched, changed ones are drained and replaced, added ones
+   * started, removed ones drained and stopped; links are added, resized in place or removed (once empty).
+   * Reloads run one at a time. Never rejects: a refused or rolled-back reload says so in the receipt.
+   */
+  reload(next: Topology | string, options: ReloadOptions = {}): Promise<ReloadReceipt> {
+    return this.reloader.reload(next, options);
+  }
+
+  /** Calls `listener` with the receipt of every reload (dry runs included); returns what removes it. */
+  onReload(listener: (receipt: ReloadReceipt) => void): () => void {
+    return this.reloader.onReceipt(listener);
+  }
+
+  /** What the reload engine may do with this flow: its parts, and the steps it shares with a stop. */
+  private reloadHost(): ReloadHost {
+    return {
+      flow: this.name,
+      logger: this.logger,
+      registry: this.registry,
+      topology: () => this.currentTopology,
+      setTopology: (t) => (this.currentTopology = t),
+      isStopping: () => this.stopping !== undefined,
+      links: this.links,
+      components: this.components,
+      addComponent: (spec) => this.addComponent(spec),
+      removeComponent: (name) => this.components.delete(name),
+      spawn: (c, handed) => {
+        if (c.restartTimer) clearTimeout(c.restartTimer);
+        c.restartTimer = undefined;
+        c.nextRestartAt = undefined;
+        c.paused = false; // a replaced component starts on its new definition, paused or not before
+        this.spawn(c, handed);
+      },
+      isReady: (c) => {
+        const state = this.stateOf(c);
+        return state.status === 'RUNNING' || endedItsInput(c, state.status);
+      },
+    };
+  }
+
+  /**
    * Stops cleanly: drains every component up to `drainMs` (see StopOptions), stops the receivers, then all.
    * Deliveries still unfinished at the deadline are not acknowledged to their broker (they are redelivered).
    */
@@ -584,6 +672,7 @@ export class Flow {
   }
 
   private async doStop(drainMs: number, onStop: OnStop): Promise<void> {
+    await this.reloader.settled();
     this.meter.stop();
     for (const c of this.components.values()) if (c.restartTimer) clearTimeout(c.restartTimer);
     const deadline = Date.now() + drainMs;

@@ -4,12 +4,30 @@
  * needs more than `capacity` slots.
  */
 export class CellRing {
-  private readonly slots: Int32Array;
+  private slots: Int32Array;
   private head = 0;
   private count = 0;
 
-  constructor(readonly capacity: number) {
+  constructor(capacity: number) {
     this.slots = new Int32Array(Math.max(1, capacity));
+  }
+
+  /** Room for `capacity` ids, the ids held kept in order (XQueue.resize grows the queue's rings). */
+  grow(capacity: number): void {
+    if (capacity <= this.slots.length) return;
+    const slots = new Int32Array(capacity);
+    for (let i = 0; i < this.count; i++) slots[i] = this.at(i);
+    this.slots = slots;
+    this.head = 0;
+  }
+
+  /** Keeps only the ids `keep` accepts, in order. O(size). */
+  retain(keep: (cell: number) => boolean): void {
+    const n = this.count;
+    for (let i = 0; i < n; i++) {
+      const cell = this.popFront();
+      if (keep(cell)) this.pushBack(cell);
+    }
   }
 
   get size(): number {

@@ -104,14 +104,15 @@ interface Consumer extends ConsumerHandle {
 }
 
 export class XQueue<T> {
-  readonly capacity: number;
-  private readonly cellState: Uint8Array;
+  /** Cells producers may reserve: 0..cap-1 (resize changes it; cells past it are retired as they free). */
+  private cap: number;
+  private cellState: Uint8Array;
   private readonly items: (T | undefined)[];
   private readonly callbacks: (DoneCallback<T> | undefined)[];
-  private readonly seq: Float64Array;
+  private seq: Float64Array;
   /** Dates messages by their sequence number, stamped at each stats() (no clock read per message). */
   private readonly addClock = new AddClock();
-  private readonly generations: Uint32Array;
+  private generations: Uint32Array;
   private readonly holders: (Consumer | undefined)[];
   private readonly producerTallies: (MessageTally | undefined)[];
   private readonly free: CellRing;
@@ -136,9 +137,8 @@ export class XQueue<T> {
     readonly name: string,
     capacity: number,
   ) {
-    // As in the original, a capacity of 0 or less becomes 1.
-    this.capacity = Number.isFinite(capacity) && capacity > 0 ? Math.floor(capacity) : 1;
-    const n = this.capacity;
+    this.cap = normaliseCapacity(capacity);
+    const n = this.cap;
     this.cellState = new Uint8Array(n);
     this.items = new Array<T | undefined>(n).fill(undefined);
     this.callbacks = new Array<DoneCallback<T> | undefined>(n).fill(undefined);
@@ -149,6 +149,46 @@ export class XQueue<T> {
     this.free = new CellRing(n);
     this.ready = new CellRing(n);
     for (let i = 0; i < n; i++) this.free.pushBack(i);
+  }
+
+  get capacity(): number {
+    return this.cap;
+  }
+
+  /**
+   * Changes the capacity in place, for a reload (docs/operations.md#changing-a-running-flow): every message keeps
+   * its cell and its place, producers and consumers keep their handles. Growing adds free cells (waiting producers
+   * get them first). Shrinking retires the cells past the new capacity: free ones at once, used ones when their
+   * message is removed, so the queue may hold more than its capacity until then; it never drops a message.
+   */
+  resize(capacity: number): void {
+    const next = normaliseCapacity(capacity);
+    const previous = this.cap;
+    if (next === previous) return;
+    const cells = this.items.length;
+    if (next > cells) this.growCells(next);
+    this.cap = next;
+    if (next < previous) this.free.retain((cell) => cell < next);
+    // Cells retired by an earlier shrink that are empty now become free again.
+    for (let cell = previous; cell < Math.min(next, cells); cell++) if (this.cellState[cell] === EMPTY) this.free.pushBack(cell);
+    for (let cell = cells; cell < next; cell++) this.free.pushBack(cell);
+    this.serveWaiters();
+  }
+
+  /** Room for `n` cells: the per-cell arrays and the rings grow, what they hold is kept. */
+  private growCells(n: number): void {
+    const cells = this.items.length;
+    this.cellState = copyInto(new Uint8Array(n), this.cellState);
+    this.seq = copyInto(new Float64Array(n), this.seq);
+    this.generations = copyInto(new Uint32Array(n), this.generations);
+    for (let i = cells; i < n; i++) {
+      this.items.push(undefined);
+      this.callbacks.push(undefined);
+      this.holders.push(undefined);
+      this.producerTallies.push(undefined);
+    }
+    this.free.grow(n);
+    this.ready.grow(n);
   }
 
   // ------------------------------------------------------------------ producer side
@@ -302,6 +342,41 @@ export class XQueue<T> {
     consumer.held.clear();
     this.wakeConsumer();
     return held.length;
+  }
+
+  /**
+   * A consumer hands what it holds over to its next incarnation (a reload, Behaviour.handOver): it takes nothing
+   * more and is never woken again, but the messages it holds stay taken until adopt() gives them to the next
+   * consumer (or detach() puts them back). Returns how many it holds.
+   */
+  holdForHandOver(handle: ConsumerHandle): number {
+    const consumer = this.ownConsumer(handle);
+    const i = this.consumers.indexOf(consumer);
+    if (i >= 0) this.consumers.splice(i, 1);
+    this.wakeConsumer();
+    return consumer.held.size;
+  }
+
+  /**
+   * `to` takes over every message `from` holds (their Taken stay valid: remove() and putback() work with them),
+   * then `from` is detached. Returns how many it took over.
+   */
+  adopt(from: ConsumerHandle, to: ConsumerHandle): number {
+    const old = this.ownConsumer(from);
+    const next = this.ownConsumer(to);
+    if (!old.attached || old === next) return 0;
+    const cells = [...old.held];
+    for (const cell of cells) {
+      this.holders[cell] = next;
+      next.held.add(cell);
+    }
+    old.held.clear();
+    if (old.tally !== next.tally) {
+      if (old.tally !== undefined) old.tally.in -= cells.length;
+      if (next.tally !== undefined) next.tally.in += cells.length;
+    }
+    this.detach(from);
+    return cells.length;
   }
 
   /**
@@ -469,7 +544,7 @@ export class XQueue<T> {
   stats(): XQueueStats {
     return {
       name: this.name,
-      capacity: this.capacity,
+      capacity: this.cap,
       state: this.runState,
       depth: this.ready.size,
       inFlight: this.takenCount,
@@ -501,11 +576,11 @@ export class XQueue<T> {
   // ------------------------------------------------------------------ internals
 
   private validCell(cell: number): boolean {
-    return Number.isInteger(cell) && cell >= 0 && cell < this.capacity;
+    return Number.isInteger(cell) && cell >= 0 && cell < this.items.length;
   }
 
   private expectState(cell: number, expected: number, op: string): void {
-    if (!this.validCell(cell)) throw new XQueueError(this.name, `${op}: cell ${cell} out of range 0..${this.capacity - 1}`);
+    if (!this.validCell(cell)) throw new XQueueError(this.name, `${op}: cell ${cell} out of range 0..${this.items.length - 1}`);
     if (this.cellState[cell] !== expected) {
       throw new XQueueError(this.name, `${op}: cell ${cell} is ${STATE_NAMES[this.cellState[cell]]}, expected ${STATE_NAMES[expected]}`);
     }
@@ -569,6 +644,7 @@ export class XQueue<T> {
 
   /** A cell became free: hand it to the first waiting producer whose partition holds it, else free it. */
   private releaseCell(cell: number, toFront: boolean): void {
+    if (cell >= this.cap) return; // retired by a shrink (resize)
     if (this.runState === 'running' && this.hasWaiters()) {
       for (let i = this.waiterHead; i < this.waiters.length; i++) {
         const w = this.waiters[i];
@@ -670,4 +746,14 @@ export class XQueue<T> {
       for (const w of ws) w();
     }
   }
+}
+
+/** As in the original, a capacity of 0 or less becomes 1. */
+function normaliseCapacity(capacity: number): number {
+  return Number.isFinite(capacity) && capacity > 0 ? Math.floor(capacity) : 1;
+}
+
+function copyInto<A extends Uint8Array | Float64Array | Uint32Array>(target: A, source: A): A {
+  target.set(source as ArrayLike<number>);
+  return target;
 }

@@ -1,0 +1,283 @@
+/** flow.reload (docs/operations.md#changing-a-running-flow) with in-process components: plan, swap, refusal, rollback. */
+import { mkdtempSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import * as path from 'path';
+import { buildTopology, Topology } from '../../../src/config/topology';
+import { Flow } from '../../../src/runtime/flow';
+import { ReloadReceipt } from '../../../src/runtime/reload-receipt';
+import { formatReceipt } from '../../../src/runtime/reload-receipt-text';
+import { ledger, reloadRegistry, setProducing } from './fixtures/reload-components';
+import { waitFor } from './helpers';
+
+const registry = reloadRegistry();
+let dir: string;
+let flow: Flow | undefined;
+
+type Json = Record<string, unknown>;
+
+/** rcvr -> in -> stamp -> out -> store, with `change` applied to the topology JSON. */
+function topologyJson(change: (json: Json) => void = () => undefined): Json {
+  const json: Json = {
+    Name: 'reload',
+    Receiver: ['rcvr'],
+    Node: ['stamp'],
+    Persister: ['store'],
+    rcvr: { ClassName: 'receiver.CountingReceiver', LinkName: 'in', Tag: 'r1' },
+    stamp: { ClassName: 'node.SuffixNode', LinkName: 'in', OutLink: ['out'], Suffix: 'v1', Capacity: '16' },
+    store: { ClassName: 'persister.CollectingPersister', LinkName: 'out', Capacity: '16' },
+  };
+  change(json);
+  return json;
+}
+
+function topology(change?: (json: Json) => void): Topology {
+  return buildTopology(topologyJson(change), path.join(dir, 'flow.json'), registry);
+}
+
+/** The topology written to a file, as an operator edits it. */
+function topologyFile(change?: (json: Json) => void): string {
+  const file = path.join(dir, 'flow.json');
+  writeFileSync(file, JSON.stringify(topologyJson(change)));
+  return file;
+}
+
+function started(t: Topology = topology()): Flow {
+  flow = Flow.start(t, { registry });
+  return flow;
+}
+
+async function flowing(f: Flow, more = 200): Promise<void> {
+  const from = ledger.order.length;
+  await waitFor(() => ledger.order.length >= from + more, `${more} more messages through ${f.name}`);
+}
+
+function actions(receipt: ReloadReceipt): Record<string, string> {
+  return Object.fromEntries(receipt.components.map((c) => [c.name, c.action]));
+}
+
+/** Stops producing, lets every message arrive, and checks that each arrived once. */
+async function settledExactlyOnce(f: Flow): Promise<void> {
+  setProducing(false);
+  await waitFor(() => ledger.arrived.size === ledger.produced && f.link('in').size === 0 && f.link('out').size === 0, 'every message delivered');
+  expect({ lost: ledger.lost(), duplicated: ledger.duplicated() }).toEqual({ lost: [], duplicated: [] });
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'xroute-reload-'));
+  ledger.reset();
+  setProducing(true);
+});
+
+afterEach(async () => {
+  await flow?.stop({ drainMs: 2_000 });
+  flow = undefined;
+});
+
+describe('flow.reload applies a plan', () => {
+  it('replaces a changed node: messages before the receipt carry the old Suffix, after it the new, each exactly once', async () => {
+    const f = started();
+    await flowing(f);
+    const rcvr = f.component('rcvr')!.ref;
+    const store = f.component('store')!.ref;
+    const receipt = await f.reload(topology((j) => ((j.stamp as Json).Suffix = 'v2')));
+    const atReceipt = ledger.order.length;
+    await flowing(f);
+    expect(receipt.outcome).toBe('applied');
+    expect(actions(receipt)).toEqual({ rcvr: 'kept', stamp: 'replaced', store: 'kept' });
+    expect(receipt.components.find((c) => c.name === 'stamp')?.changed).toEqual(['Suffix']);
+    expect(ledger.order.slice(atReceipt).every((a) => a.endsWith(':v2'))).toBe(true);
+    const firstV2 = ledger.order.findIndex((a) => a.endsWith(':v2'));
+    expect(ledger.order.slice(firstV2).every((a) => a.endsWith(':v2'))).toBe(true);
+    expect([f.component('rcvr')!.ref, f.component('store')!.ref]).toEqual([rcvr, store]);
+    await settledExactlyOnce(f);
+  });
+
+  it('keeps an unchanged component untouched: same actor, counters go on from where they were', async () => {
+    const f = started();
+    await flowing(f);
+    const before = f.status().components.find((c) => c.name === 'store')!;
+    const ref = f.component('store')!.ref;
+    await f.reload(topology((j) => ((j.stamp as Json).Suffix = 'v2')));
+    const after = f.status().components.find((c) => c.name === 'store')!;
+    expect(f.component('store')!.ref).toBe(ref);
+    expect(after.since).toBe(before.since);
+    expect(after.messages.in).toBeGreaterThanOrEqual(before.messages.in);
+  });
+
+  it('keeps the counters of a replaced component across its incarnations', async () => {
+    const f = started();
+    await flowing(f);
+    const before = f.status().components.find((c) => c.name === 'stamp')!.messages.done;
+    await f.reload(topology((j) => ((j.stamp as Json).Suffix = 'v2')));
+    await flowing(f);
+    expect(f.status().components.find((c) => c.name === 'stamp')!.messages.done).toBeGreaterThan(before);
+  });
+
+  it('replaces a changed receiver after it drained: what it handed downstream is finished, none lost or duplicated', async () => {
+    const f = started();
+    await flowing(f);
+    const receipt = await f.reload(topology((j) => ((j.rcvr as Json).Tag = 'r2')));
+    await flowing(f);
+    expect(actions(receipt)).toEqual({ rcvr: 'replaced', stamp: 'kept', store: 'kept' });
+    expect(receipt.components.find((c) => c.name === 'rcvr')?.drained?.returned).toBe(0);
+    expect(ledger.receiverStarts).toEqual(['r1', 'r2']);
+    await settledExactlyOnce(f);
+  });
+
+  it('adds and removes components, consumers before producers, and removes a link once it is empty', async () => {
+    const f = started();
+    await flowing(f);
+    const receipt = await f.reload(
+      topology((j) => {
+        j.Node = ['stamp2'];
+        delete j.stamp;
+        j.stamp2 = { ClassName: 'node.SuffixNode', LinkName: 'in', OutLink: ['out2'], Suffix: 'w', Capacity: '16' };
+        j.Persister = ['store2'];
+        delete j.store;
+        j.store2 = { ClassName: 'persister.CollectingPersister', LinkName: 'out2' };
+      }),
+    );
+    await flowing(f);
+    expect(receipt.outcome).toBe('applied');
+    expect(actions(receipt)).toEqual({ rcvr: 'kept', stamp2: 'added', store2: 'added', stamp: 'removed', store: 'removed' });
+    expect(receipt.links.map((l) => [l.name, l.action])).toEqual([
+      ['in', 'kept'],
+      ['out2', 'added'],
+      ['out', 'removed'],
+    ]);
+    expect(f.linkNames().sort()).toEqual(['in', 'out2']);
+    expect(f.status().components.map((c) => c.name).sort()).toEqual(['rcvr', 'stamp2', 'store2']);
+    setProducing(false);
+    await waitFor(() => ledger.arrived.size === ledger.produced, 'every message delivered');
+    expect({ lost: ledger.lost(), duplicated: ledger.duplicated() }).toEqual({ lost: [], duplicated: [] });
+  });
+
+  it('resizes a link in place: the same queue, the new capacity, nothing it held lost', async () => {
+    const f = started();
+    await flowing(f);
+    const q = f.link('in');
+    const receipt = await f.reload(topology((j) => ((j.stamp as Json).Capacity = '64')));
+    expect(receipt.links.find((l) => l.name === 'in')).toMatchObject({ action: 'resized', capacity: { from: 16, to: 64 } });
+    expect(f.link('in')).toBe(q);
+    expect(q.capacity).toBe(64);
+    await flowing(f);
+    await settledExactlyOnce(f);
+  });
+
+  it('says unchanged, and touches nothing, when the topology is the same', async () => {
+    const f = started();
+    const refs = ['rcvr', 'stamp', 'store'].map((n) => f.component(n)!.ref);
+    const receipt = await f.reload(topology());
+    expect(receipt.outcome).toBe('unchanged');
+    expect(['rcvr', 'stamp', 'store'].map((n) => f.component(n)!.ref)).toEqual(refs);
+  });
+
+  it('replaces a component whose referenced file changed though its configuration did not', async () => {
+    const template = path.join(dir, 'suffix.txt');
+    writeFileSync(template, 'one');
+    const f = started(topology((j) => ((j.stamp as Json).TemplateFile = template)));
+    await flowing(f, 20);
+    writeFileSync(template, 'two');
+    const receipt = await f.reload(topology((j) => ((j.stamp as Json).TemplateFile = template)), { dryRun: true });
+    expect(receipt.components.find((c) => c.name === 'stamp')).toMatchObject({ action: 'replaced', changed: ['TemplateFile content'] });
+  });
+});
+
+describe('flow.reload hands work over', () => {
+  it('gives what the old incarnation handed over to the new one, with the messages it held still taken', async () => {
+    const f = started(topology((j) => ((j.stamp as Json).ClassName = 'node.HandingNode')));
+    await waitFor(() => f.link('in').inFlight >= 8, 'the handing node holds messages');
+    setProducing(false);
+    const receipt = await f.reload(topology((j) => Object.assign(j.stamp as Json, { ClassName: 'node.HandingNode', Suffix: 'next' })));
+    expect(receipt.outcome).toBe('applied');
+    const handed = (ledger.handedOver[0] as { held: unknown[] }).held.length;
+    expect(handed).toBeGreaterThanOrEqual(8);
+    await waitFor(() => ledger.order.length >= handed, 'the handed-over messages finished by the new incarnation');
+    expect(ledger.order.slice(0, handed).every((a) => a.endsWith(':next'))).toBe(true);
+    expect(ledger.duplicated()).toEqual([]);
+    expect(f.link('in').stats().totalPutback).toBe(0);
+  });
+});
+
+describe('flow.reload refuses what it cannot apply and changes nothing', () => {
+  it('refuses a topology file with an invalid value, naming file, component and property', async () => {
+    const f = started();
+    const refs = ['rcvr', 'stamp', 'store'].map((n) => f.component(n)!.ref);
+    const file = topologyFile((j) => ((j.stamp as Json).Pattern = '(unclosed'));
+    const receipt = await f.reload(file);
+    expect(receipt.outcome).toBe('refused');
+    expect(receipt.error).toContain(`${file}: stamp: Pattern:`);
+    expect(['rcvr', 'stamp', 'store'].map((n) => f.component(n)!.ref)).toEqual(refs);
+    await flowing(f);
+  });
+
+  it('refuses an unknown ClassName and a link cycle as validate does', async () => {
+    const f = started();
+    const unknown = await f.reload(topologyFile((j) => ((j.stamp as Json).ClassName = 'node.NoSuchNode')));
+    expect(unknown.error).toMatch(/stamp: ClassName: unknown class "node.NoSuchNode"/);
+    const cycle = await f.reload(topologyFile((j) => ((j.stamp as Json).OutLink = ['out', 'in'])));
+    expect(cycle.error).toMatch(/links form a cycle/);
+    expect(f.topology.components.find((c) => c.name === 'stamp')?.config.Suffix).toBe('v1');
+  });
+
+  it('refuses a replacement the running incarnation refuses (Behaviour.refuseReplace)', async () => {
+    const f = started(topology((j) => ((j.stamp as Json).Locked = 'true')));
+    const receipt = await f.reload(topology((j) => Object.assign(j.stamp as Json, { Locked: 'true', Suffix: 'v2' })));
+    expect(receipt.outcome).toBe('refused');
+    expect(receipt.error).toContain('stamp: cannot be replaced now: Locked: its Suffix cannot change');
+  });
+
+  it('refuses while the flow stops', async () => {
+    const f = started();
+    const stopping = f.stop({ drainMs: 1_000 });
+    const receipt = await f.reload(topology((j) => ((j.stamp as Json).Suffix = 'v2')));
+    await stopping;
+    expect(receipt).toMatchObject({ outcome: 'refused', error: 'the flow is stopping' });
+  });
+});
+
+describe('flow.reload rolls back', () => {
+  it('puts the previous definition back when a new incarnation is not running within readyTimeoutMs', async () => {
+    const f = started();
+    await flowing(f);
+    const receipt = await f.reload(topology((j) => Object.assign(j.stamp as Json, { Hang: 'true', Suffix: 'v2' })), { readyTimeoutMs: 300 });
+    expect(receipt.outcome).toBe('rolled-back');
+    expect(receipt.error).toMatch(/not ready within 300 ms: stamp is READY/);
+    await flowing(f);
+    expect(ledger.order.slice(-50).every((a) => a.endsWith(':v1'))).toBe(true);
+    expect(f.topology.components.find((c) => c.name === 'stamp')?.config.Suffix).toBe('v1');
+    await settledExactlyOnce(f);
+  });
+});
+
+describe('flow.reload dry run, receipts and order', () => {
+  it('returns the plan of a dry run and changes nothing', async () => {
+    const f = started();
+    const ref = f.component('stamp')!.ref;
+    const receipt = await f.reload(topology((j) => ((j.stamp as Json).Suffix = 'v2')), { dryRun: true });
+    expect(receipt).toMatchObject({ dryRun: true, outcome: 'applied', swapMs: 0 });
+    expect(actions(receipt).stamp).toBe('replaced');
+    expect(f.component('stamp')!.ref).toBe(ref);
+    expect(formatReceipt(receipt)).toMatch(/^dry run of flow reload: would apply/);
+  });
+
+  it('runs reloads one at a time and tells every listener each receipt', async () => {
+    const f = started();
+    const seen: string[] = [];
+    f.onReload((r) => seen.push(`${r.outcome} ${r.components.find((c) => c.name === 'stamp')?.action}`));
+    const [a, b] = await Promise.all([f.reload(topology((j) => ((j.stamp as Json).Suffix = 'v2'))), f.reload(topology((j) => ((j.stamp as Json).Suffix = 'v3')))]);
+    expect([a.outcome, b.outcome]).toEqual(['applied', 'applied']);
+    expect(seen).toEqual(['applied replaced', 'applied replaced']);
+    await flowing(f);
+    expect(ledger.order.slice(-10).every((x) => x.endsWith(':v3'))).toBe(true);
+  });
+
+  it('formats a receipt as one line per change', async () => {
+    const f = started();
+    const receipt = await f.reload(topology((j) => ((j.stamp as Json).Suffix = 'v2')));
+    const text = formatReceipt(receipt);
+    expect(text.split('\n')[0]).toMatch(/^reload of flow reload: applied in \d+ ms, 0 redelivered \(api, [0-9a-f-]+\)$/);
+    expect(text).toMatch(/ {2}replaced stamp \(node.SuffixNode\); changed: Suffix; drained: \d+ finished, 0 given back; swap \d+ ms/);
+    expect(text).toContain('  kept     store, rcvr');
+  });
+});
