@@ -56,7 +56,10 @@ export function parseAdminAddress(text: string, source = '--admin'): AdminAddres
 export interface AdminServer {
   /** Base URL, e.g. http://127.0.0.1:9090 (https:// with TLS) */
   readonly url: string;
-  /** Pushes a reload's receipt to every /events stream, as an event named `reload`. */
+  /**
+   * Pushes a reload's receipt to every /events stream, as an event named `reload`. The served flow's own receipts
+   * (flow.onReload) are pushed already: this is for those of a reload refused before the flow saw it.
+   */
   publishReload(receipt: ReloadReceipt): void;
   close(): Promise<void>;
 }
@@ -194,18 +197,23 @@ export async function bindAdminServer(address: AdminAddress, logger: Logger = si
   const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
   const url = `${security.tls ? 'https' : 'http'}://${host}:${bound.port}`;
   logger.info('admin endpoint listening', { url, token: guard.hasToken ? 'required by the routes that change the flow' : 'none: the routes that change the flow are refused' });
+  const publishReload = (receipt: ReloadReceipt) => {
+    const frame = `event: reload\ndata: ${JSON.stringify(redact(receipt))}\n\n`;
+    for (const s of streams) s.write(frame);
+  };
+  let unsubscribe: (() => void) | undefined;
   return {
     url,
     serve: (flow, control) => {
       served = { flow, metrics: flowMetrics(flow), ...(control ? { control } : {}) };
+      // Whatever asked for it (the API, a signal, a file change, POST /reload), the flow's receipt goes to /events.
+      unsubscribe = flow.onReload(publishReload);
     },
-    publishReload: (receipt) => {
-      const frame = `event: reload\ndata: ${JSON.stringify(redact(receipt))}\n\n`;
-      for (const s of streams) s.write(frame);
-    },
+    publishReload,
     close: () =>
       new Promise<void>((resolve) => {
         clearInterval(ticker);
+        unsubscribe?.();
         for (const s of streams) s.end();
         streams.clear();
         server.close(() => resolve());

@@ -3,7 +3,8 @@
  * SIGHUP and POST /reload (`xroute reload`). It re-reads the topology file and builds it completely; a file that
  * does not validate gives a `refused` receipt whose error is exactly what `xroute validate FILE` prints, and the
  * flow is not touched. Otherwise the flow reloads it (flow.reload). Reloads run one after another; each receipt
- * is logged and published (the admin endpoint pushes it on /events as an event named `reload`).
+ * is logged and published (the admin endpoint pushes it on /events as an event named `reload`): the flow's own
+ * receipts by the flow (flow.onReload), those of a file refused here by this path.
  */
 import { randomUUID } from 'crypto';
 import { readFileSync } from 'fs';
@@ -15,6 +16,7 @@ import { parseJsonText } from '../config/json-file';
 import { formatProblem } from '../config/errors';
 import { Logger } from '../logging/logger';
 import { redactText } from '../logging/redact';
+import { formatReceipt } from '../runtime/reload-receipt-text';
 import { validateFile } from './commands';
 
 /** What the reload path needs of a running flow (Flow has it). */
@@ -45,25 +47,10 @@ export function refusedReceipt(flow: string, trigger: ReloadTrigger, dryRun: boo
   return { id: randomUUID(), flow, trigger, dryRun, outcome: 'refused', startedAt: Date.now(), swapMs: 0, redelivered: 0, components: [], links: [], error };
 }
 
-/** One log line per receipt: what changed, how long the swap took; a warning when it did not apply. */
-export function logReceipt(logger: Logger, r: ReloadReceipt): void {
-  const count = (action: string) => r.components.filter((c) => c.action === action).length;
-  const fields = {
-    reload: r.id,
-    trigger: r.trigger,
-    dryRun: r.dryRun,
-    outcome: r.outcome,
-    kept: count('kept'),
-    replaced: count('replaced'),
-    added: count('added'),
-    removed: count('removed'),
-    swapMs: r.swapMs,
-    redelivered: r.redelivered,
-    ...(r.error !== undefined ? { error: r.error } : {}),
-  };
-  const what = `${r.dryRun ? 'reload plan' : 'reload'} ${r.outcome}`;
-  if (r.outcome === 'refused' || r.outcome === 'rolled-back') logger.warn(`${what}: ${r.error ?? ''}`, fields);
-  else logger.info(what, fields);
+/** Logs a refusal as the flow logs its own receipts (flow-reload.ts): a warning with the receipt, then its text. */
+function logRefusal(logger: Logger, receipt: ReloadReceipt): void {
+  logger.warn(`reload ${receipt.outcome}`, { flow: receipt.flow, receipt });
+  logger.info(formatReceipt(receipt));
 }
 
 export class TopologyReloader {
@@ -76,8 +63,13 @@ export class TopologyReloader {
     private readonly file: string,
     private readonly registry: ComponentRegistry,
     private readonly logger: Logger,
-    /** Each receipt, after it is logged (the admin endpoint's /events). */
+    /**
+     * Each receipt of a reload refused here, before the flow saw it, once logged (the admin endpoint's /events).
+     * The flow logs its own receipts and hands them to its onReload listeners.
+     */
     private readonly publish: (receipt: ReloadReceipt) => void = () => undefined,
+    /** Each topology read without a problem, before the flow reloads it (--watch follows the files it references). */
+    private readonly onRead: (topology: Topology) => void = () => undefined,
   ) {}
 
   /** Re-reads the file and reloads the flow; after the reloads asked for before. Never rejects. */
@@ -94,17 +86,13 @@ export class TopologyReloader {
   }
 
   private async once(trigger: ReloadTrigger, dryRun: boolean): Promise<ReloadReceipt> {
-    let receipt: ReloadReceipt;
-    if (this.closed) receipt = refusedReceipt(this.flow.name, trigger, dryRun, 'the flow is stopping');
-    else {
-      const read = readTopologyFile(this.file, this.registry);
-      try {
-        receipt = 'error' in read ? refusedReceipt(this.flow.name, trigger, dryRun, read.error) : await this.flow.reload(read.topology, { trigger, dryRun });
-      } catch (e) {
-        receipt = refusedReceipt(this.flow.name, trigger, dryRun, redactText(e instanceof Error ? e.message : String(e)));
-      }
+    const read = this.closed ? { error: 'the flow is stopping' } : readTopologyFile(this.file, this.registry);
+    if ('topology' in read) {
+      this.onRead(read.topology);
+      return this.flow.reload(read.topology, { trigger, dryRun });
     }
-    logReceipt(this.logger, receipt);
+    const receipt = refusedReceipt(this.flow.name, trigger, dryRun, read.error);
+    logRefusal(this.logger, receipt);
     this.publish(receipt);
     return receipt;
   }

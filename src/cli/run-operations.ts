@@ -63,7 +63,7 @@ export function readRunOperations(options: Readonly<Record<string, string | bool
   const stop = readStopOptions(options['drain-timeout'], options['on-stop']);
   return {
     ...(address !== undefined ? { admin: address } : {}),
-    ...(adminSecurity !== undefined ? { adminSecurity } : {}),
+    ...(adminSecurity !== undefined && Object.keys(adminSecurity).length > 0 ? { adminSecurity } : {}),
     ...(statsIntervalSeconds !== undefined ? { statsIntervalSeconds } : {}),
     ...(connectTimeoutSeconds !== undefined ? { connectTimeoutSeconds } : {}),
     ...(Object.keys(stop).length > 0 ? { stop } : {}),

@@ -108,8 +108,12 @@ describe('xroute status', () => {
 describe('xroute run operational options', () => {
   it('reads --admin before XROUTE_ADMIN, and a bare port binds 127.0.0.1', () => {
     expect(readRunOperations({ admin: '9999' }, { XROUTE_ADMIN: '0.0.0.0:1' })).toEqual({ admin: { host: '127.0.0.1', port: 9999 } });
-    expect(readRunOperations({}, { XROUTE_ADMIN: '0.0.0.0:1' })).toEqual({ admin: { host: '0.0.0.0', port: 1 } });
+    expect(readRunOperations({}, { XROUTE_ADMIN: '0.0.0.0:1', XROUTE_ADMIN_TOKEN: 'ops-token-0123456789ab' })).toEqual({ admin: { host: '0.0.0.0', port: 1 }, adminSecurity: { token: 'ops-token-0123456789ab' } });
     expect(readRunOperations({}, {})).toEqual({});
+  });
+
+  it('refuses an admin address other hosts can reach without a token, naming where the address came from', () => {
+    expect(() => readRunOperations({}, { XROUTE_ADMIN: '0.0.0.0:1' })).toThrow('refusing to serve the admin endpoint on 0.0.0.0 (XROUTE_ADMIN), which other hosts can reach, without an admin token');
   });
 
   it('names the option and what was expected for a bad value', () => {
