@@ -24,6 +24,7 @@
 import type { Channel, ConfirmChannel, ConsumeMessage, Message as AmqpMessage, Options } from 'amqplib';
 import { ActorContext, Behaviour, StopReason } from '../../src/runtime/actor';
 import { DrainReport, DrainRequest, untilDoneOrDeadline } from '../../src/runtime/drain';
+import { REDELIVERED_COUNTER } from '../../src/runtime/reload-receipt';
 import { ComponentDefinition, ComponentEnv, outputOf } from '../../src/runtime/component';
 import { Reconnector } from '../../src/runtime/reconnector';
 import { amqpReconnector, reportSessionLost } from '../support/amqp091-config';
@@ -121,11 +122,12 @@ export class AmqpReceiver implements Behaviour<never> {
    * has taken are given back at once (nack with requeue), the unfinished ones when stop() closes the connection.
    */
   async drain(_ctx: ActorContext<never>, request: DrainRequest): Promise<DrainReport> {
+    const ackedBefore = this.ackedCount();
+    if (request.forReplace === true) await this.handDownstream(request.deadline);
     this.stopping = true;
     this.reconnector?.stop();
     const session = this.session;
-    if (session === undefined || !session.alive) return { acknowledged: 0, returned: 0 };
-    const ackedBefore = this.ackedCount();
+    if (session === undefined || !session.alive) return { acknowledged: this.ackedCount() - ackedBefore, returned: 0 };
     if (session.consumerTag !== undefined) {
       await settleWithin(session.ch.cancel(session.consumerTag), CLOSE_TIMEOUT_MS);
       session.consumerTag = undefined;
@@ -137,6 +139,23 @@ export class AmqpReceiver implements Behaviour<never> {
     if (session.alive) flushSettlement(session, this.ackSkipped);
     returned += this.byCell.filter((d) => d?.session === session).length + this.waitingRetry;
     return { acknowledged: this.ackedCount() - ackedBefore, returned };
+  }
+
+  /**
+   * A reload replaces this receiver (docs/operations.md#changing-a-running-flow): it takes no new delivery, but what
+   * it received already still goes downstream (the link stays) and is acknowledged once done, so the broker has
+   * nothing to redeliver to its successor. Until the deadline; what is left then is given back as on a stop.
+   */
+  private async handDownstream(deadline: number): Promise<void> {
+    this.reconnector?.stop();
+    const session = this.session;
+    if (session === undefined || !session.alive) return;
+    if (session.consumerTag !== undefined) {
+      await settleWithin(session.ch.cancel(session.consumerTag), CLOSE_TIMEOUT_MS);
+      session.consumerTag = undefined;
+    }
+    const handedAll = () => this.pendingHead >= this.pending.length && !this.holdsTaken(session);
+    await untilDoneOrDeadline(deadline, () => !session.alive || handedAll() || this.output.stats().consumers === 0);
   }
 
   private ackedCount(): number {
@@ -281,6 +300,8 @@ export class AmqpReceiver implements Behaviour<never> {
     if (!session.alive) return;
     session.acks.delivered(m.fields.deliveryTag);
     this.env.status.count('received');
+    // A reload's receipt reports how many the broker redelivered while it swapped components (expected 0).
+    if (m.fields.redelivered) this.env.status.count(REDELIVERED_COUNTER);
     this.deliveredSinceIdleCheck = true;
     this.pending.push({ session, m, failures: 0 });
     this.pump();

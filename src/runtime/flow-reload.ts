@@ -29,14 +29,15 @@ import { redactText } from '../logging/redact';
 import { Message } from '../message/message';
 import { XQueue } from '../xqueue/xqueue';
 import { ComponentFingerprint, fingerprintTopology, planIsEmpty, planReload } from './reload-plan';
-import type { ComponentChange, ReloadOptions, ReloadPlan, ReloadReceipt } from './reload-receipt';
+import { ComponentChange, REDELIVERED_COUNTER, ReloadOptions, ReloadPlan, ReloadReceipt } from './reload-receipt';
 import { formatReceipt } from './reload-receipt-text';
 
 /** A new incarnation that is not RUNNING by then rolls the reload back (ReloadOptions.readyTimeoutMs). */
 export const DEFAULT_RELOAD_READY_TIMEOUT_MS = 30_000;
 
-/** The counter receivers keep of deliveries their broker flagged redelivered (StatusReporter.count). */
-export const REDELIVERED_COUNTER = 'redelivered';
+/** How often a swap looks whether a drained component is done and a new one ready: the swap's pause grows with it. */
+const POLL_MS = 5;
+
 
 /** What the reload engine may see and do of a Flow (given by the Flow itself). */
 export interface ReloadHost {
@@ -108,7 +109,7 @@ export class Reloader {
     const current = this.host.topology();
     const head = { id: randomUUID(), trigger: options.trigger ?? 'api', dryRun: options.dryRun === true, startedAt: Date.now() } as const;
     const refuse = (error: string, plan: ReloadPlan = { flow: current.name, components: [], links: [] }) =>
-      this.finish({ ...head, ...plan, outcome: 'refused', swapMs: 0, redelivered: 0, error });
+      this.finish({ ...head, ...plan, outcome: 'refused', swapMs: 0, redelivered: 0, error: redactText(error) });
     if (this.host.isStopping()) return refuse('the flow is stopping');
     let topology: Topology;
     try {
@@ -333,7 +334,7 @@ class Swap {
     const input = c.role === 'receiver' ? undefined : this.host.links.get(c.spec.linkName);
     if (input !== undefined && !this.to.links.has(input.name)) {
       // Its link goes away: it keeps taking until the link is empty (the writers were stopped before it).
-      await untilDoneOrDeadline(deadline, () => input.size === 0);
+      await untilDoneOrDeadline(deadline, () => input.size === 0, undefined, POLL_MS);
       if (input.size > 0 && this.strict) throw new ReloadStepError(name, `${name}: its link ${JSON.stringify(input.name)} still holds ${input.size} messages at the drain deadline, and the new topology has no such link`);
     }
     const finished = () => c.status.totals.done + c.status.totals.failed;
@@ -342,7 +343,7 @@ class Swap {
     const report = await c.ref.drain(request);
     if (c.role !== 'receiver') {
       c.ref.stopTaking();
-      if (!c.ref.handsOver()) await untilDoneOrDeadline(deadline, () => c.ref.held() === 0);
+      if (!c.ref.handsOver()) await untilDoneOrDeadline(deadline, () => c.ref.held() === 0, undefined, POLL_MS);
     }
     const handed = await c.ref.handOver();
     const returned = handed === undefined ? c.ref.held() : 0;
@@ -383,6 +384,7 @@ class Swap {
           if (f !== undefined && f.readyAt === undefined && this.host.isReady(c)) f.readyAt = now;
         }
       },
+      POLL_MS,
     );
     const late = components.filter((c) => !this.host.isReady(c));
     if (late.length === 0) return;

@@ -538,6 +538,7 @@ export class Flow {
         c.restartTimer = undefined;
         c.nextRestartAt = undefined;
         c.paused = false; // a replaced component starts on its new definition, paused or not before
+        registerConfigSecrets(c.spec.config);
         this.spawn(c, handed);
       },
       isReady: (c) => {

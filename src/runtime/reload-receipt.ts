@@ -4,6 +4,12 @@
  * SIGHUP, `xroute reload` through the admin endpoint): returned, printed, logged and pushed on /events.
  */
 
+/**
+ * The StatusReporter counter in which receivers count deliveries their broker flagged redelivered: a reload's
+ * receipt reports how many arrived during its swap (ReloadReceipt.redelivered).
+ */
+export const REDELIVERED_COUNTER = 'redelivered';
+
 /** What a reload does to one component, compared by name on its normalised configuration and referenced files. */
 export type ComponentAction = 'kept' | 'replaced' | 'added' | 'removed';
 

@@ -20,6 +20,7 @@ import { benchJms } from './jms-bench';
 import { benchJmsActiveMQ } from './jms-activemq-bench';
 import { benchPools } from './pool-bench';
 import { benchLatency, latencyDetails } from './latency-bench';
+import { benchReload } from './reload-bench';
 
 interface Suite {
   readonly name: string;
@@ -47,6 +48,8 @@ const SUITES: readonly Suite[] = [
     run: (smoke) => benchLatency(smoke ? { messages: 300, backlog: 500, roundTrips: 100 } : { messages: 10_000, backlog: 20_000, roundTrips: 5_000 }),
     details: () => [...latencyDetails],
   },
+  // RabbitMQ on 127.0.0.1:5672, like amqp: swap time of a reload and throughput during reloads.
+  { name: 'reload', run: (smoke) => benchReload(smoke ? { reloads: 1, windowMs: 1_000, offered: 2_000 } : { reloads: 10, windowMs: 2_000, offered: 10_000 }) },
   { name: 'pools', run: (smoke) => benchPools(smoke ? { children: [1, 4], messages: 200, requests: 20 } : { children: [1, 64, 512] }) },
 ];
 

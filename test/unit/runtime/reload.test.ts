@@ -250,6 +250,27 @@ describe('flow.reload rolls back', () => {
   });
 });
 
+describe('flow.reload and a removed link', () => {
+  it('rolls back when a removed link still holds messages at the drain deadline, and keeps the link', async () => {
+    const f = started(topology((j) => ((j.stamp as Json).ClassName = 'node.HandingNode')));
+    await waitFor(() => f.link('in').inFlight >= 8, 'the handing node holds messages');
+    const receiver = f.component('rcvr')!.ref;
+    const receipt = await f.reload(
+      topology((j) => {
+        (j.rcvr as Json).LinkName = 'in2';
+        (j.stamp as Json).LinkName = 'in2';
+      }),
+      { drainMs: 300 },
+    );
+    expect(receipt.outcome).toBe('rolled-back');
+    expect(receipt.error).toMatch(/stamp: its link "in" still holds \d+ messages at the drain deadline, and the new topology has no such link/);
+    expect(f.linkNames().sort()).toEqual(['in', 'out']);
+    expect(f.component('rcvr')!.ref).not.toBe(receiver);
+    await waitFor(() => f.status().components.every((c) => c.status === 'RUNNING'), 'the previous definitions running again');
+    expect(f.topology.components.find((c) => c.name === 'rcvr')?.linkName).toBe('in');
+  });
+});
+
 describe('flow.reload dry run, receipts and order', () => {
   it('returns the plan of a dry run and changes nothing', async () => {
     const f = started();
