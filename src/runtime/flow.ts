@@ -621,11 +621,14 @@ export class Flow {
     });
   }
 
-  /** Runs one operator action on a component after the previous one ended; refused once the flow stops. */
+  /**
+   * Runs one operator action on a component after the previous one and after the reloads under way (a reload may
+   * be swapping that very component); refused once the flow stops.
+   */
   private controlOf<T>(name: string, action: (c: SupervisedComponent) => Promise<T>): Promise<T> {
     const c = this.components.get(name);
     if (c === undefined) return Promise.reject(new UnknownComponentError(this.name, name, [...this.components.keys()]));
-    const run = c.control.then(() => {
+    const run = Promise.all([c.control, this.reloader.settled()]).then(() => {
       if (this.stopping) throw new FlowStoppingError(this.name, name);
       return action(c);
     });

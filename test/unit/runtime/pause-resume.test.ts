@@ -95,6 +95,16 @@ describe('Flow.resume', () => {
   });
 });
 
+describe('a pause and a reload of the same component', () => {
+  it('pauses after the reload under way, so that the new incarnation is the one paused', async () => {
+    const flow = await startFlow();
+    const next = buildTopology({ Name: 'ctl', Persister: ['pstr'], pstr: { ClassName: 'persister.RecordingPersister', LinkName: 'in', Capacity: '8', Description: 'v2' } }, '/t/ctl.json', registry());
+    const [receipt] = await Promise.all([flow.reload(next), flow.pause('pstr')]);
+    expect([receipt.outcome, receipt.components.map((c) => c.action), starts, pstr(flow).status]).toEqual(['applied', ['replaced'], 2, 'PAUSE']);
+    await flow.stop({ drainMs: 0 });
+  });
+});
+
 describe('Flow.restart', () => {
   it('drains, stops and starts the component again, counting one restart and keeping its totals', async () => {
     const flow = await startFlow();
