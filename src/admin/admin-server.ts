@@ -113,13 +113,16 @@ export async function bindAdminServer(address: AdminAddress, logger: Logger = si
     res.end(JSON.stringify(redact(body), null, 2) + '\n');
   };
   const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://admin');
-    const route = url.pathname;
+    // Split by hand: the target is whatever the client sent, and URL parsing throws on some of it.
+    const target = req.url ?? '/';
+    const query = target.indexOf('?');
+    const route = query < 0 ? target : target.slice(0, query);
+    const params = new URLSearchParams(query < 0 ? '' : target.slice(query + 1));
     const probe = PROBES.has(route);
     if (req.method === 'POST' && !probe) {
       if (!guard.authorize(req, res, 'change')) return;
       if (served === undefined) json(res, 503, { error: 'the flow is starting' });
-      else controlRoute(served.flow, served.control, route, url.searchParams, logger).then((answer) => json(res, answer.code, answer.body));
+      else controlRoute(served.flow, served.control, route, params, logger).then((answer) => json(res, answer.code, answer.body));
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {

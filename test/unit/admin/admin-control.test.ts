@@ -4,6 +4,7 @@
  * receipts pushed on /events.
  */
 import * as https from 'node:https';
+import * as net from 'node:net';
 import { readFileSync } from 'node:fs';
 import { buildTopology } from '../../../src/config/topology';
 import { Flow } from '../../../src/runtime/flow';
@@ -114,6 +115,18 @@ describe('the admin control plane on loopback, with a token', () => {
     const r = await post('/reload');
     control.next = 'applied';
     expect([r.code, r.body.outcome]).toEqual([422, 'refused']);
+  });
+
+  it('answers a request target that is no URL (absolute-form garbage) without failing', async () => {
+    const { port } = new URL(admin.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => socket.end(`POST http://[ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`));
+      let text = '';
+      socket.on('data', (d) => (text += String(d)));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect([answer.split('\r\n')[0], stateOf(flow)]).toEqual(['HTTP/1.1 404 Not Found', 'RUNNING']);
   });
 
   it('serves the read routes on loopback without the token', async () => {
