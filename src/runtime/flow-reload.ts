@@ -30,7 +30,6 @@ import { Message } from '../message/message';
 import { XQueue } from '../xqueue/xqueue';
 import { ComponentFingerprint, fingerprintTopology, planIsEmpty, planReload } from './reload-plan';
 import { ComponentChange, REDELIVERED_COUNTER, ReloadOptions, ReloadPlan, ReloadReceipt } from './reload-receipt';
-import { formatReceipt } from './reload-receipt-text';
 
 /** A new incarnation that is not RUNNING by then rolls the reload back (ReloadOptions.readyTimeoutMs). */
 export const DEFAULT_RELOAD_READY_TIMEOUT_MS = 30_000;
@@ -51,8 +50,8 @@ export interface ReloadHost {
   readonly components: ReadonlyMap<string, SupervisedComponent>;
   addComponent(spec: ComponentSpec): SupervisedComponent;
   removeComponent(name: string): void;
-  /** Starts an incarnation of the component on its (new) spec with what its predecessor handed over. */
-  spawn(c: SupervisedComponent, handed?: HandedOver): void;
+  /** Starts an incarnation of the component on its (new) spec and PluginDir with what its predecessor handed over. */
+  spawn(c: SupervisedComponent, handed: HandedOver | undefined, pluginDirs: readonly string[]): void;
   isReady(c: SupervisedComponent): boolean;
 }
 
@@ -117,10 +116,17 @@ export class Reloader {
     } catch (e) {
       return refuse(loadProblem(e, typeof next === 'string' ? next : current.file));
     }
-    const nextFingerprints = fingerprintTopology(topology);
-    const plan = planReload({ topology: current, fingerprints: this.fingerprints, held: (link) => this.host.links.get(link)?.size ?? 0 }, topology, nextFingerprints);
-    const problems = await this.check(plan, topology);
-    if (problems.length > 0) return refuse(problems.join('\n'), plan);
+    let nextFingerprints: ReadonlyMap<string, ComponentFingerprint>;
+    let plan: ReloadPlan;
+    try {
+      nextFingerprints = fingerprintTopology(topology);
+      plan = planReload({ topology: current, fingerprints: this.fingerprints, held: (link) => this.host.links.get(link)?.size ?? 0 }, topology, nextFingerprints);
+      const problems = await this.check(plan, topology);
+      if (problems.length > 0) return refuse(problems.join('\n'), plan);
+    } catch (e) {
+      // Nothing has changed yet: whatever went wrong while planning refuses the reload, it never rejects.
+      return refuse(`the reload could not be planned: ${e instanceof Error ? e.message : String(e)}`);
+    }
     if (planIsEmpty(plan)) {
       if (!head.dryRun) this.commit(topology, nextFingerprints, []);
       return this.finish({ ...head, ...plan, outcome: 'unchanged', swapMs: 0, redelivered: 0 });
@@ -158,7 +164,12 @@ export class Reloader {
       }
       if (action !== 'replaced') continue;
       const running = this.host.components.get(spec.name);
-      const reason = running === undefined ? undefined : await running.ref.refuseReplace(settings);
+      let reason: string | undefined;
+      try {
+        reason = running === undefined ? undefined : await running.ref.refuseReplace(settings);
+      } catch (e) {
+        reason = `asking it failed: ${e instanceof Error ? e.message : String(e)}`;
+      }
       if (reason !== undefined) problem('', `cannot be replaced now: ${reason}`);
     }
     return problems;
@@ -240,7 +251,6 @@ export class Reloader {
   private finish(receipt: ReloadReceipt): ReloadReceipt {
     const log = receipt.outcome === 'refused' || receipt.outcome === 'rolled-back' ? 'warn' : 'info';
     this.host.logger[log](`reload ${receipt.outcome}`, { flow: this.host.flow, receipt });
-    this.host.logger.info(formatReceipt(receipt));
     for (const listener of [...this.listeners]) {
       try {
         listener(receipt);
@@ -367,7 +377,7 @@ class Swap {
     c.status.set('READY', 'starting: a reload replaced its definition');
     const handed = this.handed.get(spec.name);
     this.handed.delete(spec.name);
-    this.host.spawn(c, handed);
+    this.host.spawn(c, handed, this.to.pluginDirs);
     this.startedNew.add(spec.name);
   }
 

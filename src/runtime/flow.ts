@@ -298,7 +298,7 @@ export class Flow {
    * Starts an incarnation of `c` on its spec. A reload's replacement gets what its predecessor handed over: its
    * behaviour's state (ComponentEnv.inherited) and the messages it held (SpawnOptions.adopt).
    */
-  private spawn(c: SupervisedComponent, handed?: { state: unknown; consumers: readonly HeldConsumer[] }): void {
+  private spawn(c: SupervisedComponent, handed?: { state: unknown; consumers: readonly HeldConsumer[] }, pluginDirs = this.topology.pluginDirs): void {
     const spec = c.spec;
     const env: ComponentEnv = {
       name: spec.name,
@@ -308,7 +308,7 @@ export class Flow {
       output: spec.role === 'receiver' ? this.links.get(spec.linkName) : undefined,
       outlinks: spec.outLinks.map((o) => this.links.get(o.name)!),
       baseDir: spec.baseDir,
-      pluginDirs: this.topology.pluginDirs,
+      pluginDirs,
       logger: this.logger.child({ component: spec.name }),
       status: c.status,
       registry: this.registry,
@@ -533,13 +533,13 @@ export class Flow {
       components: this.components,
       addComponent: (spec) => this.addComponent(spec),
       removeComponent: (name) => this.components.delete(name),
-      spawn: (c, handed) => {
+      spawn: (c, handed, pluginDirs) => {
         if (c.restartTimer) clearTimeout(c.restartTimer);
         c.restartTimer = undefined;
         c.nextRestartAt = undefined;
         c.paused = false; // a replaced component starts on its new definition, paused or not before
         registerConfigSecrets(c.spec.config);
-        this.spawn(c, handed);
+        this.spawn(c, handed, pluginDirs);
       },
       isReady: (c) => {
         const state = this.stateOf(c);

@@ -227,6 +227,13 @@ describe('flow.reload refuses what it cannot apply and changes nothing', () => {
     expect(receipt.error).toContain('stamp: cannot be replaced now: Locked: its Suffix cannot change');
   });
 
+  it('refuses, never rejects, when asking the running incarnation throws', async () => {
+    const f = started(topology((j) => ((j.stamp as Json).Locked = 'throw')));
+    const receipt = await f.reload(topology((j) => Object.assign(j.stamp as Json, { Locked: 'throw', Suffix: 'v2' })));
+    expect(receipt).toMatchObject({ outcome: 'refused' });
+    expect(receipt.error).toContain('stamp: cannot be replaced now: asking it failed: cannot tell');
+  });
+
   it('refuses while the flow stops', async () => {
     const f = started();
     const stopping = f.stop({ drainMs: 1_000 });
