@@ -16,7 +16,6 @@ import { parseJsonText } from '../config/json-file';
 import { formatProblem } from '../config/errors';
 import { Logger } from '../logging/logger';
 import { redactText } from '../logging/redact';
-import { formatReceipt } from '../runtime/reload-receipt-text';
 import { validateFile } from './commands';
 
 /** What the reload path needs of a running flow (Flow has it). */
@@ -47,10 +46,9 @@ export function refusedReceipt(flow: string, trigger: ReloadTrigger, dryRun: boo
   return { id: randomUUID(), flow, trigger, dryRun, outcome: 'refused', startedAt: Date.now(), swapMs: 0, redelivered: 0, components: [], links: [], error };
 }
 
-/** Logs a refusal as the flow logs its own receipts (flow-reload.ts): a warning with the receipt, then its text. */
+/** Logs a refusal as the flow logs its own receipts (flow-reload.ts): one structured warning with the receipt. */
 function logRefusal(logger: Logger, receipt: ReloadReceipt): void {
   logger.warn(`reload ${receipt.outcome}`, { flow: receipt.flow, receipt });
-  logger.info(formatReceipt(receipt));
 }
 
 export class TopologyReloader {
