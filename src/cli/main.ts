@@ -133,7 +133,10 @@ was stopped as on SIGTERM.`,
       const destination = logFile ?? io.stderr;
       const json = options['json-logs'] === true ? true : options['text-logs'] === true ? false : undefined;
       const logger = createLogger({ level, json, stream: destination });
-      const operations = runOperations(options, io.env ?? process.env);
+      const env = io.env ?? process.env;
+      const operations = runOperations(options, env);
+      // The processes a flow starts (JobNode's jobs) inherit the environment: not the admin token, once read.
+      delete env.XROUTE_ADMIN_TOKEN;
       try {
         return await runCommand(file, defaultRegistry(), io, logger, stopSignal, { keepRunning: options['keep-running'] === true, watch: options.watch === true, operations, outputClosed });
       } finally {

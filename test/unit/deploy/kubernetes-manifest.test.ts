@@ -76,7 +76,7 @@ describe('the Kubernetes manifest (examples/deploy/kubernetes.yaml)', () => {
     expect([file, Object.keys({ ...secret?.data, ...secret?.stringData })]).toEqual(['/run/secrets/xroute-admin/token', expect.arrayContaining([path.posix.basename(file)])]);
   });
 
-  it('keeps the admin token out of the environment, which the jobs a flow starts inherit', () => {
+  it('keeps the admin token out of the environment, which shows in /proc/PID/environ', () => {
     expect(env('XROUTE_ADMIN_TOKEN')).toBeUndefined();
   });
 
