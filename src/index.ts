@@ -11,7 +11,7 @@ export type { MessageJson } from './message/json-form';
 export { XQueue } from './xqueue/xqueue';
 export type { Outcome, DoneCallback, QueueState, Taken, XQueueStats } from './xqueue/xqueue';
 export { XQueueStoppedError, PartitionError } from './xqueue/errors';
-export { Flow, UnknownLinkError, UnknownComponentError, QueueFullError, DEFAULT_MAX_WAITING_SENDS } from './runtime/flow';
+export { Flow, UnknownLinkError, UnknownComponentError, FlowStoppingError, QueueFullError, DEFAULT_MAX_WAITING_SENDS } from './runtime/flow';
 export { DEFAULT_DRAIN_TIMEOUT_MS, ON_STOP_MODES } from './runtime/drain';
 export type { OnStop, DrainReport } from './runtime/drain';
 export type { FlowStatus, ComponentView, StopOptions } from './runtime/flow';

@@ -1,18 +1,28 @@
 /**
- * The admin endpoint of `xroute run --admin HOST:PORT` (off by default): plain node:http.
+ * The admin endpoint of `xroute run --admin HOST:PORT` (off by default): plain node:http, or https with
+ * --admin-tls-cert/--admin-tls-key.
  *   GET /healthz  200 while the process and its event loop answer (liveness)
  *   GET /readyz   200 when every component is running, else 503 naming each one that is not and why; both list
  *                 the stuck links (a stuck link whose consumer is not running makes it 503 through that consumer)
  *   GET /status   the flow status as JSON
  *   GET /metrics  Prometheus text format (prom-client)
- *   GET /events   the status as server-sent events, every second (the status page's feed)
+ *   GET /events   the status as server-sent events, every second (the status page's feed); each reload's
+ *                 receipt as an event named `reload`
  *   GET /         the live status page
- * Everything that leaves it is masked like the logs (configured secrets, URI passwords, secret keys).
+ *   POST /reload[?dryRun=1]                          re-read the topology file and reload (the receipt as JSON)
+ *   POST /components/NAME/pause|resume|restart       one component (Flow.pause, resume, restart)
+ * Who may use which route is admin-auth.ts's to decide: the POST routes always need the admin token; the others
+ * need it on an address other hosts can reach; /healthz and /readyz never do.
+ * Everything that leaves it is masked like the logs (configured secrets, URI passwords, secret keys, the token).
  * It binds only where it is told; 127.0.0.1 is the documented choice.
  */
 import * as http from 'http';
+import * as https from 'https';
 import { AddressInfo } from 'net';
 import { Flow, FlowStatus } from '../runtime/flow';
+import { ReloadReceipt } from '../runtime/reload-receipt';
+import { adminGuard } from './admin-auth';
+import { controlRoute, ReloadControl } from './control-routes';
 import { Logger, silentLogger } from '../logging/logger';
 import { redact, redactText } from '../logging/redact';
 import { flowMetrics } from './metrics';
@@ -44,9 +54,22 @@ export function parseAdminAddress(text: string, source = '--admin'): AdminAddres
 }
 
 export interface AdminServer {
-  /** Base URL, e.g. http://127.0.0.1:9090 */
+  /** Base URL, e.g. http://127.0.0.1:9090 (https:// with TLS) */
   readonly url: string;
+  /**
+   * Pushes a reload's receipt to every /events stream, as an event named `reload`. The served flow's own receipts
+   * (flow.onReload) are pushed already: this is for those of a reload refused before the flow saw it.
+   */
+  publishReload(receipt: ReloadReceipt): void;
   close(): Promise<void>;
+}
+
+/** Who may use the endpoint, and how it is reached (docs/operations.md#the-admin-token). */
+export interface AdminSecurity {
+  /** The admin token (admin-auth.ts readAdminToken); without it only read routes on loopback are served. */
+  readonly token?: string;
+  /** PEM certificate chain and key: the endpoint speaks https. */
+  readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer };
 }
 
 const SSE_INTERVAL_MS = 1000;
@@ -62,34 +85,52 @@ export function notReady(status: FlowStatus): { component: string; status: strin
 
 /** An admin endpoint that listens already and serves a flow once it is given one (`serve`). */
 export interface BoundAdminServer extends AdminServer {
-  serve(flow: Flow): void;
+  /** `control.reload` serves POST /reload; without it that route answers 501. */
+  serve(flow: Flow, control?: ReloadControl): void;
 }
 
 /** Binds the endpoint and serves `flow` on it. */
-export async function startAdminServer(flow: Flow, address: AdminAddress, logger: Logger = silentLogger): Promise<AdminServer> {
-  const server = await bindAdminServer(address, logger);
-  server.serve(flow);
+export async function startAdminServer(flow: Flow, address: AdminAddress, logger: Logger = silentLogger, security: AdminSecurity = {}, control?: ReloadControl): Promise<AdminServer> {
+  const server = await bindAdminServer(address, logger, security);
+  server.serve(flow, control);
   return server;
 }
 
+/** Routes that never ask for the token: probes carry none. */
+const PROBES = new Set(['/healthz', '/readyz']);
+
 /**
  * Binds the endpoint before any flow exists, so that `xroute run` fails on a port already taken before a
- * receiver takes a message; until `serve`, every route answers 503 "starting".
+ * receiver takes a message; until `serve`, every route answers 503 "starting". Throws UnprotectedAdminError
+ * (admin-auth.ts), before binding, for an address other hosts can reach without a token.
  */
-export async function bindAdminServer(address: AdminAddress, logger: Logger = silentLogger): Promise<BoundAdminServer> {
-  let served: { flow: Flow; metrics: ReturnType<typeof flowMetrics> } | undefined;
+export async function bindAdminServer(address: AdminAddress, logger: Logger = silentLogger, security: AdminSecurity = {}): Promise<BoundAdminServer> {
+  const guard = adminGuard(address.host, security.token);
+  let served: { flow: Flow; metrics: ReturnType<typeof flowMetrics>; control?: ReloadControl } | undefined;
   const streams = new Set<http.ServerResponse>();
   const json = (res: http.ServerResponse, code: number, body: unknown) => {
     res.writeHead(code, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-    res.end(JSON.stringify(body, null, 2) + '\n');
+    res.end(JSON.stringify(redact(body), null, 2) + '\n');
   };
-  const server = http.createServer((req, res) => {
-    const route = (req.url ?? '/').split('?')[0];
+  const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    // Split by hand: the target is whatever the client sent, and URL parsing throws on some of it.
+    const target = req.url ?? '/';
+    const query = target.indexOf('?');
+    const route = query < 0 ? target : target.slice(0, query);
+    const params = new URLSearchParams(query < 0 ? '' : target.slice(query + 1));
+    const probe = PROBES.has(route);
+    if (req.method === 'POST' && !probe) {
+      if (!guard.authorize(req, res, 'change')) return;
+      if (served === undefined) json(res, 503, { error: 'the flow is starting' });
+      else controlRoute(served.flow, served.control, route, params, logger).then((answer) => json(res, answer.code, answer.body));
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD' });
+      res.writeHead(405, { allow: probe ? 'GET, HEAD' : 'GET, HEAD, POST' });
       res.end();
       return;
     }
+    if (!probe && !guard.authorize(req, res, 'read')) return;
     if (served === undefined) {
       json(res, 503, { error: 'the flow is starting' });
       return;
@@ -133,9 +174,10 @@ export async function bindAdminServer(address: AdminAddress, logger: Logger = si
         res.end(STATUS_PAGE_HTML);
         return;
       default:
-        json(res, 404, { error: `no route ${route}; routes: /healthz /readyz /status /metrics /events /` });
+        json(res, 404, { error: `no route ${route}; routes: GET /healthz /readyz /status /metrics /events /, POST /reload /components/NAME/pause|resume|restart` });
     }
-  });
+  };
+  const server = security.tls ? https.createServer({ cert: security.tls.cert, key: security.tls.key }, handler) : http.createServer(handler);
   const ticker = setInterval(() => {
     if (streams.size === 0 || served === undefined) return;
     const frame = `data: ${JSON.stringify(maskedStatus(served.flow))}\n\n`;
@@ -156,16 +198,25 @@ export async function bindAdminServer(address: AdminAddress, logger: Logger = si
   }
   const bound = server.address() as AddressInfo;
   const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
-  const url = `http://${host}:${bound.port}`;
-  logger.info('admin endpoint listening', { url });
+  const url = `${security.tls ? 'https' : 'http'}://${host}:${bound.port}`;
+  logger.info('admin endpoint listening', { url, token: guard.hasToken ? 'required by the routes that change the flow' : 'none: the routes that change the flow are refused' });
+  const publishReload = (receipt: ReloadReceipt) => {
+    const frame = `event: reload\ndata: ${JSON.stringify(redact(receipt))}\n\n`;
+    for (const s of streams) s.write(frame);
+  };
+  let unsubscribe: (() => void) | undefined;
   return {
     url,
-    serve: (flow) => {
-      served = { flow, metrics: flowMetrics(flow) };
+    serve: (flow, control) => {
+      served = { flow, metrics: flowMetrics(flow), ...(control ? { control } : {}) };
+      // Whatever asked for it (the API, a signal, a file change, POST /reload), the flow's receipt goes to /events.
+      unsubscribe = flow.onReload(publishReload);
     },
+    publishReload,
     close: () =>
       new Promise<void>((resolve) => {
         clearInterval(ticker);
+        unsubscribe?.();
         for (const s of streams) s.end();
         streams.clear();
         server.close(() => resolve());

@@ -154,7 +154,9 @@ export const STATUS_PAGE_HTML = String.raw`<!doctype html>
   }
   if (window.EventSource) {
     var es = new EventSource('events');
-    es.onmessage = function (e) { conn.textContent = 'live'; draw(JSON.parse(e.data)); };
+    var lastReload = '';
+    es.onmessage = function (e) { conn.textContent = 'live' + lastReload; draw(JSON.parse(e.data)); };
+    es.addEventListener('reload', function (e) { var r = JSON.parse(e.data); lastReload = ' · last reload ' + r.outcome + (r.dryRun ? ' (dry run)' : '') + ' at ' + new Date(r.startedAt).toLocaleTimeString(); conn.textContent = 'live' + lastReload; });
     es.onerror = function () { conn.textContent = 'reconnecting'; };
   } else {
     poll();

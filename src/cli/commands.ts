@@ -7,7 +7,8 @@ import * as path from 'path';
 import { ComponentRegistry } from '../runtime/component';
 import { Flow } from '../runtime/flow';
 import { ConfigError, ConfigProblem, describeFileError, formatProblem, JsonSyntaxError } from '../config/errors';
-import { buildTopology, isTopologyJson, validateComponentJson } from '../config/topology';
+import { buildTopology, isTopologyJson, Topology, validateComponentJson } from '../config/topology';
+import { referencedFiles } from '../runtime/referenced-files';
 import { parseJsonText } from '../config/json-file';
 import { topologySchema } from '../config/topology-schema';
 import { Logger } from '../logging/logger';
@@ -15,6 +16,8 @@ import { whenFlowFinished } from './flow-finished';
 import { connectBoundMs, EXIT_UNREACHABLE, whenUnreachable } from './connect-bound';
 import { bindRunOperations, RunOperationsOptions } from './run-operations';
 import { AdminAddress } from '../admin/admin-server';
+import { TopologyReloader } from './reload-trigger';
+import { watchFiles } from './file-watch';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream;
@@ -74,6 +77,11 @@ export function schemaCommand(registry: ComponentRegistry, io: CliIo): number {
   return 0;
 }
 
+/** The files --watch follows: the topology and every file it references. */
+function watchedFiles(topology: Topology): string[] {
+  return referencedFiles(topology);
+}
+
 /** Why the admin endpoint could not bind, in words (a port in use is the usual reason). */
 function adminBindFailure(e: unknown, admin: AdminAddress | undefined): string {
   const where = admin === undefined ? '' : ` on ${admin.host}:${admin.port}`;
@@ -91,6 +99,10 @@ export interface RunOptions {
   operations?: RunOperationsOptions;
   /** Resolves when stdout's reader went away: the flow stops as on a signal (docs/cli.md). */
   outputClosed?: Promise<void>;
+  /** --watch: reload when the topology file or a file it references changes (docs/operations.md#changing-a-running-flow). */
+  watch?: boolean;
+  /** Where SIGHUP (reload) comes from; default the process. */
+  signals?: NodeJS.EventEmitter;
 }
 
 /**
@@ -121,7 +133,13 @@ export async function runCommand(file: string, registry: ComponentRegistry, io: 
     return 1;
   }
   const flow = Flow.start(topology, { registry, logger });
-  const ops = operations.start(flow);
+  // Every trigger takes one path: --watch, SIGHUP and POST /reload (xroute reload) re-read the file and reload it.
+  const watcher = options.watch ? watchFiles(watchedFiles(topology), () => void reloader.reload('watch'), { logger }) : undefined;
+  const reloader = new TopologyReloader(flow, file, registry, logger, (r) => ops.admin?.publishReload(r), (t) => watcher?.watchFiles(watchedFiles(t)));
+  const ops = operations.start(flow, { reload: (o) => reloader.reload('admin', o) });
+  const signals = options.signals ?? process;
+  const onHangUp = () => void reloader.reload('signal');
+  signals.on('SIGHUP', onHangUp);
   // A service runs until it is told to stop, even when no socket or timer of its components is open.
   const keepAlive = setInterval(() => undefined, 1 << 30);
   const watch = options.keepRunning ? undefined : whenFlowFinished(flow);
@@ -135,6 +153,9 @@ export async function runCommand(file: string, registry: ComponentRegistry, io: 
   watch?.cancel();
   bound?.cancel();
   clearInterval(keepAlive);
+  signals.off('SIGHUP', onHangUp);
+  watcher?.close();
+  await reloader.close();
   if (end.reason === 'unreachable') {
     // Nothing more can be delivered: stop at once rather than wait for a drain that cannot happen.
     logger.error(`stopping: ${end.component} could not connect within --connect-timeout ${(boundMs ?? 0) / 1000} s`, { component: end.component, status: end.status, reason: end.detail, exitCode: EXIT_UNREACHABLE });

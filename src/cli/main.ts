@@ -43,9 +43,18 @@ const LOG_OPTIONS: OptionTable = {
   'text-logs': { type: 'boolean', description: 'readable log lines (the default on a terminal)' },
 };
 
+/** How a client of the admin endpoint (status, reload) finds it and proves it may use it. */
+const ADMIN_CLIENT_OPTIONS: OptionTable = {
+  admin: { type: 'string', valueName: 'URL', description: 'the admin endpoint: a URL or HOST:PORT (default XROUTE_ADMIN, else 127.0.0.1:9090)' },
+  'admin-token-file': { type: 'string', valueName: 'FILE', description: 'send the admin token held in FILE (else XROUTE_ADMIN_TOKEN)' },
+};
+
 /** The operational options of `run` (src/cli/run-operations.ts reads them). */
 const RUN_OPERATION_OPTIONS: OptionTable = {
-  admin: { type: 'string', valueName: 'HOST:PORT', description: 'serve /healthz /readyz /status /metrics and a status page there (or XROUTE_ADMIN); use 127.0.0.1:PORT' },
+  admin: { type: 'string', valueName: 'HOST:PORT', description: 'serve /healthz /readyz /status /metrics, a status page and the control routes there (or XROUTE_ADMIN); use 127.0.0.1:PORT' },
+  'admin-token-file': { type: 'string', valueName: 'FILE', description: 'the admin token is the content of FILE (else XROUTE_ADMIN_TOKEN); required off loopback and by every route that changes the flow' },
+  'admin-tls-cert': { type: 'string', valueName: 'FILE', description: 'serve the admin endpoint over https with this PEM certificate (chain); with --admin-tls-key' },
+  'admin-tls-key': { type: 'string', valueName: 'FILE', description: 'the PEM private key of --admin-tls-cert' },
   'stats-interval': { type: 'string', valueName: 'SECONDS', description: "log each component's totals every SECONDS (always at stop)" },
   'connect-timeout': { type: 'string', valueName: 'SECONDS', description: `exit 4 when a component cannot connect for SECONDS (default ${DEFAULT_CONNECT_TIMEOUT_S} for a flow fed only by files or stdin, else no bound; 0: no bound)` },
   'drain-timeout': { type: 'string', valueName: 'SECONDS', description: 'at stop, how long work already handed downstream may take to finish and be acknowledged (default 60)' },
@@ -58,6 +67,10 @@ function runOperations(options: OptionValues, env: NodeJS.ProcessEnv): RunOperat
   } catch (e) {
     throw new UsageError((e as Error).message, 'run');
   }
+}
+
+function stringOption(value: string | boolean | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
 }
 
 function logLevel(options: OptionValues, env: NodeJS.ProcessEnv): LogLevel {
@@ -97,7 +110,12 @@ for up to --drain-timeout seconds (default 60); what is unfinished then goes bac
 actor stops and xroute exits 0. --on-stop kill ends running jobs at once instead (they run again later).
 Logs go to stderr (or --log-file); stdout carries only what the flow writes to file://-.
 --admin (or XROUTE_ADMIN) serves /healthz, /readyz, /status, /metrics and a live status page; use
-127.0.0.1:PORT. At stop, and every --stats-interval seconds, each component's totals are logged.
+127.0.0.1:PORT. Its routes that change the flow (POST /reload, /components/NAME/pause|resume|restart) need the
+admin token (XROUTE_ADMIN_TOKEN or --admin-token-file, never on the command line); on an address other than
+loopback every route but /healthz and /readyz needs it, and xroute refuses to start without one (exit 2).
+SIGHUP, --watch and \`xroute reload\` re-read the topology file and change the running flow: what is unchanged
+keeps running; a file that does not validate changes nothing. At stop, and every --stats-interval seconds, each
+component's totals are logged.
 A flow fed only by files or stdin exits 4 when a component cannot connect (a broker down or refusing the
 login) for --connect-timeout seconds (default ${DEFAULT_CONNECT_TIMEOUT_S}); other flows retry until stopped, unless it is given.
 Exit codes: 0 stopped, 1 not started (configuration), 2 usage error, 3 a component gave up (OnGiveUp "exit"),
@@ -106,6 +124,7 @@ was stopped as on SIGTERM.`,
     options: {
       ...LOG_OPTIONS,
       'keep-running': { type: 'boolean', description: 'do not stop when every receiver has reached the end of its input' },
+      watch: { type: 'boolean', description: 'reload when the topology file or a file it references changes (after 300 ms without a change)' },
       ...RUN_OPERATION_OPTIONS,
     },
     async run([file], options, { io, stopSignal, outputClosed }) {
@@ -114,9 +133,12 @@ was stopped as on SIGTERM.`,
       const destination = logFile ?? io.stderr;
       const json = options['json-logs'] === true ? true : options['text-logs'] === true ? false : undefined;
       const logger = createLogger({ level, json, stream: destination });
-      const operations = runOperations(options, io.env ?? process.env);
+      const env = io.env ?? process.env;
+      const operations = runOperations(options, env);
+      // The processes a flow starts (JobNode's jobs) inherit the environment: not the admin token, once read.
+      delete env.XROUTE_ADMIN_TOKEN;
       try {
-        return await runCommand(file, defaultRegistry(), io, logger, stopSignal, { keepRunning: options['keep-running'] === true, operations, outputClosed });
+        return await runCommand(file, defaultRegistry(), io, logger, stopSignal, { keepRunning: options['keep-running'] === true, watch: options.watch === true, operations, outputClosed });
       } finally {
         if (logFile) await endStream(logFile);
       }
@@ -167,7 +189,7 @@ rates, oldest message, stuck); --json prints /status as is; --watch prints it ag
 Exit 0 when every component is ready, 1 when reachable but not ready, 2 when unreachable, 4 when ready but a link
 is stuck (full).`,
     options: {
-      admin: { type: 'string', valueName: 'URL', description: 'the admin endpoint: a URL or HOST:PORT' },
+      ...ADMIN_CLIENT_OPTIONS,
       json: { type: 'boolean', description: 'print /status as is' },
       watch: { type: 'boolean', description: 'print the status again every --interval seconds until interrupted' },
       interval: { type: 'string', valueName: 'SECONDS', description: 'seconds between two --watch prints (default 2)' },
@@ -180,7 +202,29 @@ is stuck (full).`,
         io.stderr.write(`xroute status: ${watch}\n`);
         return 2;
       }
-      return statusCommand({ admin: typeof options.admin === 'string' ? options.admin : undefined, json: options.json === true, watch }, io, io.env ?? process.env);
+      return statusCommand({ admin: stringOption(options.admin), tokenFile: stringOption(options['admin-token-file']), json: options.json === true, watch }, io, io.env ?? process.env);
+    },
+  },
+  {
+    name: 'reload',
+    args: '',
+    positionals: { min: 0, max: 0 },
+    summary: 'change a running flow to its edited topology file, through its admin endpoint (exit 0 applied, 1 refused)',
+    details: `Asks a flow started with --admin (default XROUTE_ADMIN, else 127.0.0.1:9090) to re-read its topology file and
+reload it (POST /reload), and prints the receipt: what was kept, replaced, added and removed, what each drain
+finished and gave back, and how long the swap took. A file that does not validate changes nothing: the receipt
+says "refused" with the errors \`xroute validate\` prints. --dry-run prints the plan and changes nothing; --json
+prints the receipt as JSON. The admin token is read as xroute run reads it (--admin-token-file, else
+XROUTE_ADMIN_TOKEN). Exit 0 applied or unchanged (a dry run: the plan would apply), 1 refused (nothing changed),
+2 the endpoint could not be asked (unreachable, 401 without the right token, no receipt), 3 rolled back.`,
+    options: {
+      ...ADMIN_CLIENT_OPTIONS,
+      'dry-run': { type: 'boolean', description: 'print the plan; change nothing' },
+      json: { type: 'boolean', description: 'print the receipt as JSON' },
+    },
+    async run(_args, options, { io }) {
+      const { reloadCommand } = await import('./reload-command');
+      return reloadCommand({ admin: stringOption(options.admin), tokenFile: stringOption(options['admin-token-file']), dryRun: options['dry-run'] === true, json: options.json === true }, io, io.env ?? process.env);
     },
   },
 ];

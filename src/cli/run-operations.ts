@@ -4,13 +4,18 @@
  * how a stop drains (--drain-timeout SECONDS, --on-stop wait|kill). Kept apart from the argument parsing so it does
  * not depend on how the options were read.
  */
-import { AdminAddress, AdminServer, bindAdminServer, parseAdminAddress } from '../admin/admin-server';
+import { readFileSync } from 'fs';
+import { AdminAddress, AdminSecurity, AdminServer, bindAdminServer, parseAdminAddress } from '../admin/admin-server';
+import { adminGuard, readAdminToken } from '../admin/admin-auth';
+import { ReloadControl } from '../admin/control-routes';
 import { Flow, StopOptions } from '../runtime/flow';
 import { ON_STOP_MODES, OnStop } from '../runtime/drain';
 import { Logger } from '../logging/logger';
 
 export interface RunOperationsOptions {
   readonly admin?: AdminAddress;
+  /** The admin token and TLS (--admin-token-file or XROUTE_ADMIN_TOKEN, --admin-tls-cert/--admin-tls-key). */
+  readonly adminSecurity?: AdminSecurity;
   /** Seconds between totals lines; undefined = only at stop. */
   readonly statsIntervalSeconds?: number;
   /** --connect-timeout: seconds a component may stay unable to connect (0 = no bound); undefined = the default (connect-bound.ts). */
@@ -30,11 +35,19 @@ export class RunOptionError extends Error {
   }
 }
 
-/** Reads --admin (else XROUTE_ADMIN), --stats-interval and --connect-timeout; throws RunOptionError or AdminAddressError. */
+/**
+ * Reads --admin (else XROUTE_ADMIN) with its token and TLS options, --stats-interval and --connect-timeout; throws
+ * RunOptionError, AdminAddressError, AdminTokenError, or UnprotectedAdminError for an address other hosts can reach
+ * without a token.
+ */
 export function readRunOperations(options: Readonly<Record<string, string | boolean | undefined>>, env: NodeJS.ProcessEnv): RunOperationsOptions {
   const admin = options.admin;
   if (typeof admin === 'boolean') throw new RunOptionError('--admin', '', 'HOST:PORT, e.g. 127.0.0.1:9090');
   const adminText = admin ?? (env.XROUTE_ADMIN !== undefined && env.XROUTE_ADMIN !== '' ? env.XROUTE_ADMIN : undefined);
+  const adminSource = admin !== undefined ? '--admin' : 'XROUTE_ADMIN';
+  const address = adminText !== undefined ? parseAdminAddress(adminText, adminSource) : undefined;
+  const adminSecurity = address !== undefined ? readAdminSecurity(options, env) : undefined;
+  if (address !== undefined) adminGuard(address.host, adminSecurity?.token, adminSource); // refuses before anything starts
   const stats = options['stats-interval'];
   let statsIntervalSeconds: number | undefined;
   if (stats !== undefined) {
@@ -49,11 +62,36 @@ export function readRunOperations(options: Readonly<Record<string, string | bool
   }
   const stop = readStopOptions(options['drain-timeout'], options['on-stop']);
   return {
-    ...(adminText !== undefined ? { admin: parseAdminAddress(adminText, admin !== undefined ? '--admin' : 'XROUTE_ADMIN') } : {}),
+    ...(address !== undefined ? { admin: address } : {}),
+    ...(adminSecurity !== undefined && Object.keys(adminSecurity).length > 0 ? { adminSecurity } : {}),
     ...(statsIntervalSeconds !== undefined ? { statsIntervalSeconds } : {}),
     ...(connectTimeoutSeconds !== undefined ? { connectTimeoutSeconds } : {}),
     ...(Object.keys(stop).length > 0 ? { stop } : {}),
   };
+}
+
+/** The token (--admin-token-file, else XROUTE_ADMIN_TOKEN) and --admin-tls-cert/--admin-tls-key, both or neither. */
+function readAdminSecurity(options: Readonly<Record<string, string | boolean | undefined>>, env: NodeJS.ProcessEnv): AdminSecurity {
+  const tokenFile = options['admin-token-file'];
+  if (typeof tokenFile === 'boolean') throw new RunOptionError('--admin-token-file', '', 'FILE holding the admin token');
+  const token = readAdminToken(tokenFile, env);
+  const cert = options['admin-tls-cert'];
+  const key = options['admin-tls-key'];
+  if (cert === undefined && key === undefined) return token !== undefined ? { token } : {};
+  if (typeof cert !== 'string' || typeof key !== 'string') throw new RunOptionError(cert === undefined || typeof cert === 'boolean' ? '--admin-tls-cert' : '--admin-tls-key', '', 'a PEM FILE; --admin-tls-cert and --admin-tls-key go together');
+  return { ...(token !== undefined ? { token } : {}), tls: { cert: readPem('--admin-tls-cert', cert), key: readPem('--admin-tls-key', key) } };
+}
+
+function readPem(option: string, file: string): Buffer {
+  let pem: Buffer;
+  try {
+    pem = readFileSync(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new RunOptionError(option, file, code === 'ENOENT' ? 'a PEM file that exists' : code === 'EACCES' ? 'a PEM file xroute may read (permission denied)' : 'a readable PEM file');
+  }
+  if (!pem.includes('-----BEGIN ')) throw new RunOptionError(option, file, 'a PEM file (-----BEGIN ...)');
+  return pem;
 }
 
 /** --drain-timeout SECONDS (>= 0) and --on-stop wait|kill. */
@@ -75,21 +113,21 @@ export interface RunningOperations {
 
 /** The operations of a run whose admin endpoint is bound already, before its flow starts. */
 export interface BoundOperations {
-  /** Serves the flow on the endpoint and starts the periodic totals. */
-  start(flow: Flow): RunningOperations;
+  /** Serves the flow on the endpoint (POST /reload through `control`) and starts the periodic totals. */
+  start(flow: Flow, control?: ReloadControl): RunningOperations;
   close(): Promise<void>;
 }
 
 /** Binds the admin endpoint, if any; throws the listen error (EADDRINUSE) before anything has started. */
 export async function bindRunOperations(options: RunOperationsOptions, logger: Logger): Promise<BoundOperations> {
-  const admin = options.admin ? await bindAdminServer(options.admin, logger) : undefined;
+  const admin = options.admin ? await bindAdminServer(options.admin, logger, options.adminSecurity) : undefined;
   const close = async () => {
     await admin?.close();
   };
   return {
     close,
-    start: (flow) => {
-      admin?.serve(flow);
+    start: (flow, control) => {
+      admin?.serve(flow, control);
       const timer = options.statsIntervalSeconds ? setInterval(() => flow.logTotals('component totals (periodic)'), options.statsIntervalSeconds * 1000) : undefined;
       timer?.unref();
       return {

@@ -6,6 +6,7 @@
  */
 import { CliIo } from './commands';
 import type { FlowStatus } from '../runtime/flow';
+import { readAdminToken } from '../admin/admin-auth';
 
 export const DEFAULT_ADMIN = '127.0.0.1:9090';
 const TIMEOUT_MS = 5000;
@@ -91,14 +92,43 @@ export function statusExitCode(s: FlowStatus): number {
   return s.degraded ? EXIT_DEGRADED : 0;
 }
 
+/**
+ * The headers of a request to the admin endpoint: the admin token, read as `xroute run` reads it
+ * (--admin-token-file, else XROUTE_ADMIN_TOKEN), when there is one. Throws AdminTokenError.
+ */
+export function adminRequestHeaders(tokenFile: string | undefined, env: NodeJS.ProcessEnv): Record<string, string> {
+  const token = readAdminToken(tokenFile, env);
+  return token === undefined ? {} : { authorization: `Bearer ${token}` };
+}
+
+/** An answer that is not 2xx, with the endpoint's own error when it gave one (a 401 says which token is missing). */
+export class AdminAnswerError extends Error {
+  constructor(
+    readonly code: number,
+    readonly body: string,
+  ) {
+    let why = '';
+    try {
+      const error = (JSON.parse(body) as { error?: unknown }).error;
+      if (typeof error === 'string') why = `: ${error}`;
+    } catch {
+      // not JSON: the code says enough
+    }
+    super(`HTTP ${code}${why}`);
+    this.name = 'AdminAnswerError';
+  }
+}
+
 /** fetch wraps the socket error (ECONNREFUSED, ...) in `cause`, sometimes in an AggregateError. */
-function networkReason(e: unknown): string {
+export function networkReason(e: unknown): string {
   const cause = (e as { cause?: { code?: string; errors?: { code?: string }[]; message?: string } }).cause;
   return cause?.code ?? cause?.errors?.find((x) => x.code)?.code ?? cause?.message ?? (e as Error).message;
 }
 
 export interface StatusOptions {
   admin?: string;
+  /** --admin-token-file (else XROUTE_ADMIN_TOKEN). */
+  tokenFile?: string;
   json: boolean;
   /** Print again every intervalMs, `count` times (forever when undefined). */
   watch?: { intervalMs: number; count?: number };
@@ -120,9 +150,9 @@ async function statusOnce(options: StatusOptions, io: CliIo, env: NodeJS.Process
   let status: FlowStatus;
   let text: string;
   try {
-    const res = await fetch(`${base}/status`, { signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const res = await fetch(`${base}/status`, { headers: adminRequestHeaders(options.tokenFile, env), signal: AbortSignal.timeout(TIMEOUT_MS) });
     text = await res.text();
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    if (!res.ok) throw new AdminAnswerError(res.status, text);
     status = JSON.parse(text) as FlowStatus;
   } catch (e) {
     io.stderr.write(`xroute status: cannot read ${base}/status: ${networkReason(e)}\n`);

@@ -155,6 +155,10 @@ export class SupervisedComponent implements ComponentView {
   lastError: string | undefined;
   /** Gave up and will not be restarted (OnGiveUp exit). */
   failedForGood = false;
+  /** Paused by an operator (Flow.pause): stopped, shown as PAUSE, until Flow.resume. */
+  paused = false;
+  /** A pause, resume or restart of this component under way: another one waits for it. */
+  control: Promise<unknown> = Promise.resolve();
   endpoint: Readonly<Record<string, string>> | undefined;
   giveUpBackoff: Backoff;
   className: string;
@@ -219,6 +223,19 @@ export class UnknownLinkError extends Error {
   ) {
     super(`flow ${flow} has no link ${JSON.stringify(link)}; links: ${known.join(', ')}`);
     this.name = 'UnknownLinkError';
+  }
+}
+
+const PAUSED_DETAIL = 'paused by an operator: it takes no work until it is resumed';
+
+/** A pause, resume or restart asked for while the flow stops. */
+export class FlowStoppingError extends Error {
+  constructor(
+    readonly flow: string,
+    readonly component: string,
+  ) {
+    super(`flow ${flow} is stopping: ${component} is not paused, resumed or restarted`);
+    this.name = 'FlowStoppingError';
   }
 }
 
@@ -342,6 +359,7 @@ export class Flow {
     const snap = c.status.get();
     const actor = c.ref.status();
     if (c.nextRestartAt !== undefined || c.failedForGood) return { status: 'FAILED', detail: snap.detail };
+    if (c.paused) return { status: 'PAUSE', detail: PAUSED_DETAIL };
     if (actor === 'restarting') return { status: 'RETRYING', detail: `restarting after a crash${snap.detail ? `: ${snap.detail}` : ''}` };
     if (actor === 'stopped' || actor === 'stopping') return { status: 'STOPPED', detail: snap.detail };
     if (actor === 'failed') return { status: 'FAILED', detail: snap.detail };
@@ -521,6 +539,7 @@ export class Flow {
         if (c.restartTimer) clearTimeout(c.restartTimer);
         c.restartTimer = undefined;
         c.nextRestartAt = undefined;
+        c.paused = false; // a replaced component starts on its new definition, paused or not before
         registerConfigSecrets(c.spec.config);
         this.spawn(c, handed, pluginDirs);
       },
@@ -551,6 +570,72 @@ export class Flow {
     const report = await this.drainAll([c], options.drainMs ?? DEFAULT_DRAIN_TIMEOUT_MS, options.onStop ?? 'wait');
     await c.ref.stop();
     return report;
+  }
+
+  /**
+   * Pauses one component (QBroker's admin "disable"): it drains as at a stop, then stops and takes no work (its
+   * broker connection closes; what waits in its input link stays there) until `resume`. Its status is PAUSE.
+   * Resolves with what the drain acknowledged and gave back; a component paused already is left as it is.
+   */
+  pause(name: string, options: StopOptions = {}): Promise<DrainReport | undefined> {
+    return this.controlOf(name, async (c) => {
+      if (c.paused) return undefined;
+      c.paused = true;
+      c.nextRestartAt = undefined;
+      this.logger.info('pausing a component', { flow: this.name, component: name });
+      const report = await this.drainAndStop(name, options);
+      // Its own status too: a paused receiver has not reached the end of its input (flow-finished.ts reads it).
+      c.status.set('PAUSE', PAUSED_DETAIL);
+      return report;
+    });
+  }
+
+  /** Starts a paused component again, as a new incarnation (its counters go on); a running one is left as it is. */
+  resume(name: string): Promise<void> {
+    return this.controlOf(name, async (c) => {
+      if (!c.paused) return;
+      await c.ref.terminated();
+      c.earlierRestarts += c.ref.restarts();
+      c.paused = false;
+      this.logger.info('resuming a component', { flow: this.name, component: name });
+      c.status.set('READY', 'resumed by an operator');
+      this.spawn(c);
+    });
+  }
+
+  /** Drains, stops and starts one component again (QBroker's admin "restart"); a paused one is only started. */
+  restart(name: string, options: StopOptions = {}): Promise<DrainReport | undefined> {
+    return this.controlOf(name, async (c) => {
+      let report: DrainReport | undefined;
+      if (!c.paused) {
+        c.paused = true;
+        c.nextRestartAt = undefined;
+        this.logger.info('restarting a component', { flow: this.name, component: name });
+        report = await this.drainAndStop(name, options);
+      }
+      await c.ref.terminated();
+      c.earlierRestarts += c.ref.restarts();
+      c.flowRestarts++;
+      c.paused = false;
+      c.status.set('READY', 'restarted by an operator');
+      this.spawn(c);
+      return report;
+    });
+  }
+
+  /**
+   * Runs one operator action on a component after the previous one and after the reloads under way (a reload may
+   * be swapping that very component); refused once the flow stops.
+   */
+  private controlOf<T>(name: string, action: (c: SupervisedComponent) => Promise<T>): Promise<T> {
+    const c = this.components.get(name);
+    if (c === undefined) return Promise.reject(new UnknownComponentError(this.name, name, [...this.components.keys()]));
+    const run = Promise.all([c.control, this.reloader.settled()]).then(() => {
+      if (this.stopping) throw new FlowStoppingError(this.name, name);
+      return action(c);
+    });
+    c.control = run.catch(() => undefined);
+    return run;
   }
 
   /** Asks `components` to drain by one deadline; logs what their receivers acknowledged and gave back. */

@@ -2,11 +2,12 @@
  * The Dockerfile's steps, run as a script in a scratch directory (no Docker here): every absolute path of the image
  * is moved under the scratch root, COPY copies from the repository (the build context, after `npm ci` built dist/),
  * RUN runs with bash in the WORKDIR with the ENV set (npm offline: the cache `npm ci` filled serves the lock file).
- * Then the CMD starts the flow from the image's /etc/xroute/flow.json and the HEALTHCHECK command must pass against
- * it; the admin port 9090 is replaced by a free one, since the tests share the machine.
+ * Then the CMD starts the flow from the image's /etc/xroute/flow.json, with the admin token file a container is given
+ * mounted, and the HEALTHCHECK command must pass against it; the admin port 9090 is replaced by a free one, since the
+ * tests share the machine (the address stays the image's 0.0.0.0).
  */
 import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -70,9 +71,12 @@ describe('the Dockerfile', () => {
     expect([steps[0].op, /^node:20(\.[\d.]+)?-(bookworm|bullseye|trixie)(-slim)?$/.test(steps[0].args), users.length > 0 && !['root', '0'].includes(users[users.length - 1])]).toEqual(['FROM', true, true]);
   });
 
-  it('runs xroute run /etc/xroute/flow.json, with a health check on /healthz', () => {
+  it('runs xroute run /etc/xroute/flow.json with the admin token from a mounted file, with a health check on /healthz', () => {
     const health = steps.find((s) => s.op === 'HEALTHCHECK');
-    expect([exec(steps.find((s) => s.op === 'CMD')), exec(health).join(' ').includes('/healthz')]).toEqual([['xroute', 'run', '/etc/xroute/flow.json'], true]);
+    expect([exec(steps.find((s) => s.op === 'CMD')), exec(health).join(' ').includes('/healthz')]).toEqual([
+      ['xroute', 'run', '/etc/xroute/flow.json', '--admin-token-file', '/run/secrets/xroute-admin/token'],
+      true,
+    ]);
   });
 
   it('copies only what .dockerignore lets into the build context', () => {
@@ -107,9 +111,13 @@ describe('the Dockerfile', () => {
     }
     const [command, ...args] = exec(steps.find((s) => s.op === 'CMD'));
     expect(existsSync(inImage(`usr/local/bin/${command}`))).toBe(true);
+    // The secret a container is given (docs/install.md): with it, the endpoint on every interface starts.
+    mkdirSync(inImage('run/secrets/xroute-admin'), { recursive: true });
+    writeFileSync(inImage('run/secrets/xroute-admin/token'), 'docker-test-token-8b0f3e61c2d9\n');
+    const { XROUTE_ADMIN_TOKEN: _inherited, ...outside } = process.env;
     flow = spawn(inImage(`usr/local/bin/${command}`), args.map(moved), {
       cwd,
-      env: { ...process.env, ...env, XROUTE_ADMIN: `127.0.0.1:${port}` },
+      env: { ...outside, ...env, XROUTE_ADMIN: env.XROUTE_ADMIN.replace(':9090', `:${port}`) },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let log = '';

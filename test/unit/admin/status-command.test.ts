@@ -1,4 +1,7 @@
 import { PassThrough } from 'stream';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { buildTopology } from '../../../src/config/topology';
 import { Flow } from '../../../src/runtime/flow';
 import { startAdminServer, parseAdminAddress, AdminServer } from '../../../src/admin/admin-server';
@@ -108,8 +111,39 @@ describe('xroute status', () => {
 describe('xroute run operational options', () => {
   it('reads --admin before XROUTE_ADMIN, and a bare port binds 127.0.0.1', () => {
     expect(readRunOperations({ admin: '9999' }, { XROUTE_ADMIN: '0.0.0.0:1' })).toEqual({ admin: { host: '127.0.0.1', port: 9999 } });
-    expect(readRunOperations({}, { XROUTE_ADMIN: '0.0.0.0:1' })).toEqual({ admin: { host: '0.0.0.0', port: 1 } });
+    expect(readRunOperations({}, { XROUTE_ADMIN: '0.0.0.0:1', XROUTE_ADMIN_TOKEN: 'ops-token-0123456789ab' })).toEqual({ admin: { host: '0.0.0.0', port: 1 }, adminSecurity: { token: 'ops-token-0123456789ab' } });
     expect(readRunOperations({}, {})).toEqual({});
+  });
+
+  it('reads the token from --admin-token-file, and names a file it cannot read', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'xroute-ops-'));
+    try {
+      const file = path.join(dir, 'token');
+      writeFileSync(file, 'file-token-0123456789abcdef\n');
+      expect(readRunOperations({ admin: '0.0.0.0:1', 'admin-token-file': file }, {}).adminSecurity).toEqual({ token: 'file-token-0123456789abcdef' });
+      expect(() => readRunOperations({ admin: '9999', 'admin-token-file': path.join(dir, 'missing') }, {})).toThrow(`admin token from --admin-token-file ${path.join(dir, 'missing')}: no such file`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('takes --admin-tls-cert and --admin-tls-key together, each a PEM file', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'xroute-ops-'));
+    try {
+      const pem = path.join(dir, 'cert.pem');
+      const notPem = path.join(dir, 'cert.txt');
+      writeFileSync(pem, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+      writeFileSync(notPem, 'hello');
+      expect(() => readRunOperations({ admin: '9999', 'admin-tls-cert': pem }, {})).toThrow('--admin-tls-key "": expected a PEM FILE; --admin-tls-cert and --admin-tls-key go together');
+      expect(() => readRunOperations({ admin: '9999', 'admin-tls-cert': notPem, 'admin-tls-key': pem }, {})).toThrow(`--admin-tls-cert ${JSON.stringify(notPem)}: expected a PEM file (-----BEGIN ...)`);
+      expect(readRunOperations({ admin: '9999', 'admin-tls-cert': pem, 'admin-tls-key': pem }, {}).adminSecurity?.tls?.cert.toString()).toContain('BEGIN CERTIFICATE');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses an admin address other hosts can reach without a token, naming where the address came from', () => {
+    expect(() => readRunOperations({}, { XROUTE_ADMIN: '0.0.0.0:1' })).toThrow('refusing to serve the admin endpoint on 0.0.0.0 (XROUTE_ADMIN), which other hosts can reach, without an admin token');
   });
 
   it('names the option and what was expected for a bad value', () => {

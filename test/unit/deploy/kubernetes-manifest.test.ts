@@ -31,7 +31,7 @@ interface Container {
 interface PodSpec {
   securityContext?: { runAsNonRoot?: boolean; runAsUser?: number };
   containers: Container[];
-  volumes?: { name: string; configMap?: { name: string } }[];
+  volumes?: { name: string; configMap?: { name: string }; secret?: { secretName: string } }[];
 }
 interface Resource {
   kind: string;
@@ -68,10 +68,16 @@ describe('the Kubernetes manifest (examples/deploy/kubernetes.yaml)', () => {
     ]);
   });
 
-  it('takes the admin token from a key of the Secret it defines', () => {
-    const ref = env('XROUTE_ADMIN_TOKEN')?.valueFrom?.secretKeyRef;
-    const secret = ofKind('Secret').find((s) => s.metadata.name === ref?.name);
-    expect([ref !== undefined, Object.keys({ ...secret?.data, ...secret?.stringData })]).toEqual([true, expect.arrayContaining([ref?.key])]);
+  it('reads the admin token from a file, a key of the Secret it defines mounted where --admin-token-file names it', () => {
+    const file = container.args?.[(container.args?.indexOf('--admin-token-file') ?? -2) + 1] ?? '';
+    const mount = container.volumeMounts?.find((m) => m.mountPath === path.posix.dirname(file));
+    const secretName = pod.volumes?.find((v) => v.name === mount?.name)?.secret?.secretName;
+    const secret = ofKind('Secret').find((s) => s.metadata.name === secretName);
+    expect([file, Object.keys({ ...secret?.data, ...secret?.stringData })]).toEqual(['/run/secrets/xroute-admin/token', expect.arrayContaining([path.posix.basename(file)])]);
+  });
+
+  it('keeps the admin token out of the environment, which shows in /proc/PID/environ', () => {
+    expect(env('XROUTE_ADMIN_TOKEN')).toBeUndefined();
   });
 
   it('runs the topology of its ConfigMap, mounted where the command reads it', () => {
