@@ -3,10 +3,12 @@
  *   GET /healthz  200 while the process and its event loop answer (liveness)
  *   GET /readyz   200 when every component is running, else 503 naming each one that is not and why; both list
  *                 the stuck links (a stuck link whose consumer is not running makes it 503 through that consumer)
+ *                 and the parked messages per component (degraded, still 200)
  *   GET /status   the flow status as JSON
  *   GET /metrics  Prometheus text format (prom-client)
  *   GET /events   the status as server-sent events, every second (the status page's feed)
  *   GET /         the live status page
+ *   /parked/...   parked messages of the receivers: list, show, retry, drop (parked-routes.ts)
  * Everything that leaves it is masked like the logs (configured secrets, URI passwords, secret keys).
  * It binds only where it is told; 127.0.0.1 is the documented choice.
  */
@@ -17,6 +19,7 @@ import { Logger, silentLogger } from '../logging/logger';
 import { redact, redactText } from '../logging/redact';
 import { flowMetrics } from './metrics';
 import { STATUS_PAGE_HTML } from './status-page';
+import { parkedRoute } from './parked-routes';
 
 export class AdminAddressError extends Error {
   constructor(
@@ -60,6 +63,11 @@ export function notReady(status: FlowStatus): { component: string; status: strin
   return status.components.filter((c) => !c.ready).map((c) => ({ component: c.name, status: c.status, ...(c.detail ? { detail: c.detail } : {}) }));
 }
 
+/** Components with parked messages and how many, for /readyz (degraded while any is parked). */
+export function parkedBy(status: FlowStatus): { component: string; parked: number }[] {
+  return status.components.filter((c) => (c.parked ?? 0) > 0).map((c) => ({ component: c.name, parked: c.parked as number }));
+}
+
 /** An admin endpoint that listens already and serves a flow once it is given one (`serve`). */
 export interface BoundAdminServer extends AdminServer {
   serve(flow: Flow): void;
@@ -85,6 +93,11 @@ export async function bindAdminServer(address: AdminAddress, logger: Logger = si
   };
   const server = http.createServer((req, res) => {
     const route = (req.url ?? '/').split('?')[0];
+    if (route === '/parked' || route.startsWith('/parked/')) {
+      if (served === undefined) json(res, 503, { error: 'the flow is starting' });
+      else parkedRoute(route, req, res, served.flow);
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' });
       res.end();
@@ -101,7 +114,7 @@ export async function bindAdminServer(address: AdminAddress, logger: Logger = si
         return;
       case '/readyz': {
         const status = maskedStatus(flow);
-        json(res, status.ready ? 200 : 503, { ready: status.ready, degraded: status.degraded, notReady: notReady(status), stuckLinks: status.stuckLinks });
+        json(res, status.ready ? 200 : 503, { ready: status.ready, degraded: status.degraded, notReady: notReady(status), stuckLinks: status.stuckLinks, parked: parkedBy(status) });
         return;
       }
       case '/status':
@@ -133,7 +146,7 @@ export async function bindAdminServer(address: AdminAddress, logger: Logger = si
         res.end(STATUS_PAGE_HTML);
         return;
       default:
-        json(res, 404, { error: `no route ${route}; routes: /healthz /readyz /status /metrics /events /` });
+        json(res, 404, { error: `no route ${route}; routes: /healthz /readyz /status /metrics /events /parked /` });
     }
   });
   const ticker = setInterval(() => {
