@@ -1,0 +1,79 @@
+/**
+ * `xroute parked --broker activemq` on ActiveMQ's DLQ (ActiveMQ.DLQ) over AMQP 1.0: a message rejected by its
+ * consumer is dead-lettered by the broker; the list names its origin (the `to` a JMS client sets, which ActiveMQ
+ * keeps) without consuming anything, and retry sends the selected ones home. The DLQ is shared: the test selects
+ * its own messages by id.
+ */
+import rhea = require('rhea');
+import { PassThrough } from 'stream';
+import { parkedCommand, ParkedCommandOptions } from '../../src/cli/parked-command';
+import type { ParkedMessageJson, Receipt } from '../../src/transports/parked-store';
+import { closeRheaConnection } from '../support/amqp10-test-client';
+import { ACTIVEMQ, publish, unique } from './activemq-kit';
+
+jest.setTimeout(60_000);
+
+const URL_WITH_LOGIN = `amqp://${ACTIVEMQ.username}:${ACTIVEMQ.password}@${ACTIVEMQ.host}:${ACTIVEMQ.port}`;
+
+async function parked(action: ParkedCommandOptions['action'], more: Partial<ParkedCommandOptions> = {}): Promise<{ code: number; out: string; err: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d) => (out += String(d)));
+  stderr.on('data', (d) => (err += String(d)));
+  const code = await parkedCommand({ action, ids: [], url: URL_WITH_LOGIN, queue: 'ActiveMQ.DLQ', broker: 'activemq', all: false, json: true, limit: 100_000, ...more }, { stdout, stderr });
+  return { code, out, err };
+}
+
+/** Takes `n` messages from `queue`, settling each with `settle`; resolves with their ids. */
+async function take(queue: string, n: number, settle: 'reject' | 'accept'): Promise<string[]> {
+  const conn = rhea.create_container().connect({ host: ACTIVEMQ.host, port: ACTIVEMQ.port, username: ACTIVEMQ.username, password: ACTIVEMQ.password, reconnect: false });
+  try {
+    return await new Promise<string[]>((resolve, reject) => {
+      const ids: string[] = [];
+      const timer = setTimeout(() => reject(new Error(`only ${ids.length} of ${n} messages from ${queue}`)), 20_000);
+      const receiver = conn.open_receiver({ source: { address: `queue://${queue}` }, autoaccept: false, credit_window: 10 });
+      receiver.on('message', (ctx) => {
+        ids.push(String(ctx.message?.message_id));
+        if (settle === 'reject') ctx.delivery?.reject({ condition: 'xroute:test', description: 'poison' });
+        else ctx.delivery?.accept();
+        if (ids.length === n) {
+          clearTimeout(timer);
+          resolve(ids);
+        }
+      });
+    });
+  } finally {
+    await closeRheaConnection(conn);
+  }
+}
+
+async function dlqIds(ours: readonly string[]): Promise<ParkedMessageJson[]> {
+  const r = await parked('list');
+  expect(r.code).toBe(0);
+  return (JSON.parse(r.out) as ParkedMessageJson[]).filter((m) => ours.includes(m.id));
+}
+
+it('lists dead-lettered messages with their origin, without consuming them, and retry sends the selected ones home', async () => {
+  const origin = unique('xroute.parked.origin');
+  const ids = [0, 1, 2].map((i) => `${origin}#${i}`);
+  // As a JMS client sends: persistent (ActiveMQ dead-letters only those by default), `to` naming the destination.
+  await publish(ACTIVEMQ, `queue://${origin}`, ids.map((id) => ({ message_id: id, durable: true, to: `queue://${origin}`, body: `order ${id}`, application_properties: { Region: 'eu' } })));
+  expect(await take(origin, 3, 'reject')).toEqual(ids);
+
+  const listed = await dlqIds(ids);
+  expect(listed.map((m) => ({ id: m.id, origin: m.origin.queue, by: m.origin.by, body: m.body, region: m.headers.Region }))).toEqual(
+    ids.map((id) => ({ id, origin: `queue://${origin}`, by: 'activemq', body: `order ${id}`, region: 'eu' })),
+  );
+  expect((await dlqIds(ids)).length).toBe(3); // browsing took nothing
+
+  const r = await parked('retry', { ids: [ids[0], ids[2]] });
+  expect({ code: r.code, receipt: JSON.parse(r.out) as Receipt }).toMatchObject({ code: 0, receipt: { selected: 2, delivered: 2, leftParked: 0, notFound: [] } });
+  expect(await take(origin, 2, 'accept')).toEqual([ids[0], ids[2]]);
+  expect((await dlqIds(ids)).map((m) => m.id)).toEqual([ids[1]]);
+
+  const dropped = await parked('drop', { ids: [ids[1]] });
+  expect(JSON.parse(dropped.out)).toMatchObject({ dropped: 1, notFound: [] });
+  expect(await dlqIds(ids)).toEqual([]);
+});
