@@ -5,8 +5,8 @@
  * its own messages by id.
  */
 import rhea = require('rhea');
-import { PassThrough } from 'stream';
-import { parkedCommand, ParkedCommandOptions } from '../../src/cli/parked-command';
+import type { ParkedCommandOptions } from '../../src/cli/parked-command';
+import { CliRun, runParked } from '../support/parked-cli';
 import type { ParkedMessageJson, Receipt } from '../../src/transports/parked-store';
 import { closeRheaConnection } from '../support/amqp10-test-client';
 import { ACTIVEMQ, publish, unique } from './activemq-kit';
@@ -15,15 +15,8 @@ jest.setTimeout(60_000);
 
 const URL_WITH_LOGIN = `amqp://${ACTIVEMQ.username}:${ACTIVEMQ.password}@${ACTIVEMQ.host}:${ACTIVEMQ.port}`;
 
-async function parked(action: ParkedCommandOptions['action'], more: Partial<ParkedCommandOptions> = {}): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += String(d)));
-  stderr.on('data', (d) => (err += String(d)));
-  const code = await parkedCommand({ action, ids: [], url: URL_WITH_LOGIN, queue: 'ActiveMQ.DLQ', broker: 'activemq', all: false, json: true, limit: 100_000, ...more }, { stdout, stderr });
-  return { code, out, err };
+async function parked(action: ParkedCommandOptions['action'], more: Partial<ParkedCommandOptions> = {}): Promise<CliRun> {
+  return runParked({ action, url: URL_WITH_LOGIN, queue: 'ActiveMQ.DLQ', broker: 'activemq', limit: 100_000, ...more });
 }
 
 /** Takes `n` messages from `queue`, settling each with `settle`; resolves with their ids. */

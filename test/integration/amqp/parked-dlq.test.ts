@@ -2,8 +2,8 @@
  * `xroute parked` on a RabbitMQ dead-letter queue that RabbitMQ itself fed (x-death): each message's origin is
  * named from its x-death header, and retry sends them home, at-least-once, without the dead-lettering headers.
  */
-import { PassThrough } from 'stream';
-import { parkedCommand, ParkedCommandOptions } from '../../../src/cli/parked-command';
+import type { ParkedCommandOptions } from '../../../src/cli/parked-command';
+import { CliRun, runParked } from '../../support/parked-cli';
 import type { ParkedMessageJson, Receipt } from '../../../src/transports/parked-store';
 import { Admin, BROKER_URL, queueCounts, uniqueName, waitForCounts } from './amqp-kit';
 
@@ -17,15 +17,8 @@ afterAll(async () => {
   await admin.cleanup();
 });
 
-async function parked(action: ParkedCommandOptions['action'], queue: string, more: Partial<ParkedCommandOptions> = {}): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += String(d)));
-  stderr.on('data', (d) => (err += String(d)));
-  const code = await parkedCommand({ action, ids: [], url: BROKER_URL, queue, broker: 'rabbitmq', all: false, json: true, ...more }, { stdout, stderr });
-  return { code, out, err };
+async function parked(action: ParkedCommandOptions['action'], queue: string, more: Partial<ParkedCommandOptions> = {}): Promise<CliRun> {
+  return runParked({ action, url: BROKER_URL, queue, broker: 'rabbitmq', ...more });
 }
 
 /** A source queue whose rejected messages RabbitMQ dead-letters into a DLQ; `n` messages rejected there. */
