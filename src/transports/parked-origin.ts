@@ -56,9 +56,13 @@ function num(v: unknown): number | undefined {
   return undefined;
 }
 
-/** amqplib reads an AMQP timestamp field as a number of seconds; a Date is possible from other clients. */
+/**
+ * An AMQP timestamp as epoch ms: amqplib reads one in a header table as {"!": "timestamp", value: seconds}; a plain
+ * number below 1e11 is seconds, above it ms (x-xroute-parked-at); a Date is possible from other clients.
+ */
 function epochMs(v: unknown): number | undefined {
   if (v instanceof Date) return v.getTime();
+  if (typeof v === 'object' && v !== null && 'value' in v) return epochMs((v as { value: unknown }).value);
   const n = num(v);
   if (n === undefined) return undefined;
   return n < 1e11 ? n * 1000 : n;
