@@ -12,7 +12,7 @@
 import type { IncomingMessage, ServerResponse } from 'http';
 import { Flow } from '../runtime/flow';
 import { redactText } from '../logging/redact';
-import { EmptySelectionError, ParkedStore, RetryOptions, Selection, parkedJson } from '../transports/parked-store';
+import { EmptySelectionError, ParkedStore, RetryOptions, Selection, checkSelection, parkedJson } from '../transports/parked-store';
 
 /** Decides whether a request may go on; answers it (401/403) itself when not. */
 export type AdminGuard = (req: IncomingMessage, res: ServerResponse, kind: 'read' | 'change') => boolean;
@@ -76,6 +76,7 @@ export function readSelection(body: unknown): { selection: Selection; options: R
   if (b.all !== undefined && typeof b.all !== 'boolean') throw new BadRequest('"all" must be true or false');
   if (b.to !== undefined && (typeof b.to !== 'string' || b.to === '')) throw new BadRequest('"to" must be a queue name');
   const selection: Selection = { ...(b.ids !== undefined ? { ids: b.ids as string[] } : {}), ...(b.all === true ? { all: true } : {}), ...(b.limit !== undefined ? { limit: positive(b.limit, 'limit') } : {}) };
+  checkSelection(selection);
   const options: RetryOptions = { ...(b.to !== undefined ? { to: b.to as string } : {}), ...(b.window !== undefined ? { window: positive(b.window, 'window') } : {}), ...(b.rate !== undefined ? { ratePerSecond: positive(b.rate, 'rate') } : {}) };
   return { selection, options };
 }
