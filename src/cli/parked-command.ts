@@ -6,7 +6,7 @@
  */
 import * as amqp from 'amqplib';
 import { CliIo } from './commands';
-import { adminBaseUrl } from './status-command';
+import { adminBaseUrl, networkReason } from './status-command';
 import { redactUri } from '../transports/amqp091-connection';
 import { describeOrigin } from '../transports/parked-origin';
 import { ParkedMessageJson, ParkedStore, Receipt, RetryOptions, Selection, parkedJson } from '../transports/parked-store';
@@ -92,9 +92,20 @@ export class AdminRouteError extends Error {
     readonly status: number,
     detail: string,
   ) {
-    super(`${url}: HTTP ${status}: ${detail}`);
+    super(status === 0 ? `${url}: ${detail}` : `${url}: HTTP ${status}: ${detail}`);
     this.name = 'AdminRouteError';
   }
+}
+
+/** The `error` of a JSON error body, else the body itself when there is one. */
+function errorText(body: string): string | undefined {
+  try {
+    const e = (JSON.parse(body) as { error?: unknown }).error;
+    if (typeof e === 'string') return e;
+  } catch {
+    // not JSON: the text as it came
+  }
+  return body.trim() === '' ? undefined : body.trim().slice(0, 500);
 }
 
 function adminAccess(o: ParkedCommandOptions, env: NodeJS.ProcessEnv): ParkedAccess {
@@ -103,10 +114,15 @@ function adminAccess(o: ParkedCommandOptions, env: NodeJS.ProcessEnv): ParkedAcc
     const url = base + path;
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (env.XROUTE_ADMIN_TOKEN) headers.authorization = `Bearer ${env.XROUTE_ADMIN_TOKEN}`;
-    const res = await fetch(url, body === undefined ? { headers } : { method: 'POST', headers, body: JSON.stringify(body) });
+    let res: Response;
+    try {
+      res = await fetch(url, body === undefined ? { headers } : { method: 'POST', headers, body: JSON.stringify(body) });
+    } catch (e) {
+      throw new AdminRouteError(url, 0, `cannot reach the admin endpoint: ${networkReason(e)}`);
+    }
     const text = await res.text();
     if (res.status === 404 && path.startsWith('/messages/')) return undefined;
-    if (!res.ok) throw new AdminRouteError(url, res.status, (JSON.parse(text) as { error?: string }).error ?? text);
+    if (!res.ok) throw new AdminRouteError(url, res.status, errorText(text) ?? (res.status === 401 || res.status === 403 ? 'refused: set XROUTE_ADMIN_TOKEN to the admin token' : res.statusText));
     return JSON.parse(text) as T;
   };
   return {

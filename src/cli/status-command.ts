@@ -95,7 +95,7 @@ export function statusExitCode(s: FlowStatus): number {
 }
 
 /** fetch wraps the socket error (ECONNREFUSED, ...) in `cause`, sometimes in an AggregateError. */
-function networkReason(e: unknown): string {
+export function networkReason(e: unknown): string {
   const cause = (e as { cause?: { code?: string; errors?: { code?: string }[]; message?: string } }).cause;
   return cause?.code ?? cause?.errors?.find((x) => x.code)?.code ?? cause?.message ?? (e as Error).message;
 }

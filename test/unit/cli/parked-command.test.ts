@@ -1,6 +1,8 @@
 /** `xroute parked`: the option checks, the list table and the receipt, without a broker. */
+import * as net from 'net';
 import { checkParkedOptions, formatList, formatReceipt, ParkedCommandOptions } from '../../../src/cli/parked-command';
 import { readSelection } from '../../../src/admin/parked-routes';
+import { runParked } from '../../support/parked-cli';
 
 const base: ParkedCommandOptions = { action: 'list', ids: [], broker: 'rabbitmq', all: false, json: false, url: 'amqp://127.0.0.1', queue: 'q' };
 
@@ -51,5 +53,16 @@ describe('the admin routes\' selection', () => {
   it('refuses ids that are not strings and a limit that is not a positive whole number, naming the field', () => {
     expect(() => readSelection({ ids: [1] })).toThrow('"ids" must be a list of message ids (strings)');
     expect(() => readSelection({ limit: 0 })).toThrow('"limit" must be a whole number, 1 or more');
+  });
+});
+
+describe('xroute parked through an admin endpoint that is not there', () => {
+  it('exits 2 saying the endpoint cannot be reached and why', async () => {
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as net.AddressInfo).port;
+    await new Promise((resolve) => server.close(resolve));
+    const r = await runParked({ action: 'list', broker: 'rabbitmq', component: 'rcvr', admin: `127.0.0.1:${port}` });
+    expect({ code: r.code, err: r.err }).toEqual({ code: 2, err: `xroute parked list: http://127.0.0.1:${port}/parked/rcvr/messages?limit=100: cannot reach the admin endpoint: ECONNREFUSED\n` });
   });
 });
