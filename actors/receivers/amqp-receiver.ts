@@ -66,6 +66,8 @@ interface Delivery {
   failures: number;
   /** Delays between this message's attempts; created at its first failure. */
   backoff?: Backoff;
+  /** Counted in (status totals) at its first hand-over; given back to the broker, it is counted again when redelivered. */
+  counted?: boolean;
 }
 
 /** Where a message given up on is published before its original is acked. */
@@ -178,7 +180,11 @@ export class AmqpReceiver implements Behaviour<never> {
     const nack = (d: Delivery) => {
       if (session.alive && session.acks.failed(d.m.fields.deliveryTag, true)) n++;
     };
-    for (let i = this.pendingHead; i < this.pending.length; i++) if (this.pending[i].session === session) nack(this.pending[i]);
+    for (let i = this.pendingHead; i < this.pending.length; i++) {
+      if (this.pending[i].session !== session) continue;
+      this.uncount(this.pending[i]);
+      nack(this.pending[i]);
+    }
     this.pending = this.pending.filter((d, i) => i < this.pendingHead || d.session !== session);
     for (let cell = 0; cell < this.byCell.length; cell++) {
       const d = this.byCell[cell];
@@ -323,6 +329,7 @@ export class AmqpReceiver implements Behaviour<never> {
     while (this.pendingHead < this.pending.length) {
       const d = this.pending[this.pendingHead];
       if (!d.session.alive) {
+        this.uncount(d);
         this.pendingHead++;
         continue;
       }
@@ -350,7 +357,7 @@ export class AmqpReceiver implements Behaviour<never> {
       (cell) => {
         this.waitingForCell = false;
         try {
-          while (this.pendingHead < this.pending.length && !this.pending[this.pendingHead].session.alive) this.pendingHead++;
+          while (this.pendingHead < this.pending.length && !this.pending[this.pendingHead].session.alive) this.uncount(this.pending[this.pendingHead++]);
           if (this.stopping || this.pendingHead >= this.pending.length) {
             this.output.cancel(cell);
             return;
@@ -383,7 +390,10 @@ export class AmqpReceiver implements Behaviour<never> {
       this.byCell[cell] = d;
       this.outstanding++;
       // Messages are counted once (in, then done or given up); each hand-over is an attempt.
-      if (d.failures === 0) this.env.status.totals.in++;
+      if (d.counted !== true) {
+        d.counted = true;
+        this.env.status.totals.in++;
+      }
       this.env.status.count('attempts');
       this.output.add(cell, msg, this.onDone);
     } else {
@@ -417,9 +427,11 @@ export class AmqpReceiver implements Behaviour<never> {
     } else this.failed(d, reason ?? 'failed downstream');
   };
 
-  /** A first attempt withdrawn from the XQueue unseen is not counted in: the broker redelivers it, counted then. */
+  /** A message given back to the broker (or left to it) is no longer counted in: its redelivery is counted then. */
   private uncount(d: Delivery): void {
-    if (d.failures === 0) this.env.status.totals.in--;
+    if (d.counted !== true) return;
+    d.counted = false;
+    this.env.status.totals.in--;
   }
 
   /** XAMode 0: the message was acked when it entered the XQueue; a failure can only be reported. */
@@ -472,8 +484,7 @@ export class AmqpReceiver implements Behaviour<never> {
     if (!d.session.alive) {
       this.failures.record(reason, 'a message failed; its channel is gone, the broker redelivers it', meta);
       this.env.status.count('ackSkipped');
-      // It comes again as a new delivery (counted in then): this one is over.
-      if (d.failures === 1) this.env.status.totals.in--;
+      this.uncount(d);
       return;
     }
     if (!giveUp) {
@@ -520,7 +531,10 @@ export class AmqpReceiver implements Behaviour<never> {
     this.env.status.count('redeliveries');
     this.ctx.setTimeout(() => {
       this.waitingRetry--;
-      if (!d.session.alive || this.stopping) return; // the broker redelivers it
+      if (!d.session.alive || this.stopping) {
+        this.uncount(d); // the broker redelivers it
+        return;
+      }
       this.pending.push(d);
       this.pump();
     }, delay);
@@ -582,8 +596,12 @@ export class AmqpReceiver implements Behaviour<never> {
     if (record) record.returned = true;
   }
 
+  /** Drops the waiting deliveries of dead channels (the broker redelivers them). */
   private compactPending(): void {
-    this.pending = this.pending.slice(this.pendingHead).filter((d) => d.session.alive);
+    this.pending = this.pending.slice(this.pendingHead).filter((d) => {
+      if (!d.session.alive) this.uncount(d);
+      return d.session.alive;
+    });
     this.pendingHead = 0;
   }
 
