@@ -173,4 +173,14 @@ describe('100 poison messages through a flow with MaxAttempts 3 (RabbitMQ, real 
       atMostOneWindowTwice: both.length <= WINDOW,
     }).toEqual({ everyOneAccounted: rest, halfway: true, deliveredTwice: 0, atMostOneWindowTwice: true });
   });
+
+  it('retries the rest through the admin endpoint, after which nothing is parked and the flow is ready again (exit 0)', async () => {
+    const left = (await list()).length;
+    const r = await xroute('parked', 'retry', '--all', '--admin', url, '--component', 'rcvr', '--json');
+    expect({ code: r.code, receipt: JSON.parse(r.out) as Receipt }).toMatchObject({ code: 0, receipt: { selected: left, delivered: left, leftParked: 0 } });
+    await waitForCounts(target, (c) => c.ready === left, 'the rest through the flow', 30_000);
+    await waitFor(async () => (await rcvr()).parked === 0, 'nothing parked', 10_000);
+    const s = await xroute('status', '--admin', url);
+    expect({ code: s.code, verdict: s.out.split('\n')[0] }).toMatchObject({ code: 0, verdict: expect.stringMatching(/^flow parked: ready/) });
+  });
 });
