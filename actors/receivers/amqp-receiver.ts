@@ -550,7 +550,11 @@ export class AmqpReceiver implements Behaviour<never> {
     const id = randomUUID();
     const p = d.m.properties;
     const f = d.m.fields;
-    const options = republishOptions(p, {
+    // The parking copy is persistent, so that a broker restart keeps it too; a retry restores the original mode.
+    const parking = target.counter === 'parked';
+    const transient = parking && p.deliveryMode !== 2 && p.deliveryMode !== true;
+    const options = republishOptions(transient ? { ...p, deliveryMode: 2 } : p, {
+      ...(transient ? { [PARKED_HEADERS.deliveryMode]: typeof p.deliveryMode === 'number' ? p.deliveryMode : 1 } : {}),
       ...(p.headers ?? {}),
       [PARKED_HEADERS.id]: id,
       [PARKED_HEADERS.queue]: session.queue,

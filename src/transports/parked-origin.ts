@@ -16,6 +16,8 @@ export const PARKED_HEADERS = {
   reason: 'x-xroute-failure',
   attempts: 'x-xroute-attempts',
   parkedAt: 'x-xroute-parked-at',
+  /** The delivery mode the message had (1 transient) when the parking copy is persistent; restored by a retry. */
+  deliveryMode: 'x-xroute-delivery-mode',
 } as const;
 
 /** Headers of the parking place (and of a broker's dead-lettering) that a retry does not send home. */

@@ -176,7 +176,10 @@ export class RabbitParkedStore implements ParkedStore {
         await pacer.next();
         const retryId = randomUUID();
         const confirmed = new Promise<boolean>((resolve) => {
-          ch.publish('', target, m.content, republishOptions(m.properties, { ...headersForRetry(m.properties.headers as Record<string, unknown> | undefined), [RETRY_ID_HEADER]: retryId }), (err: unknown) => resolve(!err));
+          const headers = m.properties.headers as Record<string, unknown> | undefined;
+          const mode = headers?.[PARKED_HEADERS.deliveryMode];
+          const properties = typeof mode === 'number' ? { ...m.properties, deliveryMode: mode } : m.properties;
+          ch.publish('', target, m.content, republishOptions(properties, { ...headersForRetry(headers), [RETRY_ID_HEADER]: retryId }), (err: unknown) => resolve(!err));
         });
         batch.push({ m, retryId, confirmed });
         if (batch.length >= window) await settle();

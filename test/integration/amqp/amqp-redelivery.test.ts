@@ -118,6 +118,8 @@ describe('redelivery policy', () => {
     expect({ body: parked.content.toString(), messageId: parked.properties.messageId, contentType: parked.properties.contentType }).toEqual({ body: 'stuck', messageId: 's1', contentType: 'text/plain' });
     expect(parked.properties.headers).toMatchObject({ Region: 'eu', 'x-xroute-queue': q, 'x-xroute-exchange': '', 'x-xroute-routing-key': q, 'x-xroute-receiver': 'rcvr_test', 'x-xroute-failure': 'test downstream refused it', 'x-xroute-attempts': 2 });
     expect(parked.properties.headers?.['x-xroute-parked-at']).toBeGreaterThan(Date.now() - 60_000);
+    // Persistent in the durable parking queue (a broker restart keeps it); the original mode is kept for a retry.
+    expect({ mode: parked.properties.deliveryMode, original: parked.properties.headers?.['x-xroute-delivery-mode'] }).toEqual({ mode: 2, original: 1 });
   });
 
   it('counts a parked message once as failed and parked, and each hand-over as an attempt', async () => {

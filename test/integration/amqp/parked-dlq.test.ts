@@ -82,3 +82,12 @@ it('drops only the selected messages and reports ids it did not find', async () 
   expect({ code: r.code, receipt: JSON.parse(r.out) as Receipt }).toMatchObject({ code: 1, receipt: { dropped: 1, notFound: ['no-such-id'] } });
   expect(((JSON.parse((await parked('list', dlq)).out)) as ParkedMessageJson[]).map((m) => m.id)).toEqual([ids[1], ids[2]]);
 });
+
+it('sends a parked message home with the delivery mode it had before it was parked persistent', async () => {
+  const parking = await admin.queue(uniqueName('parking'));
+  const origin = await admin.queue(uniqueName('parking.origin'));
+  await admin.publish('', parking, ['x'], { messageId: 'm1', deliveryMode: 2, headers: { 'x-xroute-queue': origin, 'x-xroute-delivery-mode': 1, 'x-xroute-attempts': 3, Region: 'eu' } });
+  expect(JSON.parse((await parked('retry', parking, { all: true })).out)).toMatchObject({ delivered: 1 });
+  const [home] = await admin.drain(origin);
+  expect({ mode: home.properties.deliveryMode, headers: home.properties.headers }).toEqual({ mode: 1, headers: { Region: 'eu', 'x-xroute-retry-id': expect.any(String) } });
+});
