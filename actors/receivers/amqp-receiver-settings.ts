@@ -13,6 +13,7 @@ import { ReconnectSettings, connectionSchemaProperties, optionalInt, readConnect
 import { Stamper, compileStringProperties } from '../../src/transports/string-property';
 import { BackoffOptions } from '../../src/runtime/backoff';
 import { readRedeliveryDelay } from '../support/redelivery-config';
+import { defaultParkingQueue } from '../../src/transports/parked-origin';
 
 /** What happens to a delivery whose downstream processing failed (XQueue outcome 'failed'), XAMode 1. */
 export const FAILURE_POLICIES = ['requeue', 'dead-letter', 'requeue-once'] as const;
@@ -36,10 +37,6 @@ export interface RedeliverySettings {
   readonly parkingQueue?: string;
 }
 
-/** The parking queue of a receiver that names none: one per receiver, named after it. */
-export function defaultParkingQueue(component: string): string {
-  return `xroute.parked.${component}`;
-}
 
 export interface AmqpReceiverSettings {
   readonly connection: AmqpConnectionSettings;

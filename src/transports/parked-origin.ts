@@ -20,6 +20,11 @@ export const PARKED_HEADERS = {
   deliveryMode: 'x-xroute-delivery-mode',
 } as const;
 
+/** The parking queue of a receiver that names none: one per receiver, named after it. */
+export function defaultParkingQueue(component: string): string {
+  return `xroute.parked.${component}`;
+}
+
 /** Headers of the parking place (and of a broker's dead-lettering) that a retry does not send home. */
 export const PARKING_ONLY_HEADERS: readonly string[] = [...Object.values(PARKED_HEADERS), 'x-death', 'x-first-death-queue', 'x-first-death-exchange', 'x-first-death-reason', 'x-last-death-queue', 'x-last-death-exchange', 'x-last-death-reason'];
 

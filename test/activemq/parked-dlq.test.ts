@@ -9,7 +9,9 @@ import type { ParkedCommandOptions } from '../../src/cli/parked-command';
 import { CliRun, runParked } from '../support/parked-cli';
 import type { ParkedMessageJson, Receipt } from '../../src/transports/parked-store';
 import { closeRheaConnection } from '../support/amqp10-test-client';
-import { ACTIVEMQ, publish, unique } from './activemq-kit';
+import { ACTIVEMQ, Kit, publish, unique } from './activemq-kit';
+import { JMS_RECEIVER } from '../../actors/receivers/jms-receiver';
+import { waitFor } from '../support/component-harness';
 
 jest.setTimeout(60_000);
 
@@ -69,4 +71,36 @@ it('lists dead-lettered messages with their origin, without consuming them, and 
   const dropped = await parked('drop', { ids: [ids[1]] });
   expect(JSON.parse(dropped.out)).toMatchObject({ dropped: 1, notFound: [] });
   expect(await dlqIds(ids)).toEqual([]);
+});
+
+describe('a JMSReceiver with MaxAttempts (FailedOutcome release) on ActiveMQ', () => {
+  const kit = new Kit();
+  afterEach(() => kit.cleanup());
+
+  it('parks each message that failed MaxAttempts times in its ParkingQueue, once, and retry sends them home', async () => {
+    const source = unique('xroute.parking.src');
+    const parking = unique('xroute.parking');
+    const ids = [0, 1, 2, 3, 4].map((i) => `${source}#${i}`);
+    await publish(ACTIVEMQ, `queue://${source}`, ids.map((id) => ({ message_id: id, durable: true, body: `order ${id}` })));
+    const { h, q } = kit.start(JMS_RECEIVER, { Name: 'rcvr_parking', Mode: 'daemon', XAMode: '1', QueueName: source, FailedOutcome: 'release', RedeliveryDelay: '10,20', MaxAttempts: '3', ParkingQueue: parking });
+    const attempts = new Map<string, number>();
+    const consumer = q.attach('failing', () => setImmediate(() => {
+      for (let t = q.take(consumer); t; t = q.take(consumer)) {
+        const id = String(t.item.headers.JMSMessageID);
+        attempts.set(id, (attempts.get(id) ?? 0) + 1);
+        q.remove(t, 'failed', 'test downstream refused it');
+      }
+    }));
+    await waitFor(() => h.status.get().counters.parked === ids.length, `${ids.length} parked`, 30_000);
+    expect({ attempts: [...attempts.values()], parked: h.status.parked() }).toEqual({ attempts: ids.map(() => 3), parked: ids.length });
+    await kit.stop(h);
+
+    const listed = JSON.parse((await runParked({ action: 'list', broker: 'activemq', url: URL_WITH_LOGIN, queue: parking })).out) as ParkedMessageJson[];
+    expect(listed.map((m) => ({ messageId: m.properties.message_id, origin: m.origin.queue, receiver: m.origin.receiver, attempts: m.origin.attempts, reason: m.origin.reason }))).toEqual(
+      ids.map((id) => ({ messageId: id, origin: `queue://${source}`, receiver: 'rcvr_parking', attempts: 3, reason: 'test downstream refused it' })),
+    );
+    const r = await runParked({ action: 'retry', broker: 'activemq', url: URL_WITH_LOGIN, queue: parking, all: true });
+    expect(JSON.parse(r.out)).toMatchObject({ selected: ids.length, delivered: ids.length, leftParked: 0 });
+    expect(await take(source, ids.length, 'accept')).toEqual(ids);
+  });
 });
