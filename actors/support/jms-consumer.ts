@@ -20,6 +20,8 @@ import { Stamper, compileStringProperties } from '../../src/transports/string-pr
 import { ComponentConfigError, ConfigReader } from './config-values';
 import { Amqp10Parking, Amqp10ParkingSettings } from '../../src/transports/amqp10-parking';
 import { defaultParkingQueue } from '../../src/transports/parked-origin';
+import { ActiveMqParkedStore } from '../../src/transports/parked-activemq';
+import { Amqp10Endpoint } from '../../src/transports/amqp10-connection';
 import { BackoffOptions } from '../../src/runtime/backoff';
 import { readRedeliveryDelay } from './redelivery-config';
 import { FAILED_OUTCOMES, JmsConnectionSettings, ineffectiveProperties, readJmsConnection, readSelector } from './jms-config';
@@ -110,6 +112,44 @@ export interface ConsumerComponent<S extends JmsConsumerSettings> {
   unselected?(settings: S): UnselectedOutcome;
 }
 
+/** How often a JMS receiver that parked messages counts what is still parked (a browse of its parking queue). */
+const PARKED_COUNT_MS = 10_000;
+
+/**
+ * A JMS receiver's parking queue for the admin routes, and its `parked` count: browsed at start and then every
+ * PARKED_COUNT_MS while it holds any (an operator's retry or drop brings it down). ActiveMQ over AMQP 1.0 without
+ * TLS only: other brokers are reached with `xroute parked --url`.
+ */
+function watchParking(env: ComponentEnv, queue: string, endpoint: Amqp10Endpoint, every: (fn: () => void, ms: number) => unknown): void {
+  if (endpoint.tls) return;
+  const open = () => ActiveMqParkedStore.connect(endpoint, queue, endpointLabel(endpoint));
+  env.status.provideParking(open);
+  let counting = false;
+  const count = async () => {
+    if (counting) return;
+    counting = true;
+    try {
+      const store = await open();
+      try {
+        env.status.setParked((await store.list(MAX_COUNTED)).length);
+      } finally {
+        await store.close();
+      }
+    } catch {
+      // the broker is away: the count stays as it was, the receiver reports the outage
+    } finally {
+      counting = false;
+    }
+  };
+  void count();
+  every(() => {
+    if ((env.status.parked() ?? 0) > 0) void count();
+  }, PARKED_COUNT_MS);
+}
+
+/** The most parked messages a count browses. */
+const MAX_COUNTED = 10_000;
+
 /** Components whose no-effect properties were already reported (once per component, not per restart). */
 const reported = new WeakSet<ComponentEnv>();
 
@@ -170,6 +210,7 @@ export function jmsConsumerBehaviour<S extends JmsConsumerSettings>(env: Compone
         ...(s.parking !== undefined ? { parking: new Amqp10Parking(s.parking, env.name) } : {}),
       });
       consumer.start();
+      if (s.parking !== undefined) watchParking(env, s.parking.queue, resolved.endpoint, ctx.setInterval.bind(ctx));
       env.status.reportUnsettled(() => consumer?.unsettled() ?? { deliveries: 0, oldestAgeSeconds: 0 });
       if (!s.daemon) {
         // Non-daemon: stop after ReceiveTime ms without a message (the original's "job done" rule).

@@ -143,16 +143,16 @@ export class ActiveMqParkedStore implements ParkedStore {
   }
 
   /** `url`: amqp://[user:password@]host:port (AMQP 1.0). */
-  static async open(url: string, queue: string): Promise<ActiveMqParkedStore> {
+  static open(url: string, queue: string): Promise<ActiveMqParkedStore> {
     const u = new URL(url);
-    const where = redactUri(url);
+    const login = u.username ? { username: decodeURIComponent(u.username), password: decodeURIComponent(u.password) } : {};
+    return ActiveMqParkedStore.connect({ host: u.hostname, port: Number(u.port || 5672), ...login }, queue, redactUri(url));
+  }
+
+  /** A broker given by its parts (a JMS receiver's own endpoint); `where` names it in messages, without a password. */
+  static async connect(at: { host: string; port: number; username?: string; password?: string }, queue: string, where: string): Promise<ActiveMqParkedStore> {
     const container = rhea.create_container();
-    const conn = container.connect({
-      host: u.hostname,
-      port: Number(u.port || 5672),
-      ...(u.username ? { username: decodeURIComponent(u.username), password: decodeURIComponent(u.password) } : {}),
-      reconnect: false,
-    });
+    const conn = container.connect({ host: at.host, port: at.port, ...(at.username !== undefined ? { username: at.username, password: at.password } : {}), reconnect: false });
     conn.on('error', () => undefined);
     await once<void>(`ActiveMQ on ${where}`, 'connect', (resolve, reject) => {
       conn.once('connection_open', () => resolve());
