@@ -197,8 +197,9 @@ with --admin or XROUTE_ADMIN; XROUTE_ADMIN_TOKEN is sent as the bearer token).
                 first N; prints a receipt of counts
   drop ID...    remove those messages (--all, --limit N)
 Origins: xroute's parking headers, RabbitMQ's x-death header, ActiveMQ's original destination (the message's to).
-Exit 0 done, 1 some selected messages were left parked (receipt says why) or an id was not found, 2 usage or
-connection error.`,
+SIGINT or SIGTERM stop a retry or drop after the window in progress and print its receipt; killed outright, a retry
+still loses nothing (docs/operations.md). Exit 0 done, 1 some selected messages were left parked (the receipt says
+why), the operation was interrupted or an id was not found, 2 usage or connection error.`,
     options: {
       url: { type: 'string', valueName: 'URL', description: 'the broker: amqp://USER:PASSWORD@HOST:PORT[/VHOST]' },
       queue: { type: 'string', valueName: 'NAME', description: 'the parking or dead-letter queue (e.g. xroute.parked.RECEIVER, ActiveMQ.DLQ)' },
@@ -212,8 +213,11 @@ connection error.`,
       rate: { type: 'string', valueName: 'N', description: 'retry: at most N messages per second (default: no limit)' },
       json: { type: 'boolean', description: 'print JSON' },
     },
-    async run([action, ...ids], options, { io }) {
+    async run([action, ...ids], options, { io, stopSignal }) {
       const { parkedCommand, PARKED_ACTIONS } = await import('./parked-command');
+      // SIGINT/SIGTERM stop a retry or drop after its window in progress, with a receipt (nothing lost).
+      const stop = new AbortController();
+      void stopSignal.then((signal) => stop.abort(signal));
       if (!(PARKED_ACTIONS as readonly string[]).includes(action)) throw new UsageError(`unknown action ${JSON.stringify(action)}; expected one of ${PARKED_ACTIONS.join(', ')}`, 'parked');
       const str = (k: string) => (typeof options[k] === 'string' ? (options[k] as string) : undefined);
       const broker = str('broker') ?? 'rabbitmq';
@@ -225,7 +229,7 @@ connection error.`,
         return n;
       };
       return parkedCommand(
-        { action: action as 'list', ids, url: str('url'), queue: str('queue'), broker, admin: str('admin'), component: str('component'), all: options.all === true, limit: count('limit'), to: str('to'), json: options.json === true, window: count('window'), rate: count('rate') },
+        { action: action as 'list', ids, url: str('url'), queue: str('queue'), broker, admin: str('admin'), component: str('component'), all: options.all === true, limit: count('limit'), to: str('to'), json: options.json === true, window: count('window'), rate: count('rate'), signal: stop.signal },
         io,
         io.env ?? process.env,
       );

@@ -32,9 +32,11 @@ export interface ParkedCommandOptions {
   readonly window?: number;
   /** retry: at most this many messages per second. */
   readonly rate?: number;
+  /** Stops a retry or drop after the window in progress (SIGINT, SIGTERM); its receipt says so. */
+  readonly signal?: AbortSignal;
 }
 
-/** Exit codes: 0 done, 1 the operation left selected messages parked or found nothing to show, 2 usage/connection. */
+/** Exit codes: 0 done, 1 the operation left selected messages parked, was interrupted or found nothing to show, 2 usage/connection. */
 const EXIT_INCOMPLETE = 1;
 const EXIT_FAILED = 2;
 /** How many messages `list` shows when --limit is not given. */
@@ -46,7 +48,7 @@ interface ParkedAccess {
   list(limit: number): Promise<ParkedMessageJson[]>;
   show(id: string): Promise<ParkedMessageJson | undefined>;
   retry(selection: Selection, options: RetryOptions): Promise<Receipt>;
-  drop(selection: Selection): Promise<Receipt>;
+  drop(selection: Selection, signal?: AbortSignal): Promise<Receipt>;
   close(): Promise<void>;
 }
 
@@ -80,7 +82,7 @@ async function directAccess(o: ParkedCommandOptions): Promise<ParkedAccess> {
       return m === undefined ? undefined : parkedJson(m);
     },
     retry: (selection, options) => store.retry(selection, options),
-    drop: (selection) => store.drop(selection),
+    drop: (selection, signal) => store.drop(selection, signal),
     close: () => store.close(),
   };
 }
@@ -157,6 +159,7 @@ export function formatReceipt(action: 'retry' | 'drop', r: Receipt): string {
   const lines = [`${action}: examined ${r.examined}, selected ${r.selected}, ${done}, left parked ${r.leftParked}`];
   for (const [why, n] of Object.entries(r.problems)) lines.push(`  left parked: ${n} ${why}`);
   if (r.notFound.length > 0) lines.push(`  not found: ${r.notFound.join(' ')}`);
+  if (r.interrupted !== undefined) lines.push(`  ${r.interrupted}: the messages not reached are still parked`);
   return lines.join('\n');
 }
 
@@ -199,11 +202,12 @@ export async function parkedCommand(o: ParkedCommandOptions, io: CliIo, env: Nod
                 to: o.to,
                 window: o.window,
                 ratePerSecond: o.rate,
+                signal: o.signal,
                 progress: (r) => io.stderr.write(`  ... delivered ${r.delivered} of ${r.selected} selected\n`),
               })
-            : await access.drop(selection);
+            : await access.drop(selection, o.signal);
         out(o.json ? JSON.stringify(receipt) : formatReceipt(o.action, receipt));
-        return receipt.leftParked > 0 || receipt.notFound.length > 0 ? EXIT_INCOMPLETE : 0;
+        return receipt.leftParked > 0 || receipt.notFound.length > 0 || receipt.interrupted !== undefined ? EXIT_INCOMPLETE : 0;
       }
     }
   } catch (e) {

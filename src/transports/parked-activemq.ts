@@ -234,13 +234,13 @@ export class ActiveMqParkedStore implements ParkedStore {
     });
   }
 
-  private async consume(selection: Selection, act: (m: ParkedMessage, raw: RheaMessage, delivery: Delivery, tally: ReceiptTally) => Promise<void>, progress?: (r: Receipt) => void): Promise<Receipt> {
+  private async consume(selection: Selection, act: (m: ParkedMessage, raw: RheaMessage, delivery: Delivery, tally: ReceiptTally) => Promise<void>, progress?: (r: Receipt) => void, signal?: AbortSignal): Promise<Receipt> {
     checkSelection(selection);
     const selector = new Selector(selection);
     const tally = new ReceiptTally();
     const r = await this.reader('move');
     try {
-      for (let x = await r.next(); x !== undefined && !selector.satisfied; x = await r.next()) {
+      for (let x = await r.next(); x !== undefined && !selector.satisfied && !tally.stopped(signal); x = await r.next()) {
         tally.examined++;
         const m = parkedFrom(x.message);
         if (!selector.takes(m.id)) continue; // held unsettled: released when the link closes
@@ -248,6 +248,8 @@ export class ActiveMqParkedStore implements ParkedStore {
         await act(m, x.message, x.delivery, tally);
         progress?.(tally.receipt(selector));
       }
+    } catch (e) {
+      tally.interrupted ??= `interrupted: ${(e as Error).message}`;
     } finally {
       r.receiver.close();
     }
@@ -267,14 +269,14 @@ export class ActiveMqParkedStore implements ParkedStore {
         delivery.accept();
         tally.delivered++;
       } else tally.leave('refused by the broker');
-    }, options.progress);
+    }, options.progress, options.signal);
   }
 
-  drop(selection: Selection): Promise<Receipt> {
+  drop(selection: Selection, signal?: AbortSignal): Promise<Receipt> {
     return this.consume(selection, async (_m, _raw, delivery, tally) => {
       delivery.accept();
       tally.dropped++;
-    });
+    }, undefined, signal);
   }
 
   async close(): Promise<void> {

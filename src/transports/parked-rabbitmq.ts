@@ -154,16 +154,23 @@ export class RabbitParkedStore implements ParkedStore {
     const settle = async () => {
       for (const b of batch) {
         const ok = await b.confirmed;
-        if (ok && !returned.has(b.retryId)) {
-          ch.ack(b.m);
-          tally.delivered++;
-        } else tally.leave(ok ? 'unroutable (no such queue?)' : 'refused by the broker');
+        if (!ok) tally.leave('refused by the broker, or the channel closed first');
+        else if (returned.has(b.retryId)) tally.leave('unroutable (no such queue?)');
+        else {
+          try {
+            ch.ack(b.m);
+            tally.delivered++;
+          } catch {
+            tally.leave('delivered, and still parked: the channel closed before its removal');
+          }
+        }
       }
       batch = [];
       options.progress?.(tally.receipt(selector));
     };
     try {
       await this.read(ch, count, async (m) => {
+        if (tally.stopped(options.signal)) return false; // this message was read: the close puts it back
         tally.examined++;
         const p = parkedFrom(m);
         if (!selector.takes(p.id)) return true;
@@ -187,19 +194,23 @@ export class RabbitParkedStore implements ParkedStore {
       });
       await settle();
       // The acks reach the broker before the channel's close-ok: the messages left are put back only then.
+    } catch (e) {
+      tally.interrupted ??= `interrupted: ${(e as Error).message}`;
+      await settle().catch(() => undefined);
     } finally {
       await ch.close().catch(() => undefined);
     }
     return tally.receipt(selector);
   }
 
-  async drop(selection: Selection): Promise<Receipt> {
+  async drop(selection: Selection, signal?: AbortSignal): Promise<Receipt> {
     checkSelection(selection);
     const selector = new Selector(selection);
     const tally = new ReceiptTally();
     const { ch, count } = await this.channel();
     try {
       await this.read(ch, count, (m) => {
+        if (tally.stopped(signal)) return false;
         tally.examined++;
         if (!selector.takes(parkedFrom(m).id)) return true;
         tally.selected++;
@@ -207,6 +218,8 @@ export class RabbitParkedStore implements ParkedStore {
         tally.dropped++;
         return !selector.satisfied;
       });
+    } catch (e) {
+      tally.interrupted ??= `interrupted: ${(e as Error).message}`;
     } finally {
       await ch.close().catch(() => undefined);
     }

@@ -40,6 +40,8 @@ export interface Receipt {
   readonly notFound: readonly string[];
   /** Why messages were left parked, with counts. */
   readonly problems: Readonly<Record<string, number>>;
+  /** Why the operation stopped before the end (a signal, a lost connection): what it had not reached is still parked. */
+  readonly interrupted?: string;
 }
 
 export interface RetryOptions {
@@ -51,6 +53,8 @@ export interface RetryOptions {
   readonly progress?: (receipt: Receipt) => void;
   /** At most this many messages sent per second (an origin recovering from an incident is not flooded). */
   readonly ratePerSecond?: number;
+  /** Stops the retry after the window in progress (SIGINT): the receipt says so, nothing is lost. */
+  readonly signal?: AbortSignal;
 }
 
 /** Paces sends to `ratePerSecond`: the n-th send waits until n / rate seconds after the first. */
@@ -75,7 +79,7 @@ export interface ParkedStore {
   list(limit: number): Promise<ParkedMessage[]>;
   show(id: string): Promise<ParkedMessage | undefined>;
   retry(selection: Selection, options?: RetryOptions): Promise<Receipt>;
-  drop(selection: Selection): Promise<Receipt>;
+  drop(selection: Selection, signal?: AbortSignal): Promise<Receipt>;
   close(): Promise<void>;
 }
 
@@ -141,14 +145,31 @@ export class ReceiptTally {
   dropped = 0;
   leftParked = 0;
   readonly problems: Record<string, number> = {};
+  interrupted: string | undefined;
 
   leave(why: string, n = 1): void {
     this.leftParked += n;
     this.problems[why] = (this.problems[why] ?? 0) + n;
   }
 
+  /** Records why the operation ends early; true when it must stop (the signal fired). */
+  stopped(signal: AbortSignal | undefined): boolean {
+    if (signal?.aborted !== true) return false;
+    this.interrupted ??= `stopped (${String(signal.reason ?? 'aborted')})`;
+    return true;
+  }
+
   receipt(selector: Selector): Receipt {
-    return { examined: this.examined, selected: this.selected, delivered: this.delivered, dropped: this.dropped, leftParked: this.leftParked, notFound: selector.notFound(), problems: { ...this.problems } };
+    return {
+      examined: this.examined,
+      selected: this.selected,
+      delivered: this.delivered,
+      dropped: this.dropped,
+      leftParked: this.leftParked,
+      notFound: selector.notFound(),
+      problems: { ...this.problems },
+      ...(this.interrupted !== undefined ? { interrupted: this.interrupted } : {}),
+    };
   }
 }
 

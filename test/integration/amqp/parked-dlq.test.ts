@@ -2,12 +2,17 @@
  * `xroute parked` on a RabbitMQ dead-letter queue that RabbitMQ itself fed (x-death): each message's origin is
  * named from its x-death header, and retry sends them home, at-least-once, without the dead-lettering headers.
  */
+import { spawn } from 'child_process';
+import * as path from 'path';
+import { waitForOutput } from '../../support/process-output';
 import type { ParkedCommandOptions } from '../../../src/cli/parked-command';
 import { CliRun, runParked } from '../../support/parked-cli';
 import type { ParkedMessageJson, Receipt } from '../../../src/transports/parked-store';
 import { Admin, BROKER_URL, queueCounts, uniqueName, waitForCounts } from './amqp-kit';
 
 jest.setTimeout(60_000);
+
+const MAIN = path.resolve(__dirname, '../../../dist/src/cli/main.js');
 
 let admin: Admin;
 beforeAll(async () => {
@@ -90,4 +95,24 @@ it('sends a parked message home with the delivery mode it had before it was park
   expect(JSON.parse((await parked('retry', parking, { all: true })).out)).toMatchObject({ delivered: 1 });
   const [home] = await admin.drain(origin);
   expect({ mode: home.properties.deliveryMode, headers: home.properties.headers }).toEqual({ mode: 1, headers: { Region: 'eu', 'x-xroute-retry-id': expect.any(String) } });
+});
+
+it('stops a retry on SIGINT after the window in progress, prints its receipt, and leaves every other message parked', async () => {
+  const parking = await admin.queue(uniqueName('parking.sigint'));
+  const origin = await admin.queue(uniqueName('parking.sigint.origin'));
+  const ids = Array.from({ length: 20 }, (_, i) => `s${i}`);
+  for (const id of ids) await admin.publish('', parking, ['x'], { messageId: id, headers: { 'x-xroute-queue': origin } });
+  const child = spawn(process.execPath, [MAIN, 'parked', 'retry', '--all', '--url', BROKER_URL, '--queue', parking, '--window', '2', '--rate', '20'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += String(d)));
+  const exited = new Promise<number | null>((r) => child.on('exit', r));
+  await waitForOutput(child, /delivered [2-9] of/);
+  child.kill('SIGINT');
+  expect(await exited).toBe(1);
+  const receipt = /delivered (\d+), left parked 0\n {2}stopped \(SIGINT\): the messages not reached are still parked/.exec(out);
+  expect(receipt).not.toBeNull();
+  await waitForCounts(parking, (c) => c.unacked === 0, 'the rest back in place');
+  const delivered = (await admin.drain(origin)).map((m) => m.properties.messageId as string);
+  const stillParked = (await admin.drain(parking)).map((m) => m.properties.messageId as string);
+  expect({ delivered: delivered.length, accounted: [...delivered, ...stillParked].sort() }).toEqual({ delivered: Number(receipt![1]), accounted: [...ids].sort() });
 });
