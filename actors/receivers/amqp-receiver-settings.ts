@@ -13,6 +13,7 @@ import { ReconnectSettings, connectionSchemaProperties, optionalInt, readConnect
 import { Stamper, compileStringProperties } from '../../src/transports/string-property';
 import { BackoffOptions } from '../../src/runtime/backoff';
 import { readRedeliveryDelay } from '../support/redelivery-config';
+import { defaultParkingQueue } from '../../src/transports/parked-origin';
 
 /** What happens to a delivery whose downstream processing failed (XQueue outcome 'failed'), XAMode 1. */
 export const FAILURE_POLICIES = ['requeue', 'dead-letter', 'requeue-once'] as const;
@@ -29,7 +30,13 @@ export interface RedeliverySettings {
   readonly deadLetterExchange?: string;
   /** Routing key for the dead-letter exchange; absent = the message's own routing key. */
   readonly deadLetterRoutingKey?: string;
+  /**
+   * FailurePolicy requeue with MaxAttempts and no DeadLetterExchange: the durable queue a given-up message is
+   * parked in (published with confirm, then the original acked); absent when nothing is ever parked.
+   */
+  readonly parkingQueue?: string;
 }
+
 
 export interface AmqpReceiverSettings {
   readonly connection: AmqpConnectionSettings;
@@ -81,8 +88,9 @@ export const AMQP_RECEIVER_SCHEMA: JsonSchema = {
     Mode: { type: 'string', enum: ['daemon', 'non-daemon'], description: 'daemon (default): keep running when the queue is idle; non-daemon: stop after ReceiveTime ms idle' },
     FailurePolicy: { type: 'string', enum: [...FAILURE_POLICIES], description: 'failed downstream: requeue (default: attempted again after RedeliveryDelay), dead-letter (at once), requeue-once (one more attempt)' },
     RedeliveryDelay: { type: 'string', pattern: '^\\s*\\d+\\s*,\\s*\\d+\\s*$', description: 'delay before attempting a failed message again, "minMs,maxMs" doubling per attempt (default 1000,60000)' },
-    DeadLetterExchange: { type: 'string', minLength: 1, description: 'exchange a given-up message is published to (confirmed) before it is acked; without it, FailurePolicy requeue keeps a message parked and dead-letter nacks without requeue' },
+    DeadLetterExchange: { type: 'string', minLength: 1, description: 'exchange a given-up message is published to (confirmed) before it is acked; without it, FailurePolicy requeue parks a message in ParkingQueue and dead-letter nacks without requeue' },
     DeadLetterRoutingKey: { type: 'string', description: "routing key for DeadLetterExchange (default: the message's own routing key)" },
+    ParkingQueue: { type: 'string', minLength: 1, description: 'FailurePolicy requeue, MaxAttempts reached and no DeadLetterExchange: the durable queue (declared) the message is parked in with its origin and failure; default xroute.parked.<Name>' },
     ...integerSchemas(AMQP_RECEIVER_INTEGERS),
     DisplayMask: intStr('message fields to log (docs/operations.md)'),
     StringProperty: { type: 'object', additionalProperties: { type: 'string' }, description: 'properties stamped on every message' },
@@ -114,7 +122,7 @@ export function readReceiverSettings(name: string, config: ComponentConfig, base
     persistence: optionalInt(r, 'Persistence', 1, 2),
     expiryMs: optionalInt(r, 'Expiry', Number.MIN_SAFE_INTEGER),
     failurePolicy: r.oneOf('FailurePolicy', FAILURE_POLICIES, 'requeue'),
-    redelivery: readRedeliverySettings(r, n.MaxAttempts),
+    redelivery: readRedeliverySettings(r, n.MaxAttempts, r.oneOf('FailurePolicy', FAILURE_POLICIES, 'requeue')),
     partition,
     prefetch: partition.length > 0 ? partition.length : capacity,
     stamp: compileStringProperties(name, stringProperty, r.string('CellID', '0')),
@@ -122,12 +130,14 @@ export function readReceiverSettings(name: string, config: ComponentConfig, base
   };
 }
 
-function readRedeliverySettings(r: ConfigReader, maxAttempts: number): RedeliverySettings {
+function readRedeliverySettings(r: ConfigReader, maxAttempts: number, policy: FailurePolicy): RedeliverySettings {
   const backoff = readRedeliveryDelay(r);
   const deadLetterRoutingKey = r.string('DeadLetterRoutingKey');
   const deadLetterExchange = r.string('DeadLetterExchange');
   if (deadLetterRoutingKey !== undefined && deadLetterExchange === undefined) {
     throw new ComponentConfigError(r.component, 'DeadLetterRoutingKey', deadLetterRoutingKey, 'DeadLetterRoutingKey only together with DeadLetterExchange');
   }
-  return { backoff, maxAttempts, deadLetterExchange, deadLetterRoutingKey };
+  const parks = policy === 'requeue' && maxAttempts > 0 && deadLetterExchange === undefined;
+  const parkingQueue = parks ? r.string('ParkingQueue', defaultParkingQueue(r.component)) : undefined;
+  return { backoff, maxAttempts, deadLetterExchange, deadLetterRoutingKey, ...(parkingQueue !== undefined ? { parkingQueue } : {}) };
 }

@@ -10,8 +10,11 @@
  * deliveries of a channel, whatever order they finish in, is decided by src/transports/ack-tracker.ts.
  * Failure (removal with outcome 'failed'): per FailurePolicy, the delivery is held (unacked) and handed
  * downstream again after the RedeliveryDelay back-off, up to MaxAttempts; a message given up on is
- * published to DeadLetterExchange (confirmed) and then acked, or nacked without requeue, or stays parked
- * (retried at the maximum delay) - never dropped by xroute. Repeated failures are logged rate-limited.
+ * published (confirmed) to DeadLetterExchange, or else to its ParkingQueue on the broker with its origin and
+ * failure (docs/operations.md "Parked and dead-lettered messages"), and acked only then; or nacked without
+ * requeue (dead-letter, requeue-once) - never dropped by xroute. Repeated failures are logged rate-limited.
+ * Counting: in/done/failed count messages (failed = given up), the counter `attempts` counts every hand-over
+ * downstream and `failedAttempts` every failed one.
  * Reconnection (src/runtime/reconnector.ts): a lost connection or channel starts an outage (logged once);
  * acks for deliveries of a dead channel are never attempted (the broker redelivers those, flagged
  * JMSRedelivered), and messages of the dead channel that no consumer has taken yet are taken back out of
@@ -21,7 +24,7 @@
  * finished what it took, or the deadline; stop() then closes the channel (its close-ok follows the acks) and the
  * connection.
  */
-import type { Channel, ConfirmChannel, ConsumeMessage, Message as AmqpMessage, Options } from 'amqplib';
+import type { Channel, ConfirmChannel, ConsumeMessage, Message as AmqpMessage } from 'amqplib';
 import { ActorContext, Behaviour, StopReason } from '../../src/runtime/actor';
 import { DrainReport, DrainRequest, untilDoneOrDeadline } from '../../src/runtime/drain';
 import { REDELIVERED_COUNTER } from '../../src/runtime/reload-receipt';
@@ -36,21 +39,24 @@ import { Message } from '../../src/message/message';
 import { Outcome, XQueue } from '../../src/xqueue/xqueue';
 import { XQueueStoppedError } from '../../src/xqueue/errors';
 import { messageFromAmqp } from '../../src/transports/amqp091-mapping';
-import { amqpStep, settleWithin } from '../../src/transports/amqp091-connection';
+import { amqpStep, describeAddress, openAmqpConnection, settleWithin } from '../../src/transports/amqp091-connection';
+import { RabbitParkedStore, republishOptions } from '../../src/transports/parked-rabbitmq';
 import { AmqpSessionBase, flushSettlement, openAmqpSession, scheduleSettlement } from '../../src/transports/amqp091-session';
 import { checkExchange, declareSource } from '../../src/transports/amqp091-topology';
+import { PARKED_HEADERS } from '../../src/transports/parked-origin';
+import { randomUUID } from 'crypto';
 import { AMQP_RECEIVER_SCHEMA, AmqpReceiverSettings, readReceiverSettings } from './amqp-receiver-settings';
 
 interface Session extends AmqpSessionBase {
   readonly id: number;
-  /** A confirm channel when a DeadLetterExchange is configured (dead-letter publishes are confirmed). */
+  /** A confirm channel when a DeadLetterExchange or ParkingQueue is used (those publishes are confirmed). */
   readonly ch: Channel | ConfirmChannel;
   queue: string;
   consumerTag?: string;
   /** Which ack/nack frames settle this channel's deliveries (coalesced once per event-loop turn). */
   readonly acks: AckTracker;
   flushScheduled: boolean;
-  /** Dead-letter publishes awaiting their confirm, by the id in their x-xroute-dead-letter-id header. */
+  /** Dead-letter and parking publishes awaiting their confirm, by the id in their x-xroute-parked-id header. */
   readonly deadLetters: Map<string, { returned: boolean }>;
 }
 
@@ -61,8 +67,22 @@ interface Delivery {
   failures: number;
   /** Delays between this message's attempts; created at its first failure. */
   backoff?: Backoff;
-  parked?: boolean;
+  /** Counted in (status totals) at its first hand-over; given back to the broker, it is counted again when redelivered. */
+  counted?: boolean;
 }
+
+/** Where a message given up on is published before its original is acked. */
+interface GiveUpTarget {
+  readonly exchange: string;
+  readonly routingKey: string;
+  /** The counter (and log word) of a confirmed publish. */
+  readonly counter: 'deadLettered' | 'parked';
+  /** For the logs: "dead-letter exchange x", "parking queue y". */
+  readonly label: string;
+}
+
+/** How often the receiver reads how many messages are still in its parking queue (the status's `parked`). */
+const PARKED_COUNT_MS = 2000;
 
 /** The broker cancelled our consumer (e.g. the queue was deleted). */
 export class ConsumerCancelledError extends Error {
@@ -112,6 +132,12 @@ export class AmqpReceiver implements Behaviour<never> {
     this.byCell = new Array<Delivery | undefined>(this.output.capacity).fill(undefined);
     this.failures = new FailureSummary(env.logger, env.name, 'messages failed', { setTimeout: (fn, ms) => ctx.setTimeout(fn, ms) });
     if (!this.s.daemon) ctx.setInterval(() => this.checkIdle(), this.s.receiveTimeMs);
+    const parking = this.s.redelivery.parkingQueue;
+    if (parking !== undefined) {
+      const connection = this.s.connection;
+      env.status.provideParking(() => RabbitParkedStore.open(() => openAmqpConnection(connection, () => undefined), parking, describeAddress(connection)));
+      ctx.setInterval(() => this.countParked(), PARKED_COUNT_MS);
+    }
     this.reconnector = amqpReconnector<Session>(ctx, env, this.s.reconnect, () => this.open(), (session, attempts) => this.connected(session, attempts));
     this.reconnector.start();
   }
@@ -173,13 +199,18 @@ export class AmqpReceiver implements Behaviour<never> {
     const nack = (d: Delivery) => {
       if (session.alive && session.acks.failed(d.m.fields.deliveryTag, true)) n++;
     };
-    for (let i = this.pendingHead; i < this.pending.length; i++) if (this.pending[i].session === session) nack(this.pending[i]);
+    for (let i = this.pendingHead; i < this.pending.length; i++) {
+      if (this.pending[i].session !== session) continue;
+      this.uncount(this.pending[i]);
+      nack(this.pending[i]);
+    }
     this.pending = this.pending.filter((d, i) => i < this.pendingHead || d.session !== session);
     for (let cell = 0; cell < this.byCell.length; cell++) {
       const d = this.byCell[cell];
       if (d?.session === session && this.output.takeback(cell) !== undefined) {
         this.byCell[cell] = undefined;
         this.outstanding--;
+        this.uncount(d);
         nack(d);
       }
     }
@@ -219,17 +250,20 @@ export class AmqpReceiver implements Behaviour<never> {
     const { connection, topology, prefetch, redelivery } = this.s;
     const name = this.env.name;
     const dlx = redelivery.deadLetterExchange;
+    const parking = redelivery.parkingQueue;
     return openAmqpSession<Channel, Session>({
       component: name,
       connection,
-      confirm: dlx !== undefined,
+      confirm: dlx !== undefined || parking !== undefined,
       create: (conn, ch) => ({ id: ++this.sessionIds, conn, ch, queue: topology.queue, alive: true, acks: new AckTracker(), flushScheduled: false, deadLetters: new Map() }),
       onLost: this.ctx.guard((s: Session, e: unknown) => this.lost(s, e)),
       setup: async (s, ch) => {
-        if (dlx !== undefined) {
-          await checkExchange(name, ch, dlx, 'DeadLetterExchange');
-          ch.on('return', this.ctx.guard((m: AmqpMessage) => this.onDeadLetterReturned(s, m)));
+        if (dlx !== undefined) await checkExchange(name, ch, dlx, 'DeadLetterExchange');
+        if (parking !== undefined) {
+          const ok = await amqpStep(name, `declare of parking queue "${parking}" (ParkingQueue)`, () => ch.assertQueue(parking, { durable: true, autoDelete: false, exclusive: false }), 'it exists with other attributes; name another ParkingQueue or delete it once empty');
+          this.env.status.setParked(ok.messageCount);
         }
+        if (dlx !== undefined || parking !== undefined) ch.on('return', this.ctx.guard((m: AmqpMessage) => this.onGivenUpReturned(s, m)));
         s.queue = await declareSource(name, ch, topology);
         await amqpStep(name, `prefetch ${prefetch}`, () => ch.prefetch(prefetch));
         const ok = await amqpStep(name, `consume from queue "${s.queue}"`, () =>
@@ -278,6 +312,7 @@ export class AmqpReceiver implements Behaviour<never> {
       if (d?.session === session && this.output.takeback(cell) !== undefined) {
         this.byCell[cell] = undefined;
         this.outstanding--;
+        this.uncount(d);
         this.env.status.count('takenBack');
       }
     }
@@ -315,6 +350,7 @@ export class AmqpReceiver implements Behaviour<never> {
     while (this.pendingHead < this.pending.length) {
       const d = this.pending[this.pendingHead];
       if (!d.session.alive) {
+        this.uncount(d);
         this.pendingHead++;
         continue;
       }
@@ -342,7 +378,7 @@ export class AmqpReceiver implements Behaviour<never> {
       (cell) => {
         this.waitingForCell = false;
         try {
-          while (this.pendingHead < this.pending.length && !this.pending[this.pendingHead].session.alive) this.pendingHead++;
+          while (this.pendingHead < this.pending.length && !this.pending[this.pendingHead].session.alive) this.uncount(this.pending[this.pendingHead++]);
           if (this.stopping || this.pendingHead >= this.pending.length) {
             this.output.cancel(cell);
             return;
@@ -374,7 +410,13 @@ export class AmqpReceiver implements Behaviour<never> {
     if (s.clientAck) {
       this.byCell[cell] = d;
       this.outstanding++;
-      this.output.add(cell, msg, this.onDone, this.env.status.totals);
+      // Messages are counted once (in, then done or given up); each hand-over is an attempt.
+      if (d.counted !== true) {
+        d.counted = true;
+        this.env.status.totals.in++;
+      }
+      this.env.status.count('attempts');
+      this.output.add(cell, msg, this.onDone);
     } else {
       this.output.add(cell, msg, this.onDoneAcked, this.env.status.totals);
       this.ack(d);
@@ -400,9 +442,18 @@ export class AmqpReceiver implements Behaviour<never> {
     if (d === undefined) return;
     this.byCell[cell] = undefined;
     this.outstanding--;
-    if (outcome === 'done') this.ack(d);
-    else this.failed(d, reason ?? 'failed downstream');
+    if (outcome === 'done') {
+      this.env.status.totals.done++;
+      this.ack(d);
+    } else this.failed(d, reason ?? 'failed downstream');
   };
+
+  /** A message given back to the broker (or left to it) is no longer counted in: its redelivery is counted then. */
+  private uncount(d: Delivery): void {
+    if (d.counted !== true) return;
+    d.counted = false;
+    this.env.status.totals.in--;
+  }
 
   /** XAMode 0: the message was acked when it entered the XQueue; a failure can only be reported. */
   private readonly onDoneAcked = (msg: Message, outcome: Outcome): void => {
@@ -444,7 +495,7 @@ export class AmqpReceiver implements Behaviour<never> {
   /** Downstream failed the message of `d` (or it could not be converted): retry later, or give up on it. */
   private failed(d: Delivery, reason: string): void {
     d.failures++;
-    this.env.status.count('failed');
+    this.env.status.count('failedAttempts');
     const { failurePolicy: policy, redelivery } = this.s;
     const giveUp =
       policy === 'dead-letter' ||
@@ -454,6 +505,7 @@ export class AmqpReceiver implements Behaviour<never> {
     if (!d.session.alive) {
       this.failures.record(reason, 'a message failed; its channel is gone, the broker redelivers it', meta);
       this.env.status.count('ackSkipped');
+      this.uncount(d);
       return;
     }
     if (!giveUp) {
@@ -461,80 +513,100 @@ export class AmqpReceiver implements Behaviour<never> {
       this.failures.record(reason, `a message failed; attempting it again in ${delay} ms`, meta);
       return;
     }
-    if (redelivery.deadLetterExchange !== undefined) {
-      this.failures.record(reason, `a message failed; publishing it to dead-letter exchange "${redelivery.deadLetterExchange}"`, meta);
-      this.publishDeadLetter(d, reason);
-    } else if (policy === 'requeue') {
-      // MaxAttempts reached and nowhere to dead-letter it: it stays, tried again at the longest delay.
-      if (!d.parked) {
-        d.parked = true;
-        this.env.status.count('parked');
-        this.env.logger.error('a message failed MaxAttempts times and no DeadLetterExchange is configured; it stays parked (attempted again at the maximum RedeliveryDelay)', { component: this.env.name, reason, ...meta });
-      }
-      this.retryLater(d);
+    this.env.status.count('failed');
+    this.env.status.totals.failed++;
+    const target = this.giveUpTarget(d);
+    if (target !== undefined) {
+      this.failures.record(reason, `a message failed; publishing it to ${target.label}`, meta);
+      this.publishGivenUp(d, reason, target);
     } else {
       this.env.logger.error('message rejected without requeue: dead-lettered if the queue has a dead-letter exchange, otherwise dropped by the broker', { component: this.env.name, reason, ...meta });
       this.nackWithoutRequeue(d);
     }
   }
 
+  /** DeadLetterExchange when configured, else the ParkingQueue (FailurePolicy requeue), else none (nack). */
+  private giveUpTarget(d: Delivery): GiveUpTarget | undefined {
+    const { deadLetterExchange, deadLetterRoutingKey, parkingQueue } = this.s.redelivery;
+    if (deadLetterExchange !== undefined) return { exchange: deadLetterExchange, routingKey: deadLetterRoutingKey ?? d.m.fields.routingKey, counter: 'deadLettered', label: `dead-letter exchange "${deadLetterExchange}"` };
+    if (parkingQueue !== undefined) return { exchange: '', routingKey: parkingQueue, counter: 'parked', label: `parking queue "${parkingQueue}"` };
+    return undefined;
+  }
+
+  /** Reads how many messages are still parked (an operator may have retried or dropped some). */
+  private countParked(): void {
+    const session = this.session;
+    const queue = this.s.redelivery.parkingQueue;
+    if (session === undefined || !session.alive || queue === undefined) return;
+    session.ch.checkQueue(queue).then(
+      (ok) => this.env.status.setParked(ok.messageCount),
+      () => undefined, // the channel closed: the session's loss is reported by its close event
+    );
+  }
+
   /** Holds `d` (unacked) and hands it downstream again after its back-off delay; returns the delay. */
   private retryLater(d: Delivery): number {
     d.backoff ??= new Backoff(this.s.redelivery.backoff);
-    const delay = d.parked ? this.s.redelivery.backoff.maxMs : d.backoff.next();
+    const delay = d.backoff.next();
     this.waitingRetry++;
     this.env.status.count('redeliveries');
     this.ctx.setTimeout(() => {
       this.waitingRetry--;
-      if (!d.session.alive || this.stopping) return; // the broker redelivers it
+      if (!d.session.alive || this.stopping) {
+        this.uncount(d); // the broker redelivers it
+        return;
+      }
       this.pending.push(d);
       this.pump();
     }, delay);
     return delay;
   }
 
-  /** Publishes the given-up message to DeadLetterExchange; the original is acked once that is confirmed. */
-  private publishDeadLetter(d: Delivery, reason: string): void {
+  /**
+   * Publishes the given-up message to `target` (DeadLetterExchange or ParkingQueue) with its body, properties
+   * and headers, plus its origin and failure (PARKED_HEADERS); the original is acked once that is confirmed.
+   */
+  private publishGivenUp(d: Delivery, reason: string, target: GiveUpTarget): void {
     const session = d.session;
-    const { deadLetterExchange, deadLetterRoutingKey } = this.s.redelivery;
-    const id = `${session.id}.${d.m.fields.deliveryTag}`;
+    const id = randomUUID();
     const p = d.m.properties;
-    const options: Options.Publish = {
-      contentType: p.contentType,
-      contentEncoding: p.contentEncoding,
-      deliveryMode: p.deliveryMode,
-      priority: p.priority,
-      correlationId: p.correlationId,
-      replyTo: p.replyTo,
-      expiration: p.expiration,
-      messageId: p.messageId,
-      timestamp: p.timestamp,
-      type: p.type,
-      appId: p.appId,
-      headers: { ...(p.headers ?? {}), 'x-xroute-failure': reason, 'x-xroute-attempts': d.failures, 'x-xroute-queue': session.queue, 'x-xroute-dead-letter-id': id },
-      mandatory: true,
-    };
-    for (const k of Object.keys(options) as (keyof Options.Publish)[]) if (options[k] === undefined) delete options[k];
+    const f = d.m.fields;
+    // The parking copy is persistent, so that a broker restart keeps it too; a retry restores the original mode.
+    const parking = target.counter === 'parked';
+    const transient = parking && p.deliveryMode !== 2 && p.deliveryMode !== true;
+    const options = republishOptions(transient ? { ...p, deliveryMode: 2 } : p, {
+      ...(transient ? { [PARKED_HEADERS.deliveryMode]: typeof p.deliveryMode === 'number' ? p.deliveryMode : 1 } : {}),
+      ...(p.headers ?? {}),
+      [PARKED_HEADERS.id]: id,
+      [PARKED_HEADERS.queue]: session.queue,
+      [PARKED_HEADERS.exchange]: f.exchange,
+      [PARKED_HEADERS.routingKey]: f.routingKey,
+      [PARKED_HEADERS.receiver]: this.env.name,
+      [PARKED_HEADERS.reason]: reason,
+      [PARKED_HEADERS.attempts]: d.failures,
+      [PARKED_HEADERS.parkedAt]: Date.now(),
+    });
     const record = { returned: false };
     session.deadLetters.set(id, record);
     const retry = (why: string) => {
-      this.env.status.count('deadLetterFailed');
-      this.env.logger.error(`the dead-letter publish failed (${why}); the message stays parked and is published there again later`, { component: this.env.name, exchange: deadLetterExchange, messageId: p.messageId });
+      this.env.status.count(target.counter === 'parked' ? 'parkFailed' : 'deadLetterFailed');
+      this.env.logger.error(`the publish to ${target.label} failed (${why}); the message is held unacknowledged and published there again later`, { component: this.env.name, messageId: p.messageId });
       this.waitingRetry++;
       this.ctx.setTimeout(() => {
         this.waitingRetry--;
-        if (d.session.alive && !this.stopping) this.publishDeadLetter(d, reason);
+        if (d.session.alive && !this.stopping) this.publishGivenUp(d, reason, target);
       }, this.s.redelivery.backoff.maxMs);
     };
     try {
-      (session.ch as ConfirmChannel).publish(deadLetterExchange as string, deadLetterRoutingKey ?? d.m.fields.routingKey, d.m.content, options, this.ctx.guard((err: unknown) => {
+      (session.ch as ConfirmChannel).publish(target.exchange, target.routingKey, d.m.content, options, this.ctx.guard((err: unknown) => {
         session.deadLetters.delete(id);
         if (!session.alive) return; // the channel died first: the broker redelivers the original
         if (err instanceof Error && err.message !== 'message nacked') return;
         if (err) retry('nacked by the broker');
-        else if (record.returned) retry(`unroutable on exchange "${deadLetterExchange}"`);
+        else if (record.returned) retry('unroutable');
         else {
-          this.env.status.count('deadLettered');
+          this.env.status.count(target.counter);
+          if (target.counter === 'parked') this.env.status.setParked((this.env.status.parked() ?? 0) + 1);
           this.ack(d);
         }
       }));
@@ -543,14 +615,18 @@ export class AmqpReceiver implements Behaviour<never> {
     }
   }
 
-  private onDeadLetterReturned(session: Session, m: AmqpMessage): void {
-    const id = m.properties.headers?.['x-xroute-dead-letter-id'];
+  private onGivenUpReturned(session: Session, m: AmqpMessage): void {
+    const id = m.properties.headers?.[PARKED_HEADERS.id];
     const record = typeof id === 'string' ? session.deadLetters.get(id) : undefined;
     if (record) record.returned = true;
   }
 
+  /** Drops the waiting deliveries of dead channels (the broker redelivers them). */
   private compactPending(): void {
-    this.pending = this.pending.slice(this.pendingHead).filter((d) => d.session.alive);
+    this.pending = this.pending.slice(this.pendingHead).filter((d) => {
+      if (!d.session.alive) this.uncount(d);
+      return d.session.alive;
+    });
     this.pendingHead = 0;
   }
 

@@ -17,7 +17,11 @@ import { Dialect, SourcePlan } from '../../src/transports/amqp10-dialect';
 import { RabbitHeaderRelay } from '../../src/transports/rabbit-header-relay';
 import { DestinationKind } from '../../src/transports/amqp10-endpoint';
 import { Stamper, compileStringProperties } from '../../src/transports/string-property';
-import { ConfigReader } from './config-values';
+import { ComponentConfigError, ConfigReader } from './config-values';
+import { Amqp10Parking, Amqp10ParkingSettings } from '../../src/transports/amqp10-parking';
+import { defaultParkingQueue } from '../../src/transports/parked-origin';
+import { ActiveMqParkedStore } from '../../src/transports/parked-activemq';
+import { Amqp10Endpoint } from '../../src/transports/amqp10-connection';
 import { BackoffOptions } from '../../src/runtime/backoff';
 import { readRedeliveryDelay } from './redelivery-config';
 import { FAILED_OUTCOMES, JmsConnectionSettings, ineffectiveProperties, readJmsConnection, readSelector } from './jms-config';
@@ -26,6 +30,7 @@ import { FAILED_OUTCOMES, JmsConnectionSettings, ineffectiveProperties, readJmsC
 export const JMS_CONSUMER_INTEGERS = {
   XAMode: integerSetting('bit 1 set (default {default}): accept after downstream work; 0: accept once in the XQueue', 1, { min: 0, pattern: ANY_INTEGER_PATTERN }),
   ReceiveTime: integerSetting('non-daemon: ms without a message before the receiver stops', 1000, { min: 1, pattern: ANY_INTEGER_PATTERN }),
+  MaxAttempts: integerSetting('FailedOutcome release/modified: attempts of a failing message before it is parked in ParkingQueue; {default} (default) = no limit', 0, { min: 0, pattern: ANY_INTEGER_PATTERN }),
 };
 
 /** Schema of the receive-side properties shared by JMSSubscriber and JMSReceiver. */
@@ -39,6 +44,7 @@ export function consumerSchemaProperties(): Record<string, JsonSchema> {
     ...integerSchemas(JMS_CONSUMER_INTEGERS),
     FailedOutcome: { type: 'string', enum: [...FAILED_OUTCOMES], description: 'settlement when downstream gave up on a message: reject (default, dead-letter), release (redeliver) or modified (redeliver, delivery count +1)' },
     RedeliveryDelay: { type: 'string', pattern: '^\\s*\\d+\\s*,\\s*\\d+\\s*$', description: 'FailedOutcome release/modified: delay before the settlement, "minMs,maxMs" doubling per consecutive failure (default 1000,60000)' },
+    ParkingQueue: { type: 'string', minLength: 1, description: 'with MaxAttempts: the queue a message that failed MaxAttempts times is parked in (sent, accepted, then the original accepted); default xroute.parked.<Name>' },
     EnableExceptionListener: { type: 'string', description: '"true": log every asynchronous broker error at error level' },
     DisplayMask: intStr('message fields to log (docs/operations.md)'),
     StringProperty: { type: 'object', additionalProperties: { type: 'string' }, description: 'properties stamped on every message; an empty JMSReplyTo removes the reply-to' },
@@ -59,6 +65,8 @@ export interface JmsConsumerSettings {
   readonly displayProperties: readonly string[];
   readonly stamp: Stamper;
   readonly partition: Partition;
+  /** MaxAttempts with FailedOutcome release/modified: where a message that failed that often is parked. */
+  readonly parking?: Amqp10ParkingSettings;
 }
 
 /** Reads the shared receive-side settings; `capacity` undefined (validation without a queue) skips the Partition range check. */
@@ -69,6 +77,11 @@ export function readConsumerSettings(r: ConfigReader, baseDir: string, kind: Des
   let partition: Partition = WHOLE_QUEUE;
   if (capacity !== undefined) partition = r.partition('Partition', capacity);
   const n = r.integers(JMS_CONSUMER_INTEGERS);
+  const failedOutcome = r.oneOf('FailedOutcome', FAILED_OUTCOMES, 'reject');
+  if (n.MaxAttempts > 0 && failedOutcome === 'reject') {
+    throw new ComponentConfigError(r.component, 'MaxAttempts', String(n.MaxAttempts), 'MaxAttempts with FailedOutcome "release" or "modified" (with "reject" the broker dead-letters a failed message at once)');
+  }
+  const parking = n.MaxAttempts > 0 ? { maxAttempts: n.MaxAttempts, queue: r.string('ParkingQueue', defaultParkingQueue(r.component)) } : undefined;
   return {
     connection,
     selectorText: selector?.text,
@@ -77,13 +90,14 @@ export function readConsumerSettings(r: ConfigReader, baseDir: string, kind: Des
     xaMode: (n.XAMode & 1) === 1 ? 1 : 0,
     daemon: r.string('Mode', '').trim().toLowerCase() === 'daemon',
     receiveTimeMs: n.ReceiveTime,
-    failedOutcome: r.oneOf('FailedOutcome', FAILED_OUTCOMES, 'reject'),
+    failedOutcome,
     redelivery: readRedeliveryDelay(r),
     exceptionListener: r.bool('EnableExceptionListener', false),
     displayMask: parseDisplayMask(r.string('DisplayMask')),
     displayProperties: Object.keys(stringProperty),
     stamp: compileStringProperties(r.component, stringProperty, connection.cellId),
     partition,
+    ...(parking !== undefined ? { parking } : {}),
   };
 }
 
@@ -97,6 +111,44 @@ export interface ConsumerComponent<S extends JmsConsumerSettings> {
   /** Settlement of a message the selector does not select (default accept: consumed and dropped). */
   unselected?(settings: S): UnselectedOutcome;
 }
+
+/** How often a JMS receiver that parked messages counts what is still parked (a browse of its parking queue). */
+const PARKED_COUNT_MS = 10_000;
+
+/**
+ * A JMS receiver's parking queue for the admin routes, and its `parked` count: browsed at start and then every
+ * PARKED_COUNT_MS while it holds any (an operator's retry or drop brings it down). ActiveMQ over AMQP 1.0 without
+ * TLS only: other brokers are reached with `xroute parked --url`.
+ */
+function watchParking(env: ComponentEnv, queue: string, endpoint: Amqp10Endpoint, every: (fn: () => void, ms: number) => unknown): void {
+  if (endpoint.tls) return;
+  const open = () => ActiveMqParkedStore.connect(endpoint, queue, endpointLabel(endpoint));
+  env.status.provideParking(open);
+  let counting = false;
+  const count = async () => {
+    if (counting) return;
+    counting = true;
+    try {
+      const store = await open();
+      try {
+        env.status.setParked((await store.list(MAX_COUNTED)).length);
+      } finally {
+        await store.close();
+      }
+    } catch {
+      // the broker is away: the count stays as it was, the receiver reports the outage
+    } finally {
+      counting = false;
+    }
+  };
+  void count();
+  every(() => {
+    if ((env.status.parked() ?? 0) > 0) void count();
+  }, PARKED_COUNT_MS);
+}
+
+/** The most parked messages a count browses. */
+const MAX_COUNTED = 10_000;
 
 /** Components whose no-effect properties were already reported (once per component, not per restart). */
 const reported = new WeakSet<ComponentEnv>();
@@ -155,8 +207,10 @@ export function jmsConsumerBehaviour<S extends JmsConsumerSettings>(env: Compone
         // reason and is retried on the slow schedule; restarting could not cure it sooner.
         onGiveUp: () => undefined,
         fatalRetryMs: ctx.policy.fatalRetryMs,
+        ...(s.parking !== undefined ? { parking: new Amqp10Parking(s.parking, env.name) } : {}),
       });
       consumer.start();
+      if (s.parking !== undefined) watchParking(env, s.parking.queue, resolved.endpoint, ctx.setInterval.bind(ctx));
       env.status.reportUnsettled(() => consumer?.unsettled() ?? { deliveries: 0, oldestAgeSeconds: 0 });
       if (!s.daemon) {
         // Non-daemon: stop after ReceiveTime ms without a message (the original's "job done" rule).

@@ -4,6 +4,7 @@
  *   GET /healthz  200 while the process and its event loop answer (liveness)
  *   GET /readyz   200 when every component is running, else 503 naming each one that is not and why; both list
  *                 the stuck links (a stuck link whose consumer is not running makes it 503 through that consumer)
+ *                 and the parked messages per component (degraded, still 200)
  *   GET /status   the flow status as JSON
  *   GET /metrics  Prometheus text format (prom-client)
  *   GET /events   the status as server-sent events, every second (the status page's feed); each reload's
@@ -11,6 +12,7 @@
  *   GET /         the live status page
  *   POST /reload[?dryRun=1]                          re-read the topology file and reload (the receipt as JSON)
  *   POST /components/NAME/pause|resume|restart       one component (Flow.pause, resume, restart)
+ *   /parked/...   parked messages of the receivers: list, show (GET), retry, drop (POST) (parked-routes.ts)
  * Who may use which route is admin-auth.ts's to decide: the POST routes always need the admin token; the others
  * need it on an address other hosts can reach; /healthz and /readyz never do.
  * Everything that leaves it is masked like the logs (configured secrets, URI passwords, secret keys, the token).
@@ -27,6 +29,7 @@ import { Logger, silentLogger } from '../logging/logger';
 import { redact, redactText } from '../logging/redact';
 import { flowMetrics } from './metrics';
 import { STATUS_PAGE_HTML } from './status-page';
+import { parkedRoute } from './parked-routes';
 
 export class AdminAddressError extends Error {
   constructor(
@@ -83,6 +86,11 @@ export function notReady(status: FlowStatus): { component: string; status: strin
   return status.components.filter((c) => !c.ready).map((c) => ({ component: c.name, status: c.status, ...(c.detail ? { detail: c.detail } : {}) }));
 }
 
+/** Components with parked messages and how many, for /readyz (degraded while any is parked). */
+export function parkedBy(status: FlowStatus): { component: string; parked: number }[] {
+  return status.components.filter((c) => (c.parked ?? 0) > 0).map((c) => ({ component: c.name, parked: c.parked as number }));
+}
+
 /** An admin endpoint that listens already and serves a flow once it is given one (`serve`). */
 export interface BoundAdminServer extends AdminServer {
   /** `control.reload` serves POST /reload; without it that route answers 501. */
@@ -119,6 +127,12 @@ export async function bindAdminServer(address: AdminAddress, logger: Logger = si
     const route = query < 0 ? target : target.slice(0, query);
     const params = new URLSearchParams(query < 0 ? '' : target.slice(query + 1));
     const probe = PROBES.has(route);
+    if (route === '/parked' || route.startsWith('/parked/')) {
+      // parked-routes.ts asks the guard itself: 'read' to list and show, 'change' to retry and drop.
+      if (served === undefined) json(res, 503, { error: 'the flow is starting' });
+      else parkedRoute(route, req, res, served.flow, (rq, rs, kind) => guard.authorize(rq, rs, kind));
+      return;
+    }
     if (req.method === 'POST' && !probe) {
       if (!guard.authorize(req, res, 'change')) return;
       if (served === undefined) json(res, 503, { error: 'the flow is starting' });
@@ -142,7 +156,7 @@ export async function bindAdminServer(address: AdminAddress, logger: Logger = si
         return;
       case '/readyz': {
         const status = maskedStatus(flow);
-        json(res, status.ready ? 200 : 503, { ready: status.ready, degraded: status.degraded, notReady: notReady(status), stuckLinks: status.stuckLinks });
+        json(res, status.ready ? 200 : 503, { ready: status.ready, degraded: status.degraded, notReady: notReady(status), stuckLinks: status.stuckLinks, parked: parkedBy(status) });
         return;
       }
       case '/status':
@@ -174,7 +188,7 @@ export async function bindAdminServer(address: AdminAddress, logger: Logger = si
         res.end(STATUS_PAGE_HTML);
         return;
       default:
-        json(res, 404, { error: `no route ${route}; routes: GET /healthz /readyz /status /metrics /events /, POST /reload /components/NAME/pause|resume|restart` });
+        json(res, 404, { error: `no route ${route}; routes: GET /healthz /readyz /status /metrics /events /parked /, POST /reload /components/NAME/pause|resume|restart /parked/NAME/retry|drop` });
     }
   };
   const server = security.tls ? https.createServer({ cert: security.tls.cert, key: security.tls.key }, handler) : http.createServer(handler);

@@ -96,6 +96,19 @@ export function flowMetrics(flow: Flow): Registry {
     },
   });
   new Gauge({
+    name: 'xroute_parked_messages',
+    help: 'Messages a receiver parked (gave up on after MaxAttempts) that are still in its parking queue',
+    labelNames: ['component'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const c of flow.componentViews()) {
+        const parked = c.status.parked();
+        if (parked !== undefined) this.set({ component: c.name }, parked);
+      }
+    },
+  });
+  new Gauge({
     name: 'xroute_pool_children',
     help: 'Children of a pool, by class',
     labelNames: ['pool', 'class'],

@@ -182,12 +182,12 @@ JSON form, one per line, in input order. Messages are read one JSON object per l
     name: 'status',
     args: '',
     positionals: { min: 0, max: 0 },
-    summary: "show a running flow's components and links (exit 0 ready, 1 not ready, 2 unreachable, 4 degraded)",
+    summary: "show a running flow's components and links (exit 0 ready, 1 not ready, 2 unreachable, 4 degraded: stuck or parked)",
     details: `Reads /status from a flow started with --admin (default XROUTE_ADMIN, else 127.0.0.1:9090) and prints its
 components (state, restarts, messages, in flight, rates, last message, next retry, endpoint) and links (depth,
 rates, oldest message, stuck); --json prints /status as is; --watch prints it again every --interval seconds.
 Exit 0 when every component is ready, 1 when reachable but not ready, 2 when unreachable, 4 when ready but a link
-is stuck (full).`,
+is stuck (full) or messages are parked (xroute parked list).`,
     options: {
       ...ADMIN_CLIENT_OPTIONS,
       json: { type: 'boolean', description: 'print /status as is' },
@@ -225,6 +225,60 @@ XROUTE_ADMIN_TOKEN). Exit 0 applied or unchanged (a dry run: the plan would appl
     async run(_args, options, { io }) {
       const { reloadCommand } = await import('./reload-command');
       return reloadCommand({ admin: stringOption(options.admin), tokenFile: stringOption(options['admin-token-file']), dryRun: options['dry-run'] === true, json: options.json === true }, io, io.env ?? process.env);
+    },
+  },
+  {
+    name: 'parked',
+    args: '<list|show|retry|drop> [ID...]',
+    positionals: { min: 1, max: Infinity },
+    summary: 'list, show, retry or drop parked and dead-lettered messages (RabbitMQ or ActiveMQ)',
+    details: `Works on a receiver's parking queue or a broker's dead-letter queue, straight at the broker (--url and
+--queue; --broker activemq for ActiveMQ over AMQP 1.0) or through a running flow's admin endpoint (--component,
+with --admin or XROUTE_ADMIN; the admin token is read as \`xroute run\` reads it: --admin-token-file, else
+XROUTE_ADMIN_TOKEN).
+  list          id, origin, reason, age and attempts of up to --limit messages (default 100), without consuming
+  show ID       one message: body, headers, properties
+  retry ID...   send those messages home (their origin queue, or --to), at-least-once; --all or --limit N for the
+                first N; prints a receipt of counts
+  drop ID...    remove those messages (--all, --limit N)
+Origins: xroute's parking headers, RabbitMQ's x-death header, ActiveMQ's original destination (the message's to).
+SIGINT or SIGTERM stop a retry or drop after the window in progress and print its receipt; killed outright, a retry
+still loses nothing (docs/operations.md). Exit 0 done, 1 some selected messages were left parked (the receipt says
+why), the operation was interrupted or an id was not found, 2 usage or connection error.`,
+    options: {
+      url: { type: 'string', valueName: 'URL', description: 'the broker: amqp://USER:PASSWORD@HOST:PORT[/VHOST]' },
+      queue: { type: 'string', valueName: 'NAME', description: 'the parking or dead-letter queue (e.g. xroute.parked.RECEIVER, ActiveMQ.DLQ)' },
+      broker: { type: 'string', valueName: 'rabbitmq|activemq', description: 'with --url: RabbitMQ over AMQP 0-9-1 (default) or ActiveMQ over AMQP 1.0' },
+      admin: { type: 'string', valueName: 'URL', description: 'the admin endpoint of a running flow: a URL or HOST:PORT' },
+      component: { type: 'string', valueName: 'NAME', description: 'through the admin endpoint: the receiver whose parking queue to use' },
+      'admin-token-file': { type: 'string', valueName: 'FILE', description: 'through the admin endpoint: the file holding the admin token (else XROUTE_ADMIN_TOKEN)' },
+      all: { type: 'boolean', description: 'retry/drop: every message' },
+      limit: { type: 'string', valueName: 'N', description: 'list: at most N (default 100); retry/drop: the first N' },
+      to: { type: 'string', valueName: 'DESTINATION', description: 'retry: send to this queue (address) instead of each message\'s origin' },
+      window: { type: 'string', valueName: 'N', description: 'retry: publishes awaiting their confirm before the originals are removed (default 100; the most a crash can deliver twice)' },
+      rate: { type: 'string', valueName: 'N', description: 'retry: at most N messages per second (default: no limit)' },
+      json: { type: 'boolean', description: 'print JSON' },
+    },
+    async run([action, ...ids], options, { io, stopSignal }) {
+      const { parkedCommand, PARKED_ACTIONS } = await import('./parked-command');
+      // SIGINT/SIGTERM stop a retry or drop after its window in progress, with a receipt (nothing lost).
+      const stop = new AbortController();
+      void stopSignal.then((signal) => stop.abort(signal));
+      if (!(PARKED_ACTIONS as readonly string[]).includes(action)) throw new UsageError(`unknown action ${JSON.stringify(action)}; expected one of ${PARKED_ACTIONS.join(', ')}`, 'parked');
+      const str = (k: string) => (typeof options[k] === 'string' ? (options[k] as string) : undefined);
+      const broker = str('broker') ?? 'rabbitmq';
+      if (broker !== 'rabbitmq' && broker !== 'activemq') throw new UsageError(`--broker ${JSON.stringify(broker)}: expected rabbitmq or activemq`, 'parked');
+      const count = (k: string): number | undefined => {
+        const text = str(k);
+        const n = text === undefined ? undefined : Number(text);
+        if (n !== undefined && (!Number.isInteger(n) || n < 1)) throw new UsageError(`--${k} ${JSON.stringify(text)}: expected a whole number, 1 or more`, 'parked');
+        return n;
+      };
+      return parkedCommand(
+        { action: action as 'list', ids, url: str('url'), queue: str('queue'), broker, admin: str('admin'), tokenFile: str('admin-token-file'), component: str('component'), all: options.all === true, limit: count('limit'), to: str('to'), json: options.json === true, window: count('window'), rate: count('rate'), signal: stop.signal },
+        io,
+        io.env ?? process.env,
+      );
     },
   },
 ];

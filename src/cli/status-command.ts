@@ -2,7 +2,7 @@
  * `xroute status [--admin URL] [--json] [--watch [--interval S] [--count N]]`: reads /status of a running
  * `xroute run --admin` and prints a table of components and links (or the JSON as is); --watch prints it again
  * every interval. Exit 0 when ready, 1 when reachable but not ready, 2 when unreachable, 4 when ready but a link
- * is stuck (degraded), so scripts and health checks can use it directly (docs/operations.md).
+ * is stuck or messages are parked (degraded), so scripts and health checks can use it directly (docs/operations.md).
  */
 import { CliIo } from './commands';
 import type { FlowStatus } from '../runtime/flow';
@@ -10,7 +10,7 @@ import { readAdminToken } from '../admin/admin-auth';
 
 export const DEFAULT_ADMIN = '127.0.0.1:9090';
 const TIMEOUT_MS = 5000;
-/** Exit code of `xroute status` for a ready flow with a stuck (full) link. */
+/** Exit code of `xroute status` for a ready flow with a stuck (full) link or parked messages. */
 export const EXIT_DEGRADED = 4;
 
 /** Accepts a URL or HOST:PORT; the admin endpoint speaks plain http. */
@@ -72,7 +72,9 @@ export function formatStatus(s: FlowStatus, now = Date.now()): string {
   const problems = s.components.filter((c) => !c.ready && c.detail).map((c) => `  ${c.name}: ${c.status}: ${c.detail}`);
   const holding = s.components.filter((c) => (c.unsettled?.deliveries ?? 0) > 0).map((c) => `  ${c.name}: ${c.unsettled!.deliveries}, oldest ${c.unsettled!.oldestAgeSeconds.toFixed(1)} s`);
   const stuck = (s.stuckLinks ?? []).map((l) => `  ${l.link}: ${l.reason}`);
-  const verdict = !s.ready ? 'NOT READY' : s.degraded ? 'DEGRADED (a link is stuck)' : 'ready';
+  const parked = s.components.filter((c) => (c.parked ?? 0) > 0).map((c) => `  ${c.name}: ${c.parked} (xroute parked list --component ${c.name})`);
+  const why = [(s.stuckLinks ?? []).length > 0 ? 'a link is stuck' : '', (s.parkedMessages ?? 0) > 0 ? `${s.parkedMessages} messages parked` : ''].filter((w) => w !== '').join(', ');
+  const verdict = !s.ready ? 'NOT READY' : s.degraded ? `DEGRADED (${why})` : 'ready';
   return [
     `flow ${s.name}: ${verdict}, up ${Math.round(s.uptimeMs / 1000)} s   (rates: per second over 1 s/1 min)`,
     '',
@@ -82,11 +84,12 @@ export function formatStatus(s: FlowStatus, now = Date.now()): string {
     ...(holding.length ? ['', 'deliveries held unsettled until downstream is done:', ...holding] : []),
     ...(endpoints.length ? ['', 'endpoints:', ...endpoints] : []),
     ...(stuck.length ? ['', 'stuck links:', ...stuck] : []),
+    ...(parked.length ? ['', 'parked messages:', ...parked] : []),
     ...(problems.length ? ['', 'not ready:', ...problems] : []),
   ].join('\n');
 }
 
-/** 0 ready, 1 not ready, 4 ready but degraded (a stuck link). */
+/** 0 ready, 1 not ready, 4 ready but degraded (a stuck link, or parked messages). */
 export function statusExitCode(s: FlowStatus): number {
   if (!s.ready) return 1;
   return s.degraded ? EXIT_DEGRADED : 0;

@@ -6,6 +6,7 @@
  * the XQueues it reads and writes, a logger and a status reporter. The runtime creates a fresh behaviour
  * at start and at every supervised restart.
  */
+import type { ParkedStore } from '../transports/parked-store';
 import { NameTable } from '../config/name-table';
 import { closest } from '../config/did-you-mean';
 import { Behaviour } from './actor';
@@ -76,6 +77,8 @@ export class StatusReporter {
   readonly totals = new ComponentTotals();
   private childLister: (() => ChildStatus[]) | undefined;
   private unsettledReader: (() => UnsettledDeliveries) | undefined;
+  private parkedCount: number | undefined;
+  private parkingOpener: (() => Promise<ParkedStore>) | undefined;
   private snapshot: StatusSnapshot = { status: 'READY', since: Date.now(), counters: {} };
   private readonly listeners = new Set<(s: StatusSnapshot) => void>();
   private readonly counters: Record<string, number> = {};
@@ -109,6 +112,24 @@ export class StatusReporter {
 
   unsettled(): UnsettledDeliveries | undefined {
     return this.unsettledReader?.();
+  }
+
+  /** A receiver with a parking place says how many messages are still parked there (docs/operations.md). */
+  setParked(count: number): void {
+    this.parkedCount = count;
+  }
+
+  parked(): number | undefined {
+    return this.parkedCount;
+  }
+
+  /** A receiver with a parking place says how to open it (the admin routes /parked use it). */
+  provideParking(open: () => Promise<ParkedStore>): void {
+    this.parkingOpener = open;
+  }
+
+  parkingPlace(): (() => Promise<ParkedStore>) | undefined {
+    return this.parkingOpener;
   }
 
   countReconnect(): void {

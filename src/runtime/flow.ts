@@ -127,9 +127,11 @@ export interface FlowStatus {
   readonly startedAt: number;
   readonly uptimeMs: number;
   readonly ready: boolean;
-  /** Ready, but a link is stuck (full): `xroute status` exits 4 (docs/operations.md). */
+  /** Ready, but a link is stuck (full) or messages are parked: `xroute status` exits 4 (docs/operations.md). */
   readonly degraded: boolean;
   readonly stuckLinks: readonly { readonly link: string; readonly reason: StuckReason }[];
+  /** Messages still parked, over all components (each component's `parked`). */
+  readonly parkedMessages: number;
   readonly components: readonly ComponentStatusView[];
   readonly links: readonly LinkStatusView[];
 }
@@ -440,6 +442,7 @@ export class Flow {
       const lastMessageAt = this.meter.lastMovedAt(`c:${c.name}`, counts, now);
       const h = health.components.get(c.name)!;
       const nextRetryAt = c.nextRestartAt ?? snap.nextRetryAt;
+      const parked = c.status.parked();
       return {
         ...snap,
         ...state,
@@ -462,6 +465,7 @@ export class Flow {
         ...(c.endpoint !== undefined ? { endpoint: c.endpoint } : {}),
         health: h.health,
         ...(h.blockedBy !== undefined ? { blockedBy: h.blockedBy } : {}),
+        ...(parked !== undefined ? { parked } : {}),
       };
     });
     const links = linkStats.map((l): LinkStatusView => {
@@ -476,13 +480,15 @@ export class Flow {
     });
     const stuckLinks = links.flatMap((l) => (l.stuck !== undefined ? [{ link: l.name, reason: l.stuck }] : []));
     const ready = components.every((c) => c.ready);
+    const parkedMessages = components.reduce((n, c) => n + (c.parked ?? 0), 0);
     return {
       name: this.name,
       startedAt: this.startedAt,
       uptimeMs: now - this.startedAt,
       ready,
-      degraded: ready && stuckLinks.length > 0,
+      degraded: ready && (stuckLinks.length > 0 || parkedMessages > 0),
       stuckLinks,
+      parkedMessages,
       components,
       links,
     };

@@ -44,6 +44,7 @@ import { StatusReporter, UnsettledDeliveries } from '../runtime/component';
 import { Logger } from '../logging/logger';
 import { describe } from '../runtime/actor';
 import { DrainReport, untilDoneOrDeadline } from '../runtime/drain';
+import { Amqp10Parking } from './amqp10-parking';
 import { JmsSelector } from '../jms/selector';
 import { Amqp10Connection, Amqp10Endpoint } from './amqp10-connection';
 import { isFatalAmqp10Error } from './amqp10-errors';
@@ -97,6 +98,8 @@ export interface ConsumerOptions {
   readonly onGiveUp: (error: unknown) => void;
   /** Delay between attempts after a fatal connect error (default 30 s). */
   readonly fatalRetryMs?: number;
+  /** FailedOutcome release/modified with MaxAttempts: where a message that failed that often is parked. */
+  readonly parking?: Amqp10Parking;
 }
 
 /** One connection with its receiver link and the cells that back the credit granted on it. */
@@ -118,8 +121,10 @@ interface Session {
   readonly pending: (Delivery | undefined)[];
   /** XAMode 1: per cell, when its pending delivery arrived (ms), for the age of the oldest unsettled one. */
   readonly pendingSince: number[];
+  /** XAMode 1 with parking: per cell, the AMQP message of its pending delivery (parked as it came). */
+  readonly pendingMessage: (AmqpMessage | undefined)[];
   /** The onDone of every message of this session (XAMode 1): settles the delivery its cell holds. */
-  onDone?: (item: Message, outcome: Outcome, cell: number) => void;
+  onDone?: (item: Message, outcome: Outcome, cell: number, reason?: string) => void;
   /** Takes the session's wait for a free cell out of the XQueue (see pump). */
   cancelWait?: () => void;
   /** The session's whenFree callback (one per session, nothing allocated per wait). */
@@ -264,7 +269,7 @@ export class Amqp10Consumer {
       const receiver = await conn.openReceiver({ name: plan.linkName, source: plan.source as never, autoaccept: false, credit_window: 0 }, 3 * this.window());
       // Stopped while connecting: the Reconnector drops this result, so close it here.
       if (this.stopped) throw new Error('stopped while connecting');
-      const session: Session = { conn, receiver, plan, dialect, cells: [], uncredited: 0, overflow: [], pending: [], pendingSince: [], onFreeCell: () => undefined, takeUp: () => undefined, alive: true };
+      const session: Session = { conn, receiver, plan, dialect, cells: [], uncredited: 0, overflow: [], pending: [], pendingSince: [], pendingMessage: [], onFreeCell: () => undefined, takeUp: () => undefined, alive: true };
       const takeUp = this.o.guard((cell: number) => this.takeUp(session, cell));
       // A retired session cancels its wait first; a cell that reaches it anyway (or after the wait) goes back.
       session.takeUp = (cell) => (session.alive ? takeUp(cell) : this.o.output.cancel(cell));
@@ -452,10 +457,13 @@ export class Amqp10Consumer {
     if (this.o.xaMode === 1) {
       s.pending[cell] = delivery;
       s.pendingSince[cell] = this.lastActivity;
-      s.onDone ??= (_item, outcome, doneCell) => {
+      if (this.o.parking !== undefined) s.pendingMessage[cell] = amqp;
+      s.onDone ??= (_item, outcome, doneCell, reason) => {
         const done = s.pending[doneCell];
+        const message = s.pendingMessage[doneCell];
         s.pending[doneCell] = undefined;
-        if (done !== undefined) this.settle(s, done, outcome);
+        s.pendingMessage[doneCell] = undefined;
+        if (done !== undefined) this.settle(s, done, outcome, message, reason);
       };
       q.add(cell, msg, s.onDone, this.o.status.totals);
     } else {
@@ -464,16 +472,18 @@ export class Amqp10Consumer {
     }
   }
 
-  private settle(s: Session, delivery: Delivery, outcome: Outcome): void {
+  private settle(s: Session, delivery: Delivery, outcome: Outcome, message?: AmqpMessage, reason?: string): void {
     // rhea drops a disposition on a dead link silently: such a message is redelivered, so it is not done.
     if (!s.alive || !s.conn.isOpen() || !s.receiver.is_open()) {
       this.o.status.count('ackLost');
       return;
     }
+    const parking = this.o.parking;
     if (outcome === 'done') {
       delivery.accept();
       this.failureBackoff.reset();
       this.o.status.count('acked');
+      if (parking !== undefined && message !== undefined) parking.succeeded(message);
       return;
     }
     this.o.status.count('failed');
@@ -481,7 +491,41 @@ export class Amqp10Consumer {
       delivery.reject({ condition: 'xroute:processing-failed', description: `${this.o.name}: downstream gave up on the message` });
       return;
     }
-    // Released or modified, the broker redelivers it at once: wait first, holding it unsettled.
+    if (parking !== undefined && message !== undefined) {
+      const attempts = parking.failed(message);
+      if (parking.exhausted(attempts)) {
+        this.park(s, delivery, parking, message, reason ?? 'failed downstream', attempts);
+        return;
+      }
+    }
+    this.releaseLater(s, delivery);
+  }
+
+  /** Sends the message to the parking queue and accepts the original once the broker accepted that send. */
+  private park(s: Session, delivery: Delivery, parking: Amqp10Parking, message: AmqpMessage, reason: string, attempts: number): void {
+    this.heldFailures++;
+    const settled = this.o.guard((ok: boolean) => {
+      this.heldFailures--;
+      if (!s.alive || !s.conn.isOpen() || !s.receiver.is_open()) {
+        this.o.status.count('ackLost'); // redelivered by the broker; a parked copy may then exist twice
+      } else if (ok) {
+        delivery.accept();
+        this.o.status.count('parked');
+        this.o.status.setParked((this.o.status.parked() ?? 0) + 1);
+      } else {
+        this.o.status.count('parkFailed');
+        this.o.logger.error('the parking queue did not accept the message; it is released and attempted again', { component: this.o.name, queue: parking.settings.queue, messageId: message.message_id });
+        this.releaseLater(s, delivery);
+        return;
+      }
+      const current = this.session;
+      if (current) this.grant(current);
+    });
+    parking.park(s.conn, s.dialect, s.plan.destination, message, reason, attempts).then(settled, () => settled(false));
+  }
+
+  /** Released or modified, the broker redelivers it at once: wait first, holding it unsettled. */
+  private releaseLater(s: Session, delivery: Delivery): void {
     const delay = this.failureBackoff.next();
     this.heldFailures++;
     this.o.status.count('redeliveries');

@@ -102,20 +102,46 @@ describe('redelivery policy', () => {
     expect(dead.content.toString()).toBe('bad');
     expect(dead.properties.messageId).toBe('m1');
     expect(dead.properties.headers).toMatchObject({ Region: 'eu', 'x-xroute-failure': 'test downstream refused it', 'x-xroute-attempts': 3, 'x-xroute-queue': q });
-    expect(h.status.get().counters).toMatchObject({ deadLettered: 1, failed: 3 });
+    expect(h.status.get().counters).toMatchObject({ deadLettered: 1, failed: 1, failedAttempts: 3, attempts: 3 });
   });
 
-  it('keeps a message parked (never dropped) after MaxAttempts when no DeadLetterExchange is configured', async () => {
+  it('parks a message in its ParkingQueue after MaxAttempts when no DeadLetterExchange is configured, with its origin and failure, and acks it only then', async () => {
     const q = await admin.queue(uniqueName('parked'));
-    await admin.publish('', q, ['stuck'], { messageId: 's1' });
-    const { h, out } = startReceiver({ QueueName: q, RedeliveryDelay: '100,400', MaxAttempts: '2' });
+    const parking = admin.track('queue', uniqueName('parking'));
+    await admin.publish('', q, ['stuck'], { messageId: 's1', headers: { Region: 'eu' }, contentType: 'text/plain' });
+    const { out } = startReceiver({ QueueName: q, RedeliveryDelay: '20,40', MaxAttempts: '2', ParkingQueue: parking });
     const d = downstream(out, () => ({ outcome: 'failed' }));
-    await waitFor(() => (d.seen.get('s1')?.length ?? 0) >= 4, 'attempts beyond MaxAttempts', 20_000);
-    const t = d.seen.get('s1') as number[];
-    expect(t[3] - t[2]).toBeGreaterThanOrEqual(390); // parked: the maximum delay
-    expect(h.status.get().counters.parked).toBe(1);
-    expect(h.logs.filter((l) => l.level === 'error' && /parked/.test(l.message))).toHaveLength(1);
-    expect(await queueCounts(q)).toMatchObject({ ready: 0, unacked: 1 });
+    await waitForCounts(parking, (c) => c.ready === 1, 'the parked message');
+    await waitForCounts(q, (c) => c.ready === 0 && c.unacked === 0, 'the original acked');
+    expect(d.seen.get('s1')).toHaveLength(2);
+    const [parked] = await admin.drain(parking);
+    expect({ body: parked.content.toString(), messageId: parked.properties.messageId, contentType: parked.properties.contentType }).toEqual({ body: 'stuck', messageId: 's1', contentType: 'text/plain' });
+    expect(parked.properties.headers).toMatchObject({ Region: 'eu', 'x-xroute-queue': q, 'x-xroute-exchange': '', 'x-xroute-routing-key': q, 'x-xroute-receiver': 'rcvr_test', 'x-xroute-failure': 'test downstream refused it', 'x-xroute-attempts': 2 });
+    expect(parked.properties.headers?.['x-xroute-parked-at']).toBeGreaterThan(Date.now() - 60_000);
+    // Persistent in the durable parking queue (a broker restart keeps it); the original mode is kept for a retry.
+    expect({ mode: parked.properties.deliveryMode, original: parked.properties.headers?.['x-xroute-delivery-mode'] }).toEqual({ mode: 2, original: 1 });
+  });
+
+  it('counts a parked message once as failed and parked, and each hand-over as an attempt', async () => {
+    const q = await admin.queue(uniqueName('counted'));
+    const parking = admin.track('queue', uniqueName('parking'));
+    await admin.publishNumbered(q, 2, 'c', Buffer.from('x'));
+    const { h, out } = startReceiver({ QueueName: q, RedeliveryDelay: '10,20', MaxAttempts: '3', ParkingQueue: parking });
+    downstream(out, (m) => ({ outcome: m.headers.JMSMessageID === 'c0' ? 'failed' : 'done' }));
+    await waitForCounts(parking, (c) => c.ready === 1, 'the parked message');
+    await waitFor(() => h.status.parked() === 1, 'the status counts it parked');
+    expect({ counters: h.status.get().counters, totals: { in: h.status.totals.in, done: h.status.totals.done, failed: h.status.totals.failed } }).toMatchObject({
+      counters: { received: 2, attempts: 4, failedAttempts: 3, failed: 1, parked: 1, acked: 2 },
+      totals: { in: 2, done: 1, failed: 1 },
+    });
+  });
+
+  it('declares its default parking queue, named after the receiver, when MaxAttempts is set without a DeadLetterExchange', async () => {
+    const q = await admin.queue(uniqueName('default-parking'));
+    admin.track('queue', 'xroute.parked.rcvr_test');
+    const { h } = startReceiver({ QueueName: q, MaxAttempts: '3' });
+    await waitFor(() => h.status.status === 'RUNNING', 'running');
+    expect(await queueCounts('xroute.parked.rcvr_test')).toMatchObject({ ready: 0 });
   });
 
   it('loses nothing: with random failures every message ends acked exactly once or dead-lettered', async () => {

@@ -83,7 +83,7 @@ describe('admin endpoint', () => {
   it('answers /readyz with 503 naming each component that is not ready and why', async () => {
     const r = await get('/readyz');
     expect(r.code).toBe(503);
-    expect(JSON.parse(r.text)).toEqual({ ready: false, degraded: false, notReady: [{ component: 'rcvr', status: 'READY' }], stuckLinks: [] });
+    expect(JSON.parse(r.text)).toEqual({ ready: false, degraded: false, notReady: [{ component: 'rcvr', status: 'READY' }], stuckLinks: [], parked: [] });
   });
 
   it('reports components, links and totals in /status', async () => {

@@ -38,3 +38,22 @@ describe('AmqpReceiver redelivery policy configuration', () => {
     expect(receiver({ DeadLetterRoutingKey: 'x' })).toEqual([expect.objectContaining({ property: 'DeadLetterRoutingKey', message: expect.stringContaining('DeadLetterExchange') })]);
   });
 });
+
+describe('AmqpReceiver parking queue configuration', () => {
+  it('parks in xroute.parked.<Name> when MaxAttempts is set without a DeadLetterExchange', () => {
+    expect(readReceiverSettings('rcvr_orders', { QueueName: 'q', MaxAttempts: '3' }, '.', 10).redelivery.parkingQueue).toBe('xroute.parked.rcvr_orders');
+  });
+
+  it('parks in the ParkingQueue named', () => {
+    expect(readReceiverSettings('r', { QueueName: 'q', MaxAttempts: '3', ParkingQueue: 'orders.parked' }, '.', 10).redelivery.parkingQueue).toBe('orders.parked');
+  });
+
+  it('parks nothing without MaxAttempts, with a DeadLetterExchange, or with FailurePolicy dead-letter', () => {
+    const parking = (extra: Record<string, unknown>) => readReceiverSettings('r', { QueueName: 'q', ...extra }, '.', 10).redelivery.parkingQueue;
+    expect([parking({}), parking({ MaxAttempts: '3', DeadLetterExchange: 'dlx' }), parking({ MaxAttempts: '3', FailurePolicy: 'dead-letter' })]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('rejects an empty ParkingQueue, naming the property', () => {
+    expect(receiver({ MaxAttempts: '3', ParkingQueue: '' })).toEqual([expect.objectContaining({ property: 'ParkingQueue' })]);
+  });
+});

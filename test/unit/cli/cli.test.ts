@@ -159,7 +159,7 @@ describe('strict options for every command (from the command table, so a new com
   const stringOptions = COMMANDS.flatMap((c) => Object.entries(c.options).filter(([, o]) => o.type === 'string').map(([option]) => [c.name, option] as const));
 
   it('covers every command xroute has', () => {
-    expect(names).toEqual(['run', 'validate', 'eval', 'schema', 'status', 'reload']);
+    expect(names).toEqual(['run', 'validate', 'eval', 'schema', 'status', 'reload', 'parked']);
   });
 
   it.each(names)('rejects an unknown flag of %s with exit code 2, the problem and its usage line', async (command) => {

@@ -118,7 +118,7 @@ describe('the admin endpoint of a --keep-running file flow (process)', () => {
     await waitFor(async () => (await receiver())?.status === 'STOPPED', 'the file receiver at the end of its file', 20_000);
     expect(await receiver()).toMatchObject({ status: 'STOPPED', detail: 'end of stream' });
     const res = await fetch(`${url}/readyz`);
-    expect([res.status, await res.json()]).toEqual([200, { ready: true, degraded: false, notReady: [], stuckLinks: [] }]);
+    expect([res.status, await res.json()]).toEqual([200, { ready: true, degraded: false, notReady: [], stuckLinks: [], parked: [] }]);
   }, 60_000);
 
   it('answers HEAD /events with the headers of the stream and ends', async () => {
