@@ -6,6 +6,8 @@
  *   GET /status   the flow status as JSON
  *   GET /metrics  Prometheus text format (prom-client)
  *   GET /events   the status as server-sent events, every second (the status page's feed)
+ *   GET /components/NAME  one component's details: status, configuration and recent errors (the page's details)
+ *   GET|POST /trace       the components whose messages are traced; POST turns a trace on or off (trace-route.ts)
  *   GET /         the live status page
  * Everything that leaves it is masked like the logs (configured secrets, URI passwords, secret keys).
  * It binds only where it is told; 127.0.0.1 is the documented choice.
@@ -17,6 +19,7 @@ import { Logger, silentLogger } from '../logging/logger';
 import { redact, redactText } from '../logging/redact';
 import { flowMetrics } from './metrics';
 import { STATUS_PAGE_HTML } from './status-page';
+import { AdminGuard, handleTraceRoute, loopbackChanges } from './trace-route';
 
 export class AdminAddressError extends Error {
   constructor(
@@ -65,9 +68,14 @@ export interface BoundAdminServer extends AdminServer {
   serve(flow: Flow): void;
 }
 
+export interface AdminServerOptions {
+  /** Decides who may read and who may change (POST /trace); default: reads from anywhere, changes from loopback. */
+  readonly guard?: AdminGuard;
+}
+
 /** Binds the endpoint and serves `flow` on it. */
-export async function startAdminServer(flow: Flow, address: AdminAddress, logger: Logger = silentLogger): Promise<AdminServer> {
-  const server = await bindAdminServer(address, logger);
+export async function startAdminServer(flow: Flow, address: AdminAddress, logger: Logger = silentLogger, options: AdminServerOptions = {}): Promise<AdminServer> {
+  const server = await bindAdminServer(address, logger, options);
   server.serve(flow);
   return server;
 }
@@ -76,7 +84,8 @@ export async function startAdminServer(flow: Flow, address: AdminAddress, logger
  * Binds the endpoint before any flow exists, so that `xroute run` fails on a port already taken before a
  * receiver takes a message; until `serve`, every route answers 503 "starting".
  */
-export async function bindAdminServer(address: AdminAddress, logger: Logger = silentLogger): Promise<BoundAdminServer> {
+export async function bindAdminServer(address: AdminAddress, logger: Logger = silentLogger, options: AdminServerOptions = {}): Promise<BoundAdminServer> {
+  const guard = options.guard ?? loopbackChanges;
   let served: { flow: Flow; metrics: ReturnType<typeof flowMetrics> } | undefined;
   const streams = new Set<http.ServerResponse>();
   const json = (res: http.ServerResponse, code: number, body: unknown) => {
@@ -85,6 +94,10 @@ export async function bindAdminServer(address: AdminAddress, logger: Logger = si
   };
   const server = http.createServer((req, res) => {
     const route = (req.url ?? '/').split('?')[0];
+    if (route === '/trace' && served !== undefined) {
+      handleTraceRoute(served.flow, req, res, guard);
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' });
       res.end();
@@ -132,8 +145,23 @@ export async function bindAdminServer(address: AdminAddress, logger: Logger = si
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
         res.end(STATUS_PAGE_HTML);
         return;
-      default:
-        json(res, 404, { error: `no route ${route}; routes: /healthz /readyz /status /metrics /events /` });
+      default: {
+        const component = /^\/components\/([^/]+)$/.exec(route);
+        if (component !== null) {
+          let name: string;
+          try {
+            name = decodeURIComponent(component[1]);
+          } catch {
+            json(res, 400, { error: `${route}: the component name is not a valid percent-encoded name` });
+            return;
+          }
+          const details = flow.componentDetails(name);
+          if (details !== undefined) json(res, 200, details);
+          else json(res, 404, { error: redactText(`no component ${JSON.stringify(name)}; components: ${flow.status().components.map((c) => c.name).join(', ')}`) });
+          return;
+        }
+        json(res, 404, { error: `no route ${route}; routes: /healthz /readyz /status /metrics /events /components/NAME /trace /` });
+      }
     }
   });
   const ticker = setInterval(() => {

@@ -1,0 +1,166 @@
+/**
+ * Issue 28 item 2 in a real browser (Debian's chromium driven by playwright-core): a RabbitMQ flow whose persister's
+ * exchange is deleted mid-run. The page turns the stuck link red and the receiver upstream amber within 2 s of
+ * /status reporting it, a click on the persister shows its details (endpoint, next retry, its last errors with
+ * times, its masked configuration), and once the exchange is back the page is green again and every message has
+ * arrived. The browser asks nothing of any host but the admin endpoint. Screenshots of the page, stuck and green,
+ * go to .tmp/ (git-ignored) for `npm run screenshots` (test/support/screenshots.js) to copy into docs/.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import * as path from 'path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { buildTopology } from '../../../src/config/topology';
+import { Flow } from '../../../src/runtime/flow';
+import { AdminServer, parseAdminAddress, startAdminServer } from '../../../src/admin/admin-server';
+import { defaultRegistry } from '../../../actors';
+import { waitFor } from '../../support/component-harness';
+import { ensureChromium } from '../../support/debian-packages';
+import { Admin, uniqueName, waitForCounts } from '../amqp/amqp-kit';
+
+jest.setTimeout(120_000);
+
+const GREEN = '#24a148';
+const AMBER = '#f1c21b';
+const RED = '#da1e28';
+const ARTIFACTS = path.resolve(__dirname, '../../../.tmp');
+const SECRET = 'guest';
+const BEFORE = 3;
+const DURING = 20;
+
+describe('status page in chromium: a persister whose exchange disappears mid-run', () => {
+  let admin: Admin;
+  let flow: Flow;
+  let server: AdminServer;
+  let browser: BrowserContext;
+  let page: Page;
+  let profile: string;
+  let source: string;
+  let exchange: string;
+  let target: string;
+  const requested: string[] = [];
+
+  beforeAll(async () => {
+    const executablePath: string = ensureChromium();
+    admin = await Admin.open();
+    source = await admin.queue(uniqueName('page.src'));
+    exchange = await admin.exchange(uniqueName('page.out'), 'direct');
+    target = await admin.queue(uniqueName('page.dst'));
+    await admin.ch.bindQueue(target, exchange, 'k');
+    const registry = defaultRegistry();
+    const topology = buildTopology(
+      {
+        Name: 'orders',
+        Supervision: { FatalRetrySeconds: '1' },
+        Receiver: ['rcvr_orders'],
+        Persister: ['pstr_store'],
+        rcvr_orders: { ClassName: 'receiver.AmqpReceiver', URI: `amqp://guest:${SECRET}@127.0.0.1:5672/`, QueueName: source, IsPassive: 'true', XAMode: '1', LinkName: 'orders' },
+        pstr_store: { ClassName: 'persister.AmqpPersister', URI: 'amqp://127.0.0.1:5672/', Username: 'guest', Password: SECRET, ExchangeName: exchange, RoutingKey: 'k', IsPassive: 'true', LinkName: 'orders', Capacity: '8' },
+      },
+      '/t/orders.json',
+      registry,
+    );
+    flow = Flow.start(topology, { registry });
+    server = await startAdminServer(flow, parseAdminAddress('127.0.0.1:0'));
+
+    const { chromium } = await import('playwright-core');
+    profile = mkdtempSync(path.join(tmpdir(), 'xroute-chromium-'));
+    browser = await chromium.launchPersistentContext(profile, {
+      executablePath,
+      headless: true,
+      viewport: { width: 1300, height: 760 },
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    browser.on('request', (r) => requested.push(r.url()));
+    page = browser.pages()[0] ?? (await browser.newPage());
+    await waitFor(() => flow.status().components.every((c) => c.status === 'RUNNING'), 'the flow to run', 20_000);
+    await page.goto(server.url);
+  }, 900_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+    await server?.close();
+    await flow?.stop({ drainMs: 1000 });
+    await admin?.cleanup();
+  }, 60_000);
+
+  /** What the page shows for a component or a link: its colour and health. */
+  const seen = (kind: 'component' | 'link', name: string) =>
+    page.evaluate(
+      ([k, n]) => {
+        // runs in the page; the project compiles without the DOM library, so the page's document is typed here
+        interface PageNode {
+          querySelector(selector: string): PageNode | null;
+          getAttribute(name: string): string | null;
+        }
+        const { document } = globalThis as unknown as { document: PageNode };
+        const g = document.querySelector(`g[data-${k}="${n}"]`);
+        const frame = g?.querySelector(k === 'component' ? 'rect.state' : 'rect.frame');
+        return { health: g?.getAttribute('data-health') ?? null, colour: frame?.getAttribute('stroke') ?? null };
+      },
+      [kind, name] as const,
+    );
+
+  const waitSeen = async (kind: 'component' | 'link', name: string, want: { health: string; colour: string }, timeoutMs: number) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const s = await seen(kind, name);
+      if (s.health === want.health && s.colour === want.colour) return s;
+      if (Date.now() > deadline) throw new Error(`the page shows ${kind} ${name} as ${JSON.stringify(s)}, not ${JSON.stringify(want)}, after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+
+  it('draws the healthy flow green, with the rates on its edges', async () => {
+    await admin.publish('', source, Array.from({ length: BEFORE }, (_, i) => `before ${i}`));
+    await waitForCounts(target, (c) => c.ready === BEFORE, `${BEFORE} messages in the target`);
+    expect(await waitSeen('component', 'rcvr_orders', { health: 'ok', colour: GREEN }, 5000)).toBeTruthy();
+    expect(await waitSeen('link', 'orders', { health: 'ok', colour: '#8b95a1' }, 5000)).toBeTruthy();
+    expect(await page.locator('text.edge-rate[data-link="orders"]').allTextContents()).toEqual([expect.stringMatching(/^[\d.]+\/s$/), expect.stringMatching(/^[\d.]+\/s$/)]);
+  });
+
+  it('turns the stuck link red and the receiver upstream amber within 2 s of /status reporting it', async () => {
+    await admin.ch.deleteExchange(exchange);
+    await admin.publish('', source, Array.from({ length: DURING }, (_, i) => `during ${i}`));
+    await waitFor(() => flow.status().stuckLinks.length > 0, '/status to report the stuck link', 30_000);
+    const reported = Date.now();
+    await waitSeen('link', 'orders', { health: 'red', colour: RED }, 2000);
+    await waitSeen('component', 'rcvr_orders', { health: 'amber', colour: AMBER }, 2000 - (Date.now() - reported));
+    const ms = Date.now() - reported;
+    process.stdout.write(`status page: stuck link red, receiver amber ${ms} ms after /status reported it\n`);
+    expect(ms).toBeLessThan(2000);
+    expect(await page.locator('g[data-link="orders"] .link-state').textContent()).toMatch(/^STUCK: consumer-not-running/);
+  });
+
+  it('shows the failing persister’s details on a click: endpoint, next retry, last errors with times, masked configuration', async () => {
+    await page.click('g[data-component="pstr_store"]');
+    await page.waitForSelector('#details[data-component="pstr_store"] ol.errors li');
+    await waitFor(async () => (await page.locator('#details .detail-retry').count()) > 0, 'the next retry in the details', 5000);
+    const endpoint = await page.locator('#details .detail-endpoint').allTextContents();
+    const errors = await page.locator('#details ol.errors li').allTextContents();
+    const config = JSON.parse((await page.locator('#details pre.config').textContent()) ?? '{}') as Record<string, string>;
+    expect({ endpoint, config: { ExchangeName: config.ExchangeName, Password: config.Password } }).toEqual({ endpoint: ['amqp://127.0.0.1:5672/', exchange, 'k'], config: { ExchangeName: exchange, Password: '***' } });
+    expect(errors[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z .*(NOT_FOUND|404|no exchange)/i);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'status-page-stuck.png') });
+  });
+
+  it('turns green again once the exchange is back, and every message arrives', async () => {
+    await admin.exchange(exchange, 'direct');
+    await admin.ch.bindQueue(target, exchange, 'k');
+    await waitSeen('link', 'orders', { health: 'ok', colour: '#8b95a1' }, 20_000);
+    await waitSeen('component', 'rcvr_orders', { health: 'ok', colour: GREEN }, 5000);
+    await waitSeen('component', 'pstr_store', { health: 'ok', colour: GREEN }, 5000);
+    await waitForCounts(target, (c) => c.ready === BEFORE + DURING, `${BEFORE + DURING} messages in the target`, 20_000);
+    const bodies = new Set((await admin.drain(target)).map((m) => m.content.toString()));
+    expect(bodies.size).toBe(BEFORE + DURING);
+    await page.click('#details button');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'status-page.png') });
+  });
+
+  it('asks nothing of any host but the admin endpoint', () => {
+    expect(requested.length).toBeGreaterThan(0);
+    expect(requested.filter((u) => !u.startsWith(`${server.url}/`))).toEqual([]);
+  });
+});
