@@ -29,13 +29,13 @@ export const STATUS_PAGE_HTML = String.raw`<!doctype html>
   #banner.failed { background: #fff1f1; border-color: #ffb3b8; }
   main { padding: 16px 20px; }
   svg text { font: 12px system-ui, sans-serif; }
-  svg .component { cursor: pointer; }
+  svg .component { cursor: pointer; outline: none; }
   svg .edge-rate { font-size: 11px; fill: #525a63; }
   .legend span { display: inline-block; margin-right: 14px; }
   .legend i { display: inline-block; width: 12px; height: 12px; border-radius: 3px; margin-right: 4px; vertical-align: -1px; }
   .panes { display: flex; flex-wrap: wrap; gap: 20px; align-items: flex-start; }
   #graph { flex: none; }
-  #details { display: none; min-width: 320px; max-width: 440px; background: #fff; border: 1px solid #c1c7cd; border-radius: 6px; padding: 10px 14px; }
+  #details { display: none; flex: 1 1 320px; max-width: 460px; background: #fff; border: 1px solid #c1c7cd; border-radius: 6px; padding: 10px 14px; }
   #details h2 { font-size: 16px; margin: 0 0 6px; }
   #details dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 10px; margin: 0; }
   #details dt { color: #525a63; } #details dd { margin: 0; overflow-wrap: anywhere; }

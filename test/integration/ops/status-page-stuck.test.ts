@@ -6,16 +6,15 @@
  * arrived. The browser asks nothing of any host but the admin endpoint. Screenshots of the page, stuck and green,
  * go to .tmp/ (git-ignored) for `npm run screenshots` (test/support/screenshots.js) to copy into docs/.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'fs';
-import { tmpdir } from 'os';
+import { mkdirSync } from 'fs';
 import * as path from 'path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { buildTopology } from '../../../src/config/topology';
 import { Flow } from '../../../src/runtime/flow';
 import { AdminServer, parseAdminAddress, startAdminServer } from '../../../src/admin/admin-server';
 import { defaultRegistry } from '../../../actors';
 import { waitFor } from '../../support/component-harness';
-import { ensureChromium } from '../../support/debian-packages';
+import { HeadlessChromium, openChromium } from '../../support/headless-chromium';
 import { Admin, uniqueName, waitForCounts } from '../amqp/amqp-kit';
 
 jest.setTimeout(120_000);
@@ -32,16 +31,13 @@ describe('status page in chromium: a persister whose exchange disappears mid-run
   let admin: Admin;
   let flow: Flow;
   let server: AdminServer;
-  let browser: BrowserContext;
+  let browser: HeadlessChromium;
   let page: Page;
-  let profile: string;
   let source: string;
   let exchange: string;
   let target: string;
-  const requested: string[] = [];
 
   beforeAll(async () => {
-    const executablePath: string = ensureChromium();
     admin = await Admin.open();
     source = await admin.queue(uniqueName('page.src'));
     exchange = await admin.exchange(uniqueName('page.out'), 'direct');
@@ -63,23 +59,14 @@ describe('status page in chromium: a persister whose exchange disappears mid-run
     flow = Flow.start(topology, { registry });
     server = await startAdminServer(flow, parseAdminAddress('127.0.0.1:0'));
 
-    const { chromium } = await import('playwright-core');
-    profile = mkdtempSync(path.join(tmpdir(), 'xroute-chromium-'));
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath,
-      headless: true,
-      viewport: { width: 1300, height: 760 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    browser.on('request', (r) => requested.push(r.url()));
-    page = browser.pages()[0] ?? (await browser.newPage());
+    browser = await openChromium({ width: 1300, height: 760 });
+    page = browser.page;
     await waitFor(() => flow.status().components.every((c) => c.status === 'RUNNING'), 'the flow to run', 20_000);
     await page.goto(server.url);
   }, 900_000);
 
   afterAll(async () => {
     await browser?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
     await server?.close();
     await flow?.stop({ drainMs: 1000 });
     await admin?.cleanup();
@@ -160,7 +147,7 @@ describe('status page in chromium: a persister whose exchange disappears mid-run
   });
 
   it('asks nothing of any host but the admin endpoint', () => {
-    expect(requested.length).toBeGreaterThan(0);
-    expect(requested.filter((u) => !u.startsWith(`${server.url}/`))).toEqual([]);
+    expect(browser.requested.length).toBeGreaterThan(0);
+    expect(browser.requested.filter((u) => !u.startsWith(`${server.url}/`))).toEqual([]);
   });
 });
