@@ -42,6 +42,7 @@ import { JOB_NODE_SCHEMA, unknownRulesetKeys } from './job-node-schema';
 import { SharedLimits } from './job-node-shared-limits';
 import { RedisSharedState } from './job-node-shared-redis';
 import { redactText } from '../../src/logging/redact';
+import { traceIdOf } from '../../src/runtime/message-trace';
 
 type Request = Taken<Message>;
 
@@ -122,6 +123,8 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
   private shared: SharedLimits | undefined;
   /** With SharedState: each request's group and key, computed once before it enters the scheduler. */
   private readonly matcher: (msg: Message) => number;
+  /** Debug lines (the ruleset matched, what became of the job, the worker chosen) are built only when the log writes them. */
+  private readonly debug: boolean;
   private readonly routes = new WeakMap<Request, { group: number; key: string | undefined }>();
   private consumer!: QueueConsumer;
   /** Set by drain(): requests put back into the input, whose later returns are ignored. */
@@ -135,6 +138,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     this.notice = env.outlinks[NOTICE_OUTLINK];
     this.bypass = env.outlinks[BYPASS_OUTLINK];
     this.workers = env.outlinks.slice(FIRST_WORKER_OUTLINK);
+    this.debug = env.logger.isDebugEnabled();
     this.matcher = rulesetMatcher(settings.rulesets, (ruleset, error) => env.logger.error('ruleset filter failed; message goes to nohit', { ruleset, error: describeError(error) }));
   }
 
@@ -247,11 +251,16 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
       return false;
     }
     const admission = this.scheduler.submit(request);
+    if (this.debug) {
+      const ruleset = admission.kind === 'bypass' || admission.kind === 'dropped' ? this.settings.rulesets[admission.group].name : this.rulesetName(admission.job);
+      env.logger.debug('ruleset matched', { id: traceIdOf(request.item), ruleset, admission: admission.kind });
+    }
     if (this.shared !== undefined && admission.kind !== 'bypass') this.shared.balance(admission.kind === 'dropped' ? admission.group : admission.job.group);
     switch (admission.kind) {
       case 'bypass':
         env.status.count('bypassed');
         displayMessage(env.logger, `bypassed (${this.settings.rulesets[admission.group].name})`, request.item, this.settings.displayMask, this.settings.stringProperty);
+        env.status.totals.trace?.routed(request.item, this.bypass.name);
         this.sendBypass(request);
         return false;
       case 'pending':
@@ -374,6 +383,8 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
         env.status.count('pending', -1);
         env.status.count('active');
         displayMessage(env.logger, `scheduled (${this.rulesetName(event.job)}) on ${this.workers[event.job.worker].name}`, event.job.payload.item, this.settings.displayMask, this.settings.stringProperty);
+        env.status.totals.trace?.routed(event.job.payload.item, this.workers[event.job.worker].name);
+        if (this.debug) env.logger.debug('outlink chosen', { id: traceIdOf(event.job.payload.item), job: event.job.id, ruleset: this.rulesetName(event.job), outlink: this.workers[event.job.worker].name });
         this.escalateFor(event.job, event.job.worker, { status: 'SCHEDULED', priority: 'INFO', progress: '0' }, now);
         return;
       }

@@ -98,6 +98,8 @@ export class AmqpReceiver implements Behaviour<never> {
   /** Failed deliveries waiting for their next attempt (held unacked). */
   private waitingRetry = 0;
   private failures!: FailureSummary;
+  /** Debug lines (ack and nack sent, retry scheduled) are built only when the log writes them. */
+  private debug = false;
 
   constructor(
     private readonly env: ComponentEnv,
@@ -107,6 +109,7 @@ export class AmqpReceiver implements Behaviour<never> {
   start(ctx: ActorContext<never>): void {
     this.ctx = ctx;
     const env = this.env;
+    this.debug = env.logger.isDebugEnabled();
     this.output = outputOf(env);
     this.byCell = new Array<Delivery | undefined>(this.output.capacity).fill(undefined);
     this.failures = new FailureSummary(env.logger, env.name, 'messages failed', { setTimeout: (fn, ms) => ctx.setTimeout(fn, ms) });
@@ -398,6 +401,7 @@ export class AmqpReceiver implements Behaviour<never> {
       return;
     }
     this.env.status.count('acked');
+    if (this.debug) this.env.logger.debug('ack sent', { queue: d.session.queue, deliveryTag: d.m.fields.deliveryTag, messageId: d.m.properties.messageId });
     this.scheduleFlush(d.session);
   }
 
@@ -407,6 +411,7 @@ export class AmqpReceiver implements Behaviour<never> {
       return;
     }
     this.env.status.count('deadLettered');
+    if (this.debug) this.env.logger.debug('nack sent (no requeue)', { queue: d.session.queue, deliveryTag: d.m.fields.deliveryTag, messageId: d.m.properties.messageId });
     this.scheduleFlush(d.session);
   }
 
@@ -463,6 +468,7 @@ export class AmqpReceiver implements Behaviour<never> {
     const delay = d.parked ? this.s.redelivery.backoff.maxMs : d.backoff.next();
     this.waitingRetry++;
     this.env.status.count('redeliveries');
+    if (this.debug) this.env.logger.debug('retry scheduled', { queue: d.session.queue, messageId: d.m.properties.messageId, attempts: d.failures, delayMs: delay });
     this.ctx.setTimeout(() => {
       this.waitingRetry--;
       if (!d.session.alive || this.stopping) return; // the broker redelivers it

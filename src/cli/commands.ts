@@ -9,6 +9,7 @@ import { Flow } from '../runtime/flow';
 import { ConfigError, ConfigProblem, describeFileError, formatProblem, JsonSyntaxError } from '../config/errors';
 import { buildTopology, isTopologyJson, validateComponentJson } from '../config/topology';
 import { parseJsonText } from '../config/json-file';
+import { didYouMean } from '../config/did-you-mean';
 import { topologySchema } from '../config/topology-schema';
 import { Logger } from '../logging/logger';
 import { whenFlowFinished } from './flow-finished';
@@ -113,6 +114,12 @@ export async function runCommand(file: string, registry: ComponentRegistry, io: 
     return 1;
   }
   const topology = buildTopology(json, abs, registry);
+  const untraceable = (options.operations?.trace ?? []).filter((name) => !topology.components.some((c) => c.name === name));
+  if (untraceable.length > 0) {
+    const names = topology.components.map((c) => c.name);
+    writeln(io.stderr, `xroute run: --trace: the flow has no component ${untraceable.map((n) => JSON.stringify(n) + didYouMean(n, names)).join(', ')}; components: ${names.join(', ')}`);
+    return 1;
+  }
   let operations;
   try {
     operations = await bindRunOperations(options.operations ?? {}, logger);
@@ -120,7 +127,7 @@ export async function runCommand(file: string, registry: ComponentRegistry, io: 
     writeln(io.stderr, `xroute run: ${adminBindFailure(e, options.operations?.admin)}; nothing was started`);
     return 1;
   }
-  const flow = Flow.start(topology, { registry, logger });
+  const flow = Flow.start(topology, { registry, logger, trace: options.operations?.trace });
   const ops = operations.start(flow);
   // A service runs until it is told to stop, even when no socket or timer of its components is open.
   const keepAlive = setInterval(() => undefined, 1 << 30);

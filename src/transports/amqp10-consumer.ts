@@ -140,9 +140,12 @@ export class Amqp10Consumer {
   private readonly failureBackoff: Backoff;
   /** Failed deliveries waiting for their delayed release/modified settlement. */
   private heldFailures = 0;
+  /** Debug lines (settlement sent, retry scheduled) are built only when the log writes them. */
+  private readonly debug: boolean;
 
   constructor(private readonly o: ConsumerOptions) {
     this.failureBackoff = new Backoff(o.redelivery);
+    this.debug = o.logger.isDebugEnabled();
     this.reconnector = new Reconnector<Session>({
       name: o.name,
       connect: () => this.connect(),
@@ -474,15 +477,18 @@ export class Amqp10Consumer {
       delivery.accept();
       this.failureBackoff.reset();
       this.o.status.count('acked');
+      if (this.debug) this.o.logger.debug('ack sent (accepted)', { component: this.o.name, address: s.plan.address, deliveryId: delivery.id });
       return;
     }
     this.o.status.count('failed');
     if (this.o.failedOutcome === 'reject') {
       delivery.reject({ condition: 'xroute:processing-failed', description: `${this.o.name}: downstream gave up on the message` });
+      if (this.debug) this.o.logger.debug('nack sent (rejected)', { component: this.o.name, address: s.plan.address, deliveryId: delivery.id });
       return;
     }
     // Released or modified, the broker redelivers it at once: wait first, holding it unsettled.
     const delay = this.failureBackoff.next();
+    if (this.debug) this.o.logger.debug('retry scheduled: the message is settled for redelivery after a delay', { component: this.o.name, address: s.plan.address, deliveryId: delivery.id, outcome: this.o.failedOutcome, delayMs: delay });
     this.heldFailures++;
     this.o.status.count('redeliveries');
     this.o.timers.setTimeout(
