@@ -54,20 +54,16 @@ export function parseTraceRequest(text: string): { components: string[]; on: boo
   return { components: components as string[], on: trace === 'on' };
 }
 
+/** The body as text, or undefined once it passes `limit` bytes (the rest is read and dropped, not kept). */
 function readBody(req: http.IncomingMessage, limit: number): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
-        resolve(undefined);
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
+      if (size <= limit) chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(size <= limit ? Buffer.concat(chunks).toString('utf8') : undefined));
     req.on('error', reject);
   });
 }

@@ -117,7 +117,7 @@ export async function runCommand(file: string, registry: ComponentRegistry, io: 
   const untraceable = (options.operations?.trace ?? []).filter((name) => !topology.components.some((c) => c.name === name));
   if (untraceable.length > 0) {
     const names = topology.components.map((c) => c.name);
-    writeln(io.stderr, `xroute run: --trace: the flow has no component ${untraceable.map((n) => JSON.stringify(n) + didYouMean(n, names)).join(', ')}; components: ${names.join(', ')}`);
+    writeln(io.stderr, `xroute run: --trace: the flow has no component ${untraceable.map((n) => JSON.stringify(n) + didYouMean(n, names)).join(', ')} (components: ${names.join(', ')}); nothing was started`);
     return 1;
   }
   let operations;
