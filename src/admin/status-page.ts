@@ -12,7 +12,7 @@
 import { layoutFlow } from './flow-layout';
 
 /** Box sizes the page lays the graph out with (a pool's box grows by one row per child shown). */
-const BOX = { width: 200, height: 78, childRow: 16, maxChildren: 8 };
+const BOX = { width: 190, height: 78, childRow: 16, maxChildren: 8, gapX: 64 };
 
 export const STATUS_PAGE_HTML = String.raw`<!doctype html>
 <html lang="en">
@@ -31,6 +31,7 @@ export const STATUS_PAGE_HTML = String.raw`<!doctype html>
   svg text { font: 12px system-ui, sans-serif; }
   svg .component { cursor: pointer; outline: none; }
   svg .edge-rate { font-size: 11px; fill: #525a63; }
+  svg .link-state { font-size: 11px; }
   .legend span { display: inline-block; margin-right: 14px; }
   .legend i { display: inline-block; width: 12px; height: 12px; border-radius: 3px; margin-right: 4px; vertical-align: -1px; }
   .panes { display: flex; flex-wrap: wrap; gap: 20px; align-items: flex-start; }
@@ -104,7 +105,7 @@ export const STATUS_PAGE_HTML = String.raw`<!doctype html>
       layout = layoutFlow({
         components: status.components.map(function (c) { return { name: c.name, className: c.className, role: c.role, height: heightOf(c) }; }),
         links: status.links,
-      }, { boxWidth: BOX.width, boxHeight: BOX.height, gapX: 80 });
+      }, { boxWidth: BOX.width, boxHeight: BOX.height, gapX: BOX.gapX });
     }
     return layout;
   }
@@ -139,8 +140,9 @@ export const STATUS_PAGE_HTML = String.raw`<!doctype html>
       if (e.bounce) { attrs['marker-start'] = marker; attrs['stroke-dasharray'] = '6 3'; attrs['data-bounce'] = 'true'; }
       svg.appendChild(el('path', attrs));
       var a = e.points[e.points.length - 2], b = e.points[e.points.length - 1];
-      var label = (e.direction === 'in' ? rate(l.rate.in1s) : rate(l.rate.out1s)) + '/s' + (e.bounce && e.direction === 'out' ? ' ⇄ bounce' : '');
-      svg.appendChild(el('text', { class: 'edge-rate', 'data-link': e.link, 'data-direction': e.direction, x: (a.x + b.x) / 2 - 14, y: (a.y + b.y) / 2 - 5 }, label));
+      var label = (e.direction === 'in' ? rate(l.rate.in1s) : rate(l.rate.out1s)) + '/s';
+      svg.appendChild(el('text', { class: 'edge-rate', 'data-link': e.link, 'data-direction': e.direction, x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 - 5, 'text-anchor': 'middle' }, label));
+      if (e.bounce && e.direction === 'out') svg.appendChild(el('text', { class: 'edge-rate bounce', x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 + 14, 'text-anchor': 'middle' }, '⇄ bounce'));
     });
 
     status.links.forEach(function (l) {
@@ -170,7 +172,7 @@ export const STATUS_PAGE_HTML = String.raw`<!doctype html>
       g.appendChild(el('text', { x: p.x + 8, y: p.y + 18, 'font-weight': 'bold' }, c.name));
       g.appendChild(el('text', { x: p.x + 8, y: p.y + 34 }, c.className));
       var retry = retryText(c);
-      g.appendChild(el('text', { class: 'state-text', x: p.x + 8, y: p.y + 52 }, c.status + (retry ? ' · ' + retry : ' · restarts ' + c.restarts + ' · done ' + c.messages.done)));
+      g.appendChild(el('text', { class: 'state-text', x: p.x + 8, y: p.y + 52 }, c.status + (retry ? ' · ' + retry : (c.restarts > 0 ? ' · restarts ' + c.restarts : '') + ' · done ' + c.messages.done)));
       g.appendChild(el('text', { class: 'flow-text', x: p.x + 8, y: p.y + 68 }, 'in flight ' + c.inFlight + ' · ' + rate(c.rate.out1s) + '/s'));
       if (c.parked) {
         g.appendChild(el('circle', { cx: p.x + p.width - 16, cy: p.y + 16, r: 12, fill: RED }));
