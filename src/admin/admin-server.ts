@@ -94,17 +94,17 @@ export async function bindAdminServer(address: AdminAddress, logger: Logger = si
   };
   const server = http.createServer((req, res) => {
     const route = (req.url ?? '/').split('?')[0];
-    if (route === '/trace' && served !== undefined) {
+    if (served === undefined) {
+      json(res, 503, { error: 'the flow is starting' });
+      return;
+    }
+    if (route === '/trace') {
       handleTraceRoute(served.flow, req, res, guard);
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' });
       res.end();
-      return;
-    }
-    if (served === undefined) {
-      json(res, 503, { error: 'the flow is starting' });
       return;
     }
     const { flow, metrics } = served;
