@@ -250,17 +250,15 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
       this.giveBack(request); // cleared for admission (SharedState) after the drain began
       return false;
     }
+    if (this.debug) env.logger.debug('ruleset matched', { id: traceIdOf(request.item), ruleset: this.settings.rulesets[this.routeOf(request).group].name });
     const admission = this.scheduler.submit(request);
-    if (this.debug) {
-      const ruleset = admission.kind === 'bypass' || admission.kind === 'dropped' ? this.settings.rulesets[admission.group].name : this.rulesetName(admission.job);
-      env.logger.debug('ruleset matched', { id: traceIdOf(request.item), ruleset, admission: admission.kind });
-    }
     if (this.shared !== undefined && admission.kind !== 'bypass') this.shared.balance(admission.kind === 'dropped' ? admission.group : admission.job.group);
     switch (admission.kind) {
       case 'bypass':
         env.status.count('bypassed');
         displayMessage(env.logger, `bypassed (${this.settings.rulesets[admission.group].name})`, request.item, this.settings.displayMask, this.settings.stringProperty);
         env.status.totals.trace?.routed(request.item, this.bypass.name);
+        if (this.debug) env.logger.debug('outlink chosen', { id: traceIdOf(request.item), ruleset: this.settings.rulesets[admission.group].name, outlink: this.bypass.name });
         this.sendBypass(request);
         return false;
       case 'pending':
