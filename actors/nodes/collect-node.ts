@@ -20,6 +20,7 @@ import { Outcome, Taken, XQueue } from '../../src/xqueue/xqueue';
 import { parsePartition } from '../../src/xqueue/partition';
 import { displayMessage } from '../../src/logging/display';
 import { traceIdOf } from '../../src/runtime/message-trace';
+import { debugEnabled } from '../../src/logging/logger';
 import { OutlinkSender } from './outlink-sender';
 import { rulesetMatcher } from './job-node-config';
 import { COLLECT_NODE_SCHEMA } from './collect-node-schema';
@@ -91,7 +92,7 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
     private readonly settings: CollectNodeSettings,
   ) {
     this.input = inputOf(env);
-    this.debug = env.logger.isDebugEnabled();
+    this.debug = debugEnabled(env.logger);
     // As in the original, a message whose filter evaluation fails goes to the failure outlink (-1).
     this.match = rulesetMatcher(settings.rulesets, (ruleset, error) => env.logger.error('ruleset filter failed; message goes to the failure outlink', { ruleset, error: describeError(error) }), -1);
   }

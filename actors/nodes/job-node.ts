@@ -43,6 +43,7 @@ import { SharedLimits } from './job-node-shared-limits';
 import { RedisSharedState } from './job-node-shared-redis';
 import { redactText } from '../../src/logging/redact';
 import { traceIdOf } from '../../src/runtime/message-trace';
+import { debugEnabled } from '../../src/logging/logger';
 
 type Request = Taken<Message>;
 
@@ -138,7 +139,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     this.notice = env.outlinks[NOTICE_OUTLINK];
     this.bypass = env.outlinks[BYPASS_OUTLINK];
     this.workers = env.outlinks.slice(FIRST_WORKER_OUTLINK);
-    this.debug = env.logger.isDebugEnabled();
+    this.debug = debugEnabled(env.logger);
     this.matcher = rulesetMatcher(settings.rulesets, (ruleset, error) => env.logger.error('ruleset filter failed; message goes to nohit', { ruleset, error: describeError(error) }));
   }
 

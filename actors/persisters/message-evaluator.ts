@@ -7,7 +7,7 @@
 import { ComponentConfig, ComponentDefinition, inputOf } from '../../src/runtime/component';
 import { displayMessage } from '../../src/logging/display';
 import { intStr, str } from '../../src/config/schema-helpers';
-import { Logger } from '../../src/logging/logger';
+import { debugEnabled, Logger } from '../../src/logging/logger';
 import { Message } from '../../src/message/message';
 import { EvaluatorLogger, MessageEvaluatorEngine } from '../../src/evaluator';
 import { traceIdOf } from '../../src/runtime/message-trace';
@@ -69,7 +69,7 @@ export const messageEvaluatorComponent: ComponentDefinition<never, MessageEvalua
         const evaluator = engine;
         const totals = env.status.totals;
         // the ruleset that matched and its return code, built only when the log writes debug lines
-        const debug = env.logger.isDebugEnabled();
+        const debug = debugEnabled(env.logger);
         const countResult = (msg: Message) => {
           try {
             totals.countResult(msg.properties.get(evaluator.fieldName) ?? '', msg.properties.get(evaluator.rcField) ?? '');

@@ -31,6 +31,7 @@ import { AckTracker } from '../../src/transports/ack-tracker';
 import { Backoff } from '../../src/runtime/backoff';
 import { FailureSummary } from '../../src/logging/failure-summary';
 import { displayMessage } from '../../src/logging/display';
+import { debugEnabled } from '../../src/logging/logger';
 import { Message } from '../../src/message/message';
 import { Outcome, XQueue } from '../../src/xqueue/xqueue';
 import { XQueueStoppedError } from '../../src/xqueue/errors';
@@ -109,7 +110,7 @@ export class AmqpReceiver implements Behaviour<never> {
   start(ctx: ActorContext<never>): void {
     this.ctx = ctx;
     const env = this.env;
-    this.debug = env.logger.isDebugEnabled();
+    this.debug = debugEnabled(env.logger);
     this.output = outputOf(env);
     this.byCell = new Array<Delivery | undefined>(this.output.capacity).fill(undefined);
     this.failures = new FailureSummary(env.logger, env.name, 'messages failed', { setTimeout: (fn, ms) => ctx.setTimeout(fn, ms) });

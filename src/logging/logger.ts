@@ -14,11 +14,17 @@ export interface Logger {
   info(message: string, meta?: Record<string, unknown>): void;
   debug(message: string, meta?: Record<string, unknown>): void;
   /**
-   * Whether debug lines are written: a component reads it once at start and builds the fields of a per-message
-   * debug line only when it is true, so that `--log-level info` costs the message path nothing.
+   * Whether debug lines are written: a component reads it once at start (debugEnabled) and builds the fields of a
+   * per-message debug line only when it is true, so that `--log-level info` costs the message path nothing. A
+   * logger without it (one written before it existed) is taken as not writing them.
    */
-  isDebugEnabled(): boolean;
+  isDebugEnabled?(): boolean;
   child(meta: Record<string, unknown>): Logger;
+}
+
+/** Whether `logger` writes debug lines (false for a logger that does not say). */
+export function debugEnabled(logger: Logger): boolean {
+  return logger.isDebugEnabled?.() === true;
 }
 
 const redactFormat = winston.format((info) => {

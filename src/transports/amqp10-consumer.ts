@@ -41,7 +41,7 @@ import { Partition } from '../xqueue/partition';
 import { Reconnector } from '../runtime/reconnector';
 import { Backoff, BackoffOptions } from '../runtime/backoff';
 import { StatusReporter, UnsettledDeliveries } from '../runtime/component';
-import { Logger } from '../logging/logger';
+import { debugEnabled, Logger } from '../logging/logger';
 import { describe } from '../runtime/actor';
 import { DrainReport, untilDoneOrDeadline } from '../runtime/drain';
 import { JmsSelector } from '../jms/selector';
@@ -145,7 +145,7 @@ export class Amqp10Consumer {
 
   constructor(private readonly o: ConsumerOptions) {
     this.failureBackoff = new Backoff(o.redelivery);
-    this.debug = o.logger.isDebugEnabled();
+    this.debug = debugEnabled(o.logger);
     this.reconnector = new Reconnector<Session>({
       name: o.name,
       connect: () => this.connect(),
