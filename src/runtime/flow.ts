@@ -249,12 +249,12 @@ export class Flow {
     flow.meter = new FlowMeter(() => flow.counters(), options.rateSampleMs);
     for (const spec of topology.components) {
       registerConfigSecrets(spec.config);
-      const component = new SupervisedComponent(spec.name, spec.definition.className, spec.role, new StatusReporter(), spec);
-      flow.components.set(spec.name, component);
-      flow.spawn(component);
+      flow.components.set(spec.name, new SupervisedComponent(spec.name, spec.definition.className, spec.role, new StatusReporter(), spec));
     }
-    flow.meter.start();
+    // before any component starts: its first message is traced, and an unknown name starts nothing
     if (options.trace !== undefined && options.trace.length > 0) flow.setTrace(options.trace, true);
+    for (const component of flow.components.values()) flow.spawn(component);
+    flow.meter.start();
     logger.info('flow started', { flow: topology.name, components: topology.components.length, links: topology.links.size });
     return flow;
   }
