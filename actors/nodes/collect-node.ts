@@ -19,6 +19,8 @@ import { Message } from '../../src/message/message';
 import { Outcome, Taken, XQueue } from '../../src/xqueue/xqueue';
 import { parsePartition } from '../../src/xqueue/partition';
 import { displayMessage } from '../../src/logging/display';
+import { traceIdOf } from '../../src/runtime/message-trace';
+import { debugEnabled } from '../../src/logging/logger';
 import { OutlinkSender } from './outlink-sender';
 import { rulesetMatcher } from './job-node-config';
 import { COLLECT_NODE_SCHEMA } from './collect-node-schema';
@@ -82,12 +84,15 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
   /** One sender per outlink position; fixed outlinks that name the same link share one. */
   private senders: OutlinkSender<Entry>[] = [];
   private readonly match: (msg: Message) => number;
+  /** Debug lines (the ruleset matched, the outlink chosen) are built only when the log writes them. */
+  private readonly debug: boolean;
 
   constructor(
     private readonly env: ComponentEnv,
     private readonly settings: CollectNodeSettings,
   ) {
     this.input = inputOf(env);
+    this.debug = debugEnabled(env.logger);
     // As in the original, a message whose filter evaluation fails goes to the failure outlink (-1).
     this.match = rulesetMatcher(settings.rulesets, (ruleset, error) => env.logger.error('ruleset filter failed; message goes to the failure outlink', { ruleset, error: describeError(error) }), -1);
   }
@@ -123,6 +128,7 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
   private onMessage(request: Request): void {
     this.env.status.count('received');
     const rid = this.match(request.item);
+    if (this.debug) this.env.logger.debug('ruleset matched', { id: traceIdOf(request.item), ruleset: rid < 0 ? '(filter failed)' : this.settings.rulesets[rid].name });
     if (rid < 0) {
       this.exit({ request, rid: 0, task: 0 }, FAILURE_OUTLINK, -1);
       return;
@@ -185,6 +191,12 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
   }
 
   private send(entry: Entry, outlink: number): void {
+    const trace = this.env.status.totals.trace;
+    if (trace !== undefined) trace.routed(entry.request.item, this.settings.outlinkNames[outlink]);
+    if (this.debug) {
+      const rc = entry.request.item.getProperty(this.settings.rcField);
+      this.env.logger.debug('outlink chosen', { id: traceIdOf(entry.request.item), ruleset: this.settings.rulesets[entry.rid].name, task: entry.task, outlink: this.settings.outlinkNames[outlink], ...(rc !== undefined ? { rc } : {}) });
+    }
     const self = this.ctx.self;
     const token = this.token;
     this.senders[outlink].send(entry, entry.request.item, (_item, outcome) => self.tell({ type: 'returned', token, entry, outlink, outcome }));

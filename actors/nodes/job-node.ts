@@ -50,6 +50,8 @@ import { RedisSharedState } from './job-node-shared-redis';
 import { SharedState } from './job-node-shared-state';
 import { redactText } from '../../src/logging/redact';
 import { JobEvent, JobInbox, JobNodeHandover, Request, claimHandover, makeHandover, replaceRefusal, sameSharedState } from './job-node-handover';
+import { traceIdOf } from '../../src/runtime/message-trace';
+import { debugEnabled } from '../../src/logging/logger';
 
 /** One job as a status query shows it. */
 export interface JobSummary {
@@ -126,6 +128,8 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
   private shared: SharedLimits | undefined;
   /** With SharedState: each request's group and key, computed once before it enters the scheduler. */
   private readonly matcher: (msg: Message) => number;
+  /** Debug lines (the ruleset matched, what became of the job, the worker chosen) are built only when the log writes them. */
+  private readonly debug: boolean;
   private readonly routes = new WeakMap<Request, { group: number; key: string | undefined }>();
   private consumer!: QueueConsumer;
   /** Set by drain(): requests put back into the input, whose later returns are ignored. */
@@ -154,6 +158,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     this.bypass = env.outlinks[BYPASS_OUTLINK];
     this.workers = env.outlinks.slice(FIRST_WORKER_OUTLINK);
     this.workerIndex = new Map(this.workers.map((q, i) => [q.name, i]));
+    this.debug = debugEnabled(env.logger);
     this.matcher = rulesetMatcher(settings.rulesets, (ruleset, error) => env.logger.error('ruleset filter failed; message goes to nohit', { ruleset, error: describeError(error) }));
   }
 
@@ -375,12 +380,15 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
       return false;
     }
     const again = this.requeued.delete(request.item); // put back by a replaced predecessor: counted once already
+    if (this.debug) env.logger.debug('ruleset matched', { id: traceIdOf(request.item), ruleset: this.settings.rulesets[this.routeOf(request).group].name });
     const admission = this.scheduler.submit(request);
     if (this.shared !== undefined && admission.kind !== 'bypass') this.shared.balance(admission.kind === 'dropped' ? admission.group : admission.job.group);
     switch (admission.kind) {
       case 'bypass':
         env.status.count('bypassed');
         displayMessage(env.logger, `bypassed (${this.settings.rulesets[admission.group].name})`, request.item, this.settings.displayMask, this.settings.stringProperty);
+        env.status.totals.trace?.routed(request.item, this.bypass.name);
+        if (this.debug) env.logger.debug('outlink chosen', { id: traceIdOf(request.item), ruleset: this.settings.rulesets[admission.group].name, outlink: this.bypass.name });
         this.sendBypass(request);
         return false;
       case 'pending':
@@ -512,6 +520,8 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
         env.status.count('pending', -1);
         env.status.count('active');
         displayMessage(env.logger, `scheduled (${this.rulesetName(event.job)}) on ${this.workers[event.job.worker].name}`, event.job.payload.item, this.settings.displayMask, this.settings.stringProperty);
+        env.status.totals.trace?.routed(event.job.payload.item, this.workers[event.job.worker].name);
+        if (this.debug) env.logger.debug('outlink chosen', { id: traceIdOf(event.job.payload.item), job: event.job.id, ruleset: this.rulesetName(event.job), outlink: this.workers[event.job.worker].name });
         this.escalateFor(event.job, event.job.worker, { status: 'SCHEDULED', priority: 'INFO', progress: '0' }, now);
         return;
       }

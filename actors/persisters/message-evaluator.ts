@@ -7,9 +7,10 @@
 import { ComponentConfig, ComponentDefinition, inputOf } from '../../src/runtime/component';
 import { displayMessage } from '../../src/logging/display';
 import { intStr, str } from '../../src/config/schema-helpers';
-import { Logger } from '../../src/logging/logger';
+import { debugEnabled, Logger } from '../../src/logging/logger';
 import { Message } from '../../src/message/message';
 import { EvaluatorLogger, MessageEvaluatorEngine } from '../../src/evaluator';
+import { traceIdOf } from '../../src/runtime/message-trace';
 
 function evaluatorLogger(logger: Logger): EvaluatorLogger {
   return {
@@ -67,9 +68,12 @@ export const messageEvaluatorComponent: ComponentDefinition<never, MessageEvalua
         const input = inputOf(env);
         const evaluator = engine;
         const totals = env.status.totals;
+        // the ruleset that matched and its return code, built only when the log writes debug lines
+        const debug = debugEnabled(env.logger);
         const countResult = (msg: Message) => {
           try {
             totals.countResult(msg.properties.get(evaluator.fieldName) ?? '', msg.properties.get(evaluator.rcField) ?? '');
+            if (debug) env.logger.debug('evaluated', { id: traceIdOf(msg), ruleset: msg.properties.get(evaluator.fieldName) ?? '', rc: msg.properties.get(evaluator.rcField) ?? '' });
           } catch {
             // a message whose properties cannot be read was bounced untouched; nothing to count
           }

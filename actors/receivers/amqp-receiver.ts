@@ -35,6 +35,7 @@ import { AckTracker } from '../../src/transports/ack-tracker';
 import { Backoff } from '../../src/runtime/backoff';
 import { FailureSummary } from '../../src/logging/failure-summary';
 import { displayMessage } from '../../src/logging/display';
+import { debugEnabled } from '../../src/logging/logger';
 import { Message } from '../../src/message/message';
 import { Outcome, XQueue } from '../../src/xqueue/xqueue';
 import { XQueueStoppedError } from '../../src/xqueue/errors';
@@ -119,6 +120,8 @@ export class AmqpReceiver implements Behaviour<never> {
   /** Failed deliveries waiting for their next attempt (held unacked). */
   private waitingRetry = 0;
   private failures!: FailureSummary;
+  /** Debug lines (ack and nack sent, retry scheduled) are built only when the log writes them. */
+  private debug = false;
 
   constructor(
     private readonly env: ComponentEnv,
@@ -128,6 +131,7 @@ export class AmqpReceiver implements Behaviour<never> {
   start(ctx: ActorContext<never>): void {
     this.ctx = ctx;
     const env = this.env;
+    this.debug = debugEnabled(env.logger);
     this.output = outputOf(env);
     this.byCell = new Array<Delivery | undefined>(this.output.capacity).fill(undefined);
     this.failures = new FailureSummary(env.logger, env.name, 'messages failed', { setTimeout: (fn, ms) => ctx.setTimeout(fn, ms) });
@@ -470,6 +474,7 @@ export class AmqpReceiver implements Behaviour<never> {
       return;
     }
     this.env.status.count('acked');
+    if (this.debug) this.env.logger.debug('ack sent', { queue: d.session.queue, deliveryTag: d.m.fields.deliveryTag, messageId: d.m.properties.messageId });
     this.scheduleFlush(d.session);
   }
 
@@ -479,6 +484,7 @@ export class AmqpReceiver implements Behaviour<never> {
       return;
     }
     this.env.status.count('deadLettered');
+    if (this.debug) this.env.logger.debug('nack sent (no requeue)', { queue: d.session.queue, deliveryTag: d.m.fields.deliveryTag, messageId: d.m.properties.messageId });
     this.scheduleFlush(d.session);
   }
 
@@ -550,6 +556,7 @@ export class AmqpReceiver implements Behaviour<never> {
     const delay = d.backoff.next();
     this.waitingRetry++;
     this.env.status.count('redeliveries');
+    if (this.debug) this.env.logger.debug('retry scheduled', { queue: d.session.queue, messageId: d.m.properties.messageId, attempts: d.failures, delayMs: delay });
     this.ctx.setTimeout(() => {
       this.waitingRetry--;
       if (!d.session.alive || this.stopping) {

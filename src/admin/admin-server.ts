@@ -9,6 +9,8 @@
  *   GET /metrics  Prometheus text format (prom-client)
  *   GET /events   the status as server-sent events, every second (the status page's feed); each reload's
  *                 receipt as an event named `reload`
+ *   GET /components/NAME  one component's details: status, configuration and recent errors (the page's details)
+ *   GET|POST /trace       the components whose messages are traced; POST turns a trace on or off (trace-route.ts)
  *   GET /         the live status page
  *   POST /reload[?dryRun=1]                          re-read the topology file and reload (the receipt as JSON)
  *   POST /components/NAME/pause|resume|restart       one component (Flow.pause, resume, restart)
@@ -30,6 +32,7 @@ import { redact, redactText } from '../logging/redact';
 import { flowMetrics } from './metrics';
 import { STATUS_PAGE_HTML } from './status-page';
 import { parkedRoute } from './parked-routes';
+import { handleTraceRoute } from './trace-route';
 
 export class AdminAddressError extends Error {
   constructor(
@@ -133,6 +136,12 @@ export async function bindAdminServer(address: AdminAddress, logger: Logger = si
       else parkedRoute(route, req, res, served.flow, (rq, rs, kind) => guard.authorize(rq, rs, kind));
       return;
     }
+    if (route === '/trace') {
+      // trace-route.ts asks the guard itself: 'read' to list, 'change' to turn a trace on or off.
+      if (served === undefined) json(res, 503, { error: 'the flow is starting' });
+      else handleTraceRoute(served.flow, req, res, (rq, rs, kind) => guard.authorize(rq, rs, kind));
+      return;
+    }
     if (req.method === 'POST' && !probe) {
       if (!guard.authorize(req, res, 'change')) return;
       if (served === undefined) json(res, 503, { error: 'the flow is starting' });
@@ -187,8 +196,23 @@ export async function bindAdminServer(address: AdminAddress, logger: Logger = si
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
         res.end(STATUS_PAGE_HTML);
         return;
-      default:
-        json(res, 404, { error: `no route ${route}; routes: GET /healthz /readyz /status /metrics /events /parked /, POST /reload /components/NAME/pause|resume|restart /parked/NAME/retry|drop` });
+      default: {
+        const component = /^\/components\/([^/]+)$/.exec(route);
+        if (component !== null) {
+          let name: string;
+          try {
+            name = decodeURIComponent(component[1]);
+          } catch {
+            json(res, 400, { error: `${route}: the component name is not a valid percent-encoded name` });
+            return;
+          }
+          const details = flow.componentDetails(name);
+          if (details !== undefined) json(res, 200, details);
+          else json(res, 404, { error: redactText(`no component ${JSON.stringify(name)}; components: ${flow.status().components.map((c) => c.name).join(', ')}`) });
+          return;
+        }
+        json(res, 404, { error: `no route ${route}; routes: GET /healthz /readyz /status /metrics /events /components/NAME /trace /parked /, POST /reload /components/NAME/pause|resume|restart /trace /parked/NAME/retry|drop` });
+      }
     }
   };
   const server = security.tls ? https.createServer({ cert: security.tls.cert, key: security.tls.key }, handler) : http.createServer(handler);

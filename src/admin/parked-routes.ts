@@ -6,26 +6,13 @@
  *   GET  /parked/NAME/messages/ID        one message
  *   POST /parked/NAME/retry              {"ids": [...]} | {"all": true} | {"limit": N}, optional "to", "window", "rate"
  *   POST /parked/NAME/drop               the same selection
- * Reads need the guard's 'read', retry and drop its 'change' (an admin token where one is configured; by default
- * only callers on the loopback interface).
+ * Reads are asked of admin-auth.ts as 'read', retry and drop as 'change' (they need the admin token).
  */
 import type { IncomingMessage, ServerResponse } from 'http';
 import { Flow } from '../runtime/flow';
+import { Authorize } from './admin-auth';
 import { redactText } from '../logging/redact';
 import { EmptySelectionError, ParkedStore, RetryOptions, Selection, checkSelection, parkedJson } from '../transports/parked-store';
-
-/** Decides whether a request may go on; answers it (401/403) itself when not. */
-export type AdminGuard = (req: IncomingMessage, res: ServerResponse, kind: 'read' | 'change') => boolean;
-
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
-
-/** The default guard: callers on the loopback interface only. */
-export const loopbackOnly: AdminGuard = (req, res, _kind) => {
-  if (LOOPBACK.has(req.socket.remoteAddress ?? '')) return true;
-  res.writeHead(403, { 'content-type': 'application/json; charset=utf-8' });
-  res.end(JSON.stringify({ error: 'parked messages are served to the loopback interface only' }) + '\n');
-  return false;
-};
 
 /** The most a POST body may hold (a selection of ids). */
 const MAX_BODY_BYTES = 1 << 20;
@@ -82,7 +69,7 @@ export function readSelection(body: unknown): { selection: Selection; options: R
 }
 
 /** Serves a route under /parked; `route` is the path without its query. */
-export function parkedRoute(route: string, req: IncomingMessage, res: ServerResponse, flow: Flow, guard: AdminGuard = loopbackOnly): void {
+export function parkedRoute(route: string, req: IncomingMessage, res: ServerResponse, flow: Flow, authorize: Authorize): void {
   const parts = route.split('/').filter((p) => p !== '').map(decodeURIComponent);
   const method = req.method ?? 'GET';
   const change = parts.length === 3 && (parts[2] === 'retry' || parts[2] === 'drop');
@@ -91,7 +78,7 @@ export function parkedRoute(route: string, req: IncomingMessage, res: ServerResp
     res.end();
     return;
   }
-  if (!guard(req, res, change ? 'change' : 'read')) return;
+  if (!authorize(req, res, change ? 'change' : 'read')) return;
   if (parts.length === 1) {
     const receivers = flow.componentViews().filter((c) => c.status.parkingPlace() !== undefined);
     json(res, 200, receivers.map((c) => ({ component: c.name, parked: c.status.parked() ?? 0 })));

@@ -10,6 +10,7 @@ import { ConfigError, ConfigProblem, describeFileError, formatProblem, JsonSynta
 import { buildTopology, isTopologyJson, Topology, validateComponentJson } from '../config/topology';
 import { referencedFiles } from '../runtime/referenced-files';
 import { parseJsonText } from '../config/json-file';
+import { didYouMean } from '../config/did-you-mean';
 import { topologySchema } from '../config/topology-schema';
 import { Logger } from '../logging/logger';
 import { whenFlowFinished } from './flow-finished';
@@ -125,6 +126,12 @@ export async function runCommand(file: string, registry: ComponentRegistry, io: 
     return 1;
   }
   const topology = buildTopology(json, abs, registry);
+  const untraceable = (options.operations?.trace ?? []).filter((name) => !topology.components.some((c) => c.name === name));
+  if (untraceable.length > 0) {
+    const names = topology.components.map((c) => c.name);
+    writeln(io.stderr, `xroute run: --trace: the flow has no component ${untraceable.map((n) => JSON.stringify(n) + didYouMean(n, names)).join(', ')} (components: ${names.join(', ')}); nothing was started`);
+    return 1;
+  }
   let operations;
   try {
     operations = await bindRunOperations(options.operations ?? {}, logger);
@@ -132,7 +139,7 @@ export async function runCommand(file: string, registry: ComponentRegistry, io: 
     writeln(io.stderr, `xroute run: ${adminBindFailure(e, options.operations?.admin)}; nothing was started`);
     return 1;
   }
-  const flow = Flow.start(topology, { registry, logger });
+  const flow = Flow.start(topology, { registry, logger, trace: options.operations?.trace });
   // Every trigger takes one path: --watch, SIGHUP and POST /reload (xroute reload) re-read the file and reload it.
   const watcher = options.watch ? watchFiles(watchedFiles(topology), () => void reloader.reload('watch'), { logger }) : undefined;
   const reloader = new TopologyReloader(flow, file, registry, logger, (r) => ops.admin?.publishReload(r), (t) => watcher?.watchFiles(watchedFiles(t)));

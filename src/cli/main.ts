@@ -59,6 +59,7 @@ const RUN_OPERATION_OPTIONS: OptionTable = {
   'connect-timeout': { type: 'string', valueName: 'SECONDS', description: `exit 4 when a component cannot connect for SECONDS (default ${DEFAULT_CONNECT_TIMEOUT_S} for a flow fed only by files or stdin, else no bound; 0: no bound)` },
   'drain-timeout': { type: 'string', valueName: 'SECONDS', description: 'at stop, how long work already handed downstream may take to finish and be acknowledged (default 60)' },
   'on-stop': { type: 'string', valueName: 'wait|kill', description: 'at stop, let running jobs finish within --drain-timeout (wait, default) or kill them and give them back (kill)' },
+  trace: { type: 'string', valueName: 'COMPONENT[,...]', description: "log each message's path through these components: id, link, outcome, ms (at most 50 lines/s each; POST /trace at run time)" },
 };
 
 function runOperations(options: OptionValues, env: NodeJS.ProcessEnv): RunOperationsOptions {

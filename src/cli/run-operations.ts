@@ -1,7 +1,7 @@
 /**
  * The operational side of `xroute run`: the admin endpoint (--admin HOST:PORT or XROUTE_ADMIN), the
  * periodic totals (--stats-interval SECONDS), the connect bound (--connect-timeout SECONDS, connect-bound.ts) and
- * how a stop drains (--drain-timeout SECONDS, --on-stop wait|kill). Kept apart from the argument parsing so it does
+ * how a stop drains (--drain-timeout SECONDS, --on-stop wait|kill), and the components traced from the start (--trace). Kept apart from the argument parsing so it does
  * not depend on how the options were read.
  */
 import { readFileSync } from 'fs';
@@ -22,6 +22,8 @@ export interface RunOperationsOptions {
   readonly connectTimeoutSeconds?: number;
   /** How the flow drains when it stops (default: 60 s, wait). */
   readonly stop?: StopOptions;
+  /** --trace: the components whose messages are traced from the start. */
+  readonly trace?: readonly string[];
 }
 
 export class RunOptionError extends Error {
@@ -61,12 +63,14 @@ export function readRunOperations(options: Readonly<Record<string, string | bool
     if (!Number.isFinite(connectTimeoutSeconds) || connectTimeoutSeconds < 0) throw new RunOptionError('--connect-timeout', typeof connect === 'boolean' ? '' : connect, 'a number of seconds >= 0 (0: no bound)');
   }
   const stop = readStopOptions(options['drain-timeout'], options['on-stop']);
+  const trace = readTrace(options.trace);
   return {
     ...(address !== undefined ? { admin: address } : {}),
     ...(adminSecurity !== undefined && Object.keys(adminSecurity).length > 0 ? { adminSecurity } : {}),
     ...(statsIntervalSeconds !== undefined ? { statsIntervalSeconds } : {}),
     ...(connectTimeoutSeconds !== undefined ? { connectTimeoutSeconds } : {}),
     ...(Object.keys(stop).length > 0 ? { stop } : {}),
+    ...(trace !== undefined ? { trace } : {}),
   };
 }
 
@@ -92,6 +96,14 @@ function readPem(option: string, file: string): Buffer {
   }
   if (!pem.includes('-----BEGIN ')) throw new RunOptionError(option, file, 'a PEM file (-----BEGIN ...)');
   return pem;
+}
+
+/** --trace COMPONENT[,COMPONENT...]: names, none empty (whether the flow has them is checked against the topology). */
+function readTrace(value: string | boolean | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const names = typeof value === 'string' ? value.split(',').map((n) => n.trim()) : [];
+  if (names.length === 0 || names.some((n) => n === '')) throw new RunOptionError('--trace', typeof value === 'string' ? value : '', 'component names separated by commas, e.g. rcvr_orders,pstr_store');
+  return [...new Set(names)];
 }
 
 /** --drain-timeout SECONDS (>= 0) and --on-stop wait|kill. */

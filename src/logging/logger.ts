@@ -13,7 +13,18 @@ export interface Logger {
   warn(message: string, meta?: Record<string, unknown>): void;
   info(message: string, meta?: Record<string, unknown>): void;
   debug(message: string, meta?: Record<string, unknown>): void;
+  /**
+   * Whether debug lines are written: a component reads it once at start (debugEnabled) and builds the fields of a
+   * per-message debug line only when it is true, so that `--log-level info` costs the message path nothing. A
+   * logger without it (one written before it existed) is taken as not writing them.
+   */
+  isDebugEnabled?(): boolean;
   child(meta: Record<string, unknown>): Logger;
+}
+
+/** Whether `logger` writes debug lines (false for a logger that does not say). */
+export function debugEnabled(logger: Logger): boolean {
+  return logger.isDebugEnabled?.() === true;
 }
 
 const redactFormat = winston.format((info) => {
@@ -61,6 +72,7 @@ function wrap(w: winston.Logger): Logger {
     warn: (m, meta) => w.warn(m, meta),
     info: (m, meta) => w.info(m, meta),
     debug: (m, meta) => w.debug(m, meta),
+    isDebugEnabled: () => w.isDebugEnabled(),
     child: (meta) => wrap(w.child(meta)),
   };
 }
@@ -71,6 +83,7 @@ export const silentLogger: Logger = {
   warn: () => undefined,
   info: () => undefined,
   debug: () => undefined,
+  isDebugEnabled: () => false,
   child: () => silentLogger,
 };
 
@@ -80,10 +93,19 @@ export interface LogEntry {
   message: string;
   meta: Record<string, unknown>;
 }
-export function memoryLogger(entries: LogEntry[] = [], base: Record<string, unknown> = {}): Logger & { entries: LogEntry[] } {
+/** It records every level; `debug: true` makes it say debug is enabled, so guarded debug lines are written too. */
+export function memoryLogger(entries: LogEntry[] = [], base: Record<string, unknown> = {}, options: { debug?: boolean } = {}): Logger & { entries: LogEntry[] } {
   const at =
     (level: LogLevel) =>
     (message: string, meta: Record<string, unknown> = {}) =>
       entries.push({ level, message: redactText(message), meta: redact({ ...base, ...meta }) as Record<string, unknown> });
-  return { entries, error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug'), child: (meta) => memoryLogger(entries, { ...base, ...meta }) };
+  return {
+    entries,
+    error: at('error'),
+    warn: at('warn'),
+    info: at('info'),
+    debug: at('debug'),
+    isDebugEnabled: () => options.debug === true,
+    child: (meta) => memoryLogger(entries, { ...base, ...meta }, options),
+  };
 }

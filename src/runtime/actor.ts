@@ -60,6 +60,8 @@ export interface SpawnOptions {
    * consume() of each queue takes over what they hold; those not taken over by the end of start are put back.
    */
   adopt?: readonly HeldConsumer[];
+  /** Told of each crash (before supervision acts on it), e.g. to keep the component's recent errors. */
+  onCrash?: (error: unknown) => void;
 }
 
 /** A consumer whose taken messages wait, still taken, for the next incarnation (XQueue.holdForHandOver). */
@@ -228,7 +230,7 @@ export class ActorRuntime {
   spawn<M>(name: string, factory: BehaviourFactory<M>, options: SpawnOptions = {}): ActorRef<M> {
     if (this.stopped) throw new Error(`actor runtime ${this.name} is stopped`);
     if (this.roots.has(name)) throw new Error(`an actor named ${name} already exists`);
-    const cell = new ActorCell<M>(this, undefined, name, factory, options.policy ?? DEFAULT_POLICY, options.logger ?? this.logger.child({ actor: name }), options.tally, options.adopt);
+    const cell = new ActorCell<M>(this, undefined, name, factory, options.policy ?? DEFAULT_POLICY, options.logger ?? this.logger.child({ actor: name }), options.tally, options.adopt, options.onCrash);
     this.roots.set(name, cell as ActorCell<unknown>);
     cell.terminated().then(() => {
       if (this.roots.get(name) === (cell as ActorCell<unknown>)) this.roots.delete(name);
@@ -286,6 +288,7 @@ class ActorCell<Msg> {
     readonly logger: Logger,
     private readonly tally?: MessageTally,
     adopt: readonly HeldConsumer[] = [],
+    private readonly onCrash?: (error: unknown) => void,
   ) {
     this.adoptable = [...adopt];
     this.path = parent ? `${parent.path}/${name}` : name;
@@ -411,6 +414,7 @@ class ActorCell<Msg> {
     this.crashTimes = this.crashTimes.filter((t) => now - t <= withinMs);
     this.crashTimes.push(now);
     this.lastError = error;
+    this.onCrash?.(error);
     this.logger.error('actor crashed', { actor: this.path, strategy, crashes: this.crashTimes.length, error: describe(error) });
     // Whatever the strategy, messages held by the crashed incarnation go back to their queues.
     this.releaseConsumers(strategy === 'resume');
@@ -593,7 +597,7 @@ class ActorCell<Msg> {
   private spawnChild<M>(name: string, factory: BehaviourFactory<M>, options: SpawnOptions): ActorRef<M> {
     if (this.state === 'stopping' || this.state === 'stopped') throw new Error(`cannot spawn ${name}: ${this.path} is ${this.state}`);
     if (this.children.has(name)) throw new Error(`${this.path} already has a child named ${name}`);
-    const child = new ActorCell<M>(this.runtime, this as ActorCell<unknown>, name, factory, options.policy ?? this.policy, options.logger ?? this.logger.child({ actor: `${this.path}/${name}` }), options.tally);
+    const child = new ActorCell<M>(this.runtime, this as ActorCell<unknown>, name, factory, options.policy ?? this.policy, options.logger ?? this.logger.child({ actor: `${this.path}/${name}` }), options.tally, options.adopt, options.onCrash);
     this.children.set(name, child as ActorCell<unknown>);
     child.begin();
     return child.ref;

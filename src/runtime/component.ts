@@ -16,6 +16,7 @@ import { ConfigValueError } from '../config/config-value-error';
 import { declareSecretProperties } from '../config/secret-properties';
 import { Message } from '../message/message';
 import { MessageTally, XQueue } from '../xqueue/xqueue';
+import type { ComponentTracer } from './message-trace';
 
 export type Role = 'receiver' | 'node' | 'persister';
 
@@ -48,6 +49,8 @@ export class ComponentTotals implements MessageTally {
   done = 0;
   failed = 0;
   reconnects = 0;
+  /** The component's tracer while `--trace` or POST /trace names it (the flow sets it). */
+  trace: ComponentTracer | undefined = undefined;
   /** MessageEvaluator: messages per ruleset (as named in the message) and return code. */
   readonly results = new Map<string, Map<string, number>>();
 
@@ -72,6 +75,18 @@ export interface UnsettledDeliveries {
   readonly oldestAgeSeconds: number;
 }
 
+/** One error a component reported (masked), as the status page's details list them. */
+export interface RecordedError {
+  /** Epoch ms of the latest time it was reported. */
+  readonly at: number;
+  readonly text: string;
+  /** How many times in a row it was reported (a reconnect loop repeats the same error). */
+  readonly count: number;
+}
+
+/** Errors kept per component: enough to see what went wrong lately, bounded for a component that fails for days. */
+export const RECENT_ERRORS = 10;
+
 /** Where a component reports its state; the flow, pools and `xroute` status read it. */
 export class StatusReporter {
   readonly totals = new ComponentTotals();
@@ -82,6 +97,7 @@ export class StatusReporter {
   private snapshot: StatusSnapshot = { status: 'READY', since: Date.now(), counters: {} };
   private readonly listeners = new Set<(s: StatusSnapshot) => void>();
   private readonly counters: Record<string, number> = {};
+  private readonly errors: RecordedError[] = [];
 
   /** `detail` is redacted like a log line: operators read it, and an error text may quote a password. */
   set(status: ComponentStatus, rawDetail?: string, nextRetryAt?: number): void {
@@ -89,7 +105,25 @@ export class StatusReporter {
     if (status === this.snapshot.status && detail === this.snapshot.detail && nextRetryAt === this.snapshot.nextRetryAt) return;
     const since = status === this.snapshot.status ? this.snapshot.since : Date.now();
     this.snapshot = { status, detail, since, ...(nextRetryAt !== undefined ? { nextRetryAt } : {}), counters: this.counters };
+    if ((status === 'RETRYING' || status === 'FAILED') && detail !== undefined) this.recordError(detail);
     for (const l of [...this.listeners]) l(this.snapshot);
+  }
+
+  /** Keeps `text` (masked here) among the last RECENT_ERRORS errors; a repeat of the newest one only counts. */
+  recordError(text: string, at = Date.now()): void {
+    const masked = redactText(text);
+    const newest = this.errors[this.errors.length - 1];
+    if (newest !== undefined && newest.text === masked) {
+      this.errors[this.errors.length - 1] = { at, text: masked, count: newest.count + 1 };
+      return;
+    }
+    this.errors.push({ at, text: masked, count: 1 });
+    if (this.errors.length > RECENT_ERRORS) this.errors.shift();
+  }
+
+  /** The last errors, oldest first. */
+  recentErrors(): readonly RecordedError[] {
+    return [...this.errors];
   }
 
   count(name: string, by = 1): void {

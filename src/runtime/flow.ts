@@ -15,10 +15,10 @@
  */
 import { ActorRef, ActorRuntime, describe, HeldConsumer } from './actor';
 import { Backoff } from './backoff';
-import { ChildStatus, ComponentEnv, createBehaviour, ComponentRegistry, ComponentStatus, StatusReporter, StatusSnapshot, UnsettledDeliveries } from './component';
+import { ChildStatus, ComponentEnv, createBehaviour, ComponentRegistry, ComponentStatus, RecordedError, StatusReporter, StatusSnapshot, UnsettledDeliveries } from './component';
 import { Topology, ComponentSpec } from '../config/topology';
 import { Logger, silentLogger } from '../logging/logger';
-import { redactText, registerConfigSecrets } from '../logging/redact';
+import { redact, redactText, registerConfigSecrets } from '../logging/redact';
 import { Message } from '../message/message';
 import { Outcome, XQueue, XQueueStats } from '../xqueue/xqueue';
 import { addReports, DEFAULT_DRAIN_TIMEOUT_MS, DrainReport, DrainRequest, OnStop, untilDoneOrDeadline } from './drain';
@@ -27,6 +27,7 @@ import { Health, StuckReason, flowHealth } from './flow-health';
 import { fingerprintTopology } from './reload-plan';
 import { ReloadHost, Reloader } from './flow-reload';
 import { ReloadOptions, ReloadReceipt } from './reload-receipt';
+import { ComponentTrace, TraceOptions } from './message-trace';
 
 export interface FlowOptions {
   registry: ComponentRegistry;
@@ -35,6 +36,10 @@ export interface FlowOptions {
   maxWaitingSends?: number;
   /** Milliseconds between the counter samples the rates come from (default 1000). */
   rateSampleMs?: number;
+  /** Components whose messages are traced from the start (`xroute run --trace`). */
+  trace?: readonly string[];
+  /** The trace's rate bound and clock. */
+  traceOptions?: TraceOptions;
 }
 
 /**
@@ -134,6 +139,15 @@ export interface FlowStatus {
   readonly parkedMessages: number;
   readonly components: readonly ComponentStatusView[];
   readonly links: readonly LinkStatusView[];
+}
+
+/** One component as the status page's details show it (everything masked). */
+export interface ComponentDetails {
+  readonly status: ComponentStatusView;
+  /** The component's configuration as loaded, secrets masked. */
+  readonly config: unknown;
+  /** Its last errors (broker errors, crashes, give-ups), oldest first, with the time each was last reported. */
+  readonly errors: readonly RecordedError[];
 }
 
 export interface ComponentTotalsLine {
@@ -255,6 +269,7 @@ export class Flow {
   private meter!: FlowMeter;
   private currentTopology: Topology;
   private reloader!: Reloader;
+  private traceOptions: TraceOptions = {};
 
   private constructor(
     topology: Topology,
@@ -277,13 +292,16 @@ export class Flow {
     const runtime = new ActorRuntime(topology.name, logger);
     const flow = new Flow(topology, runtime, logger, options.maxWaitingSends ?? DEFAULT_MAX_WAITING_SENDS);
     flow.registry = options.registry;
+    flow.traceOptions = options.traceOptions ?? {};
     for (const link of topology.links.values()) flow.links.set(link.name, new XQueue<Message>(link.name, link.capacity));
     flow.meter = new FlowMeter(() => flow.counters(), options.rateSampleMs);
     const fingerprints = fingerprintTopology(topology);
     for (const spec of topology.components) {
-      const component = flow.addComponent(spec);
-      flow.spawn(component);
+      flow.addComponent(spec);
     }
+    // before any component starts: its first message is traced, and an unknown name starts nothing
+    if (options.trace !== undefined && options.trace.length > 0) flow.setTrace(options.trace, true);
+    for (const component of flow.components.values()) flow.spawn(component);
     flow.reloader = new Reloader(flow.reloadHost(), fingerprints);
     flow.meter.start();
     logger.info('flow started', { flow: topology.name, components: topology.components.length, links: topology.links.size });
@@ -323,6 +341,7 @@ export class Flow {
       logger: env.logger,
       tally: c.status.totals,
       ...(handed !== undefined ? { adopt: handed.consumers } : {}),
+      onCrash: (error) => c.status.recordError(`crashed: ${describe(error)}`),
     });
     c.ref = ref;
     void ref.terminated().then(() => this.onTerminated(c, ref));
@@ -492,6 +511,47 @@ export class Flow {
       components,
       links,
     };
+  }
+
+  /**
+   * Turns the per-message trace of `names` on or off (docs/operations.md "Tracing messages"); every name must be a
+   * component of the flow (UnknownComponentError names the first that is not, and nothing changes). Returns the
+   * components traced now.
+   */
+  setTrace(names: readonly string[], on: boolean): string[] {
+    for (const name of names) if (!this.components.has(name)) throw new UnknownComponentError(this.name, name, [...this.components.keys()]);
+    for (const name of names) {
+      const totals = this.components.get(name)!.status.totals;
+      if (on && totals.trace === undefined) totals.trace = new ComponentTrace(name, this.logger, this.traceOptions);
+      if (!on && totals.trace !== undefined) {
+        totals.trace.close();
+        totals.trace = undefined;
+      }
+    }
+    const traced = this.traced();
+    this.logger.info('trace', { flow: this.name, components: traced });
+    return traced;
+  }
+
+  /** Ends every trace (reporting what each dropped) once the flow has stopped. */
+  private closeTraces(): void {
+    for (const c of this.components.values()) {
+      c.status.totals.trace?.close();
+      c.status.totals.trace = undefined;
+    }
+  }
+
+  /** The components whose messages are traced. */
+  traced(): string[] {
+    return [...this.components.values()].filter((c) => c.status.totals.trace !== undefined).map((c) => c.name);
+  }
+
+  /** The details of one component (undefined: no such component). */
+  componentDetails(name: string): ComponentDetails | undefined {
+    const c = this.components.get(name);
+    if (c === undefined) return undefined;
+    const status = this.status().components.find((v) => v.name === name)!;
+    return redact({ status, config: c.spec.config, errors: c.status.recentErrors() }) as ComponentDetails;
   }
 
   /** The components as the supervisor holds them (for the metrics, which read their totals directly). */
@@ -699,6 +759,7 @@ export class Flow {
     }
     for (const q of this.links.values()) q.stop();
     await this.runtime.stop();
+    this.closeTraces();
     this.logTotals();
     this.logger.info('flow stopped', { flow: this.name, drained });
   }

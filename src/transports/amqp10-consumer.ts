@@ -41,7 +41,7 @@ import { Partition } from '../xqueue/partition';
 import { Reconnector } from '../runtime/reconnector';
 import { Backoff, BackoffOptions } from '../runtime/backoff';
 import { StatusReporter, UnsettledDeliveries } from '../runtime/component';
-import { Logger } from '../logging/logger';
+import { debugEnabled, Logger } from '../logging/logger';
 import { describe } from '../runtime/actor';
 import { DrainReport, untilDoneOrDeadline } from '../runtime/drain';
 import { Amqp10Parking } from './amqp10-parking';
@@ -145,9 +145,12 @@ export class Amqp10Consumer {
   private readonly failureBackoff: Backoff;
   /** Failed deliveries waiting for their delayed release/modified settlement. */
   private heldFailures = 0;
+  /** Debug lines (settlement sent, retry scheduled) are built only when the log writes them. */
+  private readonly debug: boolean;
 
   constructor(private readonly o: ConsumerOptions) {
     this.failureBackoff = new Backoff(o.redelivery);
+    this.debug = debugEnabled(o.logger);
     this.reconnector = new Reconnector<Session>({
       name: o.name,
       connect: () => this.connect(),
@@ -484,11 +487,13 @@ export class Amqp10Consumer {
       this.failureBackoff.reset();
       this.o.status.count('acked');
       if (parking !== undefined && message !== undefined) parking.succeeded(message);
+      if (this.debug) this.o.logger.debug('ack sent (accepted)', { component: this.o.name, address: s.plan.address, deliveryId: delivery.id });
       return;
     }
     this.o.status.count('failed');
     if (this.o.failedOutcome === 'reject') {
       delivery.reject({ condition: 'xroute:processing-failed', description: `${this.o.name}: downstream gave up on the message` });
+      if (this.debug) this.o.logger.debug('nack sent (rejected)', { component: this.o.name, address: s.plan.address, deliveryId: delivery.id });
       return;
     }
     if (parking !== undefined && message !== undefined) {
@@ -527,6 +532,7 @@ export class Amqp10Consumer {
   /** Released or modified, the broker redelivers it at once: wait first, holding it unsettled. */
   private releaseLater(s: Session, delivery: Delivery): void {
     const delay = this.failureBackoff.next();
+    if (this.debug) this.o.logger.debug('retry scheduled: the message is settled for redelivery after a delay', { component: this.o.name, address: s.plan.address, deliveryId: delivery.id, outcome: this.o.failedOutcome, delayMs: delay });
     this.heldFailures++;
     this.o.status.count('redeliveries');
     this.o.timers.setTimeout(

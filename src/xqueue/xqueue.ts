@@ -45,6 +45,19 @@ export interface MessageTally {
   in: number;
   done: number;
   failed: number;
+  /** Set while the component's messages are traced (`xroute run --trace`); one field read per hop otherwise. */
+  trace?: QueueTracer;
+}
+
+/**
+ * Told of each message of one traced component: taken from its input and finished there, or (a producer that
+ * counts, i.e. a receiver) added to its output and finished by the consumer.
+ */
+export interface QueueTracer {
+  took(link: string, item: unknown): void;
+  finished(link: string, item: unknown, outcome: Outcome, reason?: string): void;
+  added(link: string, item: unknown): void;
+  delivered(link: string, item: unknown, outcome: Outcome, reason?: string): void;
 }
 
 /** A message a consumer has taken. Pass it back to remove() or putback(). */
@@ -273,6 +286,7 @@ export class XQueue<T> {
     if (tally !== undefined) {
       tally.in++;
       this.producerTallies[cell] = tally;
+      if (tally.trace !== undefined) tally.trace.added(this.name, item);
     }
     this.cellState[cell] = OCCUPIED;
     this.reservedCount--;
@@ -395,9 +409,14 @@ export class XQueue<T> {
     this.takenCount++;
     this.holders[cell] = consumer;
     consumer.held.add(cell);
-    if (consumer.tally !== undefined) consumer.tally.in++;
+    const item = this.items[cell] as T;
+    const tally = consumer.tally;
+    if (tally !== undefined) {
+      tally.in++;
+      if (tally.trace !== undefined) tally.trace.took(this.name, item);
+    }
     const generation = ++this.generations[cell];
-    return { cell, item: this.items[cell] as T, generation };
+    return { cell, item, generation };
   }
 
   /**
@@ -425,6 +444,8 @@ export class XQueue<T> {
       if (consumerTally !== undefined) consumerTally.done++;
       if (producerTally !== undefined) producerTally.done++;
     }
+    if (consumerTally?.trace !== undefined) consumerTally.trace.finished(this.name, item, outcome, reason);
+    if (producerTally?.trace !== undefined) producerTally.trace.delivered(this.name, item, outcome, reason);
     this.releaseCell(cell, false);
     if (onDone) {
       try {

@@ -7,6 +7,7 @@ import { AnyComponentDefinition, ComponentConfig } from '../../../src/runtime/co
 import { DEFAULT_POLICY, SupervisionPolicy } from '../../../src/runtime/supervision-policy';
 import { XQueue, Outcome } from '../../../src/xqueue/xqueue';
 import { Message } from '../../../src/message/message';
+import { Logger } from '../../../src/logging/logger';
 import { Harness, runComponent, waitFor } from '../../support/component-harness';
 import { Drain, deleteQueue, drain, RABBIT_URI } from '../../support/amqp10-test-client';
 
@@ -20,10 +21,10 @@ export class Kit {
   readonly queues: string[] = [];
 
   /** Starts a component; a persister gets an input XQueue, a receiver an output XQueue. */
-  start(def: AnyComponentDefinition, config: ComponentConfig, options: { capacity?: number; policy?: SupervisionPolicy } = {}): { h: Harness; q: XQueue<Message> } {
+  start(def: AnyComponentDefinition, config: ComponentConfig, options: { capacity?: number; policy?: SupervisionPolicy; logger?: Logger } = {}): { h: Harness; q: XQueue<Message> } {
     const q = new XQueue<Message>(`q-${String(config.Name)}`, options.capacity ?? 64);
     const role = def.role === 'receiver' ? { output: q } : { input: q };
-    const h = runComponent(def, { config: { URI: RABBIT_URI, Username: 'guest', Password: 'guest', ...config }, ...role, policy: options.policy ?? DEFAULT_POLICY });
+    const h = runComponent(def, { config: { URI: RABBIT_URI, Username: 'guest', Password: 'guest', ...config }, ...role, policy: options.policy ?? DEFAULT_POLICY, logger: options.logger });
     this.running.push(h);
     return { h, q };
   }

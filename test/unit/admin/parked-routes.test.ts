@@ -8,7 +8,8 @@ import { buildTopology } from '../../../src/config/topology';
 import { Flow } from '../../../src/runtime/flow';
 import { AnyComponentDefinition, ComponentRegistry } from '../../../src/runtime/component';
 import { AdminServer, parseAdminAddress, startAdminServer } from '../../../src/admin/admin-server';
-import { AdminGuard, parkedRoute } from '../../../src/admin/parked-routes';
+import { parkedRoute } from '../../../src/admin/parked-routes';
+import { Authorize } from '../../../src/admin/admin-auth';
 import { ParkedMessage, ParkedStore, ReceiptTally, Selection, Selector } from '../../../src/transports/parked-store';
 import { originOf } from '../../../src/transports/parked-origin';
 import { upperPersister } from '../config/fake-components';
@@ -74,14 +75,15 @@ describe('admin routes /parked', () => {
   const registry = new ComponentRegistry([parkingReceiver, upperPersister]);
   let flow: Flow;
   let admin: AdminServer;
+  const TOKEN = 'parked-routes-admin-token-01';
   const call = async (route: string, body?: unknown) => {
-    const res = await fetch(admin.url + route, body === undefined ? {} : { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) });
+    const res = await fetch(admin.url + route, body === undefined ? {} : { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers: { authorization: `Bearer ${TOKEN}` } });
     return { code: res.status, body: (await res.json()) as unknown };
   };
 
   beforeAll(async () => {
     flow = Flow.start(buildTopology({ Name: 'parked-routes', Receiver: ['rcvr'], Persister: ['pstr'], rcvr: { ClassName: 'receiver.ParkingReceiver', LinkName: 'root' }, pstr: { ClassName: 'persister.UpperPersister', LinkName: 'root' } }, '/t/p.json', registry), { registry });
-    admin = await startAdminServer(flow, parseAdminAddress('127.0.0.1:0'));
+    admin = await startAdminServer(flow, parseAdminAddress('127.0.0.1:0'), undefined, { token: TOKEN });
     await new Promise<void>((resolve) => {
       const t = setInterval(() => {
         if (flow.component('rcvr')?.status.parkingPlace() !== undefined) {
@@ -126,7 +128,7 @@ describe('admin routes /parked', () => {
   });
 
   it('lets its guard refuse a change while reads go on', async () => {
-    const readOnly: AdminGuard = (_req, res, kind) => {
+    const readOnly: Authorize = (_req, res, kind) => {
       if (kind === 'read') return true;
       res.writeHead(401).end();
       return false;

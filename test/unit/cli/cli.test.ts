@@ -254,6 +254,32 @@ describe('xroute run: a flow whose receivers all come to an end', () => {
     expect(r.stderr).toContain('every receiver has reached the end of its input');
   });
 
+  it('logs the path of each message through the components named by --trace', async () => {
+    const f = fileFlow(['a', 'b']);
+    const r = await xroute(['run', f.file, '--trace', 'pstr_file', '--json-logs']);
+    const lines = r.stderr.split('\n').filter((l) => l.includes('"message":"trace"') && l.includes('"link"')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect([r.code, lines.map(({ component, link, outcome }) => ({ component, link, outcome }))]).toEqual([
+      0,
+      [
+        { component: 'pstr_file', link: 'lines', outcome: 'done' },
+        { component: 'pstr_file', link: 'lines', outcome: 'done' },
+      ],
+    ]);
+    expect(lines.every((l) => typeof l.id === 'string' && typeof l.ms === 'number')).toBe(true);
+  });
+
+  it('refuses --trace naming a component the flow does not have (exit 1), suggesting the closest', async () => {
+    const f = fileFlow(['a']);
+    const r = await xroute(['run', f.file, '--trace', 'pstr_fil']);
+    expect([r.code, r.stderr, f.output()]).toEqual([1, expect.stringContaining('--trace: the flow has no component "pstr_fil"; did you mean "pstr_file"? (components: pstr_file, rcvr_file)'), '']);
+  });
+
+  it('refuses an empty name in --trace as a usage error (exit 2)', async () => {
+    const f = fileFlow(['a']);
+    const r = await xroute(['run', f.file, '--trace', 'pstr_file,']);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('--trace "pstr_file,": expected component names separated by commas')]);
+  });
+
   it('keeps running after the input ends with --keep-running, until a signal', async () => {
     const f = fileFlow(['a']);
     let stopped = false;
