@@ -42,6 +42,7 @@ import { JOB_NODE_SCHEMA, unknownRulesetKeys } from './job-node-schema';
 import { SharedLimits } from './job-node-shared-limits';
 import { RedisSharedState } from './job-node-shared-redis';
 import { redactText } from '../../src/logging/redact';
+import { traceJobEnd, traceJobStart } from '../../src/tracing';
 
 type Request = Taken<Message>;
 
@@ -379,6 +380,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
       }
       case 'redispatched':
         if (this.draining !== undefined) this.giveBack(event.job.payload);
+        traceJobEnd(event.job.payload.item, 'redispatched', event.reason);
         env.status.count('redispatched');
         env.status.count('active', -1);
         env.status.count('pending');
@@ -407,6 +409,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     const dispatch = job.dispatches;
     const self = this.ctx.self;
     const token = this.token;
+    traceJobStart(job.payload.item, this.env.name, this.rulesetName(job), { 'xroute.job.id': job.id, 'xroute.job.group': job.group, 'xroute.job.worker': q.name, 'xroute.job.dispatch': dispatch, ...(job.key !== undefined ? { 'xroute.job.key': job.key } : {}) });
     q.add(cell, job.payload.item, (_item, outcome) => self.tell({ type: 'job-returned', token, job, dispatch, worker, outcome }));
     this.requests.set(job.id, { worker, cell });
     return true;
@@ -461,6 +464,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
 
   private onEnded(job: JobView<Request>, end: 'completed' | 'failed' | 'expired', reason: string | undefined, now: number): void {
     const env = this.env;
+    traceJobEnd(job.payload.item, end, reason);
     env.status.count('active', -1);
     this.requests.delete(job.id);
     if (this.shared !== undefined) {

@@ -35,6 +35,7 @@ import { Message } from '../../src/message/message';
 import { Outcome, XQueue } from '../../src/xqueue/xqueue';
 import { XQueueStoppedError } from '../../src/xqueue/errors';
 import { messageFromAmqp } from '../../src/transports/amqp091-mapping';
+import { traceDelivery, traceSettled } from '../../src/tracing';
 import { amqpStep, settleWithin } from '../../src/transports/amqp091-connection';
 import { AmqpSessionBase, flushSettlement, openAmqpSession, scheduleSettlement } from '../../src/transports/amqp091-session';
 import { checkExchange, declareSource } from '../../src/transports/amqp091-topology';
@@ -350,6 +351,7 @@ export class AmqpReceiver implements Behaviour<never> {
       return;
     }
     if (s.displayMask !== 0) displayMessage(this.env.logger, 'received', msg, s.displayMask, s.displayProperties);
+    traceDelivery(msg, d.m.properties.headers, { component: this.env.name, system: 'rabbitmq', destination: d.session.queue });
     if (s.clientAck) {
       this.byCell[cell] = d;
       this.outstanding++;
@@ -374,7 +376,8 @@ export class AmqpReceiver implements Behaviour<never> {
   }
 
   /** XAMode 1: downstream removed the message of `cell`. */
-  private readonly onDone = (_msg: Message, outcome: Outcome, cell: number, reason?: string): void => {
+  private readonly onDone = (msg: Message, outcome: Outcome, cell: number, reason?: string): void => {
+    traceSettled(msg, outcome, reason);
     const d = this.byCell[cell];
     if (d === undefined) return;
     this.byCell[cell] = undefined;
@@ -385,6 +388,7 @@ export class AmqpReceiver implements Behaviour<never> {
 
   /** XAMode 0: the message was acked when it entered the XQueue; a failure can only be reported. */
   private readonly onDoneAcked = (msg: Message, outcome: Outcome): void => {
+    traceSettled(msg, outcome);
     if (outcome === 'failed') {
       this.env.status.count('failedAfterAck');
       this.env.logger.error('downstream failed a message that was already acknowledged (XAMode 0)', { component: this.env.name, messageId: msg.headers.JMSMessageID });
