@@ -140,7 +140,7 @@ export class AmqpPersister implements Behaviour<never> {
       return 'handled';
     }
     options.mandatory = true;
-    const context = tracePublish(msg, { component: this.env.name, system: 'rabbitmq', destination: s.exchange.name, routingKey });
+    const context = tracePublish(msg, { component: this.env.name, system: 'rabbitmq', destination: s.exchange.name || routingKey, routingKey });
     if (context !== undefined) options.headers = withTraceHeaders(options.headers ?? {}, context);
     const p: Publish = { taken, session, routingKey, content, returned: false, settled: false };
     session.inFlight.add(p);

@@ -24,6 +24,7 @@ import { Outcome, XQueue, XQueueStats } from '../xqueue/xqueue';
 import { addReports, DEFAULT_DRAIN_TIMEOUT_MS, DrainReport, DrainRequest, OnStop, untilDoneOrDeadline } from './drain';
 import { FlowMeter, InOut, Rates } from './flow-meter';
 import { Health, StuckReason, flowHealth } from './flow-health';
+import { slowTracesOf } from '../tracing';
 
 export interface FlowOptions {
   registry: ComponentRegistry;
@@ -375,6 +376,7 @@ export class Flow {
       const lastMessageAt = this.meter.lastMovedAt(`c:${c.name}`, counts, now);
       const h = health.components.get(c.name)!;
       const nextRetryAt = c.nextRestartAt ?? snap.nextRetryAt;
+      const slowTraces = slowTracesOf(c.name, now);
       return {
         ...snap,
         ...state,
@@ -397,6 +399,7 @@ export class Flow {
         ...(c.endpoint !== undefined ? { endpoint: c.endpoint } : {}),
         health: h.health,
         ...(h.blockedBy !== undefined ? { blockedBy: h.blockedBy } : {}),
+        ...(slowTraces !== undefined ? { slowTraces } : {}),
       };
     });
     const links = linkStats.map((l): LinkStatusView => {
