@@ -10,7 +10,7 @@ import { Admin, uniqueName } from '../amqp/amqp-kit';
 import { waitFor } from '../../support/component-harness';
 import { SlowTrace } from '../../../src/tracing';
 import { OtlpReceiver, ReceivedSpan, SPAN_KIND } from '../../support/otlp-receiver';
-import { TracedRun, byStart, oneSpan, runTraced, upstreamContext } from './tracing-kit';
+import { TracedRun, byStart, oneSpan, runTraced, upstreamContext } from '../../support/traced-run';
 
 jest.setTimeout(60_000);
 

@@ -9,12 +9,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { FlowStatus } from '../../../src/runtime/flow';
-import { waitFor } from '../../support/component-harness';
-import { waitForOutput } from '../../support/process-output';
-import { OtlpReceiver, ReceivedSpan } from '../../support/otlp-receiver';
+import { FlowStatus } from '../../src/runtime/flow';
+import { waitFor } from './component-harness';
+import { waitForOutput } from './process-output';
+import { OtlpReceiver, ReceivedSpan } from './otlp-receiver';
 
-const MAIN = path.resolve(__dirname, '../../../dist/src/cli/main.js');
+const MAIN = path.resolve(__dirname, '../../dist/src/cli/main.js');
 
 export interface TracedRun {
   readonly child: ChildProcess;
