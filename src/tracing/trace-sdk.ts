@@ -61,7 +61,7 @@ export async function startTracing(env: Readonly<Record<string, string | undefin
   const malformedContexts = new FailureSummary(logger, 'tracing', 'malformed trace contexts ignored', unrefTimers, windowMs);
 
   const exporter = new CountingExporter(new OTLPTraceExporter(), dropped);
-  const queue = new BoundedSpanProcessor(new BatchSpanProcessor(exporter, { maxQueueSize: settings.maxQueueSize }), settings.maxQueueSize, dropped);
+  const queue = new BoundedSpanProcessor(new BatchSpanProcessor(exporter, { maxQueueSize: settings.maxQueueSize, exportTimeoutMillis: settings.exportTimeoutMs }), settings.maxQueueSize, dropped);
   exporter.queue = queue;
   const resource = defaultResource()
     .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: 'xroute', ...(options.version !== undefined ? { [ATTR_SERVICE_VERSION]: options.version } : {}) }))

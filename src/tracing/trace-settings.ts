@@ -14,12 +14,20 @@ export type TraceSettings =
       readonly endpoint: string;
       /** Spans held for export at most (OTEL_BSP_MAX_QUEUE_SIZE, default 2048): more are dropped and counted. */
       readonly maxQueueSize: number;
+      /**
+       * The longest the batch processor waits for one export (OTEL_BSP_EXPORT_TIMEOUT): by default the exporter's own
+       * timeout plus a second, not the SDK's 30 s, so that an export that never answers holds up the next ones no
+       * longer than the exporter would have waited anyway.
+       */
+      readonly exportTimeoutMs: number;
       /** Settings that were ignored, with the reason (logged as warnings). */
       readonly ignored: readonly string[];
     };
 
 /** The batch span processor's default queue bound (OpenTelemetry SDK configuration). */
 export const DEFAULT_MAX_QUEUE_SIZE = 2048;
+/** The OTLP exporter's default timeout per export (OTEL_EXPORTER_OTLP_TIMEOUT). */
+const DEFAULT_EXPORTER_TIMEOUT_MS = 10_000;
 /** The OTLP/HTTP exporter's default endpoint for traces. */
 const DEFAULT_TRACES_ENDPOINT = 'http://localhost:4318/v1/traces';
 
@@ -49,6 +57,13 @@ export function readTraceSettings(env: Env): TraceSettings {
   const queue = Number(value(env, 'OTEL_BSP_MAX_QUEUE_SIZE') ?? DEFAULT_MAX_QUEUE_SIZE);
   const maxQueueSize = Number.isInteger(queue) && queue > 0 ? queue : DEFAULT_MAX_QUEUE_SIZE;
   if (maxQueueSize !== queue) ignored.push(`OTEL_BSP_MAX_QUEUE_SIZE ${value(env, 'OTEL_BSP_MAX_QUEUE_SIZE')}: not a positive integer, ${DEFAULT_MAX_QUEUE_SIZE} is used`);
+  const exporterTimeout = positive(value(env, 'OTEL_EXPORTER_OTLP_TRACES_TIMEOUT') ?? value(env, 'OTEL_EXPORTER_OTLP_TIMEOUT')) ?? DEFAULT_EXPORTER_TIMEOUT_MS;
+  const exportTimeoutMs = positive(value(env, 'OTEL_BSP_EXPORT_TIMEOUT')) ?? exporterTimeout + 1000;
   const endpoint = tracesEndpoint ?? (baseEndpoint !== undefined ? `${baseEndpoint.replace(/\/$/, '')}/v1/traces` : DEFAULT_TRACES_ENDPOINT);
-  return { enabled: true, endpoint, maxQueueSize, ignored };
+  return { enabled: true, endpoint, maxQueueSize, exportTimeoutMs, ignored };
+}
+
+function positive(text: string | undefined): number | undefined {
+  const n = Number(text);
+  return text !== undefined && Number.isFinite(n) && n > 0 ? n : undefined;
 }
