@@ -15,7 +15,12 @@
  * gap is visible between the spans anyway).
  *
  * While tracing is off every function returns at its first line (no span, no allocation); the OpenTelemetry
- * SDK is not even loaded (src/tracing/trace-sdk.ts loads it only when configured).
+ * SDK is not even loaded (src/tracing/trace-sdk.ts loads it only when configured). While it is on, a message the
+ * sampler left out costs one non-recording span at the receiver and nothing more: every sampler of the OpenTelemetry
+ * configuration decides a child as it decided the root (parent-based ones follow the parent, ratio ones see the same
+ * trace id, always_on records every span), so the steps after an unrecorded receiver span would be unrecorded too,
+ * and are not started; the traceparent sent on is then the receiver span's, flagged unsampled. Attributes are
+ * computed only for spans that record.
  */
 import { Attributes, Context, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, TextMapPropagator, TraceFlags, Tracer, trace } from '@opentelemetry/api';
 import { Message, TRACE_SLOT } from '../message/message';
@@ -54,6 +59,8 @@ interface TraceSlot {
   readonly context: Context;
   /** performance.now() when the latest step handed it on (the start of the wait in the next link). */
   readonly handedAt: number;
+  /** False when the sampler left this message's trace out: its steps start no span. */
+  readonly recording: boolean;
   readonly consumer?: Timed;
   readonly producer?: Timed;
   readonly job?: Timed;
@@ -139,10 +146,12 @@ export function traceDelivery(msg: Message, carrier: HeaderCarrier | undefined, 
   const t = active;
   if (t === undefined) return;
   const parent = upstream(t, carrier, at.component);
-  const span = t.tracer.startSpan(`process ${at.destination}`, { kind: SpanKind.CONSUMER, attributes: messagingAttributes(msg, at, 'process') }, parent);
+  const span = t.tracer.startSpan(`process ${at.destination}`, { kind: SpanKind.CONSUMER }, parent);
+  const recording = span.isRecording();
+  if (recording) span.setAttributes(messagingAttributes(msg, at, 'process'));
   const now = performance.now();
   const consumer: Timed = { span, component: at.component, start: now };
-  msg[TRACE_SLOT] = { context: trace.setSpan(parent, span), handedAt: now, consumer } satisfies TraceSlot;
+  msg[TRACE_SLOT] = { context: trace.setSpan(parent, span), handedAt: now, consumer, recording } satisfies TraceSlot;
 }
 
 /** The receiver settled the delivery of `msg` with its broker (ack, or given up on as `failed`): its CONSUMER span ends. */
@@ -164,18 +173,24 @@ export function startStep(msg: Message, component: string, name: string, attribu
   const t = active;
   if (t === undefined) return undefined;
   const slot = slotOf(msg);
+  if (slot?.recording === false) return undefined;
   const parent = slot?.context ?? ROOT_CONTEXT;
   const now = performance.now();
-  const span = t.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: { ...attributes, [ATTR_COMPONENT]: component } }, parent);
-  if (slot !== undefined) span.setAttribute(ATTR_QUEUE_WAIT_MS, now - slot.handedAt);
-  msg[TRACE_SLOT] = { ...slot, context: trace.setSpan(parent, span), handedAt: now } satisfies TraceSlot;
+  const span = t.tracer.startSpan(name, { kind: SpanKind.INTERNAL }, parent);
+  const recording = span.isRecording();
+  if (recording) {
+    span.setAttributes(attributes);
+    span.setAttribute(ATTR_COMPONENT, component);
+    if (slot !== undefined) span.setAttribute(ATTR_QUEUE_WAIT_MS, now - slot.handedAt);
+  }
+  msg[TRACE_SLOT] = { ...slot, context: trace.setSpan(parent, span), handedAt: now, recording } satisfies TraceSlot;
   return { span, component, start: now };
 }
 
 /** The step hands `msg` on: its span ends with `attributes` added (the return code, the outlink). */
 export function endStep(msg: Message, step: TraceStep, attributes?: Attributes, failure?: string): void {
   if (step === undefined) return;
-  if (attributes !== undefined) step.span.setAttributes(attributes);
+  if (attributes !== undefined && step.span.isRecording()) step.span.setAttributes(attributes);
   const now = performance.now();
   end(step, now, failure);
   const slot = slotOf(msg);
@@ -184,7 +199,7 @@ export function endStep(msg: Message, step: TraceStep, attributes?: Attributes, 
 
 /** A routing decision (CollectNode): a span of its own, started and ended at once. */
 export function traceRoute(msg: Message, component: string, name: string, attributes: Attributes): void {
-  if (active === undefined) return;
+  if (active === undefined || slotOf(msg)?.recording === false) return;
   endStep(msg, startStep(msg, component, name, attributes));
 }
 
@@ -195,7 +210,7 @@ export function traceRoute(msg: Message, component: string, name: string, attrib
  * for the job's active life and the parent of the worker's work; traceJobEnd closes it.
  */
 export function traceJobStart(msg: Message, component: string, ruleset: string, attributes: Attributes): void {
-  if (active === undefined) return;
+  if (active === undefined || slotOf(msg)?.recording === false) return;
   traceRoute(msg, component, `dispatch ${ruleset}`, { [ATTR_RULESET]: ruleset, ...attributes });
   const step = startStep(msg, component, `job ${ruleset}`, { [ATTR_RULESET]: ruleset, ...attributes });
   const slot = slotOf(msg);
@@ -223,14 +238,22 @@ export function tracePublish(msg: Message, at: Endpoint): Record<string, string>
   const t = active;
   if (t === undefined) return undefined;
   const slot = slotOf(msg);
+  const carrier: Record<string, string> = {};
+  if (slot?.recording === false) {
+    t.propagator.inject(slot.context, carrier, headerSetter);
+    return carrier;
+  }
   const now = performance.now();
   if (slot?.producer !== undefined) end(slot.producer, now, 'published again');
   const parent = slot?.context ?? ROOT_CONTEXT;
-  const span = t.tracer.startSpan(`send ${at.destination}`, { kind: SpanKind.PRODUCER, attributes: messagingAttributes(msg, at, 'send') }, parent);
-  if (slot !== undefined) span.setAttribute(ATTR_QUEUE_WAIT_MS, now - slot.handedAt);
-  const carrier: Record<string, string> = {};
+  const span = t.tracer.startSpan(`send ${at.destination}`, { kind: SpanKind.PRODUCER }, parent);
+  const recording = span.isRecording();
+  if (recording) {
+    span.setAttributes(messagingAttributes(msg, at, 'send'));
+    if (slot !== undefined) span.setAttribute(ATTR_QUEUE_WAIT_MS, now - slot.handedAt);
+  }
   t.propagator.inject(trace.setSpan(parent, span), carrier, headerSetter);
-  msg[TRACE_SLOT] = { ...slot, context: parent, handedAt: slot?.handedAt ?? now, producer: { span, component: at.component, start: now } } satisfies TraceSlot;
+  msg[TRACE_SLOT] = { ...slot, context: parent, handedAt: slot?.handedAt ?? now, recording, producer: { span, component: at.component, start: now } } satisfies TraceSlot;
   return carrier;
 }
 

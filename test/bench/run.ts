@@ -20,6 +20,7 @@ import { benchJms } from './jms-bench';
 import { benchJmsActiveMQ } from './jms-activemq-bench';
 import { benchPools } from './pool-bench';
 import { benchLatency, latencyDetails } from './latency-bench';
+import { benchTracing } from './tracing-bench';
 
 interface Suite {
   readonly name: string;
@@ -48,6 +49,7 @@ const SUITES: readonly Suite[] = [
     details: () => [...latencyDetails],
   },
   { name: 'pools', run: (smoke) => benchPools(smoke ? { children: [1, 4], messages: 200, requests: 20 } : { children: [1, 64, 512] }) },
+  { name: 'tracing', run: (smoke) => benchTracing({ messages: smoke ? 400 : 200_000 }) },
 ];
 
 interface SuiteResult {
