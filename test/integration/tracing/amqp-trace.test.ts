@@ -121,6 +121,16 @@ describe('tracing a flow on RabbitMQ (real xroute run)', () => {
     expect(out.properties.headers?.traceparent).toMatch(new RegExp(`^00-${spans[0].traceId}-`));
   });
 
+  it('exports no span of a message whose upstream trace is not sampled, and sends its context on, still unsampled', async () => {
+    const upstream = upstreamContext();
+    await admin.publish('', queues.in, ['hello'], { messageId: 'unsampled', headers: { kind: 'order', traceparent: upstream.traceparent.replace(/-01$/, '-00') }, persistent: true });
+    await waitFor(() => outgoing.has('unsampled'), `unsampled on ${queues.out}`);
+    // A sampled message routed after it: once its spans are in, any span of the unsampled one would be too.
+    await route('sampled-after', { traceparent: upstreamContext().traceparent });
+    expect(receiver.spansOf(upstream.traceId)).toEqual([]);
+    expect(outgoing.get('unsampled')!.properties.headers?.traceparent).toMatch(new RegExp(`^00-${upstream.traceId}-[0-9a-f]{16}-00$`));
+  });
+
   it('lists the slowest recent messages of each component by trace id in the status', async () => {
     await route('slow-list', { traceparent: upstreamContext().traceparent });
     const exported = new Set(receiver.spans.map((s) => s.traceId));
