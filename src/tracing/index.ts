@@ -6,6 +6,9 @@ export type { TraceSettings } from './trace-settings';
 export {
   traceDelivery,
   traceSettled,
+  traceCheckout,
+  traceCheckin,
+  settleTraceOnDone,
   startStep,
   endStep,
   traceRoute,

@@ -70,7 +70,7 @@ function slotOf(msg: Message): TraceSlot | undefined {
   return msg[TRACE_SLOT] as TraceSlot | undefined;
 }
 
-export type MessagingSystem = 'rabbitmq' | 'activemq' | 'jms' | 'tcp' | 'file';
+export type MessagingSystem = 'rabbitmq' | 'activemq' | 'jms' | 'tcp' | 'file' | 'http';
 
 /** Where a receiver took a delivery, or where a persister publishes. */
 export interface Endpoint {
@@ -122,16 +122,40 @@ function end(t: Timed, now: number, failure?: string): void {
   if (sampled(t.span)) recordSlowTrace(t.component, t.span.spanContext().traceId, Math.round(now - t.start), Date.now());
 }
 
-/** The upstream context in `carrier`, or the root when it has none; a malformed traceparent is reported and ignored. */
+/**
+ * Pools: the context of the request each pooled child was checked out for, by the child's name. The parent of the
+ * child's work (its deliveries, its publishes) wherever that work brings no context of its own.
+ */
+const requestContexts = new Map<string, Context>();
+
+/** A pool checked out `child` for `request`: a checkout span, which becomes the parent of the child's work. */
+export function traceCheckout(request: Message, pool: string, child: string, attributes: Attributes): void {
+  if (active === undefined) return;
+  traceRoute(request, pool, `checkout ${child}`, attributes);
+  const slot = slotOf(request);
+  if (slot !== undefined) requestContexts.set(child, slot.context);
+}
+
+/** The pooled `child` was checked in: its work no longer belongs to the request. */
+export function traceCheckin(child: string): void {
+  requestContexts.delete(child);
+}
+
+/** The parent of work that brings no context: the pool request of a pooled child, else a new trace. */
+function inherited(component: string): Context {
+  return requestContexts.size === 0 ? ROOT_CONTEXT : (requestContexts.get(component) ?? ROOT_CONTEXT);
+}
+
+/** Upstream context in `carrier`, or (none, or a malformed traceparent: reported and ignored) the inherited one. */
 function upstream(t: ActiveTracing, carrier: HeaderCarrier | undefined, component: string): Context {
-  if (carrier === undefined) return ROOT_CONTEXT;
+  if (carrier === undefined) return inherited(component);
   const traceparent = headerText(carrier.traceparent);
-  if (traceparent === undefined || traceparent === '') return ROOT_CONTEXT;
+  if (traceparent === undefined || traceparent === '') return inherited(component);
   const ctx = t.propagator.extract(ROOT_CONTEXT, carrier, headerGetter);
   if (trace.getSpanContext(ctx) === undefined) {
     traceCounts.malformed++;
     t.malformed(component, traceparent);
-    return ROOT_CONTEXT;
+    return inherited(component);
   }
   return ctx;
 }
@@ -163,6 +187,13 @@ export function traceSettled(msg: Message, outcome: 'done' | 'failed', reason?: 
   msg[TRACE_SLOT] = { ...slot, consumer: undefined } satisfies TraceSlot;
 }
 
+/** A receiver that had no done callback of its own passes this one (undefined while tracing is off). */
+export function settleTraceOnDone(): ((msg: Message, outcome: 'done' | 'failed', cell: number, reason?: string) => void) | undefined {
+  return active === undefined ? undefined : settleOnDone;
+}
+
+const settleOnDone = (msg: Message, outcome: 'done' | 'failed', _cell: number, reason?: string): void => traceSettled(msg, outcome, reason);
+
 // ------------------------------------------------------------------ nodes and evaluators
 
 /** A step in progress (undefined while tracing is off). */
@@ -174,7 +205,7 @@ export function startStep(msg: Message, component: string, name: string, attribu
   if (t === undefined) return undefined;
   const slot = slotOf(msg);
   if (slot?.recording === false) return undefined;
-  const parent = slot?.context ?? ROOT_CONTEXT;
+  const parent = slot?.context ?? inherited(component);
   const now = performance.now();
   const span = t.tracer.startSpan(name, { kind: SpanKind.INTERNAL }, parent);
   const recording = span.isRecording();
@@ -245,7 +276,7 @@ export function tracePublish(msg: Message, at: Endpoint): Record<string, string>
   }
   const now = performance.now();
   if (slot?.producer !== undefined) end(slot.producer, now, 'published again');
-  const parent = slot?.context ?? ROOT_CONTEXT;
+  const parent = slot?.context ?? inherited(at.component);
   const span = t.tracer.startSpan(`send ${at.destination}`, { kind: SpanKind.PRODUCER }, parent);
   const recording = span.isRecording();
   if (recording) {
