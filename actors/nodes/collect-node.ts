@@ -19,7 +19,7 @@ import { Message } from '../../src/message/message';
 import { Outcome, Taken, XQueue } from '../../src/xqueue/xqueue';
 import { parsePartition } from '../../src/xqueue/partition';
 import { displayMessage } from '../../src/logging/display';
-import { ATTR_RULESET, traceRoute } from '../../src/tracing';
+import { ATTR_RULESET, traceRoute, tracingActive } from '../../src/tracing';
 import { OutlinkSender } from './outlink-sender';
 import { rulesetMatcher } from './job-node-config';
 import { COLLECT_NODE_SCHEMA } from './collect-node-schema';
@@ -186,8 +186,10 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
   }
 
   private send(entry: Entry, outlink: number): void {
-    const ruleset = this.settings.rulesets[entry.rid]?.name;
-    traceRoute(entry.request.item, this.env.name, `route ${ruleset}`, { [ATTR_RULESET]: ruleset, 'xroute.outlink': this.settings.outlinkNames[outlink] });
+    if (tracingActive()) {
+      const ruleset = this.settings.rulesets[entry.rid]?.name;
+      traceRoute(entry.request.item, this.env.name, `route ${ruleset}`, { [ATTR_RULESET]: ruleset, 'xroute.outlink': this.settings.outlinkNames[outlink] });
+    }
     const self = this.ctx.self;
     const token = this.token;
     this.senders[outlink].send(entry, entry.request.item, (_item, outcome) => self.tell({ type: 'returned', token, entry, outlink, outcome }));

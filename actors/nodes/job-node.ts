@@ -42,7 +42,7 @@ import { JOB_NODE_SCHEMA, unknownRulesetKeys } from './job-node-schema';
 import { SharedLimits } from './job-node-shared-limits';
 import { RedisSharedState } from './job-node-shared-redis';
 import { redactText } from '../../src/logging/redact';
-import { traceJobEnd, traceJobStart } from '../../src/tracing';
+import { traceJobEnd, traceJobStart, tracingActive } from '../../src/tracing';
 
 type Request = Taken<Message>;
 
@@ -409,7 +409,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     const dispatch = job.dispatches;
     const self = this.ctx.self;
     const token = this.token;
-    traceJobStart(job.payload.item, this.env.name, this.rulesetName(job), { 'xroute.job.id': job.id, 'xroute.job.group': job.group, 'xroute.job.worker': q.name, 'xroute.job.dispatch': dispatch, ...(job.key !== undefined ? { 'xroute.job.key': job.key } : {}) });
+    if (tracingActive()) traceJobStart(job.payload.item, this.env.name, this.rulesetName(job), { 'xroute.job.id': job.id, 'xroute.job.group': job.group, 'xroute.job.worker': q.name, 'xroute.job.dispatch': dispatch, ...(job.key !== undefined ? { 'xroute.job.key': job.key } : {}) });
     q.add(cell, job.payload.item, (_item, outcome) => self.tell({ type: 'job-returned', token, job, dispatch, worker, outcome }));
     this.requests.set(job.id, { worker, cell });
     return true;

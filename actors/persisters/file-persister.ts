@@ -18,7 +18,7 @@ import { describe } from '../../src/runtime/actor';
 import { intStr, integerSchemas, integerSetting, str, strMap } from '../../src/config/schema-helpers';
 import { Template } from '../../src/rules/template';
 import { displayMessage, parseDisplayMask } from '../../src/logging/display';
-import { tracePublish, tracePublished } from '../../src/tracing';
+import { tracePublish, tracePublished, tracingActive } from '../../src/tracing';
 import { Message } from '../../src/message/message';
 import { Taken, XQueue } from '../../src/xqueue/xqueue';
 import { filePathOf, parseAddress } from '../support/address';
@@ -144,7 +144,7 @@ class FilePersisterBehaviour implements Behaviour<never> {
       return this.finish(taken, queue, FILE_RC.FAILURE);
     }
     // The destination without any user:password of a URL.
-    tracePublish(msg, { component: this.env.name, system: this.s.scheme === 'file' ? 'file' : 'http', destination: target.replace(/\/\/[^/@]*@/, '//') });
+    if (tracingActive()) tracePublish(msg, { component: this.env.name, system: this.s.scheme === 'file' ? 'file' : 'http', destination: target.replace(/\/\/[^/@]*@/, '//') });
     for (;;) {
       const outcome = await this.attempts(msg, target);
       if (this.stopped) return; // the runtime puts the message back

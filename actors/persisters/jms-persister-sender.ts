@@ -33,7 +33,7 @@ import { Amqp10Connection, endpointLabel } from '../../src/transports/amqp10-con
 import { chooseDialect, Dialect, TargetPlan } from '../../src/transports/amqp10-dialect';
 import { isFatalAmqp10Error } from '../../src/transports/amqp10-errors';
 import { messageToAmqp } from '../../src/transports/amqp10-mapping';
-import { tracePublish, tracePublished, withTraceHeaders } from '../../src/tracing';
+import { tracePublish, tracePublished, tracingActive, withTraceHeaders } from '../../src/tracing';
 import { encodeAmqpMessage } from '../../src/transports/amqp10-encoding';
 import { jmsMigrationIssues, ineffectiveProperties } from '../support/jms-config';
 import { JmsSenderKind, JmsSenderSettings, jmsSenderSchema, readSenderSettings, senderNoEffect } from './jms-persister-settings';
@@ -232,7 +232,7 @@ export class JmsSender implements Behaviour<never> {
       const durable = this.s.durable ?? h.JMSDeliveryMode !== 1;
       const amqp = messageToAmqp(msg, { textMode: this.s.textMode, durable, priority: this.s.priority, ttlMs: this.s.ttlMs });
       amqp.to = session.plan.address;
-      const context = tracePublish(msg, { component: this.env.name, system: session.dialect.name, destination: this.s.destination });
+      const context = tracingActive() ? tracePublish(msg, { component: this.env.name, system: session.dialect.name, destination: this.s.destination }) : undefined;
       if (context !== undefined) amqp.application_properties = withTraceHeaders(amqp.application_properties ?? {}, context);
       bytes = encodeAmqpMessage(amqp);
     } catch (e) {

@@ -10,7 +10,7 @@ import { intStr, str } from '../../src/config/schema-helpers';
 import { Logger } from '../../src/logging/logger';
 import { Message } from '../../src/message/message';
 import { EvaluatorLogger, MessageEvaluatorEngine } from '../../src/evaluator';
-import { ATTR_RETURN_CODE, ATTR_RULESET, TraceStep, endStep, startStep } from '../../src/tracing';
+import { ATTR_RETURN_CODE, ATTR_RULESET, TraceStep, endStep, startStep, tracingActive } from '../../src/tracing';
 
 function evaluatorLogger(logger: Logger): EvaluatorLogger {
   return {
@@ -76,6 +76,7 @@ export const messageEvaluatorComponent: ComponentDefinition<never, MessageEvalua
           }
         };
         const traced = (msg: Message, step: TraceStep) =>
+          step !== undefined &&
           endStep(msg, step, { [ATTR_RULESET]: msg.properties.get(evaluator.fieldName) ?? '', [ATTR_RETURN_CODE]: msg.properties.get(evaluator.rcField) ?? '' });
         let warnedInvalidUtf8 = false;
         ctx.consume(input, (taken, q) => {
@@ -91,7 +92,7 @@ export const messageEvaluatorComponent: ComponentDefinition<never, MessageEvalua
               });
             }
           }
-          const step = startStep(taken.item, env.name, `evaluate ${taken.item.properties.get(evaluator.fieldName) ?? ''}`);
+          const step = tracingActive() ? startStep(taken.item, env.name, `evaluate ${taken.item.properties.get(evaluator.fieldName) ?? ''}`) : undefined;
           const pending = evaluator.evaluate(taken.item);
           if (pending) {
             return pending.then(() => {

@@ -36,7 +36,7 @@ import fs from 'node:fs';
 import { ActorContext, Behaviour, QueueConsumer, TimerHandle } from '../../src/runtime/actor';
 import { ComponentDefinition, ComponentEnv, inputOf } from '../../src/runtime/component';
 import { displayMessage } from '../../src/logging/display';
-import { tracePublish, tracePublished } from '../../src/tracing';
+import { tracePublish, tracePublished, tracingActive } from '../../src/tracing';
 import { Message } from '../../src/message/message';
 import { QueueState, Taken, XQueue } from '../../src/xqueue/xqueue';
 import { isClosedOutput, isClosedOutputError, tolerateOutputErrors } from '../../src/runtime/closed-output';
@@ -184,7 +184,7 @@ class StreamPersisterBehaviour implements Behaviour<never> {
       this.complete(queue, taken, RC_TIMEOUT);
       return;
     }
-    tracePublish(msg, { component: this.env.name, system: this.s.target.kind === 'tcp' ? 'tcp' : 'file', destination: describeTarget(this.s.target) });
+    if (tracingActive()) tracePublish(msg, { component: this.env.name, system: this.s.target.kind === 'tcp' ? 'tcp' : 'file', destination: describeTarget(this.s.target) });
     this.pending.add(pendingRequest(taken, queue, tag, renderRequest(msg, this.s.template), expiresAt));
     if (expiresAt < this.expiryAt) this.scheduleExpiry(expiresAt);
     if (this.hibernating) this.open();

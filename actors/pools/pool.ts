@@ -31,7 +31,7 @@ import { Template } from '../../src/rules/template';
 import { Taken, XQueue } from '../../src/xqueue/xqueue';
 import { displayMessage, parseDisplayMask } from '../../src/logging/display';
 import { registerConfigSecrets } from '../../src/logging/redact';
-import { traceCheckin, traceCheckout } from '../../src/tracing';
+import { traceCheckin, traceCheckout, tracingActive } from '../../src/tracing';
 import { parseAddress } from '../support/address';
 import { ConfigReader } from '../support/config-values';
 import { ClassDefaults, fillDefaults, findImplementation, implementationKey, parseDefaultProperties } from './default-properties';
@@ -180,7 +180,7 @@ export class PoolBehaviour implements Behaviour<never> {
       if (!task) throw new PoolRequestError(POOL_RC.NOT_FOUND, 'the request object is not a task map');
       const resolved = this.resolve(msg, task);
       const handle = this.checkout(resolved);
-      traceCheckout(msg, this.env.name, handle.id, { 'xroute.pool.class': resolved.def.className, 'xroute.pool.transmit': resolved.transmit.name });
+      if (tracingActive()) traceCheckout(msg, this.env.name, handle.id, { 'xroute.pool.class': resolved.def.className, 'xroute.pool.transmit': resolved.transmit.name });
       this.respond(msg, task, POOL_RC.SUCCESS, undefined, handle);
     } catch (err) {
       const rc = err instanceof PoolRequestError ? err.rc : POOL_RC.REJECTED;

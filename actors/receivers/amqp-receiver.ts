@@ -35,7 +35,7 @@ import { Message } from '../../src/message/message';
 import { Outcome, XQueue } from '../../src/xqueue/xqueue';
 import { XQueueStoppedError } from '../../src/xqueue/errors';
 import { messageFromAmqp } from '../../src/transports/amqp091-mapping';
-import { traceDelivery, traceSettled } from '../../src/tracing';
+import { traceDelivery, traceSettled, tracingActive } from '../../src/tracing';
 import { amqpStep, settleWithin } from '../../src/transports/amqp091-connection';
 import { AmqpSessionBase, flushSettlement, openAmqpSession, scheduleSettlement } from '../../src/transports/amqp091-session';
 import { checkExchange, declareSource } from '../../src/transports/amqp091-topology';
@@ -351,7 +351,7 @@ export class AmqpReceiver implements Behaviour<never> {
       return;
     }
     if (s.displayMask !== 0) displayMessage(this.env.logger, 'received', msg, s.displayMask, s.displayProperties);
-    traceDelivery(msg, d.m.properties.headers, { component: this.env.name, system: 'rabbitmq', destination: d.session.queue });
+    if (tracingActive()) traceDelivery(msg, d.m.properties.headers, { component: this.env.name, system: 'rabbitmq', destination: d.session.queue });
     if (s.clientAck) {
       this.byCell[cell] = d;
       this.outstanding++;

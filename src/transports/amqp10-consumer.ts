@@ -49,7 +49,7 @@ import { Amqp10Connection, Amqp10Endpoint } from './amqp10-connection';
 import { isFatalAmqp10Error } from './amqp10-errors';
 import { amqpSelectorSource, amqpToMessage, AmqpMessage } from './amqp10-mapping';
 import { chooseDialect, Dialect, DialectChoice, SourcePlan } from './amqp10-dialect';
-import { traceDelivery, traceSettled } from '../tracing';
+import { traceDelivery, traceSettled, tracingActive } from '../tracing';
 
 export type FailedOutcome = 'reject' | 'release' | 'modified';
 /** A delivery the selector does not select: accept (consumed and dropped) or release it undeliverable-here (left for other consumers). */
@@ -450,7 +450,7 @@ export class Amqp10Consumer {
     }
     const msg = amqpToMessage(amqp, { destination: s.plan.destination });
     this.o.decorate?.(msg);
-    traceDelivery(msg, amqp.application_properties, { component: this.o.name, system: s.dialect.name, destination: s.plan.destination });
+    if (tracingActive()) traceDelivery(msg, amqp.application_properties, { component: this.o.name, system: s.dialect.name, destination: s.plan.destination });
     if (this.o.xaMode === 1) {
       s.pending[cell] = delivery;
       s.pendingSince[cell] = this.lastActivity;

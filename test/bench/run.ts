@@ -49,7 +49,7 @@ const SUITES: readonly Suite[] = [
     details: () => [...latencyDetails],
   },
   { name: 'pools', run: (smoke) => benchPools(smoke ? { children: [1, 4], messages: 200, requests: 20 } : { children: [1, 64, 512] }) },
-  { name: 'tracing', run: (smoke) => benchTracing({ messages: smoke ? 400 : 200_000 }) },
+  { name: 'tracing', run: (smoke) => benchTracing(smoke ? { messages: 400, flowMessages: 200 } : { messages: 200_000, flowMessages: 20_000 }) },
 ];
 
 interface SuiteResult {

@@ -6,7 +6,10 @@
  * interleaved in rounds in this one process. Three comparisons: tracing off (the calls return at their first
  * line), on at 1 % and on at 100 % sampling (parentbased_traceidratio, spans exported over OTLP/HTTP to a sink in
  * this process). No broker: its I/O would only dilute the cost, so these ratios are the pessimistic bound of a
- * real flow's. Rows report throughput; ratio = subject throughput / baseline throughput.
+ * real flow's. Then the same sampling levels in a real flow on RabbitMQ (AmqpReceiver -> link -> removal -> ack,
+ * the amqp suite's receive run), tracing on against tracing off in alternating runs of the same process: the cost
+ * of being on in a flow whose broker I/O is counted; times the first row's ratio, it is the flow's ratio against
+ * no tracing code. Rows report throughput; ratio = subject throughput / baseline throughput.
  */
 import * as http from 'node:http';
 import { AddressInfo } from 'node:net';
@@ -14,9 +17,10 @@ import type { ConsumeMessage } from 'amqplib';
 import { MessageEvaluatorEngine } from '../../src/evaluator';
 import { silentLogger } from '../../src/logging/logger';
 import { messageFromAmqp, messageToAmqp } from '../../src/transports/amqp091-mapping';
-import { ATTR_RETURN_CODE, ATTR_RULESET, RunningTracing, endStep, startStep, startTracing, traceDelivery, tracePublish, tracePublished, traceRoute, traceSettled, withTraceHeaders } from '../../src/tracing';
+import { ATTR_RETURN_CODE, ATTR_RULESET, RunningTracing, tracingActive, endStep, startStep, startTracing, traceDelivery, tracePublish, tracePublished, traceRoute, traceSettled, withTraceHeaders } from '../../src/tracing';
 import type { BenchRow } from './bench-types';
-import { Step, compareInterleaved } from './interleaved';
+import { Step, compareInterleaved, compareRates } from './interleaved';
+import { dropQueue, freshQueue, xrouteConsume } from './amqp-bench';
 
 const ROUNDS = 20;
 const RECEIVER = { component: 'rcvr_in', system: 'rabbitmq', destination: 'in' } as const;
@@ -35,18 +39,17 @@ function delivery(i: number): ConsumeMessage {
 function hops(engine: MessageEvaluatorEngine, traced: boolean): Step<ConsumeMessage> {
   return (d) => {
     const msg = messageFromAmqp(d, { text: true, queue: 'in' });
-    if (traced) {
+    // As the components do: the arguments of a tracing call are built only while tracing is on.
+    if (traced && tracingActive()) {
       traceDelivery(msg, d.properties.headers, RECEIVER);
       traceRoute(msg, 'node_collect', 'route evaluate', { [ATTR_RULESET]: 'evaluate', 'xroute.outlink': 'evaluate' });
     }
-    const step = traced ? startStep(msg, 'pstr_eval', 'evaluate order') : undefined;
+    const step = traced && tracingActive() ? startStep(msg, 'pstr_eval', 'evaluate order') : undefined;
     void engine.evaluate(msg);
-    if (traced) {
-      endStep(msg, step, { [ATTR_RULESET]: msg.properties.get('RuleName') ?? '', [ATTR_RETURN_CODE]: msg.properties.get('ReturnCode') ?? '' });
-      traceRoute(msg, 'node_collect', 'route evaluate', { [ATTR_RULESET]: 'evaluate', 'xroute.outlink': 'out' });
-    }
+    if (step !== undefined) endStep(msg, step, { [ATTR_RULESET]: msg.properties.get('RuleName') ?? '', [ATTR_RETURN_CODE]: msg.properties.get('ReturnCode') ?? '' });
+    if (traced && tracingActive()) traceRoute(msg, 'node_collect', 'route evaluate', { [ATTR_RULESET]: 'evaluate', 'xroute.outlink': 'out' });
     const { options } = messageToAmqp(msg);
-    if (traced) {
+    if (traced && tracingActive()) {
       const context = tracePublish(msg, PERSISTER);
       if (context !== undefined) options.headers = withTraceHeaders(options.headers ?? {}, context);
       tracePublished(msg);
@@ -76,7 +79,19 @@ async function traceAt(url: string, ratio: string): Promise<RunningTracing> {
   return running;
 }
 
-export async function benchTracing(opts: { messages: number }): Promise<BenchRow[]> {
+/** One receive run on RabbitMQ (a fresh queue of `n`), with tracing at `ratio` or off. */
+async function receiveRun(n: number, url: string, ratio: string | undefined): Promise<number> {
+  const queue = await freshQueue(n);
+  const running = ratio === undefined ? undefined : await traceAt(url, ratio);
+  try {
+    return await xrouteConsume(queue, n, 1000);
+  } finally {
+    await running?.shutdown();
+    await dropQueue(queue);
+  }
+}
+
+export async function benchTracing(opts: { messages: number; flowMessages: number }): Promise<BenchRow[]> {
   const engine = new MessageEvaluatorEngine({ Name: 'bench', Ruleset: RULESET }, { baseDir: __dirname, pluginDirs: [] });
   const endpoint = await sink();
   const saved = { ...process.env };
@@ -103,6 +118,13 @@ export async function benchTracing(opts: { messages: number }): Promise<BenchRow
       } finally {
         await running.shutdown();
       }
+    }
+    for (const [label, ratio, target] of [
+      ['1 %', '0.01', 'ratio >= 0.97'],
+      ['100 %', '1', ''],
+    ] as const) {
+      const r = await compareRates(4, () => receiveRun(opts.flowMessages, endpoint.url, ratio), () => receiveRun(opts.flowMessages, endpoint.url, undefined));
+      rows.push({ name: `RabbitMQ receive flow (AmqpReceiver, XAMode 1, prefetch 1000): tracing on, ${label} sampled, vs off`, unit: 'msg/s', value: Math.round(r.subject), baseline: Math.round(r.baseline), ratio: Number(r.ratio.toFixed(3)), target });
     }
   } finally {
     for (const k of ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_TRACES_SAMPLER', 'OTEL_TRACES_SAMPLER_ARG']) {
