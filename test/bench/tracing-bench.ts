@@ -3,7 +3,7 @@
  * AmqpReceiver -> CollectNode -> MessageEvaluator -> CollectNode -> AmqpPersister run in process - the AMQP 0-9-1
  * mapping of a delivery, the evaluator's ruleset, the mapping for the publish - once with the tracing calls the
  * components make at each hop (subject) and once without them (baseline: the same work, no tracing code),
- * interleaved in rounds in this one process. Three comparisons: tracing off (the calls return at their first
+ * interleaved in rounds in this one process and timed in CPU time. Three comparisons: tracing off (the calls return at their first
  * line), on at 1 % and on at 100 % sampling (parentbased_traceidratio, spans exported over OTLP/HTTP to a sink in
  * this process). No broker: its I/O would only dilute the cost, so these ratios are the pessimistic bound of a
  * real flow's. Then the same sampling levels in a real flow on RabbitMQ (AmqpReceiver -> link -> removal -> ack,
@@ -19,10 +19,10 @@ import { silentLogger } from '../../src/logging/logger';
 import { messageFromAmqp, messageToAmqp } from '../../src/transports/amqp091-mapping';
 import { ATTR_RETURN_CODE, ATTR_RULESET, RunningTracing, tracingActive, endStep, startStep, startTracing, traceDelivery, tracePublish, tracePublished, traceRoute, traceSettled, withTraceHeaders } from '../../src/tracing';
 import type { BenchRow } from './bench-types';
-import { Step, compareInterleaved, compareRates } from './interleaved';
+import { Step, compareRates } from './interleaved';
 import { dropQueue, freshQueue, xrouteConsume } from './amqp-bench';
 
-const ROUNDS = 20;
+const ROUNDS = 40;
 const RECEIVER = { component: 'rcvr_in', system: 'rabbitmq', destination: 'in' } as const;
 const PERSISTER = { component: 'pstr_out', system: 'rabbitmq', destination: 'out', routingKey: 'out' } as const;
 const RULESET = { order: { JMSPropertyGroup: [{ kind: '^order$' }], FormatterArgument: [{ FieldName: 'body', Template: ['ORDER:##body##'] }] } };
@@ -79,6 +79,35 @@ async function traceAt(url: string, ratio: string): Promise<RunningTracing> {
   return running;
 }
 
+/** CPU nanoseconds (user + system) of `step` over `items`: less disturbed by the other processes of a loaded machine than wall time. */
+function cpuNs(step: Step<ConsumeMessage>, items: readonly ConsumeMessage[]): number {
+  const before = process.cpuUsage();
+  for (const item of items) void step(item);
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) * 1000;
+}
+
+/**
+ * Interleaved as compareInterleaved, but on CPU time and in A-B-B-A order within each round, so that neither side
+ * profits from going first or second (an A/A run of compareInterleaved on this machine gave 0.88, not 1).
+ */
+function compareCpu(subject: Step<ConsumeMessage>, baseline: Step<ConsumeMessage>, perRound: number): { subjectNs: number; baselineNs: number; timeRatio: number } {
+  const items = (offset: number) => Array.from({ length: perRound }, (_, i) => delivery(offset + i));
+  cpuNs(subject, items(0));
+  cpuNs(baseline, items(0));
+  let s = 0;
+  let b = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    const [a1, b1, b2, a2] = [cpuNs(subject, items(round)), cpuNs(baseline, items(round)), cpuNs(baseline, items(round)), cpuNs(subject, items(round))];
+    s += a1 + a2;
+    b += b1 + b2;
+  }
+  // Totals, not the median of per-round ratios: the process's CPU time includes its GC threads, whose work lands in
+  // whichever short run it happens to overlap, which skews single rounds but not the sums.
+  const n = 2 * ROUNDS * perRound;
+  return { subjectNs: s / n, baselineNs: b / n, timeRatio: s / b };
+}
+
 /** One receive run on RabbitMQ (a fresh queue of `n`), with tracing at `ratio` or off. */
 async function receiveRun(n: number, url: string, ratio: string | undefined): Promise<number> {
   const queue = await freshQueue(n);
@@ -96,7 +125,7 @@ export async function benchTracing(opts: { messages: number; flowMessages: numbe
   const endpoint = await sink();
   const saved = { ...process.env };
   const perRound = Math.max(1, Math.floor(opts.messages / ROUNDS));
-  const compare = () => compareInterleaved({ subject: hops(engine, true), baseline: hops(engine, false), make: delivery, rounds: ROUNDS, perRound });
+  const compare = () => compareCpu(hops(engine, true), hops(engine, false), perRound);
   const row = (name: string, r: Awaited<ReturnType<typeof compare>>, target: string): BenchRow => ({
     name,
     unit: 'msg/s',
