@@ -136,6 +136,8 @@ export async function benchTracing(opts: { messages: number; flowMessages: numbe
   });
   const rows: BenchRow[] = [];
   try {
+    // The noise floor of the method on this machine: the same hops, without tracing calls, on both sides.
+    rows.push(row('A/A control: the in-process hops without tracing code on both sides', compareCpu(hops(engine, false), hops(engine, false), perRound), ''));
     rows.push(row('tracing off vs no tracing code: in-process hops of receiver, node, evaluator, persister', await compare(), 'ratio >= 0.99'));
     for (const [label, ratio, target] of [
       ['1 %', '0.01', 'ratio >= 0.97'],
