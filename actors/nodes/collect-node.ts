@@ -21,6 +21,7 @@ import { parsePartition } from '../../src/xqueue/partition';
 import { displayMessage } from '../../src/logging/display';
 import { traceIdOf } from '../../src/runtime/message-trace';
 import { debugEnabled } from '../../src/logging/logger';
+import { ATTR_RULESET, traceRoute, tracingActive } from '../../src/tracing';
 import { OutlinkSender } from './outlink-sender';
 import { rulesetMatcher } from './job-node-config';
 import { COLLECT_NODE_SCHEMA } from './collect-node-schema';
@@ -196,6 +197,10 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
     if (this.debug) {
       const rc = entry.request.item.getProperty(this.settings.rcField);
       this.env.logger.debug('outlink chosen', { id: traceIdOf(entry.request.item), ruleset: this.settings.rulesets[entry.rid].name, task: entry.task, outlink: this.settings.outlinkNames[outlink], ...(rc !== undefined ? { rc } : {}) });
+    }
+    if (tracingActive()) {
+      const ruleset = this.settings.rulesets[entry.rid]?.name;
+      traceRoute(entry.request.item, this.env.name, `route ${ruleset}`, { [ATTR_RULESET]: ruleset, 'xroute.outlink': this.settings.outlinkNames[outlink] });
     }
     const self = this.ctx.self;
     const token = this.token;

@@ -52,6 +52,7 @@ import { redactText } from '../../src/logging/redact';
 import { JobEvent, JobInbox, JobNodeHandover, Request, claimHandover, makeHandover, replaceRefusal, sameSharedState } from './job-node-handover';
 import { traceIdOf } from '../../src/runtime/message-trace';
 import { debugEnabled } from '../../src/logging/logger';
+import { traceJobEnd, traceJobStart, tracingActive } from '../../src/tracing';
 
 /** One job as a status query shows it. */
 export interface JobSummary {
@@ -527,6 +528,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
       }
       case 'redispatched':
         if (this.draining !== undefined) this.giveBack(event.job.payload);
+        traceJobEnd(event.job.payload.item, 'redispatched', event.reason);
         env.status.count('redispatched');
         env.status.count('active', -1);
         env.status.count('pending');
@@ -553,6 +555,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
       return false;
     }
     const dispatch = job.dispatches;
+    if (tracingActive()) traceJobStart(job.payload.item, this.env.name, this.rulesetName(job), { 'xroute.job.id': job.id, 'xroute.job.group': job.group, 'xroute.job.worker': q.name, 'xroute.job.dispatch': dispatch, ...(job.key !== undefined ? { 'xroute.job.key': job.key } : {}) });
     const inbox = this.inbox;
     const workerLink = q.name;
     q.add(cell, job.payload.item, (_item, outcome) => inbox.push({ type: 'job-returned', job, dispatch, workerLink, outcome }));
@@ -617,6 +620,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
 
   private onEnded(job: JobView<Request>, end: 'completed' | 'failed' | 'expired', reason: string | undefined, now: number): void {
     const env = this.env;
+    traceJobEnd(job.payload.item, end, reason);
     env.status.count('active', -1);
     this.requests.delete(job.id);
     if (this.shared !== undefined) {

@@ -18,6 +18,7 @@ import { describe } from '../../src/runtime/actor';
 import { intStr, integerSchemas, integerSetting, str, strMap } from '../../src/config/schema-helpers';
 import { Template } from '../../src/rules/template';
 import { displayMessage, parseDisplayMask } from '../../src/logging/display';
+import { tracePublish, tracePublished, tracingActive } from '../../src/tracing';
 import { Message } from '../../src/message/message';
 import { Taken, XQueue } from '../../src/xqueue/xqueue';
 import { filePathOf, parseAddress } from '../support/address';
@@ -142,6 +143,8 @@ class FilePersisterBehaviour implements Behaviour<never> {
       this.env.logger.error('message names no remote path and the URI has none; dropped', { component: this.env.name });
       return this.finish(taken, queue, FILE_RC.FAILURE);
     }
+    // The destination without any user:password of a URL.
+    if (tracingActive()) tracePublish(msg, { component: this.env.name, system: this.s.scheme === 'file' ? 'file' : 'http', destination: target.replace(/\/\/[^/@]*@/, '//') });
     for (;;) {
       const outcome = await this.attempts(msg, target);
       if (this.stopped) return; // the runtime puts the message back
@@ -207,6 +210,7 @@ class FilePersisterBehaviour implements Behaviour<never> {
 
   private finish(taken: Taken<Message>, queue: XQueue<Message>, rc: number): void {
     const msg = taken.item;
+    tracePublished(msg, rc === 0 ? undefined : `return code ${rc}`);
     msg.setField(this.s.rcField, String(rc));
     for (const [k, v] of Object.entries(this.s.stringProperty)) msg.setField(k, v);
     displayMessage(this.env.logger, rc === 0 ? 'persisted' : 'failed', msg, this.s.displayMask, Object.keys(this.s.stringProperty));

@@ -33,6 +33,7 @@ import { Amqp10Connection, endpointLabel } from '../../src/transports/amqp10-con
 import { chooseDialect, Dialect, TargetPlan } from '../../src/transports/amqp10-dialect';
 import { isFatalAmqp10Error } from '../../src/transports/amqp10-errors';
 import { messageToAmqp } from '../../src/transports/amqp10-mapping';
+import { tracePublish, tracePublished, tracingActive, withTraceHeaders } from '../../src/tracing';
 import { encodeAmqpMessage } from '../../src/transports/amqp10-encoding';
 import { jmsMigrationIssues, ineffectiveProperties } from '../support/jms-config';
 import { JmsSenderKind, JmsSenderSettings, jmsSenderSchema, readSenderSettings, senderNoEffect } from './jms-persister-settings';
@@ -231,8 +232,11 @@ export class JmsSender implements Behaviour<never> {
       const durable = this.s.durable ?? h.JMSDeliveryMode !== 1;
       const amqp = messageToAmqp(msg, { textMode: this.s.textMode, durable, priority: this.s.priority, ttlMs: this.s.ttlMs });
       amqp.to = session.plan.address;
+      const context = tracingActive() ? tracePublish(msg, { component: this.env.name, system: session.dialect.name, destination: this.s.destination }) : undefined;
+      if (context !== undefined) amqp.application_properties = withTraceHeaders(amqp.application_properties ?? {}, context);
       bytes = encodeAmqpMessage(amqp);
     } catch (e) {
+      tracePublished(msg, 'cannot convert the message for sending');
       this.env.logger.error('cannot convert a message for sending; removing it as failed', { component: this.env.name, messageId: h.JMSMessageID, error: describe(e) });
       this.env.status.count('failed');
       this.sender.finish(send, 'failed');
@@ -252,6 +256,7 @@ export class JmsSender implements Behaviour<never> {
     if (msg.headers.JMSMessageID !== undefined) this.lastAcceptedId = msg.headers.JMSMessageID;
     this.env.status.count('accepted');
     if (this.s.displayMask !== 0) displayMessage(this.env.logger, 'sent', msg, this.s.displayMask);
+    tracePublished(msg);
     this.lastActivity = Date.now();
     this.sender.finish(send, 'done');
     this.sender.flush();
@@ -274,6 +279,7 @@ export class JmsSender implements Behaviour<never> {
     this.env.status.count(how);
     if (send.refusals > this.s.sendRetries) {
       this.env.logger.error(`message ${how} by the broker ${send.refusals} times; removing it as failed`, meta);
+      tracePublished(send.taken.item, `${how} by the broker`);
       this.env.status.count('failed');
       this.sender.finish(send, 'failed');
       this.sender.flush();

@@ -11,6 +11,7 @@ import { debugEnabled, Logger } from '../../src/logging/logger';
 import { Message } from '../../src/message/message';
 import { EvaluatorLogger, MessageEvaluatorEngine } from '../../src/evaluator';
 import { traceIdOf } from '../../src/runtime/message-trace';
+import { ATTR_RETURN_CODE, ATTR_RULESET, TraceStep, endStep, startStep, tracingActive } from '../../src/tracing';
 
 function evaluatorLogger(logger: Logger): EvaluatorLogger {
   return {
@@ -78,6 +79,9 @@ export const messageEvaluatorComponent: ComponentDefinition<never, MessageEvalua
             // a message whose properties cannot be read was bounced untouched; nothing to count
           }
         };
+        const traced = (msg: Message, step: TraceStep) =>
+          step !== undefined &&
+          endStep(msg, step, { [ATTR_RULESET]: msg.properties.get(evaluator.fieldName) ?? '', [ATTR_RETURN_CODE]: msg.properties.get(evaluator.rcField) ?? '' });
         let warnedInvalidUtf8 = false;
         ctx.consume(input, (taken, q) => {
           // Rules see invalid UTF-8 as U+FFFD; count it, and say so once, so that corruption is visible.
@@ -92,14 +96,17 @@ export const messageEvaluatorComponent: ComponentDefinition<never, MessageEvalua
               });
             }
           }
+          const step = tracingActive() ? startStep(taken.item, env.name, `evaluate ${taken.item.properties.get(evaluator.fieldName) ?? ''}`) : undefined;
           const pending = evaluator.evaluate(taken.item);
           if (pending) {
             return pending.then(() => {
+              traced(taken.item, step);
               env.status.count('evaluated');
               countResult(taken.item);
               q.remove(taken);
             });
           }
+          traced(taken.item, step);
           env.status.count('evaluated');
           countResult(taken.item);
           q.remove(taken);

@@ -36,6 +36,7 @@ import fs from 'node:fs';
 import { ActorContext, Behaviour, QueueConsumer, TimerHandle } from '../../src/runtime/actor';
 import { ComponentDefinition, ComponentEnv, inputOf } from '../../src/runtime/component';
 import { displayMessage } from '../../src/logging/display';
+import { tracePublish, tracePublished, tracingActive } from '../../src/tracing';
 import { Message } from '../../src/message/message';
 import { QueueState, Taken, XQueue } from '../../src/xqueue/xqueue';
 import { isClosedOutput, isClosedOutputError, tolerateOutputErrors } from '../../src/runtime/closed-output';
@@ -183,6 +184,7 @@ class StreamPersisterBehaviour implements Behaviour<never> {
       this.complete(queue, taken, RC_TIMEOUT);
       return;
     }
+    if (tracingActive()) tracePublish(msg, { component: this.env.name, system: this.s.target.kind === 'tcp' ? 'tcp' : 'file', destination: describeTarget(this.s.target) });
     this.pending.add(pendingRequest(taken, queue, tag, renderRequest(msg, this.s.template), expiresAt));
     if (expiresAt < this.expiryAt) this.scheduleExpiry(expiresAt);
     if (this.hibernating) this.open();
@@ -395,6 +397,7 @@ class StreamPersisterBehaviour implements Behaviour<never> {
   /** `failure` set: removed as failed with that reason (the write could not happen). */
   private complete(queue: XQueue<Message>, taken: Taken<Message>, rc: number, failure?: string): void {
     const msg = taken.item;
+    tracePublished(msg, rc === 0 ? undefined : (failure ?? `return code ${rc}`));
     msg.setField(this.s.rcField, String(rc));
     for (const [k, v] of Object.entries(this.s.stringProperty)) msg.setField(k, v);
     displayMessage(this.env.logger, rc === 0 ? 'persisted' : 'failed', msg, this.s.displayMask, Object.keys(this.s.stringProperty));

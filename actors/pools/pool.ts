@@ -31,6 +31,7 @@ import { Template } from '../../src/rules/template';
 import { Taken, XQueue } from '../../src/xqueue/xqueue';
 import { displayMessage, parseDisplayMask } from '../../src/logging/display';
 import { registerConfigSecrets } from '../../src/logging/redact';
+import { traceCheckin, traceCheckout, tracingActive } from '../../src/tracing';
 import { parseAddress } from '../support/address';
 import { ConfigReader } from '../support/config-values';
 import { ClassDefaults, fillDefaults, findImplementation, implementationKey, parseDefaultProperties } from './default-properties';
@@ -179,6 +180,7 @@ export class PoolBehaviour implements Behaviour<never> {
       if (!task) throw new PoolRequestError(POOL_RC.NOT_FOUND, 'the request object is not a task map');
       const resolved = this.resolve(msg, task);
       const handle = this.checkout(resolved);
+      if (tracingActive()) traceCheckout(msg, this.env.name, handle.id, { 'xroute.pool.class': resolved.def.className, 'xroute.pool.transmit': resolved.transmit.name });
       this.respond(msg, task, POOL_RC.SUCCESS, undefined, handle);
     } catch (err) {
       const rc = err instanceof PoolRequestError ? err.rc : POOL_RC.REJECTED;
@@ -379,6 +381,7 @@ export class PoolBehaviour implements Behaviour<never> {
   private forget(slot: Slot): void {
     if (this.active.get(slot.transmit) !== slot) return;
     this.active.delete(slot.transmit);
+    traceCheckin(slot.id);
     slot.unsubscribe();
     const n = (this.perClass.get(slot.key) ?? 1) - 1;
     if (n <= 0) this.perClass.delete(slot.key);

@@ -42,6 +42,7 @@ import { XQueueStoppedError } from '../../src/xqueue/errors';
 import { messageFromAmqp } from '../../src/transports/amqp091-mapping';
 import { amqpStep, describeAddress, openAmqpConnection, settleWithin } from '../../src/transports/amqp091-connection';
 import { RabbitParkedStore, republishOptions } from '../../src/transports/parked-rabbitmq';
+import { traceDelivery, traceSettled, tracingActive } from '../../src/tracing';
 import { AmqpSessionBase, flushSettlement, openAmqpSession, scheduleSettlement } from '../../src/transports/amqp091-session';
 import { checkExchange, declareSource } from '../../src/transports/amqp091-topology';
 import { PARKED_HEADERS } from '../../src/transports/parked-origin';
@@ -411,6 +412,7 @@ export class AmqpReceiver implements Behaviour<never> {
       return;
     }
     if (s.displayMask !== 0) displayMessage(this.env.logger, 'received', msg, s.displayMask, s.displayProperties);
+    if (tracingActive()) traceDelivery(msg, d.m.properties.headers, { component: this.env.name, system: 'rabbitmq', destination: d.session.queue });
     if (s.clientAck) {
       this.byCell[cell] = d;
       this.outstanding++;
@@ -441,7 +443,8 @@ export class AmqpReceiver implements Behaviour<never> {
   }
 
   /** XAMode 1: downstream removed the message of `cell`. */
-  private readonly onDone = (_msg: Message, outcome: Outcome, cell: number, reason?: string): void => {
+  private readonly onDone = (msg: Message, outcome: Outcome, cell: number, reason?: string): void => {
+    traceSettled(msg, outcome, reason);
     const d = this.byCell[cell];
     if (d === undefined) return;
     this.byCell[cell] = undefined;
@@ -461,6 +464,7 @@ export class AmqpReceiver implements Behaviour<never> {
 
   /** XAMode 0: the message was acked when it entered the XQueue; a failure can only be reported. */
   private readonly onDoneAcked = (msg: Message, outcome: Outcome): void => {
+    traceSettled(msg, outcome);
     if (outcome === 'failed') {
       this.env.status.count('failedAfterAck');
       this.env.logger.error('downstream failed a message that was already acknowledged (XAMode 0)', { component: this.env.name, messageId: msg.headers.JMSMessageID });

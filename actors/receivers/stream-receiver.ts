@@ -18,6 +18,7 @@ import { settingsIssues } from '../../src/config/config-issues';
 import { Reconnector } from '../../src/runtime/reconnector';
 import { boolStr, intStr, integerSchemas, integerSetting, str, strMap } from '../../src/config/schema-helpers';
 import { displayMessage, parseDisplayMask } from '../../src/logging/display';
+import { settleTraceOnDone, traceDelivery, tracingActive } from '../../src/tracing';
 import { Message } from '../../src/message/message';
 import { Partition, parsePartition } from '../../src/xqueue/partition';
 import { XQueueStoppedError } from '../../src/xqueue/errors';
@@ -275,7 +276,8 @@ class StreamReceiverBehaviour implements Behaviour<never> {
     msg.headers.JMSTimestamp = Date.now();
     for (const [k, v] of Object.entries(this.s.stringProperty)) msg.setField(k, v);
     displayMessage(this.env.logger, 'received', msg, this.s.displayMask, Object.keys(this.s.stringProperty));
-    this.output.add(cell, msg, undefined, this.env.status.totals);
+    if (tracingActive()) traceDelivery(msg, undefined, { component: this.env.name, system: this.s.target.kind === 'tcp' ? 'tcp' : 'file', destination: describeTarget(this.s.target) });
+    this.output.add(cell, msg, settleTraceOnDone(), this.env.status.totals);
     this.env.status.count('messages');
   }
 

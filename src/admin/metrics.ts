@@ -6,6 +6,7 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { Flow } from '../runtime/flow';
 import { registerFlowMetrics } from './flow-metrics';
+import { traceCounts } from '../tracing';
 
 export function flowMetrics(flow: Flow): Registry {
   const registry = new Registry();
@@ -138,5 +139,37 @@ export function flowMetrics(flow: Flow): Registry {
     },
   });
   registerFlowMetrics(registry, flow);
+  registerTraceMetrics(registry);
   return registry;
+}
+
+/** Tracing's losses and exports (docs/operations.md#tracing); all 0 while tracing is off. */
+function registerTraceMetrics(registry: Registry): void {
+  new Counter({
+    name: 'xroute_trace_spans_dropped_total',
+    help: 'Spans lost because the export queue was full or their export failed (collector slow or unreachable)',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(traceCounts.dropped);
+    },
+  });
+  new Counter({
+    name: 'xroute_trace_spans_exported_total',
+    help: 'Spans the OTLP collector accepted',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(traceCounts.exported);
+    },
+  });
+  new Counter({
+    name: 'xroute_trace_malformed_contexts_total',
+    help: 'Incoming traceparent values that were not valid W3C trace context (ignored: the message started a new trace)',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(traceCounts.malformed);
+    },
+  });
 }

@@ -1,7 +1,9 @@
 /**
  * The operational side of `xroute run`: the admin endpoint (--admin HOST:PORT or XROUTE_ADMIN), the
  * periodic totals (--stats-interval SECONDS), the connect bound (--connect-timeout SECONDS, connect-bound.ts) and
- * how a stop drains (--drain-timeout SECONDS, --on-stop wait|kill), and the components traced from the start (--trace). Kept apart from the argument parsing so it does
+ * how a stop drains (--drain-timeout SECONDS, --on-stop wait|kill), the components whose messages are logged from the
+ * start (--trace), and OpenTelemetry tracing when the OTEL_* environment configures it (docs/operations.md#tracing;
+ * exported until the operations close, after the flow stopped). Kept apart from the argument parsing so it does
  * not depend on how the options were read.
  */
 import { readFileSync } from 'fs';
@@ -11,6 +13,8 @@ import { ReloadControl } from '../admin/control-routes';
 import { Flow, StopOptions } from '../runtime/flow';
 import { ON_STOP_MODES, OnStop } from '../runtime/drain';
 import { Logger } from '../logging/logger';
+import { startTracing } from '../tracing';
+import { packageVersion } from './package-version';
 
 export interface RunOperationsOptions {
   readonly admin?: AdminAddress;
@@ -133,8 +137,10 @@ export interface BoundOperations {
 /** Binds the admin endpoint, if any; throws the listen error (EADDRINUSE) before anything has started. */
 export async function bindRunOperations(options: RunOperationsOptions, logger: Logger): Promise<BoundOperations> {
   const admin = options.admin ? await bindAdminServer(options.admin, logger, options.adminSecurity) : undefined;
+  const tracing = await startTracing(process.env, logger, { version: packageVersion() });
   const close = async () => {
     await admin?.close();
+    await tracing?.shutdown();
   };
   return {
     close,

@@ -24,15 +24,15 @@ export class FailureSummary {
     readonly windowMs = 10_000,
   ) {}
 
-  /** One failure. `message` and `meta` are logged as they are when no window is open. */
-  record(reason: string, message: string, meta: Record<string, unknown> = {}): void {
+  /** One failure (or `count` of them at once). `message` and `meta` are logged as they are when no window is open. */
+  record(reason: string, message: string, meta: Record<string, unknown> = {}, count = 1): void {
     if (!this.windowOpen) {
       this.windowOpen = true;
       this.logger.warn(message, { component: this.component, reason, ...meta });
       this.timers.setTimeout(() => this.endWindow(), this.windowMs);
       return;
     }
-    this.counts.set(reason, (this.counts.get(reason) ?? 0) + 1);
+    this.counts.set(reason, (this.counts.get(reason) ?? 0) + count);
   }
 
   /** Logs what was counted and not yet logged (e.g. when the component stops). */

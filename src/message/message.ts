@@ -84,7 +84,15 @@ const ENCODED_REPLACEMENT_CHARACTER = Buffer.from([0xef, 0xbf, 0xbd]);
 export const DEFAULT_PRIORITY = 4;
 export const PERSISTENT = 2;
 
+/**
+ * The slot where tracing keeps a message's span context while it travels through the XQueues
+ * (src/tracing/message-trace.ts). A symbol key: no property list, JSON form, template or mapping sees it.
+ */
+export const TRACE_SLOT: unique symbol = Symbol('xroute.trace');
+
 export class Message {
+  /** Tracing's state of this message (src/tracing/message-trace.ts); absent while tracing is off. */
+  declare [TRACE_SLOT]?: unknown;
   headers: MessageHeaders;
   /** User properties; values are strings as in the original. Insertion order is kept. */
   readonly properties: Map<string, string>;
@@ -129,7 +137,10 @@ export class Message {
         : this.body.kind === 'map'
           ? { kind: 'map', map: { ...this.body.map } }
           : this.body;
-    return new Message({ headers: { ...this.headers }, properties: this.properties, body });
+    const copy = new Message({ headers: { ...this.headers }, properties: this.properties, body });
+    // A copy is work on the same message: it continues the same trace.
+    if (this[TRACE_SLOT] !== undefined) copy[TRACE_SLOT] = this[TRACE_SLOT];
+    return copy;
   }
 
   // ---- properties -------------------------------------------------------------------------

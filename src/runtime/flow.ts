@@ -28,6 +28,7 @@ import { fingerprintTopology } from './reload-plan';
 import { ReloadHost, Reloader } from './flow-reload';
 import { ReloadOptions, ReloadReceipt } from './reload-receipt';
 import { ComponentTrace, TraceOptions } from './message-trace';
+import { slowTracesOf } from '../tracing';
 
 export interface FlowOptions {
   registry: ComponentRegistry;
@@ -462,6 +463,7 @@ export class Flow {
       const h = health.components.get(c.name)!;
       const nextRetryAt = c.nextRestartAt ?? snap.nextRetryAt;
       const parked = c.status.parked();
+      const slowTraces = slowTracesOf(c.name, now);
       return {
         ...snap,
         ...state,
@@ -485,6 +487,7 @@ export class Flow {
         health: h.health,
         ...(h.blockedBy !== undefined ? { blockedBy: h.blockedBy } : {}),
         ...(parked !== undefined ? { parked } : {}),
+        ...(slowTraces !== undefined ? { slowTraces } : {}),
       };
     });
     const links = linkStats.map((l): LinkStatusView => {

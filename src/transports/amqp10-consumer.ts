@@ -50,6 +50,7 @@ import { Amqp10Connection, Amqp10Endpoint } from './amqp10-connection';
 import { isFatalAmqp10Error } from './amqp10-errors';
 import { amqpSelectorSource, amqpToMessage, AmqpMessage } from './amqp10-mapping';
 import { chooseDialect, Dialect, DialectChoice, SourcePlan } from './amqp10-dialect';
+import { traceDelivery, traceSettled, tracingActive } from '../tracing';
 
 export type FailedOutcome = 'reject' | 'release' | 'modified';
 /** A delivery the selector does not select: accept (consumed and dropped) or release it undeliverable-here (left for other consumers). */
@@ -457,11 +458,13 @@ export class Amqp10Consumer {
     }
     const msg = amqpToMessage(amqp, { destination: s.plan.destination });
     this.o.decorate?.(msg);
+    if (tracingActive()) traceDelivery(msg, amqp.application_properties, { component: this.o.name, system: s.dialect.name, destination: s.plan.destination });
     if (this.o.xaMode === 1) {
       s.pending[cell] = delivery;
       s.pendingSince[cell] = this.lastActivity;
       if (this.o.parking !== undefined) s.pendingMessage[cell] = amqp;
-      s.onDone ??= (_item, outcome, doneCell, reason) => {
+      s.onDone ??= (item, outcome, doneCell, reason) => {
+        traceSettled(item, outcome);
         const done = s.pending[doneCell];
         const message = s.pendingMessage[doneCell];
         s.pending[doneCell] = undefined;
@@ -472,6 +475,7 @@ export class Amqp10Consumer {
     } else {
       q.add(cell, msg, undefined, this.o.status.totals);
       this.settle(s, delivery, 'done');
+      traceSettled(msg, 'done');
     }
   }
 

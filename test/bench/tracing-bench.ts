@@ -1,0 +1,169 @@
+/**
+ * What tracing costs (issue 29; docs/operations.md#tracing): the per-message work of the flow
+ * AmqpReceiver -> CollectNode -> MessageEvaluator -> CollectNode -> AmqpPersister run in process - the AMQP 0-9-1
+ * mapping of a delivery, the evaluator's ruleset, the mapping for the publish - once with the tracing calls the
+ * components make at each hop (subject) and once without them (baseline: the same work, no tracing code),
+ * interleaved in rounds in this one process and timed in CPU time. Three comparisons: tracing off (the calls return at their first
+ * line), on at 1 % and on at 100 % sampling (parentbased_traceidratio, spans exported over OTLP/HTTP to a sink in
+ * this process). No broker: its I/O would only dilute the cost, so these ratios are the pessimistic bound of a
+ * real flow's. Then the same sampling levels in a real flow on RabbitMQ (AmqpReceiver -> link -> removal -> ack,
+ * the amqp suite's receive run), tracing on against tracing off in alternating runs of the same process: the cost
+ * of being on in a flow whose broker I/O is counted; times the first row's ratio, it is the flow's ratio against
+ * no tracing code. Rows report throughput; ratio = subject throughput / baseline throughput.
+ */
+import * as http from 'node:http';
+import { AddressInfo } from 'node:net';
+import type { ConsumeMessage } from 'amqplib';
+import { MessageEvaluatorEngine } from '../../src/evaluator';
+import { silentLogger } from '../../src/logging/logger';
+import { messageFromAmqp, messageToAmqp } from '../../src/transports/amqp091-mapping';
+import { ATTR_RETURN_CODE, ATTR_RULESET, RunningTracing, tracingActive, endStep, startStep, startTracing, traceDelivery, tracePublish, tracePublished, traceRoute, traceSettled, withTraceHeaders } from '../../src/tracing';
+import type { BenchRow } from './bench-types';
+import { Step, compareRates } from './interleaved';
+import { dropQueue, freshQueue, xrouteConsume } from './amqp-bench';
+
+const ROUNDS = 40;
+const RECEIVER = { component: 'rcvr_in', system: 'rabbitmq', destination: 'in' } as const;
+const PERSISTER = { component: 'pstr_out', system: 'rabbitmq', destination: 'out', routingKey: 'out' } as const;
+const RULESET = { order: { JMSPropertyGroup: [{ kind: '^order$' }], FormatterArgument: [{ FieldName: 'body', Template: ['ORDER:##body##'] }] } };
+
+function delivery(i: number): ConsumeMessage {
+  return {
+    content: Buffer.from(`order ${i} for customer ${i % 97}`),
+    fields: { deliveryTag: i, redelivered: false, exchange: '', routingKey: 'in', consumerTag: 'bench' },
+    properties: { messageId: `m${i}`, headers: { kind: 'order', RuleName: 'order' }, deliveryMode: 2, timestamp: 1_700_000_000 + i },
+  } as unknown as ConsumeMessage;
+}
+
+/** The work of the five hops; with `traced`, the tracing calls the components make, at the same places. */
+function hops(engine: MessageEvaluatorEngine, traced: boolean): Step<ConsumeMessage> {
+  return (d) => {
+    const msg = messageFromAmqp(d, { text: true, queue: 'in' });
+    // As the components do: the arguments of a tracing call are built only while tracing is on.
+    if (traced && tracingActive()) {
+      traceDelivery(msg, d.properties.headers, RECEIVER);
+      traceRoute(msg, 'node_collect', 'route evaluate', { [ATTR_RULESET]: 'evaluate', 'xroute.outlink': 'evaluate' });
+    }
+    const step = traced && tracingActive() ? startStep(msg, 'pstr_eval', 'evaluate order') : undefined;
+    void engine.evaluate(msg);
+    if (step !== undefined) endStep(msg, step, { [ATTR_RULESET]: msg.properties.get('RuleName') ?? '', [ATTR_RETURN_CODE]: msg.properties.get('ReturnCode') ?? '' });
+    if (traced && tracingActive()) traceRoute(msg, 'node_collect', 'route evaluate', { [ATTR_RULESET]: 'evaluate', 'xroute.outlink': 'out' });
+    const { options } = messageToAmqp(msg);
+    if (traced && tracingActive()) {
+      const context = tracePublish(msg, PERSISTER);
+      if (context !== undefined) options.headers = withTraceHeaders(options.headers ?? {}, context);
+      tracePublished(msg);
+      traceSettled(msg, 'done');
+    }
+  };
+}
+
+/** An OTLP/HTTP endpoint that accepts everything (the exporter's work is part of what is measured). */
+async function sink(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Starts tracing through the environment, as `xroute run` does (the SDK reads the sampler from process.env). */
+async function traceAt(url: string, ratio: string): Promise<RunningTracing> {
+  Object.assign(process.env, { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: url, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: ratio });
+  const running = await startTracing(process.env, silentLogger);
+  if (running === undefined) throw new Error('tracing did not start');
+  return running;
+}
+
+/** CPU nanoseconds (user + system) of `step` over `items`: less disturbed by the other processes of a loaded machine than wall time. */
+function cpuNs(step: Step<ConsumeMessage>, items: readonly ConsumeMessage[]): number {
+  const before = process.cpuUsage();
+  for (const item of items) void step(item);
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) * 1000;
+}
+
+/**
+ * Interleaved as compareInterleaved, but on CPU time and in A-B-B-A order within each round, so that neither side
+ * profits from going first or second (an A/A run of compareInterleaved on this machine gave 0.88, not 1).
+ */
+function compareCpu(subject: Step<ConsumeMessage>, baseline: Step<ConsumeMessage>, perRound: number): { subjectNs: number; baselineNs: number; timeRatio: number } {
+  const items = (offset: number) => Array.from({ length: perRound }, (_, i) => delivery(offset + i));
+  cpuNs(subject, items(0));
+  cpuNs(baseline, items(0));
+  let s = 0;
+  let b = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    const [a1, b1, b2, a2] = [cpuNs(subject, items(round)), cpuNs(baseline, items(round)), cpuNs(baseline, items(round)), cpuNs(subject, items(round))];
+    s += a1 + a2;
+    b += b1 + b2;
+  }
+  // Totals, not the median of per-round ratios: the process's CPU time includes its GC threads, whose work lands in
+  // whichever short run it happens to overlap, which skews single rounds but not the sums.
+  const n = 2 * ROUNDS * perRound;
+  return { subjectNs: s / n, baselineNs: b / n, timeRatio: s / b };
+}
+
+/** One receive run on RabbitMQ (a fresh queue of `n`), with tracing at `ratio` or off. */
+async function receiveRun(n: number, url: string, ratio: string | undefined): Promise<number> {
+  const queue = await freshQueue(n);
+  const running = ratio === undefined ? undefined : await traceAt(url, ratio);
+  try {
+    return await xrouteConsume(queue, n, 1000);
+  } finally {
+    await running?.shutdown();
+    await dropQueue(queue);
+  }
+}
+
+export async function benchTracing(opts: { messages: number; flowMessages: number }): Promise<BenchRow[]> {
+  const engine = new MessageEvaluatorEngine({ Name: 'bench', Ruleset: RULESET }, { baseDir: __dirname, pluginDirs: [] });
+  const endpoint = await sink();
+  const saved = { ...process.env };
+  const perRound = Math.max(1, Math.floor(opts.messages / ROUNDS));
+  const compare = () => compareCpu(hops(engine, true), hops(engine, false), perRound);
+  const row = (name: string, r: Awaited<ReturnType<typeof compare>>, target: string): BenchRow => ({
+    name,
+    unit: 'msg/s',
+    value: Math.round(1e9 / r.subjectNs),
+    baseline: Math.round(1e9 / r.baselineNs),
+    ratio: Number((1 / r.timeRatio).toFixed(3)),
+    target,
+  });
+  const rows: BenchRow[] = [];
+  try {
+    // The noise floor of the method on this machine: the same hops, without tracing calls, on both sides.
+    rows.push(row('A/A control: the in-process hops without tracing code on both sides', compareCpu(hops(engine, false), hops(engine, false), perRound), ''));
+    rows.push(row('tracing off vs no tracing code: in-process hops of receiver, node, evaluator, persister', await compare(), 'ratio >= 0.99'));
+    for (const [label, ratio, target] of [
+      ['1 %', '0.01', 'ratio >= 0.97'],
+      ['100 %', '1', ''],
+    ] as const) {
+      const running = await traceAt(endpoint.url, ratio);
+      try {
+        rows.push(row(`tracing on, ${label} sampled, vs no tracing code: the same hops`, await compare(), target));
+      } finally {
+        await running.shutdown();
+      }
+    }
+    for (const [label, ratio, target] of [
+      ['1 %', '0.01', 'ratio >= 0.97'],
+      ['100 %', '1', ''],
+    ] as const) {
+      const r = await compareRates(4, () => receiveRun(opts.flowMessages, endpoint.url, ratio), () => receiveRun(opts.flowMessages, endpoint.url, undefined));
+      rows.push({ name: `RabbitMQ receive flow (AmqpReceiver, XAMode 1, prefetch 1000): tracing on, ${label} sampled, vs off`, unit: 'msg/s', value: Math.round(r.subject), baseline: Math.round(r.baseline), ratio: Number(r.ratio.toFixed(3)), target });
+    }
+  } finally {
+    for (const k of ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_TRACES_SAMPLER', 'OTEL_TRACES_SAMPLER_ARG']) {
+      if (saved[k] === undefined) delete process.env[k];
+      else process.env[k] = saved[k];
+    }
+    await endpoint.close();
+    await engine.close();
+  }
+  return rows.map((r) => (r.target === '' ? { ...r, target: undefined } : r));
+}
