@@ -1,0 +1,31 @@
+/**
+ * Waiting in tests, one implementation of each: waitFor (a condition, polled) for every project, and sleep (a fixed
+ * wall-clock wait) only where a real broker or process sets the pace (integration and fault tests). The unit project
+ * may not sleep: its lint rules reject setTimeout and this sleep (docs/development.md "Time in tests").
+ */
+
+/**
+ * Resolves when `predicate` holds (it may be async, e.g. an HTTP status check), polling every 10 ms; rejects after
+ * `timeoutMs` with `what` in the message. `what` may be a function, to describe the state at the moment of the timeout.
+ */
+export async function waitFor(predicate: () => boolean | Promise<boolean>, what: string | (() => string), timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what}`);
+    await sleep(10);
+  }
+}
+
+/** Resolves after `ms` of wall-clock time. Not in unit tests: wait for a condition or use a VirtualClock. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Rejects with `what` when `promise` has not settled within `timeoutMs` (a deadline, not a wait: it ends as soon as the promise does). */
+export function within<T>(promise: Promise<T>, timeoutMs: number, what: string | (() => string)): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what}`)), timeoutMs);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
