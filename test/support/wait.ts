@@ -29,3 +29,12 @@ export function within<T>(promise: Promise<T>, timeoutMs: number, what: string |
   });
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
+
+/**
+ * Resolves after `turns` full turns of the event loop: data a peer in this process already wrote to a loopback socket
+ * has then been read and handled (the poll phase of each turn reads what the kernel holds). Not a wait for time: it
+ * shows that something that would have been sent at once was not (e.g. an accept before its message was removed).
+ */
+export async function eventLoopTurns(turns = 2): Promise<void> {
+  for (let i = 0; i < turns; i++) await new Promise((resolve) => setImmediate(resolve));
+}

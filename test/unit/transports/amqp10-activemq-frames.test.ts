@@ -6,6 +6,7 @@ import rhea = require('rhea');
 import { AddressInfo, Server } from 'net';
 import { JMS_SUBSCRIBER } from '../../../actors/receivers/jms-subscriber';
 import { Harness, runComponent, waitFor } from '../../support/component-harness';
+import { eventLoopTurns } from '../../support/wait';
 import { XQueue, Taken } from '../../../src/xqueue/xqueue';
 import { Message } from '../../../src/message/message';
 
@@ -123,7 +124,7 @@ it('grants credit for the free cells only and accepts a delivery only when the d
   const handle = out.attach('probe', () => undefined);
   await waitFor(() => out.depth === 1, 'the message in the XQueue');
   taken.push(out.take(handle)!);
-  await new Promise((r) => setTimeout(r, 100));
+  await eventLoopTurns(); // an accept sent on arrival would have reached the broker by now
   const acceptedBeforeRemove = seen.accepted;
   out.remove(taken[0]);
   await waitFor(() => seen.accepted === 1, 'the accept');

@@ -7,6 +7,7 @@ import { ConsumerHandle, Outcome, Taken, XQueue } from '../../../../src/xqueue/x
 import { ComponentConfig } from '../../../../src/runtime/component';
 import { SupervisionPolicy } from '../../../../src/runtime/supervision-policy';
 import { Harness, runComponent, waitFor } from '../../../support/component-harness';
+import { Clock } from '../../../../src/runtime/clock';
 import { jobNodeComponent } from '../../../../actors/nodes/job-node';
 
 export { waitFor };
@@ -82,14 +83,14 @@ export interface Rig {
   stop(): Promise<void>;
 }
 
-export function rig(config: Record<string, unknown>, options: { inputCapacity?: number; workers?: number; workerCapacity?: number; policy?: SupervisionPolicy } = {}): Rig {
+export function rig(config: Record<string, unknown>, options: { inputCapacity?: number; workers?: number; workerCapacity?: number; policy?: SupervisionPolicy; clock?: Clock } = {}): Rig {
   const workerCount = options.workers ?? 2;
   const input = new XQueue<Message>('job_in', options.inputCapacity ?? 16);
   const notice = new XQueue<Message>('notice', 256);
   const bypass = new XQueue<Message>('bypass', 8);
   const workers = Array.from({ length: workerCount }, (_, i) => new XQueue<Message>(`w${i}`, options.workerCapacity ?? 4));
   const full = { Name: 'jobs', ClassName: 'org.qbroker.node.JobNode', OutLink: ['notice', 'bypass', ...workers.map((w) => w.name)], ...config } as ComponentConfig;
-  const harness = runComponent(jobNodeComponent as never, { config: full, input, outlinks: [notice, bypass, ...workers], policy: options.policy });
+  const harness = runComponent(jobNodeComponent as never, { config: full, input, outlinks: [notice, bypass, ...workers], policy: options.policy, clock: options.clock });
   const upstream = new Map<string, Outcome[]>();
   return {
     harness,
