@@ -5,14 +5,15 @@
  */
 
 /**
- * Resolves when `predicate` holds (it may be async, e.g. an HTTP status check), polling every 10 ms; rejects after
- * `timeoutMs` with `what` in the message. `what` may be a function, to describe the state at the moment of the timeout.
+ * Resolves when `predicate` holds (it may be async, e.g. an HTTP status check or a broker's queue count), polling every
+ * `everyMs`; rejects after `timeoutMs` with `what` in the message. `what` may be a function, to describe the state at
+ * the moment of the timeout.
  */
-export async function waitFor(predicate: () => boolean | Promise<boolean>, what: string | (() => string), timeoutMs = 10_000): Promise<void> {
+export async function waitFor(predicate: () => boolean | Promise<boolean>, what: string | (() => string), timeoutMs = 10_000, everyMs = 10): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await predicate())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what}`);
-    await sleep(10);
+    await sleep(everyMs);
   }
 }
 
