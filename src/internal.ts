@@ -7,6 +7,8 @@
 export * from './index';
 export { ActorRuntime } from './runtime/actor';
 export type { Behaviour, ActorContext, ActorRef } from './runtime/actor';
+export { REAL_CLOCK } from './runtime/clock';
+export type { Clock, ClockTimer, TimerOptions } from './runtime/clock';
 export { COMPONENT_DEFINITIONS } from '../actors';
 export { StatusReporter, ComponentTotals, COMPONENT_STATUS, createBehaviour, inputOf, outputOf } from './runtime/component';
 export { ConfigReader, ComponentConfigError } from '../actors/support/config-values';

@@ -40,8 +40,3 @@ export const REAL_CLOCK: Clock = Object.freeze({
     if (timer !== undefined) clearTimeout(timer as unknown as NodeJS.Timeout);
   },
 });
-
-/** Resolves `ms` from now on `clock`. */
-export function sleepOn(clock: Clock, ms: number): Promise<void> {
-  return new Promise((resolve) => clock.set(resolve, ms));
-}
