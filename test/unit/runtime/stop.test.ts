@@ -73,7 +73,9 @@ describe('ActorRuntime.stop', () => {
     await runtime.stop();
     expect(clock.pending).toBe(0); // the intervals, the timeouts and the restart back-off, all cleared
     await flushImmediates(); // anything still scheduled would re-arm here
-    expect(liveTimers()).toEqual(before);
+    // Nothing of Node's grew (a timer of the test process outside the runtime may have ended meanwhile).
+    const after = liveTimers();
+    expect({ Timeout: Math.max(after.Timeout, before.Timeout), Immediate: after.Immediate }).toEqual(before);
     expect(q.stats()).toMatchObject({ depth: 1, inFlight: 0, consumers: 0 });
   });
 
