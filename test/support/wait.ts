@@ -22,19 +22,11 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Rejects with `what` when `promise` has not settled within `timeoutMs` (a deadline, not a wait: it ends as soon as the promise does). */
-export function within<T>(promise: Promise<T>, timeoutMs: number, what: string | (() => string)): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what}`)), timeoutMs);
-  });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
-}
-
 /**
- * Resolves after `turns` full turns of the event loop: data a peer in this process already wrote to a loopback socket
- * has then been read and handled (the poll phase of each turn reads what the kernel holds). Not a wait for time: it
- * shows that something that would have been sent at once was not (e.g. an accept before its message was removed).
+ * Resolves after `turns` full turns of the event loop, a wait for no amount of time: data a peer in this process already
+ * wrote to a loopback socket has then been read and handled (the poll phase of each turn reads what the kernel holds).
+ * It shows that something that would have been sent at once was not (e.g. an accept before its message was removed),
+ * and lets a fake peer answer in a later read than the request's without a timer.
  */
 export async function eventLoopTurns(turns = 2): Promise<void> {
   for (let i = 0; i < turns; i++) await new Promise((resolve) => setImmediate(resolve));
