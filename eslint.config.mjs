@@ -92,6 +92,30 @@ export default defineConfig(
     },
   },
   {
+    name: 'xroute/unit-tests-never-sleep',
+    // A unit test waits for a condition (test/support/wait.ts waitFor) or moves a virtual clock
+    // (test/support/virtual-clock.ts), never for wall-clock time: a fixed sleep is slow when idle and flaky under load
+    // (docs/development.md "Time in tests"). Node's timers are reached only through test/support and the Clock.
+    files: ['test/unit/**/*.ts'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        { name: 'setTimeout', message: 'unit tests never sleep: wait for a condition (waitFor) or advance a VirtualClock (docs/development.md "Time in tests")' },
+        { name: 'setInterval', message: 'unit tests never sleep: wait for a condition (waitFor) or advance a VirtualClock (docs/development.md "Time in tests")' },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'timers/promises', message: 'unit tests never sleep: wait for a condition (waitFor) or advance a VirtualClock' },
+            { name: 'node:timers/promises', message: 'unit tests never sleep: wait for a condition (waitFor) or advance a VirtualClock' },
+          ],
+          patterns: [{ regex: '(^|/)support/wait$', importNames: ['sleep'], message: 'sleep is for integration and fault tests; a unit test waits for a condition (waitFor) or advances a VirtualClock' }],
+        },
+      ],
+    },
+  },
+  {
     name: 'xroute/boundaries/src',
     files: ['src/**/*.ts'],
     ignores: ['src/index.ts', 'src/internal.ts', 'src/cli/**'],

@@ -11,6 +11,8 @@ export { componentFileReferences } from './runtime/referenced-files';
 export type { FileReference } from './runtime/referenced-files';
 export { fingerprintComponent, fingerprintTopology, planReload } from './runtime/reload-plan';
 export type { ComponentFingerprint } from './runtime/reload-plan';
+export { REAL_CLOCK } from './runtime/clock';
+export type { Clock, ClockTimer, TimerOptions } from './runtime/clock';
 export { COMPONENT_DEFINITIONS } from '../actors';
 export { StatusReporter, ComponentTotals, COMPONENT_STATUS, createBehaviour, inputOf, outputOf } from './runtime/component';
 export { ConfigReader, ComponentConfigError } from '../actors/support/config-values';

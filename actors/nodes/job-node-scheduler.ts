@@ -22,6 +22,7 @@
  * TimeToLive run on per-job timers (docs/components/job-node.md); a worker failure is redispatched or reported, never lost.
  */
 import { ArrivalBlockPool, ArrivalQueue, Deque, MinHeap, RankSet } from './job-node-structures';
+import type { Clock } from '../../src/runtime/clock';
 
 export type DuplicatePolicy = 'defer' | 'drop';
 export type FailedJobPolicy = 'redispatch' | 'report';
@@ -53,10 +54,6 @@ export interface GroupSpec {
   readonly failedJobs: FailedJobPolicy;
   /** Dispatches a job may get when its worker fails (redispatch policy), >= 1. */
   readonly maxDispatch: number;
-}
-
-export interface Clock {
-  now(): number;
 }
 
 /** One-shot timers. The component adapts its actor context's timers; tests use a virtual clock. */
@@ -124,7 +121,8 @@ export interface SchedulerOptions<P> {
   select(payload: P): number;
   /** The key function (KeyTemplate + KeySubstitution); undefined = unique job. */
   keyOf(group: number, payload: P): string | undefined;
-  readonly clock: Clock;
+  /** Read only for the time (`now`): the scheduler's timers are `timers`, the actor's. */
+  readonly clock: Pick<Clock, 'now'>;
   readonly timers: Timers;
   readonly port: SchedulerPort<P>;
 }

@@ -4,8 +4,8 @@
  * instances). Everything an instance holds is a lease: it lapses `leaseMs` after the last renew(), so
  * the slots and keys of an instance that died come back by themselves.
  *
- * Two implementations keep the same contract (test/unit/nodes/job-node-shared-state.test.ts runs it
- * against both): MemorySharedState (one process; several JobNodes of a process may share a store) and
+ * Two implementations keep the same contract (test/support/shared-state-contract.ts, run against
+ * both): MemorySharedState (one process; several JobNodes of a process may share a store) and
  * RedisSharedState (job-node-shared-redis.ts).
  */
 

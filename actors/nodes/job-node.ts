@@ -185,7 +185,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
       workers: this.workers.length,
       select: shared === undefined ? (req) => matcher(req.item) : (req) => this.routeOf(req).group,
       keyOf: shared === undefined ? (group, req) => s.rulesets[group].keyOf?.(req.item) : (_group, req) => this.routeOf(req).key,
-      clock: { now: Date.now },
+      clock: ctx.clock,
       timers: { set: (fn, ms) => ctx.setTimeout(fn, ms), clear: (t) => ctx.clearTimer(t as TimerHandle) },
       port: this.port(),
     });
@@ -438,7 +438,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
         later: (fn, ms) => void this.ctx.setTimeout(fn, ms),
         deliver: (run) => self.tell({ type: 'shared-state', token, run }),
         log: (level, text, fields) => env.logger[level](text, fields),
-        clock: Date.now,
+        clock: () => this.ctx.clock.now(),
       },
       { leaseMs: cfg.leaseMs, retryMs: this.settings.waitTimeMs },
       kept === undefined ? undefined : { held: kept.held, keyRefs: keyRefsOf(handover?.active.map((h) => h.job.key) ?? []), keys: kept.keys },

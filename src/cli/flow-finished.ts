@@ -10,6 +10,7 @@
  * ends, a worker's reply) is not cut off in the instant between one removal and the next put.
  */
 import { Flow } from '../runtime/flow';
+import { Clock, ClockTimer, REAL_CLOCK } from '../runtime/clock';
 
 /** A pool's children work on transmit queues of their own, outside the flow's links: their work is not visible here. */
 const POOL_CLASSES = new Set(['persister.PersisterPool', 'persister.ReceiverPool']);
@@ -31,18 +32,24 @@ function quietLinks(flow: Flow): string | undefined {
  * Resolves once the flow has finished by itself (see above); never resolves for a flow with a receiver
  * that does not end, or with no receiver at all. `cancel()` stops watching.
  */
-export function whenFlowFinished(flow: Flow, pollMs = 250): { finished: Promise<void>; cancel: () => void } {
-  let timer: NodeJS.Timeout | undefined;
+export function whenFlowFinished(flow: Flow, pollMs = 250, clock: Clock = REAL_CLOCK): { finished: Promise<void>; cancel: () => void } {
+  let timer: ClockTimer | undefined;
+  let cancelled = false;
   let previous: string | undefined;
   const finished = new Promise<void>((resolve) => {
-    timer = setInterval(() => {
+    const sample = (): void => {
+      timer = undefined;
+      if (cancelled) return;
       const now = receiversAllEnded(flow) ? quietLinks(flow) : undefined;
-      if (now !== undefined && now === previous) {
-        clearInterval(timer);
-        resolve();
-      }
+      if (now !== undefined && now === previous) return resolve();
       previous = now;
-    }, pollMs);
+      timer = clock.set(sample, pollMs);
+    };
+    timer = clock.set(sample, pollMs);
   });
-  return { finished, cancel: () => clearInterval(timer) };
+  const cancel = (): void => {
+    cancelled = true;
+    clock.clear(timer);
+  };
+  return { finished, cancel };
 }

@@ -13,10 +13,12 @@
  *    its children map (a pool with 512 children would otherwise slow down ~25x);
  *  - no nact query is used (its 32-bit temp ids collide under load); replies go through promises.
  * Timers started through the context are owned by the actor incarnation and cleared on restart and stop,
- * so a stopped flow leaves nothing behind and the process can exit by itself.
+ * so a stopped flow leaves nothing behind and the process can exit by itself. They, the restart delays and the
+ * crash window all run on the runtime's Clock (src/runtime/clock.ts): the real one, or a test's virtual one.
  */
 import { dispatch, spawn, start as startNact, stop as stopNact, Ref, ActorSystemRef } from 'nact';
 import { Backoff } from './backoff';
+import { Clock, ClockTimer, REAL_CLOCK } from './clock';
 import { DEFAULT_POLICY, SupervisionPolicy } from './supervision-policy';
 import { Logger, silentLogger } from '../logging/logger';
 import { ConsumerHandle, MessageTally, Taken, XQueue } from '../xqueue/xqueue';
@@ -91,6 +93,8 @@ export interface ActorContext<Msg> {
   /** 0 for the first incarnation, +1 per restart. */
   readonly incarnation: number;
   readonly policy: SupervisionPolicy;
+  /** The runtime's clock: read the time here (not Date.now) so that a test's virtual clock drives this actor too. */
+  readonly clock: Clock;
   tell(msg: Msg): void;
   setTimeout(fn: () => void, ms: number): TimerHandle;
   setInterval(fn: () => void, ms: number): TimerHandle;
@@ -222,6 +226,8 @@ export class ActorRuntime {
   constructor(
     readonly name = 'xroute',
     readonly logger: Logger = silentLogger,
+    /** Every timer and time reading of the runtime's actors (a test passes a virtual clock). */
+    readonly clock: Clock = REAL_CLOCK,
   ) {
     // nact 7.6.2's start() ignores a plain string name (its typings say otherwise); the object form works at runtime.
     this.nact = (startNact as unknown as (o: { name: string }) => ActorSystemRef)({ name: `${name}-${process.pid}-${++nactNameCounter}` });
@@ -264,12 +270,13 @@ class ActorCell<Msg> {
   private crashTimes: number[] = [];
   private lastError: unknown;
   private readonly backoff: Backoff;
-  private readonly timers = new Map<number, { timer: NodeJS.Timeout; interval: boolean }>();
+  /** Live timers of this incarnation by id; an interval re-arms its entry's one-shot timer at each tick. */
+  private readonly timers = new Map<number, { timer: ClockTimer }>();
   private timerIds = 0;
   private consumers: ConsumerEntry<unknown>[] = [];
   /** Consumers of a predecessor whose held messages this actor's first consume() of their queue takes over. */
   private adoptable: HeldConsumer[];
-  private sleeping: { timer: NodeJS.Timeout; wake: () => void } | undefined;
+  private sleeping: { timer: ClockTimer; wake: () => void } | undefined;
   private busy: Promise<void> = Promise.resolve();
   private stopPromise: Promise<void> | undefined;
   private resolveTerminated!: () => void;
@@ -326,6 +333,7 @@ class ActorCell<Msg> {
         return cell.incarnation;
       },
       policy,
+      clock: runtime.clock,
       tell: (msg) => this.deliver({ kind: 'user', msg }),
       setTimeout: (fn, ms) => this.addTimer(fn, ms, false),
       setInterval: (fn, ms) => this.addTimer(fn, ms, true),
@@ -408,7 +416,7 @@ class ActorCell<Msg> {
 
   private async supervise(error: unknown): Promise<void> {
     if (this.state === 'stopping' || this.state === 'stopped') return;
-    const now = Date.now();
+    const now = this.runtime.clock.now();
     const { strategy, maxRetry, withinMs } = this.policy;
     if (this.crashTimes.length > 0 && now - this.crashTimes[this.crashTimes.length - 1] > withinMs) this.backoff.reset();
     this.crashTimes = this.crashTimes.filter((t) => now - t <= withinMs);
@@ -545,9 +553,10 @@ class ActorCell<Msg> {
     this.wakeFromSleep();
     // Let the message being handled finish unless we are called from inside it (a crash path).
     if (reason === 'stop') {
-      const grace = delay(5000);
-      await Promise.race([wasProcessing, grace.done]);
-      grace.cancel();
+      let graceTimer: ClockTimer | undefined;
+      const grace = new Promise<void>((r) => (graceTimer = this.runtime.clock.set(r, 5000, { unref: true })));
+      await Promise.race([wasProcessing, grace]);
+      this.runtime.clock.clear(graceTimer);
     }
     await this.teardown(reason);
     stopNact(this.nactRef);
@@ -575,7 +584,7 @@ class ActorCell<Msg> {
 
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
+      const timer = this.runtime.clock.set(() => {
         this.sleeping = undefined;
         resolve();
       }, ms);
@@ -585,7 +594,7 @@ class ActorCell<Msg> {
 
   private wakeFromSleep(): void {
     if (this.sleeping) {
-      clearTimeout(this.sleeping.timer);
+      this.runtime.clock.clear(this.sleeping.timer);
       const wake = this.sleeping.wake;
       this.sleeping = undefined;
       wake();
@@ -605,12 +614,16 @@ class ActorCell<Msg> {
 
   private addTimer(fn: () => void, ms: number, interval: boolean): TimerHandle {
     const id = ++this.timerIds;
+    const clock = this.runtime.clock;
+    // An interval is a one-shot timer re-armed before each run (as Node's setInterval does), so a clock needs only
+    // one kind of timer; clearTimer from inside fn clears the re-armed one.
     const guarded = this.guard(() => {
-      if (!interval) this.timers.delete(id);
+      if (interval) entry.timer = clock.set(guarded, ms);
+      else this.timers.delete(id);
       fn();
     });
-    const timer = interval ? setInterval(guarded, ms) : setTimeout(guarded, ms);
-    this.timers.set(id, { timer, interval });
+    const entry = { timer: clock.set(guarded, ms) };
+    this.timers.set(id, entry);
     return { id };
   }
 
@@ -618,8 +631,7 @@ class ActorCell<Msg> {
     if (!handle) return;
     const t = this.timers.get(handle.id);
     if (!t) return;
-    if (t.interval) clearInterval(t.timer);
-    else clearTimeout(t.timer);
+    this.runtime.clock.clear(t.timer);
     this.timers.delete(handle.id);
   }
 
@@ -709,15 +721,6 @@ class ActorCell<Msg> {
 /** The entry is attached and its behaviour has not stopped taking (QueueConsumer.stopTaking). */
 function takes(entry: ConsumerEntry<unknown>): boolean {
   return entry.active && entry.binding?.stopped !== true;
-}
-
-function delay(ms: number): { done: Promise<void>; cancel(): void } {
-  let timer: NodeJS.Timeout | undefined;
-  const done = new Promise<void>((r) => {
-    timer = setTimeout(r, ms);
-    timer.unref();
-  });
-  return { done, cancel: () => clearTimeout(timer) };
 }
 
 // JavaScript's own error classes signal a defect; their name helps the report. xroute's typed errors (and a

@@ -17,6 +17,7 @@
 import { Message } from '../message/message';
 import { Outcome, Taken, XQueue } from '../xqueue/xqueue';
 import { Reconnector } from './reconnector';
+import { Clock, REAL_CLOCK } from './clock';
 
 /** A broker session (connection plus channel or link) as the sender tracks it. */
 export interface SenderSession {
@@ -62,6 +63,8 @@ export interface ReconnectingSenderOptions<S extends SenderSession, P> {
   poke(): void;
   /** Timers of the owning actor, so that its stop clears them. */
   readonly timers: { setTimeout(fn: () => void, ms: number): unknown };
+  /** The owning actor's clock (ctx.clock): stop's wait for confirms runs on it (default REAL_CLOCK). */
+  readonly clock?: Clock;
 }
 
 /** How long stop() waits for confirms still due. */
@@ -208,11 +211,13 @@ export class ReconnectingSender<S extends SenderSession, P> {
 
   /** Resolves when every send of `session` is confirmed, the session dies, or after `timeoutMs`. */
   private confirmed(session: S, timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
+    // The actor's own timers are already cleared when its behaviour stops, so this wait sets its timers on the clock.
+    const clock = this.o.clock ?? REAL_CLOCK;
+    const deadline = clock.now() + timeoutMs;
     return new Promise<void>((resolve) => {
       const check = () => {
-        if (this.o.transport.unconfirmed(session) === 0 || !session.alive || Date.now() >= deadline) resolve();
-        else setTimeout(check, CONFIRM_POLL_MS);
+        if (this.o.transport.unconfirmed(session) === 0 || !session.alive || clock.now() >= deadline) resolve();
+        else clock.set(check, CONFIRM_POLL_MS);
       };
       check();
     });

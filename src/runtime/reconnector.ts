@@ -20,6 +20,7 @@
  *    0 (default) = no cycles: back-off up to its maximum between every attempt.
  */
 import { Backoff, BackoffOptions, DEFAULT_JITTER } from './backoff';
+import { Clock, ClockTimer, REAL_CLOCK } from './clock';
 import { Logger } from '../logging/logger';
 import { StatusReporter } from './component';
 import { describe } from './actor';
@@ -49,8 +50,10 @@ export interface ReconnectOptions<C> {
   readonly resource?: 'connection' | 'file';
   readonly logger: Logger;
   readonly status?: StatusReporter;
-  /** Timer functions (an actor's, so that stop clears them). */
+  /** Timer functions (an actor's, so that stop clears them); without them, the clock's timers. */
   readonly timers?: { setTimeout(fn: () => void, ms: number): unknown; clearTimer(h: unknown): void };
+  /** Where outage lengths and next-attempt times are read, and the timers without `timers` (default REAL_CLOCK; an actor's is ctx.clock). */
+  readonly clock?: Clock;
 }
 
 export const DEFAULT_FATAL_RETRY_MS = 30_000;
@@ -76,10 +79,12 @@ export class Reconnector<C> {
   private fatalText: string | undefined;
 
   private readonly words: (typeof WORDS)[keyof typeof WORDS];
+  private readonly clock: Clock;
 
   constructor(private readonly options: ReconnectOptions<C>) {
     this.backoff = new Backoff({ ...options.backoff, jitter: options.backoff.jitter ?? DEFAULT_JITTER });
     this.words = WORDS[options.resource ?? 'connection'];
+    this.clock = options.clock ?? REAL_CLOCK;
   }
 
   get connection(): C | undefined {
@@ -97,7 +102,7 @@ export class Reconnector<C> {
 
   start(): void {
     if (this.state !== 'idle') return;
-    this.outageStart = Date.now();
+    this.outageStart = this.clock.now();
     void this.attempt();
   }
 
@@ -110,7 +115,7 @@ export class Reconnector<C> {
   lost(error: unknown, connection?: C, cause: 'outage' | 'client-fault' = 'outage'): void {
     if (this.state !== 'connected' || (connection !== undefined && connection !== this.current)) return;
     this.current = undefined;
-    this.outageStart = outageStartOf(error);
+    this.outageStart = outageStartOf(error, this.clock.now());
     this.attempts = 0;
     this.backoff.reset();
     if (cause === 'outage') {
@@ -142,7 +147,7 @@ export class Reconnector<C> {
       return;
     }
     if (gen !== this.generation) return; // stopped meanwhile: the caller's stop closes what it opened
-    const outageMs = Date.now() - this.outageStart;
+    const outageMs = this.clock.now() - this.outageStart;
     const attempts = this.attempts;
     this.state = 'connected';
     this.current = conn;
@@ -182,7 +187,7 @@ export class Reconnector<C> {
     if (first) this.options.logger.warn(this.words.cannot, { component: this.options.name, error: describe(error), nextAttemptMs: delay });
     else if (endOfCycle) this.options.logger.warn(this.words.still, { component: this.options.name, attempts: this.attempts, error: describe(error), nextAttemptMs: delay });
     else this.options.logger.debug(this.words.attempt, { component: this.options.name, attempt: this.attempts, error: describe(error), nextAttemptMs: delay });
-    this.options.status?.set('RETRYING', `${describe(error)}; attempt ${this.attempts + 1} in ${delay} ms`, Date.now() + delay);
+    this.options.status?.set('RETRYING', `${describe(error)}; attempt ${this.attempts + 1} in ${delay} ms`, this.clock.now() + delay);
     this.schedule(delay);
   }
 
@@ -194,7 +199,7 @@ export class Reconnector<C> {
       this.options.logger.error('cannot connect: fast retrying cannot cure this; trying again on the slow schedule', { component: this.options.name, attempts: this.attempts, error: text, nextAttemptMs: delay });
     } else this.options.logger.debug('slow retry failed the same way', { component: this.options.name, attempt: this.attempts, error: text, nextAttemptMs: delay });
     this.fatalText = text;
-    this.options.status?.set('FAILED', `${text}; retrying every ${Math.round(delay / 1000)} s`, Date.now() + delay);
+    this.options.status?.set('FAILED', `${text}; retrying every ${Math.round(delay / 1000)} s`, this.clock.now() + delay);
     if (first) this.options.onGiveUp?.(error);
     this.schedule(delay, 'failed');
   }
@@ -206,17 +211,13 @@ export class Reconnector<C> {
       this.timer = undefined;
       if (this.state === 'retrying' || this.state === 'failed') void this.attempt();
     };
-    if (this.options.timers) this.timer = this.options.timers.setTimeout(run, delay);
-    else {
-      const t = setTimeout(run, delay);
-      this.timer = t;
-    }
+    this.timer = this.options.timers ? this.options.timers.setTimeout(run, delay) : this.clock.set(run, delay);
   }
 
   private clearTimer(): void {
     if (this.timer === undefined) return;
     if (this.options.timers) this.options.timers.clearTimer(this.timer);
-    else clearTimeout(this.timer as NodeJS.Timeout);
+    else this.clock.clear(this.timer as ClockTimer);
     this.timer = undefined;
   }
 }

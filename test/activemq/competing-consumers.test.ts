@@ -14,7 +14,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { closeRheaConnection } from '../support/amqp10-test-client';
-import { Instance, startInstance, waitUntil } from '../integration/scaleout/instances';
+import { Instance, startInstance } from '../integration/scaleout/instances';
+import { waitFor } from '../support/wait';
 import { ACTIVEMQ, publish, unique } from './activemq-kit';
 
 jest.setTimeout(120_000);
@@ -78,7 +79,7 @@ class Output {
 
   /** Resolves once every one of `n` messages arrived and nothing more came for QUIET_MS. */
   async settled(n: number, timeoutMs: number): Promise<void> {
-    await waitUntil(() => this.distinct >= n && Date.now() - this.lastAt >= QUIET_MS, `${n} distinct messages on the output, then quiet`, timeoutMs);
+    await waitFor(() => this.distinct >= n && Date.now() - this.lastAt >= QUIET_MS, `${n} distinct messages on the output, then quiet`, timeoutMs, 50);
   }
 
   close(): Promise<void> {
@@ -112,7 +113,7 @@ async function setUp(): Promise<{ inQueue: string; out: Output; published: Promi
     return startInstance(file, 'info');
   });
   // All three consume before the first message exists, so that none finds the queue already drained.
-  await waitUntil(() => instances.every((i) => i.lines.some((l) => l.includes('"subscribed"'))), 'the three receivers subscribed', 60_000);
+  await waitFor(() => instances.every((i) => i.lines.some((l) => l.includes('"subscribed"'))), 'the three receivers subscribed', 60_000, 50);
   const published = publish(ACTIVEMQ, `queue://${inQueue}`, Array.from({ length: MESSAGES }, (_, i) => ({ body: `order ${i}`, message_id: `m${i}`, durable: true })));
   return { inQueue, out, published };
 }
@@ -141,7 +142,7 @@ it('processes every message of a JMS queue exactly once with three processes con
 it('loses nothing when one of three processes is killed mid-run; duplicates stay within its credit window', async () => {
   const { inQueue, out, published } = await setUp();
   // The processes move messages while they are being published: kill one early in the run.
-  await waitUntil(() => out.distinct >= MESSAGES / 10, 'the first tenth moved', 60_000);
+  await waitFor(() => out.distinct >= MESSAGES / 10, 'the first tenth moved', 60_000, 50);
   const victim = instances[0];
   victim.child.kill('SIGKILL');
   await victim.exited;

@@ -11,8 +11,9 @@ import { ComponentConfig } from '../../src/runtime/component';
 import { Message } from '../../src/message/message';
 import { XQueue } from '../../src/xqueue/xqueue';
 import { Harness, runComponent, waitFor } from '../support/component-harness';
-import { Admin, queueCounts, sleep, uniqueName } from '../integration/amqp/amqp-kit';
+import { Admin, queueCounts, uniqueName } from '../integration/amqp/amqp-kit';
 import { PrivateRabbitMQ, startPrivateRabbitMQ } from '../support/private-rabbitmq';
+import { sleep } from '../support/wait';
 
 jest.setTimeout(240_000);
 

@@ -11,7 +11,8 @@ import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Admin, BROKER_URL, uniqueName, waitForCounts } from '../integration/amqp/amqp-kit';
-import { Instance, startInstance, waitUntil } from '../integration/scaleout/instances';
+import { Instance, startInstance } from '../integration/scaleout/instances';
+import { waitFor } from '../support/wait';
 
 jest.setTimeout(120_000);
 
@@ -54,7 +55,7 @@ it('loses nothing when killed in the middle of a reload; duplicates stay within 
 
   const first = startInstance(file, 'info', ['--keep-running']);
   running.push(first);
-  await waitUntil(async () => (await admin.ch.checkQueue(outQueue)).messageCount >= 200, 'the first messages moved', 30_000);
+  await waitFor(async () => (await admin.ch.checkQueue(outQueue)).messageCount >= 200, 'the first messages moved', 30_000);
   // Reload after reload (each changes the receiver) until one is caught applying: killed the moment its log line
   // arrives, before its receipt.
   const receipts = () => first.lines.filter((l) => /reload (applied|rolled-back)/.test(l)).length;
@@ -73,7 +74,7 @@ it('loses nothing when killed in the middle of a reload; duplicates stay within 
     reloads++;
     writeFileSync(file, JSON.stringify(topology(inQueue, outQueue, `broker${reloads + 1}`)));
     first.child.kill('SIGHUP');
-    await waitUntil(() => killed || receipts() >= reloads, 'the reload to apply, or the kill', 10_000);
+    await waitFor(() => killed || receipts() >= reloads, 'the reload to apply, or the kill', 10_000);
   }
   await first.exited;
   const receiptAfterKill = receipts() >= reloads;

@@ -13,6 +13,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { waitFor } from '../support/wait';
 
 const root = path.resolve(__dirname, '../..');
 const examplesDir = path.join(root, 'examples');
@@ -67,14 +68,6 @@ function bash(script: string): Running {
   return running;
 }
 
-async function until(condition: () => boolean, ms: number, what: () => string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 function lineMatcher(expected: string): RegExp {
   return new RegExp('^' + expected.split('...').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '\\s*$', 'm');
 }
@@ -92,7 +85,7 @@ async function runExample(name: string): Promise<void> {
     for (const b of [...of('start'), ...of('watch')]) {
       const r = bash(b.text);
       (b.kind === 'start' ? background : finished).push(r);
-      if (b.attrs.waitFor) await until(() => r.output.includes(b.attrs.waitFor) || r.child.exitCode !== null, 60_000, () => `"${b.attrs.waitFor}" from: ${b.text}\n${r.output}`);
+      if (b.attrs.waitFor) await waitFor(() => r.output.includes(b.attrs.waitFor) || r.child.exitCode !== null, () => `"${b.attrs.waitFor}" from: ${b.text}\n${r.output}`, 60_000, 100);
     }
     for (const b of blocks.filter((x) => x.kind === 'publish' || x.kind === 'run')) {
       const r = bash(b.text);
@@ -103,7 +96,7 @@ async function runExample(name: string): Promise<void> {
     const stdout = () => [...background, ...finished].map((r) => r.stdout).join('');
     for (const b of of('expected')) {
       for (const line of b.text.split('\n').filter((l) => l.trim() !== '')) {
-        await until(() => lineMatcher(line).test(stdout()), 60_000, () => `the line ${JSON.stringify(line)} in the output of ${name}:\n${[...background, ...finished].map((r) => r.output).join('\n')}`);
+        await waitFor(() => lineMatcher(line).test(stdout()), () => `the line ${JSON.stringify(line)} in the output of ${name}:\n${[...background, ...finished].map((r) => r.output).join('\n')}`, 60_000, 100);
       }
     }
     // Ctrl-C: the whole process group gets SIGINT; npx re-raises it after xroute's own clean exit.

@@ -3,11 +3,14 @@
  * tests of a single component use. `stop()` stops the actor runtime (and so every timer of the component).
  */
 import { ActorRef, ActorRuntime, HeldConsumer } from '../../src/runtime/actor';
+import { Clock } from '../../src/runtime/clock';
 import { AnyComponentDefinition, ComponentConfig, ComponentEnv, ComponentRegistry, StatusReporter, createBehaviour } from '../../src/runtime/component';
 import { DEFAULT_POLICY, SupervisionPolicy } from '../../src/runtime/supervision-policy';
 import { Logger, memoryLogger, LogEntry } from '../../src/logging/logger';
 import { Message } from '../../src/message/message';
 import { XQueue } from '../../src/xqueue/xqueue';
+
+export { waitFor } from './wait';
 
 export interface HarnessOptions {
   config: ComponentConfig;
@@ -19,6 +22,8 @@ export interface HarnessOptions {
   policy?: SupervisionPolicy;
   registry?: ComponentRegistry;
   logger?: Logger;
+  /** The actor runtime's clock: a VirtualClock for a test in virtual time (default: the real clock). */
+  clock?: Clock;
 }
 
 export interface Harness {
@@ -42,7 +47,7 @@ export interface Harness {
 export function runComponent(def: AnyComponentDefinition, options: HarnessOptions): Harness {
   const logs: LogEntry[] = [];
   const logger = options.logger ?? memoryLogger(logs);
-  const runtime = new ActorRuntime('test', logger);
+  const runtime = new ActorRuntime('test', logger, options.clock);
   const status = new StatusReporter();
   const name = typeof options.config.Name === 'string' ? options.config.Name : def.className;
   const env: ComponentEnv = {
@@ -84,16 +89,4 @@ export function runComponent(def: AnyComponentDefinition, options: HarnessOption
     stop: () => runtime.stop(),
   };
   return harness;
-}
-
-/**
- * Resolves when `predicate` holds (it may be async, e.g. an HTTP status check), polling every 10 ms; rejects after
- * `timeoutMs` with `what` in the message. `what` may be a function, to describe the state at the moment of the timeout.
- */
-export async function waitFor(predicate: () => boolean | Promise<boolean>, what: string | (() => string), timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }

@@ -13,6 +13,7 @@ import { LogEntry, memoryLogger } from '../../src/logging/logger';
 import { defaultRegistry } from '../../actors';
 import { waitFor } from './component-harness';
 import { TcpProxy } from './tcp-proxy';
+import { sleep } from './wait';
 
 export interface PartitionScenario {
   /** The receiver's configuration (its URI through the proxy); it writes to the link "in". */
@@ -63,7 +64,6 @@ function countingSink(seen: Map<string, number>): AnyComponentDefinition {
   };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function runPartition(s: PartitionScenario): Promise<PartitionReport> {
   const seen = new Map<string, number>();

@@ -1,4 +1,4 @@
-/** Waits until a child process has printed (stdout or stderr) text matching `pattern`; resolves with the match. */
+/** Waits until a child process has printed (stdout or stderr, those it pipes) text matching `pattern`; resolves with the match. */
 import { ChildProcess } from 'child_process';
 
 export function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
@@ -13,7 +13,7 @@ export function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs = 
         resolve(m);
       }
     };
-    child.stdout!.on('data', on);
-    child.stderr!.on('data', on);
+    child.stdout?.on('data', on);
+    child.stderr?.on('data', on);
   });
 }

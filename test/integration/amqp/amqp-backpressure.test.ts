@@ -8,7 +8,8 @@ import { ComponentConfig } from '../../../src/runtime/component';
 import { Message } from '../../../src/message/message';
 import { XQueue } from '../../../src/xqueue/xqueue';
 import { runComponent, waitFor } from '../../support/component-harness';
-import { Admin, TestConsumer, queueCounts, sleep, uniqueName } from './amqp-kit';
+import { Admin, TestConsumer, queueCounts, uniqueName } from './amqp-kit';
+import { sleep } from '../../support/wait';
 
 jest.setTimeout(180_000);
 

@@ -8,6 +8,7 @@ import { execFile } from 'child_process';
 import { promisify } from 'util';
 import { Message } from '../../../src/message/message';
 import { Outcome, Taken, XQueue } from '../../../src/xqueue/xqueue';
+import { sleep } from '../../support/wait';
 
 const execFileP = promisify(execFile);
 export const BROKER_URL = 'amqp://guest:guest@127.0.0.1:5672';
@@ -137,10 +138,6 @@ export async function waitForCounts(name: string, predicate: (c: QueueCounts) =>
     await sleep(200);
   }
   throw new Error(`timed out waiting for ${what} on ${name}; last counts ${JSON.stringify(last)}`);
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }
 
 /**

@@ -9,7 +9,8 @@ import { spawn } from 'child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { Admin, sleep, uniqueName, waitForCounts } from './amqp-kit';
+import { Admin, uniqueName, waitForCounts } from './amqp-kit';
+import { sleep } from '../../support/wait';
 
 jest.setTimeout(90_000);
 

@@ -8,8 +8,9 @@ import { ComponentConfig } from '../../../src/runtime/component';
 import { Message } from '../../../src/message/message';
 import { XQueue } from '../../../src/xqueue/xqueue';
 import { Harness, runComponent, waitFor } from '../../support/component-harness';
-import { Admin, TestConsumer, queueCounts, sleep, uniqueName, waitForCounts } from './amqp-kit';
+import { Admin, TestConsumer, queueCounts, uniqueName, waitForCounts } from './amqp-kit';
 import { execFileSync } from 'child_process';
+import { sleep } from '../../support/wait';
 
 jest.setTimeout(60_000);
 

@@ -11,7 +11,8 @@ import { ComponentConfig } from '../../../src/runtime/component';
 import { Message } from '../../../src/message/message';
 import { Taken, XQueue } from '../../../src/xqueue/xqueue';
 import { Harness, runComponent, waitFor } from '../../support/component-harness';
-import { Admin, queueCounts, sleep, uniqueName, waitForCounts } from './amqp-kit';
+import { Admin, queueCounts, uniqueName, waitForCounts } from './amqp-kit';
+import { sleep } from '../../support/wait';
 
 jest.setTimeout(90_000);
 

@@ -10,7 +10,8 @@ import { Message } from '../../../src/message/message';
 import { Outcome, XQueue } from '../../../src/xqueue/xqueue';
 import { Harness, runComponent, waitFor } from '../../support/component-harness';
 import { TestCertificates, TlsProxy, generateCertificates } from '../../support/tls-proxy';
-import { Admin, TestConsumer, sleep, uniqueName } from './amqp-kit';
+import { Admin, TestConsumer, uniqueName } from './amqp-kit';
+import { sleep } from '../../support/wait';
 
 jest.setTimeout(60_000);
 

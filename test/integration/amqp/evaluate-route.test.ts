@@ -10,7 +10,8 @@ import { buildTopology } from '../../../src/config/topology';
 import { readJsonFile } from '../../../src/config/json-file';
 import { Flow } from '../../../src/runtime/flow';
 import { defaultRegistry } from '../../../actors';
-import { Admin, sleep, uniqueName } from './amqp-kit';
+import { Admin, uniqueName } from './amqp-kit';
+import { sleep } from '../../support/wait';
 
 
 const EXAMPLE = path.resolve(__dirname, '../../../config/examples/evaluate-route.json');

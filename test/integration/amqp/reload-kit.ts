@@ -12,7 +12,8 @@ import { loadTopology } from '../../../src/config/topology';
 import { Flow } from '../../../src/runtime/flow';
 import { defaultRegistry } from '../../../actors';
 import { waitFor } from '../../support/component-harness';
-import { Admin, sleep, uniqueName } from './amqp-kit';
+import { Admin, uniqueName } from './amqp-kit';
+import { sleep } from '../../support/wait';
 
 /** The example, from the sources (the tests) or from dist/ (the bench runs compiled). */
 const EXAMPLE = ['../../..', '../../../..'].map((up) => path.resolve(__dirname, up, 'config/examples/evaluate-route.json')).find((f) => existsSync(f))!;

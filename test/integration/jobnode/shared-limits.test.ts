@@ -5,12 +5,12 @@
 import { CuttableRedisProxy, REDIS_URL, deleteRedisPrefix, requireRedis } from '../../support/redis';
 import { queryJobNodeStatus } from '../../../actors/nodes/job-node';
 import { HandWorker, Rig, rig, waitFor } from '../../unit/nodes/job-node/component-support';
+import { sleep } from '../../support/wait';
 
 const RULESETS = [
   { Name: 'nightly', Threshold: '1', KeyTemplate: '##JobID##', KeySubstitution: 's/-retry$//', JMSPropertyGroup: [{ JobType: '^nightly$' }] },
   { Name: 'adhoc', Threshold: '2', JMSPropertyGroup: [{ JobType: '^adhoc$' }] },
 ];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let namespace = '';
 let rigs: Rig[] = [];

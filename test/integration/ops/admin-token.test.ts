@@ -10,7 +10,7 @@ import * as net from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Admin, BROKER_URL, uniqueName } from '../amqp/amqp-kit';
-import { waitUntil } from '../scaleout/instances';
+import { waitFor } from '../../support/wait';
 
 jest.setTimeout(90_000);
 
@@ -91,7 +91,7 @@ it('answers 401 to every change without the token and changes nothing; the token
   flow = spawn(process.execPath, [MAIN, 'run', file, '--keep-running', '--log-level', 'debug', '--json-logs', '--admin', `127.0.0.1:${port}`, '--admin-token-file', tokenFile], { env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
   flow.stdout?.on('data', (d) => (log += String(d)));
   flow.stderr?.on('data', (d) => (log += String(d)));
-  await waitUntil(() => log.includes('consuming'), 'the receiver consuming', 30_000);
+  await waitFor(() => log.includes('consuming'), 'the receiver consuming', 30_000);
   const seen: string[] = [];
   const call = async (route: string, init: RequestInit = {}) => {
     const res = await fetch(base + route, init);
@@ -110,7 +110,7 @@ it('answers 401 to every change without the token and changes nothing; the token
     await call('/reload', { method: 'POST' }),
   ].map((r) => r.code);
   await admin.publish('', inQueue, ['after the refusals']);
-  await waitUntil(async () => (await admin.ch.checkQueue(outQueue)).messageCount === 1, 'the message moved', 20_000);
+  await waitFor(async () => (await admin.ch.checkQueue(outQueue)).messageCount === 1, 'the message moved', 20_000);
   expect([refused, (await stateOf('pstr_out'))?.status, (await stateOf('rcvr_in'))?.restarts, log.includes('reload: applying')]).toEqual([[401, 401, 401], 'RUNNING', 0, false]);
 
   // With the token, every route and both commands, so that the token has every chance to leak.

@@ -10,7 +10,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { publishAmqp10, queueInfo, RABBIT_URI, withRabbitChannel } from '../../support/amqp10-test-client';
 import { uniqueName } from '../amqp/amqp-kit';
-import { Instance, startInstance, waitUntil } from '../scaleout/instances';
+import { Instance, startInstance } from '../scaleout/instances';
+import { waitFor } from '../../support/wait';
 
 jest.setTimeout(240_000);
 
@@ -89,7 +90,7 @@ it(`moves ${TOTAL} messages JMSReceiver -> JMSPersister through ${RESTARTS} SIGT
   running = startInstance(file, 'info');
   for (let r = 1; r <= RESTARTS; r++) {
     const threshold = Math.round((TOTAL * r) / (RESTARTS + 2));
-    await waitUntil(async () => (await messageCount(target)) >= threshold, `${threshold} messages moved before restart ${r}`, 60_000);
+    await waitFor(async () => (await messageCount(target)) >= threshold, `${threshold} messages moved before restart ${r}`, 60_000, 50);
     leftAtSignal.push(await messageCount(source));
     const stopping = running;
     stopping.child.kill('SIGTERM');
@@ -97,7 +98,7 @@ it(`moves ${TOTAL} messages JMSReceiver -> JMSPersister through ${RESTARTS} SIGT
     drains.push(stopping.lines.find((l) => l.includes('"drain: '))?.replace(/.*"(drain: [^"]*)".*/, '$1') ?? 'no drain line');
     running = startInstance(file, 'info');
   }
-  await waitUntil(async () => (await messageCount(source)) === 0 && (await messageCount(target)) >= TOTAL, 'every message moved', 120_000);
+  await waitFor(async () => (await messageCount(source)) === 0 && (await messageCount(target)) >= TOTAL, 'every message moved', 120_000, 50);
   await running.stop();
   running = undefined;
 

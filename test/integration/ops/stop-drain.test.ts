@@ -11,7 +11,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Admin, uniqueName } from '../amqp/amqp-kit';
 import { publishAmqp10, queueInfo, RABBIT_URI, withRabbitChannel } from '../../support/amqp10-test-client';
-import { Instance, WorkerEvent, readWorkerLog, startInstance, waitUntil } from '../scaleout/instances';
+import { Instance, WorkerEvent, readWorkerLog, startInstance } from '../scaleout/instances';
+import { waitFor } from '../../support/wait';
 
 jest.setTimeout(180_000);
 
@@ -130,7 +131,7 @@ async function sigtermWithJobsRunning(protocol: Protocol, scenario: Scenario) {
   const file = topology(protocol, queue, dir, log);
 
   const first = start(file, ...scenario.options);
-  await waitUntil(() => count(readWorkerLog(log), 'start') >= 4, '4 jobs to start', 30_000).catch((e: Error) => {
+  await waitFor(() => count(readWorkerLog(log), 'start') >= 4, '4 jobs to start', 30_000, 50).catch((e: Error) => {
     throw new Error(`${e.message}; xroute said:\n${first.lines.slice(-20).join('\n')}`);
   });
   const signalAt = Date.now();
@@ -142,8 +143,8 @@ async function sigtermWithJobsRunning(protocol: Protocol, scenario: Scenario) {
   const drainLine = first.lines.find((l) => l.includes('drain: ')) ?? '';
 
   const second = start(file);
-  await waitUntil(() => count(readWorkerLog(log), 'end') >= jobs.length, 'every job to end', 60_000);
-  await waitUntil(async () => (await protocol.ready(queue)) === 0, 'the queue to be empty', 15_000);
+  await waitFor(() => count(readWorkerLog(log), 'end') >= jobs.length, 'every job to end', 60_000, 50);
+  await waitFor(async () => (await protocol.ready(queue)) === 0, 'the queue to be empty', 15_000, 50);
   await second.stop();
   const events = readWorkerLog(log);
   const runs = runsPerJob(events);

@@ -8,7 +8,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { uniqueName, waitForCounts } from '../amqp/amqp-kit';
-import { Instance, scaleOutFixture, waitUntil } from './instances';
+import { Instance, scaleOutFixture } from './instances';
+import { waitFor } from '../../support/wait';
 
 jest.setTimeout(60_000);
 
@@ -55,7 +56,7 @@ it('processes every message exactly once with three processes on one queue', asy
 it('loses nothing when one process is killed mid-run; duplicates stay within its prefetch window', async () => {
   const { inQueue, outQueue } = await setUp();
   // A passive declare answers at once (rabbitmqctl takes a second or more): kill early in the run.
-  await waitUntil(async () => (await fixture.admin().ch.checkQueue(outQueue)).messageCount >= MESSAGES / 20, 'the first messages moved', 30_000);
+  await waitFor(async () => (await fixture.admin().ch.checkQueue(outQueue)).messageCount >= MESSAGES / 20, 'the first messages moved', 30_000, 50);
   const victim = instances[0];
   victim.child.kill('SIGKILL');
   await victim.exited;

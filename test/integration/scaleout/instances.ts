@@ -132,10 +132,3 @@ export function maxConcurrentPerKey(events: readonly WorkerEvent[], keyOf: (job:
   return max;
 }
 
-export async function waitUntil(predicate: () => boolean | Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

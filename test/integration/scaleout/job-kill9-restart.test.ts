@@ -9,7 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { liveProcessesInGroups } from '../../support/process-groups';
 import { uniqueName, waitForCounts } from '../amqp/amqp-kit';
-import { WORKER_SCRIPT, maxConcurrentPerKey, readWorkerLog, scaleOutFixture, waitUntil } from './instances';
+import { WORKER_SCRIPT, maxConcurrentPerKey, readWorkerLog, scaleOutFixture } from './instances';
+import { waitFor } from '../../support/wait';
 
 jest.setTimeout(60_000);
 
@@ -52,17 +53,17 @@ it('leaves no job of a killed xroute running, and after the restart each job run
   await admin.ch.waitForConfirms();
 
   const first = fixture.start(file);
-  await waitUntil(() => readWorkerLog(log).filter((e) => e.kind === 'start').length === JOBS.length && groupsOf(pids).length === JOBS.length, 'the 4 jobs to start', 30_000);
+  await waitFor(() => readWorkerLog(log).filter((e) => e.kind === 'start').length === JOBS.length && groupsOf(pids).length === JOBS.length, 'the 4 jobs to start', 30_000, 50);
   const groups = groupsOf(pids);
   first.child.kill('SIGKILL');
   const killedAt = Date.now();
   await first.exited;
   fixture.start(file);
 
-  await waitUntil(() => liveProcessesInGroups(groups).length === 0 || Date.now() - killedAt >= 2_000, 'the killed jobs to end, or 2 s', 5_000);
+  await waitFor(() => liveProcessesInGroups(groups).length === 0 || Date.now() - killedAt >= 2_000, 'the killed jobs to end, or 2 s', 5_000, 50);
   const left = liveProcessesInGroups(groups);
   const goneAfter = Date.now() - killedAt;
-  await waitUntil(() => readWorkerLog(log).filter((e) => e.kind === 'end').length >= JOBS.length, 'every job to end after the restart', 40_000);
+  await waitFor(() => readWorkerLog(log).filter((e) => e.kind === 'end').length >= JOBS.length, 'every job to end after the restart', 40_000, 50);
   await waitForCounts(queue, (c) => c.ready === 0 && c.unacked === 0, 'every request acknowledged');
   const events = readWorkerLog(log);
   const runs = events.filter((e) => e.kind === 'start').length;

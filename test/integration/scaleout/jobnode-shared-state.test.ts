@@ -10,7 +10,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { REDIS_URL, deleteRedisPrefix, requireRedis } from '../../support/redis';
 import { Admin, uniqueName, waitForCounts } from '../amqp/amqp-kit';
-import { Instance, WORKER_SCRIPT, WorkerEvent, firstTimeOpen, maxConcurrent, maxConcurrentPerKey, readWorkerLog, startInstance, waitUntil } from './instances';
+import { Instance, WORKER_SCRIPT, WorkerEvent, firstTimeOpen, maxConcurrent, maxConcurrentPerKey, readWorkerLog, startInstance } from './instances';
+import { waitFor } from '../../support/wait';
 
 jest.setTimeout(60_000);
 
@@ -105,7 +106,7 @@ const ends = (events: readonly WorkerEvent[]) => events.filter((e) => e.kind ===
 it('holds Threshold 2 and key exclusivity over 3 processes and does every job once', async () => {
   const jobs = [...Array.from({ length: 16 }, (_, i) => `job-${i}`), 'job-3-retry', 'job-7-retry', 'job-11-retry'];
   const { queue, log } = await setUp(jobs, 3);
-  await waitUntil(() => ends(readWorkerLog(log)).length >= jobs.length, 'every job to end', 45_000);
+  await waitFor(() => ends(readWorkerLog(log)).length >= jobs.length, 'every job to end', 45_000, 50);
   await waitForCounts(queue, (c) => c.ready === 0 && c.unacked === 0, 'every request acknowledged');
   const events = readWorkerLog(log);
   const observed = maxConcurrent(events);
@@ -119,7 +120,7 @@ it('holds Threshold 2 and key exclusivity over 3 processes and does every job on
 it('gives the slots of a killed process back within the lease, and its jobs are redelivered and done once', async () => {
   const jobs = Array.from({ length: 10 }, (_, i) => `job-${i}`);
   const { queue, log } = await setUp(jobs, 15);
-  await waitUntil(() => readWorkerLog(log).filter((e) => e.kind === 'start').length >= 1, 'a job to start', 20_000);
+  await waitFor(() => readWorkerLog(log).filter((e) => e.kind === 'start').length >= 1, 'a job to start', 20_000, 50);
   const victimPid = readWorkerLog(log).find((e) => e.kind === 'start')!.instancePid;
   const victim = instances.find((i) => i.pid === victimPid)!;
   const heldByVictim = () => {
@@ -131,10 +132,10 @@ it('gives the slots of a killed process back within the lease, and its jobs are 
   await victim.exited;
 
   // The victim's running jobs are killed by their supervisors; its slots stay taken until their lease lapses.
-  await waitUntil(() => heldByVictim() === 0, 'the killed process\'s workers to stop', 5_000);
+  await waitFor(() => heldByVictim() === 0, 'the killed process\'s workers to stop', 5_000, 50);
   const killedHolding = readWorkerLog(log).filter((e) => e.kind === 'killed').length;
 
-  await waitUntil(() => ends(readWorkerLog(log)).length >= jobs.length, 'every job to end', 50_000);
+  await waitFor(() => ends(readWorkerLog(log)).length >= jobs.length, 'every job to end', 50_000, 50);
   await waitForCounts(queue, (c) => c.ready === 0 && c.unacked === 0, 'every request acknowledged');
   const events = readWorkerLog(log);
   const killed = events.filter((e) => e.kind === 'killed').map((e) => e.job);

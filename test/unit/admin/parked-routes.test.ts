@@ -13,6 +13,7 @@ import { Authorize } from '../../../src/admin/admin-auth';
 import { ParkedMessage, ParkedStore, ReceiptTally, Selection, Selector } from '../../../src/transports/parked-store';
 import { originOf } from '../../../src/transports/parked-origin';
 import { upperPersister } from '../config/fake-components';
+import { waitFor } from '../../support/wait';
 
 /** A parking place in memory: what a broker-backed one does, without the broker. */
 class MemoryParking implements ParkedStore {
@@ -84,14 +85,7 @@ describe('admin routes /parked', () => {
   beforeAll(async () => {
     flow = Flow.start(buildTopology({ Name: 'parked-routes', Receiver: ['rcvr'], Persister: ['pstr'], rcvr: { ClassName: 'receiver.ParkingReceiver', LinkName: 'root' }, pstr: { ClassName: 'persister.UpperPersister', LinkName: 'root' } }, '/t/p.json', registry), { registry });
     admin = await startAdminServer(flow, parseAdminAddress('127.0.0.1:0'), undefined, { token: TOKEN });
-    await new Promise<void>((resolve) => {
-      const t = setInterval(() => {
-        if (flow.component('rcvr')?.status.parkingPlace() !== undefined) {
-          clearInterval(t);
-          resolve();
-        }
-      }, 5);
-    });
+    await waitFor(() => flow.component('rcvr')?.status.parkingPlace() !== undefined, 'the receiver to provide its parking place');
   });
   afterAll(async () => {
     await admin.close();

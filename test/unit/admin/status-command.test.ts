@@ -9,6 +9,7 @@ import { statusCommand, adminBaseUrl, statusExitCode, watchOptions } from '../..
 import type { FlowStatus } from '../../../src/runtime/flow';
 import { readRunOperations } from '../../../src/cli/run-operations';
 import { flakyRegistry, flakyTopologyJson, Switch } from '../runtime/flaky-component';
+import { waitFor } from '../../support/wait';
 
 function capture() {
   const out = new PassThrough();
@@ -163,8 +164,7 @@ describe('xroute run operational options', () => {
     const spy = jest.spyOn(flow, 'logTotals').mockImplementation((m?: string) => void lines.push(m ?? ''));
     const ops = await startRunOperations(flow, { statsIntervalSeconds: 0.02 }, flow.runtime.logger);
     try {
-      const started = Date.now();
-      while (lines.length < 3 && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 5));
+      await waitFor(() => lines.length >= 3, () => `three periodic totals, got ${lines.length}`);
       expect(lines.slice(0, 3)).toEqual(['component totals (periodic)', 'component totals (periodic)', 'component totals (periodic)']);
     } finally {
       await ops.close();

@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import { waitFor } from '../../support/component-harness';
+import { waitForOutput } from '../../support/process-output';
 
 const MAIN = path.resolve(__dirname, '../../../dist/src/cli/main.js');
 
@@ -98,18 +99,7 @@ describe('the admin endpoint of a --keep-running file flow (process)', () => {
     );
     const started = spawn(process.execPath, [MAIN, 'run', file, '--keep-running', '--json-logs', '--admin', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
     child = started;
-    let log = '';
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no admin URL in 20 s: ${log}`)), 20_000);
-      started.stderr!.on('data', (d) => {
-        log += String(d);
-        const m = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(log);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[1]);
-        }
-      });
-    });
+    return (await waitForOutput(started, /"url":"(http:\/\/127\.0\.0\.1:\d+)"/, 20_000))[1];
   }
 
   it('is ready once the file receiver has read its file to the end', async () => {

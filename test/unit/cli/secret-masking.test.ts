@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from 'fs';
 import net from 'node:net';
 import { tmpdir } from 'os';
 import * as path from 'path';
+import { waitFor } from '../../support/wait';
 
 const MAIN = path.resolve(__dirname, '../../../dist/src/cli/main.js');
 
@@ -30,28 +31,17 @@ async function refusingServer(): Promise<{ port: number; close(): Promise<void> 
 /** Collects a child's stdout and stderr; `until` resolves with the output once `pattern` is in it. */
 function output(child: ChildProcess): { text(): string; until(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray> } {
   let text = '';
-  const waiters: (() => void)[] = [];
   const on = (d: Buffer) => {
     text += String(d);
-    for (const w of waiters) w();
   };
   child.stdout!.on('data', on);
   child.stderr!.on('data', on);
   return {
     text: () => text,
-    until: (pattern, timeoutMs = 30_000) =>
-      new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no ${pattern} in ${timeoutMs} ms; output: ${text}`)), timeoutMs);
-        const check = () => {
-          const m = text.match(pattern);
-          if (m) {
-            clearTimeout(timer);
-            resolve(m);
-          }
-        };
-        waiters.push(check);
-        check();
-      }),
+    until: async (pattern, timeoutMs = 30_000) => {
+      await waitFor(() => pattern.test(text), () => `${pattern}; output: ${text}`, timeoutMs);
+      return text.match(pattern) as RegExpMatchArray;
+    },
   };
 }
 

@@ -4,10 +4,8 @@
  * its index.ts (actors/support and actors/stream are libraries every actor folder may use, and they
  * import no component folder); tests import anything.
  */
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { rulesReported } from '../../support/lint-cases';
 
-const ROOT = join(__dirname, '..', '..', '..');
 const importing = (from: string): string => `import { thing } from '${from}';\nexport const used = thing;\n`;
 
 /** Each case: the file a snippet pretends to be, and the module it imports. */
@@ -29,15 +27,7 @@ type CaseName = keyof typeof CASES;
 let reported: Record<CaseName, string[]>;
 
 beforeAll(() => {
-  const names = Object.keys(CASES) as CaseName[];
-  const child = spawnSync(process.execPath, [join(ROOT, 'test', 'support', 'lint-snippets.js')], {
-    cwd: ROOT,
-    input: JSON.stringify(names.map((n) => CASES[n])),
-    encoding: 'utf8',
-  });
-  if (child.status !== 0) throw new Error(`lint-snippets.js failed (exit ${child.status}): ${child.stderr}`);
-  const results = JSON.parse(child.stdout) as { filePath: string; rules: string[] }[];
-  reported = Object.fromEntries(names.map((n, i) => [n, results[i].rules])) as Record<CaseName, string[]>;
+  reported = rulesReported(CASES);
 }, 60_000);
 
 describe('src/ below the composition root', () => {

@@ -8,6 +8,7 @@ import { JMS_PERSISTER } from '../../../actors/persisters/jms-persister';
 import { JMS_PUBLISHER } from '../../../actors/persisters/jms-publisher';
 import { AnyComponentDefinition } from '../../../src/runtime/component';
 import { Harness, runComponent, waitFor } from '../../support/component-harness';
+import { eventLoopTurns } from '../../support/wait';
 import { Outcome, XQueue } from '../../../src/xqueue/xqueue';
 import { Message } from '../../../src/message/message';
 import { abortPeerConnections } from '../../support/amqp10-test-client';
@@ -73,7 +74,7 @@ describe('JMSPersister settlement against an AMQP 1.0 peer', () => {
     const outcomes: Outcome[] = [];
     put(input, Message.text('hold me'), outcomes);
     await waitFor(() => arrived.length === 1, 'the delivery at the peer');
-    await new Promise((r) => setTimeout(r, 200));
+    await eventLoopTurns(); // a removal on sending would have happened by now
     const whileUnsettled = { size: input.size, outcomes: [...outcomes] };
     arrived[0].delivery.accept();
     await waitFor(() => outcomes.length === 1, 'the removal');

@@ -81,13 +81,13 @@ async function runningPid(rig: Rig, request: Message): Promise<number> {
 
 /** Waits until a query for `request` is answered RUNNING and its output has at least `lines` lines. */
 async function untilRunning(rig: Rig, request: Message, lines = 0): Promise<Message> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const answer = await rig.send(jobEvent(request, 'query'));
-    if (answer.getProperty('status') === 'RUNNING' && Number(answer.getProperty('actionCount')) >= lines) return answer;
-    if (Date.now() > deadline) throw new Error(`job not running with ${lines} lines: ${JSON.stringify(Object.fromEntries(answer.properties))}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  let answer: Message | undefined;
+  const running = async (): Promise<boolean> => {
+    answer = await rig.send(jobEvent(request, 'query'));
+    return answer.getProperty('status') === 'RUNNING' && Number(answer.getProperty('actionCount')) >= lines;
+  };
+  await waitFor(running, () => `job running with ${lines} lines: ${JSON.stringify(Object.fromEntries(answer?.properties ?? []))}`);
+  return answer!;
 }
 
 describe('JobPersister', () => {

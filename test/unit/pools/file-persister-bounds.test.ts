@@ -12,11 +12,13 @@ async function startEndlessServer(): Promise<{ url: string; closed: () => number
   const chunk = Buffer.alloc(64 * 1024, 'x');
   const server = http.createServer((_req, res) => {
     res.writeHead(200);
-    const pump = setInterval(() => res.write(chunk), 1);
-    res.on('close', () => {
-      clearInterval(pump);
-      closed++;
-    });
+    // Endless: another chunk each time the socket has room for it.
+    const pump = (): void => {
+      while (!res.destroyed && res.write(chunk));
+    };
+    res.on('drain', pump);
+    res.on('close', () => closed++);
+    pump();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;

@@ -10,8 +10,13 @@ import { STREAM_PERSISTER } from '../../../actors/persisters/stream-persister';
 import { FILE_PERSISTER } from '../../../actors/persisters/file-persister';
 import { STREAM_RECEIVER } from '../../../actors/receivers/stream-receiver';
 import { PoolClient } from '../../../actors/pools/pool-client';
+import { TcpPeer, startTcpPeer } from './peers';
 
 export const FAST_POLICY: SupervisionPolicy = { ...DEFAULT_POLICY, backoff: { minMs: 10, maxMs: 50 } };
+
+// A generous ReceiveTime: on a loaded machine 512 children may wait over the default 1 s for an echo,
+// and a reply timeout reconnects (a second connection would break the one-connection-per-child count).
+export const REQUEST_QUERY = 'Operation=request&ReceiveTime=30000';
 
 export interface RunningPool {
   harness: Harness;
@@ -61,3 +66,17 @@ export async function drain(q: XQueue<Message>, n: number, timeoutMs = 5000): Pr
 }
 
 export { waitFor };
+
+/** Per test of the calling file: a fresh TCP peer before it, and after it the pool the test put in `pool` stopped. */
+export function peerAndPoolPerTest(): { peer: TcpPeer; pool: RunningPool | undefined } {
+  const fixture: { peer: TcpPeer; pool: RunningPool | undefined } = { peer: undefined as unknown as TcpPeer, pool: undefined };
+  beforeEach(async () => {
+    fixture.peer = await startTcpPeer();
+  });
+  afterEach(async () => {
+    await fixture.pool?.stop();
+    fixture.pool = undefined;
+    await fixture.peer.close();
+  });
+  return fixture;
+}

@@ -206,7 +206,7 @@ describe('PersisterPool children', () => {
     const pending = handle.transmit.offer(Message.text('two\n'));
     expect(pending).toBe(-1);
     const late = send(handle.transmit, 'two\n');
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => handle.transmit.stats().waitingProducers === 1, 'the second message waiting for the paused queue');
     expect(peer.received).toEqual(['one']);
     handle.resume();
     expect((await late).bodyText()).toBe('echo:two');

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Message } from '../../../src/message/message';
 import { XQueue } from '../../../src/xqueue/xqueue';
 import { Harness, runComponent, waitFor } from '../../support/component-harness';
+import { eventLoopTurns } from '../../support/wait';
 import { STREAM_PERSISTER } from '../../../actors/persisters/stream-persister';
 import { FAST_POLICY, send } from './pool-support';
 import { TcpPeer, freePort, startTcpPeer } from './peers';
@@ -98,13 +99,14 @@ describe('StreamPersister', () => {
   });
 
   it('does not take a late reply for the next request', async () => {
-    let first = true;
+    let slow: { line: string; socket: net.Socket } | undefined;
     peer = await startTcpPeer((l, s) => {
-      if (first) {
-        first = false;
-        setTimeout(() => s.writable && s.write(`late:${l}\n`), 120);
+      if (slow === undefined) {
+        slow = { line: l, socket: s };
         return undefined;
       }
+      // The persister gave up on the first request (else this one would not have come): its reply comes late, now.
+      if (slow.socket.writable) slow.socket.write(`late:${slow.line}\n`);
       return `echo:${l}\n`;
     });
     const q = run({ URI: peer.uri, Operation: 'request', ReceiveTime: '60', Retry: '0', PauseTime: '10' });
@@ -301,21 +303,20 @@ describe('StreamPersister multiplexed mode (no Pattern)', () => {
 
   it('on a reply timeout with several pending, re-sends all of them in order on the next connection: none lost, none completed twice, late replies ignored', async () => {
     let connection = 0;
+    let firstSocket: net.Socket | undefined;
     const perConnection: string[][] = [];
     peer = await startTcpPeer(
       (l, s) => {
         const c = (s as unknown as { n: number }).n;
         perConnection[c].push(l);
-        if (c === 0) {
-          // The first connection answers far too late (after the persister gave up on it).
-          setTimeout(() => s.writable && s.write(`late:${l}\n`), 250);
-          return undefined;
-        }
+        if (c === 0) return undefined; // the first connection answers far too late: once the persister gave up on it
         return `echo:${l}\n`;
       },
       (s) => {
         (s as unknown as { n: number }).n = connection++;
         perConnection.push([]);
+        if (connection === 1) firstSocket = s;
+        else if (connection === 2) for (const l of perConnection[0]) if (firstSocket?.writable) firstSocket.write(`late:${l}\n`);
       },
     );
     const q = run({ URI: peer.uri, Operation: 'request', ReceiveTime: '100', Retry: '1', PauseTime: '10' }, 16);
@@ -328,7 +329,7 @@ describe('StreamPersister multiplexed mode (no Pattern)', () => {
     expect(perConnection[1]).toEqual(texts.map((t) => t.trim()));
     expect(completions.size).toBe(10);
     expect([...completions.values()].every((n) => n === 1)).toBe(true);
-    await new Promise((r) => setTimeout(r, 300)); // the late replies would arrive now
+    await eventLoopTurns(); // the late replies, sent before the second connection's echoes, are read by now
     expect([...completions.values()].every((n) => n === 1)).toBe(true);
     expect(counter('timeouts')).toBe(1);
     expect(counter('messages')).toBe(10);
@@ -369,7 +370,7 @@ describe('StreamPersister multiplexed mode (no Pattern)', () => {
 
   it('SessionSize renews the connection after that many requests, never cutting a pending one', async () => {
     peer = await startTcpPeer((l, s) => {
-      setTimeout(() => s.writable && s.write(`echo:${l}\n`), 5); // answers arrive while others are pending
+      void eventLoopTurns(1).then(() => s.writable && s.write(`echo:${l}\n`)); // answers arrive while others are pending
       return undefined;
     });
     const q = run({ URI: peer.uri, Operation: 'request', SessionSize: '3', ReceiveTime: '5000' }, 16);
@@ -386,7 +387,7 @@ describe('StreamPersister simple mode (Pattern, no login)', () => {
   it('reads until the accumulated reply matches Pattern, one request at a time', async () => {
     peer = await startTcpPeer((l, s) => {
       s.write(`first of ${l}\n`);
-      setTimeout(() => s.writable && s.write('second\nEND\n'), 20);
+      void eventLoopTurns().then(() => s.writable && s.write('second\nEND\n')); // the persister reads the first part alone
       return undefined;
     });
     const q = run({ URI: peer.uri, Operation: 'request', Pattern: '(?m)^END$', ReceiveTime: '2000' });
@@ -400,10 +401,11 @@ describe('StreamPersister simple mode (Pattern, no login)', () => {
     const order: string[] = [];
     peer = await startTcpPeer((l, s) => {
       order.push(`in:${l}`);
-      setTimeout(() => {
+      // Replies a few turns later: a second request written without waiting for the reply would arrive first.
+      void eventLoopTurns(3).then(() => {
         order.push(`out:${l}`);
         if (s.writable) s.write(`${l} done.\n`);
-      }, 30);
+      });
       return undefined;
     });
     const q = run({ URI: peer.uri, Operation: 'request', Pattern: 'done\\.', ReceiveTime: '2000' });
@@ -541,7 +543,7 @@ describe('collectible event lines', () => {
   });
 });
 
-/** A line-echo server that can crash: every connection dropped at once, nothing listening for a while. */
+/** A line-echo server that can crash: every connection dropped at once, nothing listening until `upAgain` resolves. */
 class CrashingPeer {
   readonly received: string[] = [];
   connections = 0;
@@ -552,7 +554,7 @@ class CrashingPeer {
   constructor(
     readonly port: number,
     private readonly crashAfterLines: readonly number[],
-    private readonly downMs: number,
+    private readonly upAgain: () => Promise<void>,
   ) {}
 
   start(): Promise<void> {
@@ -585,7 +587,7 @@ class CrashingPeer {
     const server = this.server;
     for (const s of this.sockets) s.destroy();
     await new Promise<void>((resolve) => server?.close(() => resolve()));
-    await new Promise((r) => setTimeout(r, this.downMs));
+    await this.upAgain();
     await this.start();
   }
 
@@ -598,7 +600,9 @@ class CrashingPeer {
 describe('StreamPersister through peer crashes (multiplexed, many requests in flight)', () => {
   it('answers every one of 500 pipelined requests exactly once with its own reply through two crashes of the peer', async () => {
     const N = 500;
-    const crashing = new CrashingPeer(await freePort(), [120, 330], 150);
+    // Down until the persister has been refused a connection (its status shows the next attempt).
+    const refused = () => waitFor(() => /ECONNREFUSED.*attempt \d+ in/.test(harness?.status.get().detail ?? ''), 'a refused reconnect');
+    const crashing = new CrashingPeer(await freePort(), [120, 330], refused);
     await crashing.start();
     try {
       const q = run({ URI: `tcp://127.0.0.1:${crashing.port}`, Operation: 'request', ReceiveTime: '10000', PauseTime: '20', StandbyTime: '40' }, 64);

@@ -81,8 +81,7 @@ describe('StreamReceiver', () => {
     const file = path.join(tmp, 'big.txt');
     fs.writeFileSync(file, Array.from({ length: 200 }, (_, i) => `l${i}\n`).join(''));
     const q = run({ URI: `file://${file}`, BufferSize: '64' }, 4);
-    await waitFor(() => q.stats().size === 4, 'a full queue');
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => q.stats().size === 4 && q.stats().waitingProducers === 1, 'a full queue and the receiver waiting for a cell');
     expect(q.stats().totalAdded).toBe(4);
     const all = await drain(q, 200);
     expect(all.map((m) => m.bodyText())).toEqual(Array.from({ length: 200 }, (_, i) => `l${i}`));

@@ -10,8 +10,9 @@ import { waitFor } from './helpers';
 
 /** What the fakes of one test did, in order. */
 let events: string[] = [];
-/** How long the persister holds each message (Infinity: never removes it). */
-let holdMs = 100;
+/** Removes one message the persister holds (a finished job), in the order taken. */
+let held: (() => void)[] = [];
+const finishHeld = (): void => held.splice(0).forEach((finish) => finish());
 
 /** A receiver that hands 3 messages downstream at start, and drains as a broker receiver does: it waits for them. */
 const handingReceiver: AnyComponentDefinition = {
@@ -46,7 +47,7 @@ const handingReceiver: AnyComponentDefinition = {
   },
 };
 
-/** A persister that removes each message holdMs after taking it. */
+/** A persister that holds each message it takes until the test finishes it (finishHeld). */
 const holdingPersister: AnyComponentDefinition = {
   className: 'persister.HoldingPersister',
   role: 'persister',
@@ -57,7 +58,7 @@ const holdingPersister: AnyComponentDefinition = {
     start(ctx) {
       ctx.consume(env.input!, (taken, q) => {
         events.push(`take ${taken.item.bodyText()}`);
-        if (holdMs !== Infinity) setTimeout(() => q.remove(taken), holdMs);
+        held.push(() => q.remove(taken));
       });
     },
     stop() {
@@ -79,20 +80,22 @@ function startFlow(): Flow {
 
 beforeEach(() => {
   events = [];
-  holdMs = 100;
+  held = [];
 });
 
 describe('Flow.stop drains before it stops', () => {
   it('lets a receiver wait for the work it handed downstream, then stops it before the rest', async () => {
     const flow = startFlow();
     await waitFor(() => events.filter((e) => e.startsWith('take')).length === 3, 'the 3 messages taken');
-    await flow.stop({ drainMs: 5_000 });
+    const stopping = flow.stop({ drainMs: 5_000 });
+    await waitFor(() => events.includes('drain rcvr wait'), 'the drain to start');
+    finishHeld();
+    await stopping;
     expect(flow.link('in').stats()).toMatchObject({ totalRemoved: 3, size: 0 });
     expect(events.slice(3)).toEqual(['drain rcvr wait', 'stop rcvr', 'stop pstr']);
   });
 
   it('stops at the deadline with what is unfinished, without waiting longer', async () => {
-    holdMs = Infinity;
     const flow = startFlow();
     await waitFor(() => events.filter((e) => e.startsWith('take')).length === 3, 'the 3 messages taken');
     const started = Date.now();
@@ -106,7 +109,10 @@ describe('Flow.drainAndStop', () => {
   it('drains and stops one component, reports what it acknowledged and gave back, and leaves the others running', async () => {
     const flow = startFlow();
     await waitFor(() => events.filter((e) => e.startsWith('take')).length === 3, 'the 3 messages taken');
-    const report = await flow.drainAndStop('rcvr', { drainMs: 5_000 });
+    const draining = flow.drainAndStop('rcvr', { drainMs: 5_000 });
+    await waitFor(() => events.includes('drain rcvr wait'), 'the drain to start');
+    finishHeld();
+    const report = await draining;
     expect(report).toEqual({ acknowledged: 3, returned: 0 });
     expect(flow.status().components.map((c) => [c.name, c.actor])).toEqual([
       ['pstr', 'running'],

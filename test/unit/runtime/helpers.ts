@@ -10,10 +10,6 @@ export function policy(strategy: Strategy, overrides: Partial<SupervisionPolicy>
   return { ...DEFAULT_POLICY, strategy, maxRetry: 10_000, withinMs: 60_000, backoff: { minMs: 1, maxMs: 2 }, maxMessageAttempts: 3, ...overrides };
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
 export interface Job {
   readonly id: number;
   readonly poison: boolean;

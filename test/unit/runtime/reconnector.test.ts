@@ -1,8 +1,10 @@
-import { Reconnector, ReconnectOptions } from '../../../src/runtime/reconnector';
+import { DEFAULT_FATAL_RETRY_MS, Reconnector, ReconnectOptions } from '../../../src/runtime/reconnector';
 import { ComponentStatus, StatusReporter } from '../../../src/runtime/component';
 import { memoryLogger, LogEntry } from '../../../src/logging/logger';
-import { sleep, waitFor } from './helpers';
+import { waitFor } from './helpers';
 import { SilentPeerError } from '../../../src/runtime/silence-watch';
+import { ClockTimer } from '../../../src/runtime/clock';
+import { VirtualClock } from '../../support/virtual-clock';
 
 class ConnectionRefused extends Error {
   override name = 'ConnectionRefused';
@@ -27,7 +29,8 @@ function fakeConnect(failures: number, error: () => Error = () => new Connection
   return { connect, calls, refuseNext: (n: number) => (failures = calls.length + n) };
 }
 
-function setup(connect: (attempt: number) => Promise<Conn>, overrides: Partial<ReconnectOptions<Conn>> = {}) {
+/** A reconnector on a virtual clock: its delays pass when the test runs the clock (clock.runUntil, clock.advance). */
+function setup(connect: (attempt: number) => Promise<Conn>, overrides: Partial<ReconnectOptions<Conn>> = {}, clock = new VirtualClock()) {
   const logs: LogEntry[] = [];
   const status = new StatusReporter();
   const statuses: ComponentStatus[] = [];
@@ -44,9 +47,10 @@ function setup(connect: (attempt: number) => Promise<Conn>, overrides: Partial<R
     status,
     onConnected: (c) => connected.push(c),
     onGiveUp: (e) => gaveUp.push(e),
+    clock,
     ...overrides,
   });
-  return { r, logs, status, statuses, connected, gaveUp };
+  return { r, logs, status, statuses, connected, gaveUp, clock };
 }
 
 const at = (logs: LogEntry[], level: string) => logs.filter((e) => e.level === level).map((e) => e.message);
@@ -59,7 +63,7 @@ describe('Reconnector', () => {
     const s = setup(fakeConnect(2).connect, { resource: 'file' });
     current = s.r;
     s.r.start();
-    await waitFor(() => s.connected.length === 1, 'opened');
+    await s.clock.runUntil(() => s.connected.length === 1, 'opened');
     expect({ warn: at(s.logs, 'warn'), info: at(s.logs, 'info') }).toEqual({ warn: ['cannot open the file; retrying'], info: ['file reopened'] });
   });
 
@@ -68,7 +72,7 @@ describe('Reconnector', () => {
     const s = setup(broker.connect);
     current = s.r;
     s.r.start();
-    await waitFor(() => s.r.status === 'connected', 'connected');
+    await s.clock.runUntil(() => s.r.status === 'connected', 'connected');
     expect(s.r.connection).toEqual({ n: 1 });
     expect(s.connected).toEqual([{ n: 1 }]);
     expect(s.status.status).toBe('RUNNING');
@@ -79,7 +83,7 @@ describe('Reconnector', () => {
     const s = setup(broker.connect);
     current = s.r;
     s.r.start();
-    await waitFor(() => s.r.status === 'connected', 'connected');
+    await s.clock.runUntil(() => s.r.status === 'connected', 'connected');
     expect(broker.calls).toEqual([1, 2, 3, 4]);
     expect(s.connected).toHaveLength(1);
   });
@@ -89,7 +93,7 @@ describe('Reconnector', () => {
     const s = setup(broker.connect);
     current = s.r;
     s.r.start();
-    await waitFor(() => s.r.status === 'connected', 'connected');
+    await s.clock.runUntil(() => s.r.status === 'connected', 'connected');
     expect(s.statuses).toEqual(['RETRYING', 'RUNNING']);
   });
 
@@ -98,7 +102,7 @@ describe('Reconnector', () => {
     const s = setup(broker.connect);
     current = s.r;
     s.r.start();
-    await waitFor(() => broker.calls.length >= 2, 'two attempts');
+    await s.clock.runUntil(() => broker.calls.length >= 2, 'two attempts');
     expect(s.status.get().detail).toMatch(/^ECONNREFUSED; attempt \d+ in \d+ ms/);
     expect(s.r.error).toBeInstanceOf(ConnectionRefused);
   });
@@ -108,7 +112,7 @@ describe('Reconnector', () => {
     const s = setup(broker.connect);
     current = s.r;
     s.r.start();
-    await waitFor(() => s.r.status === 'connected', 'connected');
+    await s.clock.runUntil(() => s.r.status === 'connected', 'connected');
     expect(at(s.logs, 'warn')).toEqual(['cannot connect; retrying']);
     expect(at(s.logs, 'info')).toEqual(['reconnected']);
     expect(s.logs.find((e) => e.message === 'reconnected')?.meta).toMatchObject({ component: 'rcvr', attempts: 6 });
@@ -118,7 +122,7 @@ describe('Reconnector', () => {
     const s = setup(fakeConnect(0).connect);
     current = s.r;
     s.r.start();
-    await waitFor(() => s.r.status === 'connected', 'connected');
+    await s.clock.runUntil(() => s.r.status === 'connected', 'connected');
     expect(s.logs).toEqual([]);
   });
 
@@ -127,10 +131,10 @@ describe('Reconnector', () => {
     const s = setup(broker.connect);
     current = s.r;
     s.r.start();
-    await waitFor(() => s.r.status === 'connected', 'connected');
+    await s.clock.runUntil(() => s.r.status === 'connected', 'connected');
     broker.refuseNext(4);
     s.r.lost(new Error('socket closed'));
-    await waitFor(() => s.connected.length === 2, 'reconnected');
+    await s.clock.runUntil(() => s.connected.length === 2, 'reconnected');
     expect(at(s.logs, 'warn')).toEqual(['connection lost; reconnecting']);
     expect(at(s.logs, 'info')).toEqual(['reconnected']);
     expect(s.logs.filter((e) => e.level === 'debug')).toHaveLength(4); // the refused attempts only at debug
@@ -142,13 +146,12 @@ describe('Reconnector', () => {
     const s = setup(broker.connect);
     current = s.r;
     s.r.start();
-    await waitFor(() => s.r.status === 'connected', 'connected');
-    const lastTrafficAt = Date.now() - 7_000;
+    await s.clock.runUntil(() => s.r.status === 'connected', 'connected');
+    s.clock.advance(10_000);
+    const lastTrafficAt = s.clock.now() - 7_000;
     s.r.lost(new SilentPeerError('amqp://broker:5672', 5_000, 'Heartbeat', lastTrafficAt, 7_000));
-    await waitFor(() => s.connected.length === 2, 'reconnected');
-    const back = s.logs.find((e) => e.message === 'reconnected');
-    expect(back?.meta.outageMs as number).toBeGreaterThanOrEqual(7_000);
-    expect(back?.meta.outageMs as number).toBeLessThan(8_000);
+    await s.clock.runUntil(() => s.connected.length === 2, 'reconnected');
+    expect(s.logs.find((e) => e.message === 'reconnected')?.meta.outageMs).toBe(7_000);
   });
 
   it('dates the outage of any other loss from the loss itself', async () => {
@@ -156,11 +159,13 @@ describe('Reconnector', () => {
     const s = setup(broker.connect);
     current = s.r;
     s.r.start();
-    await waitFor(() => s.r.status === 'connected', 'connected');
+    await s.clock.runUntil(() => s.r.status === 'connected', 'connected');
+    s.clock.advance(10_000);
     broker.refuseNext(1);
     s.r.lost(new Error('socket closed'));
-    await waitFor(() => s.connected.length === 2, 'reconnected');
-    expect(s.logs.find((e) => e.message === 'reconnected')?.meta.outageMs).toBeLessThan(1_000);
+    await s.clock.runUntil(() => s.connected.length === 2, 'reconnected');
+    const retryDelay = s.logs.find((e) => e.message === 'connect attempt failed')?.meta.nextAttemptMs;
+    expect(s.logs.find((e) => e.message === 'reconnected')?.meta.outageMs).toBe(retryDelay);
   });
 
   it('ignores a loss reported for a connection it no longer uses', async () => {
@@ -168,7 +173,7 @@ describe('Reconnector', () => {
     const s = setup(broker.connect);
     current = s.r;
     s.r.start();
-    await waitFor(() => s.r.status === 'connected', 'connected');
+    await s.clock.runUntil(() => s.r.status === 'connected', 'connected');
     s.r.lost(new Error('old socket closed'), { n: 99 });
     expect(s.r.status).toBe('connected');
     expect(s.logs).toEqual([]);
@@ -179,7 +184,7 @@ describe('Reconnector', () => {
     const s = setup(broker.connect, { backoff: { minMs: 5, maxMs: 40, jitter: 0 } });
     current = s.r;
     s.r.start();
-    await waitFor(() => s.r.status === 'connected', 'connected');
+    await s.clock.runUntil(() => s.r.status === 'connected', 'connected');
     const delays = s.logs.filter((e) => e.meta.nextAttemptMs !== undefined).map((e) => e.meta.nextAttemptMs);
     expect(delays).toEqual([5, 10, 20, 40, 40, 40]);
   });
@@ -202,7 +207,7 @@ describe('Reconnector', () => {
     const s = setup(broker.connect, { backoff: { minMs: 10, maxMs: 40 } });
     current = s.r;
     s.r.start();
-    await waitFor(() => s.r.status === 'connected', 'connected', 20_000);
+    await s.clock.runUntil(() => s.r.status === 'connected', 'connected', 20_000);
     const delays = s.logs.filter((e) => e.meta.nextAttemptMs !== undefined).map((e) => e.meta.nextAttemptMs as number);
     const nominal = [10, 20, 40, 40, 40, 40, 40, 40];
     delays.forEach((d, i) => {
@@ -217,7 +222,7 @@ describe('Reconnector', () => {
     const s = setup(broker.connect, { backoff: { minMs: 5, maxMs: 40, jitter: 0 }, tolerance: 2 });
     current = s.r;
     s.r.start();
-    await waitFor(() => s.r.status === 'connected', 'connected');
+    await s.clock.runUntil(() => s.r.status === 'connected', 'connected');
     const delays = s.logs.filter((e) => e.meta.nextAttemptMs !== undefined).map((e) => e.meta.nextAttemptMs);
     expect(delays).toEqual([5, 5, 5, 10, 20]);
   });
@@ -228,7 +233,7 @@ describe('Reconnector', () => {
     current = s.r;
     s.r.start();
     await waitFor(() => s.r.status === 'failed', 'failed');
-    await sleep(30);
+    s.clock.advance(DEFAULT_FATAL_RETRY_MS - 1);
     expect(broker.calls).toEqual([1]);
     expect(s.gaveUp).toHaveLength(1);
     expect(s.gaveUp[0]).toBeInstanceOf(AccessRefused);
@@ -242,9 +247,9 @@ describe('Reconnector', () => {
     const s = setup(broker.connect, { isFatal: (e) => e instanceof AccessRefused, fatalRetryMs: 20 });
     current = s.r;
     s.r.start();
-    await waitFor(() => broker.calls.length >= 3, 'three slow attempts');
+    await s.clock.runUntil(() => broker.calls.length >= 3, 'three slow attempts');
     error = () => new AccessRefused('ACCESS_REFUSED vhost');
-    await waitFor(() => s.r.status === 'connected', 'connected after the broker side was fixed');
+    await s.clock.runUntil(() => s.r.status === 'connected', 'connected after the broker side was fixed');
     expect(broker.calls).toHaveLength(7);
     expect(at(s.logs, 'error')).toEqual([
       'cannot connect: fast retrying cannot cure this; trying again on the slow schedule',
@@ -260,9 +265,9 @@ describe('Reconnector', () => {
     const s = setup(broker.connect);
     current = s.r;
     s.r.start();
-    await waitFor(() => s.r.status === 'connected', 'connected');
+    await s.clock.runUntil(() => s.r.status === 'connected', 'connected');
     s.r.lost(new Error('socket closed'));
-    await waitFor(() => s.r.status === 'connected', 'reconnected');
+    await s.clock.runUntil(() => s.r.status === 'connected', 'reconnected');
     expect(s.status.totals.reconnects).toBe(1);
   });
 
@@ -271,7 +276,7 @@ describe('Reconnector', () => {
     const s = setup(broker.connect, { maxRetry: 3, quietMs: 60, backoff: { minMs: 1, maxMs: 2 } });
     current = s.r;
     s.r.start();
-    await waitFor(() => s.r.status === 'connected', 'connected');
+    await s.clock.runUntil(() => s.r.status === 'connected', 'connected');
     const delays = s.logs.filter((e) => e.meta.nextAttemptMs !== undefined).map((e) => e.meta.nextAttemptMs);
     expect(delays).toEqual([1, 2, 60, 1, 2, 60, 1]);
     expect(s.gaveUp).toEqual([]);
@@ -282,7 +287,7 @@ describe('Reconnector', () => {
     const s = setup(broker.connect, { maxRetry: 3, quietMs: 5, backoff: { minMs: 1, maxMs: 2 } });
     current = s.r;
     s.r.start();
-    await waitFor(() => s.r.status === 'connected', 'connected');
+    await s.clock.runUntil(() => s.r.status === 'connected', 'connected');
     expect(at(s.logs, 'warn')).toEqual(['cannot connect; retrying', 'still cannot connect; quiet until the next retry cycle', 'still cannot connect; quiet until the next retry cycle']);
   });
 
@@ -291,7 +296,7 @@ describe('Reconnector', () => {
     const s = setup(broker.connect, { maxRetry: 0, backoff: { minMs: 1, maxMs: 2 } });
     current = s.r;
     s.r.start();
-    await waitFor(() => s.r.status === 'connected', 'connected');
+    await s.clock.runUntil(() => s.r.status === 'connected', 'connected');
     expect(broker.calls).toHaveLength(13);
     expect(s.gaveUp).toEqual([]);
   });
@@ -301,22 +306,23 @@ describe('Reconnector', () => {
     const s = setup(broker.connect, { backoff: { minMs: 50, maxMs: 50 } });
     s.r.start();
     await waitFor(() => broker.calls.length === 1 && s.r.status === 'retrying', 'a scheduled retry');
-    const timersBefore = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    expect(s.clock.pending).toBe(1);
     s.r.stop();
-    const timersAfter = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
-    await sleep(100);
+    expect(s.clock.pending).toBe(0);
+    s.clock.advance(60_000);
     expect(broker.calls).toEqual([1]);
     expect(s.r.status).toBe('stopped');
-    expect(timersAfter).toBe(timersBefore - 1);
   });
 
   it('stop() during a connect in flight drops the connection that arrives afterwards', async () => {
     let resolve!: (c: Conn) => void;
-    const s = setup(() => new Promise<Conn>((r) => (resolve = r)));
+    const connecting = new Promise<Conn>((r) => (resolve = r));
+    const s = setup(() => connecting);
     s.r.start();
     s.r.stop();
     resolve({ n: 1 });
-    await sleep(5);
+    await connecting; // the reconnector awaited it first, so its continuation has run
+
     expect(s.r.connection).toBeUndefined();
     expect(s.connected).toEqual([]);
     expect(s.r.status).toBe('stopped');
@@ -325,17 +331,18 @@ describe('Reconnector', () => {
   it('uses the timer functions it is given (an actor’s), so the actor’s stop clears them', async () => {
     const broker = fakeConnect(2);
     const scheduled: number[] = [];
+    const clock = new VirtualClock();
     const timers = {
       setTimeout: (fn: () => void, ms: number) => {
         scheduled.push(ms);
-        return setTimeout(fn, ms);
+        return clock.set(fn, ms);
       },
-      clearTimer: (h: unknown) => clearTimeout(h as NodeJS.Timeout),
+      clearTimer: (h: unknown) => clock.clear(h as ClockTimer),
     };
-    const s = setup(broker.connect, { timers, backoff: { minMs: 5, maxMs: 40, jitter: 0 } });
+    const s = setup(broker.connect, { timers, backoff: { minMs: 5, maxMs: 40, jitter: 0 } }, clock);
     current = s.r;
     s.r.start();
-    await waitFor(() => s.r.status === 'connected', 'connected');
+    await s.clock.runUntil(() => s.r.status === 'connected', 'connected');
     expect(scheduled).toEqual([5, 10]);
   });
 });

@@ -1,25 +1,28 @@
-/** Restart timing, MaxRetry within WithinSeconds, and behaviours whose start() or stop() throw. */
+/**
+ * Restart timing, MaxRetry within WithinSeconds, and behaviours whose start() or stop() throw. The runtime runs on a
+ * virtual clock: delays are exact to the millisecond and a window of seconds passes in no wall time.
+ */
 import { ActorRuntime, Behaviour } from '../../../src/runtime/actor';
 import { Backoff } from '../../../src/runtime/backoff';
 import { memoryLogger, LogEntry } from '../../../src/logging/logger';
-import { policy, sleep, waitFor } from './helpers';
-
-/** Tolerance for timer-driven delays on a loaded machine: never early, at most this much late. */
-const LATE_MS = 120;
+import { VirtualClock } from '../../support/virtual-clock';
+import { policy, waitFor } from './helpers';
 
 let runtime: ActorRuntime;
+let clock: VirtualClock;
 let logs: LogEntry[];
 beforeEach(() => {
   logs = [];
-  runtime = new ActorRuntime('test', memoryLogger(logs));
+  clock = new VirtualClock();
+  runtime = new ActorRuntime('test', memoryLogger(logs), clock);
 });
 afterEach(() => runtime.stop());
 
-/** A behaviour that records when each incarnation started and crashes on the message 'crash'. */
+/** A behaviour that records when (virtual time) each incarnation started and crashes on the message 'crash'. */
 function crashOnDemand(starts: number[]): () => Behaviour<'crash'> {
   return () => ({
-    start() {
-      starts.push(performance.now());
+    start(ctx) {
+      starts.push(ctx.clock.now());
     },
     receive(msg) {
       if (msg === 'crash') throw new Error('asked to crash');
@@ -35,18 +38,17 @@ describe('restart with back-off', () => {
     const actor = runtime.spawn('worker', crashOnDemand(starts), { policy: policy('restart', { backoff }) });
     await waitFor(() => starts.length === 1, 'first start');
     for (let i = 1; i <= 5; i++) {
-      crashes.push(performance.now());
+      crashes.push(clock.now());
       actor.tell('crash');
+      await waitFor(() => clock.pending === 1, `the delay before restart ${i}`);
+      clock.advance((clock.nextDelay() ?? 0) - 1);
+      expect([starts.length, clock.pending]).toEqual([i, 1]); // not a millisecond early
+      clock.advance(1);
       await waitFor(() => starts.length === i + 1, `restart ${i}`);
     }
-    const measured = crashes.map((t, i) => starts[i + 1] - t);
     const reference = new Backoff(backoff);
-    const expected = measured.map(() => reference.next());
-    expect(expected).toEqual([40, 80, 160, 200, 200]);
-    measured.forEach((ms, i) => {
-      expect(ms).toBeGreaterThanOrEqual(expected[i] - 2);
-      expect(ms).toBeLessThan(expected[i] + LATE_MS);
-    });
+    expect(crashes.map((t, i) => starts[i + 1] - t)).toEqual(crashes.map(() => reference.next()));
+    expect(crashes.map((t, i) => starts[i + 1] - t)).toEqual([40, 80, 160, 200, 200]);
     expect(actor.restarts()).toBe(5);
   });
 
@@ -55,17 +57,14 @@ describe('restart with back-off', () => {
     const actor = runtime.spawn('worker', crashOnDemand(starts), { policy: policy('restart', { backoff: { minMs: 30, maxMs: 1000 }, withinMs: 150 }) });
     await waitFor(() => starts.length === 1, 'first start');
     actor.tell('crash');
-    await waitFor(() => starts.length === 2, 'restart 1');
+    await clock.runUntil(() => starts.length === 2, 'restart 1');
     actor.tell('crash');
-    await waitFor(() => starts.length === 3, 'restart 2'); // second delay: 60 ms
-    await sleep(200);
-    const crashAt = performance.now();
+    await clock.runUntil(() => starts.length === 3, 'restart 2'); // second delay: 60 ms
+    clock.advance(151);
+    const crashAt = clock.now();
     actor.tell('crash');
-    await waitFor(() => starts.length === 4, 'restart 3');
-    const delay = starts[3] - crashAt;
-    expect(delay).toBeGreaterThanOrEqual(28);
-    expect(delay).toBeLessThan(30 + LATE_MS);
-    expect(delay).toBeLessThan(120); // not the 120 ms the third consecutive delay would be
+    await clock.runUntil(() => starts.length === 4, 'restart 3');
+    expect(starts[3] - crashAt).toBe(30); // not the 120 ms the third consecutive delay would be
   });
 
   it('gives each restart a fresh behaviour from the factory and a higher incarnation', async () => {
@@ -90,7 +89,7 @@ describe('restart with back-off', () => {
     await waitFor(() => incarnations.length === 1, 'first start');
     actor.tell('crash');
     actor.tell('crash');
-    await waitFor(() => incarnations.length === 3, 'two restarts');
+    await clock.runUntil(() => incarnations.length === 3, 'two restarts');
     expect(incarnations).toEqual([0, 1, 2]);
     expect(instances.size).toBe(3);
   });
@@ -109,12 +108,14 @@ describe('restart with back-off', () => {
       }),
       { policy: policy('restart') },
     );
-    await waitFor(() => ticks > 0, 'the interval to tick');
+    await waitFor(() => clock.pending === 1, 'the interval to be set');
+    clock.advance(5);
+    expect(ticks).toBe(1);
     actor.tell('crash');
-    await waitFor(() => actor.restarts() === 1, 'restart');
+    await clock.runUntil(() => actor.restarts() === 1, 'restart');
     const after = ticks;
-    await sleep(40);
-    expect(ticks).toBe(after);
+    clock.advance(60_000);
+    expect([ticks, clock.pending]).toEqual([after, 0]);
   });
 });
 
@@ -136,11 +137,11 @@ describe('MaxRetry within WithinSeconds', () => {
     const worker = child!;
     for (let i = 1; i <= 2; i++) {
       worker.tell('crash');
-      await waitFor(() => worker.restarts() === i, `child restart ${i}`);
+      await clock.runUntil(() => worker.restarts() === i, `child restart ${i}`);
     }
     expect(parent.restarts()).toBe(0);
     worker.tell('crash');
-    await waitFor(() => parent.restarts() === 1, 'the parent to restart');
+    await clock.runUntil(() => parent.restarts() === 1, 'the parent to restart');
     expect(worker.status()).toBe('failed');
     expect(worker.restarts()).toBe(2);
     const parentCrash = logs.find((e) => e.message === 'actor crashed' && e.meta.actor === 'flow');
@@ -164,8 +165,8 @@ describe('MaxRetry within WithinSeconds', () => {
     const worker = child!;
     for (let i = 1; i <= 3; i++) {
       worker.tell('crash');
-      await waitFor(() => worker.restarts() === i, `child restart ${i}`);
-      await sleep(100);
+      await clock.runUntil(() => worker.restarts() === i, `child restart ${i}`);
+      clock.advance(100);
     }
     expect(worker.status()).toBe('running');
     expect(parentStarts).toEqual([0]);
@@ -174,7 +175,7 @@ describe('MaxRetry within WithinSeconds', () => {
   it('stops a top-level actor as failed when it exceeds MaxRetry', async () => {
     const actor = runtime.spawn('worker', crashOnDemand([]), { policy: policy('restart', { maxRetry: 1 }) });
     actor.tell('crash');
-    await waitFor(() => actor.restarts() === 1, 'restart');
+    await clock.runUntil(() => actor.restarts() === 1, 'restart');
     actor.tell('crash');
     await actor.terminated();
     expect(actor.status()).toBe('failed');
@@ -189,16 +190,15 @@ describe('a behaviour whose start() throws', () => {
       'worker',
       (): Behaviour<never> => ({
         start(ctx) {
-          attempts.push(performance.now());
+          attempts.push(ctx.clock.now());
           if (ctx.incarnation < 3) throw new Error('cannot start yet');
         },
       }),
       { policy: policy('restart', { backoff: { minMs: 20, maxMs: 1000 } }) },
     );
-    await waitFor(() => attempts.length === 4, 'the fourth start');
+    await clock.runUntil(() => attempts.length === 4, 'the fourth start');
     await waitFor(() => actor.status() === 'running', 'running');
-    const gaps = attempts.slice(1).map((t, i) => t - attempts[i]);
-    [20, 40, 80].forEach((ms, i) => expect(gaps[i]).toBeGreaterThanOrEqual(ms - 2));
+    expect(attempts.slice(1).map((t, i) => t - attempts[i])).toEqual([20, 40, 80]);
     expect(actor.restarts()).toBe(3);
   });
 
@@ -214,7 +214,7 @@ describe('a behaviour whose start() throws', () => {
       }),
       { policy: policy('restart', { maxRetry: 2 }) },
     );
-    await actor.terminated();
+    await clock.runUntil(() => actor.status() === 'failed', 'the actor to fail');
     expect(actor.status()).toBe('failed');
     expect(attempts).toBe(3);
   });
@@ -279,7 +279,7 @@ describe('a behaviour whose stop() throws', () => {
     const stops: string[] = [];
     const actor = runtime.spawn('worker', throwingStop(stops), { policy: policy('restart') });
     actor.tell('crash');
-    await waitFor(() => actor.restarts() === 1, 'restart');
+    await clock.runUntil(() => actor.restarts() === 1, 'restart');
     expect(stops).toEqual(['restart']);
     expect(actor.status()).toBe('running');
   });

@@ -1,6 +1,7 @@
 /** Stopping: deepest first, every behaviour's stop runs, and nothing is left to keep the process alive. */
 import { ActorRuntime, Behaviour, BehaviourFactory } from '../../../src/runtime/actor';
 import { XQueue } from '../../../src/xqueue/xqueue';
+import { VirtualClock } from '../../support/virtual-clock';
 import { policy, waitFor } from './helpers';
 
 /** Timers and immediates currently keeping the event loop alive. */
@@ -9,9 +10,9 @@ function liveTimers(): { Timeout: number; Immediate: number } {
   return { Timeout: info.filter((r) => r === 'Timeout').length, Immediate: info.filter((r) => r === 'Immediate').length };
 }
 
-/** Lets immediates and short timers left by earlier tests run out. */
-function quiet(): Promise<void> {
-  return new Promise((r) => setTimeout(r, 20));
+/** Lets the immediates queued by earlier work run (one turn of the event loop). */
+function flushImmediates(): Promise<void> {
+  return new Promise((r) => setImmediate(r));
 }
 
 /** Paths of the actors that have started, in order (tests wait for these instead of sleeping). */
@@ -48,9 +49,10 @@ describe('ActorRuntime.stop', () => {
   });
 
   it('leaves no timer or immediate behind (the process can exit by itself)', async () => {
-    await quiet();
+    await flushImmediates();
     const before = liveTimers();
-    const runtime = new ActorRuntime('test');
+    const clock = new VirtualClock();
+    const runtime = new ActorRuntime('test', undefined, clock);
     const stops: string[] = [];
     const q = new XQueue<{ n: number }>('in', 8);
     runtime.spawn('flow', node(stops, { worker: node(stops) }));
@@ -67,11 +69,13 @@ describe('ActorRuntime.stop', () => {
     );
     q.offer({ n: 1 });
     crashing.tell('crash');
-    await waitFor(() => crashing.status() === 'restarting' && q.inFlight === 1 && stops.length === 0, 'everything busy');
-    expect(liveTimers().Timeout).toBeGreaterThan(before.Timeout);
+    await waitFor(() => crashing.status() === 'restarting' && clock.pending === 5 && q.inFlight === 1 && stops.length === 0, 'everything busy');
     await runtime.stop();
-    await new Promise((r) => setImmediate(r)); // anything still scheduled would re-arm here
-    expect(liveTimers()).toEqual(before);
+    expect(clock.pending).toBe(0); // the intervals, the timeouts and the restart back-off, all cleared
+    await flushImmediates(); // anything still scheduled would re-arm here
+    // Nothing of Node's grew (a timer of the test process outside the runtime may have ended meanwhile).
+    const after = liveTimers();
+    expect({ Timeout: Math.max(after.Timeout, before.Timeout), Immediate: after.Immediate }).toEqual(before);
     expect(q.stats()).toMatchObject({ depth: 1, inFlight: 0, consumers: 0 });
   });
 
@@ -120,6 +124,32 @@ describe('ActorRuntime.stop', () => {
     release();
     await stopping;
     expect(events).toEqual(['work started', 'work finished', 'stopped']);
+  });
+
+  it('stops an actor whose message never finishes once a grace of 5 s has passed', async () => {
+    const clock = new VirtualClock();
+    const runtime = new ActorRuntime('test', undefined, clock);
+    const events: string[] = [];
+    const actor = runtime.spawn(
+      'stuck',
+      (): Behaviour<'work'> => ({
+        async receive() {
+          events.push('work started');
+          await new Promise<void>(() => undefined);
+        },
+        stop() {
+          events.push('stopped');
+        },
+      }),
+    );
+    actor.tell('work');
+    await waitFor(() => events.length === 1, 'work to start');
+    const stopping = runtime.stop();
+    await clock.advanceWhenPending(4_999, 'the grace');
+    expect([events, actor.status()]).toEqual([['work started'], 'stopping']);
+    clock.advance(1);
+    await stopping;
+    expect([events, actor.status()]).toEqual([['work started', 'stopped'], 'stopped']);
   });
 
   it('refuses to spawn on a stopped runtime', async () => {

@@ -6,6 +6,9 @@ import rhea = require('rhea');
 import { AddressInfo, Server } from 'net';
 import { JMS_SUBSCRIBER } from '../../../actors/receivers/jms-subscriber';
 import { Harness, runComponent, waitFor } from '../../support/component-harness';
+import { eventLoopTurns } from '../../support/wait';
+import { VirtualClock } from '../../support/virtual-clock';
+import { Clock } from '../../../src/runtime/clock';
 import { XQueue, Taken } from '../../../src/xqueue/xqueue';
 import { Message } from '../../../src/message/message';
 
@@ -16,6 +19,8 @@ interface Seen {
   linkName?: string;
   source?: Record<string, unknown>;
   accepted: number;
+  /** Deliveries the client gave back (released), by the broker's clock of the test. */
+  released: number;
   sender?: rhea.Sender;
 }
 
@@ -28,7 +33,7 @@ let harness: Harness | undefined;
 jest.setTimeout(15_000);
 
 beforeEach(async () => {
-  seen = { accepted: 0 };
+  seen = { accepted: 0, released: 0 };
   server = rhea.create_container({ id: 'fake-activemq' });
   server.sasl_server_mechanisms.enable_plain((user: string, password: string) => {
     seen.user = user;
@@ -48,6 +53,9 @@ beforeEach(async () => {
   server.on('accepted', () => {
     seen.accepted++;
   });
+  server.on('released', () => {
+    seen.released++;
+  });
   server.on('error', () => undefined);
   listener = server.listen({ port: 0, host: '127.0.0.1', properties: { 'topic-prefix': 'topic://', 'queue-prefix': 'queue://', product: 'ActiveMQ' } } as never) as unknown as Server;
   await new Promise<void>((resolve) => listener.once('listening', () => resolve()));
@@ -61,10 +69,11 @@ afterEach(async () => {
   server.removeAllListeners();
 });
 
-function startSubscriber(extra: Record<string, string>, output: XQueue<Message>): Harness {
+function startSubscriber(extra: Record<string, string>, output: XQueue<Message>, clock?: Clock): Harness {
   harness = runComponent(JMS_SUBSCRIBER, {
     config: { Name: 'frames', URI: `amqp://127.0.0.1:${port}`, Username: 'app', Password: 'secret', TopicName: 'orders.eu', Mode: 'daemon', ...extra },
     output,
+    clock,
   });
   return harness;
 }
@@ -123,13 +132,38 @@ it('grants credit for the free cells only and accepts a delivery only when the d
   const handle = out.attach('probe', () => undefined);
   await waitFor(() => out.depth === 1, 'the message in the XQueue');
   taken.push(out.take(handle)!);
-  await new Promise((r) => setTimeout(r, 100));
+  await eventLoopTurns(); // an accept sent on arrival would have reached the broker by now
   const acceptedBeforeRemove = seen.accepted;
   out.remove(taken[0]);
   await waitFor(() => seen.accepted === 1, 'the accept');
   await waitFor(() => creditOf(sender) === 3, 'the credit restored');
   out.detach(handle);
   expect({ acceptedBeforeRemove, body: taken[0].item.bodyText(), destination: taken[0].item.headers.JMSDestination }).toEqual({ acceptedBeforeRemove: 0, body: 'one', destination: 'topic://orders.eu' });
+});
+
+it('holds a message the downstream failed for its RedeliveryDelay, doubling, before releasing it to the broker (virtual time)', async () => {
+  const clock = new VirtualClock();
+  const out = new XQueue<Message>('out', 3);
+  startSubscriber({ SubscriptionID: 's', ClientID: 'c', FailedOutcome: 'release', RedeliveryDelay: '1000,60000' }, out, clock);
+  await waitFor(() => seen.sender !== undefined && creditOf(seen.sender) === 3, 'credit 3 (the capacity)');
+  const handle = out.attach('probe', () => undefined);
+  const failOne = async (n: number): Promise<void> => {
+    seen.sender!.send({ body: `m${n}` });
+    await waitFor(() => out.depth === 1, `message ${n} in the XQueue`);
+    out.remove(out.take(handle)!, 'failed');
+  };
+  const heldFor = async (ms: number, released: number): Promise<void> => {
+    clock.advance(ms - 1);
+    await eventLoopTurns();
+    expect(seen.released).toBe(released - 1); // not a millisecond early
+    clock.advance(1);
+    await waitFor(() => seen.released === released, `release ${released}`);
+  };
+  await failOne(1);
+  await heldFor(1000, 1);
+  await failOne(2);
+  await heldFor(2000, 2);
+  out.detach(handle);
 });
 
 it('retries a refusal of its ClientID as already connected instead of giving up', async () => {

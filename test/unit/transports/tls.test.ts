@@ -12,11 +12,13 @@ import { AMQP_RECEIVER } from '../../../actors/receivers/amqp-receiver';
 import { validateComponentConfig } from '../../../src/config/validate-component';
 import { memoryLogger } from '../../../src/logging/logger';
 import { StatusReporter } from '../../../src/runtime/component';
-import { Reconnector } from '../../../src/runtime/reconnector';
+import { DEFAULT_FATAL_RETRY_MS, Reconnector } from '../../../src/runtime/reconnector';
 import { AmqpStepError, isFatalAmqpError } from '../../../src/transports/amqp091-connection';
 import { Amqp10TlsError, connectFailure, isFatalAmqp10Error } from '../../../src/transports/amqp10-errors';
 import { describeTlsFailure, tlsSocketOptions } from '../../../src/transports/tls';
 import { TestCertificates, generateCertificates } from '../../support/tls-proxy';
+import { VirtualClock } from '../../support/virtual-clock';
+import { waitFor } from '../../support/wait';
 
 /** An error as Node's tls module raises it. */
 function nodeError(code: string, message: string): Error {
@@ -67,6 +69,7 @@ describe('which TLS failures are configuration errors', () => {
 
   it('leaves the Reconnector FAILED after one attempt with the TLS reason (not RETRYING as for an outage)', async () => {
     const status = new StatusReporter();
+    const clock = new VirtualClock();
     let attempts = 0;
     const r = new Reconnector<never>({
       name: 'rcvr',
@@ -78,9 +81,11 @@ describe('which TLS failures are configuration errors', () => {
       backoff: { minMs: 1, maxMs: 1 },
       logger: memoryLogger([]),
       status,
+      clock,
     });
     r.start();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(() => status.get().status === 'FAILED', 'FAILED');
+    clock.advance(DEFAULT_FATAL_RETRY_MS - 1); // an outage would have been retried every 1 ms by now
     r.stop();
     expect({ attempts, status: status.get().status, detail: status.get().detail }).toEqual({ attempts: 1, status: 'FAILED', detail: expect.stringContaining('TLS certificate is not trusted') });
   });

@@ -10,6 +10,7 @@ import { loadTopology } from '../../../../src/config/topology';
 import { defaultRegistry } from '../../../../actors';
 import { Harness, runComponent } from '../../../support/component-harness';
 import { HandWorker, waitFor } from '../job-node/component-support';
+import { eventLoopTurns } from '../../../support/wait';
 
 const EVALUATOR = {
   Name: 'eval',
@@ -105,7 +106,7 @@ describe('CollectNode: evaluate, then route by return code', () => {
     const done = new HandWorker(r.done);
     await r.send('a1', { kind: 'order' });
     const out = await done.take();
-    await new Promise((res) => setTimeout(res, 50));
+    await eventLoopTurns(); // a completion sent on forwarding would have arrived by now
     expect(r.upstream.has('a1')).toBe(false);
     expect(r.input.inFlight).toBe(1);
     r.done.remove(out, 'failed');

@@ -8,6 +8,7 @@ import { ComponentConfig } from '../../../../src/runtime/component';
 import { SupervisionPolicy } from '../../../../src/runtime/supervision-policy';
 import { Logger } from '../../../../src/logging/logger';
 import { Harness, runComponent, waitFor } from '../../../support/component-harness';
+import { Clock } from '../../../../src/runtime/clock';
 import { jobNodeComponent } from '../../../../actors/nodes/job-node';
 
 export { waitFor };
@@ -85,7 +86,7 @@ export interface Rig {
   stop(): Promise<void>;
 }
 
-export function rig(config: Record<string, unknown>, options: { inputCapacity?: number; workers?: number; workerCapacity?: number; policy?: SupervisionPolicy; logger?: Logger } = {}): Rig {
+export function rig(config: Record<string, unknown>, options: { inputCapacity?: number; workers?: number; workerCapacity?: number; policy?: SupervisionPolicy; logger?: Logger; clock?: Clock } = {}): Rig {
   const workerCount = options.workers ?? 2;
   const input = new XQueue<Message>('job_in', options.inputCapacity ?? 16);
   const notice = new XQueue<Message>('notice', 256);
@@ -93,7 +94,7 @@ export function rig(config: Record<string, unknown>, options: { inputCapacity?: 
   const workers = Array.from({ length: workerCount }, (_, i) => new XQueue<Message>(`w${i}`, options.workerCapacity ?? 4));
   const complete = (c: Record<string, unknown>): ComponentConfig => ({ Name: 'jobs', ClassName: 'org.qbroker.node.JobNode', OutLink: ['notice', 'bypass', ...workers.map((w) => w.name)], ...c }) as ComponentConfig;
   const full = complete(config);
-  const harness = runComponent(jobNodeComponent as never, { config: full, input, outlinks: [notice, bypass, ...workers], policy: options.policy, logger: options.logger });
+  const harness = runComponent(jobNodeComponent as never, { config: full, input, outlinks: [notice, bypass, ...workers], policy: options.policy, logger: options.logger, clock: options.clock });
   const upstream = new Map<string, Outcome[]>();
   return {
     harness,

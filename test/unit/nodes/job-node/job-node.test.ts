@@ -4,6 +4,7 @@ import { DEFAULT_POLICY } from '../../../../src/runtime/supervision-policy';
 import { JobQuery, isJobQuery } from '../../../../actors/nodes';
 import { queryJobNodeStatus } from '../../../../actors/nodes/job-node';
 import { HandWorker, Rig, rig, waitFor } from './component-support';
+import { VirtualClock } from '../../../support/virtual-clock';
 
 const RULESETS = [
   { Name: 'pings', PreferredOutLink: 'bypass', JMSPropertyGroup: [{ JMSType: '^ping$' }] },
@@ -117,8 +118,7 @@ describe('JobNode component: flow control', () => {
   it('never starts more jobs of a group than its Threshold', async () => {
     r = rig({ Ruleset: RULESETS }, { workers: 3 });
     for (const id of ['a', 'b', 'c', 'd']) await r.send({ JobType: 'adhoc', JobID: id });
-    await waitFor(() => r!.harness.status.get().counters.scheduled === 2, 'two jobs scheduled');
-    await new Promise((res) => setTimeout(res, 50));
+    await waitFor(() => r!.harness.status.get().counters.accepted === 4, 'four jobs accepted (each scheduled or kept pending on arrival)');
     expect(r.harness.status.get().counters).toMatchObject({ scheduled: 2, pending: 2, active: 2 });
   });
 
@@ -128,8 +128,7 @@ describe('JobNode component: flow control', () => {
     for (const id of ['a', 'b', 'c']) await r.send({ JobID: id });
     let fourthIn = false;
     void r.send({ JobID: 'd' }).then(() => (fourthIn = true));
-    await waitFor(() => r!.harness.status.get().counters.scheduled === 2, 'two jobs scheduled');
-    await new Promise((res) => setTimeout(res, 50));
+    await waitFor(() => r!.harness.status.get().counters.scheduled === 2 && r!.input.stats().waitingProducers === 1, 'two jobs scheduled and the fourth producer waiting');
     expect(fourthIn).toBe(false);
     expect(r.input.stats()).toMatchObject({ inFlight: 3, free: 0, waitingProducers: 1 });
     w0.finish(await w0.take());
@@ -184,11 +183,13 @@ describe('JobNode component: heartbeat queries', () => {
   });
 
   it('keeps at most one query outstanding per job', async () => {
-    r = rig({ Ruleset: [{ Name: 'all', Heartbeat: '0.02' }] });
+    const clock = new VirtualClock();
+    r = rig({ Ruleset: [{ Name: 'all', Heartbeat: '0.02' }] }, { clock });
     const w0 = new HandWorker(r.workers[0]);
     await r.send({ JobID: 'slow' });
     await w0.take();
-    await new Promise((res) => setTimeout(res, 150));
+    for (let beat = 0; beat < 7; beat++) clock.advance(20);
+    await waitFor(() => r!.workers[0].depth === 1, 'the query in the worker queue');
     expect(r.workers[0].depth).toBe(1);
     expect(r.harness.status.get().counters.queries).toBe(1);
   });

@@ -2,6 +2,8 @@ import net from 'node:net';
 import { StatusReporter } from '../../../../src/runtime/component';
 import { silentLogger } from '../../../../src/logging/logger';
 import { StreamConnection, StreamConnectionEvents } from '../../../../actors/persisters/stream-connection';
+import { ClockTimer, REAL_CLOCK } from '../../../../src/runtime/clock';
+import { waitFor } from '../../../support/wait';
 
 interface Server {
   port: number;
@@ -33,27 +35,20 @@ async function startServer(onConnect: (s: net.Socket) => void = () => undefined)
   };
 }
 
-const timers = new Set<NodeJS.Timeout>();
+/** The part of an actor context the connection uses, on the real clock; afterEach clears what is left. */
+const timers = new Set<ClockTimer>();
 const ctx = {
   guard:
     <A extends unknown[]>(fn: (...args: A) => void | Promise<void>) =>
     (...args: A) =>
       void fn(...args),
   setTimeout: (fn: () => void, ms: number) => {
-    const t = setTimeout(fn, ms);
+    const t = REAL_CLOCK.set(fn, ms);
     timers.add(t);
     return t as never;
   },
-  clearTimer: (h: unknown) => clearTimeout(h as NodeJS.Timeout),
+  clearTimer: (h: unknown) => REAL_CLOCK.clear(h as ClockTimer),
 };
-
-function waitFor(check: () => boolean, ms = 3000): Promise<void> {
-  const deadline = Date.now() + ms;
-  return new Promise((resolve, reject) => {
-    const poll = () => (check() ? resolve() : Date.now() > deadline ? reject(new Error('condition not met in time')) : setTimeout(poll, 10));
-    poll();
-  });
-}
 
 let server: Server | undefined;
 let conn: StreamConnection | undefined;
@@ -61,7 +56,7 @@ let conn: StreamConnection | undefined;
 afterEach(async () => {
   conn?.stop();
   conn = undefined;
-  for (const t of timers) clearTimeout(t);
+  for (const t of timers) REAL_CLOCK.clear(t);
   await server?.close();
   server = undefined;
 });
@@ -92,7 +87,7 @@ describe('StreamConnection', () => {
     const chunks: string[] = [];
     let attached = 0;
     connection(server.port, { attached: () => attached++, data: (c) => chunks.push(c.toString()) }).open();
-    await waitFor(() => chunks.join('') === 'hello');
+    await waitFor(() => chunks.join('') === 'hello', 'the reply "hello"');
     expect(attached).toBe(1);
   });
 
@@ -100,9 +95,9 @@ describe('StreamConnection', () => {
     server = await startServer();
     const events: string[] = [];
     connection(server.port, { attached: () => events.push('attached'), detached: () => events.push('detached') }).open();
-    await waitFor(() => server!.sockets.length === 1 && conn?.socket !== undefined);
+    await waitFor(() => server!.sockets.length === 1 && conn?.socket !== undefined, 'the connection');
     server.sockets[0].destroy();
-    await waitFor(() => events.length === 3);
+    await waitFor(() => events.length === 3, 'three events');
     expect(events).toEqual(['attached', 'detached', 'attached']);
   });
 
@@ -110,9 +105,9 @@ describe('StreamConnection', () => {
     server = await startServer();
     const c = connection(server.port, {}, { closeRequest: ['QUIT', 'BYE'] });
     c.open();
-    await waitFor(() => c.socket !== undefined);
+    await waitFor(() => c.socket !== undefined, 'the connection');
     c.close();
-    await waitFor(() => server!.received[0] === 'QUIT\nBYE\n');
+    await waitFor(() => server!.received[0] === 'QUIT\nBYE\n', 'QUIT and BYE at the server');
     expect(c.socket).toBeUndefined();
   });
 
@@ -120,9 +115,9 @@ describe('StreamConnection', () => {
     server = await startServer();
     const c = connection(server.port);
     c.open();
-    await waitFor(() => c.socket !== undefined);
+    await waitFor(() => c.socket !== undefined, 'the connection');
     c.renew();
-    await waitFor(() => server!.sockets.length === 2 && c.socket !== undefined);
+    await waitFor(() => server!.sockets.length === 2 && c.socket !== undefined, 'the second connection');
     expect(server.sockets.length).toBe(2);
   });
 
@@ -131,7 +126,7 @@ describe('StreamConnection', () => {
     let detached = 0;
     const c = connection(server.port, { detached: () => detached++ });
     c.open();
-    await waitFor(() => c.socket !== undefined);
+    await waitFor(() => c.socket !== undefined, 'the connection');
     c.drop(new Error('stale'), new net.Socket());
     expect([detached, c.socket !== undefined]).toEqual([0, true]);
   });
@@ -140,7 +135,7 @@ describe('StreamConnection', () => {
     server = await startServer((s) => s.end('last words'));
     let ended = false;
     connection(server.port, { peerEnd: () => (ended = true) }, { watchEnd: true }).open();
-    await waitFor(() => ended);
+    await waitFor(() => ended, 'the end event');
     expect(ended).toBe(true);
   });
 });

@@ -1,0 +1,33 @@
+/**
+ * Waiting in tests, one implementation of each: waitFor (a condition, polled) for every project, and sleep (a fixed
+ * wall-clock wait) only where a real broker or process sets the pace (integration and fault tests). The unit project
+ * may not sleep: its lint rules reject setTimeout and this sleep (docs/development.md "Time in tests").
+ */
+
+/**
+ * Resolves when `predicate` holds (it may be async, e.g. an HTTP status check or a broker's queue count), polling every
+ * `everyMs`; rejects after `timeoutMs` with `what` in the message. `what` may be a function, to describe the state at
+ * the moment of the timeout.
+ */
+export async function waitFor(predicate: () => boolean | Promise<boolean>, what: string | (() => string), timeoutMs = 10_000, everyMs = 10): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what}`);
+    await sleep(everyMs);
+  }
+}
+
+/** Resolves after `ms` of wall-clock time. Not in unit tests: wait for a condition or use a VirtualClock. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Resolves after `turns` full turns of the event loop, a wait for no amount of time: data a peer in this process already
+ * wrote to a loopback socket has then been read and handled (the poll phase of each turn reads what the kernel holds).
+ * It shows that something that would have been sent at once was not (e.g. an accept before its message was removed),
+ * and lets a fake peer answer in a later read than the request's without a timer.
+ */
+export async function eventLoopTurns(turns = 2): Promise<void> {
+  for (let i = 0; i < turns; i++) await new Promise((resolve) => setImmediate(resolve));
+}
