@@ -23,7 +23,7 @@ import { compileSubstitution, Substitution } from '../../src/rules/substitution'
 import { writeField } from '../../src/rules/message-writer';
 import { isRecord } from '../../src/rules/errors';
 import { parseDisplayMask } from '../../src/logging/display';
-import { closest } from '../../src/config/did-you-mean';
+import { closest } from '../../src/foundation/did-you-mean';
 
 export const NOHIT = 'nohit';
 export const DEFAULT_RC_FIELD = 'ReturnCode';

@@ -10,7 +10,7 @@ import { ComponentConfig, ConfigValue } from '../../src/runtime/component';
 import { OutlinkEntries, readOutlinkEntries } from './outlink-entries';
 import { NodeConfigError, rethrowAsNodeError } from './node-config-error';
 import { ConfigReader } from '../support/config-values';
-import { integerSetting } from '../../src/config/schema-helpers';
+import { integerSetting } from '../../src/foundation/schema-helpers';
 import { compileMessageFilter, FILTER_KEYS, MessageFilter } from '../../src/rules/message-filter';
 import { Template } from '../../src/rules/template';
 import { compileSubstitution } from '../../src/rules/substitution';

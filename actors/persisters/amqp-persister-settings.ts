@@ -1,7 +1,7 @@
 /**
  * AmqpPersister configuration: the JSON schema of its own properties and the typed settings.
  */
-import { ANY_INTEGER_PATTERN, intStr, integerSchemas, integerSetting } from '../../src/config/schema-helpers';
+import { ANY_INTEGER_PATTERN, intStr, integerSchemas, integerSetting } from '../../src/foundation/schema-helpers';
 import { ComponentConfig, JsonSchema } from '../../src/runtime/component';
 import { parseDisplayMask } from '../../src/logging/display';
 import { Message } from '../../src/message/message';

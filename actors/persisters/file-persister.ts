@@ -13,9 +13,9 @@
 import path from 'node:path';
 import { ActorContext, Behaviour, QueueConsumer } from '../../src/runtime/actor';
 import { ComponentConfig, ComponentDefinition, ComponentEnv, JsonSchema, inputOf } from '../../src/runtime/component';
-import { Backoff } from '../../src/runtime/backoff';
+import { Backoff } from '../../src/foundation/backoff';
 import { describe } from '../../src/runtime/actor';
-import { intStr, integerSchemas, integerSetting, str, strMap } from '../../src/config/schema-helpers';
+import { intStr, integerSchemas, integerSetting, str, strMap } from '../../src/foundation/schema-helpers';
 import { Template } from '../../src/rules/template';
 import { displayMessage, parseDisplayMask } from '../../src/logging/display';
 import { Message } from '../../src/message/message';

@@ -2,7 +2,7 @@
  * Configuration of the JMS senders over AMQP 1.0 (docs/components/jms-queues.md: JMSPersister `put` to QueueName,
  * JMSPublisher `pub` to TopicName): the JSON schema of their own properties and the typed settings.
  */
-import { ANY_INTEGER_PATTERN, intStr, integerSchemas, integerSetting } from '../../src/config/schema-helpers';
+import { ANY_INTEGER_PATTERN, intStr, integerSchemas, integerSetting } from '../../src/foundation/schema-helpers';
 import { ComponentConfig, JsonSchema } from '../../src/runtime/component';
 import { parseDisplayMask } from '../../src/logging/display';
 import { DestinationKind } from '../../src/transports/amqp10-endpoint';

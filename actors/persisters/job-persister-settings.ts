@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { ComponentConfig, JsonSchema } from '../../src/runtime/component';
-import { boolStr, integerSchemas, integerSetting, str, strMap, strOrList } from '../../src/config/schema-helpers';
+import { boolStr, integerSchemas, integerSetting, str, strMap, strOrList } from '../../src/foundation/schema-helpers';
 import { parseDisplayMask } from '../../src/logging/display';
 import { Template } from '../../src/rules/template';
 import { ComponentConfigError, ConfigReader, perl5Setting } from '../support/config-values';

@@ -7,8 +7,8 @@
  * the handshake's answers.
  */
 import { ComponentConfig, JsonSchema } from '../../src/runtime/component';
-import { boolStr, intStr, integerSchemas, integerSetting, str, strMap } from '../../src/config/schema-helpers';
-import { secretStr } from '../../src/config/secret-properties';
+import { boolStr, intStr, integerSchemas, integerSetting, str, strMap } from '../../src/foundation/schema-helpers';
+import { secretStr } from '../../src/foundation/secret-properties';
 import { Template } from '../../src/rules/template';
 import { parseDisplayMask } from '../../src/logging/display';
 import { ConfigReader, ComponentConfigError, perl5Setting } from '../support/config-values';

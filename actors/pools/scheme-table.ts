@@ -6,7 +6,7 @@
  */
 import { Address, filePathOf } from '../support/address';
 import { POOL_RC, PoolProperties, PoolRequestError } from './pool-request';
-import { NameTable } from '../../src/config/name-table';
+import { NameTable } from '../../src/foundation/name-table';
 
 export type PoolKind = 'persister' | 'receiver';
 

@@ -2,7 +2,7 @@
  * AmqpReceiver configuration: the JSON schema of its own properties and the typed settings the behaviour
  * runs on. Every scalar is a string, as in the original; errors name the component and property.
  */
-import { ANY_INTEGER_PATTERN, intStr, integerSchemas, integerSetting } from '../../src/config/schema-helpers';
+import { ANY_INTEGER_PATTERN, intStr, integerSchemas, integerSetting } from '../../src/foundation/schema-helpers';
 import { ComponentConfig, JsonSchema } from '../../src/runtime/component';
 import { parseDisplayMask } from '../../src/logging/display';
 import { Partition } from '../../src/xqueue/partition';
@@ -11,7 +11,7 @@ import { SourceTopology } from '../../src/transports/amqp091-topology';
 import { AmqpConnectionSettings } from '../../src/transports/amqp091-connection';
 import { ReconnectSettings, connectionSchemaProperties, optionalInt, readConnectionSettings, readReconnectSettings, readSourceTopology, reconnectSchemaProperties, topologySchemaProperties } from '../support/amqp091-config';
 import { Stamper, compileStringProperties } from '../../src/transports/string-property';
-import { BackoffOptions } from '../../src/runtime/backoff';
+import { BackoffOptions } from '../../src/foundation/backoff';
 import { readRedeliveryDelay } from '../support/redelivery-config';
 
 /** What happens to a delivery whose downstream processing failed (XQueue outcome 'failed'), XAMode 1. */

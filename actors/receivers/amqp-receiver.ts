@@ -28,7 +28,7 @@ import { ComponentDefinition, ComponentEnv, outputOf } from '../../src/runtime/c
 import { Reconnector } from '../../src/runtime/reconnector';
 import { amqpReconnector, reportSessionLost } from '../support/amqp091-config';
 import { AckTracker } from '../../src/transports/ack-tracker';
-import { Backoff } from '../../src/runtime/backoff';
+import { Backoff } from '../../src/foundation/backoff';
 import { FailureSummary } from '../../src/logging/failure-summary';
 import { displayMessage } from '../../src/logging/display';
 import { Message } from '../../src/message/message';

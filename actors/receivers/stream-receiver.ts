@@ -16,7 +16,7 @@ import { ActorContext, Behaviour, TimerHandle } from '../../src/runtime/actor';
 import { ComponentConfig, ComponentDefinition, ComponentEnv, ConfigIssue, JsonSchema, outputOf } from '../../src/runtime/component';
 import { settingsIssues } from '../../src/config/config-issues';
 import { Reconnector } from '../../src/runtime/reconnector';
-import { boolStr, intStr, integerSchemas, integerSetting, str, strMap } from '../../src/config/schema-helpers';
+import { boolStr, intStr, integerSchemas, integerSetting, str, strMap } from '../../src/foundation/schema-helpers';
 import { displayMessage, parseDisplayMask } from '../../src/logging/display';
 import { Message } from '../../src/message/message';
 import { Partition, parsePartition } from '../../src/xqueue/partition';

@@ -3,9 +3,9 @@
  * exchange/queue/bindings, reconnect timing) from a component configuration, and their JSON schemas.
  * The rules are documented on the types in src/transports/amqp091-connection.ts and amqp091-topology.ts.
  */
-import { integerSchemas, integerSetting } from '../../src/config/schema-helpers';
-import { secretStr } from '../../src/config/secret-properties';
-import { BackoffOptions, parseBackoff } from '../../src/runtime/backoff';
+import { integerSchemas, integerSetting } from '../../src/foundation/schema-helpers';
+import { secretStr } from '../../src/foundation/secret-properties';
+import { BackoffOptions, parseBackoff } from '../../src/foundation/backoff';
 import { AMQP_RECONNECT_BACKOFF, AmqpConnectionSettings, DEFAULT_HEARTBEAT_SECONDS, isFatalAmqpError, redactUri } from '../../src/transports/amqp091-connection';
 import { ActorContext, TimerHandle } from '../../src/runtime/actor';
 import { ComponentEnv } from '../../src/runtime/component';

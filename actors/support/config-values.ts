@@ -6,8 +6,8 @@ import { ComponentConfig, ComponentEnv, ConfigValue } from '../../src/runtime/co
 import { RegexSyntaxError } from '../../src/rules/errors';
 import { compilePerl5 } from '../../src/rules/regex-dialect';
 import { ConfigValueError } from '../../src/config/config-value-error';
-import { integerValue } from '../../src/config/integer-text';
-import { IntegerSetting } from '../../src/config/schema-helpers';
+import { integerValue } from '../../src/foundation/integer-text';
+import { IntegerSetting } from '../../src/foundation/schema-helpers';
 import { Partition, parsePartition } from '../../src/xqueue/partition';
 import { PartitionError } from '../../src/xqueue/errors';
 
@@ -74,7 +74,7 @@ export class ConfigReader {
     return this.inRange(key, v, n, opts);
   }
 
-  /** Every declared integer setting (src/config/schema-helpers.ts integerSetting), read with its default and range. */
+  /** Every declared integer setting (src/foundation/schema-helpers.ts integerSetting), read with its default and range. */
   integers<K extends string>(declared: Readonly<Record<K, IntegerSetting>>): Record<K, number> {
     const out = {} as Record<K, number>;
     for (const key of Object.keys(declared) as K[]) out[key] = this.int(key, declared[key].default, declared[key]);

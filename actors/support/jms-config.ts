@@ -10,10 +10,10 @@ import { DIALECT_CHOICES, DialectChoice } from '../../src/transports/amqp10-dial
 import { FailedOutcome } from '../../src/transports/amqp10-consumer';
 import { JmsSelector, SelectorSyntaxError } from '../../src/jms/selector';
 import { migrationWarnings } from '../../src/transports/jms-migration';
-import { secretStr } from '../../src/config/secret-properties';
+import { secretStr } from '../../src/foundation/secret-properties';
 import { ConfigReader, ComponentConfigError } from './config-values';
 import { ReconnectSettings, readReconnectSettings, reconnectSchemaProperties } from './amqp091-config';
-import { integerSchemas, integerSetting } from '../../src/config/schema-helpers';
+import { integerSchemas, integerSetting } from '../../src/foundation/schema-helpers';
 import { DEFAULT_IDLE_TIMEOUT_MS } from '../../src/transports/amqp10-connection';
 import { configuredTlsProperties, readTlsSettings, tlsSchemaProperties } from './tls-config';
 

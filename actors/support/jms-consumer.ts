@@ -4,7 +4,7 @@
  * display, Partition) and the actor behaviour that runs an Amqp10Consumer into the output XQueue, with the
  * non-daemon "stop after ReceiveTime ms of silence" rule. Each receiver only says which source to attach.
  */
-import { ANY_INTEGER_PATTERN, intStr, integerSchemas, integerSetting } from '../../src/config/schema-helpers';
+import { ANY_INTEGER_PATTERN, intStr, integerSchemas, integerSetting } from '../../src/foundation/schema-helpers';
 import { randomUUID } from 'crypto';
 import { Behaviour } from '../../src/runtime/actor';
 import { ComponentEnv, JsonSchema, outputOf } from '../../src/runtime/component';
@@ -18,7 +18,7 @@ import { RabbitHeaderRelay } from '../../src/transports/rabbit-header-relay';
 import { DestinationKind } from '../../src/transports/amqp10-endpoint';
 import { Stamper, compileStringProperties } from '../../src/transports/string-property';
 import { ConfigReader } from './config-values';
-import { BackoffOptions } from '../../src/runtime/backoff';
+import { BackoffOptions } from '../../src/foundation/backoff';
 import { readRedeliveryDelay } from './redelivery-config';
 import { FAILED_OUTCOMES, JmsConnectionSettings, ineffectiveProperties, readJmsConnection, readSelector } from './jms-config';
 

@@ -5,7 +5,7 @@
  * table. Options may stand before or after the command name (`xroute --log-level debug run flow.json`).
  */
 import { parseArgs } from 'node:util';
-import { didYouMean } from '../config/did-you-mean';
+import { didYouMean } from '../foundation/did-you-mean';
 
 export interface OptionSpec {
   readonly type: 'string' | 'boolean';

@@ -1,7 +1,7 @@
 /** Properties every component may carry (docs/topology.md). */
 import { JsonSchema } from '../runtime/component';
-import { boolStr, intStr, str, strMap } from './schema-helpers';
-import { secretStr } from './secret-properties';
+import { boolStr, intStr, str, strMap } from '../foundation/schema-helpers';
+import { secretStr } from '../foundation/secret-properties';
 
 export const SUPERVISION_SCHEMA: JsonSchema = {
   type: 'object',

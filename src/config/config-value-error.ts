@@ -7,7 +7,7 @@
  * under a secret key (Password, KeyPassphrase, ...), where it is masked.
  */
 import { MASK, redactText } from '../logging/redact';
-import { isSecretProperty } from './secret-properties';
+import { isSecretProperty } from '../foundation/secret-properties';
 
 export interface ConfigValueFields {
   /** The component's Name ("" when a shared module does not know it). */

@@ -4,7 +4,7 @@
  * plain list in one place, refuses a name registered twice, and answers an unknown name with the same
  * error: `unknown <what> "x"; did you mean "y"? known: a, b, c`.
  */
-import { closest } from './did-you-mean';
+import { closest } from '../foundation/did-you-mean';
 
 export class UnknownNameError extends Error {
   constructor(

@@ -7,7 +7,7 @@
  * entry, else the Capacity of a component reading it (the original sizes a node's input by the node),
  * else of the receiver writing it, else the flow's Capacity, else 256.
  */
-import { integerAtLeast } from './integer-text';
+import { integerAtLeast } from '../foundation/integer-text';
 import { existsSync } from 'fs';
 import * as path from 'path';
 import { AnyComponentDefinition, ComponentConfig, ComponentRegistry, Role } from '../runtime/component';
@@ -16,8 +16,8 @@ import { ConfigError, ConfigProblem, describeFileError, describeValue, JsonSynta
 import { parseJsonText, readJsonFile } from './json-file';
 import { tooDeepProblem, validateComponentConfig, validateFlowProperties } from './validate-component';
 import { findCycles } from './link-cycles';
-import { closest, didYouMean } from './did-you-mean';
-import { FLOW_PROPERTIES } from './common-schema';
+import { closest, didYouMean } from '../foundation/did-you-mean';
+import { FLOW_PROPERTIES } from '../foundation/common-schema';
 import { readFileSync } from 'fs';
 
 export const DEFAULT_LINK_CAPACITY = 256;

@@ -5,10 +5,10 @@
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import { AnyComponentDefinition, ComponentConfig, ConfigIssue, JsonSchema, ValidationContext } from '../runtime/component';
 import { issueOf, settingsIssues } from './config-issues';
-import { COMMON_PROPERTIES, FLOW_PROPERTIES } from './common-schema';
-import { closest } from './did-you-mean';
+import { COMMON_PROPERTIES, FLOW_PROPERTIES } from '../foundation/common-schema';
+import { closest } from '../foundation/did-you-mean';
 import { MASK } from '../logging/redact';
-import { isSecretProperty, isSecretSchema } from './secret-properties';
+import { isSecretProperty, isSecretSchema } from '../foundation/secret-properties';
 import { describeValue, MAX_CONFIG_DEPTH, tooDeepAt } from './errors';
 
 export interface ComponentProblem {

@@ -21,7 +21,7 @@
  */
 import { Message } from '../message';
 import { ConfigWhere, RuleConfigError, at, isRecord } from '../rules/errors';
-import { didYouMean } from '../config/did-you-mean';
+import { didYouMean } from '../foundation/did-you-mean';
 import { EvaluatorLogger } from '../rules/ruleset-kinds';
 import { CompiledRuleset, compileRuleset, integerSetting } from '../rules/ruleset';
 import { ListRuntime, evaluateRuleList, splitRuleList } from './chain';

@@ -32,7 +32,7 @@ import { Template } from './template';
 import { Substitution } from './substitution';
 import { MessageFilter } from './message-filter';
 import { FunctionBuilder } from './codegen';
-import { NameTable } from '../config/name-table';
+import { NameTable } from '../foundation/name-table';
 
 /** undefined or 0 = SUCCESS, 1 = FAILURE, -1 = EXCEPTION. */
 export type RuleResult = void | number;

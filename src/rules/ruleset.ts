@@ -4,12 +4,12 @@
  * return code (0 SUCCESS, 1 FAILURE, -1 EXCEPTION) without ever throwing. Synchronous unless the
  * kind's action returns a Promise.
  */
-import { integerValue } from '../config/integer-text';
+import { integerValue } from '../foundation/integer-text';
 import { Message } from '../message';
 import { ConfigWhere, RuleConfigError, at, isRecord } from './errors';
 import { MessageFilter, compileMessageFilter } from './message-filter';
 import { COMMON_RULESET_KEYS, EvaluatorLogger, RuleAction, RuleHandle, RuleResult, RulesetKind, RulesetKindContext, detectRulesetKind, rulesetKinds } from './ruleset-kinds';
-import { didYouMean } from '../config/did-you-mean';
+import { didYouMean } from '../foundation/did-you-mean';
 import { FunctionBuilder } from './codegen';
 
 export const SUCCESS = 0;

@@ -16,7 +16,7 @@
  * so a stopped flow leaves nothing behind and the process can exit by itself.
  */
 import { dispatch, spawn, start as startNact, stop as stopNact, Ref, ActorSystemRef } from 'nact';
-import { Backoff } from './backoff';
+import { Backoff } from '../foundation/backoff';
 import { DEFAULT_POLICY, SupervisionPolicy } from './supervision-policy';
 import { Logger, silentLogger } from '../logging/logger';
 import { ConsumerHandle, MessageTally, Taken, XQueue } from '../xqueue/xqueue';

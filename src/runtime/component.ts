@@ -6,13 +6,13 @@
  * the XQueues it reads and writes, a logger and a status reporter. The runtime creates a fresh behaviour
  * at start and at every supervised restart.
  */
-import { NameTable } from '../config/name-table';
-import { closest } from '../config/did-you-mean';
+import { NameTable } from '../foundation/name-table';
+import { closest } from '../foundation/did-you-mean';
 import { Behaviour } from './actor';
 import { Logger } from '../logging/logger';
 import { redactText } from '../logging/redact';
 import { ConfigValueError } from '../config/config-value-error';
-import { declareSecretProperties } from '../config/secret-properties';
+import { declareSecretProperties } from '../foundation/secret-properties';
 import { Message } from '../message/message';
 import { MessageTally, XQueue } from '../xqueue/xqueue';
 
@@ -341,7 +341,7 @@ export class ComponentRegistry {
     for (const d of definitions) this.register(d);
   }
 
-  /** Registers a class; the properties its schema declares secret are masked from then on (src/config/secret-properties.ts). */
+  /** Registers a class; the properties its schema declares secret are masked from then on (src/foundation/secret-properties.ts). */
   register(def: AnyComponentDefinition): void {
     declareSecretProperties(def.schema);
     for (const name of [def.className, ...(def.aliases ?? [])]) this.table.register(name, def);

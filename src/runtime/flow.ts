@@ -14,7 +14,7 @@
  * failed for good in a running process: it is either restarted or the process ends.
  */
 import { ActorRef, ActorRuntime, describe } from './actor';
-import { Backoff } from './backoff';
+import { Backoff } from '../foundation/backoff';
 import { ChildStatus, ComponentEnv, createBehaviour, ComponentRegistry, ComponentStatus, StatusReporter, StatusSnapshot, UnsettledDeliveries } from './component';
 import { Topology, ComponentSpec } from '../config/topology';
 import { Logger, silentLogger } from '../logging/logger';

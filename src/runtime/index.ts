@@ -1,5 +1,5 @@
 export * from './actor';
-export * from './backoff';
+export * from '../foundation/backoff';
 export * from './component';
 export * from './reconnector';
 export * from './supervision-policy';

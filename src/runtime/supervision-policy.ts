@@ -7,10 +7,10 @@
  * the flow supervisor does once that policy is exhausted; FatalRetrySeconds paces connection retries after
  * an error fast retrying cannot cure (wrong credentials, a failed passive check, a TLS error).
  */
-import { BackoffOptions, DEFAULT_JITTER, parseBackoff } from './backoff';
-import { closest } from '../config/did-you-mean';
+import { BackoffOptions, DEFAULT_JITTER, parseBackoff } from '../foundation/backoff';
+import { closest } from '../foundation/did-you-mean';
 import { ConfigValueError } from '../config/config-value-error';
-import { integerAtLeast } from '../config/integer-text';
+import { integerAtLeast } from '../foundation/integer-text';
 
 export type Strategy = 'restart' | 'resume' | 'stop' | 'escalate';
 export const STRATEGIES: readonly Strategy[] = ['restart', 'resume', 'stop', 'escalate'];

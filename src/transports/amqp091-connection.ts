@@ -15,7 +15,7 @@
  * amqplib's connection for that are below: nothing else touches its internals.
  */
 import * as amqp from 'amqplib';
-import { BackoffOptions } from '../runtime/backoff';
+import { BackoffOptions } from '../foundation/backoff';
 import { TlsSettings, describeTlsFailure, isTlsConfigFailure, tlsSocketOptions } from './tls';
 
 export interface AmqpConnectionSettings {

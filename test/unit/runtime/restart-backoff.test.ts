@@ -1,6 +1,6 @@
 /** Restart timing, MaxRetry within WithinSeconds, and behaviours whose start() or stop() throw. */
 import { ActorRuntime, Behaviour } from '../../../src/runtime/actor';
-import { Backoff } from '../../../src/runtime/backoff';
+import { Backoff } from '../../../src/foundation/backoff';
 import { memoryLogger, LogEntry } from '../../../src/logging/logger';
 import { policy, sleep, waitFor } from './helpers';
 
