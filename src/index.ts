@@ -20,7 +20,7 @@ export type { ComponentStatus, StatusSnapshot } from './runtime/component';
 export { loadTopology, buildTopology } from './config/topology';
 export type { Topology, ComponentSpec, LinkSpec } from './config/topology';
 export { ConfigError, JsonSyntaxError, formatProblem } from './config/errors';
-export { ConfigValueError } from './config/config-value-error';
+export { ConfigValueError } from './errors/config-value-error';
 export type { ConfigProblem } from './config/errors';
 export { createLogger } from './logging/logger';
 export type { Logger } from './logging/logger';

@@ -5,7 +5,7 @@
 import { ComponentConfig, ComponentEnv, ConfigValue } from '../../src/runtime/component';
 import { RegexSyntaxError } from '../../src/rules/errors';
 import { compilePerl5 } from '../../src/rules/regex-dialect';
-import { ConfigValueError } from '../../src/config/config-value-error';
+import { ConfigValueError } from '../../src/errors/config-value-error';
 import { integerValue } from '../../src/foundation/integer-text';
 import { IntegerSetting } from '../../src/foundation/schema-helpers';
 import { Partition, parsePartition } from '../../src/xqueue/partition';

@@ -3,7 +3,7 @@
  * (component, ruleset, key) and what was expected, so an operator can fix the configuration
  * without reading code.
  */
-import { ConfigValueError } from '../config/config-value-error';
+import { ConfigValueError } from '../errors/config-value-error';
 
 /** Where in a configuration a value sits. Every part is optional: shared modules fill what they know. */
 export interface ConfigWhere {

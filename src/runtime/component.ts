@@ -11,7 +11,7 @@ import { closest } from '../foundation/did-you-mean';
 import { Behaviour } from './actor';
 import { Logger } from '../logging/logger';
 import { redactText } from '../logging/redact';
-import { ConfigValueError } from '../config/config-value-error';
+import { ConfigValueError } from '../errors/config-value-error';
 import { declareSecretProperties } from '../foundation/secret-properties';
 import { Message } from '../message/message';
 import { MessageTally, XQueue } from '../xqueue/xqueue';
@@ -223,7 +223,7 @@ export interface ComponentDefinition<M = never, S = unknown> {
   readonly runsOnStart?: boolean;
   /**
    * The settings reader, the component's compile step: turns a configuration into the immutable, typed settings
-   * the behaviour runs on, validating everything and throwing a ConfigValueError (src/config/config-value-error.ts)
+   * the behaviour runs on, validating everything and throwing a ConfigValueError (src/errors/config-value-error.ts)
    * for a value it cannot use. `xroute validate` runs it and reports its error and warnings
    * (src/config/config-issues.ts); at every start the runtime runs it once more (createBehaviour) and hands
    * what it read to create(), so that the two cannot read differently. Free of side effects: it opens no

@@ -9,7 +9,7 @@
  */
 import { BackoffOptions, DEFAULT_JITTER, parseBackoff } from '../foundation/backoff';
 import { closest } from '../foundation/did-you-mean';
-import { ConfigValueError } from '../config/config-value-error';
+import { ConfigValueError } from '../errors/config-value-error';
 import { integerAtLeast } from '../foundation/integer-text';
 
 export type Strategy = 'restart' | 'resume' | 'stop' | 'escalate';

@@ -1,5 +1,5 @@
 /** Typed errors of the AMQP 1.0 transport. None of them ever carries a password. */
-import { ConfigValueError } from '../config/config-value-error';
+import { ConfigValueError } from '../errors/config-value-error';
 import { describeTlsFailure } from './tls';
 
 /** Where a connection goes, for messages: scheme://host:port (no credentials). */

@@ -4,7 +4,7 @@
  * (JMSReplyTo first; an empty JMSReplyTo removes the reply-to), other names set a user property.
  */
 import { Message, isHeaderName } from '../message/message';
-import { ConfigValueError } from '../config/config-value-error';
+import { ConfigValueError } from '../errors/config-value-error';
 
 export type Stamper = (msg: Message) => void;
 
