@@ -1,5 +1,5 @@
 /** Properties every component may carry (docs/topology.md). */
-import { JsonSchema } from '../runtime/component';
+import { JsonSchema } from './schema-helpers';
 import { boolStr, intStr, str, strMap } from './schema-helpers';
 import { secretStr } from './secret-properties';
 

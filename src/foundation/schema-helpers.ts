@@ -2,7 +2,9 @@
  * Building blocks for component schemas. Every scalar in a configuration is a string, as in the original;
  * `description` carries the "expected ..." text the loader shows when a value does not fit.
  */
-import { JsonSchema } from '../runtime/component';
+
+/** JSON Schema (draft 2020-12 / draft-07 subset ajv understands) for a component's own properties. */
+export type JsonSchema = Readonly<Record<string, unknown>>;
 
 export function str(description = 'a string'): JsonSchema {
   return { type: 'string', description };

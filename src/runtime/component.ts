@@ -8,6 +8,7 @@
  */
 import { NameTable } from '../foundation/name-table';
 import { closest } from '../foundation/did-you-mean';
+import type { JsonSchema } from '../foundation/schema-helpers';
 import { Behaviour } from './actor';
 import { Logger } from '../logging/logger';
 import { redactText } from '../logging/redact';
@@ -183,8 +184,8 @@ export interface ValidationContext {
   readonly warn?: (property: string, message: string, fields?: Readonly<Record<string, string>>) => void;
 }
 
-/** JSON Schema (draft 2020-12 / draft-07 subset ajv understands) for a component's own properties. */
-export type JsonSchema = Readonly<Record<string, unknown>>;
+/** JSON Schema for a component's own properties (defined with the schema helpers, below the runtime). */
+export type { JsonSchema };
 
 /**
  * `M`: the messages the behaviour takes; `S`: the settings its `settings` reader produces, which the runtime
