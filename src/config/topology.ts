@@ -10,7 +10,7 @@
 import { integerAtLeast } from '../foundation/integer-text';
 import { existsSync } from 'fs';
 import * as path from 'path';
-import { AnyComponentDefinition, ComponentConfig, ComponentRegistry, Role } from '../runtime/component';
+import { ComponentConfig, ComponentRegistry, Role } from '../runtime/component';
 import { DEFAULT_POLICY, parseSupervision, SupervisionConfig, SupervisionConfigError, SupervisionPolicy } from '../runtime/supervision-policy';
 import { ConfigError, ConfigProblem, describeFileError, describeValue, JsonSyntaxError, tooDeepAt, withoutContext } from './errors';
 import { parseJsonText, readJsonFile } from './json-file';
@@ -18,46 +18,12 @@ import { tooDeepProblem, validateComponentConfig, validateFlowProperties } from 
 import { findCycles } from './link-cycles';
 import { closest, didYouMean } from '../foundation/did-you-mean';
 import { FLOW_PROPERTIES } from '../foundation/common-schema';
+import type { ComponentSpec, LinkSpec, OutLinkSpec, Topology } from '../runtime/topology-types';
 import { readFileSync } from 'fs';
 
 export const DEFAULT_LINK_CAPACITY = 256;
 
-export interface OutLinkSpec {
-  readonly name: string;
-  readonly capacity?: number;
-  readonly partition?: string;
-}
-
-export interface LinkSpec {
-  readonly name: string;
-  readonly capacity: number;
-  readonly writers: string[];
-  readonly readers: string[];
-}
-
-export interface ComponentSpec {
-  readonly name: string;
-  readonly role: Role;
-  readonly definition: AnyComponentDefinition;
-  readonly config: ComponentConfig;
-  /** File holding this configuration; relative paths in it resolve against baseDir. */
-  readonly file: string;
-  readonly baseDir: string;
-  readonly linkName: string;
-  readonly outLinks: readonly OutLinkSpec[];
-  readonly policy: SupervisionPolicy;
-}
-
-export interface Topology {
-  readonly name: string;
-  readonly file: string;
-  readonly baseDir: string;
-  readonly pluginDirs: readonly string[];
-  readonly links: ReadonlyMap<string, LinkSpec>;
-  /** In start order: persisters, then nodes, then receivers (consumers before producers). */
-  readonly components: readonly ComponentSpec[];
-  readonly warnings: readonly ConfigProblem[];
-}
+export type { ComponentSpec, Topology };
 
 const LISTS: readonly { key: 'Receiver' | 'Node' | 'Persister'; role: Role }[] = [
   { key: 'Receiver', role: 'receiver' },

@@ -16,7 +16,7 @@
 import { ActorRef, ActorRuntime, describe } from './actor';
 import { Backoff } from '../foundation/backoff';
 import { ChildStatus, ComponentEnv, createBehaviour, ComponentRegistry, ComponentStatus, StatusReporter, StatusSnapshot, UnsettledDeliveries } from './component';
-import { Topology, ComponentSpec } from '../config/topology';
+import { Topology, ComponentSpec } from './topology-types';
 import { Logger, silentLogger } from '../logging/logger';
 import { redactText, registerConfigSecrets } from '../logging/redact';
 import { Message } from '../message/message';
