@@ -16,8 +16,8 @@
  */
 import { TransformProblem } from './errors';
 import { JsonNumber, JsonValue } from './json-text';
-import { serializeXml } from './safe-xml';
-import { TEXT, XNode, newAttribute, newDocument, newElement, newLeaf } from './xml-dom';
+import { serializeXml } from '../xml/safe-xml';
+import { TEXT, XNode, newAttribute, newDocument, newElement, newLeaf } from '../xml/xml-dom';
 
 /** The attribute that marks list items, read back by XML2JSON. */
 export const ARRAY_MARK = { name: 'type', value: 'ARRAY' } as const;

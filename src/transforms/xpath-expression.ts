@@ -7,8 +7,8 @@
  * expression is compiled.
  */
 import { TransformProblem } from './errors';
-import type { XNode } from './xml-dom';
-import { Eval, XPathError, compileXPath, toStr, typeName } from './xpath-compiler';
+import type { XNode } from '../xml/xml-dom';
+import { Eval, XPathError, compileXPath, toStr, typeName } from '../xml/xpath-compiler';
 
 /** Why an expression cannot be compiled or evaluated; callers add ruleset and key. */
 export class XPathProblem extends TransformProblem {

@@ -8,11 +8,11 @@
  * xsl:include and document() are refused when it is compiled); template recursion is bounded.
  */
 import { TransformProblem } from './errors';
-import { XmlRejection, parseXml } from './safe-xml';
-import type { XNode } from './xml-dom';
-import { XPathError } from './xpath-compiler';
-import { Sheet, XsltCompileError, XsltRuntimeError, applyTemplatesTo, compileStylesheet, newRuntime, stripSpace } from './xslt-compiler';
-import { TextWriter, XmlWriter } from './xslt-output';
+import { XmlRejection, parseXml } from '../xml/safe-xml';
+import type { XNode } from '../xml/xml-dom';
+import { XPathError } from '../xml/xpath-compiler';
+import { Sheet, XsltCompileError, XsltRuntimeError, applyTemplatesTo, compileStylesheet, newRuntime, stripSpace } from '../xml/xslt-compiler';
+import { TextWriter, XmlWriter } from '../xml/xslt-output';
 
 /** Why a stylesheet does not compile, or a transform failed; callers add ruleset and key. */
 export class XsltProblem extends TransformProblem {
