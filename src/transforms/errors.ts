@@ -8,6 +8,7 @@
  *   transform made before failing are kept (no rollback, docs/components/message-evaluator.md).
  */
 import { RuleConfigError, ConfigWhere } from '../rules/errors';
+import { TransformProblem } from '../xml/errors';
 
 export class TransformConfigError extends RuleConfigError {
   constructor(where: ConfigWhere, problem: string, expected?: string, cause?: unknown) {
@@ -16,17 +17,7 @@ export class TransformConfigError extends RuleConfigError {
   }
 }
 
-/**
- * A library-level failure (bad XPath, bad JSON path, XSLT failure, rejected XML) that knows
- * nothing of rulesets. The kinds turn it into a TransformConfigError at start-up or a
- * TransformError for one message ({@link asConfigError}, {@link perMessage}).
- */
-export class TransformProblem extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
-    this.name = 'TransformProblem';
-  }
-}
+export { TransformProblem };
 
 /** Runs a per-message step, turning a TransformProblem into a TransformError of the ruleset. */
 export function perMessage<T>(kind: string, ruleset: string, step: () => T): T {

@@ -14,7 +14,7 @@
  * declarations keep their document order (the original's Java serialiser sorted them by name).
  * Text escapes `& < >` and a carriage return (`&#13;`, so it survives being read back).
  */
-import { TransformProblem } from '../transforms/errors';
+import { TransformProblem } from './errors';
 import { CDATA, COMMENT, ELEMENT, PROCESSING_INSTRUCTION, TEXT, XNode } from './xml-dom';
 import { XmlSyntaxError, parseXmlText } from './xml-parser';
 
