@@ -11,7 +11,9 @@ import { TransformProblem } from './errors';
 import { XmlRejection, parseXml } from '../xml/safe-xml';
 import type { XNode } from '../xml/xml-dom';
 import { XPathError } from '../xml/xpath-compiler';
-import { Sheet, XsltCompileError, XsltRuntimeError, applyTemplatesTo, compileStylesheet, newRuntime, stripSpace } from '../xml/xslt-compiler';
+import { applyTemplatesTo, compileStylesheet, newRuntime, stripSpace } from '../xml/xslt-compiler';
+import { XsltCompileError, XsltRuntimeError } from '../xml/errors';
+import { Sheet } from '../xml/xslt-sheet';
 import { TextWriter, XmlWriter } from '../xml/xslt-output';
 
 /** Why a stylesheet does not compile, or a transform failed; callers add ruleset and key. */

@@ -1,6 +1,6 @@
 /**
- * The failure the libraries under the ruleset kinds throw: the XML engine here and the JSON libraries of
- * src/transforms.
+ * The errors of the XML engine, and the failure the libraries under the ruleset kinds throw (the XML engine
+ * here and the JSON libraries of src/transforms).
  */
 
 /**
@@ -12,5 +12,21 @@ export class TransformProblem extends Error {
   constructor(readonly reason: string) {
     super(reason);
     this.name = 'TransformProblem';
+  }
+}
+
+/** A stylesheet construct this engine refuses or cannot compile; the message names it. */
+export class XsltCompileError extends Error {
+  constructor(reason: string, cause?: unknown) {
+    super(reason, cause === undefined ? undefined : { cause });
+    this.name = 'XsltCompileError';
+  }
+}
+
+/** A transform that failed on one input (xsl:message terminate="yes", a type error, too deep recursion). */
+export class XsltRuntimeError extends Error {
+  constructor(reason: string, cause?: unknown) {
+    super(reason, cause === undefined ? undefined : { cause });
+    this.name = 'XsltRuntimeError';
   }
 }
