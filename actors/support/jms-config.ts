@@ -9,7 +9,7 @@ import { DestinationKind, ResolvedEndpoint, resolveEndpoint } from '../../src/tr
 import { DIALECT_CHOICES, DialectChoice } from '../../src/transports/amqp10-dialect';
 import { FailedOutcome } from '../../src/transports/amqp10-consumer';
 import { JmsSelector, SelectorSyntaxError } from '../../src/jms/selector';
-import { migrationWarnings } from '../../src/transports/jms-migration';
+import { migrationWarnings } from '../../src/transports/jms-migration-warnings';
 import { secretStr } from '../../src/foundation/secret-properties';
 import { ConfigReader, ComponentConfigError } from './config-values';
 import { ReconnectSettings, readReconnectSettings, reconnectSchemaProperties } from './amqp091-config';
