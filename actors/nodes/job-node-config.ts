@@ -20,12 +20,12 @@ import { parseDisplayMask } from '../../src/logging/display';
 import { redactText } from '../../src/logging/redact';
 import { DuplicatePolicy, FailedJobPolicy, GroupSpec, ThresholdProvider, fixedThreshold } from './job-node-scheduler';
 
-export const NOHIT = 'nohit';
-export const DEFAULT_HEARTBEAT_S = 30;
-export const DEFAULT_RC_FIELD = 'ReturnCode';
-export const DEFAULT_MAX_NUMBER_RULE = 512;
-export const DEFAULT_MAX_DISPATCH = 3;
-export const DEFAULT_WAIT_TIME_MS = 50;
+const NOHIT = 'nohit';
+const DEFAULT_HEARTBEAT_S = 30;
+const DEFAULT_RC_FIELD = 'ReturnCode';
+const DEFAULT_MAX_NUMBER_RULE = 512;
+const DEFAULT_MAX_DISPATCH = 3;
+const DEFAULT_WAIT_TIME_MS = 50;
 
 /** The node's integer settings whose schema says a default: the schema (job-node-schema) and the reader's default. */
 export const JOB_NODE_INTEGERS = {
@@ -36,7 +36,7 @@ export const JOB_NODE_INTEGERS = {
 export const JOB_RULESET_INTEGERS = {
   Threshold: integerSetting('the maximum of active jobs as an integer string, default "{default}"', 1),
 };
-export const DEFAULT_SHARED_LEASE_S = 15;
+const DEFAULT_SHARED_LEASE_S = 15;
 /** Outlinks by position (the layout of the original's documentation, docs/components/job-node.md). */
 export const NOTICE_OUTLINK = 0;
 export const BYPASS_OUTLINK = 1;
@@ -70,7 +70,7 @@ export class JobNodeConfigError extends NodeConfigError {
   override readonly name = 'JobNodeConfigError';
 }
 
-export interface JobRuleset {
+interface JobRuleset {
   readonly name: string;
   /** nohit and PreferredOutLink rulesets go straight to the bypass outlink. */
   readonly bypass: boolean;
@@ -102,7 +102,7 @@ export interface JobNodeSettings {
   readonly shared: SharedStateSettings | undefined;
 }
 
-export interface SharedStateSettings {
+interface SharedStateSettings {
   /** redis://host:port/db */
   readonly url: string;
   /** Key prefix: instances with the same namespace share their limits. */

@@ -55,17 +55,17 @@ export interface GroupSpec {
   readonly maxDispatch: number;
 }
 
-export interface Clock {
+interface Clock {
   now(): number;
 }
 
 /** One-shot timers. The component adapts its actor context's timers; tests use a virtual clock. */
-export interface Timers {
+interface Timers {
   set(fn: () => void, ms: number): unknown;
   clear(token: unknown): void;
 }
 
-export type JobState = 'pending' | 'deferred' | 'active' | 'ended';
+type JobState = 'pending' | 'deferred' | 'active' | 'ended';
 export type JobEnd = 'completed' | 'failed' | 'expired';
 
 export interface JobView<P> {
@@ -131,7 +131,7 @@ export interface SchedulerOptions<P> {
 
 export type WorkerState = 'free' | 'busy' | 'draining' | 'blocked';
 
-export interface GroupSnapshot {
+interface GroupSnapshot {
   readonly name: string;
   readonly bypass: boolean;
   readonly priority: number;

@@ -46,7 +46,7 @@ import { redactText } from '../../src/logging/redact';
 type Request = Taken<Message>;
 
 /** One job as a status query shows it. */
-export interface JobSummary {
+interface JobSummary {
   readonly id: number;
   readonly ruleset: string;
   readonly name: string;

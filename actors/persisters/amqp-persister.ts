@@ -46,7 +46,7 @@ const CLOSE_TIMEOUT_MS = 2000;
  * The actor: reads its settings and hands the AMQP 0-9-1 side (confirm channel, publish, basic.return and
  * confirms) to the shared ReconnectingSender, which owns reconnection, re-publishing and removal.
  */
-export class AmqpPersister implements Behaviour<never> {
+class AmqpPersister implements Behaviour<never> {
   private ctx!: ActorContext<never>;
   private consumer?: QueueConsumer;
   private sender?: ReconnectingSender<Session, Taken<Message>>;

@@ -18,7 +18,7 @@ export class PermanentTransferError extends Error {
   }
 }
 
-export class HttpStatusError extends Error {
+class HttpStatusError extends Error {
   constructor(
     readonly url: string,
     readonly status: number,
@@ -47,7 +47,7 @@ export async function writeLocal(file: string, data: Buffer): Promise<void> {
 }
 
 /** A response larger than the configured MaxSize: retrying would fetch the same, so the message fails. */
-export class TransferTooLargeError extends PermanentTransferError {
+class TransferTooLargeError extends PermanentTransferError {
   constructor(
     target: string,
     readonly maxBytes: number,

@@ -24,9 +24,9 @@ import { filePathOf, parseAddress } from '../support/address';
 import { ComponentConfigError, ConfigReader } from '../support/config-values';
 import { PermanentTransferError, httpTransfer, readLocal, writeLocal } from './file-persister-transfer';
 
-export const FILE_PERSISTER_OPERATIONS = ['download', 'store'] as const;
+const FILE_PERSISTER_OPERATIONS = ['download', 'store'] as const;
 
-export const FILE_RC = { SUCCESS: 0, FAILURE: 1, STARTED: 2, TRANSFER: 16 } as const;
+const FILE_RC = { SUCCESS: 0, FAILURE: 1, STARTED: 2, TRANSFER: 16 } as const;
 
 export interface FilePersisterSettings {
   readonly operation: (typeof FILE_PERSISTER_OPERATIONS)[number];
@@ -59,7 +59,7 @@ const FILE_PERSISTER_INTEGERS = {
   MaxSize: integerSetting('bytes an HTTP response may have', DEFAULT_MAX_SIZE, { min: 1 }),
 };
 
-export const FILE_PERSISTER_SCHEMA: JsonSchema = {
+const FILE_PERSISTER_SCHEMA: JsonSchema = {
   type: 'object',
   properties: {
     FieldName: str('the message property naming the remote path'),
@@ -76,7 +76,7 @@ export const FILE_PERSISTER_SCHEMA: JsonSchema = {
   },
 };
 
-export function readFilePersisterSettings(component: string, config: ComponentConfig, baseDir: string): FilePersisterSettings {
+function readFilePersisterSettings(component: string, config: ComponentConfig, baseDir: string): FilePersisterSettings {
   const c = new ConfigReader(component, config);
   const operation = c.oneOf('Operation', FILE_PERSISTER_OPERATIONS, 'download');
   const uri = c.required('URI');

@@ -61,7 +61,7 @@ const reported = new WeakSet<ComponentEnv>();
  * The actor: reads its settings, keeps the duplicate guard and MaxIdleTime, and hands the AMQP 1.0 side
  * (link, send, settlements) to the shared ReconnectingSender, which owns reconnection, re-sending and removal.
  */
-export class JmsSender implements Behaviour<never> {
+class JmsSender implements Behaviour<never> {
   private ctx!: ActorContext<never>;
   private consumer?: QueueConsumer;
   private sender!: ReconnectingSender<Session, Send>;

@@ -18,7 +18,7 @@ export interface CommandLine {
 }
 
 /** The program name rendered empty for this request. */
-export class EmptyCommandError extends Error {
+class EmptyCommandError extends Error {
   constructor(
     readonly component: string,
     readonly script: string,

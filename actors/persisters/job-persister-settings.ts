@@ -14,8 +14,8 @@ import { JobCommand, compileJobCommand } from './job-persister-command';
 
 export const JOB_PERSISTER_OPERATIONS = ['execute'] as const;
 
-export const DEFAULT_MAX_OUTPUT = 65_536;
-export const DEFAULT_KILL_GRACE_MS = 2_000;
+const DEFAULT_MAX_OUTPUT = 65_536;
+const DEFAULT_KILL_GRACE_MS = 2_000;
 
 export interface JobPersisterSettings {
   readonly command: JobCommand;

@@ -18,7 +18,7 @@ import { ParserSpec, readParserSpec } from './stream-reply-parser';
 import { HandshakeSpec } from './stream-handshake';
 
 export const STREAM_PERSISTER_OPERATIONS = ['request', 'write'] as const;
-export type StreamPersisterOperation = (typeof STREAM_PERSISTER_OPERATIONS)[number];
+type StreamPersisterOperation = (typeof STREAM_PERSISTER_OPERATIONS)[number];
 
 /** RCField value of a request that got no reply in time (docs/components/stream-and-file.md). */
 export const RC_TIMEOUT = 256;

@@ -48,9 +48,7 @@ import { PendingRequest, PendingRequests, pendingRequest } from './stream-pendin
 import { RC_PARSE_ERROR, ReplyHandler, ReplyOutcome } from './stream-reply';
 import { RC_OUTPUT_CLOSED, RC_TIMEOUT, STREAM_PERSISTER_OPERATIONS, STREAM_PERSISTER_SCHEMA, StreamPersisterSettings, readStreamPersisterSettings } from './stream-persister-settings';
 
-export { PARSE_ERROR_PROPERTY, RC_PARSE_ERROR } from './stream-reply';
-
-export class ReplyTimeoutError extends Error {
+class ReplyTimeoutError extends Error {
   constructor(
     readonly component: string,
     readonly waitedMs: number,

@@ -38,7 +38,7 @@ export class ReplyParseError extends Error {
   }
 }
 
-export const EVENT_PARSER_CLASS = 'org.qbroker.event.EventParser';
+const EVENT_PARSER_CLASS = 'org.qbroker.event.EventParser';
 const EVENT_PARSER_NAMES = new Set([EVENT_PARSER_CLASS, 'event.EventParser']);
 
 const PRIORITY_NAMES = new Set(['EMERG', 'ALERT', 'CRIT', 'ERR', 'WARNING', 'NOTICE', 'INFO', 'DEBUG', 'TRACE', 'NONE']);

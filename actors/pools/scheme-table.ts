@@ -10,7 +10,7 @@ import { NameTable } from '../../src/foundation/name-table';
 
 export type PoolKind = 'persister' | 'receiver';
 
-export const SUPPORTED_SCHEMES: Readonly<Record<PoolKind, readonly string[]>> = {
+const SUPPORTED_SCHEMES: Readonly<Record<PoolKind, readonly string[]>> = {
   persister: ['tcp', 'file', 'http', 'https', 'amqp', 'amqps'],
   receiver: ['tcp', 'file', 'amqp', 'amqps'],
 };

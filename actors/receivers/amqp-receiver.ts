@@ -64,7 +64,7 @@ interface Delivery {
 }
 
 /** The broker cancelled our consumer (e.g. the queue was deleted). */
-export class ConsumerCancelledError extends Error {
+class ConsumerCancelledError extends Error {
   constructor(
     readonly component: string,
     readonly queue: string,
@@ -78,7 +78,7 @@ export class ConsumerCancelledError extends Error {
 const STOP_DRAIN_MS = 2000;
 const CLOSE_TIMEOUT_MS = 2000;
 
-export class AmqpReceiver implements Behaviour<never> {
+class AmqpReceiver implements Behaviour<never> {
   private ctx!: ActorContext<never>;
   private output!: XQueue<Message>;
   private reconnector?: Reconnector<Session>;

@@ -49,7 +49,7 @@ export interface StreamReceiverSettings {
 }
 
 /** StreamReceiver's own integer settings: their schema and the reader's defaults and ranges. */
-export const STREAM_RECEIVER_INTEGERS = {
+const STREAM_RECEIVER_INTEGERS = {
   MaxMsgLength: integerSetting('the longest message in bytes', DEFAULT_MAX_MSG_LENGTH, { min: 1 }),
 };
 
@@ -105,7 +105,7 @@ export function readStreamReceiverSettings(component: string, config: ComponentC
 }
 
 /** A file input that cannot be opened, said in words ("file /x does not exist"), not as EISDIR/ENOENT text. */
-export class StreamFileError extends Error {
+class StreamFileError extends Error {
   constructor(
     readonly path: string,
     override readonly cause: unknown,

@@ -1,7 +1,7 @@
 /** Opens a TCP connection with a connect timeout (SOTimeout) and optional keep-alive. */
 import net from 'node:net';
 
-export class ConnectTimeoutError extends Error {
+class ConnectTimeoutError extends Error {
   constructor(
     readonly host: string,
     readonly port: number,

@@ -2,7 +2,7 @@
  * Reading a component's string-valued configuration (all scalars are strings, as in the original) into
  * typed values, with errors that name the component, the property and what was expected.
  */
-import { ComponentConfig, ComponentEnv, ConfigValue } from '../../src/runtime/component';
+import { ComponentConfig, ConfigValue } from '../../src/runtime/component';
 import { RegexSyntaxError } from '../../src/rules/errors';
 import { compilePerl5 } from '../../src/rules/regex-dialect';
 import { ConfigValueError } from '../../src/errors/config-value-error';
@@ -136,11 +136,4 @@ export class ConfigReader {
     }
     return n;
   }
-}
-
-/** A component whose configuration cannot be used at start: logged once and reported FAILED (no retry helps). */
-export function reportConfigurationError(env: ComponentEnv, error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
-  env.logger.error('configuration error', { component: env.name, error: message });
-  env.status.set('FAILED', message);
 }

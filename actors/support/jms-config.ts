@@ -20,7 +20,7 @@ import { configuredTlsProperties, readTlsSettings, tlsSchemaProperties } from '.
 const s = (description: string) => ({ type: 'string', description });
 
 /** Liveness of the connection (docs/operations.md#liveness-of-broker-connections). */
-export const JMS_LIVENESS_INTEGERS = {
+const JMS_LIVENESS_INTEGERS = {
   IdleTimeout: integerSetting(
     'ms without any traffic from the broker (not even an empty frame) after which the connection is declared dead and reopened; sent to the broker, which then sends at least every half of it (default {default}; 0 = off, else at least 1000)',
     DEFAULT_IDLE_TIMEOUT_MS,

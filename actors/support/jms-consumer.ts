@@ -23,7 +23,7 @@ import { readRedeliveryDelay } from './redelivery-config';
 import { FAILED_OUTCOMES, JmsConnectionSettings, ineffectiveProperties, readJmsConnection, readSelector } from './jms-config';
 
 /** The receive-side integer settings of JMSReceiver and JMSSubscriber: their schema and the reader's defaults and ranges. */
-export const JMS_CONSUMER_INTEGERS = {
+const JMS_CONSUMER_INTEGERS = {
   XAMode: integerSetting('bit 1 set (default {default}): accept after downstream work; 0: accept once in the XQueue', 1, { min: 0, pattern: ANY_INTEGER_PATTERN }),
   ReceiveTime: integerSetting('non-daemon: ms without a message before the receiver stops', 1000, { min: 1, pattern: ANY_INTEGER_PATTERN }),
 };

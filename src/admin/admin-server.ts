@@ -18,7 +18,7 @@ import { redact, redactText } from '../logging/redact';
 import { flowMetrics } from './metrics';
 import { STATUS_PAGE_HTML } from './status-page';
 
-export class AdminAddressError extends Error {
+class AdminAddressError extends Error {
   constructor(
     readonly value: string,
     readonly source: string,
@@ -51,12 +51,12 @@ export interface AdminServer {
 
 const SSE_INTERVAL_MS = 1000;
 
-export function maskedStatus(flow: Flow): FlowStatus {
+function maskedStatus(flow: Flow): FlowStatus {
   return redact(flow.status()) as FlowStatus;
 }
 
 /** Components that are not ready, with the reason, for /readyz and `xroute status`. */
-export function notReady(status: FlowStatus): { component: string; status: string; detail?: string }[] {
+function notReady(status: FlowStatus): { component: string; status: string; detail?: string }[] {
   return status.components.filter((c) => !c.ready).map((c) => ({ component: c.name, status: c.status, ...(c.detail ? { detail: c.detail } : {}) }));
 }
 

@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { didYouMean } from '../foundation/did-you-mean';
 
-export interface OptionSpec {
+interface OptionSpec {
   readonly type: 'string' | 'boolean';
   readonly short?: string;
   /** Name of the value in the help text, e.g. "LEVEL". */
@@ -31,7 +31,7 @@ export interface CommandSpec<C> {
 }
 
 /** Options every command accepts, anywhere on the line. */
-export const GLOBAL_OPTIONS: OptionTable = {
+const GLOBAL_OPTIONS: OptionTable = {
   help: { type: 'boolean', short: 'h', description: 'print the usage of xroute or of the command, and exit' },
   version: { type: 'boolean', short: 'v', description: 'print the version of xroute, and exit' },
 };
@@ -101,7 +101,7 @@ export function parseCommandLine<C>(argv: readonly string[], commands: readonly 
   return { kind: 'command', command, positionals: parsed.positionals, options: parsed.values as OptionValues };
 }
 
-export function usageLine(command: CommandSpec<unknown>): string {
+function usageLine(command: CommandSpec<unknown>): string {
   const hasOptions = Object.keys(command.options).length > 0;
   return `Usage: xroute ${command.name}${command.args ? ' ' + command.args : ''}${hasOptions ? ' [options]' : ''}`;
 }

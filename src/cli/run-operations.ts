@@ -19,7 +19,7 @@ export interface RunOperationsOptions {
   readonly stop?: StopOptions;
 }
 
-export class RunOptionError extends Error {
+class RunOptionError extends Error {
   constructor(
     readonly option: string,
     readonly value: unknown,

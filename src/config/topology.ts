@@ -21,9 +21,9 @@ import { FLOW_PROPERTIES } from '../foundation/common-schema';
 import type { ComponentSpec, LinkSpec, OutLinkSpec, Topology } from '../runtime/topology-types';
 import { readFileSync } from 'fs';
 
-export const DEFAULT_LINK_CAPACITY = 256;
+const DEFAULT_LINK_CAPACITY = 256;
 
-export type { ComponentSpec, Topology };
+export type { Topology };
 
 const LISTS: readonly { key: 'Receiver' | 'Node' | 'Persister'; role: Role }[] = [
   { key: 'Receiver', role: 'receiver' },
@@ -203,7 +203,7 @@ function supervisionOf(value: unknown, base: SupervisionPolicy, report: (message
 }
 
 /** An unknown ClassName: a did-you-mean when a known class is close, and the known classes. */
-export function unknownClassMessage(className: string, registry: ComponentRegistry): string {
+function unknownClassMessage(className: string, registry: ComponentRegistry): string {
   const known = registry.knownNames();
   const guess = registry.suggestion(className);
   const suggestion = guess ? `; did you mean ${guess}?` : '';
@@ -264,13 +264,6 @@ function buildLinks(specs: ComponentSpec[], flowCapacity: number, err: Report, w
     err(cycle[0].component, 'OutLink', `links form a cycle: ${around} -> ${cycle[0].component}. A message could circle for ever and the full links would wait on each other; expected links that lead away to a persister`);
   }
   return out;
-}
-
-/** Validates a single component configuration (not a topology), e.g. one of the published samples. */
-export function validateComponentFile(file: string, registry: ComponentRegistry): ConfigProblem[] {
-  const abs = path.resolve(file);
-  const json = readJsonFile(abs);
-  return validateComponentJson(json, abs, registry);
 }
 
 export function validateComponentJson(json: unknown, file: string, registry: ComponentRegistry): ConfigProblem[] {

@@ -106,7 +106,7 @@ const SERIAL_PROPERTIES = new Set(['Device', 'BaudRate', 'DataBits', 'StopBits',
 const SERIAL_MESSAGE = 'serial ports are not supported (Device, BaudRate, DataBits, StopBits, Parity): expected a tcp://host:port or file://path URI; a serial-to-TCP bridge such as ser2net can serve the port over TCP';
 
 /** ajv's errors as problems, the original's serial-port properties folded into one. */
-export function schemaProblems(errors: readonly ErrorObject[], known: string[]): ComponentProblem[] {
+function schemaProblems(errors: readonly ErrorObject[], known: string[]): ComponentProblem[] {
   const out: ComponentProblem[] = [];
   let serial = false;
   for (const e of dedupe(errors)) {

@@ -2,7 +2,7 @@
 import type { EvaluatorLogger } from '../rules/ruleset-kinds';
 import type { DisplayHook } from '../rules/ruleset';
 
-export type { DisplayHook, EvaluatorLogger };
+export type { EvaluatorLogger };
 
 export interface MessageEvaluatorOptions {
   /** Directory relative paths in the configuration resolve against. */

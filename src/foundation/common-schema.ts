@@ -3,7 +3,7 @@ import { JsonSchema } from './schema-helpers';
 import { boolStr, intStr, str, strMap } from './schema-helpers';
 import { secretStr } from './secret-properties';
 
-export const SUPERVISION_SCHEMA: JsonSchema = {
+const SUPERVISION_SCHEMA: JsonSchema = {
   type: 'object',
   description: 'a map with Strategy, MaxRetry, WithinSeconds, Backoff, MaxMessageAttempts, OnGiveUp, GiveUpBackoff, FatalRetrySeconds',
   properties: {

@@ -21,7 +21,7 @@ export const MASK = '***';
 
 /** Secret values collected from configurations, masked in any text where they stand as a whole word. */
 const knownSecrets = new Set<string>();
-export const MIN_SECRET_LENGTH = 4;
+const MIN_SECRET_LENGTH = 4;
 /** Pools may start children with many different passwords over a long run: the oldest are forgotten. */
 const MAX_KNOWN_SECRETS = 4096;
 

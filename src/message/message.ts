@@ -47,8 +47,6 @@ export type MessageBody =
   | { readonly kind: 'map'; readonly map: Readonly<Record<string, MapValue>> }
   | { readonly kind: 'object'; readonly object: unknown };
 
-export type BodyKind = MessageBody['kind'];
-
 const HEADER_SET: ReadonlySet<string> = new Set(HEADER_NAMES);
 const NUMERIC_HEADERS: ReadonlySet<string> = new Set(['JMSPriority', 'JMSDeliveryMode', 'JMSExpiration', 'JMSTimestamp']);
 

@@ -146,7 +146,7 @@ export const KIND_PRECEDENCE = {
 /** Keys every ruleset may have, whatever its kind. */
 export const COMMON_RULESET_KEYS: readonly string[] = ['JMSPropertyGroup', 'XJMSPropertyGroup', 'PatternGroup', 'XPatternGroup', 'StringProperty', 'DisplayMask', 'Description'];
 
-export class RulesetKindRegistrationError extends Error {
+class RulesetKindRegistrationError extends Error {
   constructor(
     readonly kind: string,
     problem: string,
@@ -159,7 +159,7 @@ export class RulesetKindRegistrationError extends Error {
 const registry = new NameTable<RulesetKind>('ruleset kind');
 let sorted: RulesetKind[] | undefined;
 
-export function registerRulesetKind(kind: RulesetKind): void {
+function registerRulesetKind(kind: RulesetKind): void {
   if (registry.has(kind.name)) throw new RulesetKindRegistrationError(kind.name, 'is already registered');
   if (!Number.isFinite(kind.precedence)) throw new RulesetKindRegistrationError(kind.name, 'has no numeric precedence');
   registry.register(kind.name, kind);
@@ -169,11 +169,6 @@ export function registerRulesetKind(kind: RulesetKind): void {
 /** Registers a module's list of kinds (the built-in kinds, the transforms), in list order. */
 export function registerRulesetKinds(kinds: readonly RulesetKind[]): void {
   for (const kind of kinds) registerRulesetKind(kind);
-}
-
-/** The kind registered as `name`; UnknownNameError with a "did you mean" when there is none. */
-export function rulesetKind(name: string): RulesetKind {
-  return registry.get(name);
 }
 
 /** Every registered kind, highest priority (lowest precedence number) first. */

@@ -115,8 +115,6 @@ export class CompiledRuleset implements RuleHandle {
   }
 }
 
-export type RulesetContextFactory = (rulesetName: string) => RulesetKindContext;
-
 /**
  * Compiles one ruleset map: checks its keys (unknown ones are errors with "did you mean", keys of a
  * kind that lost to another are rejected as conflicting kinds), picks the kind by precedence (docs/evaluator/rules.md), and builds the

@@ -22,7 +22,7 @@ import { Logger, silentLogger } from '../logging/logger';
 import { ConsumerHandle, MessageTally, Taken, XQueue } from '../xqueue/xqueue';
 import { addReports, DrainReport, DrainRequest } from './drain';
 
-export type ActorStatus = 'starting' | 'running' | 'restarting' | 'stopping' | 'stopped' | 'failed';
+type ActorStatus = 'starting' | 'running' | 'restarting' | 'stopping' | 'stopped' | 'failed';
 export type StopReason = 'stop' | 'restart' | 'crash';
 
 /** What a component implements. A new instance is made by the factory at start and at every restart. */
@@ -90,7 +90,7 @@ export interface ActorContext<Msg> {
   consume<T>(queue: XQueue<T>, onMessage: (taken: Taken<T>, queue: XQueue<T>) => void | Promise<void>, options?: ConsumeOptions): QueueConsumer;
 }
 
-export interface ConsumeOptions {
+interface ConsumeOptions {
   /** Messages handled per actor turn before yielding to the event loop (default 256). */
   batch?: number;
   /** Stop taking while this many messages taken by this consumer are not yet removed (default unlimited). */
@@ -124,7 +124,7 @@ export interface ActorRef<Msg> {
 }
 
 /** A child escalated a failure it could not handle. */
-export class ChildFailedError extends Error {
+class ChildFailedError extends Error {
   constructor(
     readonly child: string,
     override readonly cause: unknown,
@@ -135,7 +135,7 @@ export class ChildFailedError extends Error {
 }
 
 /** A crash count exceeded MaxRetry within WithinSeconds. */
-export class TooManyCrashesError extends Error {
+class TooManyCrashesError extends Error {
   constructor(
     readonly actor: string,
     readonly crashes: number,

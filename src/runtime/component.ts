@@ -252,7 +252,7 @@ function missingLink(env: ComponentEnv, which: 'input' | 'output'): ConfigValueE
 }
 
 /** Refuses, before create(), an environment without the links the definition declares (needsInput, needsOutput). */
-export function checkLinks(def: Pick<AnyComponentDefinition, 'needsInput' | 'needsOutput'>, env: ComponentEnv): void {
+function checkLinks(def: Pick<AnyComponentDefinition, 'needsInput' | 'needsOutput'>, env: ComponentEnv): void {
   if (def.needsInput === true && env.input === undefined) throw missingLink(env, 'input');
   if (def.needsOutput === true && env.output === undefined) throw missingLink(env, 'output');
 }

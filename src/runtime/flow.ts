@@ -72,7 +72,7 @@ export interface ComponentView {
 }
 
 /** One component as /status, `xroute status` and the metrics see it. */
-export interface ComponentStatusView extends StatusSnapshot {
+interface ComponentStatusView extends StatusSnapshot {
   readonly name: string;
   readonly className: string;
   readonly role: string;
@@ -107,7 +107,7 @@ export interface ComponentStatusView extends StatusSnapshot {
   readonly slowTraces?: readonly { readonly traceId: string; readonly ms: number; readonly at: number }[];
 }
 
-export interface LinkStatusView extends XQueueStats {
+interface LinkStatusView extends XQueueStats {
   readonly producers: readonly string[];
   readonly consumerNames: readonly string[];
   /** Messages per second added and removed (done + failed), over 1 s and 1 min. */
@@ -547,7 +547,7 @@ function linkCounts(s: XQueueStats): InOut {
 const ENDPOINT_KEYS = ['URI', 'URL', 'HostName', 'Host', 'Port', 'VirtualHost', 'ExchangeName', 'RoutingKey', 'QueueName', 'TopicName', 'Address', 'Destination', 'FileName', 'Path'];
 
 /** The endpoint of a component as configured, URI passwords and configured secrets masked. */
-export function endpointOf(config: ComponentSpec['config']): Record<string, string> | undefined {
+function endpointOf(config: ComponentSpec['config']): Record<string, string> | undefined {
   const out: Record<string, string> = {};
   for (const key of ENDPOINT_KEYS) {
     const v = config[key];

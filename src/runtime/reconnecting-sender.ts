@@ -65,7 +65,7 @@ export interface ReconnectingSenderOptions<S extends SenderSession, P> {
 }
 
 /** How long stop() waits for confirms still due. */
-export const CONFIRM_WAIT_MS = 2000;
+const CONFIRM_WAIT_MS = 2000;
 const CONFIRM_POLL_MS = 20;
 
 export class ReconnectingSender<S extends SenderSession, P> {

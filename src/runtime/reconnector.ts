@@ -53,7 +53,7 @@ export interface ReconnectOptions<C> {
   readonly timers?: { setTimeout(fn: () => void, ms: number): unknown; clearTimer(h: unknown): void };
 }
 
-export const DEFAULT_FATAL_RETRY_MS = 30_000;
+const DEFAULT_FATAL_RETRY_MS = 30_000;
 
 export type ReconnectState = 'idle' | 'connecting' | 'connected' | 'retrying' | 'stopped' | 'failed';
 

@@ -16,20 +16,9 @@ import { xmergeKind } from './xmerge';
 import { xsltKind } from './xslt';
 import { translationKind } from './translation';
 
-export const TRANSFORM_KINDS: readonly RulesetKind[] = [jsonPathMapKind, jcutKind, jsontKind, jsonataTemplateKind, jmergeKind, jsonFormatterKind, xpathMapKind, xcutKind, xmergeKind, xsltKind, translationKind];
+const TRANSFORM_KINDS: readonly RulesetKind[] = [jsonPathMapKind, jcutKind, jsontKind, jsonataTemplateKind, jmergeKind, jsonFormatterKind, xpathMapKind, xcutKind, xmergeKind, xsltKind, translationKind];
 
 registerRulesetKinds(TRANSFORM_KINDS);
 
-export type { TransformCompileContext, JsonFormatterCompileContext, CompiledTransform, RulesetMap } from './kind-types';
 export * from './errors';
-export { compileJsonPathMap } from './jsonpath-map';
-export { compileJCut } from './jcut';
 export { compileJsonataTemplate } from './jsonata-template';
-export { compileJsontRuleset } from './jsont-template';
-export { compileJMerge } from './jmerge';
-export { compileJsonFormatter } from './json-formatter';
-export { compileXPathMap } from './xpath-map';
-export { compileXCut } from './xcut';
-export { compileXMerge } from './xmerge';
-export { compileXslt } from './xslt';
-export { compileTranslation } from './translation';

@@ -140,7 +140,7 @@ export function stringifyJson(value: JsonValue): string {
 }
 
 /** Compact JSON with every scalar written as a string (the JSONPath map's "string model", docs/evaluator/transforms.md). */
-export function stringifyQuotedScalars(value: JsonValue): string {
+function stringifyQuotedScalars(value: JsonValue): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return `[${value.map(stringifyQuotedScalars).join(',')}]`;
   if (isJsonObject(value)) {

@@ -41,7 +41,7 @@ interface TemplateField {
   readonly groups: number;
 }
 
-export interface JsontTemplate {
+interface JsontTemplate {
   readonly name: string;
   readonly text: string;
   /** In the order the original substitutes them. */
@@ -82,7 +82,7 @@ function describe(v: JsontValue | undefined): string {
 }
 
 /** Compiles one template file (shared by every ruleset naming the same file and content). */
-export function compileJsontFile(file: LoadedFile, ctx: TransformCompileContext): JsontTemplate {
+function compileJsontFile(file: LoadedFile, ctx: TransformCompileContext): JsontTemplate {
   const problem = (text: string, expected?: string, cause?: unknown): TransformConfigError =>
     new TransformConfigError(ctx.where('JTMPFile'), `${file.path}: ${text}`, expected, cause);
   let props: ReturnType<typeof readJsontDocument>;
@@ -132,7 +132,7 @@ function renderPathValue(v: JsontValue | undefined): string {
 }
 
 /** The formatted text, or undefined for an empty map or list (the body stays as it is). */
-export function formatJsont(template: JsontTemplate, doc: JsontMap | JsontValue[], params: ReadonlyMap<string, string>): string | undefined {
+function formatJsont(template: JsontTemplate, doc: JsontMap | JsontValue[], params: ReadonlyMap<string, string>): string | undefined {
   if ((Array.isArray(doc) ? doc.length : doc.size) === 0) return undefined;
   let text = template.text;
   for (const f of template.fields) {

@@ -85,7 +85,7 @@ const CONFIG_REPLY_CODES = new Set([403, 404, 405, 406, 530]);
  * no permission, a TLS certificate that is not trusted or does not match) as opposed to an outage
  * (refused, reset, DNS, broker shutting down).
  */
-export function isAmqpConfigError(error: unknown): boolean {
+function isAmqpConfigError(error: unknown): boolean {
   if (isTlsConfigFailure(error)) return true;
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
@@ -94,7 +94,7 @@ export function isAmqpConfigError(error: unknown): boolean {
 }
 
 /** A short, password-free description of an amqplib error for status and logs. */
-export function describeAmqpError(error: unknown): string {
+function describeAmqpError(error: unknown): string {
   const tlsFailure = describeTlsFailure(error);
   if (tlsFailure !== undefined) return tlsFailure;
   if (!(error instanceof Error)) return String(error);

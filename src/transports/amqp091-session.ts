@@ -130,7 +130,7 @@ export function flushSettlement(s: SettlingSession, channelGone: (error: unknown
 }
 
 /** Sends the ack/nack frames an AckTracker decided, in order; throws (amqplib) when the channel is closed. */
-export function sendSettleFrames(ch: Pick<Channel, 'ack' | 'nack'>, frames: readonly SettleFrame[]): void {
+function sendSettleFrames(ch: Pick<Channel, 'ack' | 'nack'>, frames: readonly SettleFrame[]): void {
   for (const f of frames) {
     if (f.kind === 'ack') ch.ack(tagOnly(f.tag), f.multiple);
     else ch.nack(tagOnly(f.tag), false, f.requeue);

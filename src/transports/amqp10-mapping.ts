@@ -56,7 +56,7 @@ export interface AmqpMessage {
 }
 
 /** x-opt-jms-msg-type values (the AMQP JMS mapping). */
-export const JMS_MSG_TYPE = { message: 0, object: 1, map: 2, bytes: 3, stream: 4, text: 5 } as const;
+const JMS_MSG_TYPE = { message: 0, object: 1, map: 2, bytes: 3, stream: 4, text: 5 } as const;
 
 export class AmqpMappingError extends Error {
   constructor(

@@ -11,7 +11,7 @@ export const AMQP_DEFAULT_PORT = 5672;
 const AMQP_TARGET = `Give amqp://host:port or amqps://host:port (the broker's AMQP 1.0 listener, port ${AMQP_DEFAULT_PORT} by default), or the path of a Qpid-JMS jndi.properties file naming the connection factory and destination`;
 
 /** Why a non-AMQP URI scheme cannot work and what to write instead (for the URI configuration error). */
-export function schemeAdvice(scheme: string, host: string | undefined): string {
+function schemeAdvice(scheme: string, host: string | undefined): string {
   const h = host || 'host';
   switch (scheme) {
     case 'jnp':

@@ -29,7 +29,7 @@ import { describe } from '../runtime/actor';
 import type { ReconnectPolicy, Timers } from './amqp10-consumer';
 
 /** Side-queue deliveries the relay holds at most (its prefetch). */
-export const RELAY_WINDOW = 200;
+const RELAY_WINDOW = 200;
 /** Pause before a copy the broker refused is requeued (a refusal that persists must not spin). */
 const REFUSED_RETRY_MS = 1000;
 /** How long a stopping relay waits for the broker to accept the copies it already sent. */

@@ -9,7 +9,7 @@ import { ConfigValueError } from '../errors/config-value-error';
 export type Stamper = (msg: Message) => void;
 
 /** Thrown at start-up when a StringProperty value cannot be stored (e.g. JMSPriority "high"). */
-export class StringPropertyError extends ConfigValueError {
+class StringPropertyError extends ConfigValueError {
   constructor(
     component: string,
     /** The name inside StringProperty (the error's property is "StringProperty/<name>"). */

@@ -30,7 +30,6 @@ export interface XContext {
 }
 
 export type Eval = (c: XContext) => XValue;
-export type NodesEval = (c: XContext) => XNode[];
 
 export interface XFunction {
   readonly min: number;
@@ -88,16 +87,6 @@ export function compileXPath(source: string, options: XPathOptions): Eval {
  */
 export function compileStringXPath(source: string, options: XPathOptions): (c: XContext) => string {
   return new Compiler(options).string(parseAst(source));
-}
-
-/** Compiles to an evaluator that must give a node set (a path, union, or a variable holding nodes). */
-export function compileNodeSetXPath(source: string, options: XPathOptions): NodesEval {
-  const e = compileXPath(source, options);
-  return (c) => {
-    const v = e(c);
-    if (!Array.isArray(v)) throw new XPathError(`the expression gives a ${typeName(v)}, not a node set`);
-    return v;
-  };
 }
 
 /** Compiles an already parsed expression (XSLT patterns compile their predicates this way). */
@@ -228,7 +217,7 @@ function compareAtoms(op: CmpOp, a: string | number | boolean, b: string | numbe
   }
 }
 
-export function compareValues(op: CmpOp, a: XValue, b: XValue): boolean {
+function compareValues(op: CmpOp, a: XValue, b: XValue): boolean {
   const aSet = Array.isArray(a);
   const bSet = Array.isArray(b);
   if (!aSet && !bSet) return compareAtoms(op, a as string, b as string);

@@ -46,7 +46,7 @@ import { XsltCompileError, XsltRuntimeError } from './errors';
 import { GlobalDef, Instr, KeyDef, Matcher, ModeRules, OutputSettings, ParamDef, Runtime, Sheet, Template } from './xslt-sheet';
 import { xsltFunctions } from './xslt-functions';
 
-export const XSLT_NAMESPACE = 'http://www.w3.org/1999/XSL/Transform';
+const XSLT_NAMESPACE = 'http://www.w3.org/1999/XSL/Transform';
 /** Nested template calls allowed before a transform fails (deep recursion would exhaust the stack). */
 const MAX_TEMPLATE_DEPTH = 1500;
 

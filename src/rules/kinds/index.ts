@@ -9,7 +9,7 @@ import { BRANCH_KIND, LOOP_KIND } from './branch-loop';
 import { TIME_WINDOW_KIND } from './time-window';
 import { AGE_RANGE_KIND, SIZE_RANGE_KIND } from './file-check';
 
-export const BUILTIN_RULESET_KINDS: readonly RulesetKind[] = [
+const BUILTIN_RULESET_KINDS: readonly RulesetKind[] = [
   PLUGIN_KIND,
   FORMATTER_KIND,
   TEMPLATE_FILE_KIND,
