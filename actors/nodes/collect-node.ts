@@ -20,7 +20,7 @@ import { Outcome, Taken, XQueue } from '../../src/xqueue/xqueue';
 import { parsePartition } from '../../src/xqueue/partition';
 import { displayMessage } from '../../src/logging/display';
 import { OutlinkSender } from './outlink-sender';
-import { rulesetMatcher } from './job-node-config';
+import { rulesetMatcher } from './ruleset-matcher';
 import { COLLECT_NODE_SCHEMA } from './collect-node-schema';
 import {
   CollectNodeSettings,

@@ -287,33 +287,3 @@ function sharedStateSettings(component: string, reader: ConfigReader): SharedSta
   if (leaseS < 1) throw new JobNodeConfigError(component, 'SharedStateLease', `${leaseS} s is too short`, 'at least 1 second');
   return { url, namespace, leaseMs: leaseS * 1000 };
 }
-
-/**
- * The ruleset matcher: the first ruleset (in definition order, index 0 being nohit) whose filter passes;
- * 0 when none does; `onErrorIndex` (default 0, nohit) when a filter or reading the body throws (`onError` hears why).
- */
-export function rulesetMatcher(
-  rulesets: readonly { readonly name: string; readonly filter: MessageFilter | undefined }[],
-  onError: (ruleset: string, error: unknown) => void,
-  onErrorIndex = 0,
-): (msg: Message) => number {
-  const needsBody = rulesets.some((r) => r.filter?.needsBody === true);
-  return (msg) => {
-    let body: string | undefined;
-    try {
-      body = needsBody ? msg.bodyText() : undefined;
-    } catch (e) {
-      onError('(body)', e);
-      return onErrorIndex;
-    }
-    for (let i = 1; i < rulesets.length; i++) {
-      try {
-        if ((rulesets[i].filter as MessageFilter).matches(msg, body)) return i;
-      } catch (e) {
-        onError(rulesets[i].name, e);
-        return onErrorIndex;
-      }
-    }
-    return 0;
-  };
-}

@@ -21,7 +21,8 @@
  * pass, the original's bug; docs/components/job-node.md); a finishing job or a freed worker dispatches at once (docs/components/job-node.md); heartbeat and
  * TimeToLive run on per-job timers (docs/components/job-node.md); a worker failure is redispatched or reported, never lost.
  */
-import { ArrivalBlockPool, ArrivalQueue, Deque, MinHeap, RankSet } from './job-node-structures';
+import { ArrivalBlockPool, ArrivalQueue, MinHeap, RankSet } from './job-node-structures';
+import { Deque } from './deque';
 
 export type DuplicatePolicy = 'defer' | 'drop';
 export type FailedJobPolicy = 'redispatch' | 'report';
