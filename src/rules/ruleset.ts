@@ -8,7 +8,7 @@ import { integerValue } from '../foundation/integer-text';
 import { Message } from '../message';
 import { ConfigWhere, RuleConfigError, at, isRecord } from './errors';
 import { MessageFilter, compileMessageFilter } from './message-filter';
-import { COMMON_RULESET_KEYS, EvaluatorLogger, RuleAction, RuleHandle, RuleResult, RulesetKind, RulesetKindContext, detectRulesetKind, rulesetKinds } from './ruleset-kinds';
+import { COMMON_RULESET_KEYS, EvaluatorLogger, RuleAction, RuleHandle, RuleResult, RulesetKind, RulesetKindContext, RulesetKindRegistry } from './ruleset-kinds';
 import { didYouMean } from '../foundation/did-you-mean';
 import { FunctionBuilder } from './codegen';
 
@@ -33,6 +33,8 @@ function normalise(v: RuleResult): number {
 
 export interface RulesetSettings {
   component: string;
+  /** The kinds a ruleset may be of. */
+  kinds: RulesetKindRegistry;
   defaultDisplayMask: number;
   logger: EvaluatorLogger;
   display?: DisplayHook;
@@ -123,13 +125,13 @@ export class CompiledRuleset implements RuleHandle {
 export function compileRuleset(name: string, config: unknown, settings: RulesetSettings, ctx: RulesetKindContext): CompiledRuleset {
   const where: ConfigWhere = { component: settings.component, ruleset: name };
   if (!isRecord(config)) throw new RuleConfigError(where, 'is not a map', 'a map of ruleset keys');
-  const kinds = rulesetKinds();
+  const kinds = settings.kinds.kinds;
   const known = new Set<string>(COMMON_RULESET_KEYS);
   for (const k of kinds) for (const key of k.keys) known.add(key);
   for (const key of Object.keys(config)) {
     if (!known.has(key)) throw new RuleConfigError(at(where, key), `unknown ruleset key${didYouMean(key, known)}`);
   }
-  const kind = detectRulesetKind(config);
+  const kind = settings.kinds.detect(config);
   const own = new Set<string>([...COMMON_RULESET_KEYS, ...(kind?.keys ?? [])]);
   // A ruleset has one kind (issue 3: conflicting kinds are rejected; the original silently ignored the losers).
   const foreign = Object.keys(config).find((key) => !own.has(key));
