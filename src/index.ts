@@ -21,6 +21,7 @@ export { loadTopology, buildTopology } from './config/topology';
 export type { Topology, ComponentSpec, LinkSpec } from './runtime/topology-types';
 export { ConfigError, JsonSyntaxError, formatProblem } from './config/errors';
 export { ConfigValueError } from './errors/config-value-error';
+export { XrouteError } from './foundation/xroute-error';
 export type { ConfigProblem } from './errors/config-problem';
 export { createLogger } from './logging/logger';
 export type { Logger } from './logging/logger';

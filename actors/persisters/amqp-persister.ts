@@ -20,7 +20,7 @@ import { displayMessage } from '../../src/logging/display';
 import { Message } from '../../src/message/message';
 import { Taken } from '../../src/xqueue/xqueue';
 import { messageToAmqp } from '../../src/transports/amqp091-mapping';
-import { settleWithin } from '../../src/transports/amqp091-connection';
+import { isBrokerNack, settleWithin } from '../../src/transports/amqp091-connection';
 import { AmqpSessionBase, openAmqpSession } from '../../src/transports/amqp091-session';
 import { declareExchange, declareQueue } from '../../src/transports/amqp091-topology';
 import { AMQP_PERSISTER_SCHEMA, AmqpPersisterSettings, PublishFailurePolicy, readPersisterSettings } from './amqp-persister-settings';
@@ -166,8 +166,8 @@ class AmqpPersister implements Behaviour<never> {
   private confirmed(p: Publish, err: unknown): void {
     if (p.settled) return; // the channel died first: it is being published again
     // amqplib fails every pending confirm with 'channel closed' just before the close event; lost() then
-    // publishes those again. Only 'message nacked' is the broker's basic.nack.
-    if (err instanceof Error && err.message !== 'message nacked') return;
+    // publishes those again. Only a nack (isBrokerNack) settles it here.
+    if (err instanceof Error && !isBrokerNack(err)) return;
     p.settled = true;
     p.session.inFlight.delete(p);
     if (err !== null && err !== undefined) this.failed(p.taken, this.s.nackPolicy, 'nacked by the broker');

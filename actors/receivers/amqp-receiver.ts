@@ -21,6 +21,7 @@
  * finished what it took, or the deadline; stop() then closes the channel (its close-ok follows the acks) and the
  * connection.
  */
+import { XrouteError } from '../../src/foundation/xroute-error';
 import type { Channel, ConfirmChannel, ConsumeMessage, Message as AmqpMessage, Options } from 'amqplib';
 import { ActorContext, Behaviour, StopReason } from '../../src/runtime/actor';
 import { DrainReport, DrainRequest, untilDoneOrDeadline } from '../../src/runtime/drain';
@@ -35,7 +36,7 @@ import { Message } from '../../src/message/message';
 import { Outcome, XQueue } from '../../src/xqueue/xqueue';
 import { XQueueStoppedError } from '../../src/xqueue/errors';
 import { messageFromAmqp } from '../../src/transports/amqp091-mapping';
-import { amqpStep, settleWithin } from '../../src/transports/amqp091-connection';
+import { amqpStep, isBrokerNack, settleWithin } from '../../src/transports/amqp091-connection';
 import { AmqpSessionBase, flushSettlement, openAmqpSession, scheduleSettlement } from '../../src/transports/amqp091-session';
 import { checkExchange, declareSource } from '../../src/transports/amqp091-topology';
 import { AMQP_RECEIVER_SCHEMA, AmqpReceiverSettings, readReceiverSettings } from './amqp-receiver-settings';
@@ -64,7 +65,7 @@ interface Delivery {
 }
 
 /** The broker cancelled our consumer (e.g. the queue was deleted). */
-class ConsumerCancelledError extends Error {
+class ConsumerCancelledError extends XrouteError {
   constructor(
     readonly component: string,
     readonly queue: string,
@@ -509,7 +510,7 @@ class AmqpReceiver implements Behaviour<never> {
       (session.ch as ConfirmChannel).publish(deadLetterExchange as string, deadLetterRoutingKey ?? d.m.fields.routingKey, d.m.content, options, this.ctx.guard((err: unknown) => {
         session.deadLetters.delete(id);
         if (!session.alive) return; // the channel died first: the broker redelivers the original
-        if (err instanceof Error && err.message !== 'message nacked') return;
+        if (err instanceof Error && !isBrokerNack(err)) return;
         if (err) retry('nacked by the broker');
         else if (record.returned) retry(`unroutable on exchange "${deadLetterExchange}"`);
         else {

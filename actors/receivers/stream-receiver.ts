@@ -10,6 +10,7 @@
  * daemon (or ignore) it goes on: a TCP source is reconnected through the shared Reconnector, a file is
  * re-opened after PauseTime at the offset already read (it follows a growing file).
  */
+import { XrouteError } from '../../src/foundation/xroute-error';
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { ActorContext, Behaviour, TimerHandle } from '../../src/runtime/actor';
@@ -105,7 +106,7 @@ export function readStreamReceiverSettings(component: string, config: ComponentC
 }
 
 /** A file input that cannot be opened, said in words ("file /x does not exist"), not as EISDIR/ENOENT text. */
-class StreamFileError extends Error {
+class StreamFileError extends XrouteError {
   constructor(
     readonly path: string,
     override readonly cause: unknown,

@@ -10,6 +10,7 @@
  * Everything that leaves it is masked like the logs (configured secrets, URI passwords, secret keys).
  * It binds only where it is told; 127.0.0.1 is the documented choice.
  */
+import { XrouteError } from '../foundation/xroute-error';
 import * as http from 'http';
 import { AddressInfo } from 'net';
 import { Flow, FlowStatus } from '../runtime/flow';
@@ -18,7 +19,7 @@ import { redact, redactText } from '../logging/redact';
 import { flowMetrics } from './metrics';
 import { STATUS_PAGE_HTML } from './status-page';
 
-class AdminAddressError extends Error {
+class AdminAddressError extends XrouteError {
   constructor(
     readonly value: string,
     readonly source: string,

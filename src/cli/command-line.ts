@@ -41,8 +41,9 @@ export class UsageError extends Error {
     message: string,
     /** The command whose usage applies, or undefined for xroute itself. */
     readonly command: string | undefined,
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'UsageError';
   }
 }
@@ -89,7 +90,7 @@ export function parseCommandLine<C>(argv: readonly string[], commands: readonly 
   try {
     parsed = parseArgs({ args: rest, options: toParseArgsOptions(table), strict: true, allowPositionals: command !== undefined });
   } catch (err) {
-    throw new UsageError(firstLine(err), command?.name);
+    throw new UsageError(firstLine(err), command?.name, err);
   }
   if (parsed.values.version === true) return { kind: 'version' };
   if (parsed.values.help === true) return { kind: 'help', command };

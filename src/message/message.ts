@@ -3,6 +3,7 @@
  * Close to JMS because the configurations speak JMS: a fixed set of headers, string-valued
  * user properties and a body that is text, bytes, a map or (in process only) an object.
  */
+import { XrouteError } from '../foundation/xroute-error';
 import { isUtf8 } from 'buffer';
 
 /** Names of the JMS header fields. A field name beginning with `JMS` that is not one of these is a property. */
@@ -55,7 +56,7 @@ export function isHeaderName(name: string): name is HeaderName {
 }
 
 /** Thrown when a value cannot be stored in a header (for example JMSPriority = "high"). */
-export class MessageFieldError extends Error {
+export class MessageFieldError extends XrouteError {
   constructor(
     readonly field: string,
     readonly value: string,

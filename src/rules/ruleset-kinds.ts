@@ -26,6 +26,7 @@
  *    keeps the whole evaluation synchronous.
  *  - an action may carry `emit` (see RuleAction) so the engine inlines it: the formatter does.
  */
+import { XrouteError } from '../foundation/xroute-error';
 import { Message } from '../message';
 import { ConfigWhere } from './errors';
 import { Template } from './template';
@@ -146,7 +147,7 @@ export const KIND_PRECEDENCE = {
 /** Keys every ruleset may have, whatever its kind. */
 export const COMMON_RULESET_KEYS: readonly string[] = ['JMSPropertyGroup', 'XJMSPropertyGroup', 'PatternGroup', 'XPatternGroup', 'StringProperty', 'DisplayMask', 'Description'];
 
-class RulesetKindRegistrationError extends Error {
+class RulesetKindRegistrationError extends XrouteError {
   constructor(
     readonly kind: string,
     problem: string,

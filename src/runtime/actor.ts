@@ -15,6 +15,7 @@
  * Timers started through the context are owned by the actor incarnation and cleared on restart and stop,
  * so a stopped flow leaves nothing behind and the process can exit by itself.
  */
+import { XrouteError } from '../foundation/xroute-error';
 import { dispatch, spawn, start as startNact, stop as stopNact, Ref, ActorSystemRef } from 'nact';
 import { Backoff } from '../foundation/backoff';
 import { DEFAULT_POLICY, SupervisionPolicy } from './supervision-policy';
@@ -124,25 +125,26 @@ export interface ActorRef<Msg> {
 }
 
 /** A child escalated a failure it could not handle. */
-class ChildFailedError extends Error {
+class ChildFailedError extends XrouteError {
   constructor(
     readonly child: string,
-    override readonly cause: unknown,
+    cause: unknown,
   ) {
-    super(`child ${child} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super(`child ${child} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.name = 'ChildFailedError';
   }
 }
 
 /** A crash count exceeded MaxRetry within WithinSeconds. */
-class TooManyCrashesError extends Error {
+class TooManyCrashesError extends XrouteError {
   constructor(
     readonly actor: string,
     readonly crashes: number,
     readonly withinMs: number,
-    readonly last: unknown,
+    /** The last crash's error. */
+    cause: unknown,
   ) {
-    super(`${actor} crashed ${crashes} times within ${withinMs / 1000}s; last: ${last instanceof Error ? last.message : String(last)}`);
+    super(`${actor} crashed ${crashes} times within ${withinMs / 1000}s; last: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.name = 'TooManyCrashesError';
   }
 }

@@ -13,6 +13,7 @@
  * with EXIT_GAVE_UP so that systemd, Docker or Kubernetes restart it. A component therefore never stays
  * failed for good in a running process: it is either restarted or the process ends.
  */
+import { XrouteError } from '../foundation/xroute-error';
 import { ActorRef, ActorRuntime, describe } from './actor';
 import { Backoff } from '../foundation/backoff';
 import { ChildStatus, ComponentEnv, createBehaviour, ComponentRegistry, ComponentStatus, StatusReporter, StatusSnapshot, UnsettledDeliveries } from './component';
@@ -44,7 +45,7 @@ export const DEFAULT_MAX_WAITING_SENDS = 10_000;
  * send() found the link full and already as many sends waiting as the flow allows. It carries no stack
  * trace: a producer that does not await may cause a million of them, and the place is always send().
  */
-export class QueueFullError extends Error {
+export class QueueFullError extends XrouteError {
   constructor(
     readonly flow: string,
     readonly link: string,
@@ -179,7 +180,7 @@ export interface StopOptions {
   readonly onStop?: OnStop;
 }
 
-export class UnknownComponentError extends Error {
+export class UnknownComponentError extends XrouteError {
   constructor(
     readonly flow: string,
     readonly component: string,
@@ -190,7 +191,7 @@ export class UnknownComponentError extends Error {
   }
 }
 
-export class UnknownLinkError extends Error {
+export class UnknownLinkError extends XrouteError {
   constructor(
     readonly flow: string,
     readonly link: string,

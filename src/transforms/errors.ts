@@ -7,6 +7,7 @@
  *   The engine turns any of them into EXCEPTION (RC -1), see docs/components/message-evaluator.md. Changes a
  *   transform made before failing are kept (no rollback, docs/components/message-evaluator.md).
  */
+import { XrouteError } from '../foundation/xroute-error';
 import { RuleConfigError, ConfigWhere } from '../rules/errors';
 import { TransformProblem } from '../xml/errors';
 
@@ -40,7 +41,7 @@ export function asConfigError<T>(where: ConfigWhere, expected: string, step: () 
 }
 
 /** Why a transform failed for one message; `kind` is the ruleset kind name (e.g. `xcut`). */
-export class TransformError extends Error {
+export class TransformError extends XrouteError {
   constructor(
     readonly kind: string,
     readonly ruleset: string,

@@ -21,7 +21,7 @@ import { readRewritableBodyText } from './body';
 import { JsonInputError, perMessage, TransformConfigError, TransformError } from './errors';
 import { javaHashMapOrder } from './java-hash-order';
 import { JsontMap, JsontValue, readJsontDocument, writeJsont } from './jsont-json';
-import { JsonSyntaxError } from './json-text';
+import { JsonTextSyntaxError } from './json-text';
 import { jsontPath } from './jsont-path';
 import type { CompiledTransform, RulesetMap, TransformCompileContext } from './kind-types';
 import { MessageValue, messageValue } from './message-values';
@@ -89,7 +89,7 @@ function compileJsontFile(file: LoadedFile, ctx: TransformCompileContext): Jsont
   try {
     props = readJsontDocument(file.text);
   } catch (e) {
-    const reason = e instanceof JsonSyntaxError ? e.message : String(e);
+    const reason = e instanceof JsonTextSyntaxError ? e.message : String(e);
     throw problem(`is not a JSONT template file (${reason}); a JSONata expression belongs under JSONataFile`, "a JSON map with name and template, read by the original's JSON parser", e);
   }
   if (!(props instanceof Map)) throw problem('is not a JSON map', 'a JSON map with name and template');

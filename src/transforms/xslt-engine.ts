@@ -18,8 +18,8 @@ import { TextWriter, XmlWriter } from '../xml/xslt-output';
 
 /** Why a stylesheet does not compile, or a transform failed; callers add ruleset and key. */
 export class XsltProblem extends TransformProblem {
-  constructor(reason: string) {
-    super(reason);
+  constructor(reason: string, cause?: unknown) {
+    super(reason, cause);
     this.name = 'XsltProblem';
   }
 }
@@ -35,7 +35,7 @@ export class CompiledStylesheet {
     try {
       return new CompiledStylesheet(path, compileStylesheet(parseXml(text)));
     } catch (e) {
-      if (e instanceof XsltCompileError || e instanceof XmlRejection || e instanceof XPathError) throw new XsltProblem(`stylesheet ${path} does not compile: ${e.message}`);
+      if (e instanceof XsltCompileError || e instanceof XmlRejection || e instanceof XPathError) throw new XsltProblem(`stylesheet ${path} does not compile: ${e.message}`, e);
       throw e;
     }
   }
@@ -55,8 +55,8 @@ export class CompiledStylesheet {
     try {
       applyTemplatesTo([doc], '', rt, undefined);
     } catch (e) {
-      if (e instanceof XsltRuntimeError || e instanceof XPathError) throw new XsltProblem(`transform with ${this.path} failed: ${e.message}`);
-      if (e instanceof RangeError) throw new XsltProblem(`transform with ${this.path} failed: ${e.message} (too deep recursion)`);
+      if (e instanceof XsltRuntimeError || e instanceof XPathError) throw new XsltProblem(`transform with ${this.path} failed: ${e.message}`, e);
+      if (e instanceof RangeError) throw new XsltProblem(`transform with ${this.path} failed: ${e.message} (too deep recursion)`, e);
       throw e;
     }
     if (writer instanceof TextWriter) return writer.out;

@@ -15,6 +15,7 @@
  * at compile time, so an unknown variable or function is a compile error, never a surprise per
  * message.
  */
+import { XrouteError } from '../foundation/xroute-error';
 import { ATTRIBUTE, CDATA, COMMENT, DOCUMENT, ELEMENT, NAMESPACE, PROCESSING_INSTRUCTION, TEXT, XNode, idAttributesOf, namespaceNodes, sortDocumentOrder } from './xml-dom';
 import { Ast, Axis, NodeTest, Step, XPathSyntaxError, parseXPath } from './xpath-parser';
 
@@ -62,7 +63,7 @@ export interface XPathOptions {
 }
 
 /** Why an expression does not compile or cannot be evaluated. */
-export class XPathError extends Error {
+export class XPathError extends XrouteError {
   constructor(reason: string, cause?: unknown) {
     super(reason, cause === undefined ? undefined : { cause });
     this.name = 'XPathError';

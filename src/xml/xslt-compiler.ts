@@ -940,7 +940,7 @@ class StylesheetCompiler {
     try {
       return compileStringXPath(source, this.options(el, scope));
     } catch (e) {
-      if (e instanceof XPathError) throw new XsltCompileError(`the XPath "${source}" in ${describeElement(el)}: ${e.message}`);
+      if (e instanceof XPathError) throw new XsltCompileError(`the XPath "${source}" in ${describeElement(el)}: ${e.message}`, e);
       throw e;
     }
   }
