@@ -14,7 +14,7 @@ export { XQueueStoppedError, PartitionError } from './xqueue/errors';
 export { Flow, UnknownLinkError, UnknownComponentError, QueueFullError, DEFAULT_MAX_WAITING_SENDS } from './runtime/flow';
 export { DEFAULT_DRAIN_TIMEOUT_MS, ON_STOP_MODES } from './runtime/drain';
 export type { OnStop, DrainReport } from './runtime/drain';
-export type { FlowStatus, ComponentView, StopOptions } from './runtime/flow';
+export type { FlowStatus, ComponentView, ComponentStatusView, LinkStatusView, StopOptions } from './runtime/flow';
 export { ComponentRegistry, UnknownComponentClassError } from './runtime/component';
 export type { ComponentStatus, StatusSnapshot } from './runtime/component';
 export { loadTopology, buildTopology } from './config/topology';

@@ -73,7 +73,7 @@ export interface ComponentView {
 }
 
 /** One component as /status, `xroute status` and the metrics see it. */
-interface ComponentStatusView extends StatusSnapshot {
+export interface ComponentStatusView extends StatusSnapshot {
   readonly name: string;
   readonly className: string;
   readonly role: string;
@@ -108,7 +108,7 @@ interface ComponentStatusView extends StatusSnapshot {
   readonly slowTraces?: readonly { readonly traceId: string; readonly ms: number; readonly at: number }[];
 }
 
-interface LinkStatusView extends XQueueStats {
+export interface LinkStatusView extends XQueueStats {
   readonly producers: readonly string[];
   readonly consumerNames: readonly string[];
   /** Messages per second added and removed (done + failed), over 1 s and 1 min. */
