@@ -10,6 +10,9 @@ import { XrouteError } from '../../../src/foundation/xroute-error';
 import { Amqp10ConnectError, Amqp10TlsError, connectFailure } from '../../../src/transports/amqp10-errors';
 import { CompiledXPath, XPathProblem } from '../../../src/transforms/xpath-expression';
 import { XPathError } from '../../../src/xml/xpath-compiler';
+import { ActorRef, ActorRuntime, Behaviour } from '../../../src/runtime/actor';
+import { silentLogger } from '../../../src/logging/logger';
+import { policy, waitFor } from '../runtime/helpers';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -130,5 +133,32 @@ describe('the main wrapping sites', () => {
       thrown = e;
     }
     expect({ problem: thrown instanceof XPathProblem, cause: (thrown as Error).cause instanceof XPathError }).toEqual({ problem: true, cause: true });
+  });
+});
+
+describe('supervision', () => {
+  it("keeps the crash under the child's TooManyCrashesError, and that under the parent's ChildFailedError", async () => {
+    const runtime = new ActorRuntime('errors', silentLogger);
+    const crash = new Error('asked to crash');
+    try {
+      let child: ActorRef<'crash'> | undefined;
+      const parent = runtime.spawn(
+        'flow',
+        (): Behaviour<never> => ({
+          start(ctx) {
+            if (ctx.incarnation === 0) child = ctx.spawn('worker', (): Behaviour<'crash'> => ({ receive() { throw crash; } }), { policy: policy('restart', { maxRetry: 0, withinMs: 10_000 }) });
+          },
+        }),
+        { policy: policy('stop') },
+      );
+      await waitFor(() => child !== undefined, 'the child to start');
+      child!.tell('crash');
+      await waitFor(() => parent.lastError() !== undefined, 'the parent to fail');
+      const failed = parent.lastError() as Error;
+      const exhausted = failed.cause as Error;
+      expect([failed.name, exhausted.name, exhausted.cause]).toEqual(['ChildFailedError', 'TooManyCrashesError', crash]);
+    } finally {
+      await runtime.stop();
+    }
   });
 });
