@@ -1,6 +1,5 @@
 /** Properties every component may carry (docs/topology.md). */
-import { JsonSchema } from './schema-helpers';
-import { boolStr, intStr, str, strMap } from './schema-helpers';
+import { JsonSchema, boolStr, intStr, str, strMap } from './schema-helpers';
 import { secretStr } from './secret-properties';
 
 const SUPERVISION_SCHEMA: JsonSchema = {
