@@ -24,6 +24,46 @@ const anyOf = (folder) => `^(\\.\\./)+(actors/)?${folder}(/|$)`;
 const SRC_MESSAGE =
   'src/ is the lower layer: it never imports actors/. Only the composition root (src/index.ts, src/internal.ts, src/cli/**) wires actors in.';
 
+/** The pattern that keeps src/ below the composition root out of actors/. */
+const SRC_INTO_ACTORS = { regex: '(^|/)actors(/|$)', message: SRC_MESSAGE };
+
+/**
+ * The lower layers of src/ and the src/ folders each may import (docs/architecture.md, "Layers"); the folders
+ * above them may import these freely, and no folder may close a cycle (scripts/check-import-cycles.js).
+ */
+const SRC_LAYERS = {
+  foundation: [],
+  message: ['foundation'],
+  xqueue: ['foundation'],
+  jms: ['foundation'],
+  xml: ['foundation'],
+  logging: ['foundation', 'message'],
+  errors: ['foundation', 'logging'],
+  parking: ['foundation'],
+  tracing: ['foundation', 'message', 'logging'],
+  runtime: ['foundation', 'message', 'xqueue', 'logging', 'errors', 'parking', 'tracing'],
+};
+
+const srcLayerBoundaries = Object.entries(SRC_LAYERS).map(([folder, allowed]) => ({
+  name: `xroute/boundaries/src/${folder}`,
+  files: [`src/${folder}/*.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          SRC_INTO_ACTORS,
+          {
+            // A sibling folder of src/ ('../x/...'); climbing out of src/ is the actors/ pattern's business.
+            regex: `^\\.\\./(?!\\.\\./)${allowed.length === 0 ? '' : `(?!(${allowed.join('|')})(/|$))`}`,
+            message: `src/${folder} may import ${allowed.length === 0 ? 'no other folder' : allowed.map((f) => `src/${f}`).join(', ')} (docs/architecture.md, "Layers").`,
+          },
+        ],
+      },
+    ],
+  },
+}));
+
 /** Rule (b): an actor folder imports another actor folder only through its index.ts. */
 const actorFolderBoundaries = ACTOR_FOLDERS.map((folder) => ({
   name: `xroute/boundaries/actors/${folder}`,
@@ -120,9 +160,10 @@ export default defineConfig(
     files: ['src/**/*.ts'],
     ignores: ['src/index.ts', 'src/internal.ts', 'src/cli/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)actors(/|$)', message: SRC_MESSAGE }] }],
+      'no-restricted-imports': ['error', { patterns: [SRC_INTO_ACTORS] }],
     },
   },
+  ...srcLayerBoundaries,
   ...actorFolderBoundaries,
   {
     name: 'xroute/boundaries/actors-shared',

@@ -23,30 +23,30 @@ import { compileSubstitution, Substitution } from '../../src/rules/substitution'
 import { writeField } from '../../src/rules/message-writer';
 import { isRecord } from '../../src/rules/errors';
 import { parseDisplayMask } from '../../src/logging/display';
-import { closest } from '../../src/config/did-you-mean';
+import { closest } from '../../src/foundation/did-you-mean';
 
-export const NOHIT = 'nohit';
-export const DEFAULT_RC_FIELD = 'ReturnCode';
-export const DEFAULT_MAX_NUMBER_RULE = 512;
+const NOHIT = 'nohit';
+const DEFAULT_RC_FIELD = 'ReturnCode';
+const DEFAULT_MAX_NUMBER_RULE = 512;
 export const DONE_OUTLINK = 0;
 export const FAILURE_OUTLINK = 1;
 export const NOHIT_OUTLINK = 2;
 export const FIRST_COLLECTIBLE = 3;
 
 /** A CollectNode configuration value that cannot be used; `property` is a path such as "Ruleset/0/NextTask/1/Success". */
-export class CollectNodeConfigError extends NodeConfigError {
+class CollectNodeConfigError extends NodeConfigError {
   override readonly name = 'CollectNodeConfigError';
 }
 
 /** Writes FieldName from Template (default `##FieldName##`) passed through Substitution. */
-export interface FieldFormat {
+interface FieldFormat {
   readonly field: string;
   /** The formatted text, written into the message; throws when the template or substitution fails. */
   apply(msg: Message): string;
 }
 
 /** Where a bounced message goes, by return code, and what is done to it on the way. */
-export interface Task {
+interface Task {
   readonly success: number;
   readonly failure: number;
   readonly exception: number;

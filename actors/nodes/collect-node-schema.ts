@@ -4,7 +4,7 @@
  * otherwise route messages somewhere nobody intended.
  */
 import { JsonSchema } from '../../src/runtime/component';
-import { intStr, str, strMap } from '../../src/config/schema-helpers';
+import { intStr, str, strMap } from '../../src/foundation/schema-helpers';
 import { RULESET_KEYS, TASK_KEYS } from './collect-node-config';
 
 const groupList = (description: string): JsonSchema => ({ type: 'array', description });

@@ -23,7 +23,7 @@ import { traceIdOf } from '../../src/runtime/message-trace';
 import { debugEnabled } from '../../src/logging/logger';
 import { ATTR_RULESET, traceRoute, tracingActive } from '../../src/tracing';
 import { OutlinkSender } from './outlink-sender';
-import { rulesetMatcher } from './job-node-config';
+import { rulesetMatcher } from './ruleset-matcher';
 import { COLLECT_NODE_SCHEMA } from './collect-node-schema';
 import {
   CollectNodeSettings,

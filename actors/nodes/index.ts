@@ -3,8 +3,7 @@
  * with its workers and escalation readers. Other actor folders import from here, never from a file
  * of this folder (the lint config enforces it).
  */
-export { jobNodeComponent, queryJobNodeStatus } from './job-node';
-export type { JobNodeMessage, JobNodeStatus, JobSummary } from './job-node';
+export { jobNodeComponent } from './job-node';
 export { collectNodeComponent } from './collect-node';
 export { JOB_EVENT_PROPERTY, isJobQuery } from './job-event-protocol';
-export type { EscalationStatus, EventPriority, JobQuery, QueryOperation } from './job-event-protocol';
+export type { JobQuery, QueryOperation } from './job-event-protocol';

@@ -10,7 +10,7 @@ import { ComponentConfig, ConfigValue } from '../../src/runtime/component';
 import { OutlinkEntries, readOutlinkEntries } from './outlink-entries';
 import { NodeConfigError, rethrowAsNodeError } from './node-config-error';
 import { ConfigReader } from '../support/config-values';
-import { integerSetting } from '../../src/config/schema-helpers';
+import { integerSetting } from '../../src/foundation/schema-helpers';
 import { compileMessageFilter, FILTER_KEYS, MessageFilter } from '../../src/rules/message-filter';
 import { Template } from '../../src/rules/template';
 import { compileSubstitution } from '../../src/rules/substitution';
@@ -20,12 +20,12 @@ import { parseDisplayMask } from '../../src/logging/display';
 import { redactText } from '../../src/logging/redact';
 import { DuplicatePolicy, FailedJobPolicy, GroupSpec, ThresholdProvider, fixedThreshold } from './job-node-scheduler';
 
-export const NOHIT = 'nohit';
-export const DEFAULT_HEARTBEAT_S = 30;
-export const DEFAULT_RC_FIELD = 'ReturnCode';
-export const DEFAULT_MAX_NUMBER_RULE = 512;
-export const DEFAULT_MAX_DISPATCH = 3;
-export const DEFAULT_WAIT_TIME_MS = 50;
+const NOHIT = 'nohit';
+const DEFAULT_HEARTBEAT_S = 30;
+const DEFAULT_RC_FIELD = 'ReturnCode';
+const DEFAULT_MAX_NUMBER_RULE = 512;
+const DEFAULT_MAX_DISPATCH = 3;
+const DEFAULT_WAIT_TIME_MS = 50;
 
 /** The node's integer settings whose schema says a default: the schema (job-node-schema) and the reader's default. */
 export const JOB_NODE_INTEGERS = {
@@ -36,7 +36,7 @@ export const JOB_NODE_INTEGERS = {
 export const JOB_RULESET_INTEGERS = {
   Threshold: integerSetting('the maximum of active jobs as an integer string, default "{default}"', 1),
 };
-export const DEFAULT_SHARED_LEASE_S = 15;
+const DEFAULT_SHARED_LEASE_S = 15;
 /** Outlinks by position (the layout of the original's documentation, docs/components/job-node.md). */
 export const NOTICE_OUTLINK = 0;
 export const BYPASS_OUTLINK = 1;
@@ -70,7 +70,7 @@ export class JobNodeConfigError extends NodeConfigError {
   override readonly name = 'JobNodeConfigError';
 }
 
-export interface JobRuleset {
+interface JobRuleset {
   readonly name: string;
   /** nohit and PreferredOutLink rulesets go straight to the bypass outlink. */
   readonly bypass: boolean;
@@ -286,34 +286,4 @@ function sharedStateSettings(component: string, reader: ConfigReader): SharedSta
   if (!/^rediss?:\/\//.test(url)) throw new JobNodeConfigError(component, 'SharedState', `${JSON.stringify(redactText(url))} is not a Redis URL`, 'redis://host:port/db');
   if (leaseS < 1) throw new JobNodeConfigError(component, 'SharedStateLease', `${leaseS} s is too short`, 'at least 1 second');
   return { url, namespace, leaseMs: leaseS * 1000 };
-}
-
-/**
- * The ruleset matcher: the first ruleset (in definition order, index 0 being nohit) whose filter passes;
- * 0 when none does; `onErrorIndex` (default 0, nohit) when a filter or reading the body throws (`onError` hears why).
- */
-export function rulesetMatcher(
-  rulesets: readonly { readonly name: string; readonly filter: MessageFilter | undefined }[],
-  onError: (ruleset: string, error: unknown) => void,
-  onErrorIndex = 0,
-): (msg: Message) => number {
-  const needsBody = rulesets.some((r) => r.filter?.needsBody === true);
-  return (msg) => {
-    let body: string | undefined;
-    try {
-      body = needsBody ? msg.bodyText() : undefined;
-    } catch (e) {
-      onError('(body)', e);
-      return onErrorIndex;
-    }
-    for (let i = 1; i < rulesets.length; i++) {
-      try {
-        if ((rulesets[i].filter as MessageFilter).matches(msg, body)) return i;
-      } catch (e) {
-        onError(rulesets[i].name, e);
-        return onErrorIndex;
-      }
-    }
-    return 0;
-  };
 }

@@ -63,7 +63,7 @@ export class JobInbox {
 }
 
 /** An active job as handed over: it keeps running on its worker outlink. */
-export interface HandedJob {
+interface HandedJob {
   readonly job: JobView<Request>;
   readonly ruleset: string;
   readonly workerLink: string;

@@ -21,7 +21,8 @@
  * pass, the original's bug; docs/components/job-node.md); a finishing job or a freed worker dispatches at once (docs/components/job-node.md); heartbeat and
  * TimeToLive run on per-job timers (docs/components/job-node.md); a worker failure is redispatched or reported, never lost.
  */
-import { ArrivalBlockPool, ArrivalQueue, Deque, MinHeap, RankSet } from './job-node-structures';
+import { ArrivalBlockPool, ArrivalQueue, MinHeap, RankSet } from './job-node-structures';
+import { Deque } from './deque';
 import type { Clock } from '../../src/runtime/clock';
 
 export type DuplicatePolicy = 'defer' | 'drop';
@@ -57,12 +58,12 @@ export interface GroupSpec {
 }
 
 /** One-shot timers. The component adapts its actor context's timers; tests use a virtual clock. */
-export interface Timers {
+interface Timers {
   set(fn: () => void, ms: number): unknown;
   clear(token: unknown): void;
 }
 
-export type JobState = 'pending' | 'deferred' | 'active' | 'ended';
+type JobState = 'pending' | 'deferred' | 'active' | 'ended';
 export type JobEnd = 'completed' | 'failed' | 'expired';
 
 export interface JobView<P> {
@@ -129,7 +130,7 @@ export interface SchedulerOptions<P> {
 
 export type WorkerState = 'free' | 'busy' | 'draining' | 'blocked';
 
-export interface GroupSnapshot {
+interface GroupSnapshot {
   readonly name: string;
   readonly bypass: boolean;
   readonly priority: number;

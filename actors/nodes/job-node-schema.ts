@@ -5,8 +5,8 @@
  * `KeyTemplat`, which quietly turns deduplication off, so a misspelt key must stop the load.
  */
 import { ComponentConfig, ConfigIssue, JsonSchema } from '../../src/runtime/component';
-import { enumStr, intStr, integerSchemas, str, strMap } from '../../src/config/schema-helpers';
-import { closest } from '../../src/config/did-you-mean';
+import { enumStr, intStr, integerSchemas, str, strMap } from '../../src/foundation/schema-helpers';
+import { closest } from '../../src/foundation/did-you-mean';
 import { isRecord } from '../../src/rules/errors';
 import { settingsIssues } from '../../src/config/config-issues';
 import { DUPLICATE_POLICIES, FAILED_JOB_POLICIES, JOB_NODE_INTEGERS, JOB_RULESET_INTEGERS, RULESET_KEYS, parseJobNodeSettings } from './job-node-config';

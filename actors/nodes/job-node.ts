@@ -41,7 +41,8 @@ import { displayFields, displayMessage } from '../../src/logging/display';
 import { describe as describeError } from '../../src/runtime/actor';
 import { OutlinkSender, tryReserveCell } from './outlink-sender';
 import { JobScheduler, JobView, SchedulerEvent, SchedulerPort, WorkerState } from './job-node-scheduler';
-import { BYPASS_OUTLINK, FIRST_WORKER_OUTLINK, JobNodeSettings, NOTICE_OUTLINK, parseJobNodeSettings, rulesetMatcher } from './job-node-config';
+import { BYPASS_OUTLINK, FIRST_WORKER_OUTLINK, JobNodeSettings, NOTICE_OUTLINK, parseJobNodeSettings } from './job-node-config';
+import { rulesetMatcher } from './ruleset-matcher';
 import { JobIdentity, NoticeDetails, jobName, noticeEvent, queryEvent, queryResultEvent } from './job-node-events';
 import { EventPriority, JOB_EVENT_PROPERTY, QueryOperation } from './job-event-protocol';
 import { JOB_NODE_SCHEMA, unknownRulesetKeys } from './job-node-schema';
@@ -55,7 +56,7 @@ import { debugEnabled } from '../../src/logging/logger';
 import { traceJobEnd, traceJobStart, tracingActive } from '../../src/tracing';
 
 /** One job as a status query shows it. */
-export interface JobSummary {
+interface JobSummary {
   readonly id: number;
   readonly ruleset: string;
   readonly name: string;

@@ -1,4 +1,4 @@
-import { ConfigValueError } from '../../src/config/config-value-error';
+import { ConfigValueError } from '../../src/errors/config-value-error';
 import { RuleConfigError } from '../../src/rules/errors';
 import { ComponentConfigError } from '../support/config-values';
 

@@ -12,7 +12,7 @@ import { Message } from '../../src/message/message';
 import { DoneCallback, XQueue } from '../../src/xqueue/xqueue';
 import { Partition } from '../../src/xqueue/partition';
 import { ReserveAbortedError, XQueueStoppedError } from '../../src/xqueue/errors';
-import { Deque } from './job-node-structures';
+import { Deque } from './deque';
 
 interface Pending<K> {
   readonly key: K;

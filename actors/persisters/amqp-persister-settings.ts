@@ -1,7 +1,7 @@
 /**
  * AmqpPersister configuration: the JSON schema of its own properties and the typed settings.
  */
-import { ANY_INTEGER_PATTERN, intStr, integerSchemas, integerSetting } from '../../src/config/schema-helpers';
+import { ANY_INTEGER_PATTERN, intStr, integerSchemas, integerSetting } from '../../src/foundation/schema-helpers';
 import { ComponentConfig, JsonSchema } from '../../src/runtime/component';
 import { parseDisplayMask } from '../../src/logging/display';
 import { Message } from '../../src/message/message';
@@ -12,7 +12,7 @@ import { AmqpConnectionSettings } from '../../src/transports/amqp091-connection'
 import { ReconnectSettings, connectionSchemaProperties, readConnectionSettings, readExchangeSettings, readReconnectSettings, reconnectSchemaProperties, topologySchemaProperties } from '../support/amqp091-config';
 
 /** What happens to a message the broker could not take: it stays in the input XQueue until this decides. */
-export const PUBLISH_FAILURE_POLICIES = ['fail', 'retry', 'drop'] as const;
+const PUBLISH_FAILURE_POLICIES = ['fail', 'retry', 'drop'] as const;
 export type PublishFailurePolicy = (typeof PUBLISH_FAILURE_POLICIES)[number];
 
 export interface AmqpPersisterSettings {
@@ -33,7 +33,7 @@ export interface AmqpPersisterSettings {
 }
 
 /** AmqpPersister's own integer settings: their schema and the reader's defaults and ranges. */
-export const AMQP_PERSISTER_INTEGERS = {
+const AMQP_PERSISTER_INTEGERS = {
   MaxInFlight: integerSetting('publishes awaiting a broker confirm at once', 256, { min: 1, pattern: ANY_INTEGER_PATTERN }),
   RetryDelay: integerSetting('ms before a retried publish', 1000, { min: 0, pattern: ANY_INTEGER_PATTERN }),
 };

@@ -21,7 +21,7 @@ import { Message } from '../../src/message/message';
 import { Taken } from '../../src/xqueue/xqueue';
 import { messageToAmqp } from '../../src/transports/amqp091-mapping';
 import { tracePublish, tracePublished, tracingActive, withTraceHeaders } from '../../src/tracing';
-import { settleWithin } from '../../src/transports/amqp091-connection';
+import { isBrokerNack, settleWithin } from '../../src/transports/amqp091-connection';
 import { AmqpSessionBase, openAmqpSession } from '../../src/transports/amqp091-session';
 import { declareExchange, declareQueue } from '../../src/transports/amqp091-topology';
 import { AMQP_PERSISTER_SCHEMA, AmqpPersisterSettings, PublishFailurePolicy, readPersisterSettings } from './amqp-persister-settings';
@@ -47,7 +47,7 @@ const CLOSE_TIMEOUT_MS = 2000;
  * The actor: reads its settings and hands the AMQP 0-9-1 side (confirm channel, publish, basic.return and
  * confirms) to the shared ReconnectingSender, which owns reconnection, re-publishing and removal.
  */
-export class AmqpPersister implements Behaviour<never> {
+class AmqpPersister implements Behaviour<never> {
   private ctx!: ActorContext<never>;
   private consumer?: QueueConsumer;
   private sender?: ReconnectingSender<Session, Taken<Message>>;
@@ -169,8 +169,8 @@ export class AmqpPersister implements Behaviour<never> {
   private confirmed(p: Publish, err: unknown): void {
     if (p.settled) return; // the channel died first: it is being published again
     // amqplib fails every pending confirm with 'channel closed' just before the close event; lost() then
-    // publishes those again. Only 'message nacked' is the broker's basic.nack.
-    if (err instanceof Error && err.message !== 'message nacked') return;
+    // publishes those again. Only a nack (isBrokerNack) settles it here.
+    if (err instanceof Error && !isBrokerNack(err)) return;
     p.settled = true;
     p.session.inFlight.delete(p);
     if (err !== null && err !== undefined) this.failed(p.taken, this.s.nackPolicy, 'nacked by the broker');

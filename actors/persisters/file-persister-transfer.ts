@@ -3,12 +3,13 @@
  * or POST over http(s). Errors are classified: a PermanentTransferError (missing file, HTTP 4xx) fails
  * the message at once; anything else (connection refused, timeout, HTTP 5xx) is worth retrying.
  */
+import { XrouteError } from '../../src/foundation/xroute-error';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
 
-export class PermanentTransferError extends Error {
+export class PermanentTransferError extends XrouteError {
   constructor(
     readonly target: string,
     readonly reason: string,
@@ -18,7 +19,7 @@ export class PermanentTransferError extends Error {
   }
 }
 
-export class HttpStatusError extends Error {
+class HttpStatusError extends XrouteError {
   constructor(
     readonly url: string,
     readonly status: number,
@@ -47,7 +48,7 @@ export async function writeLocal(file: string, data: Buffer): Promise<void> {
 }
 
 /** A response larger than the configured MaxSize: retrying would fetch the same, so the message fails. */
-export class TransferTooLargeError extends PermanentTransferError {
+class TransferTooLargeError extends PermanentTransferError {
   constructor(
     target: string,
     readonly maxBytes: number,

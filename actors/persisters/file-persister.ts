@@ -13,9 +13,9 @@
 import path from 'node:path';
 import { ActorContext, Behaviour, QueueConsumer } from '../../src/runtime/actor';
 import { ComponentConfig, ComponentDefinition, ComponentEnv, JsonSchema, inputOf } from '../../src/runtime/component';
-import { Backoff } from '../../src/runtime/backoff';
+import { Backoff } from '../../src/foundation/backoff';
 import { describe } from '../../src/runtime/actor';
-import { intStr, integerSchemas, integerSetting, str, strMap } from '../../src/config/schema-helpers';
+import { intStr, integerSchemas, integerSetting, str, strMap } from '../../src/foundation/schema-helpers';
 import { Template } from '../../src/rules/template';
 import { displayMessage, parseDisplayMask } from '../../src/logging/display';
 import { tracePublish, tracePublished, tracingActive } from '../../src/tracing';
@@ -25,9 +25,9 @@ import { filePathOf, parseAddress } from '../support/address';
 import { ComponentConfigError, ConfigReader } from '../support/config-values';
 import { PermanentTransferError, httpTransfer, readLocal, writeLocal } from './file-persister-transfer';
 
-export const FILE_PERSISTER_OPERATIONS = ['download', 'store'] as const;
+const FILE_PERSISTER_OPERATIONS = ['download', 'store'] as const;
 
-export const FILE_RC = { SUCCESS: 0, FAILURE: 1, STARTED: 2, TRANSFER: 16 } as const;
+const FILE_RC = { SUCCESS: 0, FAILURE: 1, STARTED: 2, TRANSFER: 16 } as const;
 
 export interface FilePersisterSettings {
   readonly operation: (typeof FILE_PERSISTER_OPERATIONS)[number];
@@ -60,7 +60,7 @@ const FILE_PERSISTER_INTEGERS = {
   MaxSize: integerSetting('bytes an HTTP response may have', DEFAULT_MAX_SIZE, { min: 1 }),
 };
 
-export const FILE_PERSISTER_SCHEMA: JsonSchema = {
+const FILE_PERSISTER_SCHEMA: JsonSchema = {
   type: 'object',
   properties: {
     FieldName: str('the message property naming the remote path'),
@@ -77,7 +77,7 @@ export const FILE_PERSISTER_SCHEMA: JsonSchema = {
   },
 };
 
-export function readFilePersisterSettings(component: string, config: ComponentConfig, baseDir: string): FilePersisterSettings {
+function readFilePersisterSettings(component: string, config: ComponentConfig, baseDir: string): FilePersisterSettings {
   const c = new ConfigReader(component, config);
   const operation = c.oneOf('Operation', FILE_PERSISTER_OPERATIONS, 'download');
   const uri = c.required('URI');

@@ -29,7 +29,7 @@ import { ReconnectingSender, SendResult, SenderSession, SenderTransport } from '
 import { displayMessage } from '../../src/logging/display';
 import { Message } from '../../src/message/message';
 import { Taken } from '../../src/xqueue/xqueue';
-import { Amqp10Connection, endpointLabel } from '../../src/transports/amqp10-connection';
+import { Amqp10Connection, deliveryRejection, endpointLabel, sessionHasRoom } from '../../src/transports/amqp10-connection';
 import { chooseDialect, Dialect, TargetPlan } from '../../src/transports/amqp10-dialect';
 import { isFatalAmqp10Error } from '../../src/transports/amqp10-errors';
 import { messageToAmqp } from '../../src/transports/amqp10-mapping';
@@ -62,7 +62,7 @@ const reported = new WeakSet<ComponentEnv>();
  * The actor: reads its settings, keeps the duplicate guard and MaxIdleTime, and hands the AMQP 1.0 side
  * (link, send, settlements) to the shared ReconnectingSender, which owns reconnection, re-sending and removal.
  */
-export class JmsSender implements Behaviour<never> {
+class JmsSender implements Behaviour<never> {
   private ctx!: ActorContext<never>;
   private consumer?: QueueConsumer;
   private sender!: ReconnectingSender<Session, Send>;
@@ -140,7 +140,7 @@ export class JmsSender implements Behaviour<never> {
       attach: (session) => this.attach(session),
       // rhea drops a send on a dead connection silently: only an open one gets anything; and its session
       // buffer is bounded ('sendable' or a settlement calls flush again).
-      ready: (session) => session.conn.isOpen() && session.sender.is_open() && hasRoom(session.sender),
+      ready: (session) => session.conn.isOpen() && session.sender.is_open() && sessionHasRoom(session.sender),
       send: (session, send) => this.send(session, send),
       unconfirmed: (session) => session.pending.size,
       takeUnconfirmed: (session) => {
@@ -274,7 +274,7 @@ export class JmsSender implements Behaviour<never> {
     if (!send) return;
     session.pending.delete(delivery);
     send.refusals++;
-    const error = (delivery as unknown as { remote_state?: { error?: { condition?: string; description?: string } } }).remote_state?.error;
+    const error = deliveryRejection(delivery);
     const meta = { component: this.env.name, messageId: send.taken.item.headers.JMSMessageID, address: session.plan.address, refusals: send.refusals, condition: error?.condition, reason: error?.description };
     this.env.status.count(how);
     if (send.refusals > this.s.sendRetries) {
@@ -288,12 +288,6 @@ export class JmsSender implements Behaviour<never> {
     this.env.logger.warn(`message ${how} by the broker; sending it again in ${this.s.retryDelayMs} ms`, meta);
     this.sender.retryLater(send, this.s.retryDelayMs);
   }
-}
-
-/** rhea's session keeps a bounded buffer of outgoing deliveries; a send beyond it would throw. */
-function hasRoom(sender: Sender): boolean {
-  const outgoing = (sender as unknown as { session?: { outgoing?: { available(): boolean } } }).session?.outgoing;
-  return outgoing === undefined || outgoing.available();
 }
 
 

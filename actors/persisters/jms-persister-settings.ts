@@ -2,7 +2,7 @@
  * Configuration of the JMS senders over AMQP 1.0 (docs/components/jms-queues.md: JMSPersister `put` to QueueName,
  * JMSPublisher `pub` to TopicName): the JSON schema of their own properties and the typed settings.
  */
-import { ANY_INTEGER_PATTERN, intStr, integerSchemas, integerSetting } from '../../src/config/schema-helpers';
+import { ANY_INTEGER_PATTERN, intStr, integerSchemas, integerSetting } from '../../src/foundation/schema-helpers';
 import { ComponentConfig, JsonSchema } from '../../src/runtime/component';
 import { parseDisplayMask } from '../../src/logging/display';
 import { DestinationKind } from '../../src/transports/amqp10-endpoint';
@@ -22,7 +22,7 @@ export const JMS_PUBLISHER_KIND: JmsSenderKind = { className: 'JMSPublisher', op
 const MAX_IN_FLIGHT_LIMIT = 1024;
 
 /** The senders' integer settings with a default: their schema and the reader's defaults and ranges. */
-export const JMS_SENDER_INTEGERS = {
+const JMS_SENDER_INTEGERS = {
   TextMode: integerSetting('{default} (default): a text body goes as an AMQP string (JMS TextMessage); 0: as a data section (BytesMessage)', 1, { min: 0, pattern: ANY_INTEGER_PATTERN }),
   MaxInFlight: integerSetting(`sends awaiting the broker's settlement at once (default {default}, at most ${MAX_IN_FLIGHT_LIMIT})`, 256, { min: 1, max: MAX_IN_FLIGHT_LIMIT, pattern: ANY_INTEGER_PATTERN }),
   SendRetries: integerSetting('times a message the broker rejected or released is sent again before it is removed with outcome failed', 2, { min: 0, pattern: ANY_INTEGER_PATTERN }),

@@ -7,6 +7,7 @@
  * message cannot inject shell syntax or extra arguments. With `Shell: "true"` the whole rendered Script is
  * run by /bin/sh -c, values unquoted: the operator's explicit choice (documented).
  */
+import { XrouteError } from '../../src/foundation/xroute-error';
 import { Message } from '../../src/message/message';
 import { Template } from '../../src/rules/template';
 import { ConfigValue } from '../../src/runtime/component';
@@ -18,7 +19,7 @@ export interface CommandLine {
 }
 
 /** The program name rendered empty for this request. */
-export class EmptyCommandError extends Error {
+class EmptyCommandError extends XrouteError {
   constructor(
     readonly component: string,
     readonly script: string,

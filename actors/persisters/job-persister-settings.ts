@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { ComponentConfig, JsonSchema } from '../../src/runtime/component';
-import { boolStr, integerSchemas, integerSetting, str, strMap, strOrList } from '../../src/config/schema-helpers';
+import { boolStr, integerSchemas, integerSetting, str, strMap, strOrList } from '../../src/foundation/schema-helpers';
 import { parseDisplayMask } from '../../src/logging/display';
 import { Template } from '../../src/rules/template';
 import { ComponentConfigError, ConfigReader, perl5Setting } from '../support/config-values';
@@ -14,8 +14,8 @@ import { JobCommand, compileJobCommand } from './job-persister-command';
 
 export const JOB_PERSISTER_OPERATIONS = ['execute'] as const;
 
-export const DEFAULT_MAX_OUTPUT = 65_536;
-export const DEFAULT_KILL_GRACE_MS = 2_000;
+const DEFAULT_MAX_OUTPUT = 65_536;
+const DEFAULT_KILL_GRACE_MS = 2_000;
 
 export interface JobPersisterSettings {
   readonly command: JobCommand;

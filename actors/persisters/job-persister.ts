@@ -36,7 +36,7 @@ import { JOB_PERSISTER_OPERATIONS, JOB_PERSISTER_SCHEMA, JobPersisterSettings, r
 type Request = Taken<Message>;
 
 /** Status values set on query and abort events (as the original JobPersister's). */
-export type JobEventStatus = 'RUNNING' | 'ABORTED' | 'NOTFOUND';
+type JobEventStatus = 'RUNNING' | 'ABORTED' | 'NOTFOUND';
 
 interface RunningJob {
   readonly request: Request;

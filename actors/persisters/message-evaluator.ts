@@ -6,7 +6,7 @@
  */
 import { ComponentConfig, ComponentDefinition, inputOf } from '../../src/runtime/component';
 import { displayMessage } from '../../src/logging/display';
-import { intStr, str } from '../../src/config/schema-helpers';
+import { intStr, str } from '../../src/foundation/schema-helpers';
 import { debugEnabled, Logger } from '../../src/logging/logger';
 import { Message } from '../../src/message/message';
 import { EvaluatorLogger, MessageEvaluatorEngine } from '../../src/evaluator';

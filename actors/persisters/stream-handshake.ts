@@ -15,6 +15,7 @@
  * retries with back-off (status RETRYING with the reason), as the original retried socketConnect.
  * CloseRequest lines are written before the persister closes a connection itself (closeLines below).
  */
+import { XrouteError } from '../../src/foundation/xroute-error';
 import net from 'node:net';
 import { formatCollectible, parseCollectible } from './event-text';
 
@@ -22,12 +23,13 @@ export type HandshakeSpec =
   | { readonly kind: 'lines'; readonly greeting: boolean; readonly lines: readonly string[]; readonly pattern: RegExp; readonly errorResponses: readonly string[] }
   | { readonly kind: 'event'; readonly greeting: boolean; readonly attributes: ReadonlyMap<string, string>; readonly pattern: RegExp };
 
-export class HandshakeError extends Error {
+export class HandshakeError extends XrouteError {
   constructor(
     readonly step: string,
     readonly reason: string,
+    cause?: unknown,
   ) {
-    super(`login ${step}: ${reason}`);
+    super(`login ${step}: ${reason}`, cause === undefined ? undefined : { cause });
     this.name = 'HandshakeError';
   }
 }
@@ -49,7 +51,7 @@ function readUntil(socket: net.Socket, pattern: RegExp, deadline: number, step: 
       if (pattern.test(text)) done();
     };
     const onEnd = () => done(new HandshakeError(step, `the server closed the connection${text ? ` after ${JSON.stringify(text)}` : ''}`));
-    const onError = (err: Error) => done(new HandshakeError(step, err.message));
+    const onError = (err: Error) => done(new HandshakeError(step, err.message, err));
     const timer = setTimeout(() => done(new HandshakeError(step, `no answer matching Pattern within SOTimeout${text ? ` (got ${JSON.stringify(text)})` : ''}`)), Math.max(0, deadline - Date.now()));
     socket.on('data', onData);
     socket.once('end', onEnd);

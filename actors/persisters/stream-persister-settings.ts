@@ -7,8 +7,8 @@
  * the handshake's answers.
  */
 import { ComponentConfig, JsonSchema } from '../../src/runtime/component';
-import { boolStr, intStr, integerSchemas, integerSetting, str, strMap } from '../../src/config/schema-helpers';
-import { secretStr } from '../../src/config/secret-properties';
+import { boolStr, intStr, integerSchemas, integerSetting, str, strMap } from '../../src/foundation/schema-helpers';
+import { secretStr } from '../../src/foundation/secret-properties';
 import { Template } from '../../src/rules/template';
 import { parseDisplayMask } from '../../src/logging/display';
 import { ConfigReader, ComponentConfigError, perl5Setting } from '../support/config-values';
@@ -18,7 +18,7 @@ import { ParserSpec, readParserSpec } from './stream-reply-parser';
 import { HandshakeSpec } from './stream-handshake';
 
 export const STREAM_PERSISTER_OPERATIONS = ['request', 'write'] as const;
-export type StreamPersisterOperation = (typeof STREAM_PERSISTER_OPERATIONS)[number];
+type StreamPersisterOperation = (typeof STREAM_PERSISTER_OPERATIONS)[number];
 
 /** RCField value of a request that got no reply in time (docs/components/stream-and-file.md). */
 export const RC_TIMEOUT = 256;

@@ -32,6 +32,7 @@
  * connection is closed (CloseRequest first) and opened again. MaxIdleTime with nothing pending closes the
  * connection (status DISABLED) until the next message. Connection loss is handled by the shared Reconnector.
  */
+import { XrouteError } from '../../src/foundation/xroute-error';
 import fs from 'node:fs';
 import { ActorContext, Behaviour, QueueConsumer, TimerHandle } from '../../src/runtime/actor';
 import { ComponentDefinition, ComponentEnv, inputOf } from '../../src/runtime/component';
@@ -49,9 +50,7 @@ import { PendingRequest, PendingRequests, pendingRequest } from './stream-pendin
 import { RC_PARSE_ERROR, ReplyHandler, ReplyOutcome } from './stream-reply';
 import { RC_OUTPUT_CLOSED, RC_TIMEOUT, STREAM_PERSISTER_OPERATIONS, STREAM_PERSISTER_SCHEMA, StreamPersisterSettings, readStreamPersisterSettings } from './stream-persister-settings';
 
-export { PARSE_ERROR_PROPERTY, RC_PARSE_ERROR } from './stream-reply';
-
-export class ReplyTimeoutError extends Error {
+class ReplyTimeoutError extends XrouteError {
   constructor(
     readonly component: string,
     readonly waitedMs: number,

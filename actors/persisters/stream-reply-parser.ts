@@ -12,6 +12,7 @@
  *    with the same loader as the MessageEvaluator's plugins. Its factory gets ParserArgument (null when
  *    absent) and returns an object with `parse(replyText, msg)`; throwing from it is a parse error.
  */
+import { XrouteError } from '../../src/foundation/xroute-error';
 import { Message } from '../../src/message/message';
 import { PluginLoadError, createPluginInstance, resolvePluginModule } from '../../src/runtime/plugin-module';
 import { ComponentConfigError, perl5Setting } from '../support/config-values';
@@ -28,17 +29,18 @@ export interface ParserSpec {
 }
 
 /** A reply the parser could not read; the persister turns it into RCField -1 with the reason. */
-export class ReplyParseError extends Error {
+export class ReplyParseError extends XrouteError {
   constructor(
     readonly parser: string,
     readonly reason: string,
+    cause?: unknown,
   ) {
-    super(`${parser}: ${reason}`);
+    super(`${parser}: ${reason}`, cause === undefined ? undefined : { cause });
     this.name = 'ReplyParseError';
   }
 }
 
-export const EVENT_PARSER_CLASS = 'org.qbroker.event.EventParser';
+const EVENT_PARSER_CLASS = 'org.qbroker.event.EventParser';
 const EVENT_PARSER_NAMES = new Set([EVENT_PARSER_CLASS, 'event.EventParser']);
 
 const PRIORITY_NAMES = new Set(['EMERG', 'ALERT', 'CRIT', 'ERR', 'WARNING', 'NOTICE', 'INFO', 'DEBUG', 'TRACE', 'NONE']);
@@ -123,7 +125,7 @@ class PluginReplyParser implements ReplyParser {
     try {
       this.target.parse(replyText, msg);
     } catch (e) {
-      throw e instanceof ReplyParseError ? e : new ReplyParseError(this.className, e instanceof Error ? e.message : String(e));
+      throw e instanceof ReplyParseError ? e : new ReplyParseError(this.className, e instanceof Error ? e.message : String(e), e);
     }
   }
 }

@@ -5,7 +5,7 @@
  * ("org.qbroker.persister.StreamReceiver") all name the same entry (docs/components/pools.md). Defaults come only from
  * these configured entries: a request never becomes the defaults of later requests (docs/components/pools.md).
  */
-import { integerAtLeast } from '../../src/config/integer-text';
+import { integerAtLeast } from '../../src/foundation/integer-text';
 import { AnyComponentDefinition, ComponentRegistry, ConfigValue } from '../../src/runtime/component';
 import { Logger } from '../../src/logging/logger';
 import { ComponentConfigError } from '../support/config-values';

@@ -5,8 +5,3 @@
  */
 export { PERSISTER_POOL } from './persister-pool';
 export { RECEIVER_POOL } from './receiver-pool';
-export { PoolClient } from './pool-client';
-export type { PoolRequest, PoolClientOptions } from './pool-client';
-export { PoolHandle } from './pool-handle';
-export type { HandleState, HandleStatus } from './pool-handle';
-export { PoolRequestError } from './pool-request';

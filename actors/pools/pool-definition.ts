@@ -2,7 +2,7 @@
 import { ComponentConfig, ComponentDefinition, ComponentRegistry, ConfigIssue, ConfigValue, JsonSchema } from '../../src/runtime/component';
 import { validateComponentConfig } from '../../src/config/validate-component';
 import { findImplementation } from './default-properties';
-import { intStr, str, strMap } from '../../src/config/schema-helpers';
+import { intStr, str, strMap } from '../../src/foundation/schema-helpers';
 import { Template } from '../../src/rules/template';
 import { ConfigReader } from '../support/config-values';
 import { settingsIssues } from '../../src/config/config-issues';

@@ -3,6 +3,7 @@
  * task map, the URIField property, the pool's Template, or the body), and the split of the URI into the
  * address and the add-on properties (`&URI=&` separator or query string).
  */
+import { XrouteError } from '../../src/foundation/xroute-error';
 import { Message } from '../../src/message/message';
 import { ConfigValue } from '../../src/runtime/component';
 import { Template } from '../../src/rules/template';
@@ -55,7 +56,7 @@ export class TaskMap {
 }
 
 /** Thrown for a request the pool cannot serve; carries the return code and the reason given back. */
-export class PoolRequestError extends Error {
+export class PoolRequestError extends XrouteError {
   constructor(
     readonly rc: PoolReturnCode,
     readonly reason: string,

@@ -6,11 +6,11 @@
  */
 import { Address, filePathOf } from '../support/address';
 import { POOL_RC, PoolProperties, PoolRequestError } from './pool-request';
-import { NameTable } from '../../src/config/name-table';
+import { NameTable } from '../../src/foundation/name-table';
 
 export type PoolKind = 'persister' | 'receiver';
 
-export const SUPPORTED_SCHEMES: Readonly<Record<PoolKind, readonly string[]>> = {
+const SUPPORTED_SCHEMES: Readonly<Record<PoolKind, readonly string[]>> = {
   persister: ['tcp', 'file', 'http', 'https', 'amqp', 'amqps'],
   receiver: ['tcp', 'file', 'amqp', 'amqps'],
 };

@@ -2,7 +2,7 @@
  * AmqpReceiver configuration: the JSON schema of its own properties and the typed settings the behaviour
  * runs on. Every scalar is a string, as in the original; errors name the component and property.
  */
-import { ANY_INTEGER_PATTERN, intStr, integerSchemas, integerSetting } from '../../src/config/schema-helpers';
+import { ANY_INTEGER_PATTERN, intStr, integerSchemas, integerSetting } from '../../src/foundation/schema-helpers';
 import { ComponentConfig, JsonSchema } from '../../src/runtime/component';
 import { parseDisplayMask } from '../../src/logging/display';
 import { Partition } from '../../src/xqueue/partition';
@@ -11,17 +11,17 @@ import { SourceTopology } from '../../src/transports/amqp091-topology';
 import { AmqpConnectionSettings } from '../../src/transports/amqp091-connection';
 import { ReconnectSettings, connectionSchemaProperties, optionalInt, readConnectionSettings, readReconnectSettings, readSourceTopology, reconnectSchemaProperties, topologySchemaProperties } from '../support/amqp091-config';
 import { Stamper, compileStringProperties } from '../../src/transports/string-property';
-import { BackoffOptions } from '../../src/runtime/backoff';
+import { BackoffOptions } from '../../src/foundation/backoff';
 import { readRedeliveryDelay } from '../support/redelivery-config';
-import { defaultParkingQueue } from '../../src/transports/parked-origin';
+import { defaultParkingQueue } from '../../src/parking/parked-origin';
 
 /** What happens to a delivery whose downstream processing failed (XQueue outcome 'failed'), XAMode 1. */
-export const FAILURE_POLICIES = ['requeue', 'dead-letter', 'requeue-once'] as const;
-export type FailurePolicy = (typeof FAILURE_POLICIES)[number];
+const FAILURE_POLICIES = ['requeue', 'dead-letter', 'requeue-once'] as const;
+type FailurePolicy = (typeof FAILURE_POLICIES)[number];
 
 
 /** How a failed delivery is attempted again (XAMode 1), and where it goes when it is given up on. */
-export interface RedeliverySettings {
+interface RedeliverySettings {
   /** Delay before each further attempt of the same message. */
   readonly backoff: BackoffOptions;
   /** Attempts in all (first included) before the message is dead-lettered; 0 = no limit. */
@@ -62,7 +62,7 @@ export interface AmqpReceiverSettings {
 }
 
 /** AmqpReceiver's own integer settings: their schema and the reader's defaults and ranges. */
-export const AMQP_RECEIVER_INTEGERS = {
+const AMQP_RECEIVER_INTEGERS = {
   XAMode: integerSetting('bit 1 set (default {default}): ack after downstream work; 0: ack once in the XQueue', 1, { min: 0 }),
   TextMode: integerSetting('{default} (default): text body (UTF-8); 0: bytes body', 1, { min: 0, max: 1, pattern: '^\\s*[01]\\s*$' }),
   MaxAttempts: integerSetting('attempts of a failing message before it is dead-lettered (FailurePolicy requeue); {default} (default) = no limit', 0, { min: 0, pattern: ANY_INTEGER_PATTERN }),

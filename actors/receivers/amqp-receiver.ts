@@ -24,6 +24,7 @@
  * finished what it took, or the deadline; stop() then closes the channel (its close-ok follows the acks) and the
  * connection.
  */
+import { XrouteError } from '../../src/foundation/xroute-error';
 import type { Channel, ConfirmChannel, ConsumeMessage, Message as AmqpMessage } from 'amqplib';
 import { ActorContext, Behaviour, StopReason } from '../../src/runtime/actor';
 import { DrainReport, DrainRequest, untilDoneOrDeadline } from '../../src/runtime/drain';
@@ -32,7 +33,7 @@ import { ComponentDefinition, ComponentEnv, outputOf } from '../../src/runtime/c
 import { Reconnector } from '../../src/runtime/reconnector';
 import { amqpReconnector, reportSessionLost } from '../support/amqp091-config';
 import { AckTracker } from '../../src/transports/ack-tracker';
-import { Backoff } from '../../src/runtime/backoff';
+import { Backoff } from '../../src/foundation/backoff';
 import { FailureSummary } from '../../src/logging/failure-summary';
 import { displayMessage } from '../../src/logging/display';
 import { debugEnabled } from '../../src/logging/logger';
@@ -40,12 +41,12 @@ import { Message } from '../../src/message/message';
 import { Outcome, XQueue } from '../../src/xqueue/xqueue';
 import { XQueueStoppedError } from '../../src/xqueue/errors';
 import { messageFromAmqp } from '../../src/transports/amqp091-mapping';
-import { amqpStep, describeAddress, openAmqpConnection, settleWithin } from '../../src/transports/amqp091-connection';
+import { amqpStep, describeAddress, isBrokerNack, openAmqpConnection, settleWithin } from '../../src/transports/amqp091-connection';
 import { RabbitParkedStore, republishOptions } from '../../src/transports/parked-rabbitmq';
 import { traceDelivery, traceSettled, tracingActive } from '../../src/tracing';
 import { AmqpSessionBase, flushSettlement, openAmqpSession, scheduleSettlement } from '../../src/transports/amqp091-session';
 import { checkExchange, declareSource } from '../../src/transports/amqp091-topology';
-import { PARKED_HEADERS } from '../../src/transports/parked-origin';
+import { PARKED_HEADERS } from '../../src/parking/parked-origin';
 import { randomUUID } from 'crypto';
 import { AMQP_RECEIVER_SCHEMA, AmqpReceiverSettings, readReceiverSettings } from './amqp-receiver-settings';
 
@@ -87,7 +88,7 @@ interface GiveUpTarget {
 const PARKED_COUNT_MS = 2000;
 
 /** The broker cancelled our consumer (e.g. the queue was deleted). */
-export class ConsumerCancelledError extends Error {
+class ConsumerCancelledError extends XrouteError {
   constructor(
     readonly component: string,
     readonly queue: string,
@@ -101,7 +102,7 @@ export class ConsumerCancelledError extends Error {
 const STOP_DRAIN_MS = 2000;
 const CLOSE_TIMEOUT_MS = 2000;
 
-export class AmqpReceiver implements Behaviour<never> {
+class AmqpReceiver implements Behaviour<never> {
   private ctx!: ActorContext<never>;
   private output!: XQueue<Message>;
   private reconnector?: Reconnector<Session>;
@@ -612,7 +613,7 @@ export class AmqpReceiver implements Behaviour<never> {
       (session.ch as ConfirmChannel).publish(target.exchange, target.routingKey, d.m.content, options, this.ctx.guard((err: unknown) => {
         session.deadLetters.delete(id);
         if (!session.alive) return; // the channel died first: the broker redelivers the original
-        if (err instanceof Error && err.message !== 'message nacked') return;
+        if (err instanceof Error && !isBrokerNack(err)) return;
         if (err) retry('nacked by the broker');
         else if (record.returned) retry('unroutable');
         else {

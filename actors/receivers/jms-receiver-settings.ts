@@ -8,7 +8,7 @@ import { ConfigReader, ComponentConfigError } from '../support/config-values';
 import { jmsConnectionSchemaProperties } from '../support/jms-config';
 import { JmsConsumerSettings, consumerSchemaProperties, readConsumerSettings } from '../support/jms-consumer';
 
-export const UNSELECTED_OUTCOMES: readonly UnselectedOutcome[] = ['accept', 'release'];
+const UNSELECTED_OUTCOMES: readonly UnselectedOutcome[] = ['accept', 'release'];
 
 const s = (description: string) => ({ type: 'string', description });
 

@@ -10,13 +10,14 @@
  * daemon (or ignore) it goes on: a TCP source is reconnected through the shared Reconnector, a file is
  * re-opened after PauseTime at the offset already read (it follows a growing file).
  */
+import { XrouteError } from '../../src/foundation/xroute-error';
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { ActorContext, Behaviour, TimerHandle } from '../../src/runtime/actor';
 import { ComponentConfig, ComponentDefinition, ComponentEnv, ConfigIssue, JsonSchema, outputOf } from '../../src/runtime/component';
 import { settingsIssues } from '../../src/config/config-issues';
 import { Reconnector } from '../../src/runtime/reconnector';
-import { boolStr, intStr, integerSchemas, integerSetting, str, strMap } from '../../src/config/schema-helpers';
+import { boolStr, intStr, integerSchemas, integerSetting, str, strMap } from '../../src/foundation/schema-helpers';
 import { displayMessage, parseDisplayMask } from '../../src/logging/display';
 import { settleTraceOnDone, traceDelivery, tracingActive } from '../../src/tracing';
 import { Message } from '../../src/message/message';
@@ -50,7 +51,7 @@ export interface StreamReceiverSettings {
 }
 
 /** StreamReceiver's own integer settings: their schema and the reader's defaults and ranges. */
-export const STREAM_RECEIVER_INTEGERS = {
+const STREAM_RECEIVER_INTEGERS = {
   MaxMsgLength: integerSetting('the longest message in bytes', DEFAULT_MAX_MSG_LENGTH, { min: 1 }),
 };
 
@@ -106,7 +107,7 @@ export function readStreamReceiverSettings(component: string, config: ComponentC
 }
 
 /** A file input that cannot be opened, said in words ("file /x does not exist"), not as EISDIR/ENOENT text. */
-export class StreamFileError extends Error {
+class StreamFileError extends XrouteError {
   constructor(
     readonly path: string,
     override readonly cause: unknown,

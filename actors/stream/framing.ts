@@ -8,7 +8,8 @@
  *  - neither: newline (0x0a) ends a message, as the original's reply default.
  * Messages longer than maxLength are dropped and counted.
  */
-export class HexBytesError extends Error {
+import { XrouteError } from '../../src/foundation/xroute-error';
+export class HexBytesError extends XrouteError {
   constructor(
     readonly property: string,
     readonly value: string,

@@ -1,7 +1,8 @@
 /** Opens a TCP connection with a connect timeout (SOTimeout) and optional keep-alive. */
+import { XrouteError } from '../../src/foundation/xroute-error';
 import net from 'node:net';
 
-export class ConnectTimeoutError extends Error {
+class ConnectTimeoutError extends XrouteError {
   constructor(
     readonly host: string,
     readonly port: number,

@@ -3,9 +3,9 @@
  * exchange/queue/bindings, reconnect timing) from a component configuration, and their JSON schemas.
  * The rules are documented on the types in src/transports/amqp091-connection.ts and amqp091-topology.ts.
  */
-import { integerSchemas, integerSetting } from '../../src/config/schema-helpers';
-import { secretStr } from '../../src/config/secret-properties';
-import { BackoffOptions, parseBackoff } from '../../src/runtime/backoff';
+import { integerSchemas, integerSetting } from '../../src/foundation/schema-helpers';
+import { secretStr } from '../../src/foundation/secret-properties';
+import { BackoffOptions, parseBackoff } from '../../src/foundation/backoff';
 import { AMQP_RECONNECT_BACKOFF, AmqpConnectionSettings, DEFAULT_HEARTBEAT_SECONDS, isFatalAmqpError, redactUri } from '../../src/transports/amqp091-connection';
 import { ActorContext, TimerHandle } from '../../src/runtime/actor';
 import { ComponentEnv } from '../../src/runtime/component';
@@ -13,15 +13,10 @@ import { Reconnector } from '../../src/runtime/reconnector';
 import { AmqpChannelError } from '../../src/transports/amqp091-session';
 import { DeclareFlags, EXCHANGE_TYPES, ExchangeSettings, SourceTopology } from '../../src/transports/amqp091-topology';
 import { ConfigReader, ComponentConfigError } from './config-values';
-import { BOOLEAN_STRING, readTlsSettings, tlsSchemaProperties, TLS_PROPERTIES } from './tls-config';
-
-/** Properties this module reads (for schemas). */
-export const CONNECTION_PROPERTIES = ['URI', 'HostName', 'Port', 'VirtualHost', 'Username', 'Password', ...TLS_PROPERTIES, 'Heartbeat', 'ConnectTimeout'] as const;
-
-export { BOOLEAN_STRING };
+import { BOOLEAN_STRING, readTlsSettings, tlsSchemaProperties } from './tls-config';
 
 /** The connection's integer settings: their schema and the reader's defaults and ranges. */
-export const AMQP_CONNECTION_INTEGERS = {
+const AMQP_CONNECTION_INTEGERS = {
   Heartbeat: integerSetting(
     'AMQP heartbeat in seconds, negotiated with the broker (which then sends at least every half of it); a connection that receives nothing, not even a heartbeat, for this long is declared dead and reopened (default {default}; 0 = off)',
     DEFAULT_HEARTBEAT_SECONDS,
@@ -31,7 +26,7 @@ export const AMQP_CONNECTION_INTEGERS = {
 };
 
 /** The reconnection's integer settings (QuietPeriod and StandbyTime are common properties). */
-export const AMQP_RECONNECT_INTEGERS = {
+const AMQP_RECONNECT_INTEGERS = {
   Tolerance: integerSetting('reconnect attempts at the minimum delay at the start of an outage', 0, { min: 0 }),
   MaxRetry: integerSetting(
     'reconnect attempts per retry cycle before a quiet period of QuietPeriod x StandbyTime (the original meaning); {default} (default) = no cycles. An outage never stops the component',
@@ -157,7 +152,7 @@ export function optionalInt(reader: ConfigReader, key: string, min: number, max 
 }
 
 /** A string or a list of strings (RoutingKey); empty entries are dropped. */
-export function stringList(reader: ConfigReader, key: string): string[] {
+function stringList(reader: ConfigReader, key: string): string[] {
   const v = reader.raw(key);
   if (v === undefined) return [];
   if (typeof v === 'string') return v === '' ? [] : [v];

@@ -2,12 +2,12 @@
  * Reading a component's string-valued configuration (all scalars are strings, as in the original) into
  * typed values, with errors that name the component, the property and what was expected.
  */
-import { ComponentConfig, ComponentEnv, ConfigValue } from '../../src/runtime/component';
+import { ComponentConfig, ConfigValue } from '../../src/runtime/component';
 import { RegexSyntaxError } from '../../src/rules/errors';
 import { compilePerl5 } from '../../src/rules/regex-dialect';
-import { ConfigValueError } from '../../src/config/config-value-error';
-import { integerValue } from '../../src/config/integer-text';
-import { IntegerSetting } from '../../src/config/schema-helpers';
+import { ConfigValueError } from '../../src/errors/config-value-error';
+import { integerValue } from '../../src/foundation/integer-text';
+import { IntegerSetting } from '../../src/foundation/schema-helpers';
 import { Partition, parsePartition } from '../../src/xqueue/partition';
 import { PartitionError } from '../../src/xqueue/errors';
 
@@ -74,7 +74,7 @@ export class ConfigReader {
     return this.inRange(key, v, n, opts);
   }
 
-  /** Every declared integer setting (src/config/schema-helpers.ts integerSetting), read with its default and range. */
+  /** Every declared integer setting (src/foundation/schema-helpers.ts integerSetting), read with its default and range. */
   integers<K extends string>(declared: Readonly<Record<K, IntegerSetting>>): Record<K, number> {
     const out = {} as Record<K, number>;
     for (const key of Object.keys(declared) as K[]) out[key] = this.int(key, declared[key].default, declared[key]);
@@ -136,11 +136,4 @@ export class ConfigReader {
     }
     return n;
   }
-}
-
-/** A component whose configuration cannot be used at start: logged once and reported FAILED (no retry helps). */
-export function reportConfigurationError(env: ComponentEnv, error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
-  env.logger.error('configuration error', { component: env.name, error: message });
-  env.status.set('FAILED', message);
 }

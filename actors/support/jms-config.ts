@@ -9,18 +9,18 @@ import { DestinationKind, ResolvedEndpoint, resolveEndpoint } from '../../src/tr
 import { DIALECT_CHOICES, DialectChoice } from '../../src/transports/amqp10-dialect';
 import { FailedOutcome } from '../../src/transports/amqp10-consumer';
 import { JmsSelector, SelectorSyntaxError } from '../../src/jms/selector';
-import { migrationWarnings } from '../../src/transports/jms-migration';
-import { secretStr } from '../../src/config/secret-properties';
+import { migrationWarnings } from '../../src/transports/jms-migration-warnings';
+import { secretStr } from '../../src/foundation/secret-properties';
 import { ConfigReader, ComponentConfigError } from './config-values';
 import { ReconnectSettings, readReconnectSettings, reconnectSchemaProperties } from './amqp091-config';
-import { integerSchemas, integerSetting } from '../../src/config/schema-helpers';
+import { integerSchemas, integerSetting } from '../../src/foundation/schema-helpers';
 import { DEFAULT_IDLE_TIMEOUT_MS } from '../../src/transports/amqp10-connection';
 import { configuredTlsProperties, readTlsSettings, tlsSchemaProperties } from './tls-config';
 
 const s = (description: string) => ({ type: 'string', description });
 
 /** Liveness of the connection (docs/operations.md#liveness-of-broker-connections). */
-export const JMS_LIVENESS_INTEGERS = {
+const JMS_LIVENESS_INTEGERS = {
   IdleTimeout: integerSetting(
     'ms without any traffic from the broker (not even an empty frame) after which the connection is declared dead and reopened; sent to the broker, which then sends at least every half of it (default {default}; 0 = off, else at least 1000)',
     DEFAULT_IDLE_TIMEOUT_MS,

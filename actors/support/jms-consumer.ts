@@ -4,7 +4,7 @@
  * display, Partition) and the actor behaviour that runs an Amqp10Consumer into the output XQueue, with the
  * non-daemon "stop after ReceiveTime ms of silence" rule. Each receiver only says which source to attach.
  */
-import { ANY_INTEGER_PATTERN, intStr, integerSchemas, integerSetting } from '../../src/config/schema-helpers';
+import { ANY_INTEGER_PATTERN, intStr, integerSchemas, integerSetting } from '../../src/foundation/schema-helpers';
 import { randomUUID } from 'crypto';
 import { Behaviour } from '../../src/runtime/actor';
 import { ComponentEnv, JsonSchema, outputOf } from '../../src/runtime/component';
@@ -19,15 +19,15 @@ import { DestinationKind } from '../../src/transports/amqp10-endpoint';
 import { Stamper, compileStringProperties } from '../../src/transports/string-property';
 import { ComponentConfigError, ConfigReader } from './config-values';
 import { Amqp10Parking, Amqp10ParkingSettings } from '../../src/transports/amqp10-parking';
-import { defaultParkingQueue } from '../../src/transports/parked-origin';
+import { defaultParkingQueue } from '../../src/parking/parked-origin';
 import { ActiveMqParkedStore } from '../../src/transports/parked-activemq';
 import { Amqp10Endpoint } from '../../src/transports/amqp10-connection';
-import { BackoffOptions } from '../../src/runtime/backoff';
+import { BackoffOptions } from '../../src/foundation/backoff';
 import { readRedeliveryDelay } from './redelivery-config';
 import { FAILED_OUTCOMES, JmsConnectionSettings, ineffectiveProperties, readJmsConnection, readSelector } from './jms-config';
 
 /** The receive-side integer settings of JMSReceiver and JMSSubscriber: their schema and the reader's defaults and ranges. */
-export const JMS_CONSUMER_INTEGERS = {
+const JMS_CONSUMER_INTEGERS = {
   XAMode: integerSetting('bit 1 set (default {default}): accept after downstream work; 0: accept once in the XQueue', 1, { min: 0, pattern: ANY_INTEGER_PATTERN }),
   ReceiveTime: integerSetting('non-daemon: ms without a message before the receiver stops', 1000, { min: 1, pattern: ANY_INTEGER_PATTERN }),
   MaxAttempts: integerSetting('FailedOutcome release/modified: attempts of a failing message before it is parked in ParkingQueue; {default} (default) = no limit', 0, { min: 0, pattern: ANY_INTEGER_PATTERN }),

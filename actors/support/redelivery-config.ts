@@ -1,5 +1,5 @@
 /** RedeliveryDelay, read the same way by every receiver that redelivers a failed message (AmqpReceiver, JMS receivers). */
-import { BackoffOptions, parseBackoff } from '../../src/runtime/backoff';
+import { BackoffOptions, parseBackoff } from '../../src/foundation/backoff';
 import { DEFAULT_REDELIVERY_BACKOFF } from '../../src/transports/redelivery';
 import { ComponentConfigError, ConfigReader } from './config-values';
 

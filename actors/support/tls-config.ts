@@ -9,10 +9,10 @@ import { readFileSync } from 'fs';
 import { resolve } from 'path';
 import { createSecureContext } from 'tls';
 import { TlsSettings } from '../../src/transports/tls';
-import { secretStr } from '../../src/config/secret-properties';
+import { secretStr } from '../../src/foundation/secret-properties';
 import { ComponentConfigError, ConfigReader } from './config-values';
 
-export const TLS_PROPERTIES = ['CAFile', 'CertFile', 'KeyFile', 'KeyPassphrase', 'RejectUnauthorized', 'ServerName'] as const;
+const TLS_PROPERTIES = ['CAFile', 'CertFile', 'KeyFile', 'KeyPassphrase', 'RejectUnauthorized', 'ServerName'] as const;
 
 /** Schema of a "true"/"false" string (any case). */
 export const BOOLEAN_STRING = Object.freeze({ type: 'string', pattern: '^\\s*([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])\\s*$' });

@@ -18,16 +18,16 @@ import { isIP } from 'node:net';
 import { rememberSecret } from '../logging/redact';
 
 /** What a route does: reads the flow's state, or changes it. */
-export type AccessKind = 'read' | 'change';
+type AccessKind = 'read' | 'change';
 
 /** The one check of every admin route: true to go on; false when it has answered 401 itself. */
 export type Authorize = (req: IncomingMessage, res: ServerResponse, kind: AccessKind) => boolean;
 
 /** Where the token may come from; named in every error about it. */
-export const TOKEN_SOURCES = 'XROUTE_ADMIN_TOKEN or --admin-token-file FILE';
+const TOKEN_SOURCES = 'XROUTE_ADMIN_TOKEN or --admin-token-file FILE';
 
 /** Shorter tokens are refused: they can be guessed, and redact.ts would not mask them (MIN_SECRET_LENGTH). */
-export const MIN_TOKEN_LENGTH = 16;
+const MIN_TOKEN_LENGTH = 16;
 
 /** The admin token could not be read, or is too weak to protect anything. */
 export class AdminTokenError extends Error {

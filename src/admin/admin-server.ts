@@ -20,6 +20,7 @@
  * Everything that leaves it is masked like the logs (configured secrets, URI passwords, secret keys, the token).
  * It binds only where it is told; 127.0.0.1 is the documented choice.
  */
+import { XrouteError } from '../foundation/xroute-error';
 import * as http from 'http';
 import * as https from 'https';
 import { AddressInfo } from 'net';
@@ -34,7 +35,7 @@ import { STATUS_PAGE_HTML } from './status-page';
 import { parkedRoute } from './parked-routes';
 import { handleTraceRoute } from './trace-route';
 
-export class AdminAddressError extends Error {
+class AdminAddressError extends XrouteError {
   constructor(
     readonly value: string,
     readonly source: string,
@@ -80,17 +81,17 @@ export interface AdminSecurity {
 
 const SSE_INTERVAL_MS = 1000;
 
-export function maskedStatus(flow: Flow): FlowStatus {
+function maskedStatus(flow: Flow): FlowStatus {
   return redact(flow.status()) as FlowStatus;
 }
 
 /** Components that are not ready, with the reason, for /readyz and `xroute status`. */
-export function notReady(status: FlowStatus): { component: string; status: string; detail?: string }[] {
+function notReady(status: FlowStatus): { component: string; status: string; detail?: string }[] {
   return status.components.filter((c) => !c.ready).map((c) => ({ component: c.name, status: c.status, ...(c.detail ? { detail: c.detail } : {}) }));
 }
 
 /** Components with parked messages and how many, for /readyz (degraded while any is parked). */
-export function parkedBy(status: FlowStatus): { component: string; parked: number }[] {
+function parkedBy(status: FlowStatus): { component: string; parked: number }[] {
   return status.components.filter((c) => (c.parked ?? 0) > 0).map((c) => ({ component: c.name, parked: c.parked as number }));
 }
 

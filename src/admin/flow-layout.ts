@@ -11,7 +11,7 @@
  * text (Function.prototype.toString) in the browser, and the unit tests run it here.
  */
 
-export interface LayoutComponent {
+interface LayoutComponent {
   readonly name: string;
   readonly className: string;
   readonly role: string;
@@ -19,7 +19,7 @@ export interface LayoutComponent {
   readonly height?: number;
 }
 
-export interface LayoutLink {
+interface LayoutLink {
   readonly name: string;
   readonly producers: readonly string[];
   readonly consumerNames: readonly string[];
@@ -39,12 +39,12 @@ export interface LayoutOptions {
   readonly margin?: number;
 }
 
-export interface LayoutPoint {
+interface LayoutPoint {
   readonly x: number;
   readonly y: number;
 }
 
-export interface LayoutBox {
+interface LayoutBox {
   /** "c:NAME" for a component, "l:NAME" for a link. */
   readonly id: string;
   readonly kind: 'component' | 'link';

@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'http';
 import { Flow } from '../runtime/flow';
 import { Authorize } from './admin-auth';
 import { redactText } from '../logging/redact';
-import { EmptySelectionError, ParkedStore, RetryOptions, Selection, checkSelection, parkedJson } from '../transports/parked-store';
+import { EmptySelectionError, ParkedStore, RetryOptions, Selection, checkSelection, parkedJson } from '../parking/parked-store';
 
 /** The most a POST body may hold (a selection of ids). */
 const MAX_BODY_BYTES = 1 << 20;

@@ -21,7 +21,7 @@ function answer(res: http.ServerResponse, code: number, body: unknown): void {
 /** What a POST /trace body must be, for the error that answers a body that is not. */
 const EXPECTED = 'expected a JSON object {"components": ["NAME", ...], "trace": "on" | "off"}';
 
-export class TraceRequestError extends Error {
+class TraceRequestError extends Error {
   constructor(readonly problem: string) {
     super(`POST /trace: ${problem}; ${EXPECTED}`);
     this.name = 'TraceRequestError';
@@ -29,7 +29,7 @@ export class TraceRequestError extends Error {
 }
 
 /** Parses a POST /trace body. */
-export function parseTraceRequest(text: string): { components: string[]; on: boolean } {
+function parseTraceRequest(text: string): { components: string[]; on: boolean } {
   let json: unknown;
   try {
     json = JSON.parse(text);

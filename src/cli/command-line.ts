@@ -5,9 +5,9 @@
  * table. Options may stand before or after the command name (`xroute --log-level debug run flow.json`).
  */
 import { parseArgs } from 'node:util';
-import { didYouMean } from '../config/did-you-mean';
+import { didYouMean } from '../foundation/did-you-mean';
 
-export interface OptionSpec {
+interface OptionSpec {
   readonly type: 'string' | 'boolean';
   readonly short?: string;
   /** Name of the value in the help text, e.g. "LEVEL". */
@@ -31,7 +31,7 @@ export interface CommandSpec<C> {
 }
 
 /** Options every command accepts, anywhere on the line. */
-export const GLOBAL_OPTIONS: OptionTable = {
+const GLOBAL_OPTIONS: OptionTable = {
   help: { type: 'boolean', short: 'h', description: 'print the usage of xroute or of the command, and exit' },
   version: { type: 'boolean', short: 'v', description: 'print the version of xroute, and exit' },
 };
@@ -41,8 +41,9 @@ export class UsageError extends Error {
     message: string,
     /** The command whose usage applies, or undefined for xroute itself. */
     readonly command: string | undefined,
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'UsageError';
   }
 }
@@ -89,7 +90,7 @@ export function parseCommandLine<C>(argv: readonly string[], commands: readonly 
   try {
     parsed = parseArgs({ args: rest, options: toParseArgsOptions(table), strict: true, allowPositionals: command !== undefined });
   } catch (err) {
-    throw new UsageError(firstLine(err), command?.name);
+    throw new UsageError(firstLine(err), command?.name, err);
   }
   if (parsed.values.version === true) return { kind: 'version' };
   if (parsed.values.help === true) return { kind: 'help', command };
@@ -101,7 +102,7 @@ export function parseCommandLine<C>(argv: readonly string[], commands: readonly 
   return { kind: 'command', command, positionals: parsed.positionals, options: parsed.values as OptionValues };
 }
 
-export function usageLine(command: CommandSpec<unknown>): string {
+function usageLine(command: CommandSpec<unknown>): string {
   const hasOptions = Object.keys(command.options).length > 0;
   return `Usage: xroute ${command.name}${command.args ? ' ' + command.args : ''}${hasOptions ? ' [options]' : ''}`;
 }

@@ -6,11 +6,11 @@ import { readFileSync } from 'fs';
 import * as path from 'path';
 import { ComponentRegistry } from '../runtime/component';
 import { Flow } from '../runtime/flow';
-import { ConfigError, ConfigProblem, describeFileError, formatProblem, JsonSyntaxError } from '../config/errors';
-import { buildTopology, isTopologyJson, Topology, validateComponentJson } from '../config/topology';
+import { formatProblem } from '../config/errors';
+import { buildTopology, isTopologyJson, Topology } from '../config/topology';
 import { referencedFiles } from '../runtime/referenced-files';
 import { parseJsonText } from '../config/json-file';
-import { didYouMean } from '../config/did-you-mean';
+import { didYouMean } from '../foundation/did-you-mean';
 import { topologySchema } from '../config/topology-schema';
 import { Logger } from '../logging/logger';
 import { whenFlowFinished } from './flow-finished';
@@ -18,6 +18,7 @@ import { connectBoundMs, EXIT_UNREACHABLE, whenUnreachable } from './connect-bou
 import { bindRunOperations, RunOperationsOptions } from './run-operations';
 import { AdminAddress } from '../admin/admin-server';
 import { TopologyReloader } from './reload-trigger';
+import { validateFile } from './validate-file';
 import { watchFiles } from './file-watch';
 
 export interface CliIo {
@@ -44,32 +45,6 @@ export function validateCommand(files: string[], registry: ComponentRegistry, io
     else writeln(io.stdout, `${file}: valid${problems.length ? ` (${problems.length} warning${problems.length > 1 ? 's' : ''})` : ''}`);
   }
   return failed ? 1 : 0;
-}
-
-/** Validates a topology or a single component configuration; never throws. Problems name the file as given. */
-export function validateFile(file: string, registry: ComponentRegistry): ConfigProblem[] {
-  const abs = path.resolve(file);
-  return checkFile(file, abs, registry).map((p) => (p.file === abs ? { ...p, file } : p));
-}
-
-function checkFile(file: string, abs: string, registry: ComponentRegistry): ConfigProblem[] {
-  let json: unknown;
-  try {
-    json = parseJsonText(readFileSync(abs, 'utf8'), file);
-  } catch (e) {
-    if (e instanceof JsonSyntaxError) return [{ file, component: '', property: '', message: `invalid JSON at line ${e.line}, column ${e.column}: ${e.reason}`, severity: 'error' }];
-    if (e instanceof ConfigError) return [...e.problems];
-    return [{ file, component: '', property: '', message: describeFileError(e), severity: 'error' }];
-  }
-  if (isTopologyJson(json)) {
-    try {
-      return [...buildTopology(json, abs, registry).warnings];
-    } catch (e) {
-      if (e instanceof ConfigError) return [...e.problems];
-      throw e;
-    }
-  }
-  return validateComponentJson(json, abs, registry);
 }
 
 /** `xroute schema`: the JSON Schema of a topology, for editors. */

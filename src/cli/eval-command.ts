@@ -32,7 +32,7 @@ export interface EvalIo {
 }
 
 /** A configuration file that holds no usable MessageEvaluator configuration. */
-export class EvalConfigError extends Error {
+class EvalConfigError extends Error {
   constructor(
     readonly file: string,
     problem: string,
@@ -58,7 +58,7 @@ function pluginDirsOf(json: Record<string, unknown>, baseDir: string): string[] 
 }
 
 /** Finds the MessageEvaluator configuration in a bare component file or a topology. */
-export function loadEvaluatorConfig(configPath: string): EvaluatorConfig {
+function loadEvaluatorConfig(configPath: string): EvaluatorConfig {
   const file = resolve(configPath);
   const baseDir = dirname(file);
   const json = readJsonFile(file);

@@ -9,7 +9,7 @@ import * as path from 'path';
 import { Logger } from '../logging/logger';
 
 /** How long the files must stay unchanged before the callback (docs/cli.md, --watch). */
-export const DEFAULT_QUIET_MS = 300;
+const DEFAULT_QUIET_MS = 300;
 
 export interface FileWatch {
   /** Watches these files from now on (absolute or relative to the working directory), instead of the previous ones. */

@@ -66,7 +66,7 @@ function runOperations(options: OptionValues, env: NodeJS.ProcessEnv): RunOperat
   try {
     return readRunOperations(options, env);
   } catch (e) {
-    throw new UsageError((e as Error).message, 'run');
+    throw new UsageError((e as Error).message, 'run', e);
   }
 }
 

@@ -8,13 +8,13 @@ import * as amqp from 'amqplib';
 import { CliIo } from './commands';
 import { adminBaseUrl, adminRequestHeaders, networkReason } from './status-command';
 import { redactUri } from '../transports/amqp091-connection';
-import { describeOrigin } from '../transports/parked-origin';
-import { ParkedMessageJson, ParkedStore, Receipt, RetryOptions, Selection, parkedJson } from '../transports/parked-store';
+import { describeOrigin } from '../parking/parked-origin';
+import { ParkedMessageJson, ParkedStore, Receipt, RetryOptions, Selection, parkedJson } from '../parking/parked-store';
 import { RabbitParkedStore } from '../transports/parked-rabbitmq';
 import { ActiveMqParkedStore } from '../transports/parked-activemq';
 
 export const PARKED_ACTIONS = ['list', 'show', 'retry', 'drop'] as const;
-export type ParkedAction = (typeof PARKED_ACTIONS)[number];
+type ParkedAction = (typeof PARKED_ACTIONS)[number];
 
 export interface ParkedCommandOptions {
   readonly action: ParkedAction;
@@ -42,7 +42,7 @@ export interface ParkedCommandOptions {
 const EXIT_INCOMPLETE = 1;
 const EXIT_FAILED = 2;
 /** How many messages `list` shows when --limit is not given. */
-export const DEFAULT_LIST_LIMIT = 100;
+const DEFAULT_LIST_LIMIT = 100;
 
 /** What either way of reaching a parking place answers, as JSON. */
 interface ParkedAccess {
@@ -90,7 +90,7 @@ async function directAccess(o: ParkedCommandOptions): Promise<ParkedAccess> {
 }
 
 /** HTTP failures of the admin routes, with the route's own error text. */
-export class AdminRouteError extends Error {
+class AdminRouteError extends Error {
   constructor(
     readonly url: string,
     readonly status: number,

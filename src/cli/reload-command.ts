@@ -13,9 +13,9 @@ import { formatReceipt } from '../runtime/reload-receipt-text';
 /** A reload drains what it replaces (up to the drain timeout, 60 s by default): wait well past that. */
 const TIMEOUT_MS = 300_000;
 
-export const EXIT_RELOAD_REFUSED = 1;
-export const EXIT_RELOAD_UNASKED = 2;
-export const EXIT_RELOAD_ROLLED_BACK = 3;
+const EXIT_RELOAD_REFUSED = 1;
+const EXIT_RELOAD_UNASKED = 2;
+const EXIT_RELOAD_ROLLED_BACK = 3;
 
 export interface ReloadCommandOptions {
   readonly admin?: string;
@@ -28,7 +28,7 @@ function isReceipt(v: unknown): v is ReloadReceipt {
   return typeof v === 'object' && v !== null && typeof (v as ReloadReceipt).outcome === 'string' && Array.isArray((v as ReloadReceipt).components);
 }
 
-export function reloadExitCode(receipt: ReloadReceipt): number {
+function reloadExitCode(receipt: ReloadReceipt): number {
   if (receipt.outcome === 'refused') return EXIT_RELOAD_REFUSED;
   if (receipt.outcome === 'rolled-back') return EXIT_RELOAD_ROLLED_BACK;
   return 0;

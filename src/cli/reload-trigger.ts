@@ -16,7 +16,7 @@ import { parseJsonText } from '../config/json-file';
 import { formatProblem } from '../config/errors';
 import { Logger } from '../logging/logger';
 import { redactText } from '../logging/redact';
-import { validateFile } from './commands';
+import { validateFile } from './validate-file';
 
 /** What the reload path needs of a running flow (Flow has it). */
 export interface Reloadable {
@@ -42,7 +42,7 @@ export function readTopologyFile(file: string, registry: ComponentRegistry): { t
 }
 
 /** The receipt of a reload refused before the flow saw it (the file did not validate). */
-export function refusedReceipt(flow: string, trigger: ReloadTrigger, dryRun: boolean, error: string): ReloadReceipt {
+function refusedReceipt(flow: string, trigger: ReloadTrigger, dryRun: boolean, error: string): ReloadReceipt {
   return { id: randomUUID(), flow, trigger, dryRun, outcome: 'refused', startedAt: Date.now(), swapMs: 0, redelivered: 0, components: [], links: [], error };
 }
 

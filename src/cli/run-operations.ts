@@ -30,7 +30,7 @@ export interface RunOperationsOptions {
   readonly trace?: readonly string[];
 }
 
-export class RunOptionError extends Error {
+class RunOptionError extends Error {
   constructor(
     readonly option: string,
     readonly value: unknown,

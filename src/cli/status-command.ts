@@ -11,7 +11,7 @@ import { readAdminToken } from '../admin/admin-auth';
 export const DEFAULT_ADMIN = '127.0.0.1:9090';
 const TIMEOUT_MS = 5000;
 /** Exit code of `xroute status` for a ready flow with a stuck (full) link or parked messages. */
-export const EXIT_DEGRADED = 4;
+const EXIT_DEGRADED = 4;
 
 /** Accepts a URL or HOST:PORT; the admin endpoint speaks plain http. */
 export function adminBaseUrl(text: string): string {
@@ -44,7 +44,7 @@ function stateCell(state: string, health: string | undefined): string {
   return health === undefined || health === 'ok' ? state : `${state} ${health}`;
 }
 
-export function formatStatus(s: FlowStatus, now = Date.now()): string {
+function formatStatus(s: FlowStatus, now = Date.now()): string {
   const comps = [['COMPONENT', 'CLASS', 'STATE', 'RESTARTS', 'IN', 'DONE', 'FAILED', 'INFLIGHT', 'IN/S', 'OUT/S', 'LAST MSG', 'NEXT RETRY']];
   for (const c of s.components) {
     const r = c.rate;

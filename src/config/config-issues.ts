@@ -5,7 +5,7 @@
  * never reach the user.
  */
 import { ConfigIssue } from '../runtime/component';
-import { ConfigValueError } from './config-value-error';
+import { ConfigValueError } from '../errors/config-value-error';
 
 const UNFORESEEN_SHAPE = 'cannot be checked: the configuration has a shape this component does not expect';
 

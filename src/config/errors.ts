@@ -1,14 +1,7 @@
 /** Configuration problems, each naming the file, the component, the property and what was expected. */
+import type { ConfigProblem } from '../errors/config-problem';
 
-export interface ConfigProblem {
-  readonly file: string;
-  /** Component name, or "(flow)" for flow-level properties. */
-  readonly component: string;
-  /** Property path inside the component, e.g. "Capacity" or "Ruleset/0/KeyTemplat"; "" for the whole component. */
-  readonly property: string;
-  readonly message: string;
-  readonly severity: 'error' | 'warning';
-}
+export type { ConfigProblem };
 
 /**
  * A component's own check may word its message as "<component>: <property>: ..." (its errors are also

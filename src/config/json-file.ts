@@ -45,7 +45,7 @@ function locate(text: string, reason: string): { line: number; column: number } 
 }
 
 /** Offset of the first character at which `text` is not valid JSON (text.length when it ends too early). */
-export function firstErrorOffset(text: string): number {
+function firstErrorOffset(text: string): number {
   let i = 0;
   const fail = (): never => {
     throw i;

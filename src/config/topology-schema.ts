@@ -1,6 +1,6 @@
 /** The JSON Schema of a whole topology (`xroute schema`), generated from the registered components. */
 import { ComponentRegistry, JsonSchema } from '../runtime/component';
-import { FLOW_PROPERTIES } from './common-schema';
+import { FLOW_PROPERTIES } from '../foundation/common-schema';
 import { componentSchema } from './validate-component';
 
 export function topologySchema(registry: ComponentRegistry): JsonSchema {

@@ -7,57 +7,25 @@
  * entry, else the Capacity of a component reading it (the original sizes a node's input by the node),
  * else of the receiver writing it, else the flow's Capacity, else 256.
  */
-import { integerAtLeast } from './integer-text';
+import { integerAtLeast } from '../foundation/integer-text';
 import { existsSync } from 'fs';
 import * as path from 'path';
-import { AnyComponentDefinition, ComponentConfig, ComponentRegistry, Role } from '../runtime/component';
+import { ComponentConfig, ComponentRegistry, Role } from '../runtime/component';
 import { DEFAULT_POLICY, parseSupervision, SupervisionConfig, SupervisionConfigError, SupervisionPolicy } from '../runtime/supervision-policy';
 import { ConfigError, ConfigProblem, describeFileError, describeValue, JsonSyntaxError, tooDeepAt, withoutContext } from './errors';
 import { parseJsonText, readJsonFile } from './json-file';
 import { tooDeepProblem, validateComponentConfig, validateFlowProperties } from './validate-component';
 import { findCycles } from './link-cycles';
-import { closest, didYouMean } from './did-you-mean';
-import { FLOW_PROPERTIES } from './common-schema';
+import { closest, didYouMean } from '../foundation/did-you-mean';
+import { FLOW_PROPERTIES } from '../foundation/common-schema';
+import type { ComponentSpec, LinkSpec, OutLinkSpec, Topology, TopologySource } from '../runtime/topology-types';
+import { formatProblem } from './errors';
+import { issueOf } from './config-issues';
 import { readFileSync } from 'fs';
 
-export const DEFAULT_LINK_CAPACITY = 256;
+const DEFAULT_LINK_CAPACITY = 256;
 
-export interface OutLinkSpec {
-  readonly name: string;
-  readonly capacity?: number;
-  readonly partition?: string;
-}
-
-export interface LinkSpec {
-  readonly name: string;
-  readonly capacity: number;
-  readonly writers: string[];
-  readonly readers: string[];
-}
-
-export interface ComponentSpec {
-  readonly name: string;
-  readonly role: Role;
-  readonly definition: AnyComponentDefinition;
-  readonly config: ComponentConfig;
-  /** File holding this configuration; relative paths in it resolve against baseDir. */
-  readonly file: string;
-  readonly baseDir: string;
-  readonly linkName: string;
-  readonly outLinks: readonly OutLinkSpec[];
-  readonly policy: SupervisionPolicy;
-}
-
-export interface Topology {
-  readonly name: string;
-  readonly file: string;
-  readonly baseDir: string;
-  readonly pluginDirs: readonly string[];
-  readonly links: ReadonlyMap<string, LinkSpec>;
-  /** In start order: persisters, then nodes, then receivers (consumers before producers). */
-  readonly components: readonly ComponentSpec[];
-  readonly warnings: readonly ConfigProblem[];
-}
+export type { Topology };
 
 const LISTS: readonly { key: 'Receiver' | 'Node' | 'Persister'; role: Role }[] = [
   { key: 'Receiver', role: 'receiver' },
@@ -72,6 +40,27 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 /** Is this JSON a topology (it lists components) rather than one component's configuration? */
 export function isTopologyJson(json: unknown): boolean {
   return isRecord(json) && LISTS.some(({ key }) => Array.isArray(json[key]));
+}
+
+/** How a reload reads the next topology and words its problems: as loadTopology and `xroute validate` do. */
+function topologySource(registry: ComponentRegistry): TopologySource {
+  return {
+    load: (file) => loadTopology(file, registry),
+    describeLoadError: (e, file) => {
+      if (e instanceof ConfigError) return e.problems.filter((p) => p.severity === 'error').map(formatProblem).join('\n');
+      if (e instanceof JsonSyntaxError) return formatProblem({ file, component: '', property: '', message: `invalid JSON at line ${e.line}, column ${e.column}: ${e.reason}`, severity: 'error' });
+      return formatProblem({ file, component: '', property: '', message: describeFileError(e), severity: 'error' });
+    },
+    describeSettingsError: (e, spec) => {
+      const issue = issueOf(e);
+      return describeProblem(spec, issue.property, issue.message);
+    },
+    describeProblem,
+  };
+}
+
+function describeProblem(spec: ComponentSpec, property: string, message: string): string {
+  return formatProblem({ file: spec.file, component: spec.name, property, message: withoutContext(spec.name, property, message), severity: 'error' });
 }
 
 /** Loads and validates a topology file; throws ConfigError (every problem) or JsonSyntaxError. */
@@ -215,7 +204,7 @@ export function buildTopology(json: unknown, file: string, registry: ComponentRe
   const order: Role[] = ['persister', 'node', 'receiver'];
   const components = order.flatMap((r) => specs.filter((s) => s.role === r));
   if (problems.some((p) => p.severity === 'error')) throw new ConfigError(problems);
-  return { name: flowName, file, baseDir, pluginDirs, links, components, warnings: problems };
+  return { name: flowName, file, baseDir, pluginDirs, links, components, warnings: problems, source: topologySource(registry) };
 }
 
 type Report = (component: string, property: string, message: string) => void;
@@ -237,7 +226,7 @@ function supervisionOf(value: unknown, base: SupervisionPolicy, report: (message
 }
 
 /** An unknown ClassName: a did-you-mean when a known class is close, and the known classes. */
-export function unknownClassMessage(className: string, registry: ComponentRegistry): string {
+function unknownClassMessage(className: string, registry: ComponentRegistry): string {
   const known = registry.knownNames();
   const guess = registry.suggestion(className);
   const suggestion = guess ? `; did you mean ${guess}?` : '';
@@ -298,13 +287,6 @@ function buildLinks(specs: ComponentSpec[], flowCapacity: number, err: Report, w
     err(cycle[0].component, 'OutLink', `links form a cycle: ${around} -> ${cycle[0].component}. A message could circle for ever and the full links would wait on each other; expected links that lead away to a persister`);
   }
   return out;
-}
-
-/** Validates a single component configuration (not a topology), e.g. one of the published samples. */
-export function validateComponentFile(file: string, registry: ComponentRegistry): ConfigProblem[] {
-  const abs = path.resolve(file);
-  const json = readJsonFile(abs);
-  return validateComponentJson(json, abs, registry);
 }
 
 export function validateComponentJson(json: unknown, file: string, registry: ComponentRegistry): ConfigProblem[] {

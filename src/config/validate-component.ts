@@ -5,10 +5,10 @@
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import { AnyComponentDefinition, ComponentConfig, ConfigIssue, JsonSchema, ValidationContext } from '../runtime/component';
 import { issueOf, settingsIssues } from './config-issues';
-import { COMMON_PROPERTIES, FLOW_PROPERTIES } from './common-schema';
-import { closest } from './did-you-mean';
+import { COMMON_PROPERTIES, FLOW_PROPERTIES } from '../foundation/common-schema';
+import { closest } from '../foundation/did-you-mean';
 import { MASK } from '../logging/redact';
-import { isSecretProperty, isSecretSchema } from './secret-properties';
+import { isSecretProperty, isSecretSchema } from '../foundation/secret-properties';
 import { describeValue, MAX_CONFIG_DEPTH, tooDeepAt } from './errors';
 
 export interface ComponentProblem {
@@ -106,7 +106,7 @@ const SERIAL_PROPERTIES = new Set(['Device', 'BaudRate', 'DataBits', 'StopBits',
 const SERIAL_MESSAGE = 'serial ports are not supported (Device, BaudRate, DataBits, StopBits, Parity): expected a tcp://host:port or file://path URI; a serial-to-TCP bridge such as ser2net can serve the port over TCP';
 
 /** ajv's errors as problems, the original's serial-port properties folded into one. */
-export function schemaProblems(errors: readonly ErrorObject[], known: string[]): ComponentProblem[] {
+function schemaProblems(errors: readonly ErrorObject[], known: string[]): ComponentProblem[] {
   const out: ComponentProblem[] = [];
   let serial = false;
   for (const e of dedupe(errors)) {

@@ -21,15 +21,14 @@
  */
 import { Message } from '../message';
 import { ConfigWhere, RuleConfigError, at, isRecord } from '../rules/errors';
-import { didYouMean } from '../config/did-you-mean';
+import { didYouMean } from '../foundation/did-you-mean';
 import { EvaluatorLogger } from '../rules/ruleset-kinds';
 import { CompiledRuleset, compileRuleset, integerSetting } from '../rules/ruleset';
 import { ListRuntime, evaluateRuleList, splitRuleList } from './chain';
 import { MessageEvaluatorOptions } from './options';
 import { codeText } from './result-codes';
 import { CompilationScope, rulesetContext } from './ruleset-context';
-import '../rules/kinds';
-import '../transforms';
+import { defaultRulesetKinds } from './default-kinds';
 
 const silentLogger: EvaluatorLogger = { warn: () => undefined, error: () => undefined };
 
@@ -75,7 +74,7 @@ export class MessageEvaluatorEngine {
     const names = Object.keys(rulesets);
     if (names.length > max) throw new RuleConfigError(at(where, 'Ruleset'), `has ${names.length} rulesets, more than MaxNumberRules ${max}`);
 
-    const settings = { component: name, defaultDisplayMask, logger: this.logger, display: options.display };
+    const settings = { component: name, kinds: options.kinds ?? defaultRulesetKinds(), defaultDisplayMask, logger: this.logger, display: options.display };
     const scope: CompilationScope = {
       component: name,
       options,

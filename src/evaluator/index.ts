@@ -4,5 +4,4 @@
  * around it and `xroute eval` drives it directly; both import it from here.
  */
 export { MessageEvaluatorEngine } from './engine';
-export { SUCCESS, FAILURE, EXCEPTION } from './result-codes';
-export type { MessageEvaluatorOptions, DisplayHook, EvaluatorLogger } from './options';
+export type { MessageEvaluatorOptions, EvaluatorLogger } from './options';

@@ -1,8 +1,8 @@
 /** What a MessageEvaluatorEngine needs besides its component configuration. */
-import type { EvaluatorLogger } from '../rules/ruleset-kinds';
+import type { EvaluatorLogger, RulesetKindRegistry } from '../rules/ruleset-kinds';
 import type { DisplayHook } from '../rules/ruleset';
 
-export type { DisplayHook, EvaluatorLogger };
+export type { EvaluatorLogger };
 
 export interface MessageEvaluatorOptions {
   /** Directory relative paths in the configuration resolve against. */
@@ -16,6 +16,8 @@ export interface MessageEvaluatorOptions {
   random?: () => number;
   /** Called for each message a ruleset with DisplayMask > 0 handled. */
   display?: DisplayHook;
+  /** The ruleset kinds the configuration may use; defaults to every shipped kind (defaultRulesetKinds()). */
+  kinds?: RulesetKindRegistry;
   /**
    * Build only to check the configuration (the component's settings reader, `xroute validate`): everything is
    * compiled and validated, but no user code runs: plugin modules are found in PluginDir, never loaded or started.

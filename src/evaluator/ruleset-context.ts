@@ -17,7 +17,7 @@ import { MessageEvaluatorOptions } from './options';
 const MAX_TEMPLATE_FILE_BYTES = 4 * 1024 * 1024;
 
 /** A ruleset named by another (Branch, Loop), checked after compilation. */
-export interface RulesetReference {
+interface RulesetReference {
   from: string;
   name: string;
   key: string;

@@ -1,6 +1,7 @@
 /** Errors of the JMS message selector: a selector that does not parse is a configuration error. */
+import { XrouteError } from '../foundation/xroute-error';
 
-export class SelectorSyntaxError extends Error {
+export class SelectorSyntaxError extends XrouteError {
   constructor(
     /** The selector text as configured. */
     readonly selector: string,

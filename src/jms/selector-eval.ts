@@ -125,7 +125,7 @@ export function compileNode(node: SelectorNode): Evaluator {
 }
 
 /** Values from a message: JS integers become exact (long) numbers, other numbers approximate. */
-export function normalise(v: SelectorValue | undefined): SelectorValue {
+function normalise(v: SelectorValue | undefined): SelectorValue {
   if (v === undefined) return null;
   if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
   return v;

@@ -5,7 +5,7 @@
  */
 import { SelectorSyntaxError } from './selector-errors';
 
-export const KEYWORDS = ['NOT', 'AND', 'OR', 'BETWEEN', 'LIKE', 'IN', 'IS', 'NULL', 'TRUE', 'FALSE', 'ESCAPE'] as const;
+const KEYWORDS = ['NOT', 'AND', 'OR', 'BETWEEN', 'LIKE', 'IN', 'IS', 'NULL', 'TRUE', 'FALSE', 'ESCAPE'] as const;
 export type Keyword = (typeof KEYWORDS)[number];
 
 export type Token =

@@ -304,7 +304,7 @@ function describe(t: Token): string {
  * character literal; anywhere else (also last) it is an ordinary pattern character, wildcard or not, as ActiveMQ
  * reads it (docs/components/jms-subscriber.md#selectors), so the broker and xroute select the same messages.
  */
-export function likeToRegExp(pattern: string, escape: string | undefined): RegExp {
+function likeToRegExp(pattern: string, escape: string | undefined): RegExp {
   let re = '';
   const chars = [...pattern];
   for (let k = 0; k < chars.length; k++) {

@@ -5,7 +5,7 @@
 import { Logger } from './logger';
 import { Message } from '../message/message';
 
-export const DISPLAY = {
+const DISPLAY = {
   BODY: 1,
   DATE: 2,
   SIZE: 4,

@@ -1,6 +1,6 @@
 /**
  * Secrets never reach a log line, an error text, a status detail or a metric: the values of the properties the
- * schemas declare secret (src/config/secret-properties.ts) are masked in every object written out, the
+ * schemas declare secret (src/foundation/secret-properties.ts) are masked in every object written out, the
  * password of a `user:password@` URI is masked in every text, and the secret values collected when a
  * configuration is loaded or started (declared properties, URI passwords, jndi.properties credentials,
  * values substituted from ${VAR} and ${file:...}) are masked wherever they appear (a peer may quote a
@@ -11,8 +11,8 @@
  * `wrong-pass`. Values shorter than MIN_SECRET_LENGTH are not collected at all: masking every `ab` or `7`
  * would hide ordinary text. They are still masked under their own property. docs/operations.md, "Secrets".
  */
-import { declareSecretProperties, isSecretKey } from '../config/secret-properties';
-import { COMMON_PROPERTIES } from '../config/common-schema';
+import { declareSecretProperties, isSecretKey } from '../foundation/secret-properties';
+import { COMMON_PROPERTIES } from '../foundation/common-schema';
 
 // The properties every component may carry are declared from the start; each registered class adds its own.
 declareSecretProperties({ properties: COMMON_PROPERTIES });
@@ -21,7 +21,7 @@ export const MASK = '***';
 
 /** Secret values collected from configurations, masked in any text where they stand as a whole word. */
 const knownSecrets = new Set<string>();
-export const MIN_SECRET_LENGTH = 4;
+const MIN_SECRET_LENGTH = 4;
 /** Pools may start children with many different passwords over a long run: the oldest are forgotten. */
 const MAX_KNOWN_SECRETS = 4096;
 

@@ -6,6 +6,7 @@
  * Header values are strings (as in templates). A JMS header name given under "properties" is
  * treated as a header, as the original does.
  */
+import { XrouteError } from '../foundation/xroute-error';
 import { DEFAULT_PRIORITY, HEADER_NAMES, Message, MessageBody, MapValue, PERSISTENT, isHeaderName, headerToString } from './message';
 
 export interface MessageJson {
@@ -15,7 +16,7 @@ export interface MessageJson {
 }
 
 /** Raised for JSON that is not a message in JSON form; `path` names the offending member. */
-export class MessageJsonError extends Error {
+export class MessageJsonError extends XrouteError {
   constructor(
     readonly path: string,
     readonly expected: string,

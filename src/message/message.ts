@@ -3,6 +3,7 @@
  * Close to JMS because the configurations speak JMS: a fixed set of headers, string-valued
  * user properties and a body that is text, bytes, a map or (in process only) an object.
  */
+import { XrouteError } from '../foundation/xroute-error';
 import { isUtf8 } from 'buffer';
 
 /** Names of the JMS header fields. A field name beginning with `JMS` that is not one of these is a property. */
@@ -47,8 +48,6 @@ export type MessageBody =
   | { readonly kind: 'map'; readonly map: Readonly<Record<string, MapValue>> }
   | { readonly kind: 'object'; readonly object: unknown };
 
-export type BodyKind = MessageBody['kind'];
-
 const HEADER_SET: ReadonlySet<string> = new Set(HEADER_NAMES);
 const NUMERIC_HEADERS: ReadonlySet<string> = new Set(['JMSPriority', 'JMSDeliveryMode', 'JMSExpiration', 'JMSTimestamp']);
 
@@ -57,7 +56,7 @@ export function isHeaderName(name: string): name is HeaderName {
 }
 
 /** Thrown when a value cannot be stored in a header (for example JMSPriority = "high"). */
-export class MessageFieldError extends Error {
+export class MessageFieldError extends XrouteError {
   constructor(
     readonly field: string,
     readonly value: string,

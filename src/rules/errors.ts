@@ -3,7 +3,8 @@
  * (component, ruleset, key) and what was expected, so an operator can fix the configuration
  * without reading code.
  */
-import { ConfigValueError } from '../config/config-value-error';
+import { XrouteError } from '../foundation/xroute-error';
+import { ConfigValueError } from '../errors/config-value-error';
 
 /** Where in a configuration a value sits. Every part is optional: shared modules fill what they know. */
 export interface ConfigWhere {
@@ -70,7 +71,7 @@ export function at(where: ConfigWhere, key: string): ConfigWhere {
  * A rule that failed on one message at run time (a substitution returned nothing, a value could not
  * be written, ...). The engine turns it into EXCEPTION (-1) and logs it; it never escapes evaluate().
  */
-export class RuleEvaluationError extends Error {
+export class RuleEvaluationError extends XrouteError {
   constructor(
     message: string,
     readonly field?: string,

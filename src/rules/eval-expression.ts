@@ -7,12 +7,14 @@
  * Deliberate fix (the original's bug; docs/evaluator/rules.md): whitespace inside quoted strings is kept (the original removed all
  * whitespace before parsing, so 'a b' == 'ab' was true). A trailing operator is still tolerated.
  */
+import { XrouteError } from '../foundation/xroute-error';
 import { compilePerl5 } from './regex-dialect';
 import { javaDoubleToString, parseJavaLong, wrapLong } from './java-numbers';
 
 type Value = { t: 'int'; v: bigint } | { t: 'real'; v: number } | { t: 'str'; v: string } | { t: 'bool'; v: boolean };
 
-class EvalError extends Error {}
+/** An expression that does not parse or evaluate (named so, not EvalError, which is JavaScript's own). */
+class ExpressionError extends XrouteError {}
 
 const OPERATORS = ['==', '!=', '>=', '<=', '=~', '!~', '&&', '||', '>', '<', '+', '-', '*', '/', '%', '(', ')', '?', ':', '!'];
 
@@ -29,20 +31,20 @@ function tokenize(text: string): Token[] {
     }
     if ((c >= '0' && c <= '9') || c === '.') {
       const m = /^(?:\d+\.?\d*|\.\d+)/.exec(text.slice(i));
-      if (m === null) throw new EvalError('bad number');
+      if (m === null) throw new ExpressionError('bad number');
       tokens.push({ num: m[0] });
       i += m[0].length;
       continue;
     }
     if (c === "'") {
       const end = text.indexOf("'", i + 1);
-      if (end < 0) throw new EvalError('unterminated string');
+      if (end < 0) throw new ExpressionError('unterminated string');
       tokens.push({ str: text.slice(i + 1, end) });
       i = end + 1;
       continue;
     }
     const op = OPERATORS.find((o) => text.startsWith(o, i));
-    if (op === undefined) throw new EvalError(`unexpected ${c}`);
+    if (op === undefined) throw new ExpressionError(`unexpected ${c}`);
     tokens.push({ op });
     i += op.length;
   }
@@ -74,7 +76,7 @@ class Parser {
 
   parse(): Value {
     const v = this.ternary();
-    if (!this.atEnd()) throw new EvalError('unexpected token');
+    if (!this.atEnd()) throw new ExpressionError('unexpected token');
     return v;
   }
 
@@ -83,7 +85,7 @@ class Parser {
     if (this.peekOp() !== '?') return cond;
     this.pos++;
     const a = this.ternary();
-    if (this.peekOp() !== ':') throw new EvalError('missing :');
+    if (this.peekOp() !== ':') throw new ExpressionError('missing :');
     this.pos++;
     const b = this.ternary();
     return truthy(cond) ? a : b;
@@ -132,21 +134,21 @@ class Parser {
   }
   private primary(): Value {
     const t = this.tokens[this.pos++];
-    if (t === undefined) throw new EvalError('unexpected end');
+    if (t === undefined) throw new ExpressionError('unexpected end');
     if ('num' in t) {
       if (t.num.includes('.')) return { t: 'real', v: Number(t.num) };
       const v = parseJavaLong(t.num);
-      if (v === undefined) throw new EvalError('integer out of range');
+      if (v === undefined) throw new ExpressionError('integer out of range');
       return { t: 'int', v };
     }
     if ('str' in t) return { t: 'str', v: t.str };
     if (t.op === '(') {
       const v = this.ternary();
-      if (this.peekOp() !== ')') throw new EvalError('missing )');
+      if (this.peekOp() !== ')') throw new ExpressionError('missing )');
       this.pos++;
       return v;
     }
-    throw new EvalError(`unexpected ${t.op}`);
+    throw new ExpressionError(`unexpected ${t.op}`);
   }
 }
 
@@ -155,42 +157,42 @@ function truthy(v: Value): boolean {
     case 'bool': return v.v;
     case 'int': return v.v !== 0n;
     case 'real': return v.v !== 0;
-    case 'str': throw new EvalError('a string is not a condition');
+    case 'str': throw new ExpressionError('a string is not a condition');
   }
 }
 
 function numeric(v: Value): { t: 'int'; v: bigint } | { t: 'real'; v: number } {
   if (v.t === 'int' || v.t === 'real') return v;
   if (v.t === 'bool') return { t: 'int', v: v.v ? 1n : 0n };
-  throw new EvalError('a string is not a number');
+  throw new ExpressionError('a string is not a number');
 }
 
 function arithmetic(op: string, a: Value, b: Value): Value {
   const x = numeric(a);
   const y = numeric(b);
   if (x.t === 'int' && y.t === 'int') {
-    if ((op === '/' || op === '%') && y.v === 0n) throw new EvalError('division by zero');
+    if ((op === '/' || op === '%') && y.v === 0n) throw new ExpressionError('division by zero');
     const r = op === '+' ? x.v + y.v : op === '-' ? x.v - y.v : op === '*' ? x.v * y.v : op === '/' ? x.v / y.v : x.v % y.v;
     return { t: 'int', v: wrapLong(r) };
   }
   const p = Number(x.v);
   const q = Number(y.v);
-  if ((op === '/' || op === '%') && q === 0) throw new EvalError('division by zero');
+  if ((op === '/' || op === '%') && q === 0) throw new ExpressionError('division by zero');
   return { t: 'real', v: op === '+' ? p + q : op === '-' ? p - q : op === '*' ? p * q : op === '/' ? p / q : p % q };
 }
 
 function compare(op: string, a: Value, b: Value): Value {
   if (a.t === 'str' || b.t === 'str') {
-    if (a.t !== 'str' || b.t !== 'str') throw new EvalError('cannot compare a string with a number');
+    if (a.t !== 'str' || b.t !== 'str') throw new ExpressionError('cannot compare a string with a number');
     switch (op) {
       case '==': return { t: 'bool', v: a.v === b.v };
       case '!=': return { t: 'bool', v: a.v !== b.v };
       case '=~': return { t: 'bool', v: fullMatch(b.v, a.v) };
       case '!~': return { t: 'bool', v: !fullMatch(b.v, a.v) };
-      default: throw new EvalError(`${op} does not apply to strings`);
+      default: throw new ExpressionError(`${op} does not apply to strings`);
     }
   }
-  if (op === '=~' || op === '!~') throw new EvalError(`${op} needs strings`);
+  if (op === '=~' || op === '!~') throw new ExpressionError(`${op} needs strings`);
   const x = numeric(a);
   const y = numeric(b);
   const c = x.t === 'int' && y.t === 'int' ? (x.v < y.v ? -1 : x.v > y.v ? 1 : 0) : Number(x.v) < Number(y.v) ? -1 : Number(x.v) > Number(y.v) ? 1 : Number(x.v) === Number(y.v) ? 0 : NaN;

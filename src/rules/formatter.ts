@@ -18,7 +18,7 @@ import { Template } from './template';
 import { Substitution, compileSubstitution } from './substitution';
 import { DATA_TYPES, DataType, emitFieldWrite } from './message-writer';
 import { FunctionBuilder } from './codegen';
-import { didYouMean } from '../config/did-you-mean';
+import { didYouMean } from '../foundation/did-you-mean';
 
 const ENTRY_KEYS = ['FieldName', 'Template', 'Substitution', 'DataType', 'MapKey', 'ResetOption'];
 

@@ -9,7 +9,7 @@ import { compileDatePattern } from './java-date';
 import { FunctionBuilder } from './codegen';
 
 /** Reads a field; undefined means absent (a pattern on it fails, a template renders ""). */
-export type FieldReader = (msg: Message, clock: () => number) => string | undefined;
+type FieldReader = (msg: Message, clock: () => number) => string | undefined;
 
 const JMS_DATE = compileDatePattern('yyyy/MM/dd.HH:mm:ss.SSS.zz');
 
@@ -41,9 +41,6 @@ const HEADER_READERS: Readonly<Record<string, FieldReader>> = {
   JMSFamily: (m) => FAMILY[m.body.kind],
 };
 
-/** Names a pattern group or template can read as headers. */
-export const READABLE_JMS_FIELDS: readonly string[] = Object.keys(HEADER_READERS);
-
 const absent: FieldReader = () => undefined;
 
 /** Which lookup rules apply: pattern groups read `body` as a property, templates fall back to the body text. */
@@ -60,19 +57,4 @@ export function emitFieldRead(b: FunctionBuilder, name: string, mode: ReadMode, 
   const property = `${msg}.properties.get(${b.literal(name)})`;
   if (mode === 'template' && name === 'body') return `(${property} ?? ${msg}.bodyText())`;
   return property;
-}
-
-function compileReader(name: string, mode: ReadMode): FieldReader {
-  const b = new FunctionBuilder();
-  return b.build<FieldReader>(`read_${name}`, ['msg', 'clock'], `return ${emitFieldRead(b, name, mode, 'msg', 'clock')};`);
-}
-
-/** The reader pattern groups use (see emitFieldRead). */
-export function propertyReader(name: string): FieldReader {
-  return compileReader(name, 'property');
-}
-
-/** The reader templates use (see emitFieldRead). */
-export function templateReader(name: string): FieldReader {
-  return compileReader(name, 'template');
 }

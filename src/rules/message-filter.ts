@@ -20,7 +20,7 @@ import { compilePerl5 } from './regex-dialect';
 import { IntervalSet } from './intervals';
 import { emitFieldRead } from './message-fields';
 import { FunctionBuilder } from './codegen';
-import { didYouMean } from '../config/did-you-mean';
+import { didYouMean } from '../foundation/did-you-mean';
 
 export const FILTER_KEYS = ['JMSPropertyGroup', 'XJMSPropertyGroup', 'PatternGroup', 'XPatternGroup'] as const;
 

@@ -20,7 +20,7 @@ const INTEGER_RANGES: Readonly<Record<string, [bigint, bigint]>> = {
 };
 
 /** The text a new property of the given DataType holds, as Java would print the typed value. */
-export function convertForDataType(value: string, dataType: DataType, field: string): string {
+function convertForDataType(value: string, dataType: DataType, field: string): string {
   const range = INTEGER_RANGES[dataType];
   if (range !== undefined) {
     const n = parseJavaLong(value.trim() === value ? value : '');

@@ -32,7 +32,7 @@ const VERTICAL_SPACE: Ranges = [[0x0a, 0x0d], [0x85, 0x85], [0x2028, 0x2029]];
 const LINEBREAK = '(?:\\r\\n|\\r(?!\\n)|[\\n\\x0B\\f\\x85\\u2028\\u2029])';
 
 /** `\xHH` or `\uHHHH` for one UTF-16 code unit. */
-export function codeUnitEscape(code: number): string {
+function codeUnitEscape(code: number): string {
   return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 

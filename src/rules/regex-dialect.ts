@@ -25,6 +25,7 @@
  * search under a time budget instead: past it, the search ends with a RegexBudgetError and only that
  * message fails.
  */
+import { XrouteError } from '../foundation/xroute-error';
 import * as v8 from 'v8';
 import * as vm from 'vm';
 import { ConfigWhere, RegexSyntaxError } from './errors';
@@ -407,7 +408,7 @@ class Perl5RegExp extends RegExp {
 }
 
 /** A search of a backtracking-only pattern ran out of its time budget; the message, not the flow, fails. */
-export class RegexBudgetError extends Error {
+class RegexBudgetError extends XrouteError {
   constructor(
     readonly pattern: string,
     readonly budgetMs: number,
@@ -491,7 +492,7 @@ export function isLinearTime(re: RegExp): boolean {
 }
 
 /** The expression to search `input` with: a plain RegExp wherever that gives the same answer (faster). */
-export function searchFor(re: RegExp, input: string): RegExp {
+function searchFor(re: RegExp, input: string): RegExp {
   return re instanceof Perl5RegExp ? re.forInput(input) : re;
 }
 

@@ -1,9 +1,9 @@
 /**
  * The registry of MessageEvaluator ruleset kinds (docs/evaluator/rules.md). A ruleset map has exactly one
  * kind: the registered kind with the LOWEST precedence number whose `detect` accepts the map wins.
- * The built-in kinds live in src/rules/kinds/; the XML/JSON kinds are registered from
- * src/transforms/index.ts, which the engine imports, so every kind is registered before any engine
- * is built.
+ * A registry is a value, built from explicit lists: the built-in kinds (BUILTIN_RULESET_KINDS in
+ * src/rules/kinds/index.ts) and the XML/JSON kinds (TRANSFORM_KINDS in src/transforms/index.ts) make the
+ * default one (src/evaluator/default-kinds.ts); an engine may be given another (MessageEvaluatorOptions.kinds).
  *
  * Contract for a kind:
  *  - `name`: unique, used in logs and errors (e.g. "xslt").
@@ -26,13 +26,14 @@
  *    keeps the whole evaluation synchronous.
  *  - an action may carry `emit` (see RuleAction) so the engine inlines it: the formatter does.
  */
+import { XrouteError } from '../foundation/xroute-error';
 import { Message } from '../message';
 import { ConfigWhere } from './errors';
 import { Template } from './template';
 import { Substitution } from './substitution';
 import { MessageFilter } from './message-filter';
 import { FunctionBuilder } from './codegen';
-import { NameTable } from '../config/name-table';
+import { NameTable } from '../foundation/name-table';
 
 /** undefined or 0 = SUCCESS, 1 = FAILURE, -1 = EXCEPTION. */
 export type RuleResult = void | number;
@@ -146,7 +147,7 @@ export const KIND_PRECEDENCE = {
 /** Keys every ruleset may have, whatever its kind. */
 export const COMMON_RULESET_KEYS: readonly string[] = ['JMSPropertyGroup', 'XJMSPropertyGroup', 'PatternGroup', 'XPatternGroup', 'StringProperty', 'DisplayMask', 'Description'];
 
-export class RulesetKindRegistrationError extends Error {
+class RulesetKindRegistrationError extends XrouteError {
   constructor(
     readonly kind: string,
     problem: string,
@@ -156,34 +157,24 @@ export class RulesetKindRegistrationError extends Error {
   }
 }
 
-const registry = new NameTable<RulesetKind>('ruleset kind');
-let sorted: RulesetKind[] | undefined;
+/** The ruleset kinds an engine knows: registered once, from a list, when the registry is built. */
+export class RulesetKindRegistry {
+  private readonly table = new NameTable<RulesetKind>('ruleset kind');
+  /** Every kind, highest priority (lowest precedence number) first. */
+  readonly kinds: readonly RulesetKind[];
 
-export function registerRulesetKind(kind: RulesetKind): void {
-  if (registry.has(kind.name)) throw new RulesetKindRegistrationError(kind.name, 'is already registered');
-  if (!Number.isFinite(kind.precedence)) throw new RulesetKindRegistrationError(kind.name, 'has no numeric precedence');
-  registry.register(kind.name, kind);
-  sorted = undefined;
-}
+  constructor(kinds: readonly RulesetKind[]) {
+    for (const kind of kinds) {
+      if (this.table.has(kind.name)) throw new RulesetKindRegistrationError(kind.name, 'is already registered');
+      if (!Number.isFinite(kind.precedence)) throw new RulesetKindRegistrationError(kind.name, 'has no numeric precedence');
+      this.table.register(kind.name, kind);
+    }
+    // Array.prototype.sort is stable: kinds with equal precedence (disjoint detects) keep list order.
+    this.kinds = [...kinds].sort((a, b) => a.precedence - b.precedence);
+  }
 
-/** Registers a module's list of kinds (the built-in kinds, the transforms), in list order. */
-export function registerRulesetKinds(kinds: readonly RulesetKind[]): void {
-  for (const kind of kinds) registerRulesetKind(kind);
-}
-
-/** The kind registered as `name`; UnknownNameError with a "did you mean" when there is none. */
-export function rulesetKind(name: string): RulesetKind {
-  return registry.get(name);
-}
-
-/** Every registered kind, highest priority (lowest precedence number) first. */
-export function rulesetKinds(): readonly RulesetKind[] {
-  // Array.prototype.sort is stable: kinds with equal precedence (disjoint detects) keep registration order.
-  if (sorted === undefined) sorted = registry.values().sort((a, b) => a.precedence - b.precedence);
-  return sorted;
-}
-
-/** The kind of a ruleset map, or undefined for a filter-only ruleset. */
-export function detectRulesetKind(ruleset: Readonly<Record<string, unknown>>): RulesetKind | undefined {
-  return rulesetKinds().find((k) => k.detect(ruleset));
+  /** The kind of a ruleset map, or undefined for a filter-only ruleset. */
+  detect(ruleset: Readonly<Record<string, unknown>>): RulesetKind | undefined {
+    return this.kinds.find((k) => k.detect(ruleset));
+  }
 }

@@ -4,12 +4,12 @@
  * return code (0 SUCCESS, 1 FAILURE, -1 EXCEPTION) without ever throwing. Synchronous unless the
  * kind's action returns a Promise.
  */
-import { integerValue } from '../config/integer-text';
+import { integerValue } from '../foundation/integer-text';
 import { Message } from '../message';
 import { ConfigWhere, RuleConfigError, at, isRecord } from './errors';
 import { MessageFilter, compileMessageFilter } from './message-filter';
-import { COMMON_RULESET_KEYS, EvaluatorLogger, RuleAction, RuleHandle, RuleResult, RulesetKind, RulesetKindContext, detectRulesetKind, rulesetKinds } from './ruleset-kinds';
-import { didYouMean } from '../config/did-you-mean';
+import { COMMON_RULESET_KEYS, EvaluatorLogger, RuleAction, RuleHandle, RuleResult, RulesetKind, RulesetKindContext, RulesetKindRegistry } from './ruleset-kinds';
+import { didYouMean } from '../foundation/did-you-mean';
 import { FunctionBuilder } from './codegen';
 
 export const SUCCESS = 0;
@@ -33,6 +33,8 @@ function normalise(v: RuleResult): number {
 
 export interface RulesetSettings {
   component: string;
+  /** The kinds a ruleset may be of. */
+  kinds: RulesetKindRegistry;
   defaultDisplayMask: number;
   logger: EvaluatorLogger;
   display?: DisplayHook;
@@ -115,8 +117,6 @@ export class CompiledRuleset implements RuleHandle {
   }
 }
 
-export type RulesetContextFactory = (rulesetName: string) => RulesetKindContext;
-
 /**
  * Compiles one ruleset map: checks its keys (unknown ones are errors with "did you mean", keys of a
  * kind that lost to another are rejected as conflicting kinds), picks the kind by precedence (docs/evaluator/rules.md), and builds the
@@ -125,13 +125,13 @@ export type RulesetContextFactory = (rulesetName: string) => RulesetKindContext;
 export function compileRuleset(name: string, config: unknown, settings: RulesetSettings, ctx: RulesetKindContext): CompiledRuleset {
   const where: ConfigWhere = { component: settings.component, ruleset: name };
   if (!isRecord(config)) throw new RuleConfigError(where, 'is not a map', 'a map of ruleset keys');
-  const kinds = rulesetKinds();
+  const kinds = settings.kinds.kinds;
   const known = new Set<string>(COMMON_RULESET_KEYS);
   for (const k of kinds) for (const key of k.keys) known.add(key);
   for (const key of Object.keys(config)) {
     if (!known.has(key)) throw new RuleConfigError(at(where, key), `unknown ruleset key${didYouMean(key, known)}`);
   }
-  const kind = detectRulesetKind(config);
+  const kind = settings.kinds.detect(config);
   const own = new Set<string>([...COMMON_RULESET_KEYS, ...(kind?.keys ?? [])]);
   // A ruleset has one kind (issue 3: conflicting kinds are rejected; the original silently ignored the losers).
   const foreign = Object.keys(config).find((key) => !own.has(key));

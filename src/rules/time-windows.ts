@@ -14,10 +14,10 @@
  * timechange0 is the day daylight saving time starts (the clock moves forward), timechange1 the day
  * it ends, in the process's local time zone.
  */
-import { integerValue } from '../config/integer-text';
+import { integerValue } from '../foundation/integer-text';
 import { ConfigWhere, RuleConfigError, at, isRecord } from './errors';
 import { compileDatePattern } from './java-date';
-import { didYouMean } from '../config/did-you-mean';
+import { didYouMean } from '../foundation/did-you-mean';
 
 const DAY_SECONDS = 86400;
 const KEYS = ['TimeWindow', 'StartTime', 'StopTime', 'Month', 'MonthDay', 'WeekDay', 'Blackout'];

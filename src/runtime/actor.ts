@@ -16,15 +16,16 @@
  * so a stopped flow leaves nothing behind and the process can exit by itself. They, the restart delays and the
  * crash window all run on the runtime's Clock (src/runtime/clock.ts): the real one, or a test's virtual one.
  */
+import { XrouteError } from '../foundation/xroute-error';
 import { dispatch, spawn, start as startNact, stop as stopNact, Ref, ActorSystemRef } from 'nact';
-import { Backoff } from './backoff';
+import { Backoff } from '../foundation/backoff';
 import { Clock, ClockTimer, REAL_CLOCK } from './clock';
 import { DEFAULT_POLICY, SupervisionPolicy } from './supervision-policy';
 import { Logger, silentLogger } from '../logging/logger';
 import { ConsumerHandle, MessageTally, Taken, XQueue } from '../xqueue/xqueue';
 import { addReports, DrainReport, DrainRequest } from './drain';
 
-export type ActorStatus = 'starting' | 'running' | 'restarting' | 'stopping' | 'stopped' | 'failed';
+type ActorStatus = 'starting' | 'running' | 'restarting' | 'stopping' | 'stopped' | 'failed';
 export type StopReason = 'stop' | 'restart' | 'crash';
 
 /** What a component implements. A new instance is made by the factory at start and at every restart. */
@@ -115,7 +116,7 @@ export interface ActorContext<Msg> {
   consume<T>(queue: XQueue<T>, onMessage: (taken: Taken<T>, queue: XQueue<T>) => void | Promise<void>, options?: ConsumeOptions): QueueConsumer;
 }
 
-export interface ConsumeOptions {
+interface ConsumeOptions {
   /** Messages handled per actor turn before yielding to the event loop (default 256). */
   batch?: number;
   /** Stop taking while this many messages taken by this consumer are not yet removed (default unlimited). */
@@ -166,25 +167,26 @@ export interface ActorRef<Msg> {
 }
 
 /** A child escalated a failure it could not handle. */
-export class ChildFailedError extends Error {
+class ChildFailedError extends XrouteError {
   constructor(
     readonly child: string,
-    override readonly cause: unknown,
+    cause: unknown,
   ) {
-    super(`child ${child} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super(`child ${child} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.name = 'ChildFailedError';
   }
 }
 
 /** A crash count exceeded MaxRetry within WithinSeconds. */
-export class TooManyCrashesError extends Error {
+class TooManyCrashesError extends XrouteError {
   constructor(
     readonly actor: string,
     readonly crashes: number,
     readonly withinMs: number,
-    readonly last: unknown,
+    /** The last crash's error. */
+    cause: unknown,
   ) {
-    super(`${actor} crashed ${crashes} times within ${withinMs / 1000}s; last: ${last instanceof Error ? last.message : String(last)}`);
+    super(`${actor} crashed ${crashes} times within ${withinMs / 1000}s; last: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.name = 'TooManyCrashesError';
   }
 }

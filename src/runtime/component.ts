@@ -6,14 +6,15 @@
  * the XQueues it reads and writes, a logger and a status reporter. The runtime creates a fresh behaviour
  * at start and at every supervised restart.
  */
-import type { ParkedStore } from '../transports/parked-store';
-import { NameTable } from '../config/name-table';
-import { closest } from '../config/did-you-mean';
+import type { ParkedStore } from '../parking/parked-store';
+import { NameTable } from '../foundation/name-table';
+import { closest } from '../foundation/did-you-mean';
+import type { JsonSchema } from '../foundation/schema-helpers';
 import { Behaviour } from './actor';
 import { Logger } from '../logging/logger';
 import { redactText } from '../logging/redact';
-import { ConfigValueError } from '../config/config-value-error';
-import { declareSecretProperties } from '../config/secret-properties';
+import { ConfigValueError } from '../errors/config-value-error';
+import { declareSecretProperties } from '../foundation/secret-properties';
 import { Message } from '../message/message';
 import { MessageTally, XQueue } from '../xqueue/xqueue';
 import type { ComponentTracer } from './message-trace';
@@ -238,8 +239,8 @@ export interface ValidationContext {
   readonly warn?: (property: string, message: string, fields?: Readonly<Record<string, string>>) => void;
 }
 
-/** JSON Schema (draft 2020-12 / draft-07 subset ajv understands) for a component's own properties. */
-export type JsonSchema = Readonly<Record<string, unknown>>;
+/** JSON Schema for a component's own properties (defined with the schema helpers, below the runtime). */
+export type { JsonSchema };
 
 /**
  * `M`: the messages the behaviour takes; `S`: the settings its `settings` reader produces, which the runtime
@@ -278,7 +279,7 @@ export interface ComponentDefinition<M = never, S = unknown> {
   readonly runsOnStart?: boolean;
   /**
    * The settings reader, the component's compile step: turns a configuration into the immutable, typed settings
-   * the behaviour runs on, validating everything and throwing a ConfigValueError (src/config/config-value-error.ts)
+   * the behaviour runs on, validating everything and throwing a ConfigValueError (src/errors/config-value-error.ts)
    * for a value it cannot use. `xroute validate` runs it and reports its error and warnings
    * (src/config/config-issues.ts); at every start the runtime runs it once more (createBehaviour) and hands
    * what it read to create(), so that the two cannot read differently. Free of side effects: it opens no
@@ -306,7 +307,7 @@ function missingLink(env: ComponentEnv, which: 'input' | 'output'): ConfigValueE
 }
 
 /** Refuses, before create(), an environment without the links the definition declares (needsInput, needsOutput). */
-export function checkLinks(def: Pick<AnyComponentDefinition, 'needsInput' | 'needsOutput'>, env: ComponentEnv): void {
+function checkLinks(def: Pick<AnyComponentDefinition, 'needsInput' | 'needsOutput'>, env: ComponentEnv): void {
   if (def.needsInput === true && env.input === undefined) throw missingLink(env, 'input');
   if (def.needsOutput === true && env.output === undefined) throw missingLink(env, 'output');
 }
@@ -396,7 +397,7 @@ export class ComponentRegistry {
     for (const d of definitions) this.register(d);
   }
 
-  /** Registers a class; the properties its schema declares secret are masked from then on (src/config/secret-properties.ts). */
+  /** Registers a class; the properties its schema declares secret are masked from then on (src/foundation/secret-properties.ts). */
   register(def: AnyComponentDefinition): void {
     declareSecretProperties(def.schema);
     for (const name of [def.className, ...(def.aliases ?? [])]) this.table.register(name, def);

@@ -12,7 +12,7 @@ export interface Rates {
   readonly out1m: number;
 }
 
-export const ZERO_RATES: Rates = { in1s: 0, in1m: 0, out1s: 0, out1m: 0 };
+const ZERO_RATES: Rates = { in1s: 0, in1m: 0, out1s: 0, out1m: 0 };
 
 /** Two monotonic counters of one component or link: what came in, what went out. */
 export interface InOut {

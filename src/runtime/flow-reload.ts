@@ -18,9 +18,7 @@
  */
 import { randomUUID } from 'crypto';
 import { DEFAULT_DRAIN_TIMEOUT_MS } from './drain';
-import { loadTopology, Topology } from '../config/topology';
-import { ConfigError, describeFileError, formatProblem, JsonSyntaxError, withoutContext } from '../config/errors';
-import { issueOf } from '../config/config-issues';
+import type { Topology } from './topology-types';
 import { redactText } from '../logging/redact';
 import { ComponentFingerprint, fingerprintTopology, planIsEmpty, planReload } from './reload-plan';
 import { ComponentChange, REDELIVERED_COUNTER, ReloadOptions, ReloadPlan, ReloadReceipt } from './reload-receipt';
@@ -64,10 +62,13 @@ export class Reloader {
       this.finish({ ...head, ...plan, outcome: 'refused', swapMs: 0, redelivered: 0, error: redactText(error) });
     if (this.host.isStopping()) return refuse('the flow is stopping');
     let topology: Topology;
+    const source = current.source;
+    if (typeof next === 'string' && source === undefined) return refuse(`${next}: this flow's topology was not read from a file (built by hand): reload it with flow.reload(topology)`);
     try {
-      topology = typeof next === 'string' ? loadTopology(next, this.host.registry) : next;
+      topology = typeof next === 'string' ? source!.load(next) : next;
     } catch (e) {
-      return refuse(loadProblem(e, typeof next === 'string' ? next : current.file));
+      const file = typeof next === 'string' ? next : current.file;
+      return refuse(source !== undefined ? source.describeLoadError(e, file) : `${file}: ${e instanceof Error ? e.message : String(e)}`);
     }
     let nextFingerprints: ReadonlyMap<string, ComponentFingerprint>;
     let plan: ReloadPlan;
@@ -94,6 +95,7 @@ export class Reloader {
    */
   private async check(plan: ReloadPlan, topology: Topology): Promise<string[]> {
     const problems: string[] = [];
+    const source = topology.source ?? this.host.topology().source;
     const changedLinks = new Set(plan.links.filter((l) => l.action !== 'kept').map((l) => l.name));
     const actions = new Map(plan.components.map((c) => [c.name, c.action]));
     for (const spec of topology.components) {
@@ -101,8 +103,6 @@ export class Reloader {
       const touchesChangedLink = changedLinks.has(spec.linkName) || spec.outLinks.some((o) => changedLinks.has(o.name));
       if (action === 'kept' && !touchesChangedLink) continue;
       const capacity = topology.links.get(spec.linkName)?.capacity;
-      const problem = (property: string, message: string) =>
-        problems.push(formatProblem({ file: spec.file, component: spec.name, property, message: withoutContext(spec.name, property, message), severity: 'error' }));
       let settings: unknown;
       try {
         settings = spec.definition.settings?.(spec.name, spec.config, spec.baseDir, {
@@ -111,8 +111,7 @@ export class Reloader {
           ...(spec.role === 'receiver' ? { outputCapacity: capacity } : { inputCapacity: capacity }),
         });
       } catch (e) {
-        const issue = issueOf(e);
-        problem(issue.property, issue.message);
+        problems.push(source !== undefined ? source.describeSettingsError(e, spec) : `${spec.file}: ${spec.name}: ${e instanceof Error ? e.message : String(e)}`);
         continue;
       }
       if (action !== 'replaced') continue;
@@ -123,7 +122,9 @@ export class Reloader {
       } catch (e) {
         reason = `asking it failed: ${e instanceof Error ? e.message : String(e)}`;
       }
-      if (reason !== undefined) problem('', `cannot be replaced now: ${reason}`);
+      if (reason === undefined) continue;
+      const message = `cannot be replaced now: ${reason}`;
+      problems.push(source !== undefined ? source.describeProblem(spec, '', message) : `${spec.file}: ${spec.name}: ${message}`);
     }
     return problems;
   }
@@ -215,9 +216,3 @@ export class Reloader {
   }
 }
 
-/** Why a topology file could not be loaded, as `xroute validate` words it. */
-function loadProblem(e: unknown, file: string): string {
-  if (e instanceof ConfigError) return e.problems.filter((p) => p.severity === 'error').map(formatProblem).join('\n');
-  if (e instanceof JsonSyntaxError) return formatProblem({ file, component: '', property: '', message: `invalid JSON at line ${e.line}, column ${e.column}: ${e.reason}`, severity: 'error' });
-  return formatProblem({ file, component: '', property: '', message: describeFileError(e), severity: 'error' });
-}

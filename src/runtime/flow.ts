@@ -13,10 +13,10 @@
  * with EXIT_GAVE_UP so that systemd, Docker or Kubernetes restart it. A component therefore never stays
  * failed for good in a running process: it is either restarted or the process ends.
  */
+import { XrouteError } from '../foundation/xroute-error';
 import { ActorRef, ActorRuntime, describe, HeldConsumer } from './actor';
-import { Backoff } from './backoff';
 import { ChildStatus, ComponentEnv, createBehaviour, ComponentRegistry, ComponentStatus, RecordedError, StatusReporter, StatusSnapshot, UnsettledDeliveries } from './component';
-import { Topology, ComponentSpec } from '../config/topology';
+import { Topology, ComponentSpec } from './topology-types';
 import { Logger, silentLogger } from '../logging/logger';
 import { redact, redactText, registerConfigSecrets } from '../logging/redact';
 import { Message } from '../message/message';
@@ -29,6 +29,9 @@ import { ReloadHost, Reloader } from './flow-reload';
 import { ReloadOptions, ReloadReceipt } from './reload-receipt';
 import { ComponentTrace, TraceOptions } from './message-trace';
 import { slowTracesOf } from '../tracing';
+import { ComponentView, SupervisedComponent } from './supervised-component';
+
+export type { ComponentView } from './supervised-component';
 
 export interface FlowOptions {
   registry: ComponentRegistry;
@@ -53,7 +56,7 @@ export const DEFAULT_MAX_WAITING_SENDS = 10_000;
  * send() found the link full and already as many sends waiting as the flow allows. It carries no stack
  * trace: a producer that does not await may cause a million of them, and the place is always send().
  */
-export class QueueFullError extends Error {
+export class QueueFullError extends XrouteError {
   constructor(
     readonly flow: string,
     readonly link: string,
@@ -70,15 +73,6 @@ export class QueueFullError extends Error {
 /** Exit codes of `xroute run`, documented in docs/operations.md. */
 export const EXIT_GAVE_UP = 3;
 
-export interface ComponentView {
-  readonly name: string;
-  readonly className: string;
-  readonly role: string;
-  /** The current incarnation's actor (a new one after each restart by the flow supervisor). */
-  readonly ref: ActorRef<never>;
-  readonly status: StatusReporter;
-  readonly spec: ComponentSpec;
-}
 
 /** One component as /status, `xroute status` and the metrics see it. */
 export interface ComponentStatusView extends StatusSnapshot {
@@ -160,58 +154,6 @@ export interface ComponentTotalsLine {
   readonly reconnects: number;
 }
 
-/** What the flow supervisor keeps per component across incarnations (restarts and a reload's replacements). */
-export class SupervisedComponent implements ComponentView {
-  ref!: ActorRef<never>;
-  /** Restarts of earlier incarnations (each actor counts its own from 0). */
-  earlierRestarts = 0;
-  flowRestarts = 0;
-  nextRestartAt: number | undefined;
-  restartTimer: NodeJS.Timeout | undefined;
-  /** The last crash or give-up, masked, as the status shows it. */
-  lastError: string | undefined;
-  /** Gave up and will not be restarted (OnGiveUp exit). */
-  failedForGood = false;
-  /** Paused by an operator (Flow.pause): stopped, shown as PAUSE, until Flow.resume. */
-  paused = false;
-  /** A pause, resume or restart of this component under way: another one waits for it. */
-  control: Promise<unknown> = Promise.resolve();
-  endpoint: Readonly<Record<string, string>> | undefined;
-  giveUpBackoff: Backoff;
-  className: string;
-  private currentSpec: ComponentSpec;
-
-  constructor(
-    readonly name: string,
-    readonly role: string,
-    readonly status: StatusReporter,
-    spec: ComponentSpec,
-  ) {
-    this.currentSpec = spec;
-    this.className = spec.definition.className;
-    this.giveUpBackoff = new Backoff(spec.policy.giveUpBackoff);
-    this.endpoint = endpointOf(spec.config);
-  }
-
-  get spec(): ComponentSpec {
-    return this.currentSpec;
-  }
-
-  /** A reload gives the component a new definition (its next incarnation starts on it). */
-  redefine(spec: ComponentSpec): void {
-    if (spec === this.currentSpec) return;
-    const previous = this.currentSpec;
-    this.currentSpec = spec;
-    this.className = spec.definition.className;
-    // A kept component keeps where its give-up back-off stands; only a new back-off policy starts it again.
-    if (JSON.stringify(previous.policy.giveUpBackoff) !== JSON.stringify(spec.policy.giveUpBackoff)) this.giveUpBackoff = new Backoff(spec.policy.giveUpBackoff);
-    this.endpoint = endpointOf(spec.config);
-  }
-
-  get restarts(): number {
-    return this.earlierRestarts + this.ref.restarts() + this.flowRestarts;
-  }
-}
 
 /** How a stop drains (docs/operations.md#stopping). */
 export interface StopOptions {
@@ -221,7 +163,7 @@ export interface StopOptions {
   readonly onStop?: OnStop;
 }
 
-export class UnknownComponentError extends Error {
+export class UnknownComponentError extends XrouteError {
   constructor(
     readonly flow: string,
     readonly component: string,
@@ -232,7 +174,7 @@ export class UnknownComponentError extends Error {
   }
 }
 
-export class UnknownLinkError extends Error {
+export class UnknownLinkError extends XrouteError {
   constructor(
     readonly flow: string,
     readonly link: string,
@@ -789,18 +731,6 @@ function linkCounts(s: XQueueStats): InOut {
   return { in: s.totalAdded, out: s.totalRemoved + s.totalFailed };
 }
 
-/** Configuration properties that name where a component talks to its broker (or file system). */
-const ENDPOINT_KEYS = ['URI', 'URL', 'HostName', 'Host', 'Port', 'VirtualHost', 'ExchangeName', 'RoutingKey', 'QueueName', 'TopicName', 'Address', 'Destination', 'FileName', 'Path'];
-
-/** The endpoint of a component as configured, URI passwords and configured secrets masked. */
-export function endpointOf(config: ComponentSpec['config']): Record<string, string> | undefined {
-  const out: Record<string, string> = {};
-  for (const key of ENDPOINT_KEYS) {
-    const v = config[key];
-    if (typeof v === 'string' && v.trim() !== '') out[key] = redactText(v);
-  }
-  return Object.keys(out).length > 0 ? out : undefined;
-}
 
 function lastErrorOf(c: SupervisedComponent): string | undefined {
   const current = c.ref.lastError();

@@ -29,8 +29,8 @@ export interface TraceOptions {
   readonly now?: () => number;
 }
 
-export const DEFAULT_TRACE_LINES_PER_SECOND = 50;
-export const DEFAULT_TRACE_REPORT_MS = 10_000;
+const DEFAULT_TRACE_LINES_PER_SECOND = 50;
+const DEFAULT_TRACE_REPORT_MS = 10_000;
 /** Outlinks kept per message in its trace line (a node that routes one message round a loop of tasks). */
 const MAX_OUTLINKS = 8;
 

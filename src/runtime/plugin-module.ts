@@ -11,6 +11,7 @@
  * their own directory, so their relative imports and node_modules resolve as for a `.js` file next to
  * them; each file is transpiled once per process.
  */
+import { XrouteError } from '../foundation/xroute-error';
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import Module from 'node:module';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
@@ -20,7 +21,7 @@ const SOURCE_EXTENSIONS = ['.js', '.cjs', '.ts', '.cts'];
 const TYPESCRIPT = /\.c?ts$/;
 
 /** A plugin module that cannot be loaded or started; `expected` says what a valid one looks like. */
-export class PluginLoadError extends Error {
+export class PluginLoadError extends XrouteError {
   constructor(
     readonly file: string,
     readonly problem: string,

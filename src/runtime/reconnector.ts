@@ -19,7 +19,7 @@
  *    original's QuietPeriod x StandbyTime) and starts a new cycle, forever, logging once per cycle.
  *    0 (default) = no cycles: back-off up to its maximum between every attempt.
  */
-import { Backoff, BackoffOptions, DEFAULT_JITTER } from './backoff';
+import { Backoff, BackoffOptions, DEFAULT_JITTER } from '../foundation/backoff';
 import { Clock, ClockTimer, REAL_CLOCK } from './clock';
 import { Logger } from '../logging/logger';
 import { StatusReporter } from './component';

@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'fs';
 import * as path from 'path';
-import type { ComponentSpec, Topology } from '../config/topology';
+import type { ComponentSpec, Topology } from './topology-types';
 import { resolvePluginModule } from './plugin-module';
 
 /** One file a component reads, and the property that names it ("Ruleset/0/XSLFile", "ClassName", "(file)"). */

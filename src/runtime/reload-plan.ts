@@ -5,7 +5,7 @@
  */
 import { createHash } from 'crypto';
 import { readFileSync } from 'fs';
-import type { ComponentSpec, Topology } from '../config/topology';
+import type { ComponentSpec, Topology } from './topology-types';
 import { componentFileReferences } from './referenced-files';
 import type { ComponentChange, LinkChange, ReloadPlan } from './reload-receipt';
 
@@ -42,7 +42,7 @@ export function fingerprintTopology(topology: Topology): Map<string, ComponentFi
 }
 
 /** What differs between two fingerprints of one component: property paths, "<property> content", or [] when equal. */
-export function fingerprintChanges(before: ComponentFingerprint, after: ComponentFingerprint): string[] {
+function fingerprintChanges(before: ComponentFingerprint, after: ComponentFingerprint): string[] {
   const out: string[] = [];
   if (before.className !== after.className) out.push('ClassName');
   if (before.role !== after.role) out.push('role');
@@ -103,7 +103,7 @@ function contentHash(file: string): string {
 }
 
 /** JSON with object keys sorted, so that two equal configurations compare equal whatever their key order. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value));
 }
 

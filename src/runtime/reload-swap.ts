@@ -6,9 +6,9 @@
 import type { HandedOver } from './actor';
 import type { ComponentRegistry } from './component';
 import { DrainRequest, untilDoneOrDeadline } from './drain';
-import type { SupervisedComponent } from './flow';
+import type { SupervisedComponent } from './supervised-component';
 import type { Logger } from '../logging/logger';
-import type { ComponentSpec, Topology } from '../config/topology';
+import type { ComponentSpec, Topology } from './topology-types';
 import { Message } from '../message/message';
 import { XQueue } from '../xqueue/xqueue';
 
@@ -33,7 +33,7 @@ export interface ReloadHost {
 }
 
 /** A step of a swap could not be done (a new incarnation not ready, a removed link not empty). */
-export class ReloadStepError extends Error {
+class ReloadStepError extends Error {
   constructor(
     readonly component: string,
     message: string,

@@ -8,9 +8,10 @@
  * A check that runs late (the event loop was blocked, so bytes may be waiting unread in the kernel) does
  * not judge: the next one does, after the socket was read.
  */
+import { XrouteError } from '../foundation/xroute-error';
 
 /** Nothing was received on a connection for its liveness limit. */
-export class SilentPeerError extends Error {
+export class SilentPeerError extends XrouteError {
   constructor(
     /** The connection, e.g. amqp://host:5672. */
     readonly peer: string,

@@ -7,17 +7,17 @@
  * the flow supervisor does once that policy is exhausted; FatalRetrySeconds paces connection retries after
  * an error fast retrying cannot cure (wrong credentials, a failed passive check, a TLS error).
  */
-import { BackoffOptions, DEFAULT_JITTER, parseBackoff } from './backoff';
-import { closest } from '../config/did-you-mean';
-import { ConfigValueError } from '../config/config-value-error';
-import { integerAtLeast } from '../config/integer-text';
+import { BackoffOptions, DEFAULT_JITTER, parseBackoff } from '../foundation/backoff';
+import { closest } from '../foundation/did-you-mean';
+import { ConfigValueError } from '../errors/config-value-error';
+import { integerAtLeast } from '../foundation/integer-text';
 
 export type Strategy = 'restart' | 'resume' | 'stop' | 'escalate';
-export const STRATEGIES: readonly Strategy[] = ['restart', 'resume', 'stop', 'escalate'];
+const STRATEGIES: readonly Strategy[] = ['restart', 'resume', 'stop', 'escalate'];
 
 /** What the flow supervisor does with a component that exhausted its own policy. */
-export type GiveUpAction = 'restart' | 'exit';
-export const GIVE_UP_ACTIONS: readonly GiveUpAction[] = ['restart', 'exit'];
+type GiveUpAction = 'restart' | 'exit';
+const GIVE_UP_ACTIONS: readonly GiveUpAction[] = ['restart', 'exit'];
 
 export interface SupervisionPolicy {
   readonly strategy: Strategy;
@@ -59,7 +59,7 @@ export class SupervisionConfigError extends ConfigValueError {
   }
 }
 
-export const SUPERVISION_KEYS = ['Strategy', 'MaxRetry', 'WithinSeconds', 'Backoff', 'MaxMessageAttempts', 'OnGiveUp', 'GiveUpBackoff', 'FatalRetrySeconds'] as const;
+const SUPERVISION_KEYS = ['Strategy', 'MaxRetry', 'WithinSeconds', 'Backoff', 'MaxMessageAttempts', 'OnGiveUp', 'GiveUpBackoff', 'FatalRetrySeconds'] as const;
 export type SupervisionConfig = Partial<Record<(typeof SUPERVISION_KEYS)[number], string>>;
 
 function positiveInt(name: string, v: string | undefined, fallback: number, allowZero = false): number {

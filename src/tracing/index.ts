@@ -1,8 +1,7 @@
 /** Tracing (docs/operations.md#tracing): OpenTelemetry spans per hop, W3C propagation, OTLP/HTTP export. */
 export { startTracing } from './trace-sdk';
-export type { RunningTracing, TracingOptions } from './trace-sdk';
+export type { RunningTracing } from './trace-sdk';
 export { readTraceSettings } from './trace-settings';
-export type { TraceSettings } from './trace-settings';
 export {
   traceDelivery,
   traceSettled,
@@ -21,6 +20,6 @@ export {
   ATTR_RULESET,
   ATTR_RETURN_CODE,
 } from './message-trace';
-export type { TraceStep, Endpoint, MessagingSystem } from './message-trace';
+export type { TraceStep } from './message-trace';
 export { traceCounts, slowTracesOf } from './trace-stats';
 export type { SlowTrace } from './trace-stats';

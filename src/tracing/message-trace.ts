@@ -70,7 +70,7 @@ function slotOf(msg: Message): TraceSlot | undefined {
   return msg[TRACE_SLOT] as TraceSlot | undefined;
 }
 
-export type MessagingSystem = 'rabbitmq' | 'activemq' | 'jms' | 'tcp' | 'file' | 'http';
+type MessagingSystem = 'rabbitmq' | 'activemq' | 'jms' | 'tcp' | 'file' | 'http';
 
 /** Where a receiver took a delivery, or where a persister publishes. */
 export interface Endpoint {
@@ -81,8 +81,8 @@ export interface Endpoint {
   readonly routingKey?: string;
 }
 
-export const ATTR_COMPONENT = 'xroute.component';
-export const ATTR_QUEUE_WAIT_MS = 'xroute.queue.wait_ms';
+const ATTR_COMPONENT = 'xroute.component';
+const ATTR_QUEUE_WAIT_MS = 'xroute.queue.wait_ms';
 export const ATTR_RULESET = 'xroute.ruleset';
 export const ATTR_RETURN_CODE = 'xroute.return_code';
 

@@ -25,7 +25,7 @@ export type TraceSettings =
     };
 
 /** The batch span processor's default queue bound (OpenTelemetry SDK configuration). */
-export const DEFAULT_MAX_QUEUE_SIZE = 2048;
+const DEFAULT_MAX_QUEUE_SIZE = 2048;
 /** The OTLP exporter's default timeout per export (OTEL_EXPORTER_OTLP_TIMEOUT). */
 const DEFAULT_EXPORTER_TIMEOUT_MS = 10_000;
 /** The OTLP/HTTP exporter's default endpoint for traces. */

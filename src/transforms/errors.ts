@@ -7,7 +7,9 @@
  *   The engine turns any of them into EXCEPTION (RC -1), see docs/components/message-evaluator.md. Changes a
  *   transform made before failing are kept (no rollback, docs/components/message-evaluator.md).
  */
+import { XrouteError } from '../foundation/xroute-error';
 import { RuleConfigError, ConfigWhere } from '../rules/errors';
+import { TransformProblem } from '../xml/errors';
 
 export class TransformConfigError extends RuleConfigError {
   constructor(where: ConfigWhere, problem: string, expected?: string, cause?: unknown) {
@@ -16,17 +18,7 @@ export class TransformConfigError extends RuleConfigError {
   }
 }
 
-/**
- * A library-level failure (bad XPath, bad JSON path, XSLT failure, rejected XML) that knows
- * nothing of rulesets. The kinds turn it into a TransformConfigError at start-up or a
- * TransformError for one message ({@link asConfigError}, {@link perMessage}).
- */
-export class TransformProblem extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
-    this.name = 'TransformProblem';
-  }
-}
+export { TransformProblem };
 
 /** Runs a per-message step, turning a TransformProblem into a TransformError of the ruleset. */
 export function perMessage<T>(kind: string, ruleset: string, step: () => T): T {
@@ -49,7 +41,7 @@ export function asConfigError<T>(where: ConfigWhere, expected: string, step: () 
 }
 
 /** Why a transform failed for one message; `kind` is the ruleset kind name (e.g. `xcut`). */
-export class TransformError extends Error {
+export class TransformError extends XrouteError {
   constructor(
     readonly kind: string,
     readonly ruleset: string,

@@ -10,7 +10,7 @@
  */
 import { parseJavaDouble, parseJavaLong } from '../rules/java-numbers';
 import { TransformProblem } from './errors';
-import { JsonNumber, JsonSyntaxError, JsonValue, isJsonObject, parseJsonText, stringifyJson } from './json-text';
+import { JsonNumber, JsonTextSyntaxError, JsonValue, isJsonObject, parseJsonValue, stringifyJson } from './json-text';
 
 export const DATA_TYPES = ['string', 'long', 'double', 'boolean', 'map', 'list'] as const;
 export type DataType = (typeof DATA_TYPES)[number];
@@ -73,9 +73,9 @@ export function convertText(text: string, type: DataType): JsonValue {
 
 function parseRendered(text: string, type: DataType): JsonValue {
   try {
-    return parseJsonText(text);
+    return parseJsonValue(text);
   } catch (e) {
-    if (e instanceof JsonSyntaxError) throw new TransformProblem(`the rendered template is not JSON (DataType ${type}): ${e.message}`);
+    if (e instanceof JsonTextSyntaxError) throw new TransformProblem(`the rendered template is not JSON (DataType ${type}): ${e.message}`, e);
     throw e;
   }
 }

@@ -15,7 +15,7 @@
  * Operation is case-insensitive; as in Java, any other value does nothing (a warning is logged).
  */
 import { isRecord } from '../rules/errors';
-import { didYouMean } from '../config/did-you-mean';
+import { didYouMean } from '../foundation/did-you-mean';
 import { replaceBodyText } from '../rules/kinds/body-writer';
 import { KIND_PRECEDENCE, RulesetKind } from '../rules/ruleset-kinds';
 import { readRewritableBodyText } from './body';

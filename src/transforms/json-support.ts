@@ -5,13 +5,13 @@
 import { JsonInputError, asConfigError } from './errors';
 import type { TransformCompileContext } from './kind-types';
 import { JsonPath } from './json-path';
-import { JsonSyntaxError, JsonValue, parseJsonText } from './json-text';
+import { JsonTextSyntaxError, JsonValue, parseJsonValue } from './json-text';
 
 export function parseJsonInput(text: string, kind: string, ruleset: string, what: string): JsonValue {
   try {
-    return parseJsonText(text);
+    return parseJsonValue(text);
   } catch (e) {
-    if (e instanceof JsonSyntaxError) throw new JsonInputError(kind, ruleset, what, e.message, e);
+    if (e instanceof JsonTextSyntaxError) throw new JsonInputError(kind, ruleset, what, e.message, e);
     throw e;
   }
 }

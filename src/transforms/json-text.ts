@@ -7,6 +7,7 @@
  *
  * Values: null, boolean, string, {@link JsonNumber}, arrays and plain objects of those.
  */
+import { XrouteError } from '../foundation/xroute-error';
 
 /** A JSON number kept as its literal text. */
 export class JsonNumber {
@@ -24,13 +25,14 @@ export interface JsonObject {
   [key: string]: JsonValue;
 }
 
-export class JsonSyntaxError extends Error {
+/** JSON text (a body, a template, a rendered value) that does not parse; config/errors.ts's JsonSyntaxError is a configuration file's. */
+export class JsonTextSyntaxError extends XrouteError {
   constructor(
     readonly reason: string,
     readonly position: number,
   ) {
     super(`${reason} at position ${position}`);
-    this.name = 'JsonSyntaxError';
+    this.name = 'JsonTextSyntaxError';
   }
 }
 
@@ -49,10 +51,10 @@ export function hasJsonKey(object: JsonObject, key: string): boolean {
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
-export function parseJsonText(text: string): JsonValue {
+export function parseJsonValue(text: string): JsonValue {
   let i = 0;
   const fail = (reason: string): never => {
-    throw new JsonSyntaxError(reason, i);
+    throw new JsonTextSyntaxError(reason, i);
   };
   const space = (): void => {
     while (i < text.length && (text[i] === ' ' || text[i] === '\n' || text[i] === '\r' || text[i] === '\t')) i++;
@@ -140,7 +142,7 @@ export function stringifyJson(value: JsonValue): string {
 }
 
 /** Compact JSON with every scalar written as a string (the JSONPath map's "string model", docs/evaluator/transforms.md). */
-export function stringifyQuotedScalars(value: JsonValue): string {
+function stringifyQuotedScalars(value: JsonValue): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return `[${value.map(stringifyQuotedScalars).join(',')}]`;
   if (isJsonObject(value)) {

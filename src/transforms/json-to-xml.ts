@@ -16,8 +16,8 @@
  */
 import { TransformProblem } from './errors';
 import { JsonNumber, JsonValue } from './json-text';
-import { serializeXml } from './safe-xml';
-import { TEXT, XNode, newAttribute, newDocument, newElement, newLeaf } from './xml-dom';
+import { serializeXml } from '../xml/safe-xml';
+import { TEXT, XNode, newAttribute, newDocument, newElement, newLeaf } from '../xml/xml-dom';
 
 /** The attribute that marks list items, read back by XML2JSON. */
 export const ARRAY_MARK = { name: 'type', value: 'ARRAY' } as const;
@@ -29,7 +29,7 @@ const NAME_START = 'A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-
 const XML_NAME = new RegExp(`^[${NAME_START}][${NAME_START}\\-.0-9\\u00B7\\u0300-\\u036F\\u203F-\\u2040]*$`, 'u');
 const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 
-export function isXmlElementName(name: string): boolean {
+function isXmlElementName(name: string): boolean {
   return XML_NAME.test(name);
 }
 

@@ -19,7 +19,7 @@
  */
 import { parseJavaDouble, parseJavaLong, javaDoubleToString } from '../rules/java-numbers';
 import { javaHashMapOrder } from './java-hash-order';
-import { JsonSyntaxError } from './json-text';
+import { JsonTextSyntaxError } from './json-text';
 
 export type JsontValue = null | boolean | number | string | JsontValue[] | JsontMap;
 export type JsontMap = Map<string, JsontValue>;
@@ -54,7 +54,7 @@ class Reader {
   }
 
   private fail(reason: string): never {
-    throw new JsonSyntaxError(reason, this.pos);
+    throw new JsonTextSyntaxError(reason, this.pos);
   }
 
   private skipBlanksAndComments(): void {
@@ -209,7 +209,7 @@ class Reader {
     if (token === 'true') return true;
     if (token === 'false') return false;
     const n = token.includes('.') ? parseJavaDouble(token) : toDouble(parseJavaLong(token));
-    if (n === undefined) throw new JsonSyntaxError(`'${token}' is not null, true, false or a number the original reads`, at);
+    if (n === undefined) throw new JsonTextSyntaxError(`'${token}' is not null, true, false or a number the original reads`, at);
     return n;
   }
 }
@@ -220,7 +220,7 @@ function toDouble(v: bigint | undefined): number | undefined {
 
 /**
  * Reads a document as the original's JSONT parser does: a map or a list, or undefined for an empty
- * text or a top-level scalar. Throws JsonSyntaxError for anything the original's parser refused.
+ * text or a top-level scalar. Throws JsonTextSyntaxError for anything the original's parser refused.
  */
 export function readJsontDocument(text: string): JsontMap | JsontValue[] | undefined {
   return new Reader(text).document() as JsontMap | JsontValue[] | undefined;

@@ -21,7 +21,7 @@ import { readRewritableBodyText } from './body';
 import { JsonInputError, perMessage, TransformConfigError, TransformError } from './errors';
 import { javaHashMapOrder } from './java-hash-order';
 import { JsontMap, JsontValue, readJsontDocument, writeJsont } from './jsont-json';
-import { JsonSyntaxError } from './json-text';
+import { JsonTextSyntaxError } from './json-text';
 import { jsontPath } from './jsont-path';
 import type { CompiledTransform, RulesetMap, TransformCompileContext } from './kind-types';
 import { MessageValue, messageValue } from './message-values';
@@ -41,7 +41,7 @@ interface TemplateField {
   readonly groups: number;
 }
 
-export interface JsontTemplate {
+interface JsontTemplate {
   readonly name: string;
   readonly text: string;
   /** In the order the original substitutes them. */
@@ -82,14 +82,14 @@ function describe(v: JsontValue | undefined): string {
 }
 
 /** Compiles one template file (shared by every ruleset naming the same file and content). */
-export function compileJsontFile(file: LoadedFile, ctx: TransformCompileContext): JsontTemplate {
+function compileJsontFile(file: LoadedFile, ctx: TransformCompileContext): JsontTemplate {
   const problem = (text: string, expected?: string, cause?: unknown): TransformConfigError =>
     new TransformConfigError(ctx.where('JTMPFile'), `${file.path}: ${text}`, expected, cause);
   let props: ReturnType<typeof readJsontDocument>;
   try {
     props = readJsontDocument(file.text);
   } catch (e) {
-    const reason = e instanceof JsonSyntaxError ? e.message : String(e);
+    const reason = e instanceof JsonTextSyntaxError ? e.message : String(e);
     throw problem(`is not a JSONT template file (${reason}); a JSONata expression belongs under JSONataFile`, "a JSON map with name and template, read by the original's JSON parser", e);
   }
   if (!(props instanceof Map)) throw problem('is not a JSON map', 'a JSON map with name and template');
@@ -132,7 +132,7 @@ function renderPathValue(v: JsontValue | undefined): string {
 }
 
 /** The formatted text, or undefined for an empty map or list (the body stays as it is). */
-export function formatJsont(template: JsontTemplate, doc: JsontMap | JsontValue[], params: ReadonlyMap<string, string>): string | undefined {
+function formatJsont(template: JsontTemplate, doc: JsontMap | JsontValue[], params: ReadonlyMap<string, string>): string | undefined {
   if ((Array.isArray(doc) ? doc.length : doc.size) === 0) return undefined;
   let text = template.text;
   for (const f of template.fields) {

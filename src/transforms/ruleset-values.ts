@@ -43,7 +43,7 @@ export interface LoadedFile {
 }
 
 /** Reads the file named by a ruleset key through the engine (which reports an unreadable file). */
-export function readRulesetFile(ruleset: RulesetMap, key: string, ctx: TransformCompileContext): LoadedFile {
+function readRulesetFile(ruleset: RulesetMap, key: string, ctx: TransformCompileContext): LoadedFile {
   const name = stringKey(ruleset, key, ctx);
   return { path: ctx.resolvePath(name), text: ctx.readTextFile(name, key) };
 }

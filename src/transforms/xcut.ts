@@ -10,7 +10,7 @@ import { SelectionError, perMessage } from './errors';
 import { KIND_PRECEDENCE, RulesetKind } from '../rules/ruleset-kinds';
 import type { CompiledTransform, RulesetMap, TransformCompileContext } from './kind-types';
 import { stringKey } from './ruleset-values';
-import { removeChild } from './xml-dom';
+import { removeChild } from '../xml/xml-dom';
 import { commonParent, compileXPathKey, domParent, forgetXmlBody, readXmlBody, writeXmlBody } from './xml-support';
 
 const KIND = 'xcut';

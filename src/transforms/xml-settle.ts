@@ -13,8 +13,8 @@
  * not derived again from the declarations in scope), and CDATA holding `]]>` (written as two
  * sections). The tree may then be half settled, so it must not be used.
  */
-import { holdsOnlyMarkup, lineBreakAt } from './safe-xml';
-import { CDATA, ELEMENT, NAMESPACE_DECLARATION, TEXT, XNode, newLeaf } from './xml-dom';
+import { holdsOnlyMarkup, lineBreakAt } from '../xml/safe-xml';
+import { CDATA, ELEMENT, NAMESPACE_DECLARATION, TEXT, XNode, newLeaf } from '../xml/xml-dom';
 
 export function settleAsReparsed(doc: XNode): boolean {
   for (const c of doc.children) if (c.type === ELEMENT && !settleElement(c, 0)) return false;

@@ -18,9 +18,9 @@ import { XmlInputError, asConfigError } from './errors';
 import type { TransformCompileContext } from './kind-types';
 import { readBodyText, readRewritableBodyText } from './body';
 import { replaceBodyText } from '../rules/kinds/body-writer';
-import { XmlRejection, parseXml, serializeXml } from './safe-xml';
+import { XmlRejection, parseXml, serializeXml } from '../xml/safe-xml';
 import { settleAsReparsed } from './xml-settle';
-import { ATTRIBUTE, XNode } from './xml-dom';
+import { ATTRIBUTE, XNode } from '../xml/xml-dom';
 import { CompiledXPath } from './xpath-expression';
 
 export function parseXmlInput(text: string, kind: string, ruleset: string, what: string): XNode {

@@ -16,7 +16,7 @@
  */
 import type { JsonObject, JsonValue } from './json-text';
 import { ARRAY_MARK } from './json-to-xml';
-import { CDATA, ELEMENT, TEXT, XNode } from './xml-dom';
+import { CDATA, ELEMENT, TEXT, XNode } from '../xml/xml-dom';
 
 export function xmlToJson(doc: XNode): JsonObject {
   const out: JsonObject = {};

@@ -7,13 +7,13 @@
  * expression is compiled.
  */
 import { TransformProblem } from './errors';
-import type { XNode } from './xml-dom';
-import { Eval, XPathError, compileXPath, toStr, typeName } from './xpath-compiler';
+import type { XNode } from '../xml/xml-dom';
+import { Eval, XPathError, compileXPath, toStr, typeName } from '../xml/xpath-compiler';
 
 /** Why an expression cannot be compiled or evaluated; callers add ruleset and key. */
 export class XPathProblem extends TransformProblem {
-  constructor(reason: string) {
-    super(reason);
+  constructor(reason: string, cause?: unknown) {
+    super(reason, cause);
     this.name = 'XPathProblem';
   }
 }
@@ -30,7 +30,7 @@ export class CompiledXPath {
     try {
       return new CompiledXPath(source, compileXPath(source, OPTIONS));
     } catch (e) {
-      if (e instanceof XPathError) throw new XPathProblem(`bad XPath ${JSON.stringify(source)}: ${e.message}`);
+      if (e instanceof XPathError) throw new XPathProblem(`bad XPath ${JSON.stringify(source)}: ${e.message}`, e);
       throw e;
     }
   }
@@ -51,7 +51,7 @@ export class CompiledXPath {
     try {
       return this.evaluate({ node: context, pos: 1, size: 1, rt: undefined });
     } catch (e) {
-      if (e instanceof XPathError || e instanceof RangeError) throw new XPathProblem(`XPath ${JSON.stringify(this.source)} ${failure}: ${e.message}`);
+      if (e instanceof XPathError || e instanceof RangeError) throw new XPathProblem(`XPath ${JSON.stringify(this.source)} ${failure}: ${e.message}`, e);
       throw e;
     }
   }

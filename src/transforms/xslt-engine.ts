@@ -8,16 +8,18 @@
  * xsl:include and document() are refused when it is compiled); template recursion is bounded.
  */
 import { TransformProblem } from './errors';
-import { XmlRejection, parseXml } from './safe-xml';
-import type { XNode } from './xml-dom';
-import { XPathError } from './xpath-compiler';
-import { Sheet, XsltCompileError, XsltRuntimeError, applyTemplatesTo, compileStylesheet, newRuntime, stripSpace } from './xslt-compiler';
-import { TextWriter, XmlWriter } from './xslt-output';
+import { XmlRejection, parseXml } from '../xml/safe-xml';
+import type { XNode } from '../xml/xml-dom';
+import { XPathError } from '../xml/xpath-compiler';
+import { applyTemplatesTo, compileStylesheet, newRuntime, stripSpace } from '../xml/xslt-compiler';
+import { XsltCompileError, XsltRuntimeError } from '../xml/errors';
+import { Sheet } from '../xml/xslt-sheet';
+import { TextWriter, XmlWriter } from '../xml/xslt-output';
 
 /** Why a stylesheet does not compile, or a transform failed; callers add ruleset and key. */
 export class XsltProblem extends TransformProblem {
-  constructor(reason: string) {
-    super(reason);
+  constructor(reason: string, cause?: unknown) {
+    super(reason, cause);
     this.name = 'XsltProblem';
   }
 }
@@ -33,7 +35,7 @@ export class CompiledStylesheet {
     try {
       return new CompiledStylesheet(path, compileStylesheet(parseXml(text)));
     } catch (e) {
-      if (e instanceof XsltCompileError || e instanceof XmlRejection || e instanceof XPathError) throw new XsltProblem(`stylesheet ${path} does not compile: ${e.message}`);
+      if (e instanceof XsltCompileError || e instanceof XmlRejection || e instanceof XPathError) throw new XsltProblem(`stylesheet ${path} does not compile: ${e.message}`, e);
       throw e;
     }
   }
@@ -53,8 +55,8 @@ export class CompiledStylesheet {
     try {
       applyTemplatesTo([doc], '', rt, undefined);
     } catch (e) {
-      if (e instanceof XsltRuntimeError || e instanceof XPathError) throw new XsltProblem(`transform with ${this.path} failed: ${e.message}`);
-      if (e instanceof RangeError) throw new XsltProblem(`transform with ${this.path} failed: ${e.message} (too deep recursion)`);
+      if (e instanceof XsltRuntimeError || e instanceof XPathError) throw new XsltProblem(`transform with ${this.path} failed: ${e.message}`, e);
+      if (e instanceof RangeError) throw new XsltProblem(`transform with ${this.path} failed: ${e.message} (too deep recursion)`, e);
       throw e;
     }
     if (writer instanceof TextWriter) return writer.out;

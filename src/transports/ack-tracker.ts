@@ -17,6 +17,7 @@
  * channel is lost, `lost()` makes every later call a no-op (the broker redelivers what was unsettled)
  * and the new channel gets a new tracker.
  */
+import { XrouteError } from '../foundation/xroute-error';
 
 export type SettleFrame =
   | { readonly kind: 'ack'; readonly tag: number; readonly multiple: boolean }
@@ -29,7 +30,7 @@ const FAILED_DROP = 3;
 type State = typeof IN_FLIGHT | typeof DONE | typeof FAILED_REQUEUE | typeof FAILED_DROP;
 
 /** A tag the broker cannot have delivered in this order: a programming error of the caller. */
-export class DeliveryTagOrderError extends Error {
+export class DeliveryTagOrderError extends XrouteError {
   constructor(
     readonly tag: number,
     readonly expected: number,

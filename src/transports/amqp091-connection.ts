@@ -14,8 +14,9 @@
  * amqplib's own check waits two to three heartbeats, so it never decides. The two functions that reach into
  * amqplib's connection for that are below: nothing else touches its internals.
  */
+import { XrouteError } from '../foundation/xroute-error';
 import * as amqp from 'amqplib';
-import { BackoffOptions } from '../runtime/backoff';
+import { BackoffOptions } from '../foundation/backoff';
 import { TlsSettings, describeTlsFailure, isTlsConfigFailure, tlsSocketOptions } from './tls';
 
 export interface AmqpConnectionSettings {
@@ -85,7 +86,7 @@ const CONFIG_REPLY_CODES = new Set([403, 404, 405, 406, 530]);
  * no permission, a TLS certificate that is not trusted or does not match) as opposed to an outage
  * (refused, reset, DNS, broker shutting down).
  */
-export function isAmqpConfigError(error: unknown): boolean {
+function isAmqpConfigError(error: unknown): boolean {
   if (isTlsConfigFailure(error)) return true;
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
@@ -94,7 +95,7 @@ export function isAmqpConfigError(error: unknown): boolean {
 }
 
 /** A short, password-free description of an amqplib error for status and logs. */
-export function describeAmqpError(error: unknown): string {
+function describeAmqpError(error: unknown): string {
   const tlsFailure = describeTlsFailure(error);
   if (tlsFailure !== undefined) return tlsFailure;
   if (!(error instanceof Error)) return String(error);
@@ -106,7 +107,7 @@ export function describeAmqpError(error: unknown): string {
  * A failed step of talking to the broker (connect, check/declare, bind, consume, publish), naming the
  * component and the step. `configError` tells the Reconnector to give up instead of retrying.
  */
-export class AmqpStepError extends Error {
+export class AmqpStepError extends XrouteError {
   readonly configError: boolean;
   readonly replyCode?: number;
   constructor(
@@ -125,6 +126,14 @@ export class AmqpStepError extends Error {
 }
 
 /** Runs one broker step, wrapping its failure in an AmqpStepError. */
+/**
+ * True when a publisher-confirm callback's error is the broker's basic.nack. amqplib fails every pending confirm
+ * with 'channel closed' just before a channel's close event too; only 'message nacked' is a nack.
+ */
+export function isBrokerNack(err: unknown): boolean {
+  return err instanceof Error && err.message === 'message nacked';
+}
+
 export async function amqpStep<T>(component: string, step: string, fn: () => Promise<T>, hint?: string): Promise<T> {
   try {
     return await fn();

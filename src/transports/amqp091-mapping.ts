@@ -30,7 +30,7 @@ import type { ConsumeMessage, Options } from 'amqplib';
 import { Message, MessageHeaders } from '../message/message';
 
 /** Prefix of the properties that carry AMQP delivery metadata rather than user data. */
-export const RMQ_PREFIX = 'RMQ_';
+const RMQ_PREFIX = 'RMQ_';
 
 export interface FromAmqpOptions {
   /** true: text body (UTF-8, TextMode 1); false: bytes body (TextMode 0). */

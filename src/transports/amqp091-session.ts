@@ -9,6 +9,7 @@
  * reconnector tries again. A connection that receives nothing for its Heartbeat is declared dead here: the
  * loss is reported with a SilentPeerError (its outage dates from the last traffic) and the socket dropped.
  */
+import { XrouteError } from '../foundation/xroute-error';
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import type { AckTracker, SettleFrame } from './ack-tracker';
 import { AmqpConnectionSettings, AmqpStepError, abortAmqpConnection, amqpStep, bytesReceived, describeAddress, openAmqpConnection } from './amqp091-connection';
@@ -19,7 +20,7 @@ import { SilenceWatch } from '../runtime/silence-watch';
  * deleted exchange) while the connection stayed up: a fault of this client's use of the channel, not a
  * broker outage.
  */
-export class AmqpChannelError extends Error {
+export class AmqpChannelError extends XrouteError {
   /** The AMQP reply code (406, 404, ...), as amqplib names it on its errors. */
   readonly code?: number;
   constructor(
@@ -130,7 +131,7 @@ export function flushSettlement(s: SettlingSession, channelGone: (error: unknown
 }
 
 /** Sends the ack/nack frames an AckTracker decided, in order; throws (amqplib) when the channel is closed. */
-export function sendSettleFrames(ch: Pick<Channel, 'ack' | 'nack'>, frames: readonly SettleFrame[]): void {
+function sendSettleFrames(ch: Pick<Channel, 'ack' | 'nack'>, frames: readonly SettleFrame[]): void {
   for (const f of frames) {
     if (f.kind === 'ack') ch.ack(tagOnly(f.tag), f.multiple);
     else ch.nack(tagOnly(f.tag), false, f.requeue);

@@ -15,7 +15,7 @@ import type { Channel } from 'amqplib';
 import { amqpStep } from './amqp091-connection';
 
 export const EXCHANGE_TYPES = ['direct', 'fanout', 'topic', 'headers'] as const;
-export type ExchangeType = (typeof EXCHANGE_TYPES)[number];
+type ExchangeType = (typeof EXCHANGE_TYPES)[number];
 
 export interface DeclareFlags {
   readonly passive: boolean;

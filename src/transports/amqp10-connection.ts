@@ -364,6 +364,17 @@ export class Amqp10Connection {
   }
 }
 
+/** The error a broker rejected a delivery with: rhea keeps it in the delivery's private remote_state. */
+export function deliveryRejection(delivery: rhea.Delivery): { readonly condition?: string; readonly description?: string } | undefined {
+  return (delivery as unknown as { remote_state?: { error?: { condition?: string; description?: string } } }).remote_state?.error;
+}
+
+/** Whether the sender's session can take another transfer: rhea's private session.outgoing buffer is bounded, and a send beyond it would throw. */
+export function sessionHasRoom(sender: rhea.Sender): boolean {
+  const outgoing = (sender as unknown as { session?: { outgoing?: { available(): number } } }).session?.outgoing;
+  return outgoing === undefined || outgoing.available() > 0;
+}
+
 /** rhea's default session ring size (lib/session.js DEFAULT_BUFFER_SIZE). */
 const RHEA_SESSION_SLOTS = 2048;
 

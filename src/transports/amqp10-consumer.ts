@@ -39,7 +39,7 @@ import { XQueue, Outcome } from '../xqueue/xqueue';
 import { XQueueStoppedError } from '../xqueue/errors';
 import { Partition } from '../xqueue/partition';
 import { Reconnector } from '../runtime/reconnector';
-import { Backoff, BackoffOptions } from '../runtime/backoff';
+import { Backoff, BackoffOptions } from '../foundation/backoff';
 import { StatusReporter, UnsettledDeliveries } from '../runtime/component';
 import { debugEnabled, Logger } from '../logging/logger';
 import { describe } from '../runtime/actor';

@@ -28,7 +28,7 @@ import { Amqp10Connection, Amqp10Endpoint, endpointLabel } from './amqp10-connec
 import { Amqp10ConnectError, connectFailure } from './amqp10-errors';
 import { tlsSocketOptions } from './tls';
 
-export type DialectName = 'activemq' | 'rabbitmq';
+type DialectName = 'activemq' | 'rabbitmq';
 export const DIALECT_CHOICES = ['auto', 'activemq', 'artemis', 'rabbitmq'] as const;
 export type DialectChoice = (typeof DIALECT_CHOICES)[number];
 
@@ -57,7 +57,7 @@ export interface TargetPlan {
   readonly address: string;
 }
 
-export interface SubscriptionSpec {
+interface SubscriptionSpec {
   readonly topic: string;
   readonly clientId?: string;
   /** Present = durable subscription. */
@@ -67,7 +67,7 @@ export interface SubscriptionSpec {
   readonly instanceId: string;
 }
 
-export interface QueueSpec {
+interface QueueSpec {
   readonly queue: string;
   readonly selector?: string;
   readonly instanceId: string;
@@ -137,14 +137,14 @@ function activemqDialect(props: Readonly<Record<string, unknown>>): Dialect {
 // ------------------------------------------------------------------------------------------ RabbitMQ
 
 /** A RabbitMQ topic as exchange + routing key: `/topic/k`, `/exchange/e/k`, `topic://k` or a bare key. */
-export function rabbitTopic(topic: string): { exchange: string; key: string } {
+function rabbitTopic(topic: string): { exchange: string; key: string } {
   const ex = /^\/exchange\/([^/]+)(?:\/(.*))?$/.exec(topic);
   if (ex) return { exchange: ex[1], key: ex[2] ?? '' };
   const key = topic.replace(/^\/topic\//, '').replace(/^topic:\/\//, '');
   return { exchange: 'amq.topic', key };
 }
 
-export const rabbitmqDialect: Dialect = {
+const rabbitmqDialect: Dialect = {
   name: 'rabbitmq',
   appliesSelectors: false,
   async subscription(conn, spec) {
@@ -202,7 +202,7 @@ export const AMQP10_PUBLISHED: Readonly<Record<string, unknown>> = Object.freeze
  * Idempotent; also removes the direct topic binding of `<queue>` that xroute made before the relay existed (it
  * would deliver 0-9-1 messages twice, once without headers).
  */
-export async function declareSplitSubscription(ch: amqplib.Channel, t: { exchange: string; key: string; durable: boolean; relay: RelayRoute }): Promise<void> {
+async function declareSplitSubscription(ch: amqplib.Channel, t: { exchange: string; key: string; durable: boolean; relay: RelayRoute }): Promise<void> {
   const { to: queue, from: side } = t.relay;
   const [split] = splitObjects(queue).exchanges;
   const exchangeOptions = { durable: t.durable, autoDelete: !t.durable };

@@ -14,6 +14,7 @@
  * symbol, a delivery annotation or footer) is handed to rhea's encoder, so every message rhea accepts is
  * still sent as rhea would send it.
  */
+import { XrouteError } from '../foundation/xroute-error';
 import rhea = require('rhea');
 import type { AmqpMessage } from './amqp10-mapping';
 
@@ -83,7 +84,7 @@ interface DataSection {
   collect_sections(sections: unknown[]): void;
 }
 
-class Unsupported extends Error {}
+class Unsupported extends XrouteError {}
 const UNSUPPORTED = new Unsupported('left to rhea');
 
 /** The bytes of `m`'s sections, as rhea's message.encode writes them. */

@@ -36,7 +36,7 @@ const VENDOR_ONLY = ['QueueManager', 'ChannelName', 'SecurityExit', 'SecurityDat
 /** JNDI properties that only select a Java naming provider. */
 const JNDI_ONLY = ['ContextFactory', 'URLPkgs', 'StateFactories'];
 
-export function configString(config: ComponentConfig, key: string): string | undefined {
+function configString(config: ComponentConfig, key: string): string | undefined {
   const v: ConfigValue | undefined = config[key];
   return typeof v === 'string' ? v : undefined;
 }
@@ -151,7 +151,7 @@ interface ParsedUrl {
 }
 
 /** amqp://[user[:pass]@]host[:port][/vhost][?query]; the password is never part of an error text. */
-export function parseAmqpUrl(text: string, fail: (reason: string) => never): ParsedUrl {
+function parseAmqpUrl(text: string, fail: (reason: string) => never): ParsedUrl {
   let url: URL;
   try {
     url = new URL(text);

@@ -1,19 +1,22 @@
 /** Typed errors of the AMQP 1.0 transport. None of them ever carries a password. */
-import { ConfigValueError } from '../config/config-value-error';
+import { XrouteError } from '../foundation/xroute-error';
+import { ConfigValueError } from '../errors/config-value-error';
 import { describeTlsFailure } from './tls';
 
 /** Where a connection goes, for messages: scheme://host:port (no credentials). */
 export type EndpointLabel = string;
 
 /** A connection attempt failed: unreachable, refused by the broker, timed out, or a protocol problem. */
-export class Amqp10ConnectError extends Error {
+export class Amqp10ConnectError extends XrouteError {
   constructor(
     readonly endpoint: EndpointLabel,
     readonly reason: string,
     /** The AMQP error condition when the broker sent one (e.g. amqp:invalid-field for a duplicate ClientID). */
     readonly condition?: string,
+    /** The error of the socket, TLS or rhea that made the attempt fail. */
+    cause?: unknown,
   ) {
-    super(`cannot connect to ${endpoint}: ${reason}${condition ? ` (${condition})` : ''}`);
+    super(`cannot connect to ${endpoint}: ${reason}${condition ? ` (${condition})` : ''}`, cause === undefined ? undefined : { cause });
     this.name = 'Amqp10ConnectError';
   }
 }
@@ -40,8 +43,9 @@ export class Amqp10TlsError extends Amqp10ConnectError {
     reason: string,
     /** Node's error code (e.g. UNABLE_TO_VERIFY_LEAF_SIGNATURE, ERR_TLS_CERT_ALTNAME_INVALID). */
     readonly code?: string,
+    cause?: unknown,
   ) {
-    super(endpoint, reason);
+    super(endpoint, reason, undefined, cause);
     this.name = 'Amqp10TlsError';
   }
 }
@@ -54,12 +58,12 @@ export function isFatalAmqp10Error(error: unknown): boolean {
 /** The error of a failed connection attempt: Amqp10TlsError when TLS says retrying cannot help. */
 export function connectFailure(endpoint: EndpointLabel, err: unknown, reason = String((err as { message?: unknown } | undefined)?.message ?? err)): Amqp10ConnectError {
   const tlsFailure = describeTlsFailure(err);
-  if (tlsFailure !== undefined) return new Amqp10TlsError(endpoint, tlsFailure, String((err as { code?: unknown }).code));
-  return new Amqp10ConnectError(endpoint, reason);
+  if (tlsFailure !== undefined) return new Amqp10TlsError(endpoint, tlsFailure, String((err as { code?: unknown }).code), err);
+  return new Amqp10ConnectError(endpoint, reason, undefined, err);
 }
 
 /** An open connection broke (socket closed, broker closed it, or a link was detached by the broker). */
-export class Amqp10ConnectionLostError extends Error {
+export class Amqp10ConnectionLostError extends XrouteError {
   constructor(
     readonly endpoint: EndpointLabel,
     readonly reason: string,
@@ -71,7 +75,7 @@ export class Amqp10ConnectionLostError extends Error {
 }
 
 /** The broker refused to attach a link (unknown address, bad selector, not authorised, ...). */
-export class Amqp10LinkError extends Error {
+export class Amqp10LinkError extends XrouteError {
   constructor(
     readonly endpoint: EndpointLabel,
     readonly address: string,
@@ -87,7 +91,7 @@ export class Amqp10LinkError extends Error {
  * The installed rhea lacks a private field xroute relies on (package.json pins the minor version this was
  * checked with): the receiver cannot be made safe against a held delivery, so it is not opened.
  */
-export class RheaInternalsError extends Error {
+export class RheaInternalsError extends XrouteError {
   constructor(
     /** The field path that was missing, e.g. "session.incoming.deliveries". */
     readonly field: string,

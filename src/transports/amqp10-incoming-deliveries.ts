@@ -15,6 +15,7 @@
  * The methods are the ones rhea's Incoming calls on its ring (push, pop_if, by_id, available), with rhea's
  * names; a unit test fails if rhea stops calling them (test/unit/transports/amqp10-incoming-window.test.ts).
  */
+import { XrouteError } from '../foundation/xroute-error';
 
 /** What the buffer needs of a delivery: rhea's id (the session's delivery-id). */
 export interface IncomingDelivery {
@@ -22,7 +23,7 @@ export interface IncomingDelivery {
 }
 
 /** More deliveries than the window allowed: the peer ignored the session window. */
-export class IncomingWindowOverflowError extends Error {
+export class IncomingWindowOverflowError extends XrouteError {
   constructor(
     readonly capacity: number,
     readonly deliveryId: number,

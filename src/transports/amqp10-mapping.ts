@@ -27,6 +27,7 @@
  * bytes as a data section, a map as an amqp-value map, and `x-opt-jms-msg-type` tells JMS clients which
  * JMS message type to build. An in-process object body cannot leave the process (AmqpMappingError).
  */
+import { XrouteError } from '../foundation/xroute-error';
 import rhea = require('rhea');
 import { Message, MessageBody, MapValue } from '../message/message';
 import { SelectorSource, SelectorValue } from '../jms/selector';
@@ -56,9 +57,9 @@ export interface AmqpMessage {
 }
 
 /** x-opt-jms-msg-type values (the AMQP JMS mapping). */
-export const JMS_MSG_TYPE = { message: 0, object: 1, map: 2, bytes: 3, stream: 4, text: 5 } as const;
+const JMS_MSG_TYPE = { message: 0, object: 1, map: 2, bytes: 3, stream: 4, text: 5 } as const;
 
-export class AmqpMappingError extends Error {
+export class AmqpMappingError extends XrouteError {
   constructor(
     readonly field: string,
     readonly reason: string,

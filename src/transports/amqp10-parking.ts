@@ -11,7 +11,7 @@ import { AmqpMessage } from './amqp10-mapping';
 import { randomUUID } from 'crypto';
 import { Amqp10Connection } from './amqp10-connection';
 import { Dialect } from './amqp10-dialect';
-import { PARKED_HEADERS } from './parked-origin';
+import { PARKED_HEADERS } from '../parking/parked-origin';
 
 export interface Amqp10ParkingSettings {
   /** Attempts in all (the first included) before a message is parked. */

@@ -14,10 +14,10 @@
 import rhea = require('rhea');
 
 /** On a map decoded by rhea: the keys whose values were AMQP doubles or floats, with which of the two. */
-export const FLOATING: unique symbol = Symbol('xroute.amqp10.floating');
+const FLOATING: unique symbol = Symbol('xroute.amqp10.floating');
 
 export type FloatingType = 'Double' | 'Float';
-export type DecodedMap = Record<string, unknown> & { [FLOATING]?: ReadonlyMap<string, FloatingType> };
+type DecodedMap = Record<string, unknown> & { [FLOATING]?: ReadonlyMap<string, FloatingType> };
 
 interface RheaTyped {
   type?: { name?: string };

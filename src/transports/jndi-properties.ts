@@ -7,7 +7,7 @@
 import { readFileSync } from 'fs';
 
 /** Parses Java .properties text: `key = value`, `key: value` or `key value`; # and ! comments; \ continuation and escapes. */
-export function parseProperties(text: string): Map<string, string> {
+function parseProperties(text: string): Map<string, string> {
   const out = new Map<string, string>();
   const lines = text.split(/\r\n|\r|\n/);
   for (let i = 0; i < lines.length; i++) {

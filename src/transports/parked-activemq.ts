@@ -11,8 +11,8 @@
  */
 import rhea = require('rhea');
 import type { Connection, Delivery, Message as RheaMessage, Receiver, Sender } from 'rhea';
-import { ParkedMessage, Pacer, ParkedStore, Receipt, ReceiptTally, RetryOptions, Selection, Selector, checkSelection, digestId } from './parked-store';
-import { ACTIVEMQ_ORIGIN_PROPERTIES, PARKED_HEADERS, headersForRetry, originOf } from './parked-origin';
+import { ParkedMessage, Pacer, ParkedStore, Receipt, ReceiptTally, RetryOptions, Selection, Selector, checkSelection, digestId } from '../parking/parked-store';
+import { ACTIVEMQ_ORIGIN_PROPERTIES, PARKED_HEADERS, headersForRetry, originOf } from '../parking/parked-origin';
 import { redactUri } from './amqp091-connection';
 
 /** How long an operation waits for the broker to answer a step (attach, drain, accept). */
@@ -21,7 +21,7 @@ const STEP_TIMEOUT_MS = 10_000;
 const CREDIT = 100;
 
 /** The broker refused or did not answer a step of a parked-message operation. */
-export class ActiveMqParkedError extends Error {
+class ActiveMqParkedError extends Error {
   constructor(
     readonly place: string,
     readonly step: string,

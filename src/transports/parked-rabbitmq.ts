@@ -13,11 +13,11 @@
  */
 import type { ChannelModel, ConfirmChannel, GetMessage, Message as AmqpMessage, MessageProperties, Options } from 'amqplib';
 import { randomUUID } from 'crypto';
-import { PARKED_HEADERS, headersForRetry, originOf } from './parked-origin';
-import { DEFAULT_RETRY_WINDOW, MAX_EXAMINED, ParkedMessage, ParkedStore, Receipt, Pacer, ReceiptTally, RetryOptions, Selection, Selector, checkSelection, digestId } from './parked-store';
+import { PARKED_HEADERS, headersForRetry, originOf } from '../parking/parked-origin';
+import { DEFAULT_RETRY_WINDOW, MAX_EXAMINED, ParkedMessage, ParkedStore, Receipt, Pacer, ReceiptTally, RetryOptions, Selection, Selector, checkSelection, digestId } from '../parking/parked-store';
 
 /** The queue named is not there (a passive check failed). */
-export class ParkingPlaceMissingError extends Error {
+class ParkingPlaceMissingError extends Error {
   constructor(
     readonly place: string,
     override readonly cause: unknown,

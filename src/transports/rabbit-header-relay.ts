@@ -17,7 +17,7 @@
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import type { Delivery, EventContext, Sender } from 'rhea';
 import { AckTracker } from './ack-tracker';
-import { Amqp10Connection, Amqp10Endpoint } from './amqp10-connection';
+import { Amqp10Connection, Amqp10Endpoint, deliveryRejection } from './amqp10-connection';
 import { isFatalAmqp10Error } from './amqp10-errors';
 import { amqp10FromAmqp091 } from './amqp091-to-amqp10';
 import { flushSettlement, scheduleSettlement } from './amqp091-session';
@@ -29,7 +29,7 @@ import { describe } from '../runtime/actor';
 import type { ReconnectPolicy, Timers } from './amqp10-consumer';
 
 /** Side-queue deliveries the relay holds at most (its prefetch). */
-export const RELAY_WINDOW = 200;
+const RELAY_WINDOW = 200;
 /** Pause before a copy the broker refused is requeued (a refusal that persists must not spin). */
 const REFUSED_RETRY_MS = 1000;
 /** How long a stopping relay waits for the broker to accept the copies it already sent. */
@@ -198,7 +198,7 @@ export class RabbitHeaderRelay {
       return;
     }
     this.o.status.count('relayRefused');
-    const error = (delivery as unknown as { remote_state?: { error?: { condition?: string; description?: string } } }).remote_state?.error;
+    const error = deliveryRejection(delivery);
     this.o.logger.warn('the broker refused a relayed message; it is requeued on its side queue', { component: this.o.name, queue: this.o.route.to, condition: error?.condition, reason: error?.description, retryInMs: REFUSED_RETRY_MS });
     this.o.timers.setTimeout(
       this.o.guard(() => {

@@ -4,12 +4,12 @@
  * (JMSReplyTo first; an empty JMSReplyTo removes the reply-to), other names set a user property.
  */
 import { Message, isHeaderName } from '../message/message';
-import { ConfigValueError } from '../config/config-value-error';
+import { ConfigValueError } from '../errors/config-value-error';
 
 export type Stamper = (msg: Message) => void;
 
 /** Thrown at start-up when a StringProperty value cannot be stored (e.g. JMSPriority "high"). */
-export class StringPropertyError extends ConfigValueError {
+class StringPropertyError extends ConfigValueError {
   constructor(
     component: string,
     /** The name inside StringProperty (the error's property is "StringProperty/<name>"). */

@@ -1,6 +1,7 @@
 /** Typed errors of the XQueue. */
+import { XrouteError } from '../foundation/xroute-error';
 
-export class XQueueError extends Error {
+export class XQueueError extends XrouteError {
   constructor(
     readonly queue: string,
     message: string,

@@ -7,7 +7,7 @@
 import rhea = require('rhea');
 import type { ParkedCommandOptions } from '../../src/cli/parked-command';
 import { CliRun, runParked } from '../support/parked-cli';
-import type { ParkedMessageJson, Receipt } from '../../src/transports/parked-store';
+import type { ParkedMessageJson, Receipt } from '../../src/parking/parked-store';
 import { closeRheaConnection } from '../support/amqp10-test-client';
 import { ACTIVEMQ, Kit, publish, unique } from './activemq-kit';
 import { JMS_RECEIVER } from '../../actors/receivers/jms-receiver';

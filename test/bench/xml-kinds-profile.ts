@@ -12,7 +12,7 @@ import { compileXCut } from '../../src/transforms/xcut';
 import { compileXMerge } from '../../src/transforms/xmerge';
 import { compileXslt } from '../../src/transforms/xslt';
 import { compileXPathMap } from '../../src/transforms/xpath-map';
-import { parseXml } from '../../src/transforms/safe-xml';
+import { parseXml } from '../../src/xml/safe-xml';
 import { FIXTURES, contextFor } from '../unit/transforms/context';
 
 const DIR = join(FIXTURES, 'bench');

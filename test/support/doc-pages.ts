@@ -22,9 +22,8 @@ export function docPages(): string[] {
  * module, ts and cts TypeScript compiled to CommonJS, mts TypeScript compiled to an ES module (docs/api.md).
  */
 export const CODE_LANGS = ['js', 'cjs', 'mjs', 'ts', 'cts', 'mts'] as const;
-export type CodeLang = (typeof CODE_LANGS)[number];
 /** Fence names that say the language but not the module system: a block must not use them. */
-export const UNDECLARED_LANGS = ['javascript', 'typescript', 'jsx', 'tsx', 'node'];
+const UNDECLARED_LANGS = ['javascript', 'typescript', 'jsx', 'tsx', 'node'];
 
 export interface Block {
   /** page:line, e.g. docs/api.md:42 */

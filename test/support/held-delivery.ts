@@ -41,7 +41,7 @@ export interface HeldRunOptions {
   readonly holdLimitMs: number;
 }
 
-export async function heldDeliveryRun(o: HeldRunOptions): Promise<HeldRun> {
+async function heldDeliveryRun(o: HeldRunOptions): Promise<HeldRun> {
   const messages = Array.from({ length: o.total }, (_, i) => ({ body: `m${i}` }));
   if (o.publishFirst) await o.publish(messages);
   const { h, q } = o.start();
@@ -83,7 +83,7 @@ export async function heldDeliveryRun(o: HeldRunOptions): Promise<HeldRun> {
 }
 
 /** 10,000 messages, one of them held until the others arrived, for at most 120 s (the figures of the docs). */
-export const HELD_RUN = { total: 10_000, holdLimitMs: 120_000 };
+const HELD_RUN = { total: 10_000, holdLimitMs: 120_000 };
 
 /**
  * The run with a held delivery, then the one without, each on a receiver of its own that `start` starts (on

@@ -6,7 +6,7 @@
 import * as http from 'node:http';
 import { AddressInfo } from 'node:net';
 
-export type AttributeValue = string | number | boolean | undefined;
+type AttributeValue = string | number | boolean | undefined;
 
 export interface ReceivedSpan {
   readonly traceId: string;
@@ -61,7 +61,7 @@ function hexId(id: string | undefined): string | undefined {
   return /^[0-9a-f]+$/.test(id) ? id : Buffer.from(id, 'base64').toString('hex');
 }
 
-export function decodeOtlpJson(body: string): ReceivedSpan[] {
+function decodeOtlpJson(body: string): ReceivedSpan[] {
   const json = JSON.parse(body) as OtlpExport;
   const spans: ReceivedSpan[] = [];
   for (const rs of json.resourceSpans ?? []) {

@@ -89,20 +89,3 @@ export function oneSpan(spans: readonly ReceivedSpan[], prefix: string): Receive
 export function byStart(spans: readonly ReceivedSpan[]): ReceivedSpan[] {
   return [...spans].sort((a, b) => (a.startNs < b.startNs ? -1 : a.startNs > b.startNs ? 1 : 0));
 }
-
-/** The spans of a trace as an indented tree, with kind and duration (for the docs' example and failure messages). */
-export function drawTree(spans: readonly ReceivedSpan[]): string {
-  const ids = new Set(spans.map((s) => s.spanId));
-  const lines: string[] = [];
-  const ms = (s: ReceivedSpan) => (Number(s.endNs - s.startNs) / 1e6).toFixed(1);
-  const walk = (parent: string | undefined, depth: number) => {
-    const children = byStart(spans.filter((s) => (parent === undefined ? s.parentSpanId === undefined || !ids.has(s.parentSpanId) : s.parentSpanId === parent)));
-    for (const s of children) {
-      const kind = { 1: 'INTERNAL', 4: 'PRODUCER', 5: 'CONSUMER' }[s.kind] ?? String(s.kind);
-      lines.push(`${'  '.repeat(depth)}${s.name} [${kind}] ${ms(s)} ms`);
-      walk(s.spanId, depth + 1);
-    }
-  };
-  walk(undefined, 0);
-  return lines.join('\n');
-}

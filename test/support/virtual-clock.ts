@@ -7,7 +7,7 @@
 import { Clock, ClockTimer } from '../../src/runtime/clock';
 import { waitFor } from './wait';
 
-export interface VirtualTimer {
+interface VirtualTimer {
   readonly id: number;
   readonly due: number;
 }

@@ -1,5 +1,5 @@
-/** The built-in ruleset kinds, registered from this one list (importing this module is enough). */
-import { RulesetKind, registerRulesetKinds } from '../ruleset-kinds';
+/** The built-in ruleset kinds, in one list (src/evaluator/default-kinds.ts registers them). */
+import { RulesetKind } from '../ruleset-kinds';
 import { PLUGIN_KIND } from './plugin';
 import { FORMATTER_KIND } from './formatter-kind';
 import { TEMPLATE_FILE_KIND } from './template-file';
@@ -21,5 +21,3 @@ export const BUILTIN_RULESET_KINDS: readonly RulesetKind[] = [
   AGE_RANGE_KIND,
   SIZE_RANGE_KIND,
 ];
-
-registerRulesetKinds(BUILTIN_RULESET_KINDS);

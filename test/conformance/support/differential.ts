@@ -43,7 +43,7 @@ export async function mapLimited<T, R>(items: readonly T[], parallel: number, wo
 }
 
 /** How one case ended: agrees with the oracle, refused (naming the construct), a listed difference, or a silent one. */
-export type Outcome = 'agree' | 'refused' | 'documented' | 'silent';
+type Outcome = 'agree' | 'refused' | 'documented' | 'silent';
 
 export interface CaseReport {
   readonly id: string;

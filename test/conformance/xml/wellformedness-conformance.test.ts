@@ -3,13 +3,13 @@
  * documents of wellformedness-cases.ts (shapes of the W3C xmltest collection), and on libxml2's own XPath test
  * documents. A case agrees when both accept or both reject; it is refused when xroute rejects it by a policy listed
  * in docs/evaluator/transforms.md (entities); it is a documented difference when DIFFERENCES gives the reason.
- * Anything else fails the suite. (test/unit/transforms/xml-parser-differential.test.ts mutates documents at random
+ * Anything else fails the suite. (test/unit/xml/xml-parser-differential.test.ts mutates documents at random
  * against the same oracle.)
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseXmlText } from '../../../src/transforms/xml-parser';
+import { parseXmlText } from '../../../src/xml/xml-parser';
 import { CaseReport, figures, figuresLine, runProcess, staleEntries } from '../support/differential';
 import { decodeXml } from '../support/xml-output';
 import { CASES } from './wellformedness-cases';

@@ -9,10 +9,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseXmlText } from '../../../src/transforms/xml-parser';
-import { DOCUMENT, NAMESPACE, XNode } from '../../../src/transforms/xml-dom';
-import { XPathError, XValue, compileXPath, toStr } from '../../../src/transforms/xpath-compiler';
-import { XmlWriter, copyNode } from '../../../src/transforms/xslt-output';
+import { parseXmlText } from '../../../src/xml/xml-parser';
+import { DOCUMENT, NAMESPACE, XNode } from '../../../src/xml/xml-dom';
+import { XPathError, XValue, compileXPath, toStr } from '../../../src/xml/xpath-compiler';
+import { XmlWriter, copyNode } from '../../../src/xml/xslt-output';
 import { CaseReport, figures, figuresLine, mapLimited, runProcess, staleEntries } from '../support/differential';
 import { normaliseXmlOutput } from '../support/xml-output';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain JS helper shared with shell use

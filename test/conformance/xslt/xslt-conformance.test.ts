@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CompiledStylesheet } from '../../../src/transforms/xslt-engine';
-import { parseXml } from '../../../src/transforms/safe-xml';
+import { parseXml } from '../../../src/xml/safe-xml';
 import { CaseReport, figures, figuresLine, mapLimited, runProcess, staleEntries } from '../support/differential';
 import { decodeXml, normaliseXmlOutput } from '../support/xml-output';
 import { DIFFERENCES, REFUSED_CONSTRUCTS } from './expectations';

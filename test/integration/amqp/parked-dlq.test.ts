@@ -7,7 +7,7 @@ import * as path from 'path';
 import { waitForOutput } from '../../support/process-output';
 import type { ParkedCommandOptions } from '../../../src/cli/parked-command';
 import { CliRun, runParked } from '../../support/parked-cli';
-import type { ParkedMessageJson, Receipt } from '../../../src/transports/parked-store';
+import type { ParkedMessageJson, Receipt } from '../../../src/parking/parked-store';
 import { Admin, BROKER_URL, queueCounts, uniqueName, waitForCounts } from './amqp-kit';
 
 jest.setTimeout(60_000);

@@ -24,7 +24,7 @@ export interface ReloadQueues {
   readonly failed: string;
 }
 
-export function reloadQueues(): ReloadQueues {
+function reloadQueues(): ReloadQueues {
   return { in: uniqueName('reload.in'), out: uniqueName('reload.out'), failed: uniqueName('reload.failed') };
 }
 

@@ -13,7 +13,7 @@ import * as path from 'path';
 import { waitForOutput } from '../../support/process-output';
 import { waitFor } from '../../support/component-harness';
 import type { FlowStatus } from '../../../src/runtime/flow';
-import type { ParkedMessageJson, Receipt } from '../../../src/transports/parked-store';
+import type { ParkedMessageJson, Receipt } from '../../../src/parking/parked-store';
 import { Admin, BROKER_URL, queueCounts, uniqueName, waitForCounts } from '../amqp/amqp-kit';
 
 jest.setTimeout(180_000);
@@ -21,10 +21,12 @@ jest.setTimeout(180_000);
 const MAIN = path.resolve(__dirname, '../../../dist/src/cli/main.js');
 const POISON = 100;
 const WINDOW = 5;
+/** The admin token of the flow under test: retry and drop through its admin endpoint change state and need it. */
+const ADMIN_ENV = { ...process.env, XROUTE_ADMIN_TOKEN: 'parked-messages-admin-token' };
 
 function xroute(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [MAIN, ...args], { maxBuffer: 1 << 26 }, (e, out, err) => resolve({ code: e ? ((e as { code?: number }).code ?? -1) : 0, out: String(out), err: String(err) }));
+    execFile(process.execPath, [MAIN, ...args], { maxBuffer: 1 << 26, env: ADMIN_ENV }, (e, out, err) => resolve({ code: e ? ((e as { code?: number }).code ?? -1) : 0, out: String(out), err: String(err) }));
   });
 }
 
@@ -51,7 +53,7 @@ describe('100 poison messages through a flow with MaxAttempts 3 (RabbitMQ, real 
   };
 
   async function startXroute(): Promise<void> {
-    child = spawn(process.execPath, [MAIN, 'run', file, '--json-logs', '--admin', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [MAIN, 'run', file, '--json-logs', '--admin', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'], env: ADMIN_ENV });
     [, url] = await waitForOutput(child, /"url":"(http:\/\/127\.0\.0\.1:\d+)"/);
   }
 

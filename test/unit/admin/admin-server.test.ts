@@ -8,8 +8,9 @@ import { idleReceiver } from '../config/fake-components';
 import { flakyPersister, Switch } from '../runtime/flaky-component';
 import { waitFor } from '../runtime/helpers';
 
+type PrometheusFamily = { name: string; type: string; metrics: { value?: string; labels?: Record<string, string> }[] };
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the package ships no type declarations; this line gives it its type
-const parsePrometheus: (text: string) => { name: string; type: string; metrics: { value?: string; labels?: Record<string, string> }[] }[] = require('parse-prometheus-text-format');
+const parsePrometheus = require('parse-prometheus-text-format') as (text: string) => PrometheusFamily[];
 
 const SECRET = 'Sup3rSecretPw';
 

@@ -10,8 +10,8 @@ import { AnyComponentDefinition, ComponentRegistry } from '../../../src/runtime/
 import { AdminServer, parseAdminAddress, startAdminServer } from '../../../src/admin/admin-server';
 import { parkedRoute } from '../../../src/admin/parked-routes';
 import { Authorize } from '../../../src/admin/admin-auth';
-import { ParkedMessage, ParkedStore, ReceiptTally, Selection, Selector } from '../../../src/transports/parked-store';
-import { originOf } from '../../../src/transports/parked-origin';
+import { ParkedMessage, ParkedStore, ReceiptTally, Selection, Selector } from '../../../src/parking/parked-store';
+import { originOf } from '../../../src/parking/parked-origin';
 import { upperPersister } from '../config/fake-components';
 import { waitFor } from '../../support/wait';
 

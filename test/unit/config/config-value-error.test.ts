@@ -3,7 +3,7 @@
  * property and what was expected; `xroute validate` turns it into a problem in one place (issueOf); the
  * runtime refuses a component without the link its definition declares.
  */
-import { ConfigValueError } from '../../../src/config/config-value-error';
+import { ConfigValueError } from '../../../src/errors/config-value-error';
 import { issueOf, settingsIssues } from '../../../src/config/config-issues';
 import { validateComponentConfig } from '../../../src/config/validate-component';
 import { AnyComponentDefinition, ComponentConfig, ComponentDefinition, ComponentEnv, StatusReporter, ValidationContext, createBehaviour } from '../../../src/runtime/component';

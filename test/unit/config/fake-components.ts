@@ -1,6 +1,6 @@
 /** Minimal component definitions for loader and flow tests (real components are tested on their own). */
 import { AnyComponentDefinition, ComponentRegistry } from '../../../src/runtime/component';
-import { intStr, str } from '../../../src/config/schema-helpers';
+import { intStr, str } from '../../../src/foundation/schema-helpers';
 import { Message } from '../../../src/message/message';
 
 /** Receiver that does nothing (the tests put messages into its link themselves). */

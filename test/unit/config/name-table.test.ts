@@ -1,4 +1,4 @@
-import { DuplicateNameError, NameTable, UnknownNameError } from '../../../src/config/name-table';
+import { DuplicateNameError, NameTable, UnknownNameError } from '../../../src/foundation/name-table';
 
 describe('NameTable', () => {
   const table = () => new NameTable<number>('colour', [['red', 1], ['green', 2], ['blue', 3]]);

@@ -4,7 +4,7 @@
  * component, the property and what was expected.
  */
 import * as path from 'path';
-import { validateFile } from '../../../src/cli/commands';
+import { validateFile } from '../../../src/cli/validate-file';
 import { ConfigProblem } from '../../../src/config/errors';
 import { defaultRegistry } from '../../../actors';
 

@@ -8,7 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { buildTopology } from '../../../src/config/topology';
 import { ConfigError, ConfigProblem } from '../../../src/config/errors';
-import { validateFile } from '../../../src/cli/commands';
+import { validateFile } from '../../../src/cli/validate-file';
 import { defaultRegistry } from '../../../actors/index';
 import { fakeRegistry } from './fake-components';
 

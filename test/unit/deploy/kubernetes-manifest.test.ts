@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { defaultRegistry } from '../../../actors';
-import { validateFile } from '../../../src/cli/commands';
+import { validateFile } from '../../../src/cli/validate-file';
 import { repoRoot } from '../../support/doc-pages';
 
 interface EnvVar {

@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { validateFile } from '../../../src/cli/commands';
+import { validateFile } from '../../../src/cli/validate-file';
 import { defaultRegistry } from '../../../actors';
 import { main } from '../../../src/cli/main';
 import { PassThrough } from 'node:stream';

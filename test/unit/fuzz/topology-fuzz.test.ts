@@ -9,7 +9,7 @@ import { buildTopology } from '../../../src/config/topology';
 import { ConfigError } from '../../../src/config/errors';
 import { defaultRegistry } from '../../../actors';
 import { readJsonFile } from '../../../src/config/json-file';
-import { isSecretKey } from '../../../src/config/secret-properties';
+import { isSecretKey } from '../../../src/foundation/secret-properties';
 import { fuzzRuns, fuzzSeed, INTERNAL_JS_TEXT, NIGHTLY, traceCase } from './fuzz-mode';
 
 const SECRET = 'Fuzz-Secret-4711';

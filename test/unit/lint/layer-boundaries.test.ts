@@ -1,6 +1,7 @@
 /**
  * The layer boundaries eslint.config.mjs enforces, checked on snippets linted as files of this tree:
- * src/ below its composition root never imports actors/; an actor folder reaches another only through
+ * src/ below its composition root never imports actors/; the lower layers of src/ (foundation, message, xqueue,
+ * jms, xml, logging, errors, runtime) import only the folders below them; an actor folder reaches another only through
  * its index.ts (actors/support and actors/stream are libraries every actor folder may use, and they
  * import no component folder); tests import anything.
  */
@@ -21,6 +22,13 @@ const CASES = {
   actorIntoSharedLibraries: { filePath: 'actors/persisters/boundary-probe.ts', code: `${importing('../support/config-values')}export { framing } from '../stream/framing';\n` },
   sharedIntoComponentFolder: { filePath: 'actors/support/boundary-probe.ts', code: importing('../nodes') },
   testIntoInternals: { filePath: 'test/unit/boundary-probe.test.ts', code: importing('../../actors/nodes/job-node-events') },
+  foundationIntoLogging: { filePath: 'src/foundation/boundary-probe.ts', code: importing('../logging/logger') },
+  xmlIntoTransforms: { filePath: 'src/xml/boundary-probe.ts', code: importing('../transforms/errors') },
+  xmlIntoFoundation: { filePath: 'src/xml/boundary-probe.ts', code: importing('../foundation/xroute-error') },
+  runtimeIntoConfig: { filePath: 'src/runtime/boundary-probe.ts', code: importing('../config/topology') },
+  runtimeIntoLowerLayers: { filePath: 'src/runtime/boundary-probe.ts', code: `${importing('../foundation/backoff')}export { XQueue } from '../xqueue/xqueue';\n` },
+  runtimeIntoActors: { filePath: 'src/runtime/boundary-probe.ts', code: importing('../../actors/nodes') },
+  configIntoRuntime: { filePath: 'src/config/boundary-probe.ts', code: importing('../runtime/component') },
 };
 type CaseName = keyof typeof CASES;
 
@@ -37,6 +45,36 @@ describe('src/ below the composition root', () => {
 
   it('may not import a file of an actor folder', () => {
     expect(reported.srcIntoActorFile).toEqual(['no-restricted-imports']);
+  });
+});
+
+describe('the lower layers of src/ (docs/architecture.md, "Layers")', () => {
+  it('keep src/foundation from importing any other folder', () => {
+    expect(reported.foundationIntoLogging).toEqual(['no-restricted-imports']);
+  });
+
+  it('keep the XML engine (src/xml) from importing the kinds that use it', () => {
+    expect(reported.xmlIntoTransforms).toEqual(['no-restricted-imports']);
+  });
+
+  it('let the XML engine import src/foundation', () => {
+    expect(reported.xmlIntoFoundation).toEqual([]);
+  });
+
+  it('keep src/runtime from importing the configuration loader', () => {
+    expect(reported.runtimeIntoConfig).toEqual(['no-restricted-imports']);
+  });
+
+  it('let src/runtime import the layers below it', () => {
+    expect(reported.runtimeIntoLowerLayers).toEqual([]);
+  });
+
+  it('still keep src/runtime out of actors/', () => {
+    expect(reported.runtimeIntoActors).toEqual(['no-restricted-imports']);
+  });
+
+  it('let src/config, above the runtime, import it', () => {
+    expect(reported.configIntoRuntime).toEqual([]);
   });
 });
 

@@ -5,7 +5,7 @@ import { displayFields } from '../../../src/logging/display';
 import { Message } from '../../../src/message/message';
 import { defaultRegistry } from '../../../actors';
 import { topologySchema } from '../../../src/config/topology-schema';
-import { secretPropertyNames } from '../../../src/config/secret-properties';
+import { secretPropertyNames } from '../../../src/foundation/secret-properties';
 import { resolveReferences } from '../../../src/config/references';
 import { resolveEndpoint } from '../../../src/transports/amqp10-endpoint';
 import { mkdtempSync, readFileSync, writeFileSync } from 'fs';

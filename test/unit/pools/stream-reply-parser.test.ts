@@ -85,9 +85,9 @@ describe('createReplyParser', () => {
     expect(msg.getProperty('Result')).toBe('done');
   });
 
-  it('turns an error thrown by a plugin parser into a ReplyParseError naming the class', () => {
+  it('turns an error thrown by a plugin parser into a ReplyParseError naming the class, with the error as its cause', () => {
     const parser = createReplyParser('sp', { className: 'tagged-parser', argument: null }, [PLUGIN_DIR]);
-    expect(() => parser.parse('!nope', new Message())).toThrow(new ReplyParseError('tagged-parser', 'refused reply !nope'));
+    expect(() => parser.parse('!nope', new Message())).toThrow(new ReplyParseError('tagged-parser', 'refused reply !nope', new Error('refused reply !nope')));
   });
 
   it('refuses a plugin that lies outside every PluginDir', () => {

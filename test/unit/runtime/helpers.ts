@@ -1,5 +1,5 @@
 /** Test support for runtime tests: policies with short timings and a poison-message workload. */
-import { ActorRuntime, Behaviour, BehaviourFactory } from '../../../src/runtime/actor';
+import { Behaviour, BehaviourFactory } from '../../../src/runtime/actor';
 import { DEFAULT_POLICY, Strategy, SupervisionPolicy } from '../../../src/runtime/supervision-policy';
 import { Outcome, XQueue } from '../../../src/xqueue/xqueue';
 import { waitFor } from '../../support/component-harness';
@@ -56,9 +56,4 @@ export function poisonConsumer(queue: XQueue<Job>, ledger: Ledger): BehaviourFac
 /** Puts every job (waiting for cells when full); resolves when all are in the queue. */
 export async function produce(queue: XQueue<Job>, jobs: Job[], ledger: Ledger): Promise<void> {
   for (const job of jobs) await queue.put(job, (item, outcome) => ledger.complete(item, outcome));
-}
-
-export function withRuntime<T>(fn: (runtime: ActorRuntime) => Promise<T>): Promise<T> {
-  const runtime = new ActorRuntime('test');
-  return fn(runtime).finally(() => runtime.stop());
 }

@@ -3,7 +3,7 @@
  * virtual clock: delays are exact to the millisecond and a window of seconds passes in no wall time.
  */
 import { ActorRuntime, Behaviour } from '../../../src/runtime/actor';
-import { Backoff } from '../../../src/runtime/backoff';
+import { Backoff } from '../../../src/foundation/backoff';
 import { memoryLogger, LogEntry } from '../../../src/logging/logger';
 import { VirtualClock } from '../../support/virtual-clock';
 import { policy, waitFor } from './helpers';

@@ -1,8 +1,6 @@
-import '../../../src/rules/kinds';
-import '../../../src/transforms';
 import { MessageEvaluatorEngine } from '../../../src/evaluator';
 import { Message } from '../../../src/message';
-import { detectRulesetKind } from '../../../src/rules/ruleset-kinds';
+import { defaultRulesetKinds } from '../../../src/evaluator/default-kinds';
 import { BodyTypeError, JsonInputError, TransformConfigError, TransformError } from '../../../src/transforms/errors';
 import { compileJsonFormatter, jsonFormatterKind } from '../../../src/transforms/json-formatter';
 import { contextFor } from './context';
@@ -421,7 +419,7 @@ describe('JSONFormatter start-up validation', () => {
 });
 
 describe('JSONFormatter in the ruleset-kind registry and the engine (docs/evaluator/rules.md, docs/evaluator/transforms.md)', () => {
-  const kindOf = (ruleset: Record<string, unknown>) => detectRulesetKind(ruleset)?.name;
+  const kindOf = (ruleset: Record<string, unknown>) => defaultRulesetKinds().detect(ruleset)?.name;
 
   it('is selected by a JSONFormatter list, after JTMPFile and before an XPath map', () => {
     expect([kindOf({ JSONFormatter: [] }), kindOf({ JSONFormatter: 'x' }), kindOf({ JSONFormatter: [], JTMPFile: 't' }), kindOf({ JSONFormatter: [], XPath: { a: '/a' } })]).toEqual([

@@ -1,7 +1,7 @@
 import { JsonPath, JsonPathProblem } from '../../../src/transforms/json-path';
-import { literalText, parseJsonText, stringifyJson } from '../../../src/transforms/json-text';
+import { literalText, parseJsonValue, stringifyJson } from '../../../src/transforms/json-text';
 
-const ORDER = parseJsonText('{"order":{"id":"A-7","items":[{"sku":"s1","qty":"1"},{"sku":"s2","qty":"5"}]},"$":"dollar","n":[10,20,30]}');
+const ORDER = parseJsonValue('{"order":{"id":"A-7","items":[{"sku":"s1","qty":"1"},{"sku":"s2","qty":"5"}]},"$":"dollar","n":[10,20,30]}');
 const at = (path: string) => {
   const v = JsonPath.compile(path).select(ORDER);
   return v === undefined ? undefined : literalText(v);
@@ -72,26 +72,26 @@ describe('JSON path dialect (docs/evaluator/transforms.md)', () => {
 describe('JSON text with literal numbers (docs/evaluator/transforms.md)', () => {
   it('re-serialises numbers exactly as written', () => {
     const text = '{"a":2.50,"b":12345678901234567890,"c":-1.5e-3,"d":[1,2]}';
-    expect(stringifyJson(parseJsonText(text))).toBe(text);
+    expect(stringifyJson(parseJsonValue(text))).toBe(text);
   });
 
   it('parses the arrays the original rejected', () => {
-    expect(stringifyJson(parseJsonText('["x",1]'))).toBe('["x",1]');
+    expect(stringifyJson(parseJsonValue('["x",1]'))).toBe('["x",1]');
   });
 
   it('accepts \\u escapes', () => {
-    expect(parseJsonText('"\\u0041"')).toBe('A');
+    expect(parseJsonValue('"\\u0041"')).toBe('A');
   });
 
   it('keeps a "__proto__" key as data', () => {
-    expect(stringifyJson(parseJsonText('{"__proto__":{"x":1}}'))).toBe('{"__proto__":{"x":1}}');
+    expect(stringifyJson(parseJsonValue('{"__proto__":{"x":1}}'))).toBe('{"__proto__":{"x":1}}');
   });
 
   it('rejects trailing text', () => {
-    expect(() => parseJsonText('{} x')).toThrow(/after the JSON value/);
+    expect(() => parseJsonValue('{} x')).toThrow(/after the JSON value/);
   });
 
   it('rejects single-quoted strings', () => {
-    expect(() => parseJsonText("{'a':1}")).toThrow(/expected a string key/);
+    expect(() => parseJsonValue("{'a':1}")).toThrow(/expected a string key/);
   });
 });

@@ -8,7 +8,7 @@ import { compileXMerge } from '../../../src/transforms/xmerge';
 import { compileXslt } from '../../../src/transforms/xslt';
 import { compileXPathMap } from '../../../src/transforms/xpath-map';
 import { compileTranslation } from '../../../src/transforms/translation';
-import * as parser from '../../../src/transforms/xml-parser';
+import * as parser from '../../../src/xml/xml-parser';
 import { contextFor } from './context';
 
 const WITH_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n<r><a>A1</a><b x="1">B</b></r>';

@@ -4,8 +4,8 @@
  * and random removals and appends against a parse of the serialisation.
  */
 import fc from 'fast-check';
-import { parseXml, serializeXml } from '../../../src/transforms/safe-xml';
-import { ELEMENT, XNode, appendChild, deepCopy, removeChild } from '../../../src/transforms/xml-dom';
+import { parseXml, serializeXml } from '../../../src/xml/safe-xml';
+import { ELEMENT, XNode, appendChild, deepCopy, removeChild } from '../../../src/xml/xml-dom';
 import { settleAsReparsed } from '../../../src/transforms/xml-settle';
 
 /** What XPath can see of a tree: node types, names, namespaces and values, in document order. */

@@ -1,5 +1,5 @@
 import { CompiledXPath, XPathProblem } from '../../../src/transforms/xpath-expression';
-import { parseXml } from '../../../src/transforms/safe-xml';
+import { parseXml } from '../../../src/xml/safe-xml';
 
 const doc = parseXml('<ns:r xmlns:ns="urn:x" x="7"><ns:a>A1</ns:a><a>A2</a><b>B</b></ns:r>');
 const str = (e: string) => CompiledXPath.compile(e).stringValue(doc);

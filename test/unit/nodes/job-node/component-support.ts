@@ -36,7 +36,7 @@ export class HandWorker {
 }
 
 /** Reads every escalation on the notice link as a map of its properties. */
-export class NoticeReader {
+class NoticeReader {
   readonly events: Record<string, string>[] = [];
   private readonly handle: ConsumerHandle;
 

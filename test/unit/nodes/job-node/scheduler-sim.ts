@@ -13,7 +13,7 @@ export interface Req {
 
 export type GroupRow = Partial<Omit<GroupSpec, 'threshold'>> & { name: string; threshold?: number | ThresholdProvider };
 
-export function group(row: GroupRow): GroupSpec {
+function group(row: GroupRow): GroupSpec {
   const t = row.threshold ?? 1;
   return {
     name: row.name,

@@ -1,4 +1,5 @@
-import { ArrivalBlockPool, ArrivalQueue, Deque, MinHeap, RankSet } from '../../../../actors/nodes/job-node-structures';
+import { ArrivalBlockPool, ArrivalQueue, MinHeap, RankSet } from '../../../../actors/nodes/job-node-structures';
+import { Deque } from '../../../../actors/nodes/deque';
 
 describe('JobNode structures', () => {
   it('keeps arrivals in order across many blocks and lists them oldest first', () => {

@@ -3,8 +3,8 @@ import { AddressInfo } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { XML_DECLARATION, XmlRejection, parseXml, serializeXml } from '../../../src/transforms/safe-xml';
-import { MAX_DEPTH } from '../../../src/transforms/xml-parser';
+import { XML_DECLARATION, XmlRejection, parseXml, serializeXml } from '../../../src/xml/safe-xml';
+import { MAX_DEPTH } from '../../../src/xml/xml-parser';
 
 describe('safe XML parsing (docs/evaluator/transforms.md)', () => {
   let server: Server;

@@ -5,7 +5,7 @@
  * (src/logging/redact.ts) and the configuration messages consult; a key that merely looks like one
  * (IsPassive) is an ordinary property. See docs/operations.md, "Secrets".
  */
-import { JsonSchema } from '../runtime/component';
+import { JsonSchema } from './schema-helpers';
 
 /** The schema of a string property that holds a secret: its value is masked in every output. */
 export function secretStr(description: string): JsonSchema {

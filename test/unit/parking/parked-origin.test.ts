@@ -1,6 +1,6 @@
 /** Where a parked or dead-lettered message came from, read from the headers each kind of parking place leaves. */
-import { describeOrigin, headersForRetry, originOf } from '../../../src/transports/parked-origin';
-import { Selector, checkSelection, digestId } from '../../../src/transports/parked-store';
+import { describeOrigin, headersForRetry, originOf } from '../../../src/parking/parked-origin';
+import { Selector, checkSelection, digestId } from '../../../src/parking/parked-store';
 
 describe('originOf', () => {
   it('reads the origin, receiver, reason, attempts and time an xroute receiver stamped when it parked the message', () => {

@@ -10,8 +10,8 @@
  */
 import { ATTRIBUTE, TEXT, XNode, newDocument, newElement, newLeaf, sortDocumentOrder } from './xml-dom';
 import { XContext, XFunction, XPathOptions, XValue, expandQName, nodesArg, stringToNumber, toNum, toStr } from './xpath-compiler';
-import type { Runtime } from './xslt-compiler';
-import { XsltRuntimeError } from './xslt-compiler';
+import type { Runtime } from './xslt-sheet';
+import { XsltRuntimeError } from './errors';
 import { isResultTreeFragment } from './xslt-output';
 import { NumberFormatError, formatNumber } from './xslt-numbers';
 

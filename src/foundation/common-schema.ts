@@ -1,9 +1,8 @@
 /** Properties every component may carry (docs/topology.md). */
-import { JsonSchema } from '../runtime/component';
-import { boolStr, intStr, str, strMap } from './schema-helpers';
+import { JsonSchema, boolStr, intStr, str, strMap } from './schema-helpers';
 import { secretStr } from './secret-properties';
 
-export const SUPERVISION_SCHEMA: JsonSchema = {
+const SUPERVISION_SCHEMA: JsonSchema = {
   type: 'object',
   description: 'a map with Strategy, MaxRetry, WithinSeconds, Backoff, MaxMessageAttempts, OnGiveUp, GiveUpBackoff, FatalRetrySeconds',
   properties: {

@@ -3,7 +3,7 @@
  * defaults and ID types of ATTLIST declarations (XML 1.0 §3.3 and XML 1.0 §5.1), never an entity; and character references
  * with any number of leading zeros.
  */
-import { parseXmlText } from '../../../src/transforms/xml-parser';
+import { parseXmlText } from '../../../src/xml/xml-parser';
 import { CompiledXPath } from '../../../src/transforms/xpath-expression';
 
 const DOC = `<!DOCTYPE r [

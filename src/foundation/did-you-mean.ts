@@ -18,7 +18,7 @@ export function closest(name: string, candidates: Iterable<string>, maxDistance 
 }
 
 /** Levenshtein distance with adjacent transposition (optimal string alignment). */
-export function distance(a: string, b: string): number {
+function distance(a: string, b: string): number {
   const m = a.length;
   const n = b.length;
   const d: number[][] = Array.from({ length: m + 1 }, (_, i) => [i, ...new Array<number>(n).fill(0)]);

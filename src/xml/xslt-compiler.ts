@@ -42,98 +42,13 @@ import {
 import type { Ast, Step } from './xpath-parser';
 import { ResultWriter, TextWriter, TreeWriter, copyNode, resultTreeFragment } from './xslt-output';
 import { DEFAULT_DECIMAL_FORMAT, DecimalFormat, formatNumberSequence } from './xslt-numbers';
+import { XsltCompileError, XsltRuntimeError } from './errors';
+import { GlobalDef, Instr, KeyDef, Matcher, ModeRules, OutputSettings, ParamDef, Runtime, Sheet, Template } from './xslt-sheet';
 import { xsltFunctions } from './xslt-functions';
 
-export const XSLT_NAMESPACE = 'http://www.w3.org/1999/XSL/Transform';
+const XSLT_NAMESPACE = 'http://www.w3.org/1999/XSL/Transform';
 /** Nested template calls allowed before a transform fails (deep recursion would exhaust the stack). */
 const MAX_TEMPLATE_DEPTH = 1500;
-
-/** A stylesheet construct this engine refuses or cannot compile; the message names it. */
-export class XsltCompileError extends Error {
-  constructor(reason: string, cause?: unknown) {
-    super(reason, cause === undefined ? undefined : { cause });
-    this.name = 'XsltCompileError';
-  }
-}
-
-/** A transform that failed on one input (xsl:message terminate="yes", a type error, too deep recursion). */
-export class XsltRuntimeError extends Error {
-  constructor(reason: string, cause?: unknown) {
-    super(reason, cause === undefined ? undefined : { cause });
-    this.name = 'XsltRuntimeError';
-  }
-}
-
-/** The state of one transformation. */
-export interface Runtime {
-  out: ResultWriter;
-  frame: XValue[];
-  current: XNode;
-  depth: number;
-  readonly sheet: Sheet;
-  readonly globals: (XValue | undefined | null)[];
-  readonly params: Readonly<Record<string, string>>;
-  /** key()'s indexes, per document and key name; made on the first key() call. */
-  keyIndexes: Map<XNode, Map<string, Map<string, XNode[]>>> | undefined;
-}
-
-export type Instr = (c: XContext, rt: Runtime) => void;
-export type Matcher = (n: XNode, rt: Runtime) => boolean;
-
-export interface Template {
-  readonly match?: Matcher;
-  readonly name?: string;
-  readonly mode: string;
-  readonly priority: number;
-  readonly position: number;
-  readonly params: readonly ParamDef[];
-  readonly body: Instr;
-  readonly frameSize: number;
-  /** The local name of an element (or attribute) the pattern's last step names, for indexing. */
-  readonly indexName?: { attribute: boolean; local: string };
-  readonly describe: string;
-}
-
-export interface ParamDef {
-  readonly name: string;
-  readonly slot: number;
-  readonly value: (c: XContext, rt: Runtime) => XValue;
-}
-
-export interface KeyDef {
-  readonly match: Matcher;
-  readonly use: Eval;
-}
-
-export interface ModeRules {
-  readonly generic: Template[];
-  readonly elements: Map<string, Template[]>;
-  readonly attributes: Map<string, Template[]>;
-}
-
-export interface OutputSettings {
-  readonly method: 'xml' | 'text';
-  readonly declaration: string | undefined;
-  readonly indent: boolean;
-  readonly doctype?: { system?: string; public?: string };
-}
-
-export interface Sheet {
-  readonly output: OutputSettings;
-  readonly modes: Map<string, ModeRules>;
-  readonly named: Map<string, Template>;
-  readonly keys: Map<string, KeyDef[]>;
-  readonly globals: readonly GlobalDef[];
-  readonly decimalFormats: Map<string, DecimalFormat>;
-  readonly stripSpace?: (el: XNode) => boolean;
-}
-
-export interface GlobalDef {
-  readonly name: string;
-  readonly isParam: boolean;
-  readonly value: (c: XContext, rt: Runtime) => XValue;
-  readonly frameSize: number;
-}
 
 /** Compile-time variable scope: a chain of bindings to frame slots. */
 class Scope {
@@ -1025,7 +940,7 @@ class StylesheetCompiler {
     try {
       return compileStringXPath(source, this.options(el, scope));
     } catch (e) {
-      if (e instanceof XPathError) throw new XsltCompileError(`the XPath "${source}" in ${describeElement(el)}: ${e.message}`);
+      if (e instanceof XPathError) throw new XsltCompileError(`the XPath "${source}" in ${describeElement(el)}: ${e.message}`, e);
       throw e;
     }
   }

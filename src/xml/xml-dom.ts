@@ -28,7 +28,7 @@ const NO_NODES: XNode[] = [];
  * Document-order numbers come from one counter for every tree, so nodes of different trees
  * never compare equal and sorting needs no tree identity.
  */
-export const ORDER = { next: 1 };
+const ORDER = { next: 1 };
 
 export class XNode {
   /** Position in document order (creation order until a change makes the tree renumber). */
@@ -194,7 +194,7 @@ export function deepCopy(node: XNode): XNode {
 }
 
 /** Numbers every node of the tree holding `node` in document order, if a change made the numbers stale. */
-export function documentOrder(node: XNode): number {
+function documentOrder(node: XNode): number {
   const root = node.root();
   if (root.orderStale) {
     renumber(root);

@@ -20,8 +20,8 @@ import { XmlSyntaxError, parseXmlText } from './xml-parser';
 
 /** Why a text was refused as XML; callers turn it into their typed error. */
 export class XmlRejection extends TransformProblem {
-  constructor(reason: string) {
-    super(reason);
+  constructor(reason: string, cause?: unknown) {
+    super(reason, cause);
     this.name = 'XmlRejection';
   }
 }
@@ -31,7 +31,7 @@ export function parseXml(text: string): XNode {
   try {
     return parseXmlText(text);
   } catch (e) {
-    if (e instanceof XmlSyntaxError) throw new XmlRejection(e.reason);
+    if (e instanceof XmlSyntaxError) throw new XmlRejection(e.reason, e);
     throw e;
   }
 }

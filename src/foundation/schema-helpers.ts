@@ -2,7 +2,9 @@
  * Building blocks for component schemas. Every scalar in a configuration is a string, as in the original;
  * `description` carries the "expected ..." text the loader shows when a value does not fit.
  */
-import { JsonSchema } from '../runtime/component';
+
+/** JSON Schema (draft 2020-12 / draft-07 subset ajv understands) for a component's own properties. */
+export type JsonSchema = Readonly<Record<string, unknown>>;
 
 export function str(description = 'a string'): JsonSchema {
   return { type: 'string', description };
@@ -42,13 +44,13 @@ export function integerSetting(description: string, fallback: number, range: { m
 }
 
 /** The description of a declared integer setting, its default said. */
-export function describeInteger(setting: IntegerSetting): string {
+function describeInteger(setting: IntegerSetting): string {
   const stated = String(setting.default);
   return setting.description.includes('{default}') ? setting.description.split('{default}').join(stated) : `${setting.description} (default ${stated})`;
 }
 
 /** The schema of one declared integer setting. */
-export function integerSchema(setting: IntegerSetting): JsonSchema {
+function integerSchema(setting: IntegerSetting): JsonSchema {
   const schema = intStr(describeInteger(setting), { min: setting.min });
   return setting.pattern === undefined ? schema : { ...schema, pattern: setting.pattern };
 }
@@ -74,8 +76,4 @@ export function strMap(description = 'a map of names to string values'): JsonSch
 
 export function strOrList(description = 'a string or a list of strings'): JsonSchema {
   return { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }], description };
-}
-
-export function objectSchema(properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema {
-  return { type: 'object', properties, required };
 }

@@ -3,6 +3,7 @@
  * patterns, as XSLT 1.0 specifies) and `xsl:number`'s format tokens (`1`, `01`, `a`, `A`, `i`,
  * `I`) with grouping.
  */
+import { XrouteError } from '../foundation/xroute-error';
 
 export interface DecimalFormat {
   readonly decimalSeparator: string;
@@ -30,7 +31,7 @@ export const DEFAULT_DECIMAL_FORMAT: DecimalFormat = {
   patternSeparator: ';',
 };
 
-export class NumberFormatError extends Error {
+export class NumberFormatError extends XrouteError {
   constructor(reason: string) {
     super(reason);
     this.name = 'NumberFormatError';

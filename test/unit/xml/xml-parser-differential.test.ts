@@ -12,7 +12,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
-import { parseXmlText } from '../../../src/transforms/xml-parser';
+import { parseXmlText } from '../../../src/xml/xml-parser';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain JS helper shared with shell use
 const { ensureTool } = require('../../support/debian-packages.js') as { ensureTool: (tool: string) => string };
 

@@ -4,6 +4,7 @@
  * type; a name before `::` is an axis) and a recursive-descent parser into a small AST that
  * xpath-compiler.ts turns into closures.
  */
+import { XrouteError } from '../foundation/xroute-error';
 
 export type Ast =
   | { t: 'or' | 'and'; a: Ast; b: Ast }
@@ -63,7 +64,7 @@ const AXES = new Set<string>([
 ]);
 const NODE_TYPES = new Set(['node', 'text', 'comment', 'processing-instruction']);
 
-export class XPathSyntaxError extends Error {
+export class XPathSyntaxError extends XrouteError {
   constructor(reason: string) {
     super(reason);
     this.name = 'XPathSyntaxError';

@@ -15,6 +15,7 @@
  * at compile time, so an unknown variable or function is a compile error, never a surprise per
  * message.
  */
+import { XrouteError } from '../foundation/xroute-error';
 import { ATTRIBUTE, CDATA, COMMENT, DOCUMENT, ELEMENT, NAMESPACE, PROCESSING_INSTRUCTION, TEXT, XNode, idAttributesOf, namespaceNodes, sortDocumentOrder } from './xml-dom';
 import { Ast, Axis, NodeTest, Step, XPathSyntaxError, parseXPath } from './xpath-parser';
 
@@ -30,7 +31,6 @@ export interface XContext {
 }
 
 export type Eval = (c: XContext) => XValue;
-export type NodesEval = (c: XContext) => XNode[];
 
 export interface XFunction {
   readonly min: number;
@@ -63,7 +63,7 @@ export interface XPathOptions {
 }
 
 /** Why an expression does not compile or cannot be evaluated. */
-export class XPathError extends Error {
+export class XPathError extends XrouteError {
   constructor(reason: string, cause?: unknown) {
     super(reason, cause === undefined ? undefined : { cause });
     this.name = 'XPathError';
@@ -88,16 +88,6 @@ export function compileXPath(source: string, options: XPathOptions): Eval {
  */
 export function compileStringXPath(source: string, options: XPathOptions): (c: XContext) => string {
   return new Compiler(options).string(parseAst(source));
-}
-
-/** Compiles to an evaluator that must give a node set (a path, union, or a variable holding nodes). */
-export function compileNodeSetXPath(source: string, options: XPathOptions): NodesEval {
-  const e = compileXPath(source, options);
-  return (c) => {
-    const v = e(c);
-    if (!Array.isArray(v)) throw new XPathError(`the expression gives a ${typeName(v)}, not a node set`);
-    return v;
-  };
 }
 
 /** Compiles an already parsed expression (XSLT patterns compile their predicates this way). */
@@ -228,7 +218,7 @@ function compareAtoms(op: CmpOp, a: string | number | boolean, b: string | numbe
   }
 }
 
-export function compareValues(op: CmpOp, a: XValue, b: XValue): boolean {
+function compareValues(op: CmpOp, a: XValue, b: XValue): boolean {
   const aSet = Array.isArray(a);
   const bSet = Array.isArray(b);
   if (!aSet && !bSet) return compareAtoms(op, a as string, b as string);

@@ -15,6 +15,7 @@
  * Namespace prefixes are resolved to URIs; an undeclared prefix is accepted (its URI is empty),
  * as a namespace-unaware parser would.
  */
+import { XrouteError } from '../foundation/xroute-error';
 import {
   CDATA,
   COMMENT,
@@ -33,7 +34,7 @@ export const MAX_DEPTH = 256;
 const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
 
 /** Why a text is not acceptable XML, with the line and column where the parser stopped. */
-export class XmlSyntaxError extends Error {
+export class XmlSyntaxError extends XrouteError {
   constructor(readonly reason: string) {
     super(reason);
     this.name = 'XmlSyntaxError';

@@ -7,7 +7,7 @@
  * under a secret key (Password, KeyPassphrase, ...), where it is masked.
  */
 import { MASK, redactText } from '../logging/redact';
-import { isSecretProperty } from './secret-properties';
+import { isSecretProperty } from '../foundation/secret-properties';
 
 export interface ConfigValueFields {
   /** The component's Name ("" when a shared module does not know it). */
@@ -23,7 +23,7 @@ export interface ConfigValueFields {
 }
 
 /** The value as a message shows it: masked under a secret property, else JSON with URI passwords masked. */
-export function shownConfigValue(property: string, got: unknown): string {
+function shownConfigValue(property: string, got: unknown): string {
   if (got === undefined) return 'is missing';
   if (isSecretProperty(property)) return MASK;
   return redactText(JSON.stringify(got) ?? String(got));

@@ -26,11 +26,11 @@ export function defaultParkingQueue(component: string): string {
 }
 
 /** Headers of the parking place (and of a broker's dead-lettering) that a retry does not send home. */
-export const PARKING_ONLY_HEADERS: readonly string[] = [...Object.values(PARKED_HEADERS), 'x-death', 'x-first-death-queue', 'x-first-death-exchange', 'x-first-death-reason', 'x-last-death-queue', 'x-last-death-exchange', 'x-last-death-reason'];
+const PARKING_ONLY_HEADERS: readonly string[] = [...Object.values(PARKED_HEADERS), 'x-death', 'x-first-death-queue', 'x-first-death-exchange', 'x-first-death-reason', 'x-last-death-queue', 'x-last-death-exchange', 'x-last-death-reason'];
 
 /** ActiveMQ's names for a dead-lettered message's origin and cause, as they arrive over AMQP 1.0. */
 export const ACTIVEMQ_ORIGIN_PROPERTIES = ['originalDestination', 'OriginalDestination', 'x-opt-original-destination'] as const;
-export const ACTIVEMQ_CAUSE_PROPERTY = 'dlqDeliveryFailureCause';
+const ACTIVEMQ_CAUSE_PROPERTY = 'dlqDeliveryFailureCause';
 
 export interface MessageOrigin {
   /** Who put it where it is now: an xroute receiver, RabbitMQ's dead-lettering, ActiveMQ's DLQ, or unknown. */

@@ -1,3 +1,0 @@
-export * from './xqueue';
-export * from './partition';
-export * from './errors';
