@@ -10,7 +10,9 @@
  *    the same transformation in its handler;
  *  - a pooled StreamPersister request/reply (sequential round trips) vs a raw socket;
  *  - the in-process XQueue hop (a put, an actor taking and removing it) vs a setImmediate hand-off.
- * Rows give p50, p99, p99.9 and max for both sides, and the ratio of xroute's p99 to the raw client's.
+ * Rows give p50, p99, p99.9 and max for both sides, and the ratio of xroute's p99 to the raw client's. For the
+ * broker paths the xroute runs also log when each message is added to, taken from and removed from each link
+ * (hop-trace.ts): the timeline of the 50 % run is printed as rows, every run's is in bench-results.json.
  */
 import * as amqplib from 'amqplib';
 import { randomUUID } from 'node:crypto';
@@ -23,6 +25,7 @@ import { ActorRuntime } from '../../src/runtime/actor';
 import { startPool } from '../unit/pools/pool-support';
 import { startTcpPeer } from '../unit/pools/peers';
 import type { BenchRow } from './bench-types';
+import { HopEvent, HopTrace } from './hop-trace';
 import { ArrivalLog, bodyFor, LatencySummary, openLoop, sequenceOf, summarise, until } from './latency';
 import net from 'node:net';
 
@@ -45,7 +48,8 @@ export interface LatencyBenchOptions {
 /** One side of a broker path: moves every message from `inQueue` to `outQueue` until stopped. */
 interface MoverSide {
   readonly label: string;
-  start(inQueue: string, outQueue: string): Promise<() => Promise<void>>;
+  /** `trace`, when given, watches the side's links (xroute only: the raw client has none). */
+  start(inQueue: string, outQueue: string, trace?: HopTrace): Promise<() => Promise<void>>;
 }
 
 /** Every connection of the bench, raw or not, with Nagle off, as xroute's own connections have it. */
@@ -110,12 +114,19 @@ async function maxRate(side: MoverSide, n: number): Promise<number> {
   });
 }
 
+interface OpenLoopResult {
+  readonly latency: LatencySummary;
+  /** Per event, the time since the intended send (xroute's side only). */
+  readonly hops: HopEvent[];
+}
+
 /** One open-loop run at `rate`: the latencies of `n` messages (the first tenth, at most 500, warm up). */
-async function openLoopRun(side: MoverSide, rate: number, n: number): Promise<LatencySummary> {
+async function openLoopRun(side: MoverSide, rate: number, n: number): Promise<OpenLoopResult> {
   return withQueues(async ({ inQueue, outQueue, conn }) => {
     const log = new ArrivalLog(n);
+    const trace = new HopTrace(n);
     await watchArrivals(conn, outQueue, log);
-    const stop = await side.start(inQueue, outQueue);
+    const stop = await side.start(inQueue, outQueue, trace);
     try {
       const loadCh = await conn.createChannel();
       await openLoop(rate, n, (seq, at) => {
@@ -124,7 +135,9 @@ async function openLoopRun(side: MoverSide, rate: number, n: number): Promise<La
       });
       await until(() => log.arrivals === n, () => `${side.label}: ${log.arrivals}/${n} arrived`, 300_000);
       if (log.duplicated > 0) throw new Error(`${side.label}: ${log.duplicated} duplicates`);
-      return summarise(log.latencies(Math.min(500, Math.floor(n / 10))));
+      const skip = Math.min(500, Math.floor(n / 10));
+      const hops = trace.timeline((s) => log.intendedAt(s), skip, { 'arrived at the destination queue': (s) => log.arrivedAt(s) });
+      return { latency: summarise(log.latencies(skip)), hops: hops.length > 1 ? hops : [] };
     } finally {
       await stop();
     }
@@ -158,9 +171,10 @@ function rawMover(transform: (body: Buffer) => Buffer = (b) => b): MoverSide {
 function xrouteMover(topology: (inQueue: string, outQueue: string) => Record<string, unknown>): MoverSide {
   return {
     label: 'xroute',
-    async start(inQueue, outQueue) {
+    async start(inQueue, outQueue, trace) {
       const registry = defaultRegistry();
       const flow = Flow.start(buildTopology(topology(inQueue, outQueue), 'latency-bench.json', registry), { registry });
+      if (trace) for (const link of flow.linkNames()) trace.watch(flow.link(link));
       await until(() => flow.status().components.every((c) => c.status === 'RUNNING'), () => JSON.stringify(flow.status().components.map((c) => [c.name, c.status])), 30_000);
       return () => flow.stop();
     },
@@ -213,8 +227,8 @@ async function brokerPath(name: string, ours: MoverSide, raw: MoverSide, opts: L
   rows.push({ name: `${name}: maximum rate (backlog of ${opts.backlog})`, unit: 'msg/s', value: Math.round(oursMax), baseline: Math.round(rawMax), ratio: round3(oursMax / rawMax) });
   for (const [i, load] of LOADS.entries()) {
     const rate = Math.max(10, Math.round(max * load));
-    let o: LatencySummary;
-    let r: LatencySummary;
+    let o: OpenLoopResult;
+    let r: OpenLoopResult;
     if (i % 2 === 0) {
       o = await openLoopRun(ours, rate, opts.messages);
       r = await openLoopRun(raw, rate, opts.messages);
@@ -222,9 +236,19 @@ async function brokerPath(name: string, ours: MoverSide, raw: MoverSide, opts: L
       r = await openLoopRun(raw, rate, opts.messages);
       o = await openLoopRun(ours, rate, opts.messages);
     }
-    details.push({ path: name, load, rate, xroute: o, raw: r });
-    rows.push(latencyRow(`${name} at ${load * 100} % (${rate} msg/s)`, o, r, load === 0.5 ? 'p99 <= 1.2x raw' : undefined));
+    details.push({ path: name, load, rate, xroute: o.latency, raw: r.latency, hops: o.hops });
+    rows.push(latencyRow(`${name} at ${load * 100} % (${rate} msg/s)`, o.latency, r.latency, load === 0.5 ? 'p99 <= 1.2x raw' : undefined));
+    if (load === 0.5) rows.push(...hopRows(`${name} at ${load * 100} %`, o.hops));
   }
+}
+
+/** The timeline as rows: each event's p50 since the intended send, what it adds to the one before, and its p99. */
+export function hopRows(prefix: string, hops: readonly HopEvent[]): BenchRow[] {
+  return hops.map((h, i) => ({
+    name: `${prefix}, hop ${i + 1}: ${h.event} (+${round3(h.p50 - (i > 0 ? hops[i - 1].p50 : 0))} ms; p99 ${round3(h.p99)} ms)`,
+    unit: 'ms p50 since publish',
+    value: round3(h.p50),
+  }));
 }
 
 /** The in-process hop: XQueue put -> actor takes and removes it, vs a setImmediate hand-off, open loop. */
@@ -324,6 +348,8 @@ export interface LatencyDetail {
   readonly rate: number;
   readonly xroute: LatencySummary;
   readonly raw: LatencySummary;
+  /** xroute's timeline (broker paths): per event, p50 and p99 of the time since the intended send. */
+  readonly hops?: readonly HopEvent[];
 }
 
 export const latencyDetails: LatencyDetail[] = [];

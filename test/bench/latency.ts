@@ -52,6 +52,16 @@ export class ArrivalLog {
     this.count++;
   }
 
+  /** When message `seq` was meant to leave (ms, performance.now). */
+  intendedAt(seq: number): number {
+    return this.intended[seq];
+  }
+
+  /** When message `seq` arrived; NaN while it has not. */
+  arrivedAt(seq: number): number {
+    return this.arrived[seq];
+  }
+
   get arrivals(): number {
     return this.count;
   }

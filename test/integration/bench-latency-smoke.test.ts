@@ -38,6 +38,24 @@ describe('latency bench (smoke)', () => {
     }
   });
 
+  it('breaks each xroute broker run into a timeline of link events ending at the arrival, in time order', () => {
+    const broker = latencyDetails.filter((d) => !Number.isNaN(d.load));
+    expect(broker).toHaveLength(6);
+    for (const d of broker) {
+      const events = (d.hops ?? []).map((h) => h.event);
+      expect(events).toEqual(expect.arrayContaining(['arrived at the destination queue', expect.stringMatching(/: added$/), expect.stringMatching(/: taken$/), expect.stringMatching(/: removed$/)]));
+      const p50s = (d.hops ?? []).map((h) => h.p50);
+      expect(p50s).toEqual([...p50s].sort((a, b) => a - b));
+    }
+  });
+
+  it('prints the timeline of each broker path at 50 % load as rows', () => {
+    const hopRows = rows.filter((r) => r.unit === 'ms p50 since publish');
+    for (const path of ['AmqpReceiver -> AmqpPersister', 'CollectNode + MessageEvaluator']) {
+      expect(hopRows.filter((r) => r.name.includes(path) && r.name.includes('at 50 %, hop ')).length).toBeGreaterThanOrEqual(4);
+    }
+  });
+
   it('times request/reply through a pooled StreamPersister beside a raw socket', () => {
     expect(rows.find((r) => /round trips\/s/.test(r.name))).toMatchObject({ unit: 'per s', target: '>= 0.9x raw socket' });
   });
