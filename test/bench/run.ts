@@ -12,6 +12,7 @@ import { writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import { parseArgs as parseCommandLine } from 'node:util';
 import type { BenchRow } from './bench-types';
+import { median } from './interleaved';
 import { benchCore } from './core-bench';
 import { benchEvaluator } from './evaluator-bench';
 import { benchTransforms } from './transforms-bench';
@@ -100,12 +101,6 @@ export function parseArgs(argv: string[]): Args {
     if (unknown.length > 0) throw new UsageError(`unknown suite(s) ${unknown.join(', ')}; known: ${SUITES.map((s) => s.name).join(', ')}`);
   }
   return args;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 /**
