@@ -44,7 +44,7 @@ const SUITES: readonly Suite[] = [
   { name: 'jms', run: (smoke) => benchJms({ messages: smoke ? 200 : 20_000 }) },
   // This one needs ActiveMQ at ACTIVEMQ_URL (default amqp://127.0.0.1:5673; ../shared/brokers/activemq/start-activemq.sh).
   { name: 'jms-activemq', run: (smoke) => benchJmsActiveMQ({ messages: smoke ? 200 : 20_000 }) },
-  // RabbitMQ on 127.0.0.1:5672, like amqp.
+  // RabbitMQ on 127.0.0.1:5672, like amqp, and ActiveMQ at ACTIVEMQ_URL, like jms-activemq (its JMS path).
   {
     name: 'latency',
     run: (smoke) => benchLatency(smoke ? { messages: 300, backlog: 500, roundTrips: 100 } : { messages: 10_000, backlog: 20_000, roundTrips: 5_000 }),
