@@ -226,8 +226,10 @@ function round3(x: number): number {
   return Math.round(x * 1000) / 1000;
 }
 
-function latencyRow(name: string, ours: LatencySummary, raw: LatencySummary, target?: string): BenchRow {
+/** `key` names what is measured without this run's figures (the rate of a load depends on the run). */
+function latencyRow(name: string, ours: LatencySummary, raw: LatencySummary, target?: string, key = name): BenchRow {
   return {
+    key,
     name: `${name}: p50 ${round3(ours.p50)} / p99.9 ${round3(ours.p999)} / max ${round3(ours.max)} ms (raw ${round3(raw.p50)} / ${round3(raw.p999)} / ${round3(raw.max)})`,
     unit: 'ms p99',
     value: round3(ours.p99),
@@ -242,7 +244,7 @@ export async function brokerPath(broker: BrokerKit, name: string, ours: MoverSid
   const oursMax = await maxRate(broker, ours, opts.backlog);
   const rawMax = await maxRate(broker, raw, opts.backlog);
   const max = Math.min(oursMax, rawMax);
-  rows.push({ name: `${name}: maximum rate (backlog of ${opts.backlog})`, unit: 'msg/s', value: Math.round(oursMax), baseline: Math.round(rawMax), ratio: round3(oursMax / rawMax) });
+  rows.push({ key: `${name}: maximum rate`, name: `${name}: maximum rate (backlog of ${opts.backlog})`, unit: 'msg/s', value: Math.round(oursMax), baseline: Math.round(rawMax), ratio: round3(oursMax / rawMax) });
   for (const [i, load] of LOADS.entries()) {
     const rate = Math.max(10, Math.round(max * load));
     let o: OpenLoopResult;
@@ -255,7 +257,7 @@ export async function brokerPath(broker: BrokerKit, name: string, ours: MoverSid
       o = await openLoopRun(broker, ours, rate, opts.messages);
     }
     details.push({ path: name, load, rate, xroute: o.latency, raw: r.latency, hops: o.hops });
-    rows.push(latencyRow(`${name} at ${load * 100} % (${rate} msg/s)`, o.latency, r.latency, load === 0.5 ? 'p99 <= 1.2x raw' : undefined));
+    rows.push(latencyRow(`${name} at ${load * 100} % (${rate} msg/s)`, o.latency, r.latency, load === 0.5 ? 'p99 <= 1.2x raw' : undefined, `${name} at ${load * 100} %`));
     if (load === 0.5) rows.push(...hopRows(`${name} at ${load * 100} %`, o.hops));
   }
 }
@@ -263,6 +265,7 @@ export async function brokerPath(broker: BrokerKit, name: string, ours: MoverSid
 /** The timeline as rows: each event's p50 since the intended send, what it adds to the one before, and its p99. */
 export function hopRows(prefix: string, hops: readonly HopEvent[]): BenchRow[] {
   return hops.map((h, i) => ({
+    key: `${prefix}: ${h.event}`,
     name: `${prefix}, hop ${i + 1}: ${h.event} (+${round3(h.p50 - (i > 0 ? hops[i - 1].p50 : 0))} ms; p99 ${round3(h.p99)} ms)`,
     unit: 'ms p50 since publish',
     value: round3(h.p50),

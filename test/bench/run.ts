@@ -104,14 +104,17 @@ export function parseArgs(argv: string[]): Args {
 }
 
 /**
- * One row per name (in the first run's order) whose value, baseline and ratio are the medians over the runs
- * that have the row; the ratio is the median of the runs' ratios, not the ratio of the medians.
+ * One row per key (BenchRow.key, else the name; in the first run's order) whose value, baseline and ratio are
+ * the medians over the runs that have the row; the ratio is the median of the runs' ratios, not the ratio of
+ * the medians. A row whose name carries figures of its run is named by its key and the number of runs.
  */
 export function medianRows(runs: readonly (readonly BenchRow[])[]): BenchRow[] {
-  const names = [...new Set(runs.flatMap((rows) => rows.map((r) => r.name)))];
-  return names.map((name) => {
-    const same = runs.flatMap((rows) => rows.filter((r) => r.name === name));
-    const row: BenchRow = { ...same[0], value: median(same.map((r) => r.value)) };
+  const keyOf = (r: BenchRow) => r.key ?? r.name;
+  const keys = [...new Set(runs.flatMap((rows) => rows.map(keyOf)))];
+  return keys.map((key) => {
+    const same = runs.flatMap((rows) => rows.filter((r) => keyOf(r) === key));
+    const name = same.every((r) => r.name === same[0].name) ? same[0].name : `${key} (median of ${same.length} runs)`;
+    const row: BenchRow = { ...same[0], name, value: median(same.map((r) => r.value)) };
     const of = (pick: (r: BenchRow) => number | undefined) => same.map(pick).filter((x): x is number => x !== undefined && !Number.isNaN(x));
     const baselines = of((r) => r.baseline);
     const ratios = of((r) => r.ratio);
