@@ -41,6 +41,11 @@ export class PendingRequests implements Iterable<PendingRequest> {
     return this.list[0];
   }
 
+  /** The request taken last. */
+  get newest(): PendingRequest | undefined {
+    return this.list[this.list.length - 1];
+  }
+
   [Symbol.iterator](): Iterator<PendingRequest> {
     return this.list[Symbol.iterator]();
   }

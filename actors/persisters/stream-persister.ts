@@ -77,8 +77,19 @@ class StreamPersisterBehaviour implements Behaviour<never> {
   private hibernating = false;
   /** Requests written on the current connection (SessionSize). */
   private sessionWrites = 0;
+  /**
+   * The reply deadline of the oldest written request. One timer runs at a time and is not moved when the
+   * oldest request changes: when it fires before the current deadline it waits the rest (a timer per
+   * request cost more than the rest of a loopback round trip; issue 32).
+   */
   private replyTimer?: TimerHandle;
   private replyTimerFor?: PendingRequest;
+  private replyDeadline = 0;
+  private replySocket?: unknown;
+  private input?: XQueue<Message>;
+  /** StringProperty, set on every completed message. */
+  private readonly stringProperties: readonly (readonly [string, string])[];
+  private readonly stringPropertyNames: readonly string[];
   private expiryTimer?: TimerHandle;
   private expiryAt = Infinity;
 
@@ -86,16 +97,20 @@ class StreamPersisterBehaviour implements Behaviour<never> {
     private readonly env: ComponentEnv,
     private readonly s: StreamPersisterSettings,
   ) {
-    this.framer = new StreamFramer({ sot: s.sot, eot: s.eot, maxLength: s.maxMsgLength });
+    // Each reply is decoded or copied as it is stored (stream-reply.ts): no copy of it is needed here.
+    this.framer = new StreamFramer({ sot: s.sot, eot: s.eot, maxLength: s.maxMsgLength, copy: false });
     this.simpleReply = new PatternReplyReader(s.replyPattern);
     const parser = s.parser ? createReplyParser(env.name, s.parser, env.pluginDirs) : undefined;
     this.replies = new ReplyHandler(s, parser);
     this.tagged = parser !== undefined && s.mode !== 'simple';
+    this.stringProperties = Object.entries(s.stringProperty);
+    this.stringPropertyNames = Object.keys(s.stringProperty);
   }
 
   start(ctx: ActorContext<never>): void {
     this.ctx = ctx;
     const input = inputOf(this.env);
+    this.input = input;
     this.offQueueState = input.onStateChange(ctx.guard((state: QueueState) => this.onQueueState(state)));
     this.open();
     // Simple mode keeps one request in flight; otherwise the input's capacity bounds the pending requests.
@@ -204,7 +219,8 @@ class StreamPersisterBehaviour implements Behaviour<never> {
       if (this.simple && wrote) break;
       if (this.simple && this.pending.oldest !== p) break; // one request at a time
       if (this.s.sessionSize > 0 && this.sessionWrites >= this.s.sessionSize) break; // renewed once drained
-      if (!wrote && !this.simple) this.conn?.corkForThisTurn();
+      // Several requests leave in this turn: one packet. A lone request is written at once (no cork, no tick).
+      if (!wrote && !this.simple && (this.pending.newest !== p || (this.input?.depth ?? 0) > 0)) this.conn?.corkForThisTurn();
       wrote = true;
       this.pending.markWritten(p);
       this.sessionWrites++;
@@ -327,7 +343,7 @@ class StreamPersisterBehaviour implements Behaviour<never> {
 
   // ------------------------------------------------------------------ timers
 
-  /** One timer, for the oldest written request: ReceiveTime from when it became the oldest. */
+  /** The oldest written request must be answered within ReceiveTime from when it became the oldest. */
   private armReplyTimer(): void {
     const oldest = this.pending.oldest;
     if (!this.requesting || !oldest?.written) {
@@ -335,21 +351,32 @@ class StreamPersisterBehaviour implements Behaviour<never> {
       return;
     }
     if (this.replyTimerFor === oldest) return;
-    this.clearReplyTimer();
-    const socket = this.conn?.socket;
     this.replyTimerFor = oldest;
-    this.replyTimer = this.ctx.setTimeout(() => this.onReplyTimeout(oldest, socket), this.s.receiveTimeMs);
+    this.replySocket = this.conn?.socket;
+    this.replyDeadline = Date.now() + this.s.receiveTimeMs;
+    this.replyTimer ??= this.ctx.setTimeout(() => this.onReplyTimer(), this.s.receiveTimeMs);
   }
 
+  /** Nothing is awaited any more; a running timer finds that out when it fires. */
   private clearReplyTimer(): void {
-    this.ctx.clearTimer(this.replyTimer);
-    this.replyTimer = undefined;
     this.replyTimerFor = undefined;
+    this.replySocket = undefined;
+  }
+
+  private onReplyTimer(): void {
+    this.replyTimer = undefined;
+    const p = this.replyTimerFor;
+    if (!p) return;
+    const rest = this.replyDeadline - Date.now();
+    if (rest > 0) {
+      this.replyTimer = this.ctx.setTimeout(() => this.onReplyTimer(), rest);
+      return;
+    }
+    this.onReplyTimeout(p, this.replySocket);
   }
 
   private onReplyTimeout(p: PendingRequest, socket: unknown): void {
-    this.replyTimer = undefined;
-    this.replyTimerFor = undefined;
+    this.clearReplyTimer();
     const conn = this.conn;
     if (!conn?.socket || socket !== conn.socket || this.pending.oldest !== p) return;
     this.env.status.count('timeouts');
@@ -398,8 +425,8 @@ class StreamPersisterBehaviour implements Behaviour<never> {
     const msg = taken.item;
     tracePublished(msg, rc === 0 ? undefined : (failure ?? `return code ${rc}`));
     msg.setField(this.s.rcField, String(rc));
-    for (const [k, v] of Object.entries(this.s.stringProperty)) msg.setField(k, v);
-    displayMessage(this.env.logger, rc === 0 ? 'persisted' : 'failed', msg, this.s.displayMask, Object.keys(this.s.stringProperty));
+    for (const [k, v] of this.stringProperties) msg.setField(k, v);
+    displayMessage(this.env.logger, rc === 0 ? 'persisted' : 'failed', msg, this.s.displayMask, this.stringPropertyNames);
     this.env.status.count(rc === 0 ? 'messages' : 'failures');
     this.lastActivity = Date.now();
     if (failure === undefined) queue.remove(taken);

@@ -32,6 +32,11 @@ export interface FramingOptions {
   eot?: Buffer;
   /** Longest message kept; default 4 MiB as in the original. */
   maxLength?: number;
+  /**
+   * false: messages are views of the chunks read (no copy), for a reader that converts or copies each one
+   * at once; default true, so a kept message does not hold on to the whole chunk it came in.
+   */
+  copy?: boolean;
 }
 
 export const DEFAULT_MAX_MSG_LENGTH = 4 * 1024 * 1024;
@@ -41,6 +46,7 @@ export class StreamFramer {
   private readonly sot?: Buffer;
   private readonly eot?: Buffer;
   private readonly maxLength: number;
+  private readonly copy: boolean;
   private buf: Buffer = Buffer.alloc(0);
   /** Inside a message (after its SOT) when SOT framing is used. */
   private started = false;
@@ -55,6 +61,7 @@ export class StreamFramer {
     this.sot = options.sot;
     this.eot = options.eot ?? (options.sot ? undefined : NEWLINE);
     this.maxLength = options.maxLength ?? DEFAULT_MAX_MSG_LENGTH;
+    this.copy = options.copy ?? true;
   }
 
   /** Feeds a chunk; returns the messages it completed, in order. */
@@ -127,7 +134,7 @@ export class StreamFramer {
       this.dropped++;
       return null;
     }
-    return Buffer.from(msg);
+    return this.copy ? Buffer.from(msg) : msg;
   }
 
   /** An unfinished message already longer than maxLength is dropped now rather than buffered forever. */

@@ -8,12 +8,14 @@
  *    with confirm, ack on the confirm (the same at-least-once work);
  *  - the same with a CollectNode and a MessageEvaluator (bounce) in between, vs the same amqplib loop that applies
  *    the same transformation in its handler;
+ *  - ActiveMQ queue -> JMSReceiver (XAMode 1) -> JMSPersister -> ActiveMQ queue, vs raw rhea (latency-activemq.ts);
  *  - a pooled StreamPersister request/reply (sequential round trips) vs a raw socket;
  *  - the in-process XQueue hop (a put, an actor taking and removing it) vs a setImmediate hand-off.
- * Rows give p50, p99, p99.9 and max for both sides, and the ratio of xroute's p99 to the raw client's.
+ * Rows give p50, p99, p99.9 and max for both sides, and the ratio of xroute's p99 to the raw client's. For the
+ * broker paths the xroute runs also log when each message is added to, taken from and removed from each link
+ * (hop-trace.ts): the timeline of the 50 % run is printed as rows, every run's is in bench-results.json.
  */
 import * as amqplib from 'amqplib';
-import { randomUUID } from 'node:crypto';
 import { Flow } from '../../src/runtime/flow';
 import { buildTopology } from '../../src/config/topology';
 import { defaultRegistry } from '../../actors';
@@ -23,7 +25,9 @@ import { ActorRuntime } from '../../src/runtime/actor';
 import { startPool } from '../unit/pools/pool-support';
 import { startTcpPeer } from '../unit/pools/peers';
 import type { BenchRow } from './bench-types';
-import { ArrivalLog, bodyFor, LatencySummary, openLoop, sequenceOf, summarise, until } from './latency';
+import { HopEvent, HopTrace } from './hop-trace';
+import { ACTIVEMQ, jmsMoveTopology, rawRheaMover } from './latency-activemq';
+import { ArrivalLog, bodyFor, runQueueNames, LatencySummary, openLoop, sequenceOf, summarise, until } from './latency';
 import net from 'node:net';
 
 const HOST = process.env.XROUTE_RABBITMQ_HOST ?? '127.0.0.1';
@@ -40,12 +44,15 @@ export interface LatencyBenchOptions {
   backlog: number;
   /** Sequential round trips for the request/reply rows. */
   roundTrips: number;
+  /** Also the ActiveMQ path (JMSReceiver -> JMSPersister vs rhea; latency-activemq.ts). Default true. */
+  activemq?: boolean;
 }
 
 /** One side of a broker path: moves every message from `inQueue` to `outQueue` until stopped. */
-interface MoverSide {
+export interface MoverSide {
   readonly label: string;
-  start(inQueue: string, outQueue: string): Promise<() => Promise<void>>;
+  /** `trace`, when given, watches the side's links (xroute only: the raw client has none). */
+  start(inQueue: string, outQueue: string, trace?: HopTrace): Promise<() => Promise<void>>;
 }
 
 /** Every connection of the bench, raw or not, with Nagle off, as xroute's own connections have it. */
@@ -55,50 +62,66 @@ async function connect(): Promise<amqplib.ChannelModel> {
   return conn;
 }
 
-interface RunQueues {
+/** Two fresh queues of a run (source and destination) and what the bench does with them. */
+export interface RunQueues {
   readonly inQueue: string;
   readonly outQueue: string;
-  /** A confirm channel on `conn`, for filling the source queue. */
-  readonly publisher: amqplib.ConfirmChannel;
-  readonly conn: amqplib.ChannelModel;
+  /** Queues messages 0..n-1 on the source; resolves once the broker holds them all. */
+  fill(n: number): Promise<void>;
+  /** Sends message `seq` to the source now (open loop: never waits). */
+  send(seq: number): void;
+  /** From now on logs each arrival at the destination by the sequence number in its body. */
+  watch(log: ArrivalLog): Promise<void>;
 }
 
-/** Runs `work` on two fresh queues (source and destination), deleted afterwards. */
-async function withQueues<T>(work: (q: RunQueues) => Promise<T>): Promise<T> {
-  const id = randomUUID().slice(0, 8);
-  const inQueue = `xroute.test.latency.${id}.in`;
-  const outQueue = `xroute.test.latency.${id}.out`;
-  const conn = await connect();
-  try {
-    const ch = await conn.createConfirmChannel();
-    await ch.assertQueue(inQueue, { durable: false });
-    await ch.assertQueue(outQueue, { durable: false });
+/** A broker the bench runs on: each run gets fresh queues, cleaned up afterwards. */
+export interface BrokerKit {
+  withQueues<T>(work: (q: RunQueues) => Promise<T>): Promise<T>;
+}
+
+/** RabbitMQ through amqplib; the queues are deleted after each run. */
+const RABBITMQ: BrokerKit = {
+  async withQueues(work) {
+    const { inQueue, outQueue } = runQueueNames();
+    const conn = await connect();
     try {
-      return await work({ inQueue, outQueue, publisher: ch, conn });
+      const ch = await conn.createConfirmChannel();
+      await ch.assertQueue(inQueue, { durable: false });
+      await ch.assertQueue(outQueue, { durable: false });
+      const loadCh = await conn.createChannel();
+      try {
+        return await work({
+          inQueue,
+          outQueue,
+          async fill(n) {
+            for (let i = 0; i < n; i++) if (!ch.sendToQueue(inQueue, Buffer.from(bodyFor(i)))) await new Promise((r) => ch.once('drain', r));
+            await ch.waitForConfirms();
+          },
+          send: (seq) => loadCh.sendToQueue(inQueue, Buffer.from(bodyFor(seq))),
+          async watch(log) {
+            const watcher = await conn.createChannel();
+            await watcher.consume(outQueue, (m) => {
+              if (m !== null) log.arrive(sequenceOf(m.content.toString('utf8')));
+            }, { noAck: true });
+          },
+        });
+      } finally {
+        await ch.deleteQueue(inQueue).catch(() => undefined);
+        await ch.deleteQueue(outQueue).catch(() => undefined);
+      }
     } finally {
-      await ch.deleteQueue(inQueue).catch(() => undefined);
-      await ch.deleteQueue(outQueue).catch(() => undefined);
+      await conn.close().catch(() => undefined);
     }
-  } finally {
-    await conn.close().catch(() => undefined);
-  }
-}
-
-/** Consumes the destination queue, logging each arrival by the sequence number in its body. */
-async function watchArrivals(conn: amqplib.ChannelModel, outQueue: string, log: ArrivalLog): Promise<void> {
-  const ch = await conn.createChannel();
-  await ch.consume(outQueue, (m) => {
-    if (m !== null) log.arrive(sequenceOf(m.content.toString('utf8')));
-  }, { noAck: true });
-}
+  },
+};
 
 /** The path's rate on a backlog: `n` messages queued first, then the side started; first start to last arrival. */
-async function maxRate(side: MoverSide, n: number): Promise<number> {
-  return withQueues(async ({ inQueue, outQueue, publisher, conn }) => {
-    for (let i = 0; i < n; i++) if (!publisher.sendToQueue(inQueue, Buffer.from(bodyFor(i)))) await new Promise((r) => publisher.once('drain', r));
-    await publisher.waitForConfirms();
+async function maxRate(broker: BrokerKit, side: MoverSide, n: number): Promise<number> {
+  return broker.withQueues(async (q) => {
+    const { inQueue, outQueue } = q;
+    await q.fill(n);
     const log = new ArrivalLog(n);
-    await watchArrivals(conn, outQueue, log);
+    await q.watch(log);
     const t0 = performance.now();
     const stop = await side.start(inQueue, outQueue);
     try {
@@ -110,21 +133,29 @@ async function maxRate(side: MoverSide, n: number): Promise<number> {
   });
 }
 
+interface OpenLoopResult {
+  readonly latency: LatencySummary;
+  /** Per event, the time since the intended send (xroute's side only). */
+  readonly hops: HopEvent[];
+}
+
 /** One open-loop run at `rate`: the latencies of `n` messages (the first tenth, at most 500, warm up). */
-async function openLoopRun(side: MoverSide, rate: number, n: number): Promise<LatencySummary> {
-  return withQueues(async ({ inQueue, outQueue, conn }) => {
+async function openLoopRun(broker: BrokerKit, side: MoverSide, rate: number, n: number): Promise<OpenLoopResult> {
+  return broker.withQueues(async (q) => {
     const log = new ArrivalLog(n);
-    await watchArrivals(conn, outQueue, log);
-    const stop = await side.start(inQueue, outQueue);
+    const trace = new HopTrace(n);
+    await q.watch(log);
+    const stop = await side.start(q.inQueue, q.outQueue, trace);
     try {
-      const loadCh = await conn.createChannel();
       await openLoop(rate, n, (seq, at) => {
         log.sent(seq, at);
-        loadCh.sendToQueue(inQueue, Buffer.from(bodyFor(seq)));
+        q.send(seq);
       });
       await until(() => log.arrivals === n, () => `${side.label}: ${log.arrivals}/${n} arrived`, 300_000);
       if (log.duplicated > 0) throw new Error(`${side.label}: ${log.duplicated} duplicates`);
-      return summarise(log.latencies(Math.min(500, Math.floor(n / 10))));
+      const skip = Math.min(500, Math.floor(n / 10));
+      const hops = trace.timeline((s) => log.intendedAt(s), skip, { 'arrived at the destination queue': (s) => log.arrivedAt(s) });
+      return { latency: summarise(log.latencies(skip)), hops: hops.length > 1 ? hops : [] };
     } finally {
       await stop();
     }
@@ -155,12 +186,13 @@ function rawMover(transform: (body: Buffer) => Buffer = (b) => b): MoverSide {
 }
 
 /** xroute: a flow built from `topology(inQueue, outQueue)`, started and waited for until every component runs. */
-function xrouteMover(topology: (inQueue: string, outQueue: string) => Record<string, unknown>): MoverSide {
+export function xrouteMover(topology: (inQueue: string, outQueue: string) => Record<string, unknown>): MoverSide {
   return {
     label: 'xroute',
-    async start(inQueue, outQueue) {
+    async start(inQueue, outQueue, trace) {
       const registry = defaultRegistry();
       const flow = Flow.start(buildTopology(topology(inQueue, outQueue), 'latency-bench.json', registry), { registry });
+      if (trace) for (const link of flow.linkNames()) trace.watch(flow.link(link));
       await until(() => flow.status().components.every((c) => c.status === 'RUNNING'), () => JSON.stringify(flow.status().components.map((c) => [c.name, c.status])), 30_000);
       return () => flow.stop();
     },
@@ -194,8 +226,10 @@ function round3(x: number): number {
   return Math.round(x * 1000) / 1000;
 }
 
-function latencyRow(name: string, ours: LatencySummary, raw: LatencySummary, target?: string): BenchRow {
+/** `key` names what is measured without this run's figures (the rate of a load depends on the run). */
+function latencyRow(name: string, ours: LatencySummary, raw: LatencySummary, target?: string, key = name): BenchRow {
   return {
+    key,
     name: `${name}: p50 ${round3(ours.p50)} / p99.9 ${round3(ours.p999)} / max ${round3(ours.max)} ms (raw ${round3(raw.p50)} / ${round3(raw.p999)} / ${round3(raw.max)})`,
     unit: 'ms p99',
     value: round3(ours.p99),
@@ -206,25 +240,36 @@ function latencyRow(name: string, ours: LatencySummary, raw: LatencySummary, tar
 }
 
 /** One broker path: its maximum rate, then each load on both sides in alternating order. */
-async function brokerPath(name: string, ours: MoverSide, raw: MoverSide, opts: LatencyBenchOptions, rows: BenchRow[], details: LatencyDetail[]): Promise<void> {
-  const oursMax = await maxRate(ours, opts.backlog);
-  const rawMax = await maxRate(raw, opts.backlog);
+export async function brokerPath(broker: BrokerKit, name: string, ours: MoverSide, raw: MoverSide, opts: LatencyBenchOptions, rows: BenchRow[], details: LatencyDetail[]): Promise<void> {
+  const oursMax = await maxRate(broker, ours, opts.backlog);
+  const rawMax = await maxRate(broker, raw, opts.backlog);
   const max = Math.min(oursMax, rawMax);
-  rows.push({ name: `${name}: maximum rate (backlog of ${opts.backlog})`, unit: 'msg/s', value: Math.round(oursMax), baseline: Math.round(rawMax), ratio: round3(oursMax / rawMax) });
+  rows.push({ key: `${name}: maximum rate`, name: `${name}: maximum rate (backlog of ${opts.backlog})`, unit: 'msg/s', value: Math.round(oursMax), baseline: Math.round(rawMax), ratio: round3(oursMax / rawMax) });
   for (const [i, load] of LOADS.entries()) {
     const rate = Math.max(10, Math.round(max * load));
-    let o: LatencySummary;
-    let r: LatencySummary;
+    let o: OpenLoopResult;
+    let r: OpenLoopResult;
     if (i % 2 === 0) {
-      o = await openLoopRun(ours, rate, opts.messages);
-      r = await openLoopRun(raw, rate, opts.messages);
+      o = await openLoopRun(broker, ours, rate, opts.messages);
+      r = await openLoopRun(broker, raw, rate, opts.messages);
     } else {
-      r = await openLoopRun(raw, rate, opts.messages);
-      o = await openLoopRun(ours, rate, opts.messages);
+      r = await openLoopRun(broker, raw, rate, opts.messages);
+      o = await openLoopRun(broker, ours, rate, opts.messages);
     }
-    details.push({ path: name, load, rate, xroute: o, raw: r });
-    rows.push(latencyRow(`${name} at ${load * 100} % (${rate} msg/s)`, o, r, load === 0.5 ? 'p99 <= 1.2x raw' : undefined));
+    details.push({ path: name, load, rate, xroute: o.latency, raw: r.latency, hops: o.hops });
+    rows.push(latencyRow(`${name} at ${load * 100} % (${rate} msg/s)`, o.latency, r.latency, load === 0.5 ? 'p99 <= 1.2x raw' : undefined, `${name} at ${load * 100} %`));
+    if (load === 0.5) rows.push(...hopRows(`${name} at ${load * 100} %`, o.hops));
   }
+}
+
+/** The timeline as rows: each event's p50 since the intended send, what it adds to the one before, and its p99. */
+export function hopRows(prefix: string, hops: readonly HopEvent[]): BenchRow[] {
+  return hops.map((h, i) => ({
+    key: `${prefix}: ${h.event}`,
+    name: `${prefix}, hop ${i + 1}: ${h.event} (+${round3(h.p50 - (i > 0 ? hops[i - 1].p50 : 0))} ms; p99 ${round3(h.p99)} ms)`,
+    unit: 'ms p50 since publish',
+    value: round3(h.p50),
+  }));
 }
 
 /** The in-process hop: XQueue put -> actor takes and removes it, vs a setImmediate hand-off, open loop. */
@@ -324,6 +369,8 @@ export interface LatencyDetail {
   readonly rate: number;
   readonly xroute: LatencySummary;
   readonly raw: LatencySummary;
+  /** xroute's timeline (broker paths): per event, p50 and p99 of the time since the intended send. */
+  readonly hops?: readonly HopEvent[];
 }
 
 export const latencyDetails: LatencyDetail[] = [];
@@ -331,8 +378,9 @@ export const latencyDetails: LatencyDetail[] = [];
 export async function benchLatency(opts: LatencyBenchOptions): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   latencyDetails.length = 0;
-  await brokerPath('RabbitMQ -> AmqpReceiver -> AmqpPersister -> RabbitMQ', xrouteMover(moveTopology), rawMover(), opts, rows, latencyDetails);
+  await brokerPath(RABBITMQ, 'RabbitMQ -> AmqpReceiver -> AmqpPersister -> RabbitMQ', xrouteMover(moveTopology), rawMover(), opts, rows, latencyDetails);
   await brokerPath(
+    RABBITMQ,
     'RabbitMQ -> AmqpReceiver -> CollectNode + MessageEvaluator -> AmqpPersister -> RabbitMQ',
     xrouteMover(evaluateTopology),
     rawMover((b) => Buffer.concat([Buffer.from('ORDER:'), b])),
@@ -340,6 +388,9 @@ export async function benchLatency(opts: LatencyBenchOptions): Promise<BenchRow[
     rows,
     latencyDetails,
   );
+  if (opts.activemq ?? true) {
+    await brokerPath(ACTIVEMQ, 'ActiveMQ -> JMSReceiver -> JMSPersister -> ActiveMQ', xrouteMover(jmsMoveTopology(WINDOW)), rawRheaMover(WINDOW), opts, rows, latencyDetails);
+  }
   const rr = await requestReply(opts.roundTrips);
   rows.push(latencyRow('request/reply through 1 pooled StreamPersister, sequential', rr.xroute, rr.raw));
   rows.push({ name: 'request/reply through 1 pooled StreamPersister, sequential: round trips/s', unit: 'per s', value: Math.round(1000 / rr.xroute.p50), baseline: Math.round(1000 / rr.raw.p50), ratio: round3(rr.raw.p50 / rr.xroute.p50), target: '>= 0.9x raw socket' });

@@ -4,6 +4,7 @@
  * latency measured from that intended time to arrival on one clock (performance.now in this process), and the
  * summary of a run as percentiles.
  */
+import { randomUUID } from 'node:crypto';
 
 export interface LatencySummary {
   /** Messages measured. */
@@ -50,6 +51,16 @@ export class ArrivalLog {
     }
     this.arrived[seq] = at;
     this.count++;
+  }
+
+  /** When message `seq` was meant to leave (ms, performance.now). */
+  intendedAt(seq: number): number {
+    return this.intended[seq];
+  }
+
+  /** When message `seq` arrived; NaN while it has not. */
+  arrivedAt(seq: number): number {
+    return this.arrived[seq];
   }
 
   get arrivals(): number {
@@ -102,6 +113,12 @@ export function sequenceOf(body: string): number {
 export function bodyFor(seq: number, size = 1024): string {
   const head = `${seq}|`;
   return head + 'x'.repeat(Math.max(0, size - head.length));
+}
+
+/** Fresh names for a run's source and destination queues. */
+export function runQueueNames(): { inQueue: string; outQueue: string } {
+  const id = randomUUID().slice(0, 8);
+  return { inQueue: `xroute.test.latency.${id}.in`, outQueue: `xroute.test.latency.${id}.out` };
 }
 
 /** Resolves when `predicate` holds (checked every 5 ms), or rejects after `timeoutMs`. */

@@ -1,15 +1,18 @@
 /**
- * The bench runner: `npm run bench [-- --only core,amqp] [--smoke] [--out file]`.
+ * The bench runner: `npm run bench [-- --only core,amqp] [--smoke] [--runs N] [--out file]`.
  * Runs every benchmark suite (or those named by --only), one after another in this process, prints an
  * aligned table and writes bench-results.json (machine, date, Node version, rows). `--smoke` runs tiny
  * sizes, to check the benches work rather than to measure. A suite that throws is reported as failed and
  * makes the exit code non-zero; the other suites still run. A missed target is shown, not an error
- * (figures from a shared machine are noisy; read them, do not gate on them).
+ * (figures from a shared machine are noisy; read them, do not gate on them). `--runs N` runs each selected
+ * suite N times in a row and reports, per row, the median of its value, baseline and ratio over the runs
+ * (every run's rows and details stay in bench-results.json).
  */
 import { writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import { parseArgs as parseCommandLine } from 'node:util';
 import type { BenchRow } from './bench-types';
+import { median } from './interleaved';
 import { benchCore } from './core-bench';
 import { benchEvaluator } from './evaluator-bench';
 import { benchTransforms } from './transforms-bench';
@@ -43,7 +46,7 @@ const SUITES: readonly Suite[] = [
   { name: 'jms', run: (smoke) => benchJms({ messages: smoke ? 200 : 20_000 }) },
   // This one needs ActiveMQ at ACTIVEMQ_URL (default amqp://127.0.0.1:5673; ../shared/brokers/activemq/start-activemq.sh).
   { name: 'jms-activemq', run: (smoke) => benchJmsActiveMQ({ messages: smoke ? 200 : 20_000 }) },
-  // RabbitMQ on 127.0.0.1:5672, like amqp.
+  // RabbitMQ on 127.0.0.1:5672, like amqp, and ActiveMQ at ACTIVEMQ_URL, like jms-activemq (its JMS path).
   {
     name: 'latency',
     run: (smoke) => benchLatency(smoke ? { messages: 300, backlog: 500, roundTrips: 100 } : { messages: 10_000, backlog: 20_000, roundTrips: 5_000 }),
@@ -62,27 +65,30 @@ interface SuiteResult {
   rows: BenchRow[];
   details?: unknown;
   error?: string;
+  /** With --runs N > 1: each run's rows and details; `rows` are then their medians. */
+  runs?: { rows: BenchRow[]; details?: unknown }[];
 }
 
 interface Args {
   only?: string[];
   smoke: boolean;
   out: string;
+  runs: number;
 }
 
 class UsageError extends Error {
   override name = 'UsageError';
 }
 
-const USAGE = `usage: npm run bench -- [--only ${SUITES.map((s) => s.name).join(',')}] [--smoke] [--out FILE]`;
+const USAGE = `usage: npm run bench -- [--only ${SUITES.map((s) => s.name).join(',')}] [--smoke] [--runs N] [--out FILE]`;
 
 /** Strict, like the xroute CLI: an unknown option, a missing value or a stray argument is a UsageError. */
 export function parseArgs(argv: string[]): Args {
-  let values: { only?: string; smoke?: boolean; out?: string };
+  let values: { only?: string; smoke?: boolean; out?: string; runs?: string };
   try {
     ({ values } = parseCommandLine({
       args: argv,
-      options: { only: { type: 'string' }, smoke: { type: 'boolean' }, out: { type: 'string' } },
+      options: { only: { type: 'string' }, smoke: { type: 'boolean' }, out: { type: 'string' }, runs: { type: 'string' } },
       strict: true,
       allowPositionals: false,
     }));
@@ -91,13 +97,36 @@ export function parseArgs(argv: string[]): Args {
     throw new UsageError(`${reason}; ${USAGE}`);
   }
   if (values.out === '') throw new UsageError(`--out needs a file name; ${USAGE}`);
-  const args: Args = { smoke: values.smoke === true, out: values.out ?? 'bench-results.json' };
+  const runs = values.runs === undefined ? 1 : Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1) throw new UsageError(`--runs ${JSON.stringify(values.runs)}: expected a whole number of runs, 1 or more; ${USAGE}`);
+  const args: Args = { smoke: values.smoke === true, out: values.out ?? 'bench-results.json', runs };
   if (values.only !== undefined) {
     args.only = values.only.split(',').map((s) => s.trim()).filter(Boolean);
     const unknown = args.only.filter((n) => !SUITES.some((s) => s.name === n));
     if (unknown.length > 0) throw new UsageError(`unknown suite(s) ${unknown.join(', ')}; known: ${SUITES.map((s) => s.name).join(', ')}`);
   }
   return args;
+}
+
+/**
+ * One row per key (BenchRow.key, else the name; in the first run's order) whose value, baseline and ratio are
+ * the medians over the runs that have the row; the ratio is the median of the runs' ratios, not the ratio of
+ * the medians. A row whose name carries figures of its run is named by its key and the number of runs.
+ */
+export function medianRows(runs: readonly (readonly BenchRow[])[]): BenchRow[] {
+  const keyOf = (r: BenchRow) => r.key ?? r.name;
+  const keys = [...new Set(runs.flatMap((rows) => rows.map(keyOf)))];
+  return keys.map((key) => {
+    const same = runs.flatMap((rows) => rows.filter((r) => keyOf(r) === key));
+    const name = same.every((r) => r.name === same[0].name) ? same[0].name : `${key} (median of ${same.length} runs)`;
+    const row: BenchRow = { ...same[0], name, value: median(same.map((r) => r.value)) };
+    const of = (pick: (r: BenchRow) => number | undefined) => same.map(pick).filter((x): x is number => x !== undefined && !Number.isNaN(x));
+    const baselines = of((r) => r.baseline);
+    const ratios = of((r) => r.ratio);
+    if (baselines.length > 0) row.baseline = median(baselines);
+    if (ratios.length > 0) row.ratio = median(ratios);
+    return row;
+  });
 }
 
 /**
@@ -163,11 +192,17 @@ function machine() {
   };
 }
 
-async function runSuite(suite: Suite, smoke: boolean): Promise<SuiteResult> {
+async function runSuite(suite: Suite, smoke: boolean, runs: number): Promise<SuiteResult> {
   const t0 = performance.now();
   try {
-    const rows = await suite.run(smoke);
-    return { suite: suite.name, ok: true, seconds: (performance.now() - t0) / 1000, rows, details: suite.details?.() };
+    const each: { rows: BenchRow[]; details?: unknown }[] = [];
+    for (let i = 0; i < runs; i++) {
+      if (runs > 1) process.stderr.write(`bench ${suite.name}: run ${i + 1} of ${runs}\n`);
+      each.push({ rows: await suite.run(smoke), details: suite.details?.() });
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    if (runs === 1) return { suite: suite.name, ok: true, seconds, ...each[0] };
+    return { suite: suite.name, ok: true, seconds, rows: medianRows(each.map((r) => r.rows)), runs: each };
   } catch (err) {
     const error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
     return { suite: suite.name, ok: false, seconds: (performance.now() - t0) / 1000, rows: [], error };
@@ -189,12 +224,12 @@ export async function main(argv: string[]): Promise<number> {
   const results: SuiteResult[] = [];
   for (const suite of selected) {
     process.stderr.write(`bench ${suite.name}${args.smoke ? ' (smoke)' : ''} ...\n`);
-    const result = await runSuite(suite, args.smoke);
+    const result = await runSuite(suite, args.smoke, args.runs);
     process.stderr.write(`bench ${suite.name}: ${result.ok ? 'done' : 'FAILED'} in ${result.seconds.toFixed(1)} s\n`);
     results.push(result);
   }
   process.stdout.write(formatTable(results) + '\n');
-  const report = { date, node: process.version, machine: host, smoke: args.smoke, suites: results };
+  const report = { date, node: process.version, machine: host, smoke: args.smoke, runs: args.runs, suites: results };
   writeFileSync(args.out, JSON.stringify(report, null, 2) + '\n');
   process.stderr.write(`results written to ${args.out}\n`);
   return results.every((r) => r.ok) ? 0 : 1;

@@ -9,7 +9,8 @@ import type { BenchRow } from '../bench/bench-types';
 describe('latency bench (smoke)', () => {
   let rows: BenchRow[];
   beforeAll(async () => {
-    rows = await benchLatency({ messages: 200, backlog: 300, roundTrips: 50 });
+    // The ActiveMQ path has its own smoke test in the activemq project (test/activemq/bench-latency-jms.test.ts).
+    rows = await benchLatency({ messages: 200, backlog: 300, roundTrips: 50, activemq: false });
   }, 180_000);
 
   it('measures each broker path at 10, 50 and 90 % of its maximum rate', () => {
@@ -35,6 +36,24 @@ describe('latency bench (smoke)', () => {
         expect(s.p99).toBeLessThanOrEqual(s.p999);
         expect(s.p999).toBeLessThanOrEqual(s.max);
       }
+    }
+  });
+
+  it('breaks each xroute broker run into a timeline of link events ending at the arrival, in time order', () => {
+    const broker = latencyDetails.filter((d) => !Number.isNaN(d.load));
+    expect(broker).toHaveLength(6);
+    for (const d of broker) {
+      const events = (d.hops ?? []).map((h) => h.event);
+      expect(events).toEqual(expect.arrayContaining(['arrived at the destination queue', expect.stringMatching(/: added$/), expect.stringMatching(/: taken$/), expect.stringMatching(/: removed$/)]));
+      const p50s = (d.hops ?? []).map((h) => h.p50);
+      expect(p50s).toEqual([...p50s].sort((a, b) => a - b));
+    }
+  });
+
+  it('prints the timeline of each broker path at 50 % load as rows', () => {
+    const hopRows = rows.filter((r) => r.unit === 'ms p50 since publish');
+    for (const path of ['AmqpReceiver -> AmqpPersister', 'CollectNode + MessageEvaluator']) {
+      expect(hopRows.filter((r) => r.name.includes(path) && r.name.includes('at 50 %, hop ')).length).toBeGreaterThanOrEqual(4);
     }
   });
 

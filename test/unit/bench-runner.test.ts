@@ -1,8 +1,17 @@
-import { formatTable, main, parseArgs, targetMet } from '../bench/run';
+import { formatTable, main, medianRows, parseArgs, targetMet } from '../bench/run';
 
 describe('bench runner arguments', () => {
   it('runs everything at full size by default', () => {
-    expect(parseArgs([])).toEqual({ smoke: false, out: 'bench-results.json' });
+    expect(parseArgs([])).toEqual({ smoke: false, out: 'bench-results.json', runs: 1 });
+  });
+
+  it('reads --runs, the number of times each suite runs', () => {
+    expect(parseArgs(['--runs', '5']).runs).toBe(5);
+  });
+
+  it('rejects --runs that is not a whole number of 1 or more', () => {
+    expect(() => parseArgs(['--runs', '0'])).toThrow('--runs "0": expected a whole number of runs, 1 or more; usage:');
+    expect(() => parseArgs(['--runs', 'five'])).toThrow('--runs "five": expected a whole number of runs, 1 or more; usage:');
   });
 
   it('selects suites with --only', () => {
@@ -42,6 +51,22 @@ describe('bench runner arguments', () => {
 
   it('rejects a stray argument', () => {
     expect(() => parseArgs(['core'])).toThrow(/Unexpected argument 'core'.*; usage:/);
+  });
+});
+
+describe('bench medians over runs', () => {
+  it('reports per row the median value, baseline and ratio of the runs', () => {
+    const run = (value: number, baseline: number, ratio: number) => [{ name: 'p99', unit: 'ms', value, baseline, ratio, target: '<= 1.2' }];
+    expect(medianRows([run(3, 10, 0.3), run(1, 30, 0.1), run(2, 20, 0.5)])).toEqual([{ name: 'p99', unit: 'ms', value: 2, baseline: 20, ratio: 0.3, target: '<= 1.2' }]);
+  });
+
+  it('merges rows by key when their names carry figures of each run, naming them by the key', () => {
+    const row = (rate: number, value: number) => ({ key: 'path at 50 %', name: `path at 50 % (${rate} msg/s)`, unit: 'ms p99', value });
+    expect(medianRows([[row(100, 3)], [row(120, 5)], [row(90, 4)]])).toEqual([{ key: 'path at 50 %', name: 'path at 50 % (median of 3 runs)', unit: 'ms p99', value: 4 }]);
+  });
+
+  it('averages the middle two for an even number of runs; a row without a baseline stays without one', () => {
+    expect(medianRows([[{ name: 'rate', unit: 'msg/s', value: 4 }], [{ name: 'rate', unit: 'msg/s', value: 8 }]])).toEqual([{ name: 'rate', unit: 'msg/s', value: 6 }]);
   });
 });
 

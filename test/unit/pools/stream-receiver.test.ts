@@ -57,6 +57,20 @@ describe('stream framing', () => {
     expect(f.push(Buffer.from('er\nok\n')).map(String)).toEqual(['ok']);
     expect(f.dropped).toBe(1);
   });
+
+  it('copies each message out of its chunk by default, so a kept message does not hold the chunk', () => {
+    const chunk = Buffer.from('one\n');
+    const [msg] = new StreamFramer().push(chunk);
+    chunk.write('O');
+    expect(String(msg)).toBe('one');
+  });
+
+  it('without copy gives views of the chunk read, for a reader that decodes each message at once', () => {
+    const chunk = Buffer.from('one\ntwo\n');
+    const msgs = new StreamFramer({ copy: false }).push(chunk);
+    chunk.write('O');
+    expect(msgs.map(String)).toEqual(['One', 'two']);
+  });
 });
 
 describe('StreamReceiver', () => {
