@@ -8,7 +8,7 @@
 import rhea = require('rhea');
 import { closeRheaConnection } from '../support/amqp10-test-client';
 import { activemqUrl, hostPort } from '../support/activemq-broker';
-import type { BrokerKit, MoverSide } from './latency-bench';
+import type { BrokerKit, MoverSide } from './latency-kit';
 import { ArrivalLog, bodyFor, runQueueNames, sequenceOf } from './latency';
 
 const URL_ = activemqUrl();

@@ -28,6 +28,7 @@ import type { BenchRow } from './bench-types';
 import { HopEvent, HopTrace } from './hop-trace';
 import { ACTIVEMQ, jmsMoveTopology, rawRheaMover } from './latency-activemq';
 import { ArrivalLog, bodyFor, runQueueNames, LatencySummary, openLoop, sequenceOf, summarise, until } from './latency';
+import type { BrokerKit, MoverSide } from './latency-kit';
 import net from 'node:net';
 
 const HOST = process.env.XROUTE_RABBITMQ_HOST ?? '127.0.0.1';
@@ -48,12 +49,6 @@ export interface LatencyBenchOptions {
   activemq?: boolean;
 }
 
-/** One side of a broker path: moves every message from `inQueue` to `outQueue` until stopped. */
-export interface MoverSide {
-  readonly label: string;
-  /** `trace`, when given, watches the side's links (xroute only: the raw client has none). */
-  start(inQueue: string, outQueue: string, trace?: HopTrace): Promise<() => Promise<void>>;
-}
 
 /** Every connection of the bench, raw or not, with Nagle off, as xroute's own connections have it. */
 async function connect(): Promise<amqplib.ChannelModel> {
@@ -62,22 +57,7 @@ async function connect(): Promise<amqplib.ChannelModel> {
   return conn;
 }
 
-/** Two fresh queues of a run (source and destination) and what the bench does with them. */
-export interface RunQueues {
-  readonly inQueue: string;
-  readonly outQueue: string;
-  /** Queues messages 0..n-1 on the source; resolves once the broker holds them all. */
-  fill(n: number): Promise<void>;
-  /** Sends message `seq` to the source now (open loop: never waits). */
-  send(seq: number): void;
-  /** From now on logs each arrival at the destination by the sequence number in its body. */
-  watch(log: ArrivalLog): Promise<void>;
-}
 
-/** A broker the bench runs on: each run gets fresh queues, cleaned up afterwards. */
-export interface BrokerKit {
-  withQueues<T>(work: (q: RunQueues) => Promise<T>): Promise<T>;
-}
 
 /** RabbitMQ through amqplib; the queues are deleted after each run. */
 const RABBITMQ: BrokerKit = {
