@@ -11,6 +11,7 @@
  * - The token is accepted as `Authorization: Bearer TOKEN` (xroute status/reload, curl) or as the password of
  *   HTTP Basic (any user name), so that a browser can open the status page of a remote endpoint.
  */
+import { XrouteError } from '../foundation/xroute-error';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -30,7 +31,7 @@ const TOKEN_SOURCES = 'XROUTE_ADMIN_TOKEN or --admin-token-file FILE';
 const MIN_TOKEN_LENGTH = 16;
 
 /** The admin token could not be read, or is too weak to protect anything. */
-export class AdminTokenError extends Error {
+export class AdminTokenError extends XrouteError {
   constructor(
     readonly source: string,
     readonly reason: string,
@@ -42,7 +43,7 @@ export class AdminTokenError extends Error {
 }
 
 /** The endpoint would be reachable from other hosts without a token: it refuses to start. */
-export class UnprotectedAdminError extends Error {
+export class UnprotectedAdminError extends XrouteError {
   constructor(
     readonly host: string,
     /** Where the address came from: --admin or XROUTE_ADMIN. */

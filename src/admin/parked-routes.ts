@@ -8,6 +8,7 @@
  *   POST /parked/NAME/drop               the same selection
  * Reads are asked of admin-auth.ts as 'read', retry and drop as 'change' (they need the admin token).
  */
+import { XrouteError } from '../foundation/xroute-error';
 import type { IncomingMessage, ServerResponse } from 'http';
 import { Flow } from '../runtime/flow';
 import { Authorize } from './admin-auth';
@@ -19,7 +20,7 @@ const MAX_BODY_BYTES = 1 << 20;
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 10_000;
 
-class BadRequest extends Error {}
+class BadRequest extends XrouteError {}
 
 function json(res: ServerResponse, code: number, body: unknown): void {
   res.writeHead(code, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });

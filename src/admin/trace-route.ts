@@ -5,6 +5,7 @@
  *
  *   POST /trace  {"components": ["pstr_store"], "trace": "on"}   ->  200 {"traced": ["pstr_store"]}
  */
+import { XrouteError } from '../foundation/xroute-error';
 import * as http from 'http';
 import { Flow, UnknownComponentError } from '../runtime/flow';
 import { redactText } from '../logging/redact';
@@ -21,7 +22,7 @@ function answer(res: http.ServerResponse, code: number, body: unknown): void {
 /** What a POST /trace body must be, for the error that answers a body that is not. */
 const EXPECTED = 'expected a JSON object {"components": ["NAME", ...], "trace": "on" | "off"}';
 
-class TraceRequestError extends Error {
+class TraceRequestError extends XrouteError {
   constructor(readonly problem: string) {
     super(`POST /trace: ${problem}; ${EXPECTED}`);
     this.name = 'TraceRequestError';

@@ -95,8 +95,9 @@ class AdminRouteError extends Error {
     readonly url: string,
     readonly status: number,
     detail: string,
+    options?: ErrorOptions,
   ) {
-    super(status === 0 ? `${url}: ${detail}` : `${url}: HTTP ${status}: ${detail}`);
+    super(status === 0 ? `${url}: ${detail}` : `${url}: HTTP ${status}: ${detail}`, options);
     this.name = 'AdminRouteError';
   }
 }
@@ -121,7 +122,7 @@ function adminAccess(o: ParkedCommandOptions, env: NodeJS.ProcessEnv): ParkedAcc
     try {
       res = await fetch(url, body === undefined ? { headers } : { method: 'POST', headers, body: JSON.stringify(body) });
     } catch (e) {
-      throw new AdminRouteError(url, 0, `cannot reach the admin endpoint: ${networkReason(e)}`);
+      throw new AdminRouteError(url, 0, `cannot reach the admin endpoint: ${networkReason(e)}`, { cause: e });
     }
     const text = await res.text();
     if (res.status === 404 && path.startsWith('/messages/')) return undefined;

@@ -4,6 +4,7 @@
  * messages home (at-least-once: published with confirm, removed only then) and drop selected ones. One
  * interface for RabbitMQ queues (parked-rabbitmq.ts) and ActiveMQ queues over AMQP 1.0 (parked-activemq.ts).
  */
+import { XrouteError } from '../foundation/xroute-error';
 import { createHash } from 'crypto';
 import { MessageOrigin } from './parked-origin';
 
@@ -126,7 +127,7 @@ export class Selector {
 }
 
 /** A selection naming nothing would act on nothing: refused with the reason. */
-export class EmptySelectionError extends Error {
+export class EmptySelectionError extends XrouteError {
   constructor() {
     super('say which messages: their ids, --all, or --limit N');
     this.name = 'EmptySelectionError';

@@ -188,7 +188,7 @@ export class UnknownLinkError extends XrouteError {
 const PAUSED_DETAIL = 'paused by an operator: it takes no work until it is resumed';
 
 /** A pause, resume or restart asked for while the flow stops. */
-export class FlowStoppingError extends Error {
+export class FlowStoppingError extends XrouteError {
   constructor(
     readonly flow: string,
     readonly component: string,

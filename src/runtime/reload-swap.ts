@@ -3,6 +3,7 @@
  * stops them, keeping what waits in the links, then starts the new ones consumers first with what their
  * predecessors handed over, and waits until they run. A rollback is a Swap the other way over what a failed one changed.
  */
+import { XrouteError } from '../foundation/xroute-error';
 import type { HandedOver } from './actor';
 import type { ComponentRegistry } from './component';
 import { DrainRequest, untilDoneOrDeadline } from './drain';
@@ -33,7 +34,7 @@ export interface ReloadHost {
 }
 
 /** A step of a swap could not be done (a new incarnation not ready, a removed link not empty). */
-class ReloadStepError extends Error {
+class ReloadStepError extends XrouteError {
   constructor(
     readonly component: string,
     message: string,

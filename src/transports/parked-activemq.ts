@@ -9,6 +9,7 @@
  *   closes (ActiveMQ counts that as a redelivery of each); --all and --limit take the head of the queue and hold none.
  * Addresses are ActiveMQ's: `queue://NAME` (a bare NAME is a queue).
  */
+import { XrouteError } from '../foundation/xroute-error';
 import rhea = require('rhea');
 import type { Connection, Delivery, Message as RheaMessage, Receiver, Sender } from 'rhea';
 import { ParkedMessage, Pacer, ParkedStore, Receipt, ReceiptTally, RetryOptions, Selection, Selector, checkSelection, digestId } from '../parking/parked-store';
@@ -21,7 +22,7 @@ const STEP_TIMEOUT_MS = 10_000;
 const CREDIT = 100;
 
 /** The broker refused or did not answer a step of a parked-message operation. */
-class ActiveMqParkedError extends Error {
+class ActiveMqParkedError extends XrouteError {
   constructor(
     readonly place: string,
     readonly step: string,

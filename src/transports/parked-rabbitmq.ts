@@ -11,13 +11,14 @@
  * - drop acks the selected messages.
  * Messages not selected stay unacknowledged until the end and go back in place with the channel's close.
  */
+import { XrouteError } from '../foundation/xroute-error';
 import type { ChannelModel, ConfirmChannel, GetMessage, Message as AmqpMessage, MessageProperties, Options } from 'amqplib';
 import { randomUUID } from 'crypto';
 import { PARKED_HEADERS, headersForRetry, originOf } from '../parking/parked-origin';
 import { DEFAULT_RETRY_WINDOW, MAX_EXAMINED, ParkedMessage, ParkedStore, Receipt, Pacer, ReceiptTally, RetryOptions, Selection, Selector, checkSelection, digestId } from '../parking/parked-store';
 
 /** The queue named is not there (a passive check failed). */
-class ParkingPlaceMissingError extends Error {
+class ParkingPlaceMissingError extends XrouteError {
   constructor(
     readonly place: string,
     override readonly cause: unknown,
