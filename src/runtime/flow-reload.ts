@@ -125,7 +125,22 @@ export class Reloader {
       }
       if (reason !== undefined) problem('', `cannot be replaced now: ${reason}`);
     }
+    for (const removed of plan.components.filter((c) => c.action === 'removed')) {
+      // Named in the new topology's file: that file removes it.
+      const reason = await this.refusesRemoval(removed.name);
+      if (reason !== undefined) problems.push(formatProblem({ file: topology.file, component: removed.name, property: '', message: `cannot be removed now: ${reason}`, severity: 'error' }));
+    }
     return problems;
+  }
+
+  /** Why the running component `name`, which the new topology removes, cannot be removed now (Behaviour.refuseRemove). */
+  private async refusesRemoval(name: string): Promise<string | undefined> {
+    const running = this.host.components.get(name);
+    try {
+      return running === undefined ? undefined : await running.ref.refuseRemove();
+    } catch (e) {
+      return `asking it failed: ${e instanceof Error ? e.message : String(e)}`;
+    }
   }
 
   private async apply(

@@ -125,7 +125,8 @@ export class Swap {
 
   /**
    * Drains the running incarnation of `name` (docs/operations.md#changing-a-running-flow), takes what it hands
-   * over, and stops it.
+   * over, and stops it. A removed component (no successor) drains as at a stop: nothing is handed over, what it
+   * holds at the deadline goes back to its link and what its receiver took back to the broker.
    */
   private async stopOld(name: string): Promise<void> {
     const c = this.host.components.get(name);
@@ -144,13 +145,14 @@ export class Swap {
     }
     const finished = () => c.status.totals.done + c.status.totals.failed;
     const finishedBefore = finished();
-    const request: DrainRequest = { deadline, onStop: 'wait', forReplace: true };
+    const replaced = this.transitions.get(name)?.to !== undefined;
+    const request: DrainRequest = replaced ? { deadline, onStop: 'wait', forReplace: true } : { deadline, onStop: 'wait' };
     const report = await c.ref.drain(request);
     if (c.role !== 'receiver') {
       c.ref.stopTaking();
-      if (!c.ref.handsOver()) await untilDoneOrDeadline(deadline, () => c.ref.held() === 0, undefined, POLL_MS);
+      if (!replaced || !c.ref.handsOver()) await untilDoneOrDeadline(deadline, () => c.ref.held() === 0, undefined, POLL_MS);
     }
-    const handed = await c.ref.handOver();
+    const handed = replaced ? await c.ref.handOver() : undefined;
     const returned = handed === undefined ? c.ref.held() : 0;
     await c.ref.stop();
     this.handed.set(name, handed);
