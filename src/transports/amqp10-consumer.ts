@@ -43,7 +43,7 @@ import { Backoff, BackoffOptions } from '../runtime/backoff';
 import { StatusReporter, UnsettledDeliveries } from '../runtime/component';
 import { debugEnabled, Logger } from '../logging/logger';
 import { describe } from '../runtime/actor';
-import { DrainReport, untilDoneOrDeadline } from '../runtime/drain';
+import { DrainReport, SWAP_POLL_MS, untilDoneOrDeadline } from '../runtime/drain';
 import { Amqp10Parking } from './amqp10-parking';
 import { JmsSelector } from '../jms/selector';
 import { Amqp10Connection, Amqp10Endpoint } from './amqp10-connection';
@@ -262,7 +262,8 @@ export class Amqp10Consumer {
     const flowDeadline = Math.min(deadline, Date.now() + DRAIN_FLOW_MS);
     // Credit used up (what it granted has arrived) is as good as the broker's answer, which ActiveMQ then omits.
     const arrived = () => creditSettled || Amqp10Connection.credit(s.receiver) === 0 || Date.now() >= flowDeadline;
-    await untilDoneOrDeadline(deadline, () => !s.alive || this.o.output.stats().consumers === 0 || (arrived() && held(s) === 0));
+    const done = () => !s.alive || this.o.output.stats().consumers === 0 || (arrived() && held(s) === 0);
+    await untilDoneOrDeadline(deadline, done, undefined, SWAP_POLL_MS);
   }
 
   /** Draining: messages of `s` that no consumer has taken are withdrawn from the XQueue and released to the broker. */
