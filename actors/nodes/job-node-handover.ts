@@ -145,6 +145,21 @@ export function replaceRefusal(node: string, active: readonly { readonly ruleset
   return `JobNode ${node} cannot be replaced now: ${reasons.join('; ')}. Reload again once they have finished, or keep them.`;
 }
 
+/**
+ * Why a JobNode running `active` cannot be removed by a reload (Behaviour.refuseRemove), or undefined. Removed, it
+ * drains as at a stop: its running jobs would be given back at the drain deadline and run a second time, so the
+ * reload is refused while any runs (docs/components/job-node.md#at-a-reload). Names at most MAX_NAMED of them.
+ */
+export function removeRefusal(node: string, active: readonly { readonly ruleset: string; readonly name: string }[]): string | undefined {
+  if (active.length === 0) return undefined;
+  const named = active.slice(0, MAX_NAMED).map((j) => `"${j.name}" (ruleset "${j.ruleset}")`);
+  const more = active.length > MAX_NAMED ? ` and ${active.length - MAX_NAMED} more` : '';
+  return `JobNode ${node} has ${jobs(active.length)} and the new topology removes it: ${named.join(', ')}${more}. Reload again once they have finished, or keep the node.`;
+}
+
+/** The most running jobs a refusal names (the status query lists them all). */
+const MAX_NAMED = 5;
+
 function jobs(n: number): string {
   return n === 1 ? '1 active job' : `${n} active jobs`;
 }

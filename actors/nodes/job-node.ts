@@ -29,7 +29,7 @@
  *    then handOver puts the pending requests back into the input in their order and hands the active jobs (still
  *    running on their workers), their requests, the inbox and the shared-state leases to the successor, which
  *    adopts them under its own settings. refuseReplace refuses new settings that drop a ruleset or worker outlink
- *    with active jobs.
+ *    with active jobs; refuseRemove refuses a topology without the node while it has any.
  */
 import { ActorContext, ActorRef, Behaviour, QueueConsumer, TimerHandle } from '../../src/runtime/actor';
 import { DrainRequest, untilDoneOrDeadline } from '../../src/runtime/drain';
@@ -50,7 +50,7 @@ import { SharedHandover, SharedLimits } from './job-node-shared-limits';
 import { RedisSharedState } from './job-node-shared-redis';
 import { SharedState } from './job-node-shared-state';
 import { redactText } from '../../src/logging/redact';
-import { JobEvent, JobInbox, JobNodeHandover, Request, claimHandover, makeHandover, replaceRefusal, sameSharedState } from './job-node-handover';
+import { JobEvent, JobInbox, JobNodeHandover, Request, claimHandover, makeHandover, removeRefusal, replaceRefusal, sameSharedState } from './job-node-handover';
 import { traceIdOf } from '../../src/runtime/message-trace';
 import { debugEnabled } from '../../src/logging/logger';
 import { traceJobEnd, traceJobStart, tracingActive } from '../../src/tracing';
@@ -277,6 +277,11 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
   refuseReplace(_ctx: ActorContext<JobNodeMessage>, nextSettings: unknown): string | undefined {
     const active = this.scheduler.snapshot().active.map((job) => ({ ruleset: this.rulesetName(job), workerLink: this.workers[job.worker].name }));
     return replaceRefusal(this.env.name, active, nextSettings);
+  }
+
+  /** Why a reload cannot remove this node now: it has active jobs (docs/components/job-node.md#at-a-reload). */
+  refuseRemove(): string | undefined {
+    return removeRefusal(this.env.name, this.scheduler.snapshot().active.map((job) => ({ ruleset: this.rulesetName(job), name: jobName(job) })));
   }
 
   // ------------------------------------------------------------------ adopting a predecessor's jobs (reload)

@@ -27,7 +27,7 @@
 import { XrouteError } from '../../src/foundation/xroute-error';
 import type { Channel, ConfirmChannel, ConsumeMessage, Message as AmqpMessage } from 'amqplib';
 import { ActorContext, Behaviour, StopReason } from '../../src/runtime/actor';
-import { DrainReport, DrainRequest, untilDoneOrDeadline } from '../../src/runtime/drain';
+import { DrainReport, DrainRequest, SWAP_POLL_MS, untilDoneOrDeadline } from '../../src/runtime/drain';
 import { REDELIVERED_COUNTER } from '../../src/runtime/reload-receipt';
 import { ComponentDefinition, ComponentEnv, outputOf } from '../../src/runtime/component';
 import { Reconnector } from '../../src/runtime/reconnector';
@@ -187,7 +187,7 @@ class AmqpReceiver implements Behaviour<never> {
       session.consumerTag = undefined;
     }
     const handedAll = () => this.pendingHead >= this.pending.length && !this.holdsTaken(session);
-    await untilDoneOrDeadline(deadline, () => !session.alive || handedAll() || this.output.stats().consumers === 0);
+    await untilDoneOrDeadline(deadline, () => !session.alive || handedAll() || this.output.stats().consumers === 0, undefined, SWAP_POLL_MS);
   }
 
   private ackedCount(): number {

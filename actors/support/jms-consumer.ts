@@ -24,6 +24,7 @@ import { ActiveMqParkedStore } from '../../src/transports/parked-activemq';
 import { Amqp10Endpoint } from '../../src/transports/amqp10-connection';
 import { BackoffOptions } from '../../src/foundation/backoff';
 import { readRedeliveryDelay } from './redelivery-config';
+import { REDELIVERED_COUNTER } from '../../src/runtime/reload-receipt';
 import { FAILED_OUTCOMES, JmsConnectionSettings, ineffectiveProperties, readJmsConnection, readSelector } from './jms-config';
 
 /** The receive-side integer settings of JMSReceiver and JMSSubscriber: their schema and the reader's defaults and ranges. */
@@ -192,6 +193,8 @@ export function jmsConsumerBehaviour<S extends JmsConsumerSettings>(env: Compone
         selector: s.selector,
         unselected: component.unselected?.(s),
         decorate: (msg) => {
+          // A reload's receipt reports how many the broker redelivered while it swapped components (expected 0).
+          if (msg.headers.JMSRedelivered === true) env.status.count(REDELIVERED_COUNTER);
           s.stamp(msg);
           displayMessage(env.logger, 'received', msg, s.displayMask, s.displayProperties);
         },
@@ -225,7 +228,7 @@ export function jmsConsumerBehaviour<S extends JmsConsumerSettings>(env: Compone
       }
     },
     async drain(_ctx, request) {
-      return consumer?.drain(request.deadline);
+      return consumer?.drain(request.deadline, request.forReplace === true);
     },
     async stop() {
       await relay?.stop();

@@ -59,8 +59,8 @@ function topologySource(registry: ComponentRegistry): TopologySource {
   };
 }
 
-function describeProblem(spec: ComponentSpec, property: string, message: string): string {
-  return formatProblem({ file: spec.file, component: spec.name, property, message: withoutContext(spec.name, property, message), severity: 'error' });
+function describeProblem(where: { readonly file: string; readonly name: string }, property: string, message: string): string {
+  return formatProblem({ file: where.file, component: where.name, property, message: withoutContext(where.name, property, message), severity: 'error' });
 }
 
 /** Loads and validates a topology file; throws ConfigError (every problem) or JsonSyntaxError. */

@@ -49,6 +49,11 @@ export interface Behaviour<Msg> {
    * one with `nextSettings` (e.g. a JobNode ruleset with active jobs that the new settings drop), or undefined.
    */
   refuseReplace?(ctx: ActorContext<Msg>, nextSettings: unknown): string | undefined;
+  /**
+   * Asked while a reload is planned, before anything changes: why this running incarnation cannot be removed now
+   * (e.g. a JobNode with active jobs, which a drain as at a stop would give back to run again), or undefined.
+   */
+  refuseRemove?(ctx: ActorContext<Msg>): string | undefined;
 }
 
 export type BehaviourFactory<Msg> = () => Behaviour<Msg>;
@@ -150,6 +155,8 @@ export interface ActorRef<Msg> {
    * with `nextSettings`, or undefined (also when it is not running or does not implement it).
    */
   refuseReplace(nextSettings: unknown): Promise<string | undefined>;
+  /** Between two messages, Behaviour.refuseRemove of the running incarnation (undefined as for refuseReplace). */
+  refuseRemove(): Promise<string | undefined>;
   /**
    * Between two messages, Behaviour.handOver of the running incarnation. When it implements one, the messages
    * it holds stay taken through its stop, for the next incarnation to adopt (SpawnOptions.adopt). Undefined when
@@ -318,7 +325,8 @@ class ActorCell<Msg> {
       drain: (request) => this.drainNow(request),
       stopTaking: () => this.stopTakingAll(),
       held: () => this.heldAll(),
-      refuseReplace: (nextSettings) => this.refuseReplaceNow(nextSettings),
+      refuseReplace: (nextSettings) => this.askBetweenMessages((b) => b.refuseReplace?.(this.ctx, nextSettings)),
+      refuseRemove: () => this.askBetweenMessages((b) => b.refuseRemove?.(this.ctx)),
       handOver: () => this.handOverNow(),
       handsOver: () => this.state === 'running' && this.behaviour?.handOver !== undefined,
       status: () => this.state,
@@ -521,11 +529,12 @@ class ActorCell<Msg> {
     }
   }
 
-  private async refuseReplaceNow(nextSettings: unknown): Promise<string | undefined> {
+  /** A reload's question to the running behaviour (refuseReplace, refuseRemove), between two messages. */
+  private async askBetweenMessages(ask: (b: Behaviour<Msg>) => string | undefined): Promise<string | undefined> {
     await this.betweenMessages();
     const b = this.behaviour;
-    if (this.state !== 'running' || b?.refuseReplace === undefined) return undefined;
-    return b.refuseReplace(this.ctx, nextSettings);
+    if (this.state !== 'running' || b === undefined) return undefined;
+    return ask(b);
   }
 
   private async handOverNow(): Promise<HandedOver | undefined> {

@@ -347,6 +347,7 @@ function withLifecycleStatus<M>(b: Behaviour<M>, status: StatusReporter, reportR
     drain: b.drain?.bind(b),
     handOver: b.handOver?.bind(b),
     refuseReplace: b.refuseReplace?.bind(b),
+    refuseRemove: b.refuseRemove?.bind(b),
     async stop(ctx, reason) {
       try {
         await b.stop?.(ctx, reason);

@@ -41,6 +41,13 @@ export function addReports(reports: readonly (DrainReport | undefined)[]): Drain
   return { acknowledged: given.reduce((n, r) => n + r.acknowledged, 0), returned: given.reduce((n, r) => n + r.returned, 0) };
 }
 
+/**
+ * How often a reload's swap looks whether a drained component is done and a new one ready, and a replaced receiver
+ * whether what it handed downstream is settled: the pause of a swap grows with it (20 ms cost a receiver's swap
+ * up to 20 ms more, 10 ms on average).
+ */
+export const SWAP_POLL_MS = 5;
+
 /** Resolves once `done()` is true, or at the deadline; polls every `everyMs`. `step` runs before each check. */
 export async function untilDoneOrDeadline(deadline: number, done: () => boolean, step: () => void = () => undefined, everyMs = 20): Promise<boolean> {
   for (;;) {

@@ -126,7 +126,24 @@ export class Reloader {
       const message = `cannot be replaced now: ${reason}`;
       problems.push(source !== undefined ? source.describeProblem(spec, '', message) : `${spec.file}: ${spec.name}: ${message}`);
     }
+    for (const removed of plan.components.filter((c) => c.action === 'removed')) {
+      // Named in the new topology's file: that file removes it.
+      const reason = await this.refusesRemoval(removed.name);
+      if (reason === undefined) continue;
+      const message = `cannot be removed now: ${reason}`;
+      problems.push(source !== undefined ? source.describeProblem({ file: topology.file, name: removed.name }, '', message) : `${topology.file}: ${removed.name}: ${message}`);
+    }
     return problems;
+  }
+
+  /** Why the running component `name`, which the new topology removes, cannot be removed now (Behaviour.refuseRemove). */
+  private async refusesRemoval(name: string): Promise<string | undefined> {
+    const running = this.host.components.get(name);
+    try {
+      return running === undefined ? undefined : await running.ref.refuseRemove();
+    } catch (e) {
+      return `asking it failed: ${e instanceof Error ? e.message : String(e)}`;
+    }
   }
 
   private async apply(

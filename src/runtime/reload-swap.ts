@@ -6,15 +6,13 @@
 import { XrouteError } from '../foundation/xroute-error';
 import type { HandedOver } from './actor';
 import type { ComponentRegistry } from './component';
-import { DrainRequest, untilDoneOrDeadline } from './drain';
+import { DrainRequest, SWAP_POLL_MS, untilDoneOrDeadline } from './drain';
 import type { SupervisedComponent } from './supervised-component';
 import type { Logger } from '../logging/logger';
 import type { ComponentSpec, Topology } from './topology-types';
 import { Message } from '../message/message';
 import { XQueue } from '../xqueue/xqueue';
 
-/** How often a swap looks whether a drained component is done and a new one ready: the swap's pause grows with it. */
-const POLL_MS = 5;
 
 /** What the reload engine may see and do of a Flow (given by the Flow itself). */
 export interface ReloadHost {
@@ -126,7 +124,8 @@ export class Swap {
 
   /**
    * Drains the running incarnation of `name` (docs/operations.md#changing-a-running-flow), takes what it hands
-   * over, and stops it.
+   * over, and stops it. A removed component (no successor) drains as at a stop: nothing is handed over, what it
+   * holds at the deadline goes back to its link and what its receiver took back to the broker.
    */
   private async stopOld(name: string): Promise<void> {
     const c = this.host.components.get(name);
@@ -140,18 +139,19 @@ export class Swap {
     const input = c.role === 'receiver' ? undefined : this.host.links.get(c.spec.linkName);
     if (input !== undefined && !this.to.links.has(input.name)) {
       // Its link goes away: it keeps taking until the link is empty (the writers were stopped before it).
-      await untilDoneOrDeadline(deadline, () => input.size === 0, undefined, POLL_MS);
+      await untilDoneOrDeadline(deadline, () => input.size === 0, undefined, SWAP_POLL_MS);
       if (input.size > 0 && this.strict) throw new ReloadStepError(name, `${name}: its link ${JSON.stringify(input.name)} still holds ${input.size} messages at the drain deadline, and the new topology has no such link`);
     }
     const finished = () => c.status.totals.done + c.status.totals.failed;
     const finishedBefore = finished();
-    const request: DrainRequest = { deadline, onStop: 'wait', forReplace: true };
+    const replaced = this.transitions.get(name)?.to !== undefined;
+    const request: DrainRequest = replaced ? { deadline, onStop: 'wait', forReplace: true } : { deadline, onStop: 'wait' };
     const report = await c.ref.drain(request);
     if (c.role !== 'receiver') {
       c.ref.stopTaking();
-      if (!c.ref.handsOver()) await untilDoneOrDeadline(deadline, () => c.ref.held() === 0, undefined, POLL_MS);
+      if (!replaced || !c.ref.handsOver()) await untilDoneOrDeadline(deadline, () => c.ref.held() === 0, undefined, SWAP_POLL_MS);
     }
-    const handed = await c.ref.handOver();
+    const handed = replaced ? await c.ref.handOver() : undefined;
     const returned = handed === undefined ? c.ref.held() : 0;
     await c.ref.stop();
     this.handed.set(name, handed);
@@ -190,7 +190,7 @@ export class Swap {
           if (f !== undefined && f.readyAt === undefined && this.host.isReady(c)) f.readyAt = now;
         }
       },
-      POLL_MS,
+      SWAP_POLL_MS,
     );
     const late = components.filter((c) => !this.host.isReady(c));
     if (late.length === 0) return;

@@ -56,6 +56,6 @@ export interface TopologySource {
   describeLoadError(error: unknown, file: string): string;
   /** What `xroute validate` prints for an error a component's settings reader threw. */
   describeSettingsError(error: unknown, spec: ComponentSpec): string;
-  /** A problem of one component's property, worded as `xroute validate` words it. */
-  describeProblem(spec: ComponentSpec, property: string, message: string): string;
+  /** A problem of one component's property (the component named in `file`), worded as `xroute validate` words it. */
+  describeProblem(where: { readonly file: string; readonly name: string }, property: string, message: string): string;
 }

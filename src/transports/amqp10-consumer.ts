@@ -43,7 +43,7 @@ import { Backoff, BackoffOptions } from '../foundation/backoff';
 import { StatusReporter, UnsettledDeliveries } from '../runtime/component';
 import { debugEnabled, Logger } from '../logging/logger';
 import { describe } from '../runtime/actor';
-import { DrainReport, untilDoneOrDeadline } from '../runtime/drain';
+import { DrainReport, SWAP_POLL_MS, untilDoneOrDeadline } from '../runtime/drain';
 import { Amqp10Parking } from './amqp10-parking';
 import { JmsSelector } from '../jms/selector';
 import { Amqp10Connection, Amqp10Endpoint } from './amqp10-connection';
@@ -135,12 +135,22 @@ interface Session {
   alive: boolean;
 }
 
+/** How long a replaced receiver waits for the broker's answer to its drain flow (see handDownstream). */
+const DRAIN_FLOW_MS = 2000;
+
+/** XAMode 1: the deliveries of `s` handed downstream and not settled yet. */
+function held(s: Session): number {
+  return s.pending.reduce((n, d) => (d === undefined ? n : n + 1), 0);
+}
+
 export class Amqp10Consumer {
   private readonly reconnector: Reconnector<Session>;
   private session: Session | undefined;
   private stopped = false;
   /** Granting no more credit (a non-daemon receiver that went idle). */
   private finished = false;
+  /** A reload replaces the receiver: no new credit, but what the credit already granted brings still goes downstream. */
+  private handingOver = false;
   private lastActivity = Date.now();
   /** Delay of the next release/modified settlement: grows with consecutive failures, reset by a success. */
   private readonly failureBackoff: Backoff;
@@ -216,23 +226,45 @@ export class Amqp10Consumer {
    * released), releases the messages no consumer has taken, and keeps the
    * link until downstream has finished the rest (accepted as usual) or the deadline passes. stop() follows.
    */
-  async drain(deadline: number): Promise<DrainReport> {
+  async drain(deadline: number, forReplace = false): Promise<DrainReport> {
     this.reconnector.stop();
     const s = this.session;
     if (s === undefined || !s.alive) {
       this.finished = true;
       return { acknowledged: 0, returned: 0 };
     }
+    const acked = () => this.o.status.get().counters.acked ?? 0;
+    const ackedBefore = acked();
+    if (forReplace) await this.handDownstream(s, deadline);
     let returned = s.overflow.length; // never settled: the broker redelivers them once the link closes
     // No drain flow (drain=true) is sent: in 1 run of 3, RabbitMQ 3.10 ended the link at once. Credit left with
     // the broker is used up by messages that are released as they arrive (finish).
     this.finish();
-    const acked = () => this.o.status.get().counters.acked ?? 0;
-    const ackedBefore = acked();
-    const held = () => s.pending.reduce((n, d) => (d === undefined ? n : n + 1), 0);
-    const finished = () => !s.alive || held() === 0 || this.o.output.stats().consumers === 0;
+    const finished = () => !s.alive || held(s) === 0 || this.o.output.stats().consumers === 0;
     await untilDoneOrDeadline(deadline, finished, () => (returned += this.releaseUntaken(s)));
-    return { acknowledged: acked() - ackedBefore, returned: returned + held() + this.heldFailures };
+    return { acknowledged: acked() - ackedBefore, returned: returned + held(s) + this.heldFailures };
+  }
+
+  /**
+   * A reload replaces this receiver (docs/operations.md#changing-a-running-flow): no new credit, and what the
+   * broker already sent goes downstream and is accepted once done, rather than released for the broker to
+   * redeliver (a duplicate risk, and a redelivery in the receipt). A JMS broker is asked to use up or return the
+   * credit it holds (a drain flow; not on RabbitMQ, see drain); its answer is awaited at most DRAIN_FLOW_MS.
+   * Until everything delivered is settled or the deadline; drain() then gives back whatever is left.
+   */
+  private async handDownstream(s: Session, deadline: number): Promise<void> {
+    this.handingOver = true;
+    s.uncredited = 0;
+    let creditSettled = s.dialect.name === 'rabbitmq';
+    if (!creditSettled && Amqp10Connection.credit(s.receiver) > 0) {
+      s.receiver.once('receiver_drained', () => (creditSettled = true));
+      s.receiver.drain_credit();
+    }
+    const flowDeadline = Math.min(deadline, Date.now() + DRAIN_FLOW_MS);
+    // Credit used up (what it granted has arrived) is as good as the broker's answer, which ActiveMQ then omits.
+    const arrived = () => creditSettled || Amqp10Connection.credit(s.receiver) === 0 || Date.now() >= flowDeadline;
+    const done = () => !s.alive || this.o.output.stats().consumers === 0 || (arrived() && held(s) === 0);
+    await untilDoneOrDeadline(deadline, done, undefined, SWAP_POLL_MS);
   }
 
   /** Draining: messages of `s` that no consumer has taken are withdrawn from the XQueue and released to the broker. */
@@ -346,7 +378,7 @@ export class Amqp10Consumer {
   private pump(s: Session): void {
     const q = this.o.output;
     const p = this.o.partition;
-    if (!s.alive || this.finished || this.stopped) return;
+    if (!s.alive || this.finished || this.handingOver || this.stopped) return;
     let reserved = 0;
     try {
       for (let cell = q.tryReserve(p); cell >= 0; cell = q.tryReserve(p)) {
@@ -374,7 +406,7 @@ export class Amqp10Consumer {
   }
 
   private takeUp(s: Session, cell: number): void {
-    if (this.finished) {
+    if (this.finished || this.handingOver) {
       this.o.output.cancel(cell);
       return;
     }
@@ -404,7 +436,7 @@ export class Amqp10Consumer {
 
   /** Grants the reserved cells as credit: at once, or on RabbitMQ in batches (half the window, or whatever there is when the link has none left). */
   private grant(s: Session): void {
-    if (s.uncredited === 0 || !s.alive) return;
+    if (s.uncredited === 0 || !s.alive || this.handingOver) return;
     if (this.heldFailures >= this.window()) return; // resumed when a held failure is settled
     const credit = Amqp10Connection.credit(s.receiver);
     if (credit > 0 && s.uncredited < this.creditBatch(s)) return;

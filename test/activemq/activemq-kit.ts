@@ -30,6 +30,25 @@ export async function publish(broker: TestBroker, address: string, messages: rea
   await publishAmqp10(address, messages, broker);
 }
 
+/**
+ * A flow that moves messages from one ActiveMQ queue to another: a JMSReceiver (XAMode 1) into a JMSPersister, so
+ * a message is accepted on the input only once the output accepted it. The receiver stamps the StringProperty
+ * `Instance` on each message; `credit` is the link Capacity (the receiver's credit window).
+ */
+export function jmsMoveTopology(inQueue: string, outQueue: string, instance: string, credit: number): Record<string, unknown> {
+  const login = { URI: ACTIVEMQ.url, Username: ACTIVEMQ.username, Password: ACTIVEMQ.password, ReconnectBackoff: '100,1000' };
+  return {
+    Name: 'jms-move',
+    Description: 'Moves messages from one ActiveMQ queue to another; a message is accepted on the input only once the output accepted it (XAMode 1)',
+    Capacity: String(credit),
+    XAMode: '1',
+    Receiver: ['rcvr_in'],
+    Persister: ['pstr_out'],
+    rcvr_in: { ClassName: 'org.qbroker.receiver.JMSReceiver', ...login, Operation: 'get', QueueName: inQueue, LinkName: 'moving', Mode: 'daemon', XAMode: '1', StringProperty: { Instance: instance } },
+    pstr_out: { ClassName: 'org.qbroker.persister.JMSPersister', ...login, Operation: 'put', QueueName: outQueue, LinkName: 'moving', MaxInFlight: String(credit) },
+  };
+}
+
 /** Components started on one broker, stopped (and their drains detached) by cleanup(). */
 export class Kit {
   private readonly running: Harness[] = [];

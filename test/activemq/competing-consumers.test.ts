@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import { closeRheaConnection } from '../support/amqp10-test-client';
 import { Instance, startInstance } from '../integration/scaleout/instances';
 import { waitFor } from '../support/wait';
-import { ACTIVEMQ, publish, unique } from './activemq-kit';
+import { ACTIVEMQ, jmsMoveTopology, publish, unique } from './activemq-kit';
 
 jest.setTimeout(120_000);
 
@@ -33,20 +33,6 @@ afterEach(async () => {
   instances = [];
   await Promise.all(outputs.splice(0).map((o) => o.close()));
 });
-
-function topology(inQueue: string, outQueue: string, instance: string): Record<string, unknown> {
-  const login = { URI: ACTIVEMQ.url, Username: ACTIVEMQ.username, Password: ACTIVEMQ.password, ReconnectBackoff: '100,1000' };
-  return {
-    Name: 'jms-move',
-    Description: 'Moves messages from one ActiveMQ queue to another; a message is accepted on the input only once the output accepted it (XAMode 1)',
-    Capacity: String(CREDIT),
-    XAMode: '1',
-    Receiver: ['rcvr_in'],
-    Persister: ['pstr_out'],
-    rcvr_in: { ClassName: 'org.qbroker.receiver.JMSReceiver', ...login, Operation: 'get', QueueName: inQueue, LinkName: 'moving', Mode: 'daemon', XAMode: '1', StringProperty: { Instance: instance } },
-    pstr_out: { ClassName: 'org.qbroker.persister.JMSPersister', ...login, Operation: 'put', QueueName: outQueue, LinkName: 'moving', MaxInFlight: String(CREDIT) },
-  };
-}
 
 /** Everything that reaches the output queue, by message id and by the process that moved it. */
 class Output {
@@ -109,7 +95,7 @@ async function setUp(): Promise<{ inQueue: string; out: Output; published: Promi
   outputs.push(out);
   instances = ['p0', 'p1', 'p2'].map((name) => {
     const file = path.join(dir, `jms-move-${name}.json`);
-    writeFileSync(file, JSON.stringify(topology(inQueue, outQueue, name)));
+    writeFileSync(file, JSON.stringify(jmsMoveTopology(inQueue, outQueue, name, CREDIT)));
     return startInstance(file, 'info');
   });
   // All three consume before the first message exists, so that none finds the queue already drained.

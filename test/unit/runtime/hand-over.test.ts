@@ -1,4 +1,4 @@
-/** ActorRef.handOver, refuseReplace, stopTaking and held: what a reload asks of a running incarnation. */
+/** ActorRef.handOver, refuseReplace, refuseRemove, stopTaking and held: what a reload asks of a running incarnation. */
 import { ActorRuntime, Behaviour, HandedOver } from '../../../src/runtime/actor';
 import { XQueue } from '../../../src/xqueue/xqueue';
 import { waitFor } from './helpers';
@@ -17,6 +17,7 @@ function keeper(q: XQueue<string>, kept: string[]): () => Behaviour<never> {
     start: (ctx) => void ctx.consume(q, (t) => void kept.push(t.item)),
     handOver: () => ({ kept: [...kept] }),
     refuseReplace: (_ctx, next) => (next === 'no' ? 'not now' : undefined),
+    refuseRemove: () => (kept.length > 0 ? `keeps ${kept.length}` : undefined),
   });
 }
 
@@ -80,6 +81,18 @@ describe('ActorRef.refuseReplace, stopTaking and held', () => {
   it('asks the running behaviour, once it has started', async () => {
     const ref = runtime.spawn('r', keeper(filled([]), []));
     expect([await ref.refuseReplace('no'), await ref.refuseReplace('yes')]).toEqual(['not now', undefined]);
+  });
+
+  it('asks the running behaviour whether it may be removed (refuseRemove)', async () => {
+    const kept: string[] = [];
+    const ref = runtime.spawn('r', keeper(filled(['a']), kept));
+    await waitFor(() => kept.length === 1, 'a taken');
+    expect(await ref.refuseRemove()).toBe('keeps 1');
+  });
+
+  it('has no objection to a removal when the behaviour does not say (no refuseRemove)', async () => {
+    const ref = runtime.spawn('plain', () => ({}));
+    expect(await ref.refuseRemove()).toBeUndefined();
   });
 
   it('takes nothing more after stopTaking, and counts what it holds', async () => {

@@ -199,7 +199,45 @@ describe('flow.reload hands work over', () => {
   });
 });
 
+describe('flow.reload drains a removed component as at a stop', () => {
+  it('drains a removed receiver with a stop request, not one for a replacement', async () => {
+    const f = started(topology((j) => Object.assign(j, { Receiver: ['rcvr', 'extra'], extra: { ClassName: 'receiver.CountingReceiver', LinkName: 'in', Tag: 'extra' } })));
+    await flowing(f);
+    const receipt = await f.reload(topology());
+    expect(actions(receipt)).toEqual({ rcvr: 'kept', extra: 'removed', stamp: 'kept', store: 'kept' });
+    expect(ledger.drains).toEqual([{ tag: 'extra', forReplace: false }]);
+    await settledExactlyOnce(f);
+  });
+
+  it('hands nothing over from a removed node: what it held goes back to its link and is finished once by the node added in its place', async () => {
+    const f = started(
+      topology((j) => {
+        delete j.stamp;
+        Object.assign(j, { Node: ['hold'], hold: { ClassName: 'node.HandingNode', LinkName: 'in', OutLink: ['out'], Suffix: 'held', Capacity: '16' } });
+      }),
+    );
+    await waitFor(() => f.link('in').inFlight >= 8, 'the handing node holds messages');
+    const receipt = await f.reload(topology(), { drainMs: 300 });
+    expect(actions(receipt)).toEqual({ rcvr: 'kept', stamp: 'added', hold: 'removed', store: 'kept' });
+    expect(ledger.handedOver).toEqual([]);
+    expect(receipt.components.find((c) => c.name === 'hold')?.drained?.returned).toBeGreaterThanOrEqual(8);
+    await settledExactlyOnce(f);
+    expect(ledger.order.filter((a) => !a.endsWith(':v1'))).toEqual([]);
+  });
+});
+
 describe('flow.reload refuses what it cannot apply and changes nothing', () => {
+  it('refuses to remove a component whose running incarnation refuses it (Behaviour.refuseRemove), naming file and component', async () => {
+    const f = started(topology((j) => Object.assign(j, { Node: ['stamp', 'locked'], locked: { ClassName: 'node.SuffixNode', LinkName: 'in', OutLink: ['out'], Suffix: 'v1', Locked: 'true' } })));
+    const ref = f.component('locked')!.ref;
+    const file = topologyFile();
+    const receipt = await f.reload(file);
+    expect(receipt).toMatchObject({ outcome: 'refused' });
+    expect(receipt.error).toContain(`${file}: locked: cannot be removed now: Locked: it cannot be removed`);
+    expect(f.component('locked')!.ref).toBe(ref);
+    await flowing(f);
+  });
+
   it('refuses a topology file with an invalid value, naming file, component and property', async () => {
     const f = started();
     const refs = ['rcvr', 'stamp', 'store'].map((n) => f.component(n)!.ref);

@@ -187,6 +187,26 @@ describe('JobNode reload: refusal', () => {
     expect(refused).toContain('ruleset "all" has 1 active job and the new configuration makes it a bypass ruleset');
   });
 
+  it('refuses its removal while jobs are active, naming each running job and its ruleset', async () => {
+    r = rig({ Ruleset: [{ Name: 'nightly', Threshold: '2', KeyTemplate: '##JobID##' }] }, { workers: 2 });
+    const workers = r.workers.map((w) => new HandWorker(w));
+    await r.send({ JobID: 'n1' });
+    await r.send({ JobID: 'n2' });
+    await Promise.all(workers.map((w) => w.take()));
+    expect(await r.harness.actor.refuseRemove()).toBe(
+      'JobNode jobs has 2 active jobs and the new topology removes it: "n1" (ruleset "nightly"), "n2" (ruleset "nightly"). Reload again once they have finished, or keep the node.',
+    );
+  });
+
+  it('lets itself be removed once no job is active', async () => {
+    r = rig({ Ruleset: [ALL] }, { workers: 1 });
+    const w0 = new HandWorker(r.workers[0]);
+    await r.send({ JobID: 'short' });
+    w0.finish(await w0.take(), '0');
+    await waitFor(() => r!.upstream.get('short') !== undefined, 'the job completed');
+    expect(await r.harness.actor.refuseRemove()).toBeUndefined();
+  });
+
   it('accepts a reload that removes a ruleset without active jobs', async () => {
     r = rig({ Ruleset: [ALL, { Name: 'idle', JMSPropertyGroup: [{ JobType: '^idle$' }] }] }, { workers: 1 });
     await r.send({ JobID: 'x' });
