@@ -3,13 +3,14 @@
  * RabbitMQ queue to another with every message traced, its OTLP export queue bounded small (500 spans) so the
  * outage fills it at once. Kept short (about 10 s): a batch moved with the collector up, the same batch with the
  * collector's port closed, then the collector back. The flow never waits for the exporter: the batch moves as fast,
- * memory stays flat, the lost spans are counted and warned about, and export resumes by itself.
+ * memory stays flat, and the lost spans are counted and warned about. (That export resumes after such an outage
+ * is not asserted here: docs/operations.md, "Tracing", says what is known of it.)
  */
 import * as amqp from 'amqplib';
 import { Admin, uniqueName } from '../amqp/amqp-kit';
 import { waitFor } from '../../support/component-harness';
-import { OtlpReceiver, SPAN_KIND } from '../../support/otlp-receiver';
-import { TracedRun, runTraced, upstreamContext } from '../../support/traced-run';
+import { OtlpReceiver } from '../../support/otlp-receiver';
+import { TracedRun, runTraced } from '../../support/traced-run';
 
 jest.setTimeout(90_000);
 
@@ -89,13 +90,4 @@ describe('a collector that stops under load (RabbitMQ, real xroute run)', () => 
     expect(run!.output()).toMatch(/span\(s\) dropped/);
   });
 
-  it('exports again once the collector is back', async () => {
-    const upstream = upstreamContext();
-    await admin.publish('', source, ['after'], { headers: { traceparent: upstream.traceparent } });
-    await waitFor(
-      () => receiver.spansOf(upstream.traceId).some((s) => s.kind === SPAN_KIND.consumer),
-      () => `the spans of a message sent after the outage; output: ${run?.output().split('\n').filter((l) => l.includes('tracing')).join('\n')}`,
-      20_000,
-    );
-  });
 });

@@ -70,6 +70,9 @@ describe('tracing a JobNode (RabbitMQ, real xroute run)', () => {
     expect(dispatch.attributes).toMatchObject({ 'xroute.ruleset': 'reports', 'xroute.job.group': 1, 'xroute.job.worker': 'worker', 'xroute.component': 'node_jobs' });
     expect(job.attributes).toMatchObject({ 'xroute.job.end': 'completed', 'xroute.ruleset': 'reports' });
     expect(Number(job.endNs - job.startNs) / 1e6).toBeGreaterThanOrEqual(WORKER_MS);
-    expect(consumer.endNs >= job.endNs).toBe(true);
+    // The receiver settles right after the job ends, often within a millisecond; each span turns performance time
+    // into epoch time with an offset read (at Date.now()'s 1 ms resolution) when it started, so two ends that close
+    // can swap by about a millisecond. Later by more than that would be a real misordering.
+    expect(Number(consumer.endNs - job.endNs) / 1e6).toBeGreaterThanOrEqual(-2);
   });
 });
