@@ -3,8 +3,9 @@
  * maxQueueSize spans and exports one batch at a time, so memory stays bounded whatever the collector does; but it
  * only logs what it drops. These two wrappers count every lost span (queue full, or an export that failed after
  * the exporter's own retries) for the metric and the rate-limited warning:
- *  - BoundedSpanProcessor keeps the same count of queued spans as the processor it wraps and drops (counting) a
- *    span that would not fit, before the inner processor would drop it silently;
+ *  - BoundedSpanProcessor keeps a count of the spans queued in the processor it wraps and counts a span beyond
+ *    the bound as dropped (the inner processor drops it silently). It never refuses a span itself: a count that
+ *    drifted above the inner queue would otherwise refuse every span for good, and export would never resume;
  *  - CountingExporter tells it when a batch leaves the queue, and counts a failed batch as dropped.
  */
 import type { Context } from '@opentelemetry/api';
@@ -45,9 +46,9 @@ export class BoundedSpanProcessor implements SpanProcessor {
     if (this.queued >= this.maxQueueSize) {
       traceCounts.dropped++;
       this.dropped(1, 'export queue full');
-      return;
+    } else {
+      this.queued++;
     }
-    this.queued++;
     this.inner.onEnd(span);
   }
 

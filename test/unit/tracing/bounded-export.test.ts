@@ -27,6 +27,14 @@ describe('the bounded export queue', () => {
     expect([queue.queuedSpans, traceCounts.dropped, reports]).toEqual([3, 2, ['1 export queue full', '1 export queue full']]);
   });
 
+  it('still hands a span beyond its count to the processor it wraps, so that a count that drifted cannot stop export', () => {
+    const memory = new InMemorySpanExporter();
+    const queue = new BoundedSpanProcessor(new SimpleSpanProcessor(memory), 3, () => undefined);
+    const tracer = new BasicTracerProvider({ spanProcessors: [queue] }).getTracer('t');
+    for (let i = 0; i < 5; i++) tracer.startSpan(`s${i}`).end();
+    expect([memory.getFinishedSpans().length, traceCounts.dropped]).toEqual([5, 2]);
+  });
+
   it('frees the queue as batches leave for the exporter, and counts a failed batch as dropped', () => {
     const reports: string[] = [];
     const held = new HeldExporter();
