@@ -91,7 +91,8 @@ describe('a JMSReceiver with MaxAttempts (FailedOutcome release) on ActiveMQ', (
         q.remove(t, 'failed', 'test downstream refused it');
       }
     }));
-    await waitFor(() => h.status.get().counters.parked === ids.length, `${ids.length} parked`, 30_000);
+    // The counter moves as each message is parked; the parked count is read from the broker a little later.
+    await waitFor(() => h.status.get().counters.parked === ids.length && h.status.parked() === ids.length, `${ids.length} parked`, 30_000);
     expect({ attempts: [...attempts.values()], parked: h.status.parked() }).toEqual({ attempts: ids.map(() => 3), parked: ids.length });
     await kit.stop(h);
 
