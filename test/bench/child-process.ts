@@ -6,10 +6,10 @@ import { join } from 'node:path';
  * `moduleBase` is a path without extension next to this file; the child is the .js file when the bench runs
  * compiled (dist/), else the .ts file loaded through ts-register.js.
  */
-export function runChild<T>(moduleBase: string, args: string[]): Promise<T> {
+export function runChild<T>(moduleBase: string, args: string[], nodeFlags: readonly string[] = []): Promise<T> {
   const compiled = __filename.endsWith('.js');
   const script = join(__dirname, `${moduleBase}${compiled ? '.js' : '.ts'}`);
-  const execArgs = compiled ? [script, ...args] : ['-r', join(__dirname, 'ts-register.js'), script, ...args];
+  const execArgs = [...nodeFlags, ...(compiled ? [script, ...args] : ['-r', join(__dirname, 'ts-register.js'), script, ...args])];
   return new Promise<T>((resolve, reject) => {
     const child = spawn(process.execPath, execArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

@@ -7,9 +7,9 @@
  *    and a plain async loop (`await handler(msg)`, or 4 nested async functions).
  *    All variants run interleaved in one process for several rounds (the order alternates); values are
  *    medians, and each ratio is the median of the per-round ratios (robust on a shared, noisy machine).
- *  - Peak RSS growth while a producer outruns a 10x slower consumer, measured in a child process
+ *  - Peak growth of the memory held (heap + buffers) while a producer outruns a 10x slower consumer, measured in a child process
  *    (core-overload.ts) for a clean figure, against unbounded nact dispatch.
- * Targets: one hop >= 1.5x raw nact dispatch; RSS growth under overload <= 100 MB.
+ * Targets: one hop >= 1.5x raw nact dispatch; memory growth under overload <= 100 MB.
  */
 import { dispatch, spawn, start, stop } from 'nact';
 import { ActorRuntime, Behaviour } from '../../src/runtime/actor';
@@ -241,12 +241,12 @@ async function throughputRows(messages: number, rounds: number): Promise<BenchRo
 
 async function overloadRow(messages: number): Promise<BenchRow> {
   const growthMb = (r: OverloadResult) => (r.peakKb - r.baselineKb) / 1024;
-  const bounded = await runChild<OverloadResult>('core-overload', ['xqueue', String(messages)]);
-  const unbounded = await runChild<OverloadResult>('core-overload', ['nact', String(messages)]);
+  const bounded = await runChild<OverloadResult>('core-overload', ['xqueue', String(messages)], ['--expose-gc']);
+  const unbounded = await runChild<OverloadResult>('core-overload', ['nact', String(messages)], ['--expose-gc']);
   const value = growthMb(bounded);
   const baseline = growthMb(unbounded);
   return {
-    name: `core: peak RSS growth, producer outrunning a 10x slower consumer, ${messages} msgs of 1 KiB, XQueue vs unbounded nact dispatch`,
+    name: `core: peak memory growth (heap + buffers), producer outrunning a 10x slower consumer, ${messages} msgs of 1 KiB, XQueue vs unbounded nact dispatch`,
     unit: 'MB',
     value: Number(value.toFixed(1)),
     baseline: Number(baseline.toFixed(1)),
