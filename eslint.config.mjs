@@ -21,8 +21,7 @@ const internalsOf = (folder) => `^(\\.\\./)+(actors/)?${folder}/(?!index$)`;
 /** A relative import path that climbs into `folder` of actors/ at all (index or file). */
 const anyOf = (folder) => `^(\\.\\./)+(actors/)?${folder}(/|$)`;
 
-const SRC_MESSAGE =
-  'src/ is the lower layer: it never imports actors/. Only the composition root (src/index.ts, src/internal.ts, src/cli/**) wires actors in.';
+const SRC_MESSAGE = 'src/ is the lower layer: it never imports actors/. Only the composition root (src/index.ts, src/internal.ts, src/cli/**) wires actors in.';
 
 /** The pattern that keeps src/ below the composition root out of actors/. */
 const SRC_INTO_ACTORS = { regex: '(^|/)actors(/|$)', message: SRC_MESSAGE };
@@ -128,7 +127,14 @@ export default defineConfig(
       // Actors stopped after fake timers call Node's real clearImmediate on a fake immediate: that corrupts Node's
       // count of pending immediates for the rest of the jest worker, whose later test files then crawl (one
       // setImmediate turn per timer wake-up). Tests use real timers with short intervals instead.
-      'no-restricted-properties': ['error', { object: 'jest', property: 'useFakeTimers', message: 'fake timers corrupt the jest worker once an actor is stopped; use real timers with short intervals' }],
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'jest',
+          property: 'useFakeTimers',
+          message: 'fake timers corrupt the jest worker once an actor is stopped; use real timers with short intervals',
+        },
+      ],
     },
   },
   {
@@ -140,8 +146,14 @@ export default defineConfig(
     rules: {
       'no-restricted-globals': [
         'error',
-        { name: 'setTimeout', message: 'unit tests never sleep: wait for a condition (waitFor) or advance a VirtualClock (docs/development.md "Time in tests")' },
-        { name: 'setInterval', message: 'unit tests never sleep: wait for a condition (waitFor) or advance a VirtualClock (docs/development.md "Time in tests")' },
+        {
+          name: 'setTimeout',
+          message: 'unit tests never sleep: wait for a condition (waitFor) or advance a VirtualClock (docs/development.md "Time in tests")',
+        },
+        {
+          name: 'setInterval',
+          message: 'unit tests never sleep: wait for a condition (waitFor) or advance a VirtualClock (docs/development.md "Time in tests")',
+        },
       ],
       'no-restricted-imports': [
         'error',
@@ -150,7 +162,13 @@ export default defineConfig(
             { name: 'timers/promises', message: 'unit tests never sleep: wait for a condition (waitFor) or advance a VirtualClock' },
             { name: 'node:timers/promises', message: 'unit tests never sleep: wait for a condition (waitFor) or advance a VirtualClock' },
           ],
-          patterns: [{ regex: '(^|/)support/wait$', importNames: ['sleep'], message: 'sleep is for integration and fault tests; a unit test waits for a condition (waitFor) or advances a VirtualClock' }],
+          patterns: [
+            {
+              regex: '(^|/)support/wait$',
+              importNames: ['sleep'],
+              message: 'sleep is for integration and fault tests; a unit test waits for a condition (waitFor) or advances a VirtualClock',
+            },
+          ],
         },
       ],
     },

@@ -148,7 +148,11 @@ function findImportCycles(root) {
   const { graph: folders, witness } = folderGraph(root, files);
   const problems = [];
   for (const component of cycles(files)) {
-    problems.push(`import cycle between files: ${pathThrough(files, component).map((f) => path.relative(root, f)).join(' -> ')}`);
+    problems.push(
+      `import cycle between files: ${pathThrough(files, component)
+        .map((f) => path.relative(root, f))
+        .join(' -> ')}`,
+    );
   }
   for (const component of cycles(folders)) {
     const route = pathThrough(folders, component);

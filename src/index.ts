@@ -18,7 +18,17 @@ export type { FlowStatus, ComponentView, ComponentStatusView, LinkStatusView, St
 export { formatReceipt } from './runtime/reload-receipt-text';
 export { referencedFiles } from './runtime/referenced-files';
 export { DEFAULT_RELOAD_READY_TIMEOUT_MS } from './runtime/flow-reload';
-export type { ReloadReceipt, ReloadPlan, ReloadOptions, ReloadOutcome, ReloadTrigger, ComponentChange, ComponentAction, LinkChange, LinkAction } from './runtime/reload-receipt';
+export type {
+  ReloadReceipt,
+  ReloadPlan,
+  ReloadOptions,
+  ReloadOutcome,
+  ReloadTrigger,
+  ComponentChange,
+  ComponentAction,
+  LinkChange,
+  LinkAction,
+} from './runtime/reload-receipt';
 export { ComponentRegistry, UnknownComponentClassError } from './runtime/component';
 export type { ComponentStatus, StatusSnapshot } from './runtime/component';
 export { loadTopology, buildTopology } from './config/topology';

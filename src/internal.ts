@@ -17,7 +17,17 @@ export { COMPONENT_DEFINITIONS } from '../actors';
 export { StatusReporter, ComponentTotals, COMPONENT_STATUS, createBehaviour, inputOf, outputOf } from './runtime/component';
 export { ConfigReader, ComponentConfigError } from '../actors/support/config-values';
 export { issueOf, settingsIssues } from './config/config-issues';
-export type { ComponentDefinition, AnyComponentDefinition, ComponentEnv, ComponentConfig, ConfigValue, ConfigIssue, ValidationContext, JsonSchema, Role } from './runtime/component';
+export type {
+  ComponentDefinition,
+  AnyComponentDefinition,
+  ComponentEnv,
+  ComponentConfig,
+  ConfigValue,
+  ConfigIssue,
+  ValidationContext,
+  JsonSchema,
+  Role,
+} from './runtime/component';
 export { parseSupervision, DEFAULT_POLICY } from './runtime/supervision-policy';
 export type { SupervisionPolicy, Strategy } from './runtime/supervision-policy';
 export { parsePartition } from './xqueue/partition';

@@ -19,10 +19,14 @@ function runJest(name, args) {
   const outputFile = path.join(out, `jest-${name}.json`);
   fs.rmSync(outputFile, { force: true });
   const r = spawnSync(process.execPath, [jest, ...args, '--json', `--outputFile=${outputFile}`, ...extra], { cwd: root, stdio: 'inherit' });
-  let passed = 0, failed = 0, suitesFailed = 0;
+  let passed = 0,
+    failed = 0,
+    suitesFailed = 0;
   try {
     const j = JSON.parse(fs.readFileSync(outputFile, 'utf8'));
-    passed = j.numPassedTests; failed = j.numFailedTests; suitesFailed = j.numFailedTestSuites + (j.numRuntimeErrorTestSuites || 0);
+    passed = j.numPassedTests;
+    failed = j.numFailedTests;
+    suitesFailed = j.numFailedTestSuites + (j.numRuntimeErrorTestSuites || 0);
   } catch (e) {
     suitesFailed = 1;
   }
@@ -34,11 +38,14 @@ const stages = [
   ['fault', ['--selectProjects', 'fault', '--runInBand', '--passWithNoTests']],
 ];
 async function main() {
-  let passed = 0, failed = 0, bad = false;
+  let passed = 0,
+    failed = 0,
+    bad = false;
   try {
     for (const [name, args] of stages) {
       const r = runJest(name, args);
-      passed += r.passed; failed += r.failed;
+      passed += r.passed;
+      failed += r.failed;
       if (r.status !== 0 || r.suitesFailed > 0) bad = true;
     }
   } finally {

@@ -85,7 +85,22 @@ export interface CollectNodeSettings {
   readonly outlinkPartitions: readonly (string | undefined)[];
 }
 
-export const RULESET_KEYS = ['Name', 'Description', 'PreferredOutLink', 'NextTask', 'FieldName', 'Template', 'Substitution', 'ErrorCode', 'DisplayMask', 'StringProperty', 'JMSPropertyGroup', 'XJMSPropertyGroup', 'PatternGroup', 'XPatternGroup'] as const;
+export const RULESET_KEYS = [
+  'Name',
+  'Description',
+  'PreferredOutLink',
+  'NextTask',
+  'FieldName',
+  'Template',
+  'Substitution',
+  'ErrorCode',
+  'DisplayMask',
+  'StringProperty',
+  'JMSPropertyGroup',
+  'XJMSPropertyGroup',
+  'PatternGroup',
+  'XPatternGroup',
+] as const;
 export const TASK_KEYS = ['Description', 'Success', 'Failure', 'Exception', 'ErrorCode', 'FieldName', 'Template', 'Substitution', 'DisplayMask'] as const;
 
 export interface SettingsOptions {
@@ -103,7 +118,8 @@ function fieldFormat(component: string, ruleset: string, raw: Record<string, unk
     return undefined;
   }
   const template = new Template(reader.string('Template') ?? `##${field}##`, { clock, where: { component, ruleset, key: 'Template' } });
-  const substitution: Substitution | undefined = raw.Substitution === undefined ? undefined : compileSubstitution(raw.Substitution, { clock, where: { component, ruleset, key: 'Substitution' } });
+  const substitution: Substitution | undefined =
+    raw.Substitution === undefined ? undefined : compileSubstitution(raw.Substitution, { clock, where: { component, ruleset, key: 'Substitution' } });
   return {
     field,
     apply(msg) {
@@ -120,7 +136,12 @@ function outlinkIndex(component: string, property: string, value: string, names:
   const i = names.indexOf(value.trim());
   if (i >= 0) return i;
   const guess = closest(value.trim(), [...names]);
-  throw new CollectNodeConfigError(component, property, `${JSON.stringify(value)} is not one of the OutLink names${guess ? `; did you mean ${guess}?` : ''}`, `one of ${names.join(', ')}`);
+  throw new CollectNodeConfigError(
+    component,
+    property,
+    `${JSON.stringify(value)} is not one of the OutLink names${guess ? `; did you mean ${guess}?` : ''}`,
+    `one of ${names.join(', ')}`,
+  );
 }
 
 function parseTask(component: string, ruleset: string, raw: unknown, i: number, names: readonly string[], clock: () => number): Task {
@@ -151,7 +172,15 @@ function namesOf(value: ConfigValue | undefined, component: string, property: st
   return Object.keys(value);
 }
 
-function parseRuleset(component: string, raw: Record<string, unknown>, names: readonly string[], nodeMask: number, nodeNames: readonly string[], clock: () => number, warn: (text: string) => void): CollectRuleset {
+function parseRuleset(
+  component: string,
+  raw: Record<string, unknown>,
+  names: readonly string[],
+  nodeMask: number,
+  nodeNames: readonly string[],
+  clock: () => number,
+  warn: (text: string) => void,
+): CollectRuleset {
   const reader = new ConfigReader(component, raw as ComponentConfig);
   const name = reader.required('Name').trim();
   if (name === NOHIT) throw new CollectNodeConfigError(component, 'Name', `"${NOHIT}" is reserved for the built-in ruleset`, 'another name');
@@ -174,12 +203,23 @@ function parseRuleset(component: string, raw: Record<string, unknown>, names: re
 }
 
 function outlinkEntries(component: string, value: ConfigValue | undefined): OutlinkEntries {
-  const { names, partitions } = readOutlinkEntries(value, (property, problem, expected) => new CollectNodeConfigError(component, property, problem, expected), 'a list: done, failure, nohit, then at least one collectible');
-  if (names.length <= FIRST_COLLECTIBLE) throw new CollectNodeConfigError(component, 'OutLink', `has ${names.length} entries`, 'done, failure, nohit and at least one collectible outlink');
+  const { names, partitions } = readOutlinkEntries(
+    value,
+    (property, problem, expected) => new CollectNodeConfigError(component, property, problem, expected),
+    'a list: done, failure, nohit, then at least one collectible',
+  );
+  if (names.length <= FIRST_COLLECTIBLE)
+    throw new CollectNodeConfigError(component, 'OutLink', `has ${names.length} entries`, 'done, failure, nohit and at least one collectible outlink');
   const fixed = new Set(names.slice(0, FIRST_COLLECTIBLE));
   const seen = new Set<string>();
   names.slice(FIRST_COLLECTIBLE).forEach((n, k) => {
-    if (fixed.has(n) || seen.has(n)) throw new CollectNodeConfigError(component, `OutLink/${FIRST_COLLECTIBLE + k}`, `names ${JSON.stringify(n)} again`, 'collectible outlinks distinct from each other and from done, failure and nohit');
+    if (fixed.has(n) || seen.has(n))
+      throw new CollectNodeConfigError(
+        component,
+        `OutLink/${FIRST_COLLECTIBLE + k}`,
+        `names ${JSON.stringify(n)} again`,
+        'collectible outlinks distinct from each other and from done, failure and nohit',
+      );
     seen.add(n);
   });
   return { names, partitions };
@@ -204,8 +244,18 @@ export function parseCollectNodeSettings(component: string, config: ComponentCon
   const { names, partitions } = outlinkEntries(component, config.OutLink);
   const rawRulesets = config.Ruleset ?? [];
   if (!Array.isArray(rawRulesets)) throw new CollectNodeConfigError(component, 'Ruleset', 'is not a list', 'a list of ruleset maps');
-  if (rawRulesets.length + 1 > node.maxRules) throw new CollectNodeConfigError(component, 'Ruleset', `has ${rawRulesets.length} rulesets plus ${NOHIT}`, `at most MaxNumberRule = ${node.maxRules}`);
-  const nohit: CollectRuleset = { name: NOHIT, filter: undefined, preferred: NOHIT_OUTLINK, format: undefined, errorCode: undefined, tasks: [], displayMask: node.displayMask, stringProperty: node.stringProperty };
+  if (rawRulesets.length + 1 > node.maxRules)
+    throw new CollectNodeConfigError(component, 'Ruleset', `has ${rawRulesets.length} rulesets plus ${NOHIT}`, `at most MaxNumberRule = ${node.maxRules}`);
+  const nohit: CollectRuleset = {
+    name: NOHIT,
+    filter: undefined,
+    preferred: NOHIT_OUTLINK,
+    format: undefined,
+    errorCode: undefined,
+    tasks: [],
+    displayMask: node.displayMask,
+    stringProperty: node.stringProperty,
+  };
   const rulesets: CollectRuleset[] = [nohit];
   const seen = new Set<string>();
   rawRulesets.forEach((raw, i) => {
@@ -216,11 +266,21 @@ export function parseCollectNodeSettings(component: string, config: ComponentCon
     } catch (e) {
       rethrowAsNodeError(CollectNodeConfigError, component, `Ruleset/${i}`, e);
     }
-    if (seen.has(rs.name)) throw new CollectNodeConfigError(component, `Ruleset/${i}/Name`, `${JSON.stringify(rs.name)} is used by an earlier ruleset`, 'unique ruleset names');
+    if (seen.has(rs.name))
+      throw new CollectNodeConfigError(component, `Ruleset/${i}/Name`, `${JSON.stringify(rs.name)} is used by an earlier ruleset`, 'unique ruleset names');
     seen.add(rs.name);
     rulesets.push(rs);
   });
-  return { name: component, rcField: node.rcField, tidField: node.tidField, displayMask: node.displayMask, stringProperty: node.stringProperty, rulesets, outlinkNames: names, outlinkPartitions: partitions };
+  return {
+    name: component,
+    rcField: node.rcField,
+    tidField: node.tidField,
+    displayMask: node.displayMask,
+    stringProperty: node.stringProperty,
+    rulesets,
+    outlinkNames: names,
+    outlinkPartitions: partitions,
+  };
 }
 
 /** The return code a bounced message carries: an integer, or -1 (EXCEPTION) when absent or not a number. */

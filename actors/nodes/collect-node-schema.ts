@@ -29,7 +29,11 @@ const RULESET_PROPERTIES: Record<string, JsonSchema> = {
   ...FORMAT_PROPERTIES,
   Name: str('the ruleset name (unique; "nohit" is reserved)'),
   PreferredOutLink: str('the first outlink of this ruleset: a collectible, or a fixed outlink to route without collecting'),
-  NextTask: { type: 'array', items: { type: 'object', properties: TASK_PROPERTIES, additionalProperties: false, description: 'a task map' }, description: 'a list of tasks: task i routes the message after its i-th return' },
+  NextTask: {
+    type: 'array',
+    items: { type: 'object', properties: TASK_PROPERTIES, additionalProperties: false, description: 'a task map' },
+    description: 'a list of tasks: task i routes the message after its i-th return',
+  },
   StringProperty: strMap('a map whose keys name the properties shown when a message is displayed'),
   JMSPropertyGroup: groupList('a list of maps {property: pattern or list of intervals}'),
   XJMSPropertyGroup: groupList('a list of maps {property: pattern or list of intervals}'),
@@ -38,20 +42,42 @@ const RULESET_PROPERTIES: Record<string, JsonSchema> = {
 };
 
 // Kept in step with collect-node-config's lists of keys the parser reads.
-if (Object.keys(RULESET_PROPERTIES).sort().join() !== [...RULESET_KEYS].sort().join()) throw new Error('CollectNode ruleset schema and parser disagree on the ruleset keys');
-if (Object.keys(TASK_PROPERTIES).sort().join() !== [...TASK_KEYS].sort().join()) throw new Error('CollectNode task schema and parser disagree on the task keys');
+if (Object.keys(RULESET_PROPERTIES).sort().join() !== [...RULESET_KEYS].sort().join())
+  throw new Error('CollectNode ruleset schema and parser disagree on the ruleset keys');
+if (Object.keys(TASK_PROPERTIES).sort().join() !== [...TASK_KEYS].sort().join())
+  throw new Error('CollectNode task schema and parser disagree on the task keys');
 
 export const COLLECT_NODE_SCHEMA: JsonSchema = {
   properties: {
     RCField: str('the property holding the return code of a bounced message, default ReturnCode'),
     TidField: str('when set, "ruleset:task" is written there before each send to a collectible'),
     MaxNumberRule: intStr('an integer >= 1 as a string', { min: 1 }),
-    Ruleset: { type: 'array', items: { type: 'object', properties: RULESET_PROPERTIES, required: ['Name', 'PreferredOutLink'], additionalProperties: false, description: 'a ruleset map with Name and PreferredOutLink' }, description: 'a list of ruleset maps' },
+    Ruleset: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: RULESET_PROPERTIES,
+        required: ['Name', 'PreferredOutLink'],
+        additionalProperties: false,
+        description: 'a ruleset map with Name and PreferredOutLink',
+      },
+      description: 'a list of ruleset maps',
+    },
     OutLink: {
       type: 'array',
       minItems: 4,
       description: 'a list of outlinks: done, failure, nohit, then one or more collectibles (names or {Name, Capacity, Partition})',
-      items: { anyOf: [{ type: 'string' }, { type: 'object', properties: { Name: { type: 'string' }, Capacity: { type: 'string' }, Partition: { type: 'string' } }, required: ['Name'], additionalProperties: false }] },
+      items: {
+        anyOf: [
+          { type: 'string' },
+          {
+            type: 'object',
+            properties: { Name: { type: 'string' }, Capacity: { type: 'string' }, Partition: { type: 'string' } },
+            required: ['Name'],
+            additionalProperties: false,
+          },
+        ],
+      },
     },
   },
   required: ['OutLink'],

@@ -46,7 +46,13 @@ interface Entry {
   task: number;
 }
 
-export type CollectNodeMessage = { readonly type: 'returned'; readonly token: object; readonly entry: Entry; readonly outlink: number; readonly outcome: Outcome };
+export type CollectNodeMessage = {
+  readonly type: 'returned';
+  readonly token: object;
+  readonly entry: Entry;
+  readonly outlink: number;
+  readonly outcome: Outcome;
+};
 
 /** Where a bounced message goes next, and which task takes over (the original's collect()). */
 export interface Hop {
@@ -95,14 +101,19 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
     this.input = inputOf(env);
     this.debug = debugEnabled(env.logger);
     // As in the original, a message whose filter evaluation fails goes to the failure outlink (-1).
-    this.match = rulesetMatcher(settings.rulesets, (ruleset, error) => env.logger.error('ruleset filter failed; message goes to the failure outlink', { ruleset, error: describeError(error) }), -1);
+    this.match = rulesetMatcher(
+      settings.rulesets,
+      (ruleset, error) => env.logger.error('ruleset filter failed; message goes to the failure outlink', { ruleset, error: describeError(error) }),
+      -1,
+    );
   }
 
   start(ctx: ActorContext<CollectNodeMessage>): void {
     const env = this.env;
     this.ctx = ctx;
     const s = this.settings;
-    if (env.outlinks.length !== s.outlinkNames.length) throw new Error(`${env.name}: ${s.outlinkNames.length} OutLink entries configured but ${env.outlinks.length} links given`);
+    if (env.outlinks.length !== s.outlinkNames.length)
+      throw new Error(`${env.name}: ${s.outlinkNames.length} OutLink entries configured but ${env.outlinks.length} links given`);
     const byQueue = new Map<XQueue<Message>, OutlinkSender<Entry>>();
     this.senders = env.outlinks.map((q, i) => {
       let sender = byQueue.get(q);
@@ -129,7 +140,8 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
   private onMessage(request: Request): void {
     this.env.status.count('received');
     const rid = this.match(request.item);
-    if (this.debug) this.env.logger.debug('ruleset matched', { id: traceIdOf(request.item), ruleset: rid < 0 ? '(filter failed)' : this.settings.rulesets[rid].name });
+    if (this.debug)
+      this.env.logger.debug('ruleset matched', { id: traceIdOf(request.item), ruleset: rid < 0 ? '(filter failed)' : this.settings.rulesets[rid].name });
     if (rid < 0) {
       this.exit({ request, rid: 0, task: 0 }, FAILURE_OUTLINK, -1);
       return;
@@ -177,7 +189,14 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
       }
     }
     env.status.count(outlink === DONE_OUTLINK ? 'done' : outlink === FAILURE_OUTLINK ? 'failure' : 'nohit');
-    if (rs.displayMask > 0) displayMessage(env.logger, `${rs.name} ${rc === undefined ? 'routed' : `collected at task ${entry.task} with ${msg.getField(s.rcField) ?? rc}`} to ${s.outlinkNames[outlink]}`, msg, rs.displayMask, rs.stringProperty);
+    if (rs.displayMask > 0)
+      displayMessage(
+        env.logger,
+        `${rs.name} ${rc === undefined ? 'routed' : `collected at task ${entry.task} with ${msg.getField(s.rcField) ?? rc}`} to ${s.outlinkNames[outlink]}`,
+        msg,
+        rs.displayMask,
+        rs.stringProperty,
+      );
     this.send(entry, outlink);
   }
 
@@ -196,7 +215,13 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
     if (trace !== undefined) trace.routed(entry.request.item, this.settings.outlinkNames[outlink]);
     if (this.debug) {
       const rc = entry.request.item.getProperty(this.settings.rcField);
-      this.env.logger.debug('outlink chosen', { id: traceIdOf(entry.request.item), ruleset: this.settings.rulesets[entry.rid].name, task: entry.task, outlink: this.settings.outlinkNames[outlink], ...(rc !== undefined ? { rc } : {}) });
+      this.env.logger.debug('outlink chosen', {
+        id: traceIdOf(entry.request.item),
+        ruleset: this.settings.rulesets[entry.rid].name,
+        task: entry.task,
+        outlink: this.settings.outlinkNames[outlink],
+        ...(rc !== undefined ? { rc } : {}),
+      });
     }
     if (tracingActive()) {
       const ruleset = this.settings.rulesets[entry.rid]?.name;
@@ -214,7 +239,11 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
       format.apply(entry.request.item);
     } catch (e) {
       this.env.status.count('formatErrors');
-      this.env.logger.error('failed to format a message; it goes on unformatted', { ruleset: this.settings.rulesets[entry.rid].name, field: format.field, error: describeError(e) });
+      this.env.logger.error('failed to format a message; it goes on unformatted', {
+        ruleset: this.settings.rulesets[entry.rid].name,
+        field: format.field,
+        error: describeError(e),
+      });
     }
   }
 }
@@ -225,7 +254,8 @@ export const collectNodeComponent: ComponentDefinition<CollectNodeMessage, Colle
   needsInput: true,
   runsOnStart: true,
   operations: ['collect'],
-  description: 'Sends each message to a collectible outlink (e.g. a MessageEvaluator), collects it when it bounces back and routes the same message on by its return code: done, failure, or the next task of its ruleset.',
+  description:
+    'Sends each message to a collectible outlink (e.g. a MessageEvaluator), collects it when it bounces back and routes the same message on by its return code: done, failure, or the next task of its ruleset.',
   schema: COLLECT_NODE_SCHEMA,
   repeatableOutlinks: FIRST_COLLECTIBLE,
   settings: (name, config, _baseDir, context) => parseCollectNodeSettings(name, config, { warn: context.warn }),

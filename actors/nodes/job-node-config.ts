@@ -144,7 +144,10 @@ function keyFunction(component: string, name: string, raw: Record<string, unknow
   if (raw.KeyTemplate === undefined) return undefined;
   if (typeof raw.KeyTemplate !== 'string') throw new JobNodeConfigError(component, 'KeyTemplate', 'is not a string', 'a template such as "##JobID##"');
   const template = new Template(raw.KeyTemplate, { clock, where: { component, ruleset: name, key: 'KeyTemplate' } });
-  const substitution = raw.KeySubstitution === undefined ? undefined : compileSubstitution(raw.KeySubstitution, { clock, where: { component, ruleset: name, key: 'KeySubstitution' } });
+  const substitution =
+    raw.KeySubstitution === undefined
+      ? undefined
+      : compileSubstitution(raw.KeySubstitution, { clock, where: { component, ruleset: name, key: 'KeySubstitution' } });
   if (substitution === undefined) return (msg) => template.format(msg);
   return (msg) => {
     try {
@@ -169,7 +172,11 @@ function parseRuleset(component: string, raw: Record<string, unknown>, defaults:
   if (name === NOHIT) throw new JobNodeConfigError(component, 'Name', `"${NOHIT}" is reserved for the built-in ruleset`, 'another name');
   const preferred = reader.string('PreferredOutLink');
   const bypass = preferred !== undefined;
-  if (bypass && preferred.trim() !== bypassName) options.warn?.('PreferredOutLink', `ruleset ${name}: PreferredOutLink ${JSON.stringify(preferred)} is not the bypass outlink ${JSON.stringify(bypassName)}; its messages go to ${bypassName}`);
+  if (bypass && preferred.trim() !== bypassName)
+    options.warn?.(
+      'PreferredOutLink',
+      `ruleset ${name}: PreferredOutLink ${JSON.stringify(preferred)} is not the bypass outlink ${JSON.stringify(bypassName)}; its messages go to ${bypassName}`,
+    );
   const heartbeatS = seconds(reader, 'Heartbeat');
   const threshold = reader.integers(JOB_RULESET_INTEGERS).Threshold;
   const activeTime = raw.ActiveTime === undefined ? undefined : ActiveTime.parse(raw.ActiveTime, { component, ruleset: name, key: 'ActiveTime' });
@@ -197,11 +204,22 @@ function parseRuleset(component: string, raw: Record<string, unknown>, defaults:
 }
 
 function outlinkEntries(component: string, value: ConfigValue | undefined): OutlinkEntries {
-  const { names, partitions } = readOutlinkEntries(value, (property, problem, expected) => new JobNodeConfigError(component, property, problem, expected), 'a list: notice, bypass, then at least one worker');
-  if (names.length <= FIRST_WORKER_OUTLINK) throw new JobNodeConfigError(component, 'OutLink', `has ${names.length} entries`, 'notice, bypass and at least one worker outlink');
+  const { names, partitions } = readOutlinkEntries(
+    value,
+    (property, problem, expected) => new JobNodeConfigError(component, property, problem, expected),
+    'a list: notice, bypass, then at least one worker',
+  );
+  if (names.length <= FIRST_WORKER_OUTLINK)
+    throw new JobNodeConfigError(component, 'OutLink', `has ${names.length} entries`, 'notice, bypass and at least one worker outlink');
   const seen = new Set<string>();
   for (const n of names) {
-    if (seen.has(n)) throw new JobNodeConfigError(component, 'OutLink', `names ${JSON.stringify(n)} more than once`, 'distinct outlink names (notice, bypass and workers must all differ)');
+    if (seen.has(n))
+      throw new JobNodeConfigError(
+        component,
+        'OutLink',
+        `names ${JSON.stringify(n)} more than once`,
+        'distinct outlink names (notice, bypass and workers must all differ)',
+      );
     seen.add(n);
   }
   return { names, partitions };
@@ -232,12 +250,23 @@ export function parseJobNodeSettings(component: string, config: ComponentConfig,
   const { names, partitions } = outlinkEntries(component, config.OutLink);
   const rawRulesets = config.Ruleset ?? [];
   if (!Array.isArray(rawRulesets)) throw new JobNodeConfigError(component, 'Ruleset', 'is not a list', 'a list of ruleset maps');
-  if (rawRulesets.length + 1 > node.maxRules) throw new JobNodeConfigError(component, 'Ruleset', `has ${rawRulesets.length} rulesets plus ${NOHIT}`, `at most MaxNumberRule = ${node.maxRules}`);
+  if (rawRulesets.length + 1 > node.maxRules)
+    throw new JobNodeConfigError(component, 'Ruleset', `has ${rawRulesets.length} rulesets plus ${NOHIT}`, `at most MaxNumberRule = ${node.maxRules}`);
   const nohit: JobRuleset = {
     name: NOHIT,
     bypass: true,
     filter: undefined,
-    spec: { name: NOHIT, bypass: true, priority: 0, threshold: fixedThreshold(0), heartbeatMs: node.heartbeatMs, ttlMs: 0, duplicates: 'defer', failedJobs: 'report', maxDispatch: 1 },
+    spec: {
+      name: NOHIT,
+      bypass: true,
+      priority: 0,
+      threshold: fixedThreshold(0),
+      heartbeatMs: node.heartbeatMs,
+      ttlMs: 0,
+      duplicates: 'defer',
+      failedJobs: 'report',
+      maxDispatch: 1,
+    },
     keyOf: undefined,
     stringProperty: [],
     displayMask: 0,
@@ -252,7 +281,8 @@ export function parseJobNodeSettings(component: string, config: ComponentConfig,
     } catch (e) {
       rethrowAsNodeError(JobNodeConfigError, component, `Ruleset/${i}`, e);
     }
-    if (seen.has(rs.name)) throw new JobNodeConfigError(component, `Ruleset/${i}/Name`, `${JSON.stringify(rs.name)} is used by an earlier ruleset`, 'unique ruleset names');
+    if (seen.has(rs.name))
+      throw new JobNodeConfigError(component, `Ruleset/${i}/Name`, `${JSON.stringify(rs.name)} is used by an earlier ruleset`, 'unique ruleset names');
     seen.add(rs.name);
     rulesets.push(rs);
   });
@@ -283,7 +313,8 @@ function sharedStateSettings(component: string, reader: ConfigReader): SharedSta
     rethrowAsNodeError(JobNodeConfigError, component, '', e);
   }
   if (url === undefined || url === '') return undefined;
-  if (!/^rediss?:\/\//.test(url)) throw new JobNodeConfigError(component, 'SharedState', `${JSON.stringify(redactText(url))} is not a Redis URL`, 'redis://host:port/db');
+  if (!/^rediss?:\/\//.test(url))
+    throw new JobNodeConfigError(component, 'SharedState', `${JSON.stringify(redactText(url))} is not a Redis URL`, 'redis://host:port/db');
   if (leaseS < 1) throw new JobNodeConfigError(component, 'SharedStateLease', `${leaseS} s is too short`, 'at least 1 second');
   return { url, namespace, leaseMs: leaseS * 1000 };
 }

@@ -15,7 +15,14 @@ export type Request = Taken<Message>;
 /** An answer from a worker or the bypass consumer about a job or request JobNode placed there. */
 export type JobEvent =
   | { readonly type: 'job-returned'; readonly job: JobView<Request>; readonly dispatch: number; readonly workerLink: string; readonly outcome: Outcome }
-  | { readonly type: 'query-returned'; readonly job: JobView<Request>; readonly dispatch: number; readonly workerLink: string; readonly event: Message; readonly who: JobIdentity }
+  | {
+      readonly type: 'query-returned';
+      readonly job: JobView<Request>;
+      readonly dispatch: number;
+      readonly workerLink: string;
+      readonly event: Message;
+      readonly who: JobIdentity;
+    }
   | { readonly type: 'bypass-returned'; readonly request: Request; readonly outcome: Outcome };
 
 /**

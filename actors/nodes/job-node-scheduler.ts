@@ -152,7 +152,6 @@ export interface SchedulerSnapshot<P> {
   readonly waiting: readonly JobView<P>[];
 }
 
-
 /**
  * A job that is active, or pending/deferred out of the arrival FIFO (released by dedup, redispatched,
  * refused by its worker). Fresh arrivals have no object until they are dispatched.
@@ -478,9 +477,15 @@ export class JobScheduler<P> {
   }
 
   snapshot(): SchedulerSnapshot<P> {
-    const groups = this.groups.map(
-      (g): GroupSnapshot => ({ name: g.spec.name, bypass: g.spec.bypass, priority: g.spec.priority, threshold: g.spec.bypass ? 0 : g.threshold, active: g.active, pending: g.ready, deferred: g.deferred }),
-    );
+    const groups = this.groups.map((g): GroupSnapshot => ({
+      name: g.spec.name,
+      bypass: g.spec.bypass,
+      priority: g.spec.priority,
+      threshold: g.spec.bypass ? 0 : g.threshold,
+      active: g.active,
+      pending: g.ready,
+      deferred: g.deferred,
+    }));
     const active = this.workerJob.filter((j): j is Job<P> => j !== undefined);
     const deferred = [...this.waitingForKey.values()].flatMap((d) => [...d]);
     const waiting = [...this.groups.flatMap((g) => g.readyViews()), ...deferred].sort((a, b) => a.group - b.group || a.id - b.id);

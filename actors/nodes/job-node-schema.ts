@@ -22,7 +22,10 @@ const RULESET_PROPERTIES: Record<string, JsonSchema> = {
   Heartbeat: secondsStr('the query interval in seconds as a string; "0" or less = the node Heartbeat'),
   Priority: intStr('an integer as a string; larger is scheduled first'),
   ...integerSchemas(JOB_RULESET_INTEGERS),
-  ActiveTime: { anyOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }], description: 'a time-window map {"TimeWindow": [{"Interval": "H:M:S-H:M:S", "Threshold": "n"}], ...} or a list of them' },
+  ActiveTime: {
+    anyOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }],
+    description: 'a time-window map {"TimeWindow": [{"Interval": "H:M:S-H:M:S", "Threshold": "n"}], ...} or a list of them',
+  },
   KeyTemplate: str('a template such as "##JobID##" that makes the job key'),
   KeySubstitution: str('a substitution such as "s/-retry$//" applied to the key'),
   JMSPropertyGroup: groupList('a list of maps {property: pattern or list of intervals}'),
@@ -37,7 +40,8 @@ const RULESET_PROPERTIES: Record<string, JsonSchema> = {
 };
 
 // Kept in step with job-node-config's list of keys the parser reads.
-if (Object.keys(RULESET_PROPERTIES).sort().join() !== [...RULESET_KEYS].sort().join()) throw new Error('JobNode ruleset schema and parser disagree on the ruleset keys');
+if (Object.keys(RULESET_PROPERTIES).sort().join() !== [...RULESET_KEYS].sort().join())
+  throw new Error('JobNode ruleset schema and parser disagree on the ruleset keys');
 
 export const RULESET_SCHEMA: JsonSchema = {
   type: 'object',
@@ -54,7 +58,12 @@ const OUTLINK_SCHEMA: JsonSchema = {
   items: {
     anyOf: [
       { type: 'string' },
-      { type: 'object', properties: { Name: { type: 'string' }, Capacity: { type: 'string' }, Partition: { type: 'string' } }, required: ['Name'], additionalProperties: false },
+      {
+        type: 'object',
+        properties: { Name: { type: 'string' }, Capacity: { type: 'string' }, Partition: { type: 'string' } },
+        required: ['Name'],
+        additionalProperties: false,
+      },
     ],
   },
 };

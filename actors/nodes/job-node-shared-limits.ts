@@ -125,7 +125,9 @@ export class SharedLimits {
     // Slots of groups the new configuration no longer has.
     for (const [name, n] of inherited.held) {
       if (this.groups.some((g) => g.name === name && !g.bypass)) continue;
-      this.track(this.state.releaseSlots(name, n)).catch((e) => this.host.log('warn', 'cannot give back shared slots; they lapse with their lease', { group: name, error: String(e) }));
+      this.track(this.state.releaseSlots(name, n)).catch((e) =>
+        this.host.log('warn', 'cannot give back shared slots; they lapse with their lease', { group: name, error: String(e) }),
+      );
     }
   }
 
@@ -160,7 +162,11 @@ export class SharedLimits {
     if (idle > 0) {
       this.held[group] -= idle;
       this.host.thresholdsChanged();
-      this.state.releaseSlots(this.groups[group].name, idle).catch((e) => this.host.log('warn', 'cannot give back shared slots; they lapse with their lease', { group: this.groups[group].name, error: String(e) }));
+      this.state
+        .releaseSlots(this.groups[group].name, idle)
+        .catch((e) =>
+          this.host.log('warn', 'cannot give back shared slots; they lapse with their lease', { group: this.groups[group].name, error: String(e) }),
+        );
     } else if (target > held && !this.asking[group] && !this.retrying[group] && !this.quiet) {
       this.ask(group, cap, target - held);
     }
@@ -175,7 +181,9 @@ export class SharedLimits {
     if (this.closed || !this.contended[group] || this.held[group] <= this.host.active(group)) return;
     this.held[group]--;
     this.host.thresholdsStale();
-    this.state.releaseSlots(this.groups[group].name, 1).catch((e) => this.host.log('warn', 'cannot give back a shared slot; it lapses with its lease', { group: this.groups[group].name, error: String(e) }));
+    this.state
+      .releaseSlots(this.groups[group].name, 1)
+      .catch((e) => this.host.log('warn', 'cannot give back a shared slot; it lapses with its lease', { group: this.groups[group].name, error: String(e) }));
   }
 
   /** Admits a job whose key must be held cluster-wide before it may enter the scheduler. */
@@ -323,7 +331,8 @@ export class SharedLimits {
             this.host.log('error', 'shared slots lapsed before they were renewed; they are no longer counted', { group: name, lost });
           });
           this.contended = this.groups.map((g) => result.contended.has(g.name));
-          for (const key of result.lostKeys) this.host.log('error', 'a shared job key lapsed before it was renewed: another instance may run the same key', { key });
+          for (const key of result.lostKeys)
+            this.host.log('error', 'a shared job key lapsed before it was renewed: another instance may run the same key', { key });
           if (!this.healthy) this.host.log('info', 'shared state reachable again: dispatch resumes', {});
           this.healthy = true;
           this.releaseUnclaimed();

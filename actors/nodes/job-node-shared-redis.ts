@@ -132,7 +132,17 @@ export class RedisSharedState implements SharedState {
   async acquireSlots(group: string, cap: number, want: number): Promise<number> {
     if (want <= 0 || cap <= 0) return 0;
     const ids = Array.from({ length: want }, () => `${this.instance}#${++this.nextSlot}`);
-    const n = Number(await this.redis.acquireSlots(this.slotsKey(group), this.waitersKey(group), cap, this.options.leaseMs, this.instance, this.options.waitLeaseMs ?? 1000, ...ids));
+    const n = Number(
+      await this.redis.acquireSlots(
+        this.slotsKey(group),
+        this.waitersKey(group),
+        cap,
+        this.options.leaseMs,
+        this.instance,
+        this.options.waitLeaseMs ?? 1000,
+        ...ids,
+      ),
+    );
     this.mineOf(group).push(...ids.slice(0, n));
     return n;
   }
@@ -168,7 +178,10 @@ export class RedisSharedState implements SharedState {
       if (Number(others) > 0) contended.add(group);
       const lost = new Set(lapsed);
       if (lost.size === 0) return;
-      this.mine.set(group, ids.filter((id) => !lost.has(id)));
+      this.mine.set(
+        group,
+        ids.filter((id) => !lost.has(id)),
+      );
       lostSlots.set(group, lost.size);
     });
     const lostKeys = keys.length > 0 ? (results[groups.length][1] as number[]).map((i) => keys[i - 1]) : [];

@@ -161,14 +161,17 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     this.workers = env.outlinks.slice(FIRST_WORKER_OUTLINK);
     this.workerIndex = new Map(this.workers.map((q, i) => [q.name, i]));
     this.debug = debugEnabled(env.logger);
-    this.matcher = rulesetMatcher(settings.rulesets, (ruleset, error) => env.logger.error('ruleset filter failed; message goes to nohit', { ruleset, error: describeError(error) }));
+    this.matcher = rulesetMatcher(settings.rulesets, (ruleset, error) =>
+      env.logger.error('ruleset filter failed; message goes to nohit', { ruleset, error: describeError(error) }),
+    );
   }
 
   start(ctx: ActorContext<JobNodeMessage>): void {
     const env = this.env;
     this.ctx = ctx;
     const s = this.settings;
-    if (env.outlinks.length !== s.outlinkNames.length) throw new Error(`${env.name}: ${s.outlinkNames.length} OutLink entries configured but ${env.outlinks.length} links given`);
+    if (env.outlinks.length !== s.outlinkNames.length)
+      throw new Error(`${env.name}: ${s.outlinkNames.length} OutLink entries configured but ${env.outlinks.length} links given`);
     this.partitions = env.outlinks.map((q, i) => parsePartition(s.outlinkPartitions[i], q.capacity, q.name));
     this.bypassSender = new OutlinkSender(this.bypass, this.partitions[BYPASS_OUTLINK], this.stopSignal.signal, (e) => ctx.fail(e));
     const matcher = this.matcher;
@@ -177,7 +180,8 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
       this.inbox = handover.inbox;
       this.requeued = handover.requeued;
     }
-    const keptShared = handover?.shared !== undefined && s.shared !== undefined && sameSharedState(handover.shared.settings, s.shared) ? handover.shared.limits : undefined;
+    const keptShared =
+      handover?.shared !== undefined && s.shared !== undefined && sameSharedState(handover.shared.settings, s.shared) ? handover.shared.limits : undefined;
     if (handover?.shared !== undefined && keptShared === undefined) this.closeSharedState(handover.shared.limits.state);
     if (s.shared !== undefined) this.shared = this.startSharedLimits(keptShared, handover);
     const shared = this.shared;
@@ -226,7 +230,9 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
    */
   private async drainForSuccessor(request: DrainRequest): Promise<void> {
     this.stopForSuccessor();
-    this.env.logger.info('draining for a reload: no job is dispatched any more; running and pending jobs go to the new incarnation', { running: this.scheduler.snapshot().active.length });
+    this.env.logger.info('draining for a reload: no job is dispatched any more; running and pending jobs go to the new incarnation', {
+      running: this.scheduler.snapshot().active.length,
+    });
     const shared = this.shared;
     if (shared !== undefined) await untilDoneOrDeadline(request.deadline, () => shared.idle);
   }
@@ -262,14 +268,25 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     this.env.status.count('active', -snap.active.length);
     this.awaitingKey.forEach(requeue); // the successor claims their keys again
     this.awaitingKey.clear();
-    const active = snap.active.map((job) => ({ job, ruleset: this.rulesetName(job), workerLink: this.workers[job.worker].name, cell: this.requests.get(job.id)?.cell }));
+    const active = snap.active.map((job) => ({
+      job,
+      ruleset: this.rulesetName(job),
+      workerLink: this.workers[job.worker].name,
+      cell: this.requests.get(job.id)?.cell,
+    }));
     this.requests.clear();
     for (const id of [...this.queries.keys()]) this.withdrawQuery(id); // the successor queries on its own heartbeat
     const bypassed = this.bypassSender.handOver();
     bypassed.waiting.forEach(requeue);
-    const shared = this.shared !== undefined && this.settings.shared !== undefined ? { settings: this.settings.shared, limits: this.shared.handOver() } : undefined;
+    const shared =
+      this.shared !== undefined && this.settings.shared !== undefined ? { settings: this.settings.shared, limits: this.shared.handOver() } : undefined;
     this.shared = undefined;
-    this.env.logger.info('handed over to the new incarnation', { activeJobs: active.length, pendingPutBack: snap.waiting.length, bypassInFlight: bypassed.placed.length, sharedLeasesKept: shared !== undefined });
+    this.env.logger.info('handed over to the new incarnation', {
+      activeJobs: active.length,
+      pendingPutBack: snap.waiting.length,
+      bypassInFlight: bypassed.placed.length,
+      sharedLeasesKept: shared !== undefined,
+    });
     return makeHandover({ node: this.env.name, input: this.input, inbox: this.inbox, active, requeued, shared });
   }
 
@@ -281,7 +298,10 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
 
   /** Why a reload cannot remove this node now: it has active jobs (docs/components/job-node.md#at-a-reload). */
   refuseRemove(): string | undefined {
-    return removeRefusal(this.env.name, this.scheduler.snapshot().active.map((job) => ({ ruleset: this.rulesetName(job), name: jobName(job) })));
+    return removeRefusal(
+      this.env.name,
+      this.scheduler.snapshot().active.map((job) => ({ ruleset: this.rulesetName(job), name: jobName(job) })),
+    );
   }
 
   // ------------------------------------------------------------------ adopting a predecessor's jobs (reload)
@@ -294,7 +314,11 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
       if (group < 0 || worker === undefined) {
         // Only when refuseReplace was not asked: the job runs on, its completion releases its request.
         this.unowned.add(handed.job);
-        this.env.logger.error('a running job\'s ruleset or worker outlink is gone after the reload: its completion is awaited, nothing more', { job: handed.job.id, ruleset: handed.ruleset, worker: handed.workerLink });
+        this.env.logger.error("a running job's ruleset or worker outlink is gone after the reload: its completion is awaited, nothing more", {
+          job: handed.job.id,
+          ruleset: handed.ruleset,
+          worker: handed.workerLink,
+        });
         continue;
       }
       this.scheduler.adoptActive(handed.job, group, worker);
@@ -393,9 +417,16 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     switch (admission.kind) {
       case 'bypass':
         env.status.count('bypassed');
-        displayMessage(env.logger, `bypassed (${this.settings.rulesets[admission.group].name})`, request.item, this.settings.displayMask, this.settings.stringProperty);
+        displayMessage(
+          env.logger,
+          `bypassed (${this.settings.rulesets[admission.group].name})`,
+          request.item,
+          this.settings.displayMask,
+          this.settings.stringProperty,
+        );
         env.status.totals.trace?.routed(request.item, this.bypass.name);
-        if (this.debug) env.logger.debug('outlink chosen', { id: traceIdOf(request.item), ruleset: this.settings.rulesets[admission.group].name, outlink: this.bypass.name });
+        if (this.debug)
+          env.logger.debug('outlink chosen', { id: traceIdOf(request.item), ruleset: this.settings.rulesets[admission.group].name, outlink: this.bypass.name });
         this.sendBypass(request);
         return false;
       case 'pending':
@@ -406,7 +437,12 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
         if (!again) env.status.count('accepted');
         env.status.count('pending');
         if (!again) env.status.count('deferred');
-        env.logger.debug('job deferred: a job with the same key is active or waiting', { job: admission.job.id, key: admission.job.key, ruleset: this.rulesetName(admission.job), holder: admission.holderId });
+        env.logger.debug('job deferred: a job with the same key is active or waiting', {
+          job: admission.job.id,
+          key: admission.job.key,
+          ruleset: this.rulesetName(admission.job),
+          holder: admission.holderId,
+        });
         return true;
       case 'dropped':
         this.dropDuplicate(request, admission.group, admission.key, `job ${admission.holderId} with the same key is active or waiting`);
@@ -418,7 +454,15 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     const env = this.env;
     env.status.count('dropped');
     const rs = this.settings.rulesets[group];
-    const who: JobIdentity = { node: env.name, ruleset: rs.name, job: { id: 0, key, dispatches: 0, dispatchedAt: 0 }, worker: -1, workerLink: '', request: request.item, copy: rs.stringProperty };
+    const who: JobIdentity = {
+      node: env.name,
+      ruleset: rs.name,
+      job: { id: 0, key, dispatches: 0, dispatchedAt: 0 },
+      worker: -1,
+      workerLink: '',
+      request: request.item,
+      copy: rs.stringProperty,
+    };
     this.escalate(noticeEvent(who, { status: 'DUPLICATE', priority: 'WARNING', reason }, Date.now()), rs.displayMask);
     this.input.remove(request, 'done');
   }
@@ -432,7 +476,11 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     const self = this.ctx.self;
     const token = this.token;
     const state = kept?.state ?? this.connectSharedState(cfg);
-    if (kept !== undefined) env.logger.info('scheduling limits shared through Redis: leases of the previous incarnation kept', { namespace: cfg.namespace, slots: Object.fromEntries(kept.held) });
+    if (kept !== undefined)
+      env.logger.info('scheduling limits shared through Redis: leases of the previous incarnation kept', {
+        namespace: cfg.namespace,
+        slots: Object.fromEntries(kept.held),
+      });
     return new SharedLimits(
       state,
       this.settings.rulesets.map((r) => r.spec),
@@ -464,7 +512,12 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
         lastError = text;
       },
     });
-    env.logger.info('scheduling limits shared through Redis', { url: redactText(cfg.url), namespace: cfg.namespace, instance: state.instance, leaseMs: cfg.leaseMs });
+    env.logger.info('scheduling limits shared through Redis', {
+      url: redactText(cfg.url),
+      namespace: cfg.namespace,
+      instance: state.instance,
+      leaseMs: cfg.leaseMs,
+    });
     return state;
   }
 
@@ -526,9 +579,21 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
         env.status.count('scheduled');
         env.status.count('pending', -1);
         env.status.count('active');
-        displayMessage(env.logger, `scheduled (${this.rulesetName(event.job)}) on ${this.workers[event.job.worker].name}`, event.job.payload.item, this.settings.displayMask, this.settings.stringProperty);
+        displayMessage(
+          env.logger,
+          `scheduled (${this.rulesetName(event.job)}) on ${this.workers[event.job.worker].name}`,
+          event.job.payload.item,
+          this.settings.displayMask,
+          this.settings.stringProperty,
+        );
         env.status.totals.trace?.routed(event.job.payload.item, this.workers[event.job.worker].name);
-        if (this.debug) env.logger.debug('outlink chosen', { id: traceIdOf(event.job.payload.item), job: event.job.id, ruleset: this.rulesetName(event.job), outlink: this.workers[event.job.worker].name });
+        if (this.debug)
+          env.logger.debug('outlink chosen', {
+            id: traceIdOf(event.job.payload.item),
+            job: event.job.id,
+            ruleset: this.rulesetName(event.job),
+            outlink: this.workers[event.job.worker].name,
+          });
         this.escalateFor(event.job, event.job.worker, { status: 'SCHEDULED', priority: 'INFO', progress: '0' }, now);
         return;
       }
@@ -543,7 +608,13 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
         this.escalateFor(event.job, event.worker, { status: 'REDISPATCHED', priority: 'WARNING', reason: event.reason }, now);
         return;
       case 'stuck':
-        if (event.unanswered % STUCK_LOG_EVERY === 0) env.logger.warn('job seems stuck: its queries are not answered', { job: event.job.id, name: jobName(event.job), ruleset: this.rulesetName(event.job), unanswered: event.unanswered });
+        if (event.unanswered % STUCK_LOG_EVERY === 0)
+          env.logger.warn('job seems stuck: its queries are not answered', {
+            job: event.job.id,
+            name: jobName(event.job),
+            ruleset: this.rulesetName(event.job),
+            unanswered: event.unanswered,
+          });
         return;
       case 'ended':
         this.onEnded(event.job, event.end, event.reason, now);
@@ -561,7 +632,14 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
       return false;
     }
     const dispatch = job.dispatches;
-    if (tracingActive()) traceJobStart(job.payload.item, this.env.name, this.rulesetName(job), { 'xroute.job.id': job.id, 'xroute.job.group': job.group, 'xroute.job.worker': q.name, 'xroute.job.dispatch': dispatch, ...(job.key !== undefined ? { 'xroute.job.key': job.key } : {}) });
+    if (tracingActive())
+      traceJobStart(job.payload.item, this.env.name, this.rulesetName(job), {
+        'xroute.job.id': job.id,
+        'xroute.job.group': job.group,
+        'xroute.job.worker': q.name,
+        'xroute.job.dispatch': dispatch,
+        ...(job.key !== undefined ? { 'xroute.job.key': job.key } : {}),
+      });
     const inbox = this.inbox;
     const workerLink = q.name;
     q.add(cell, job.payload.item, (_item, outcome) => inbox.push({ type: 'job-returned', job, dispatch, workerLink, outcome }));
@@ -644,7 +722,14 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
       const rc = job.payload.item.getField(rcField);
       const ok = rc === '0';
       env.status.count(ok ? 'completed' : 'failed');
-      this.escalateFor(job, job.worker, ok ? { status: 'FINISHED', priority: 'INFO', progress: '100', rcField, rc } : { status: 'FAILED', priority: 'ERR', progress, rcField, rc, reason: rc === undefined ? `the worker set no ${rcField}` : undefined }, now);
+      this.escalateFor(
+        job,
+        job.worker,
+        ok
+          ? { status: 'FINISHED', priority: 'INFO', progress: '100', rcField, rc }
+          : { status: 'FAILED', priority: 'ERR', progress, rcField, rc, reason: rc === undefined ? `the worker set no ${rcField}` : undefined },
+        now,
+      );
       this.input.remove(job.payload, 'done');
     } else if (end === 'failed') {
       env.status.count('failed');
@@ -724,7 +809,15 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
 
   private identity(job: JobView<Request>, worker: number): JobIdentity {
     const rs = this.settings.rulesets[job.group];
-    return { node: this.env.name, ruleset: rs.name, job: { id: job.id, key: job.key, dispatches: job.dispatches, dispatchedAt: job.dispatchedAt }, worker, workerLink: worker >= 0 ? this.workers[worker].name : '', request: job.payload.item, copy: rs.stringProperty };
+    return {
+      node: this.env.name,
+      ruleset: rs.name,
+      job: { id: job.id, key: job.key, dispatches: job.dispatches, dispatchedAt: job.dispatchedAt },
+      worker,
+      workerLink: worker >= 0 ? this.workers[worker].name : '',
+      request: job.payload.item,
+      copy: rs.stringProperty,
+    };
   }
 
   private rulesetName(job: JobView<Request>): string {
@@ -770,7 +863,8 @@ export const jobNodeComponent: ComponentDefinition<JobNodeMessage, JobNodeSettin
   needsInput: true,
   runsOnStart: true,
   operations: ['schedule'],
-  description: 'Schedules job requests onto worker outlinks by ruleset priority, per-group threshold (optionally by time window) and job key; queries active jobs every heartbeat and escalates scheduling, query results, completion and expiry to the notice outlink.',
+  description:
+    'Schedules job requests onto worker outlinks by ruleset priority, per-group threshold (optionally by time window) and job key; queries active jobs every heartbeat and escalates scheduling, query results, completion and expiry to the notice outlink.',
   schema: JOB_NODE_SCHEMA,
   settings: (name, config, _baseDir, context) => parseJobNodeSettings(name, config, { warn: context.warn }),
   validate: (config) => unknownRulesetKeys(config),

@@ -12,7 +12,10 @@ export class NodeConfigError extends ConfigValueError {
     readonly expectation?: string,
     cause?: unknown,
   ) {
-    super({ component, property, expected: expectation ?? problem, cause }, { detail: problem + (expectation !== undefined ? ` (expected ${expectation})` : '') });
+    super(
+      { component, property, expected: expectation ?? problem, cause },
+      { detail: problem + (expectation !== undefined ? ` (expected ${expectation})` : '') },
+    );
     this.name = 'NodeConfigError';
   }
 }
@@ -26,7 +29,8 @@ export type NodeConfigErrorClass = new (component: string, property: string, pro
  */
 export function rethrowAsNodeError(errorClass: NodeConfigErrorClass, component: string, prefix: string, e: unknown): never {
   const join = (p: string | undefined) => [prefix, p].filter((x) => x !== undefined && x !== '').join('/');
-  if (e instanceof ComponentConfigError) throw new errorClass(component, join(e.property), e.value === undefined ? 'is missing' : `${JSON.stringify(e.value)} cannot be used`, e.expected, e);
+  if (e instanceof ComponentConfigError)
+    throw new errorClass(component, join(e.property), e.value === undefined ? 'is missing' : `${JSON.stringify(e.value)} cannot be used`, e.expected, e);
   if (e instanceof RuleConfigError) throw new errorClass(component, join(e.key?.split('.')[0]?.replace(/\[\d+\]$/, '')), e.problem, e.expectation, e);
   if (e instanceof errorClass && prefix !== '') throw new errorClass(component, join(e.property), e.problem, e.expectation, e.cause);
   throw e;

@@ -9,7 +9,15 @@ import { Template } from '../../src/rules/template';
 import { ConfigReader, ComponentConfigError } from '../support/config-values';
 import { ExchangeSettings } from '../../src/transports/amqp091-topology';
 import { AmqpConnectionSettings } from '../../src/transports/amqp091-connection';
-import { ReconnectSettings, connectionSchemaProperties, readConnectionSettings, readExchangeSettings, readReconnectSettings, reconnectSchemaProperties, topologySchemaProperties } from '../support/amqp091-config';
+import {
+  ReconnectSettings,
+  connectionSchemaProperties,
+  readConnectionSettings,
+  readExchangeSettings,
+  readReconnectSettings,
+  reconnectSchemaProperties,
+  topologySchemaProperties,
+} from '../support/amqp091-config';
 
 /** What happens to a message the broker could not take: it stays in the input XQueue until this decides. */
 const PUBLISH_FAILURE_POLICIES = ['fail', 'retry', 'drop'] as const;
@@ -46,8 +54,16 @@ export const AMQP_PERSISTER_SCHEMA: JsonSchema = {
     ...reconnectSchemaProperties(),
     Operation: { type: 'string', enum: ['pub'] },
     RoutingKey: { type: 'string', description: 'routing key, fixed or a ##field## template (e.g. "orders.##Region##"); default QueueName' },
-    QueueName: { type: 'string', description: 'a queue checked (IsPassive true) or declared (IsPassive false, with IsDurable/AutoDelete, no arguments) on connect; with the default exchange the routing key defaults to it' },
-    ReturnPolicy: { type: 'string', enum: [...PUBLISH_FAILURE_POLICIES], description: 'unroutable message: fail (default: removed as failed, its producer decides), retry (after RetryDelay), drop (logged)' },
+    QueueName: {
+      type: 'string',
+      description:
+        'a queue checked (IsPassive true) or declared (IsPassive false, with IsDurable/AutoDelete, no arguments) on connect; with the default exchange the routing key defaults to it',
+    },
+    ReturnPolicy: {
+      type: 'string',
+      enum: [...PUBLISH_FAILURE_POLICIES],
+      description: 'unroutable message: fail (default: removed as failed, its producer decides), retry (after RetryDelay), drop (logged)',
+    },
     NackPolicy: { type: 'string', enum: [...PUBLISH_FAILURE_POLICIES], description: 'message nacked by the broker: retry (default), fail, drop' },
     ...integerSchemas(AMQP_PERSISTER_INTEGERS),
     XAMode: intStr('accepted for compatibility: publishes are always confirmed before the message is removed'),
@@ -62,7 +78,8 @@ export function readPersisterSettings(name: string, config: ComponentConfig, bas
   const exchange = readExchangeSettings(r);
   const queue = r.string('QueueName', '').trim() || undefined;
   const keySource = r.string('RoutingKey', exchange.name === '' ? (queue ?? '') : '');
-  if (exchange.name === '' && keySource === '') throw new ComponentConfigError(name, 'RoutingKey', undefined, 'a routing key (the queue name) or a QueueName when no ExchangeName is given');
+  if (exchange.name === '' && keySource === '')
+    throw new ComponentConfigError(name, 'RoutingKey', undefined, 'a routing key (the queue name) or a QueueName when no ExchangeName is given');
   let routingKey: (msg: Message) => string;
   if (Template.hasPlaceholders(keySource)) {
     const t = new Template(keySource, { where: { component: name, key: 'RoutingKey' } });

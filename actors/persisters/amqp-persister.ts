@@ -116,7 +116,10 @@ class AmqpPersister implements Behaviour<never> {
       create: (conn, ch) => ({ conn, ch, alive: true, inFlight: new Set() }),
       onLost: this.ctx.guard((s: Session, e: unknown) => this.sender?.lost(s, e)),
       setup: async (s, ch) => {
-        ch.on('return', this.ctx.guard((m: AmqpMessage) => this.onReturn(s, m)));
+        ch.on(
+          'return',
+          this.ctx.guard((m: AmqpMessage) => this.onReturn(s, m)),
+        );
         await declareExchange(this.env.name, ch, this.s.exchange);
         if (this.s.queue !== undefined) await declareQueue(this.env.name, ch, this.s.queue, this.s.exchange);
       },
@@ -135,12 +138,18 @@ class AmqpPersister implements Behaviour<never> {
       routingKey = s.routingKey(msg);
       ({ content, options } = messageToAmqp(msg));
     } catch (e) {
-      this.env.logger.error('cannot convert a message for publishing; removing it as failed', { component: this.env.name, messageId: msg.headers.JMSMessageID, error: (e as Error).message });
+      this.env.logger.error('cannot convert a message for publishing; removing it as failed', {
+        component: this.env.name,
+        messageId: msg.headers.JMSMessageID,
+        error: (e as Error).message,
+      });
       this.finish(taken, 'failed', `cannot convert the message for publishing: ${(e as Error).message}`);
       return 'handled';
     }
     options.mandatory = true;
-    const context = tracingActive() ? tracePublish(msg, { component: this.env.name, system: 'rabbitmq', destination: s.exchange.name || routingKey, routingKey }) : undefined;
+    const context = tracingActive()
+      ? tracePublish(msg, { component: this.env.name, system: 'rabbitmq', destination: s.exchange.name || routingKey, routingKey })
+      : undefined;
     if (context !== undefined) options.headers = withTraceHeaders(options.headers ?? {}, context);
     const p: Publish = { taken, session, routingKey, content, returned: false, settled: false };
     session.inFlight.add(p);
@@ -212,7 +221,8 @@ export const AMQP_PERSISTER: ComponentDefinition<never, AmqpPersisterSettings> =
   role: 'persister',
   needsInput: true,
   operations: ['pub'],
-  description: 'Publishes the messages of its input XQueue to a RabbitMQ exchange with publisher confirms; a message leaves the XQueue only once the broker confirmed it.',
+  description:
+    'Publishes the messages of its input XQueue to a RabbitMQ exchange with publisher confirms; a message leaves the XQueue only once the broker confirmed it.',
   schema: AMQP_PERSISTER_SCHEMA,
   settings: readPersisterSettings,
   create: (env, settings) => new AmqpPersister(env, settings),

@@ -82,10 +82,12 @@ function readFilePersisterSettings(component: string, config: ComponentConfig, b
   const operation = c.oneOf('Operation', FILE_PERSISTER_OPERATIONS, 'download');
   const uri = c.required('URI');
   const a = parseAddress(uri);
-  if (!a || (a.scheme !== 'file' && a.scheme !== 'http' && a.scheme !== 'https')) throw new ComponentConfigError(component, 'URI', uri, 'file://path, http://host/path or https://host/path');
+  if (!a || (a.scheme !== 'file' && a.scheme !== 'http' && a.scheme !== 'https'))
+    throw new ComponentConfigError(component, 'URI', uri, 'file://path, http://host/path or https://host/path');
   const fieldName = c.has('FieldName') ? c.required('FieldName') : undefined;
   const basePath = a.scheme === 'file' ? (c.has('Logfile') ? c.required('Logfile') : filePathOf(uri).replace(/^-$/, '')) : a.path;
-  if (a.scheme !== 'file' && a.path === '' && !fieldName) throw new ComponentConfigError(component, 'URI', uri, 'a URI with a path, or FieldName naming the path in each message');
+  if (a.scheme !== 'file' && a.path === '' && !fieldName)
+    throw new ComponentConfigError(component, 'URI', uri, 'a URI with a path, or FieldName naming the path in each message');
   const pauseTimeMs = c.int('PauseTime', 5000, { min: 1 });
   const n = c.integers(FILE_PERSISTER_INTEGERS);
   return {
@@ -144,7 +146,8 @@ class FilePersisterBehaviour implements Behaviour<never> {
       return this.finish(taken, queue, FILE_RC.FAILURE);
     }
     // The destination without any user:password of a URL.
-    if (tracingActive()) tracePublish(msg, { component: this.env.name, system: this.s.scheme === 'file' ? 'file' : 'http', destination: target.replace(/\/\/[^/@]*@/, '//') });
+    if (tracingActive())
+      tracePublish(msg, { component: this.env.name, system: this.s.scheme === 'file' ? 'file' : 'http', destination: target.replace(/\/\/[^/@]*@/, '//') });
     for (;;) {
       const outcome = await this.attempts(msg, target);
       if (this.stopped) return; // the runtime puts the message back
@@ -185,13 +188,19 @@ class FilePersisterBehaviour implements Behaviour<never> {
   private async transfer(msg: Message, target: string): Promise<void> {
     const web = this.s.scheme !== 'file';
     if (this.s.operation === 'download') {
-      const content = web ? await httpTransfer(target, { method: 'GET', timeoutMs: this.s.timeoutMs, maxBytes: this.s.maxBytes, signal: this.abort.signal }) : await readLocal(target);
+      const content = web
+        ? await httpTransfer(target, { method: 'GET', timeoutMs: this.s.timeoutMs, maxBytes: this.s.maxBytes, signal: this.abort.signal })
+        : await readLocal(target);
       const local = msg.getField(this.s.storeField);
       if (local !== undefined && local !== '') await writeLocal(path.resolve(this.s.baseDir, local), content);
       else msg.body = this.s.textMode ? { kind: 'text', text: content.toString('utf8') } : { kind: 'bytes', bytes: content };
       return;
     }
-    const data = this.s.template ? Buffer.from(this.s.template.format(msg), 'utf8') : msg.body.kind === 'bytes' ? msg.body.bytes : Buffer.from(msg.bodyText() ?? '', 'utf8');
+    const data = this.s.template
+      ? Buffer.from(this.s.template.format(msg), 'utf8')
+      : msg.body.kind === 'bytes'
+        ? msg.body.bytes
+        : Buffer.from(msg.bodyText() ?? '', 'utf8');
     if (!web) return writeLocal(target, data);
     const reply = await httpTransfer(target, { method: 'POST', body: data, timeoutMs: this.s.timeoutMs, maxBytes: this.s.maxBytes, signal: this.abort.signal });
     if (reply.length > 0) msg.body = this.s.textMode ? { kind: 'text', text: reply.toString('utf8') } : { kind: 'bytes', bytes: reply };

@@ -90,7 +90,12 @@ class JmsSender implements Behaviour<never> {
       const ineffective = ineffectiveProperties(resolved, senderNoEffect(env.config), env.config);
       if (ineffective.length > 0) env.logger.warn('properties have no effect over AMQP 1.0', { component: env.name, properties: ineffective });
     }
-    env.logger.info('starting', { component: env.name, endpoint: endpointLabel(resolved.endpoint), via: resolved.via, [this.kind.destination]: this.s.destination });
+    env.logger.info('starting', {
+      component: env.name,
+      endpoint: endpointLabel(resolved.endpoint),
+      via: resolved.via,
+      [this.kind.destination]: this.s.destination,
+    });
     this.guardArmed = ctx.incarnation > 0;
     this.lastAcceptedId = lastAccepted.get(env);
     this.sender = new ReconnectingSender<Session, Send>({
@@ -162,10 +167,15 @@ class JmsSender implements Behaviour<never> {
   }
 
   private async open(): Promise<Session> {
-    const conn = await Amqp10Connection.open({ endpoint: this.s.connection.resolved.endpoint, containerId: this.s.connection.clientId, idleTimeoutMs: this.s.connection.idleTimeoutMs });
+    const conn = await Amqp10Connection.open({
+      endpoint: this.s.connection.resolved.endpoint,
+      containerId: this.s.connection.clientId,
+      idleTimeoutMs: this.s.connection.idleTimeoutMs,
+    });
     try {
       const dialect = chooseDialect(this.s.connection.dialect, conn.remoteProperties);
-      const plan = this.kind.destination === 'queue' ? await dialect.queueTarget(conn, this.s.destination) : await dialect.topicTarget(conn, this.s.destination);
+      const plan =
+        this.kind.destination === 'queue' ? await dialect.queueTarget(conn, this.s.destination) : await dialect.topicTarget(conn, this.s.destination);
       const sender = await conn.openSender({ target: plan.target as never, snd_settle_mode: 0, autosettle: true } as never);
       return { conn, sender, dialect, plan, pending: new Map(), alive: true };
     } catch (e) {
@@ -179,12 +189,27 @@ class JmsSender implements Behaviour<never> {
     this.env.status.count('connects');
     this.env.logger.info('attached', { component: this.env.name, address: session.plan.address, dialect: session.dialect.name });
     const sender = session.sender;
-    sender.on('accepted', this.ctx.guard((c: EventContext) => this.onAccepted(session, c.delivery as Delivery)));
+    sender.on(
+      'accepted',
+      this.ctx.guard((c: EventContext) => this.onAccepted(session, c.delivery as Delivery)),
+    );
     // rhea reports 'modified' as 'released' (treat_modified_as_released)
-    sender.on('released', this.ctx.guard((c: EventContext) => this.onRefused(session, c.delivery as Delivery, 'released')));
-    sender.on('rejected', this.ctx.guard((c: EventContext) => this.onRefused(session, c.delivery as Delivery, 'rejected')));
-    sender.on('settled', this.ctx.guard((c: EventContext) => this.onSettledWithoutOutcome(session, c.delivery as Delivery)));
-    sender.on('sendable', this.ctx.guard(() => this.sender.flush()));
+    sender.on(
+      'released',
+      this.ctx.guard((c: EventContext) => this.onRefused(session, c.delivery as Delivery, 'released')),
+    );
+    sender.on(
+      'rejected',
+      this.ctx.guard((c: EventContext) => this.onRefused(session, c.delivery as Delivery, 'rejected')),
+    );
+    sender.on(
+      'settled',
+      this.ctx.guard((c: EventContext) => this.onSettledWithoutOutcome(session, c.delivery as Delivery)),
+    );
+    sender.on(
+      'sendable',
+      this.ctx.guard(() => this.sender.flush()),
+    );
     session.conn.onLost((err) => this.ctx.guard(() => this.sender.lost(session, err))());
   }
 
@@ -219,7 +244,10 @@ class JmsSender implements Behaviour<never> {
     if (this.guardArmed) {
       this.guardArmed = false;
       if (h.JMSMessageID !== undefined && h.JMSMessageID === this.lastAcceptedId) {
-        this.env.logger.warn('not sending again the message the broker accepted last (same JMSMessageID, right after a retry)', { component: this.env.name, messageId: h.JMSMessageID });
+        this.env.logger.warn('not sending again the message the broker accepted last (same JMSMessageID, right after a retry)', {
+          component: this.env.name,
+          messageId: h.JMSMessageID,
+        });
         this.env.status.count('duplicateSkipped');
         this.sender.finish(send, 'done');
         return 'handled';
@@ -232,12 +260,18 @@ class JmsSender implements Behaviour<never> {
       const durable = this.s.durable ?? h.JMSDeliveryMode !== 1;
       const amqp = messageToAmqp(msg, { textMode: this.s.textMode, durable, priority: this.s.priority, ttlMs: this.s.ttlMs });
       amqp.to = session.plan.address;
-      const context = tracingActive() ? tracePublish(msg, { component: this.env.name, system: session.dialect.name, destination: this.s.destination }) : undefined;
+      const context = tracingActive()
+        ? tracePublish(msg, { component: this.env.name, system: session.dialect.name, destination: this.s.destination })
+        : undefined;
       if (context !== undefined) amqp.application_properties = withTraceHeaders(amqp.application_properties ?? {}, context);
       bytes = encodeAmqpMessage(amqp);
     } catch (e) {
       tracePublished(msg, 'cannot convert the message for sending');
-      this.env.logger.error('cannot convert a message for sending; removing it as failed', { component: this.env.name, messageId: h.JMSMessageID, error: describe(e) });
+      this.env.logger.error('cannot convert a message for sending; removing it as failed', {
+        component: this.env.name,
+        messageId: h.JMSMessageID,
+        error: describe(e),
+      });
       this.env.status.count('failed');
       this.sender.finish(send, 'failed');
       return 'handled';
@@ -275,7 +309,14 @@ class JmsSender implements Behaviour<never> {
     session.pending.delete(delivery);
     send.refusals++;
     const error = deliveryRejection(delivery);
-    const meta = { component: this.env.name, messageId: send.taken.item.headers.JMSMessageID, address: session.plan.address, refusals: send.refusals, condition: error?.condition, reason: error?.description };
+    const meta = {
+      component: this.env.name,
+      messageId: send.taken.item.headers.JMSMessageID,
+      address: session.plan.address,
+      refusals: send.refusals,
+      condition: error?.condition,
+      reason: error?.description,
+    };
     this.env.status.count(how);
     if (send.refusals > this.s.sendRetries) {
       this.env.logger.error(`message ${how} by the broker ${send.refusals} times; removing it as failed`, meta);
@@ -289,7 +330,6 @@ class JmsSender implements Behaviour<never> {
     this.sender.retryLater(send, this.s.retryDelayMs);
   }
 }
-
 
 /** The ComponentDefinition of a JMS sender (JMSPersister or JMSPublisher). */
 export function jmsSenderComponent(kind: JmsSenderKind, description: string): ComponentDefinition<never, JmsSenderSettings> {

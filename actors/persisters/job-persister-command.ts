@@ -59,7 +59,10 @@ export function compileJobCommand(component: string, script: ConfigValue | undef
 function scriptWords(component: string, script: ConfigValue | undefined): string[] {
   const expected = 'a command string or a non-empty list of arguments';
   if (typeof script === 'string') {
-    const words = script.trim().split(/\s+/).filter((w) => w !== '');
+    const words = script
+      .trim()
+      .split(/\s+/)
+      .filter((w) => w !== '');
     if (words.length === 0) throw new ComponentConfigError(component, 'Script', script, expected);
     return words;
   }

@@ -296,7 +296,14 @@ export class JobProcess {
     clearTimeout(this.killTimer);
     clearTimeout(this.pipeTimer);
     const signal = this.exitSignal ?? undefined;
-    const rc = startError !== undefined ? RC_EXCEPTION : this.exitCode !== null ? String(this.exitCode) : signal !== undefined ? `-${os.constants.signals[signal] ?? 0}` : RC_EXCEPTION;
+    const rc =
+      startError !== undefined
+        ? RC_EXCEPTION
+        : this.exitCode !== null
+          ? String(this.exitCode)
+          : signal !== undefined
+            ? `-${os.constants.signals[signal] ?? 0}`
+            : RC_EXCEPTION;
     this.resolveClosed();
     this.options.onClose({
       rc,

@@ -51,7 +51,9 @@ export const JOB_PERSISTER_SCHEMA: JsonSchema = {
   type: 'object',
   required: ['Script'],
   properties: {
-    Script: strOrList('the command: a string split on whitespace, or a list of arguments; ##field## placeholders are filled from the request, each as part of its own argument'),
+    Script: strOrList(
+      'the command: a string split on whitespace, or a list of arguments; ##field## placeholders are filled from the request, each as part of its own argument',
+    ),
     Shell: boolStr('"true" runs Script through /bin/sh -c (placeholder values are NOT quoted: the operator\'s choice); default "false"'),
     WorkingDir: str('the working directory of every job (relative to the configuration file)'),
     Environment: strMap('environment variables added for the job; values may hold ##field## placeholders'),

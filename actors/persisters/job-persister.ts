@@ -194,7 +194,10 @@ class JobPersisterBehaviour implements Behaviour<never> {
     try {
       msg.setField(field, value);
     } catch (e) {
-      this.env.logger.error('cannot store the job result in its field; stored as a property instead', { field, error: e instanceof Error ? e.message : String(e) });
+      this.env.logger.error('cannot store the job result in its field; stored as a property instead', {
+        field,
+        error: e instanceof Error ? e.message : String(e),
+      });
       msg.setProperty(field, value);
     }
   }

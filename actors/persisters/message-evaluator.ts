@@ -74,14 +74,22 @@ export const messageEvaluatorComponent: ComponentDefinition<never, MessageEvalua
         const countResult = (msg: Message) => {
           try {
             totals.countResult(msg.properties.get(evaluator.fieldName) ?? '', msg.properties.get(evaluator.rcField) ?? '');
-            if (debug) env.logger.debug('evaluated', { id: traceIdOf(msg), ruleset: msg.properties.get(evaluator.fieldName) ?? '', rc: msg.properties.get(evaluator.rcField) ?? '' });
+            if (debug)
+              env.logger.debug('evaluated', {
+                id: traceIdOf(msg),
+                ruleset: msg.properties.get(evaluator.fieldName) ?? '',
+                rc: msg.properties.get(evaluator.rcField) ?? '',
+              });
           } catch {
             // a message whose properties cannot be read was bounced untouched; nothing to count
           }
         };
         const traced = (msg: Message, step: TraceStep) =>
           step !== undefined &&
-          endStep(msg, step, { [ATTR_RULESET]: msg.properties.get(evaluator.fieldName) ?? '', [ATTR_RETURN_CODE]: msg.properties.get(evaluator.rcField) ?? '' });
+          endStep(msg, step, {
+            [ATTR_RULESET]: msg.properties.get(evaluator.fieldName) ?? '',
+            [ATTR_RETURN_CODE]: msg.properties.get(evaluator.rcField) ?? '',
+          });
         let warnedInvalidUtf8 = false;
         ctx.consume(input, (taken, q) => {
           // Rules see invalid UTF-8 as U+FFFD; count it, and say so once, so that corruption is visible.
@@ -90,10 +98,13 @@ export const messageEvaluatorComponent: ComponentDefinition<never, MessageEvalua
             env.status.count('invalidUtf8Bodies');
             if (!warnedInvalidUtf8) {
               warnedInvalidUtf8 = true;
-              env.logger.warn('a message body holds invalid UTF-8: rules see each invalid sequence as U+FFFD (further such bodies are counted in status as invalidUtf8Bodies)', {
-                invalidSequences: invalid,
-                messageId: taken.item.headers.JMSMessageID,
-              });
+              env.logger.warn(
+                'a message body holds invalid UTF-8: rules see each invalid sequence as U+FFFD (further such bodies are counted in status as invalidUtf8Bodies)',
+                {
+                  invalidSequences: invalid,
+                  messageId: taken.item.headers.JMSMessageID,
+                },
+              );
             }
           }
           const step = tracingActive() ? startStep(taken.item, env.name, `evaluate ${taken.item.properties.get(evaluator.fieldName) ?? ''}`) : undefined;

@@ -155,16 +155,28 @@ export class StreamConnection {
     }
     this.current = socket;
     const { guard } = this.o.ctx;
-    socket.on('data', guard((chunk: Buffer) => {
-      if (socket === this.current) this.o.events.data(chunk);
-    }));
-    socket.on('error', guard((err: Error) => this.drop(err, socket)));
+    socket.on(
+      'data',
+      guard((chunk: Buffer) => {
+        if (socket === this.current) this.o.events.data(chunk);
+      }),
+    );
+    socket.on(
+      'error',
+      guard((err: Error) => this.drop(err, socket)),
+    );
     if (this.o.watchEnd) {
-      socket.on('end', guard(() => {
-        if (socket === this.current) this.o.events.peerEnd();
-      }));
+      socket.on(
+        'end',
+        guard(() => {
+          if (socket === this.current) this.o.events.peerEnd();
+        }),
+      );
     }
-    socket.on('close', guard(() => this.drop(new Error(`connection to ${this.o.label} closed by the peer`), socket)));
+    socket.on(
+      'close',
+      guard(() => this.drop(new Error(`connection to ${this.o.label} closed by the peer`), socket)),
+    );
     this.o.events.attached();
   }
 

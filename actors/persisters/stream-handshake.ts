@@ -20,7 +20,13 @@ import net from 'node:net';
 import { formatCollectible, parseCollectible } from './event-text';
 
 export type HandshakeSpec =
-  | { readonly kind: 'lines'; readonly greeting: boolean; readonly lines: readonly string[]; readonly pattern: RegExp; readonly errorResponses: readonly string[] }
+  | {
+      readonly kind: 'lines';
+      readonly greeting: boolean;
+      readonly lines: readonly string[];
+      readonly pattern: RegExp;
+      readonly errorResponses: readonly string[];
+    }
   | { readonly kind: 'event'; readonly greeting: boolean; readonly attributes: ReadonlyMap<string, string>; readonly pattern: RegExp };
 
 export class HandshakeError extends XrouteError {
@@ -52,7 +58,10 @@ function readUntil(socket: net.Socket, pattern: RegExp, deadline: number, step: 
     };
     const onEnd = () => done(new HandshakeError(step, `the server closed the connection${text ? ` after ${JSON.stringify(text)}` : ''}`));
     const onError = (err: Error) => done(new HandshakeError(step, err.message, err));
-    const timer = setTimeout(() => done(new HandshakeError(step, `no answer matching Pattern within SOTimeout${text ? ` (got ${JSON.stringify(text)})` : ''}`)), Math.max(0, deadline - Date.now()));
+    const timer = setTimeout(
+      () => done(new HandshakeError(step, `no answer matching Pattern within SOTimeout${text ? ` (got ${JSON.stringify(text)})` : ''}`)),
+      Math.max(0, deadline - Date.now()),
+    );
     socket.on('data', onData);
     socket.once('end', onEnd);
     socket.once('error', onError);

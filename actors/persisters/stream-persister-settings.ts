@@ -82,7 +82,10 @@ export const STREAM_PERSISTER_SCHEMA: JsonSchema = {
     Template: str('the request text, e.g. "##body##\\n"'),
     DataField: str('the field the reply is stored in (default "body")'),
     RCField: str('the return-code field (default "ReturnCode")'),
-    Parser: { type: 'object', description: 'a map with ClassName ("org.qbroker.event.EventParser" or a module in a PluginDir) and optional ParserArgument; each reply goes through it' },
+    Parser: {
+      type: 'object',
+      description: 'a map with ClassName ("org.qbroker.event.EventParser" or a module in a PluginDir) and optional ParserArgument; each reply goes through it',
+    },
     HostName: str(),
     Port: intStr(),
     StringProperty: strMap(),
@@ -95,7 +98,11 @@ export const STREAM_PERSISTER_SCHEMA: JsonSchema = {
     },
     Username: str('login (Destination/DestinationProperty): the username attribute'),
     Password: secretStr('login (Destination/DestinationProperty): the password attribute'),
-    ConnectionRequest: { type: 'array', items: { type: 'string' }, description: 'login: lines written one by one after connecting, each answer read until Pattern' },
+    ConnectionRequest: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'login: lines written one by one after connecting, each answer read until Pattern',
+    },
     ErrorResponse: { type: 'array', items: { type: 'string' }, description: 'login: an answer containing one of these strings fails the login' },
     CloseRequest: { type: 'array', items: { type: 'string' }, description: 'lines written before the persister closes a connection itself' },
     WithGreeting: boolStr('"true": read the server greeting until Pattern before the login'),
@@ -112,7 +119,13 @@ function stringList(c: ConfigReader, key: string): string[] | undefined {
 /** CloseRequest: the original writes it only with a ConnectionRequest login or in simple mode. */
 function readCloseRequest(c: ConfigReader, applies: boolean): string[] {
   const lines = stringList(c, 'CloseRequest') ?? [];
-  if (lines.length > 0 && !applies) throw new ComponentConfigError(c.component, 'CloseRequest', lines, 'no CloseRequest here: it is written only with a ConnectionRequest login or with Pattern in operation request (simple mode)');
+  if (lines.length > 0 && !applies)
+    throw new ComponentConfigError(
+      c.component,
+      'CloseRequest',
+      lines,
+      'no CloseRequest here: it is written only with a ConnectionRequest login or with Pattern in operation request (simple mode)',
+    );
   return lines;
 }
 
@@ -129,7 +142,8 @@ function readHandshake(c: ConfigReader, operation: string, pattern: string | und
     if (pass) login.set('password', pass);
   };
   if (destProps !== undefined && destProps !== null) {
-    if (typeof destProps !== 'object' || Array.isArray(destProps)) throw new ComponentConfigError(c.component, 'DestinationProperty', destProps, 'a map with URI, Operation and further string attributes');
+    if (typeof destProps !== 'object' || Array.isArray(destProps))
+      throw new ComponentConfigError(c.component, 'DestinationProperty', destProps, 'a map with URI, Operation and further string attributes');
     const h = destProps as Record<string, unknown>;
     if (typeof h.URI === 'string') login.set('uri', h.URI);
     if (typeof h.Operation === 'string') login.set('operation', h.Operation);
@@ -146,7 +160,13 @@ function readHandshake(c: ConfigReader, operation: string, pattern: string | und
   }
   const lines = stringList(c, 'ConnectionRequest');
   if (lines === undefined || lines.length === 0) return undefined;
-  if (pattern === undefined || pattern === '') throw new ComponentConfigError(c.component, 'Pattern', pattern, 'a Perl5 regular expression ending each answer of the ConnectionRequest login (required with ConnectionRequest)');
+  if (pattern === undefined || pattern === '')
+    throw new ComponentConfigError(
+      c.component,
+      'Pattern',
+      pattern,
+      'a Perl5 regular expression ending each answer of the ConnectionRequest login (required with ConnectionRequest)',
+    );
   return { kind: 'lines', greeting, lines, pattern: perl5Setting(c.component, 'Pattern', pattern), errorResponses: stringList(c, 'ErrorResponse') ?? [] };
 }
 
@@ -154,7 +174,8 @@ export function readStreamPersisterSettings(component: string, config: Component
   const c = new ConfigReader(component, config);
   const operation = c.oneOf('Operation', STREAM_PERSISTER_OPERATIONS, 'request');
   const target = parseStreamTarget(component, c.required('URI'), baseDir);
-  if (operation === 'request' && target.kind !== 'tcp') throw new ComponentConfigError(component, 'Operation', operation, '"write" for a file URI (request needs tcp://)');
+  if (operation === 'request' && target.kind !== 'tcp')
+    throw new ComponentConfigError(component, 'Operation', operation, '"write" for a file URI (request needs tcp://)');
   const hex = (key: string) => {
     try {
       return parseHexBytes(key, c.string(key));
@@ -167,13 +188,25 @@ export function readStreamPersisterSettings(component: string, config: Component
   const stringProperty = c.stringMap('StringProperty');
   const patternText = c.string('Pattern');
   const handshake = readHandshake(c, operation, patternText, stringProperty);
-  if (handshake && target.kind !== 'tcp') throw new ComponentConfigError(component, handshake.kind === 'lines' ? 'ConnectionRequest' : 'Destination', undefined, 'a tcp:// URI for a login handshake');
+  if (handshake && target.kind !== 'tcp')
+    throw new ComponentConfigError(
+      component,
+      handshake.kind === 'lines' ? 'ConnectionRequest' : 'Destination',
+      undefined,
+      'a tcp:// URI for a login handshake',
+    );
   const sot = hex('SOTBytes');
   const eot = hex('EOTBytes');
   const simple = operation === 'request' && !handshake && patternText !== undefined && patternText !== '';
   // The original reads a simple-mode reply only with Pattern; with SOTBytes/EOTBytes too its reader has no
   // pattern and the persister stops at the first request, so the combination is refused here.
-  if (simple && (sot || eot)) throw new ComponentConfigError(component, 'Pattern', patternText, 'no SOTBytes/EOTBytes with it: Pattern ends the reply of a request (one at a time), the hex delimiters frame pipelined replies');
+  if (simple && (sot || eot))
+    throw new ComponentConfigError(
+      component,
+      'Pattern',
+      patternText,
+      'no SOTBytes/EOTBytes with it: Pattern ends the reply of a request (one at a time), the hex delimiters frame pipelined replies',
+    );
   const n = c.integers(STREAM_PERSISTER_INTEGERS);
   return {
     operation,

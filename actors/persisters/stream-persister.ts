@@ -48,7 +48,14 @@ import { StreamConnection, streamPersisterConnection } from './stream-connection
 import { PatternReplyReader, renderRequest } from './stream-framing';
 import { PendingRequest, PendingRequests, pendingRequest } from './stream-pending';
 import { RC_PARSE_ERROR, ReplyHandler, ReplyOutcome } from './stream-reply';
-import { RC_OUTPUT_CLOSED, RC_TIMEOUT, STREAM_PERSISTER_OPERATIONS, STREAM_PERSISTER_SCHEMA, StreamPersisterSettings, readStreamPersisterSettings } from './stream-persister-settings';
+import {
+  RC_OUTPUT_CLOSED,
+  RC_TIMEOUT,
+  STREAM_PERSISTER_OPERATIONS,
+  STREAM_PERSISTER_SCHEMA,
+  StreamPersisterSettings,
+  readStreamPersisterSettings,
+} from './stream-persister-settings';
 
 class ReplyTimeoutError extends XrouteError {
   constructor(
@@ -150,7 +157,10 @@ class StreamPersisterBehaviour implements Behaviour<never> {
     }
     if (t.kind === 'file') {
       const stream = fs.createWriteStream(t.path, { flags: 'a' });
-      stream.on('error', this.ctx.guard((err: Error) => this.ctx.fail(err)));
+      stream.on(
+        'error',
+        this.ctx.guard((err: Error) => this.ctx.fail(err)),
+      );
       this.file = stream;
     } else {
       tolerateOutputErrors(process.stdout);
@@ -198,7 +208,8 @@ class StreamPersisterBehaviour implements Behaviour<never> {
       this.complete(queue, taken, RC_TIMEOUT);
       return;
     }
-    if (tracingActive()) tracePublish(msg, { component: this.env.name, system: this.s.target.kind === 'tcp' ? 'tcp' : 'file', destination: describeTarget(this.s.target) });
+    if (tracingActive())
+      tracePublish(msg, { component: this.env.name, system: this.s.target.kind === 'tcp' ? 'tcp' : 'file', destination: describeTarget(this.s.target) });
     this.pending.add(pendingRequest(taken, queue, tag, renderRequest(msg, this.s.template), expiresAt));
     if (expiresAt < this.expiryAt) this.scheduleExpiry(expiresAt);
     if (this.hibernating) this.open();
@@ -227,9 +238,12 @@ class StreamPersisterBehaviour implements Behaviour<never> {
       if (this.requesting) {
         socket.write(p.data);
       } else {
-        socket.write(p.data, this.ctx.guard((err?: Error | null) => {
-          if (!err) this.finish(p, 0);
-        }));
+        socket.write(
+          p.data,
+          this.ctx.guard((err?: Error | null) => {
+            if (!err) this.finish(p, 0);
+          }),
+        );
       }
     }
     if (wrote && this.requesting) this.armReplyTimer();
@@ -245,7 +259,10 @@ class StreamPersisterBehaviour implements Behaviour<never> {
     for (const p of this.pending) {
       if (p.written) continue;
       this.pending.markWritten(p);
-      out.write(p.data, this.ctx.guard((err?: Error | null) => (err ? this.onWriteError(err) : this.finish(p, 0))));
+      out.write(
+        p.data,
+        this.ctx.guard((err?: Error | null) => (err ? this.onWriteError(err) : this.finish(p, 0))),
+      );
     }
   }
 
@@ -400,7 +417,8 @@ class StreamPersisterBehaviour implements Behaviour<never> {
     this.expiryAt = Infinity;
     const expired = this.pending.expiredAt(Date.now());
     // A written request leaves without its reply: drop the connection so that reply cannot answer another.
-    if (this.requesting && expired.some((p) => p.written)) this.conn?.drop(new Error('a written request expired before its reply; reconnecting so that its late reply cannot be mistaken for another'));
+    if (this.requesting && expired.some((p) => p.written))
+      this.conn?.drop(new Error('a written request expired before its reply; reconnecting so that its late reply cannot be mistaken for another'));
     for (const p of expired) {
       this.env.status.count('expired');
       this.finish(p, RC_TIMEOUT);

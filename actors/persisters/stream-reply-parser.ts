@@ -60,7 +60,8 @@ export class EventReplyParser implements ReplyParser {
 
   constructor(argument: unknown, component = 'StreamPersister') {
     if (argument === null || argument === undefined || argument === '') return;
-    if (typeof argument !== 'string') throw new ComponentConfigError(component, 'Parser/ParserArgument', argument, 'a regular expression whose first group is the postable event text');
+    if (typeof argument !== 'string')
+      throw new ComponentConfigError(component, 'Parser/ParserArgument', argument, 'a regular expression whose first group is the postable event text');
     this.pattern = perl5Setting(component, 'Parser/ParserArgument', argument);
   }
 
@@ -92,22 +93,43 @@ export class EventReplyParser implements ReplyParser {
       const key = item.slice(0, eq).trim();
       const value = item.slice(eq + 1);
       switch (key) {
-        case 'SITE': first('site', value); break;
-        case 'CATEGORY': first('category', value); break;
-        case 'NAME': first('name', value); break;
-        case 'username': first('owner', value); break;
-        case 'program': case 'pid': case 'hostname': case 'type': case 'tid': first(key, value); break;
-        case 'priority': if (PRIORITY_NAMES.has(value)) priority = value; break;
+        case 'SITE':
+          first('site', value);
+          break;
+        case 'CATEGORY':
+          first('category', value);
+          break;
+        case 'NAME':
+          first('name', value);
+          break;
+        case 'username':
+          first('owner', value);
+          break;
+        case 'program':
+        case 'pid':
+        case 'hostname':
+        case 'type':
+        case 'tid':
+          first(key, value);
+          break;
+        case 'priority':
+          if (PRIORITY_NAMES.has(value)) priority = value;
+          break;
         case 'date':
           if (!/^-?\d+$/.test(value)) throw new ReplyParseError(EVENT_PARSER_CLASS, `date ${JSON.stringify(value)} is not epoch milliseconds`);
           attrs.set('date', value);
           break;
-        case 'summary': if (summary === undefined) summary = unescapePostable(value, true); break;
-        case 'content': if (value.length > 1) addContentPairs(unescapePostable(value, false), attrs); break;
+        case 'summary':
+          if (summary === undefined) summary = unescapePostable(value, true);
+          break;
+        case 'content':
+          if (value.length > 1) addContentPairs(unescapePostable(value, false), attrs);
+          break;
         default: // delimiter and unknown keys are not attributes, as in the original
       }
     }
-    if (attrs.size === 0 && summary === undefined) throw new ReplyParseError(EVENT_PARSER_CLASS, 'reply is not a postable event (no SITE/CATEGORY/NAME/... attribute)');
+    if (attrs.size === 0 && summary === undefined)
+      throw new ReplyParseError(EVENT_PARSER_CLASS, 'reply is not a postable event (no SITE/CATEGORY/NAME/... attribute)');
     attrs.set('priority', priority);
     for (const [k, v] of attrs) msg.setProperty(k, v);
     msg.body = { kind: 'text', text: summary ?? '' };
@@ -133,9 +155,11 @@ class PluginReplyParser implements ReplyParser {
 /** The Parser map from a configuration, or undefined when there is none. */
 export function readParserSpec(component: string, raw: unknown): ParserSpec | undefined {
   if (raw === undefined || raw === null) return undefined;
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw new ComponentConfigError(component, 'Parser', raw, 'a map with ClassName and optional ParserArgument');
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    throw new ComponentConfigError(component, 'Parser', raw, 'a map with ClassName and optional ParserArgument');
   const r = raw as Record<string, unknown>;
-  if (typeof r.ClassName !== 'string' || r.ClassName.trim() === '') throw new ComponentConfigError(component, 'Parser/ClassName', r.ClassName, `"${EVENT_PARSER_CLASS}" or the name of a module in a PluginDir`);
+  if (typeof r.ClassName !== 'string' || r.ClassName.trim() === '')
+    throw new ComponentConfigError(component, 'Parser/ClassName', r.ClassName, `"${EVENT_PARSER_CLASS}" or the name of a module in a PluginDir`);
   return { className: r.ClassName.trim(), argument: r.ParserArgument ?? null };
 }
 
@@ -161,10 +185,12 @@ export function createReplyParser(component: string, spec: ParserSpec, pluginDir
   try {
     target = createPluginInstance(file, spec.argument);
   } catch (e) {
-    if (e instanceof PluginLoadError) throw new ComponentConfigError(component, 'Parser/ClassName', spec.className, `a loadable parser plugin (${e.problem})`, e);
+    if (e instanceof PluginLoadError)
+      throw new ComponentConfigError(component, 'Parser/ClassName', spec.className, `a loadable parser plugin (${e.problem})`, e);
     throw e;
   }
   const parse = typeof target === 'object' && target !== null ? (target as { parse?: unknown }).parse : undefined;
-  if (typeof parse !== 'function') throw new ComponentConfigError(component, 'Parser/ClassName', spec.className, 'a plugin whose factory returns an object with parse(replyText, msg)');
+  if (typeof parse !== 'function')
+    throw new ComponentConfigError(component, 'Parser/ClassName', spec.className, 'a plugin whose factory returns an object with parse(replyText, msg)');
   return new PluginReplyParser(spec.className, target as { parse: (replyText: string, msg: Message) => unknown });
 }

@@ -24,7 +24,10 @@ export interface ClassDefaults {
 }
 
 function lastPart(className: string): string {
-  const parts = className.trim().split('.').filter((p) => p !== '');
+  const parts = className
+    .trim()
+    .split('.')
+    .filter((p) => p !== '');
   return parts.length === 0 ? '' : parts[parts.length - 1];
 }
 

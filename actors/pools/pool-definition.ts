@@ -23,7 +23,11 @@ function poolSchema(kind: PoolKind): JsonSchema {
       DefaultProperty: {
         type: 'array',
         description: 'a list of property maps, one per implementation, each with ClassName',
-        items: { type: 'object', description: 'a map of properties with ClassName', properties: { ClassName: str(), PoolSize: intStr('a positive integer as a string', { min: 1 }) } },
+        items: {
+          type: 'object',
+          description: 'a map of properties with ClassName',
+          properties: { ClassName: str(), PoolSize: intStr('a positive integer as a string', { min: 1 }) },
+        },
       },
     },
   };
@@ -39,10 +43,12 @@ function defaultEntryIssues(kind: PoolKind, entry: Record<string, ConfigValue>, 
   if (def === undefined) return [];
   // URI and PoolSize are not defaults (the request gives the URI; PoolSize sizes the class's pool).
   const { PoolSize: _poolSize, URI: _uri, ...config } = entry;
-  return validateComponentConfig(def, config, baseDir, { pluginDirs: [], registry })
-    // Only what the entry itself sets: a problem about an absent property is for the request to solve.
-    .filter((p) => Object.prototype.hasOwnProperty.call(config, p.property.split('/')[0]))
-    .map((p) => ({ property: p.property === '' ? where : `${where}/${p.property}`, message: p.message, severity: p.severity }));
+  return (
+    validateComponentConfig(def, config, baseDir, { pluginDirs: [], registry })
+      // Only what the entry itself sets: a problem about an absent property is for the request to solve.
+      .filter((p) => Object.prototype.hasOwnProperty.call(config, p.property.split('/')[0]))
+      .map((p) => ({ property: p.property === '' ? where : `${where}/${p.property}`, message: p.message, severity: p.severity }))
+  );
 }
 
 function validatePool(kind: PoolKind, config: ComponentConfig, baseDir: string, registry: ComponentRegistry | undefined): ConfigIssue[] {

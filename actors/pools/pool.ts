@@ -180,7 +180,8 @@ export class PoolBehaviour implements Behaviour<never> {
       if (!task) throw new PoolRequestError(POOL_RC.NOT_FOUND, 'the request object is not a task map');
       const resolved = this.resolve(msg, task);
       const handle = this.checkout(resolved);
-      if (tracingActive()) traceCheckout(msg, this.env.name, handle.id, { 'xroute.pool.class': resolved.def.className, 'xroute.pool.transmit': resolved.transmit.name });
+      if (tracingActive())
+        traceCheckout(msg, this.env.name, handle.id, { 'xroute.pool.class': resolved.def.className, 'xroute.pool.transmit': resolved.transmit.name });
       this.respond(msg, task, POOL_RC.SUCCESS, undefined, handle);
     } catch (err) {
       const rc = err instanceof PoolRequestError ? err.rc : POOL_RC.REJECTED;
@@ -199,7 +200,8 @@ export class PoolBehaviour implements Behaviour<never> {
     const requestProps = requestPropertiesOf(task);
     if (s.displayMask & LOG_REQUEST_PROPS) this.env.logger.info('request properties', { properties: requestProps });
     const text = requestUriOf(msg, task, { uriField: s.uriField, template: s.template });
-    if (text === '') throw new PoolRequestError(POOL_RC.NOT_FOUND, `the request has no URI (task map or property ${s.uriField}${s.template ? ', Template' : ''}, or body)`);
+    if (text === '')
+      throw new PoolRequestError(POOL_RC.NOT_FOUND, `the request has no URI (task map or property ${s.uriField}${s.template ? ', Template' : ''}, or body)`);
     const address = parseAddress(text);
     if (!address) throw new PoolRequestError(POOL_RC.NOT_FOUND, `URI ${JSON.stringify(text)} has no scheme`);
     const { uri, pairs } = splitRequestUri(text);
@@ -218,7 +220,10 @@ export class PoolBehaviour implements Behaviour<never> {
     if (s.displayMask & LOG_AFTER_DEFAULTS) this.env.logger.info('properties after defaults', { properties: props });
     const op = typeof props.Operation === 'string' ? props.Operation : '';
     if (op !== '' && !def.operations.includes(op)) {
-      throw new PoolRequestError(POOL_RC.REJECTED, `${def.className} does not support operation ${JSON.stringify(op)}; supported: ${def.operations.join(', ')}`);
+      throw new PoolRequestError(
+        POOL_RC.REJECTED,
+        `${def.className} does not support operation ${JSON.stringify(op)}; supported: ${def.operations.join(', ')}`,
+      );
     }
     return { def, key, uri, transmit, properties: props };
   }
@@ -256,10 +261,14 @@ export class PoolBehaviour implements Behaviour<never> {
     const first = createBehaviour(r.def, childEnv);
     const policy = this.childPolicy();
     const restarts = { count: 0 };
-    const ref = this.ctx.spawn<never>(id, restartLimited(first, () => createBehaviour(r.def, childEnv), reporter, policy, this.settings.maxRetry ?? policy.maxRetry, restarts), {
-      policy: { ...policy, maxRetry: (this.settings.maxRetry ?? policy.maxRetry) + 1 },
-      logger: childEnv.logger,
-    });
+    const ref = this.ctx.spawn<never>(
+      id,
+      restartLimited(first, () => createBehaviour(r.def, childEnv), reporter, policy, this.settings.maxRetry ?? policy.maxRetry, restarts),
+      {
+        policy: { ...policy, maxRetry: (this.settings.maxRetry ?? policy.maxRetry) + 1 },
+        logger: childEnv.logger,
+      },
+    );
     const maxIdle = typeof config.MaxIdleTime === 'string' ? config.MaxIdleTime : undefined;
     const slotRef: { slot?: Slot } = {};
     const handle = new PoolHandle({

@@ -54,7 +54,10 @@ function hasConnectionFactory(props: PoolProperties): boolean {
 }
 
 function noJndi(kind: PoolKind, scheme: string): never {
-  return unsupported(kind, `${scheme}:// with ConnectionFactoryName names a JNDI provider, which xroute does not have; JMS classes are reached with amqp:// and ConnectionFactoryName`);
+  return unsupported(
+    kind,
+    `${scheme}:// with ConnectionFactoryName names a JNDI provider, which xroute does not have; JMS classes are reached with amqp:// and ConnectionFactoryName`,
+  );
 }
 
 const fileScheme: SchemeMapping = (kind, address, props) => {
@@ -83,7 +86,8 @@ const tcpScheme: SchemeMapping = (kind, address, props) => {
     setIfAbsent(props, 'Operation', 'write');
   } else {
     const path = address.path;
-    if (path !== '' && path !== '/' && path !== '/read' && op !== 'read') unsupported(kind, `tcp path ${path} selects ServerReceiver, which xroute does not have`);
+    if (path !== '' && path !== '/' && path !== '/read' && op !== 'read')
+      unsupported(kind, `tcp path ${path} selects ServerReceiver, which xroute does not have`);
     setIfAbsent(props, 'ClassName', cls(kind, 'StreamReceiver'));
     setIfAbsent(props, 'Operation', 'read');
   }
@@ -136,7 +140,10 @@ export function applySchemeMapping(kind: PoolKind, address: Address, props: Pool
   const mapping = SUPPORTED_SCHEMES[kind].includes(scheme) ? SCHEMES.find(scheme) : undefined;
   if (mapping === undefined) {
     const guess = SCHEMES.unknown(scheme, SUPPORTED_SCHEMES[kind]).suggestion;
-    unsupported(kind, `scheme ${JSON.stringify(scheme)} is not supported${guess === undefined ? '' : `; did you mean ${JSON.stringify(guess)}?`}; supported: ${SUPPORTED_SCHEMES[kind].join(', ')}`);
+    unsupported(
+      kind,
+      `scheme ${JSON.stringify(scheme)} is not supported${guess === undefined ? '' : `; did you mean ${JSON.stringify(guess)}?`}; supported: ${SUPPORTED_SCHEMES[kind].join(', ')}`,
+    );
   }
   mapping(kind, address, props);
 }

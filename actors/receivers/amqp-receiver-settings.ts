@@ -9,7 +9,16 @@ import { Partition } from '../../src/xqueue/partition';
 import { ConfigReader, ComponentConfigError } from '../support/config-values';
 import { SourceTopology } from '../../src/transports/amqp091-topology';
 import { AmqpConnectionSettings } from '../../src/transports/amqp091-connection';
-import { ReconnectSettings, connectionSchemaProperties, optionalInt, readConnectionSettings, readReconnectSettings, readSourceTopology, reconnectSchemaProperties, topologySchemaProperties } from '../support/amqp091-config';
+import {
+  ReconnectSettings,
+  connectionSchemaProperties,
+  optionalInt,
+  readConnectionSettings,
+  readReconnectSettings,
+  readSourceTopology,
+  reconnectSchemaProperties,
+  topologySchemaProperties,
+} from '../support/amqp091-config';
 import { Stamper, compileStringProperties } from '../../src/transports/string-property';
 import { BackoffOptions } from '../../src/foundation/backoff';
 import { readRedeliveryDelay } from '../support/redelivery-config';
@@ -18,7 +27,6 @@ import { defaultParkingQueue } from '../../src/parking/parked-origin';
 /** What happens to a delivery whose downstream processing failed (XQueue outcome 'failed'), XAMode 1. */
 const FAILURE_POLICIES = ['requeue', 'dead-letter', 'requeue-once'] as const;
 type FailurePolicy = (typeof FAILURE_POLICIES)[number];
-
 
 /** How a failed delivery is attempted again (XAMode 1), and where it goes when it is given up on. */
 interface RedeliverySettings {
@@ -36,7 +44,6 @@ interface RedeliverySettings {
    */
   readonly parkingQueue?: string;
 }
-
 
 export interface AmqpReceiverSettings {
   readonly connection: AmqpConnectionSettings;
@@ -65,7 +72,10 @@ export interface AmqpReceiverSettings {
 const AMQP_RECEIVER_INTEGERS = {
   XAMode: integerSetting('bit 1 set (default {default}): ack after downstream work; 0: ack once in the XQueue', 1, { min: 0 }),
   TextMode: integerSetting('{default} (default): text body (UTF-8); 0: bytes body', 1, { min: 0, max: 1, pattern: '^\\s*[01]\\s*$' }),
-  MaxAttempts: integerSetting('attempts of a failing message before it is dead-lettered (FailurePolicy requeue); {default} (default) = no limit', 0, { min: 0, pattern: ANY_INTEGER_PATTERN }),
+  MaxAttempts: integerSetting('attempts of a failing message before it is dead-lettered (FailurePolicy requeue); {default} (default) = no limit', 0, {
+    min: 0,
+    pattern: ANY_INTEGER_PATTERN,
+  }),
   ReceiveTime: integerSetting('non-daemon: idle time in ms before stopping', 1000, { min: 1, pattern: ANY_INTEGER_PATTERN }),
 };
 
@@ -81,16 +91,42 @@ export const AMQP_RECEIVER_SCHEMA: JsonSchema = {
       description: 'binding key(s) for direct/topic exchanges',
       oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
     },
-    BindingArguments: { type: 'object', additionalProperties: { type: 'string' }, description: 'headers exchange: match arguments of the binding ("x-match": all|any)' },
+    BindingArguments: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: 'headers exchange: match arguments of the binding ("x-match": all|any)',
+    },
     Priority: { type: 'string', pattern: '^\\s*[0-9]\\s*$', description: 'JMSPriority set on every message (0-9)' },
     Persistence: { type: 'string', pattern: '^\\s*[12]\\s*$', description: 'JMSDeliveryMode set on every message (1 or 2)' },
     Expiry: intStr('ms added to the expiration of messages that have one'),
-    Mode: { type: 'string', enum: ['daemon', 'non-daemon'], description: 'daemon (default): keep running when the queue is idle; non-daemon: stop after ReceiveTime ms idle' },
-    FailurePolicy: { type: 'string', enum: [...FAILURE_POLICIES], description: 'failed downstream: requeue (default: attempted again after RedeliveryDelay), dead-letter (at once), requeue-once (one more attempt)' },
-    RedeliveryDelay: { type: 'string', pattern: '^\\s*\\d+\\s*,\\s*\\d+\\s*$', description: 'delay before attempting a failed message again, "minMs,maxMs" doubling per attempt (default 1000,60000)' },
-    DeadLetterExchange: { type: 'string', minLength: 1, description: 'exchange a given-up message is published to (confirmed) before it is acked; without it, FailurePolicy requeue parks a message in ParkingQueue and dead-letter nacks without requeue' },
+    Mode: {
+      type: 'string',
+      enum: ['daemon', 'non-daemon'],
+      description: 'daemon (default): keep running when the queue is idle; non-daemon: stop after ReceiveTime ms idle',
+    },
+    FailurePolicy: {
+      type: 'string',
+      enum: [...FAILURE_POLICIES],
+      description: 'failed downstream: requeue (default: attempted again after RedeliveryDelay), dead-letter (at once), requeue-once (one more attempt)',
+    },
+    RedeliveryDelay: {
+      type: 'string',
+      pattern: '^\\s*\\d+\\s*,\\s*\\d+\\s*$',
+      description: 'delay before attempting a failed message again, "minMs,maxMs" doubling per attempt (default 1000,60000)',
+    },
+    DeadLetterExchange: {
+      type: 'string',
+      minLength: 1,
+      description:
+        'exchange a given-up message is published to (confirmed) before it is acked; without it, FailurePolicy requeue parks a message in ParkingQueue and dead-letter nacks without requeue',
+    },
     DeadLetterRoutingKey: { type: 'string', description: "routing key for DeadLetterExchange (default: the message's own routing key)" },
-    ParkingQueue: { type: 'string', minLength: 1, description: 'FailurePolicy requeue, MaxAttempts reached and no DeadLetterExchange: the durable queue (declared) the message is parked in with its origin and failure; default xroute.parked.<Name>' },
+    ParkingQueue: {
+      type: 'string',
+      minLength: 1,
+      description:
+        'FailurePolicy requeue, MaxAttempts reached and no DeadLetterExchange: the durable queue (declared) the message is parked in with its origin and failure; default xroute.parked.<Name>',
+    },
     ...integerSchemas(AMQP_RECEIVER_INTEGERS),
     DisplayMask: intStr('message fields to log (docs/operations.md)'),
     StringProperty: { type: 'object', additionalProperties: { type: 'string' }, description: 'properties stamped on every message' },

@@ -144,7 +144,13 @@ class AmqpReceiver implements Behaviour<never> {
       env.status.provideParking(() => RabbitParkedStore.open(() => openAmqpConnection(connection, () => undefined), parking, describeAddress(connection)));
       ctx.setInterval(() => this.countParked(), PARKED_COUNT_MS);
     }
-    this.reconnector = amqpReconnector<Session>(ctx, env, this.s.reconnect, () => this.open(), (session, attempts) => this.connected(session, attempts));
+    this.reconnector = amqpReconnector<Session>(
+      ctx,
+      env,
+      this.s.reconnect,
+      () => this.open(),
+      (session, attempts) => this.connected(session, attempts),
+    );
     this.reconnector.start();
   }
 
@@ -261,19 +267,41 @@ class AmqpReceiver implements Behaviour<never> {
       component: name,
       connection,
       confirm: dlx !== undefined || parking !== undefined,
-      create: (conn, ch) => ({ id: ++this.sessionIds, conn, ch, queue: topology.queue, alive: true, acks: new AckTracker(), flushScheduled: false, deadLetters: new Map() }),
+      create: (conn, ch) => ({
+        id: ++this.sessionIds,
+        conn,
+        ch,
+        queue: topology.queue,
+        alive: true,
+        acks: new AckTracker(),
+        flushScheduled: false,
+        deadLetters: new Map(),
+      }),
       onLost: this.ctx.guard((s: Session, e: unknown) => this.lost(s, e)),
       setup: async (s, ch) => {
         if (dlx !== undefined) await checkExchange(name, ch, dlx, 'DeadLetterExchange');
         if (parking !== undefined) {
-          const ok = await amqpStep(name, `declare of parking queue "${parking}" (ParkingQueue)`, () => ch.assertQueue(parking, { durable: true, autoDelete: false, exclusive: false }), 'it exists with other attributes; name another ParkingQueue or delete it once empty');
+          const ok = await amqpStep(
+            name,
+            `declare of parking queue "${parking}" (ParkingQueue)`,
+            () => ch.assertQueue(parking, { durable: true, autoDelete: false, exclusive: false }),
+            'it exists with other attributes; name another ParkingQueue or delete it once empty',
+          );
           this.env.status.setParked(ok.messageCount);
         }
-        if (dlx !== undefined || parking !== undefined) ch.on('return', this.ctx.guard((m: AmqpMessage) => this.onGivenUpReturned(s, m)));
+        if (dlx !== undefined || parking !== undefined)
+          ch.on(
+            'return',
+            this.ctx.guard((m: AmqpMessage) => this.onGivenUpReturned(s, m)),
+          );
         s.queue = await declareSource(name, ch, topology);
         await amqpStep(name, `prefetch ${prefetch}`, () => ch.prefetch(prefetch));
         const ok = await amqpStep(name, `consume from queue "${s.queue}"`, () =>
-          ch.consume(s.queue, this.ctx.guard((m: ConsumeMessage | null) => this.onDelivery(s, m)), { noAck: false }),
+          ch.consume(
+            s.queue,
+            this.ctx.guard((m: ConsumeMessage | null) => this.onDelivery(s, m)),
+            { noAck: false },
+          ),
         );
         s.consumerTag = ok.consumerTag;
       },
@@ -468,7 +496,10 @@ class AmqpReceiver implements Behaviour<never> {
     traceSettled(msg, outcome);
     if (outcome === 'failed') {
       this.env.status.count('failedAfterAck');
-      this.env.logger.error('downstream failed a message that was already acknowledged (XAMode 0)', { component: this.env.name, messageId: msg.headers.JMSMessageID });
+      this.env.logger.error('downstream failed a message that was already acknowledged (XAMode 0)', {
+        component: this.env.name,
+        messageId: msg.headers.JMSMessageID,
+      });
     }
   };
 
@@ -489,7 +520,8 @@ class AmqpReceiver implements Behaviour<never> {
       return;
     }
     this.env.status.count('deadLettered');
-    if (this.debug) this.env.logger.debug('nack sent (no requeue)', { queue: d.session.queue, deliveryTag: d.m.fields.deliveryTag, messageId: d.m.properties.messageId });
+    if (this.debug)
+      this.env.logger.debug('nack sent (no requeue)', { queue: d.session.queue, deliveryTag: d.m.fields.deliveryTag, messageId: d.m.properties.messageId });
     this.scheduleFlush(d.session);
   }
 
@@ -531,7 +563,11 @@ class AmqpReceiver implements Behaviour<never> {
       this.failures.record(reason, `a message failed; publishing it to ${target.label}`, meta);
       this.publishGivenUp(d, reason, target);
     } else {
-      this.env.logger.error('message rejected without requeue: dead-lettered if the queue has a dead-letter exchange, otherwise dropped by the broker', { component: this.env.name, reason, ...meta });
+      this.env.logger.error('message rejected without requeue: dead-lettered if the queue has a dead-letter exchange, otherwise dropped by the broker', {
+        component: this.env.name,
+        reason,
+        ...meta,
+      });
       this.nackWithoutRequeue(d);
     }
   }
@@ -539,7 +575,13 @@ class AmqpReceiver implements Behaviour<never> {
   /** DeadLetterExchange when configured, else the ParkingQueue (FailurePolicy requeue), else none (nack). */
   private giveUpTarget(d: Delivery): GiveUpTarget | undefined {
     const { deadLetterExchange, deadLetterRoutingKey, parkingQueue } = this.s.redelivery;
-    if (deadLetterExchange !== undefined) return { exchange: deadLetterExchange, routingKey: deadLetterRoutingKey ?? d.m.fields.routingKey, counter: 'deadLettered', label: `dead-letter exchange "${deadLetterExchange}"` };
+    if (deadLetterExchange !== undefined)
+      return {
+        exchange: deadLetterExchange,
+        routingKey: deadLetterRoutingKey ?? d.m.fields.routingKey,
+        counter: 'deadLettered',
+        label: `dead-letter exchange "${deadLetterExchange}"`,
+      };
     if (parkingQueue !== undefined) return { exchange: '', routingKey: parkingQueue, counter: 'parked', label: `parking queue "${parkingQueue}"` };
     return undefined;
   }
@@ -561,7 +603,8 @@ class AmqpReceiver implements Behaviour<never> {
     const delay = d.backoff.next();
     this.waitingRetry++;
     this.env.status.count('redeliveries');
-    if (this.debug) this.env.logger.debug('retry scheduled', { queue: d.session.queue, messageId: d.m.properties.messageId, attempts: d.failures, delayMs: delay });
+    if (this.debug)
+      this.env.logger.debug('retry scheduled', { queue: d.session.queue, messageId: d.m.properties.messageId, attempts: d.failures, delayMs: delay });
     this.ctx.setTimeout(() => {
       this.waitingRetry--;
       if (!d.session.alive || this.stopping) {
@@ -602,7 +645,10 @@ class AmqpReceiver implements Behaviour<never> {
     session.deadLetters.set(id, record);
     const retry = (why: string) => {
       this.env.status.count(target.counter === 'parked' ? 'parkFailed' : 'deadLetterFailed');
-      this.env.logger.error(`the publish to ${target.label} failed (${why}); the message is held unacknowledged and published there again later`, { component: this.env.name, messageId: p.messageId });
+      this.env.logger.error(`the publish to ${target.label} failed (${why}); the message is held unacknowledged and published there again later`, {
+        component: this.env.name,
+        messageId: p.messageId,
+      });
       this.waitingRetry++;
       this.ctx.setTimeout(() => {
         this.waitingRetry--;
@@ -610,18 +656,24 @@ class AmqpReceiver implements Behaviour<never> {
       }, this.s.redelivery.backoff.maxMs);
     };
     try {
-      (session.ch as ConfirmChannel).publish(target.exchange, target.routingKey, d.m.content, options, this.ctx.guard((err: unknown) => {
-        session.deadLetters.delete(id);
-        if (!session.alive) return; // the channel died first: the broker redelivers the original
-        if (err instanceof Error && !isBrokerNack(err)) return;
-        if (err) retry('nacked by the broker');
-        else if (record.returned) retry('unroutable');
-        else {
-          this.env.status.count(target.counter);
-          if (target.counter === 'parked') this.env.status.setParked((this.env.status.parked() ?? 0) + 1);
-          this.ack(d);
-        }
-      }));
+      (session.ch as ConfirmChannel).publish(
+        target.exchange,
+        target.routingKey,
+        d.m.content,
+        options,
+        this.ctx.guard((err: unknown) => {
+          session.deadLetters.delete(id);
+          if (!session.alive) return; // the channel died first: the broker redelivers the original
+          if (err instanceof Error && !isBrokerNack(err)) return;
+          if (err) retry('nacked by the broker');
+          else if (record.returned) retry('unroutable');
+          else {
+            this.env.status.count(target.counter);
+            if (target.counter === 'parked') this.env.status.setParked((this.env.status.parked() ?? 0) + 1);
+            this.ack(d);
+          }
+        }),
+      );
     } catch {
       session.deadLetters.delete(id); // the channel closed under us: the broker redelivers the original
     }
@@ -644,7 +696,11 @@ class AmqpReceiver implements Behaviour<never> {
 
   private outputStopped(e: unknown): void {
     if (this.stopping) return;
-    this.env.logger.info('output queue stopped; deliveries not yet handed over will be redelivered', { component: this.env.name, queue: this.output.name, error: (e as Error).message });
+    this.env.logger.info('output queue stopped; deliveries not yet handed over will be redelivered', {
+      component: this.env.name,
+      queue: this.output.name,
+      error: (e as Error).message,
+    });
   }
 
   // ------------------------------------------------------------------ non-daemon mode
@@ -671,7 +727,8 @@ export const AMQP_RECEIVER: ComponentDefinition<never, AmqpReceiverSettings> = {
   role: 'receiver',
   needsOutput: true,
   operations: ['get'],
-  description: 'Consumes a RabbitMQ (AMQP 0-9-1) queue into its output XQueue, with prefetch tied to the output capacity and ack after downstream work (XAMode 1).',
+  description:
+    'Consumes a RabbitMQ (AMQP 0-9-1) queue into its output XQueue, with prefetch tied to the output capacity and ack after downstream work (XAMode 1).',
   schema: AMQP_RECEIVER_SCHEMA,
   // Validation has no output XQueue: any Partition within a large capacity reads.
   settings: (name, config, baseDir, context) => readReceiverSettings(name, config, baseDir, context.outputCapacity ?? 1 << 30),

@@ -22,7 +22,8 @@ export const JMS_RECEIVER_SCHEMA: JsonSchema = {
     UnselectedOutcome: {
       type: 'string',
       enum: [...UNSELECTED_OUTCOMES],
-      description: 'a message the MessageSelector does not select, on a broker that ignores selectors (RabbitMQ): accept (default: consumed and dropped) or release (left on the queue for other consumers, as modified/undeliverable-here)',
+      description:
+        'a message the MessageSelector does not select, on a broker that ignores selectors (RabbitMQ): accept (default: consumed and dropped) or release (left on the queue for other consumers, as modified/undeliverable-here)',
     },
     MaxIdleTime: { type: 'string', pattern: '^\\s*\\d+\\s*$', description: 'parsed but not used by get (docs/components/jms-queues.md)' },
     Priority: s('read but without effect on the output queue'),

@@ -22,7 +22,8 @@ export const JMS_SUBSCRIBER: ComponentDefinition<never, JmsSubscriberSettings> =
   create: (env, settings) =>
     jmsConsumerBehaviour(env, settings, {
       noEffect: SUBSCRIBER_NO_EFFECT,
-      plan: (s, instanceId) => (dialect, conn) => dialect.subscription(conn, { topic: s.topic, clientId: s.connection.clientId, subscriptionId: s.subscriptionId, selector: s.selectorText, instanceId }),
+      plan: (s, instanceId) => (dialect, conn) =>
+        dialect.subscription(conn, { topic: s.topic, clientId: s.connection.clientId, subscriptionId: s.subscriptionId, selector: s.selectorText, instanceId }),
       describe: (s) => ({ topic: s.topic, durable: s.subscriptionId !== undefined }),
     }),
 };

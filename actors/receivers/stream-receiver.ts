@@ -75,7 +75,8 @@ export function readStreamReceiverSettings(component: string, config: ComponentC
   c.oneOf('Operation', ['read'], 'read');
   const target = parseStreamTarget(component, c.required('URI'), baseDir);
   // Standard input cannot be re-opened or followed, so it is read once, to its end (Mode default).
-  if (target.kind === 'stdio' && c.string('Mode') !== undefined && c.string('Mode') !== 'default') throw new ComponentConfigError(component, 'Mode', c.string('Mode'), '"default" for file://- (standard input is read once, to its end)');
+  if (target.kind === 'stdio' && c.string('Mode') !== undefined && c.string('Mode') !== 'default')
+    throw new ComponentConfigError(component, 'Mode', c.string('Mode'), '"default" for file://- (standard input is read once, to its end)');
   const hex = (key: string) => {
     try {
       return parseHexBytes(key, c.string(key));
@@ -191,7 +192,11 @@ class StreamReceiverBehaviour implements Behaviour<never> {
     this.reconnector = new Reconnector<Readable>({
       name: this.env.name,
       connect: () =>
-        t.kind === 'tcp' ? connectTcp({ host: t.host, port: t.port, timeoutMs: this.s.connectTimeoutMs, keepAlive: this.s.keepAlive }) : t.kind === 'file' ? openFile(t.path, this.offset, this.s.bufferSize) : Promise.resolve(process.stdin),
+        t.kind === 'tcp'
+          ? connectTcp({ host: t.host, port: t.port, timeoutMs: this.s.connectTimeoutMs, keepAlive: this.s.keepAlive })
+          : t.kind === 'file'
+            ? openFile(t.path, this.offset, this.s.bufferSize)
+            : Promise.resolve(process.stdin),
       onConnected: (source) => this.attach(source),
       backoff: { minMs: this.s.pauseTimeMs, maxMs: this.s.standbyTimeMs },
       resource: t.kind === 'file' ? 'file' : 'connection',
@@ -221,10 +226,22 @@ class StreamReceiverBehaviour implements Behaviour<never> {
     this.ended = false;
     // A TCP reconnect starts a new stream; a file re-open continues the same one.
     if (this.s.target.kind === 'tcp') this.framer.reset();
-    source.on('data', this.ctx.guard((chunk: Buffer) => this.onChunk(chunk)));
-    source.on('end', this.ctx.guard(() => this.onEnd(source)));
-    source.on('error', this.ctx.guard((err: Error) => this.onLost(err, source)));
-    source.on('close', this.ctx.guard(() => this.onEnd(source)));
+    source.on(
+      'data',
+      this.ctx.guard((chunk: Buffer) => this.onChunk(chunk)),
+    );
+    source.on(
+      'end',
+      this.ctx.guard(() => this.onEnd(source)),
+    );
+    source.on(
+      'error',
+      this.ctx.guard((err: Error) => this.onLost(err, source)),
+    );
+    source.on(
+      'close',
+      this.ctx.guard(() => this.onEnd(source)),
+    );
     if (this.output.state === 'paused') this.onQueueState('paused');
   }
 
@@ -277,7 +294,12 @@ class StreamReceiverBehaviour implements Behaviour<never> {
     msg.headers.JMSTimestamp = Date.now();
     for (const [k, v] of Object.entries(this.s.stringProperty)) msg.setField(k, v);
     displayMessage(this.env.logger, 'received', msg, this.s.displayMask, Object.keys(this.s.stringProperty));
-    if (tracingActive()) traceDelivery(msg, undefined, { component: this.env.name, system: this.s.target.kind === 'tcp' ? 'tcp' : 'file', destination: describeTarget(this.s.target) });
+    if (tracingActive())
+      traceDelivery(msg, undefined, {
+        component: this.env.name,
+        system: this.s.target.kind === 'tcp' ? 'tcp' : 'file',
+        destination: describeTarget(this.s.target),
+      });
     this.output.add(cell, msg, settleTraceOnDone(), this.env.status.totals);
     this.env.status.count('messages');
   }

@@ -6,7 +6,13 @@
 import { integerSchemas, integerSetting } from '../../src/foundation/schema-helpers';
 import { secretStr } from '../../src/foundation/secret-properties';
 import { BackoffOptions, parseBackoff } from '../../src/foundation/backoff';
-import { AMQP_RECONNECT_BACKOFF, AmqpConnectionSettings, DEFAULT_HEARTBEAT_SECONDS, isFatalAmqpError, redactUri } from '../../src/transports/amqp091-connection';
+import {
+  AMQP_RECONNECT_BACKOFF,
+  AmqpConnectionSettings,
+  DEFAULT_HEARTBEAT_SECONDS,
+  isFatalAmqpError,
+  redactUri,
+} from '../../src/transports/amqp091-connection';
 import { ActorContext, TimerHandle } from '../../src/runtime/actor';
 import { ComponentEnv } from '../../src/runtime/component';
 import { Reconnector } from '../../src/runtime/reconnector';
@@ -133,18 +139,27 @@ export function readSourceTopology(reader: ConfigReader): SourceTopology {
   const routingKeys = stringList(reader, 'RoutingKey');
   const bindArguments = reader.stringMap('BindingArguments');
   const c = reader.component;
-  if (exchange.name === '' && exchange.type !== 'direct') throw new ComponentConfigError(c, 'ExchangeName', undefined, `an exchange name for ExchangeType ${exchange.type}`);
-  if (exchange.name === '' && queue === '') throw new ComponentConfigError(c, 'QueueName', undefined, 'a queue name when no ExchangeName is given (a server-named queue on the default exchange receives nothing)');
+  if (exchange.name === '' && exchange.type !== 'direct')
+    throw new ComponentConfigError(c, 'ExchangeName', undefined, `an exchange name for ExchangeType ${exchange.type}`);
+  if (exchange.name === '' && queue === '')
+    throw new ComponentConfigError(
+      c,
+      'QueueName',
+      undefined,
+      'a queue name when no ExchangeName is given (a server-named queue on the default exchange receives nothing)',
+    );
   if (queue === '' && (exchange.type === 'direct' || exchange.type === 'topic') && routingKeys.length === 0) {
     throw new ComponentConfigError(c, 'RoutingKey', undefined, `at least one routing key: a server-named queue on a ${exchange.type} exchange needs a binding`);
   }
-  if (exchange.name === '' && routingKeys.length > 0) throw new ComponentConfigError(c, 'RoutingKey', routingKeys, 'no RoutingKey without ExchangeName (the default exchange cannot be bound)');
-  if (Object.keys(bindArguments).length > 0 && exchange.type !== 'headers') throw new ComponentConfigError(c, 'BindingArguments', bindArguments, 'BindingArguments only with ExchangeType headers');
+  if (exchange.name === '' && routingKeys.length > 0)
+    throw new ComponentConfigError(c, 'RoutingKey', routingKeys, 'no RoutingKey without ExchangeName (the default exchange cannot be bound)');
+  if (Object.keys(bindArguments).length > 0 && exchange.type !== 'headers')
+    throw new ComponentConfigError(c, 'BindingArguments', bindArguments, 'BindingArguments only with ExchangeType headers');
   const xMatch = bindArguments['x-match'];
-  if (xMatch !== undefined && !['all', 'any', 'all-with-x', 'any-with-x'].includes(xMatch)) throw new ComponentConfigError(c, 'BindingArguments', bindArguments, '"x-match" all or any');
+  if (xMatch !== undefined && !['all', 'any', 'all-with-x', 'any-with-x'].includes(xMatch))
+    throw new ComponentConfigError(c, 'BindingArguments', bindArguments, '"x-match" all or any');
   return { exchange, queue, routingKeys, bindArguments, flags: readFlags(reader) };
 }
-
 
 /** An integer within [min, max], or undefined when absent or empty. */
 export function optionalInt(reader: ConfigReader, key: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
@@ -191,10 +206,21 @@ export function amqpReconnector<S>(
  * counted in the status (`channelErrors`) and the session is re-opened at once. Any other loss is an
  * outage (logged once, status RETRYING).
  */
-export function reportSessionLost<S>(env: ComponentEnv, reconnector: Reconnector<S> | undefined, session: S, error: unknown, context: Record<string, unknown> = {}): void {
+export function reportSessionLost<S>(
+  env: ComponentEnv,
+  reconnector: Reconnector<S> | undefined,
+  session: S,
+  error: unknown,
+  context: Record<string, unknown> = {},
+): void {
   if (error instanceof AmqpChannelError) {
     env.status.count('channelErrors');
-    env.logger.error('the broker closed the channel over an error; re-opening it', { component: env.name, replyCode: error.code, reason: error.cause.message, ...context });
+    env.logger.error('the broker closed the channel over an error; re-opening it', {
+      component: env.name,
+      replyCode: error.code,
+      reason: error.cause.message,
+      ...context,
+    });
     reconnector?.lost(error, session, 'client-fault');
   } else reconnector?.lost(error, session);
 }

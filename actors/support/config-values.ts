@@ -29,7 +29,13 @@ export function perl5Setting(component: string, property: string, source: string
   try {
     return compilePerl5(source);
   } catch (e) {
-    throw new ComponentConfigError(component, property, source, `a Perl5 regular expression (${e instanceof RegexSyntaxError ? e.reason : (e as Error).message})`, e);
+    throw new ComponentConfigError(
+      component,
+      property,
+      source,
+      `a Perl5 regular expression (${e instanceof RegexSyntaxError ? e.reason : (e as Error).message})`,
+      e,
+    );
   }
 }
 
@@ -131,7 +137,8 @@ export class ConfigReader {
 
   private inRange(key: string, text: string, n: number, opts: { min?: number; max?: number }): number {
     if ((opts.min !== undefined && n < opts.min) || (opts.max !== undefined && n > opts.max)) {
-      const expected = opts.max === undefined ? `a number >= ${opts.min}` : opts.min === undefined ? `a number <= ${opts.max}` : `a number from ${opts.min} to ${opts.max}`;
+      const expected =
+        opts.max === undefined ? `a number >= ${opts.min}` : opts.min === undefined ? `a number <= ${opts.max}` : `a number from ${opts.min} to ${opts.max}`;
       throw new ComponentConfigError(this.component, key, text, expected);
     }
     return n;

@@ -35,7 +35,7 @@ export function jmsConnectionSchemaProperties(): Record<string, unknown> {
     Username: s('SASL PLAIN user'),
     Password: secretStr('SASL PLAIN password'),
     ClientID: s('JMS ClientID = AMQP container id; ${CellID} is substituted'),
-    Dialect: { type: 'string', enum: [...DIALECT_CHOICES], description: 'auto (default: from the broker\'s open frame), activemq, artemis or rabbitmq' },
+    Dialect: { type: 'string', enum: [...DIALECT_CHOICES], description: "auto (default: from the broker's open frame), activemq, artemis or rabbitmq" },
     ContextFactory: s('JNDI initial context factory (no effect over AMQP 1.0; reported at start-up)'),
     URLPkgs: s('JNDI URL packages (no effect over AMQP 1.0)'),
     StateFactories: s('JNDI state factories (no effect over AMQP 1.0)'),
@@ -45,7 +45,11 @@ export function jmsConnectionSchemaProperties(): Record<string, unknown> {
     IsPhysical: s('accepted for compatibility: names are always physical unless a jndi.properties file maps them'),
     QueueManager: s('queue manager (no effect over AMQP 1.0)'),
     HostName: s('broker host (with Port: the AMQP endpoint when URI is absent)'),
-    Port: { type: 'string', pattern: '^\\s*\\d+\\s*$', description: 'AMQP port of the queue manager given by HostName (default 5672, its AMQP channel; not the MQ client port 1414)' },
+    Port: {
+      type: 'string',
+      pattern: '^\\s*\\d+\\s*$',
+      description: 'AMQP port of the queue manager given by HostName (default 5672, its AMQP channel; not the MQ client port 1414)',
+    },
     ChannelName: s('server-connection channel (no effect over AMQP 1.0)'),
     SecurityExit: s('security exit (no effect over AMQP 1.0)'),
     SecurityData: s('security exit data (no effect over AMQP 1.0)'),
@@ -108,7 +112,10 @@ export function readSelector(reader: ConfigReader): JmsSelector | undefined {
   const parts: string[] = [];
   const selector = reader.string('MessageSelector')?.trim();
   if (selector) parts.push(`(${selector})`);
-  for (const [key, op] of [['StartDate', '>='], ['EndDate', '<=']] as const) {
+  for (const [key, op] of [
+    ['StartDate', '>='],
+    ['EndDate', '<='],
+  ] as const) {
     const text = reader.string(key)?.trim();
     if (!text) continue;
     const ms = parseJmsDate(text);

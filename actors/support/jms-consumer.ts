@@ -29,9 +29,16 @@ import { FAILED_OUTCOMES, JmsConnectionSettings, ineffectiveProperties, readJmsC
 
 /** The receive-side integer settings of JMSReceiver and JMSSubscriber: their schema and the reader's defaults and ranges. */
 const JMS_CONSUMER_INTEGERS = {
-  XAMode: integerSetting('bit 1 set (default {default}): accept after downstream work; 0: accept once in the XQueue', 1, { min: 0, pattern: ANY_INTEGER_PATTERN }),
+  XAMode: integerSetting('bit 1 set (default {default}): accept after downstream work; 0: accept once in the XQueue', 1, {
+    min: 0,
+    pattern: ANY_INTEGER_PATTERN,
+  }),
   ReceiveTime: integerSetting('non-daemon: ms without a message before the receiver stops', 1000, { min: 1, pattern: ANY_INTEGER_PATTERN }),
-  MaxAttempts: integerSetting('FailedOutcome release/modified: attempts of a failing message before it is parked in ParkingQueue; {default} (default) = no limit', 0, { min: 0, pattern: ANY_INTEGER_PATTERN }),
+  MaxAttempts: integerSetting(
+    'FailedOutcome release/modified: attempts of a failing message before it is parked in ParkingQueue; {default} (default) = no limit',
+    0,
+    { min: 0, pattern: ANY_INTEGER_PATTERN },
+  ),
 };
 
 /** Schema of the receive-side properties shared by JMSSubscriber and JMSReceiver. */
@@ -43,12 +50,30 @@ export function consumerSchemaProperties(): Record<string, JsonSchema> {
     TextMode: intStr('accepted; does not change received messages'),
     Mode: { type: 'string', description: 'daemon: keep waiting on a quiet source; anything else: stop after ReceiveTime ms without a message' },
     ...integerSchemas(JMS_CONSUMER_INTEGERS),
-    FailedOutcome: { type: 'string', enum: [...FAILED_OUTCOMES], description: 'settlement when downstream gave up on a message: reject (default, dead-letter), release (redeliver) or modified (redeliver, delivery count +1)' },
-    RedeliveryDelay: { type: 'string', pattern: '^\\s*\\d+\\s*,\\s*\\d+\\s*$', description: 'FailedOutcome release/modified: delay before the settlement, "minMs,maxMs" doubling per consecutive failure (default 1000,60000)' },
-    ParkingQueue: { type: 'string', minLength: 1, description: 'with MaxAttempts: the queue a message that failed MaxAttempts times is parked in (sent, accepted, then the original accepted); default xroute.parked.<Name>' },
+    FailedOutcome: {
+      type: 'string',
+      enum: [...FAILED_OUTCOMES],
+      description:
+        'settlement when downstream gave up on a message: reject (default, dead-letter), release (redeliver) or modified (redeliver, delivery count +1)',
+    },
+    RedeliveryDelay: {
+      type: 'string',
+      pattern: '^\\s*\\d+\\s*,\\s*\\d+\\s*$',
+      description: 'FailedOutcome release/modified: delay before the settlement, "minMs,maxMs" doubling per consecutive failure (default 1000,60000)',
+    },
+    ParkingQueue: {
+      type: 'string',
+      minLength: 1,
+      description:
+        'with MaxAttempts: the queue a message that failed MaxAttempts times is parked in (sent, accepted, then the original accepted); default xroute.parked.<Name>',
+    },
     EnableExceptionListener: { type: 'string', description: '"true": log every asynchronous broker error at error level' },
     DisplayMask: intStr('message fields to log (docs/operations.md)'),
-    StringProperty: { type: 'object', additionalProperties: { type: 'string' }, description: 'properties stamped on every message; an empty JMSReplyTo removes the reply-to' },
+    StringProperty: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: 'properties stamped on every message; an empty JMSReplyTo removes the reply-to',
+    },
   };
 }
 
@@ -80,7 +105,12 @@ export function readConsumerSettings(r: ConfigReader, baseDir: string, kind: Des
   const n = r.integers(JMS_CONSUMER_INTEGERS);
   const failedOutcome = r.oneOf('FailedOutcome', FAILED_OUTCOMES, 'reject');
   if (n.MaxAttempts > 0 && failedOutcome === 'reject') {
-    throw new ComponentConfigError(r.component, 'MaxAttempts', String(n.MaxAttempts), 'MaxAttempts with FailedOutcome "release" or "modified" (with "reject" the broker dead-letters a failed message at once)');
+    throw new ComponentConfigError(
+      r.component,
+      'MaxAttempts',
+      String(n.MaxAttempts),
+      'MaxAttempts with FailedOutcome "release" or "modified" (with "reject" the broker dead-letters a failed message at once)',
+    );
   }
   const parking = n.MaxAttempts > 0 ? { maxAttempts: n.MaxAttempts, queue: r.string('ParkingQueue', defaultParkingQueue(r.component)) } : undefined;
   return {
@@ -168,7 +198,14 @@ export function jmsConsumerBehaviour<S extends JmsConsumerSettings>(env: Compone
         const ineffective = ineffectiveProperties(resolved, component.noEffect, env.config);
         if (ineffective.length > 0) env.logger.warn('properties have no effect over AMQP 1.0', { component: env.name, properties: ineffective });
       }
-      env.logger.info('starting', { component: env.name, endpoint: endpointLabel(resolved.endpoint), via: resolved.via, ...component.describe(s), selector: s.selectorText, xaMode: s.xaMode });
+      env.logger.info('starting', {
+        component: env.name,
+        endpoint: endpointLabel(resolved.endpoint),
+        via: resolved.via,
+        ...component.describe(s),
+        selector: s.selectorText,
+        xaMode: s.xaMode,
+      });
       const instanceId = `${process.pid}-${randomUUID().slice(0, 8)}`;
       const timers = { setTimeout: (fn: () => void, ms: number) => ctx.setTimeout(fn, ms), clearTimer: (h: unknown) => ctx.clearTimer(h as never) };
       const plan = component.plan(s, instanceId);
@@ -184,7 +221,17 @@ export function jmsConsumerBehaviour<S extends JmsConsumerSettings>(env: Compone
         plan: async (dialect, conn) => {
           const p = await plan(dialect, conn);
           if (p.relay && relay === undefined) {
-            relay = new RabbitHeaderRelay({ name: env.name, endpoint: resolved.endpoint, route: p.relay, reconnect: s.connection.reconnect, idleTimeoutMs: s.connection.idleTimeoutMs, timers, guard: (fn) => ctx.guard(fn), logger: env.logger, status: env.status });
+            relay = new RabbitHeaderRelay({
+              name: env.name,
+              endpoint: resolved.endpoint,
+              route: p.relay,
+              reconnect: s.connection.reconnect,
+              idleTimeoutMs: s.connection.idleTimeoutMs,
+              timers,
+              guard: (fn) => ctx.guard(fn),
+              logger: env.logger,
+              status: env.status,
+            });
             relay.start();
           }
           return p;
@@ -218,13 +265,16 @@ export function jmsConsumerBehaviour<S extends JmsConsumerSettings>(env: Compone
       if (!s.daemon) {
         // Non-daemon: stop after ReceiveTime ms without a message (the original's "job done" rule).
         const c = consumer;
-        const timer = ctx.setInterval(() => {
-          if (!c.isConnected || c.idleMs() < s.receiveTimeMs) return;
-          ctx.clearTimer(timer);
-          c.finish();
-          env.status.set('STOPPED', `no message for ${s.receiveTimeMs} ms (Mode is not daemon)`);
-          env.logger.info('stopped: source quiet', { component: env.name, counters: env.status.get().counters });
-        }, Math.max(50, Math.min(s.receiveTimeMs, 1000)));
+        const timer = ctx.setInterval(
+          () => {
+            if (!c.isConnected || c.idleMs() < s.receiveTimeMs) return;
+            ctx.clearTimer(timer);
+            c.finish();
+            env.status.set('STOPPED', `no message for ${s.receiveTimeMs} ms (Mode is not daemon)`);
+            env.logger.info('stopped: source quiet', { component: env.name, counters: env.status.get().counters });
+          },
+          Math.max(50, Math.min(s.receiveTimeMs, 1000)),
+        );
       }
     },
     async drain(_ctx, request) {

@@ -20,7 +20,7 @@ export const BOOLEAN_STRING = Object.freeze({ type: 'string', pattern: '^\\s*([T
 export function tlsSchemaProperties(): Record<string, unknown> {
   const str = (description: string) => ({ type: 'string', description });
   return {
-    CAFile: str('amqps: PEM file of the CA(s) to trust (relative to the configuration\'s directory); default the system CAs'),
+    CAFile: str("amqps: PEM file of the CA(s) to trust (relative to the configuration's directory); default the system CAs"),
     CertFile: str('amqps: PEM client certificate, for brokers that ask for one (with KeyFile)'),
     KeyFile: str('amqps: PEM key of CertFile'),
     KeyPassphrase: secretStr('amqps: passphrase of an encrypted KeyFile'),
@@ -49,7 +49,8 @@ export function readTlsSettings(reader: ConfigReader, baseDir: string): TlsSetti
   const cert = file('CertFile');
   const key = file('KeyFile');
   const passphrase = reader.string('KeyPassphrase');
-  if (ca && !ca.pem.toString('latin1').includes('-----BEGIN CERTIFICATE-----')) throw new ComponentConfigError(c, 'CAFile', ca.path, 'a PEM file with at least one CERTIFICATE');
+  if (ca && !ca.pem.toString('latin1').includes('-----BEGIN CERTIFICATE-----'))
+    throw new ComponentConfigError(c, 'CAFile', ca.path, 'a PEM file with at least one CERTIFICATE');
   if (cert && !key) throw new ComponentConfigError(c, 'KeyFile', undefined, `the key of CertFile ${JSON.stringify(cert.path)}`);
   if (key && !cert) throw new ComponentConfigError(c, 'CertFile', undefined, `the certificate of KeyFile ${JSON.stringify(key.path)}`);
   if (cert && key) checkKeyPair(c, cert, key, passphrase);
@@ -71,9 +72,15 @@ function checkKeyPair(component: string, cert: { path: string; pem: Buffer }, ke
     const code = String((e as { code?: unknown }).code ?? '');
     if (code === 'ERR_OSSL_BAD_DECRYPT') {
       // Never the passphrase itself: only whether one was given.
-      throw new ComponentConfigError(component, 'KeyPassphrase', passphrase === undefined ? undefined : '***', `the passphrase that decrypts KeyFile ${JSON.stringify(key.path)}`);
+      throw new ComponentConfigError(
+        component,
+        'KeyPassphrase',
+        passphrase === undefined ? undefined : '***',
+        `the passphrase that decrypts KeyFile ${JSON.stringify(key.path)}`,
+      );
     }
-    if (code === 'ERR_OSSL_X509_KEY_VALUES_MISMATCH') throw new ComponentConfigError(component, 'KeyFile', key.path, `the key of CertFile ${JSON.stringify(cert.path)} (they do not match)`);
+    if (code === 'ERR_OSSL_X509_KEY_VALUES_MISMATCH')
+      throw new ComponentConfigError(component, 'KeyFile', key.path, `the key of CertFile ${JSON.stringify(cert.path)} (they do not match)`);
     if (code === 'ERR_OSSL_PEM_NO_START_LINE') throw new ComponentConfigError(component, 'CertFile', cert.path, 'a PEM certificate');
     throw new ComponentConfigError(component, 'KeyFile', key.path, `a PEM private key (${(e as Error).message})`, e);
   }

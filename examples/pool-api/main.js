@@ -21,7 +21,9 @@ function startUpperCaseServer() {
 /** Puts a message into the transmit queue and resolves with the reply the pooled persister stored in it. */
 function send(handle, text) {
   return new Promise((resolve, reject) => {
-    handle.transmit.put(Message.text(text), (reply, outcome) => (outcome === 'done' ? resolve(reply.bodyText()) : reject(new Error(`${text}: ${outcome}`)))).catch(reject);
+    handle.transmit
+      .put(Message.text(text), (reply, outcome) => (outcome === 'done' ? resolve(reply.bodyText()) : reject(new Error(`${text}: ${outcome}`))))
+      .catch(reject);
   });
 }
 

@@ -79,7 +79,8 @@ export function readAdminToken(tokenFile: string | undefined, env: NodeJS.Proces
   } else {
     return undefined;
   }
-  if (token.length < MIN_TOKEN_LENGTH) throw new AdminTokenError(source, `expected at least ${MIN_TOKEN_LENGTH} characters, got ${token.length} (e.g. openssl rand -hex 32)`);
+  if (token.length < MIN_TOKEN_LENGTH)
+    throw new AdminTokenError(source, `expected at least ${MIN_TOKEN_LENGTH} characters, got ${token.length} (e.g. openssl rand -hex 32)`);
   if (/[^!-~]/.test(token)) throw new AdminTokenError(source, 'expected one line of visible ASCII characters, without spaces (it travels in an HTTP header)');
   rememberSecret(token);
   return token;

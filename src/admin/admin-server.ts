@@ -102,7 +102,13 @@ export interface BoundAdminServer extends AdminServer {
 }
 
 /** Binds the endpoint and serves `flow` on it. */
-export async function startAdminServer(flow: Flow, address: AdminAddress, logger: Logger = silentLogger, security: AdminSecurity = {}, control?: ReloadControl): Promise<AdminServer> {
+export async function startAdminServer(
+  flow: Flow,
+  address: AdminAddress,
+  logger: Logger = silentLogger,
+  security: AdminSecurity = {},
+  control?: ReloadControl,
+): Promise<AdminServer> {
   const server = await bindAdminServer(address, logger, security);
   server.serve(flow, control);
   return server;
@@ -166,7 +172,13 @@ export async function bindAdminServer(address: AdminAddress, logger: Logger = si
         return;
       case '/readyz': {
         const status = maskedStatus(flow);
-        json(res, status.ready ? 200 : 503, { ready: status.ready, degraded: status.degraded, notReady: notReady(status), stuckLinks: status.stuckLinks, parked: parkedBy(status) });
+        json(res, status.ready ? 200 : 503, {
+          ready: status.ready,
+          degraded: status.degraded,
+          notReady: notReady(status),
+          stuckLinks: status.stuckLinks,
+          parked: parkedBy(status),
+        });
         return;
       }
       case '/status':
@@ -209,10 +221,20 @@ export async function bindAdminServer(address: AdminAddress, logger: Logger = si
           }
           const details = flow.componentDetails(name);
           if (details !== undefined) json(res, 200, details);
-          else json(res, 404, { error: redactText(`no component ${JSON.stringify(name)}; components: ${flow.status().components.map((c) => c.name).join(', ')}`) });
+          else
+            json(res, 404, {
+              error: redactText(
+                `no component ${JSON.stringify(name)}; components: ${flow
+                  .status()
+                  .components.map((c) => c.name)
+                  .join(', ')}`,
+              ),
+            });
           return;
         }
-        json(res, 404, { error: `no route ${route}; routes: GET /healthz /readyz /status /metrics /events /components/NAME /trace /parked /, POST /reload /components/NAME/pause|resume|restart /trace /parked/NAME/retry|drop` });
+        json(res, 404, {
+          error: `no route ${route}; routes: GET /healthz /readyz /status /metrics /events /components/NAME /trace /parked /, POST /reload /components/NAME/pause|resume|restart /trace /parked/NAME/retry|drop`,
+        });
       }
     }
   };
@@ -238,7 +260,10 @@ export async function bindAdminServer(address: AdminAddress, logger: Logger = si
   const bound = server.address() as AddressInfo;
   const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
   const url = `${security.tls ? 'https' : 'http'}://${host}:${bound.port}`;
-  logger.info('admin endpoint listening', { url, token: guard.hasToken ? 'required by the routes that change the flow' : 'none: the routes that change the flow are refused' });
+  logger.info('admin endpoint listening', {
+    url,
+    token: guard.hasToken ? 'required by the routes that change the flow' : 'none: the routes that change the flow are refused',
+  });
   const publishReload = (receipt: ReloadReceipt) => {
     const frame = `event: reload\ndata: ${JSON.stringify(redact(receipt))}\n\n`;
     for (const s of streams) s.write(frame);

@@ -39,7 +39,13 @@ function dryRunOf(params: URLSearchParams): boolean | string {
 }
 
 /** Answers one POST route; never rejects. */
-export async function controlRoute(flow: Flow, control: ReloadControl | undefined, route: string, params: URLSearchParams, logger: Logger): Promise<ControlAnswer> {
+export async function controlRoute(
+  flow: Flow,
+  control: ReloadControl | undefined,
+  route: string,
+  params: URLSearchParams,
+  logger: Logger,
+): Promise<ControlAnswer> {
   try {
     if (route === '/reload') {
       if (control === undefined) return { code: 501, body: { error: 'this flow was not started from a topology file: reload it with flow.reload(topology)' } };
@@ -49,7 +55,8 @@ export async function controlRoute(flow: Flow, control: ReloadControl | undefine
       return { code: reloadCode(receipt), body: receipt };
     }
     const m = /^\/components\/([^/]+)\/([^/]+)$/.exec(route);
-    if (m === null) return { code: 404, body: { error: `no route POST ${route}; routes: POST /reload[?dryRun=1], POST /components/NAME/pause|resume|restart` } };
+    if (m === null)
+      return { code: 404, body: { error: `no route POST ${route}; routes: POST /reload[?dryRun=1], POST /components/NAME/pause|resume|restart` } };
     let name: string;
     try {
       name = decodeURIComponent(m[1]);
@@ -57,7 +64,8 @@ export async function controlRoute(flow: Flow, control: ReloadControl | undefine
       return { code: 400, body: { error: `component name ${JSON.stringify(m[1])}: not valid percent-encoding` } };
     }
     const action = m[2] as ComponentAction;
-    if (!(ACTIONS as readonly string[]).includes(action)) return { code: 404, body: { error: `no action ${JSON.stringify(action)} on a component; actions: ${ACTIONS.join(', ')}` } };
+    if (!(ACTIONS as readonly string[]).includes(action))
+      return { code: 404, body: { error: `no action ${JSON.stringify(action)} on a component; actions: ${ACTIONS.join(', ')}` } };
     logger.info(`admin: ${action} ${name}`, { component: name, action });
     const drained = action === 'pause' ? await flow.pause(name) : action === 'restart' ? await flow.restart(name) : await flow.resume(name);
     const status = flow.status().components.find((c) => c.name === name);

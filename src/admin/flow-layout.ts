@@ -272,7 +272,9 @@ export function edgeCrossings(layout: FlowLayout): [LayoutEdge, LayoutEdge][] {
   const same = (a: LayoutPoint, b: LayoutPoint) => Math.abs(a.x - b.x) < 1e-6 && Math.abs(a.y - b.y) < 1e-6;
   const intersects = (p1: LayoutPoint, p2: LayoutPoint, q1: LayoutPoint, q2: LayoutPoint) => {
     if (same(p1, q1) || same(p1, q2) || same(p2, q1) || same(p2, q2)) return false;
-    return orient(p1, p2, q1) * orient(p1, p2, q2) <= 0 && orient(q1, q2, p1) * orient(q1, q2, p2) <= 0 && !(orient(p1, p2, q1) === 0 && orient(p1, p2, q2) === 0);
+    return (
+      orient(p1, p2, q1) * orient(p1, p2, q2) <= 0 && orient(q1, q2, p1) * orient(q1, q2, p2) <= 0 && !(orient(p1, p2, q1) === 0 && orient(p1, p2, q2) === 0)
+    );
   };
   const out: [LayoutEdge, LayoutEdge][] = [];
   for (let i = 0; i < layout.edges.length; i++) {

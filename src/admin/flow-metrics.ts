@@ -51,9 +51,14 @@ export function registerFlowMetrics(registry: Registry, flow: Flow): void {
   gauge('xroute_component_inflight', 'Messages a component took (a receiver: added) and has not finished', ['component'], (g, s) => {
     for (const c of s.components) g.set({ component: c.name }, c.inFlight);
   });
-  gauge('xroute_component_last_message_timestamp_seconds', 'When the component last took, added or finished a message (within a second)', ['component'], (g, s) => {
-    for (const c of s.components) if (c.lastMessageAt !== undefined) g.set({ component: c.name }, c.lastMessageAt / 1000);
-  });
+  gauge(
+    'xroute_component_last_message_timestamp_seconds',
+    'When the component last took, added or finished a message (within a second)',
+    ['component'],
+    (g, s) => {
+      for (const c of s.components) if (c.lastMessageAt !== undefined) g.set({ component: c.name }, c.lastMessageAt / 1000);
+    },
+  );
   gauge('xroute_component_next_retry_timestamp_seconds', 'When a component that is not running tries again (reconnect, restart)', ['component'], (g, s) => {
     for (const c of s.components) if (c.nextRetryAt !== undefined) g.set({ component: c.name }, c.nextRetryAt / 1000);
   });

@@ -60,18 +60,30 @@ function positive(v: unknown, what: string): number | undefined {
 export function readSelection(body: unknown): { selection: Selection; options: RetryOptions } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new BadRequest('expected a JSON object, e.g. {"ids": ["..."]}');
   const b = body as Record<string, unknown>;
-  if (b.ids !== undefined && (!Array.isArray(b.ids) || !b.ids.every((x) => typeof x === 'string'))) throw new BadRequest('"ids" must be a list of message ids (strings)');
+  if (b.ids !== undefined && (!Array.isArray(b.ids) || !b.ids.every((x) => typeof x === 'string')))
+    throw new BadRequest('"ids" must be a list of message ids (strings)');
   if (b.all !== undefined && typeof b.all !== 'boolean') throw new BadRequest('"all" must be true or false');
   if (b.to !== undefined && (typeof b.to !== 'string' || b.to === '')) throw new BadRequest('"to" must be a queue name');
-  const selection: Selection = { ...(b.ids !== undefined ? { ids: b.ids as string[] } : {}), ...(b.all === true ? { all: true } : {}), ...(b.limit !== undefined ? { limit: positive(b.limit, 'limit') } : {}) };
+  const selection: Selection = {
+    ...(b.ids !== undefined ? { ids: b.ids as string[] } : {}),
+    ...(b.all === true ? { all: true } : {}),
+    ...(b.limit !== undefined ? { limit: positive(b.limit, 'limit') } : {}),
+  };
   checkSelection(selection);
-  const options: RetryOptions = { ...(b.to !== undefined ? { to: b.to as string } : {}), ...(b.window !== undefined ? { window: positive(b.window, 'window') } : {}), ...(b.rate !== undefined ? { ratePerSecond: positive(b.rate, 'rate') } : {}) };
+  const options: RetryOptions = {
+    ...(b.to !== undefined ? { to: b.to as string } : {}),
+    ...(b.window !== undefined ? { window: positive(b.window, 'window') } : {}),
+    ...(b.rate !== undefined ? { ratePerSecond: positive(b.rate, 'rate') } : {}),
+  };
   return { selection, options };
 }
 
 /** Serves a route under /parked; `route` is the path without its query. */
 export function parkedRoute(route: string, req: IncomingMessage, res: ServerResponse, flow: Flow, authorize: Authorize): void {
-  const parts = route.split('/').filter((p) => p !== '').map(decodeURIComponent);
+  const parts = route
+    .split('/')
+    .filter((p) => p !== '')
+    .map(decodeURIComponent);
   const method = req.method ?? 'GET';
   const change = parts.length === 3 && (parts[2] === 'retry' || parts[2] === 'drop');
   if (change ? method !== 'POST' : method !== 'GET' && method !== 'HEAD') {
@@ -82,13 +94,20 @@ export function parkedRoute(route: string, req: IncomingMessage, res: ServerResp
   if (!authorize(req, res, change ? 'change' : 'read')) return;
   if (parts.length === 1) {
     const receivers = flow.componentViews().filter((c) => c.status.parkingPlace() !== undefined);
-    json(res, 200, receivers.map((c) => ({ component: c.name, parked: c.status.parked() ?? 0 })));
+    json(
+      res,
+      200,
+      receivers.map((c) => ({ component: c.name, parked: c.status.parked() ?? 0 })),
+    );
     return;
   }
   const component = flow.component(parts[1]);
   const open = component?.status.parkingPlace();
   if (component === undefined || open === undefined) {
-    const known = flow.componentViews().filter((c) => c.status.parkingPlace() !== undefined).map((c) => c.name);
+    const known = flow
+      .componentViews()
+      .filter((c) => c.status.parkingPlace() !== undefined)
+      .map((c) => c.name);
     json(res, 404, { error: `no receiver ${JSON.stringify(parts[1])} with a parking place; receivers with one: ${known.join(', ') || 'none'}` });
     return;
   }
@@ -100,7 +119,13 @@ export function parkedRoute(route: string, req: IncomingMessage, res: ServerResp
   });
 }
 
-async function serve(rest: readonly string[], query: URLSearchParams, req: IncomingMessage, res: ServerResponse, open: () => Promise<ParkedStore>): Promise<void> {
+async function serve(
+  rest: readonly string[],
+  query: URLSearchParams,
+  req: IncomingMessage,
+  res: ServerResponse,
+  open: () => Promise<ParkedStore>,
+): Promise<void> {
   const [what, id] = rest;
   if (what === 'messages' && rest.length <= 2) {
     const limitText = query.get('limit');

@@ -39,7 +39,8 @@ function parseTraceRequest(text: string): { components: string[]; on: boolean } 
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new TraceRequestError('the body is not a JSON object');
   const { components, trace } = json as Record<string, unknown>;
-  if (!Array.isArray(components) || components.length === 0 || !components.every((c) => typeof c === 'string' && c !== '')) throw new TraceRequestError('"components" is not a non-empty list of component names');
+  if (!Array.isArray(components) || components.length === 0 || !components.every((c) => typeof c === 'string' && c !== ''))
+    throw new TraceRequestError('"components" is not a non-empty list of component names');
   if (trace !== 'on' && trace !== 'off') throw new TraceRequestError(`"trace" is ${JSON.stringify(trace) ?? 'missing'}`);
   return { components: components as string[], on: trace === 'on' };
 }

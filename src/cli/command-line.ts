@@ -82,7 +82,14 @@ function findCommand<C>(argv: readonly string[], commands: readonly CommandSpec<
 export function parseCommandLine<C>(argv: readonly string[], commands: readonly CommandSpec<C>[]): ParsedCommandLine<C> {
   const found = findCommand(argv, commands);
   const command = commands.find((c) => c.name === found.name);
-  if (found.name !== undefined && !command) throw new UsageError(`unknown command ${JSON.stringify(found.name)}${didYouMean(found.name, commands.map((c) => c.name))}`, undefined);
+  if (found.name !== undefined && !command)
+    throw new UsageError(
+      `unknown command ${JSON.stringify(found.name)}${didYouMean(
+        found.name,
+        commands.map((c) => c.name),
+      )}`,
+      undefined,
+    );
   const rest = found.index < 0 ? [...argv] : [...argv.slice(0, found.index), ...argv.slice(found.index + 1)];
   // Without a command, any command's option is accepted, so that the error asks for the command.
   const table = command ? { ...GLOBAL_OPTIONS, ...command.options } : everyOption(commands);

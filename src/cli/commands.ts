@@ -87,7 +87,14 @@ export interface RunOptions {
  * `keepRunning`; then drains and stops. Resolves with the exit code: 0, or EXIT_GAVE_UP (3) when a
  * component gave up under OnGiveUp "exit" (after the same clean drain).
  */
-export async function runCommand(file: string, registry: ComponentRegistry, io: CliIo, logger: Logger, stopSignal: Promise<string>, options: RunOptions = {}): Promise<number> {
+export async function runCommand(
+  file: string,
+  registry: ComponentRegistry,
+  io: CliIo,
+  logger: Logger,
+  stopSignal: Promise<string>,
+  options: RunOptions = {},
+): Promise<number> {
   const problems = validateFile(file, registry);
   if (problems.some((p) => p.severity === 'error')) {
     for (const p of problems) writeln(io.stderr, formatProblem(p));
@@ -104,7 +111,10 @@ export async function runCommand(file: string, registry: ComponentRegistry, io: 
   const untraceable = (options.operations?.trace ?? []).filter((name) => !topology.components.some((c) => c.name === name));
   if (untraceable.length > 0) {
     const names = topology.components.map((c) => c.name);
-    writeln(io.stderr, `xroute run: --trace: the flow has no component ${untraceable.map((n) => JSON.stringify(n) + didYouMean(n, names)).join(', ')} (components: ${names.join(', ')}); nothing was started`);
+    writeln(
+      io.stderr,
+      `xroute run: --trace: the flow has no component ${untraceable.map((n) => JSON.stringify(n) + didYouMean(n, names)).join(', ')} (components: ${names.join(', ')}); nothing was started`,
+    );
     return 1;
   }
   let operations;
@@ -117,7 +127,14 @@ export async function runCommand(file: string, registry: ComponentRegistry, io: 
   const flow = Flow.start(topology, { registry, logger, trace: options.operations?.trace });
   // Every trigger takes one path: --watch, SIGHUP and POST /reload (xroute reload) re-read the file and reload it.
   const watcher = options.watch ? watchFiles(watchedFiles(topology), () => void reloader.reload('watch'), { logger }) : undefined;
-  const reloader = new TopologyReloader(flow, file, registry, logger, (r) => ops.admin?.publishReload(r), (t) => watcher?.watchFiles(watchedFiles(t)));
+  const reloader = new TopologyReloader(
+    flow,
+    file,
+    registry,
+    logger,
+    (r) => ops.admin?.publishReload(r),
+    (t) => watcher?.watchFiles(watchedFiles(t)),
+  );
   const ops = operations.start(flow, { reload: (o) => reloader.reload('admin', o) });
   const signals = options.signals ?? process;
   const onHangUp = () => void reloader.reload('signal');
@@ -125,13 +142,23 @@ export async function runCommand(file: string, registry: ComponentRegistry, io: 
   // A service runs until it is told to stop, even when no socket or timer of its components is open.
   const keepAlive = setInterval(() => undefined, 1 << 30);
   const watch = options.keepRunning ? undefined : whenFlowFinished(flow);
-  logger.info(options.keepRunning ? 'running until SIGINT or SIGTERM (Ctrl-C to stop)' : 'running until every receiver has reached the end of its input, or SIGINT or SIGTERM (Ctrl-C to stop)');
+  logger.info(
+    options.keepRunning
+      ? 'running until SIGINT or SIGTERM (Ctrl-C to stop)'
+      : 'running until every receiver has reached the end of its input, or SIGINT or SIGTERM (Ctrl-C to stop)',
+  );
   const finishedByItself = watch ? watch.finished.then(() => ({ reason: 'finished' as const })) : new Promise<never>(() => undefined);
   const outputClosed = (options.outputClosed ?? new Promise<never>(() => undefined)).then(() => ({ reason: 'output-closed' as const }));
   const boundMs = connectBoundMs(flow.topology, options.operations?.connectTimeoutSeconds, options.keepRunning === true);
   const bound = boundMs !== undefined ? whenUnreachable(flow, boundMs) : undefined;
   const unreachable = bound ? bound.unreachable.then((u) => ({ reason: 'unreachable' as const, ...u })) : new Promise<never>(() => undefined);
-  const end = await Promise.race([stopSignal.then((signal) => ({ reason: 'signal' as const, signal })), finishedByItself, outputClosed, unreachable, flow.exitRequested.then((code) => ({ reason: 'gave-up' as const, code }))]);
+  const end = await Promise.race([
+    stopSignal.then((signal) => ({ reason: 'signal' as const, signal })),
+    finishedByItself,
+    outputClosed,
+    unreachable,
+    flow.exitRequested.then((code) => ({ reason: 'gave-up' as const, code })),
+  ]);
   watch?.cancel();
   bound?.cancel();
   clearInterval(keepAlive);
@@ -140,7 +167,12 @@ export async function runCommand(file: string, registry: ComponentRegistry, io: 
   await reloader.close();
   if (end.reason === 'unreachable') {
     // Nothing more can be delivered: stop at once rather than wait for a drain that cannot happen.
-    logger.error(`stopping: ${end.component} could not connect within --connect-timeout ${(boundMs ?? 0) / 1000} s`, { component: end.component, status: end.status, reason: end.detail, exitCode: EXIT_UNREACHABLE });
+    logger.error(`stopping: ${end.component} could not connect within --connect-timeout ${(boundMs ?? 0) / 1000} s`, {
+      component: end.component,
+      status: end.status,
+      reason: end.detail,
+      exitCode: EXIT_UNREACHABLE,
+    });
     await flow.stop({ drainMs: 0 });
     await ops.close();
     return EXIT_UNREACHABLE;

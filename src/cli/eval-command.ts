@@ -81,8 +81,13 @@ function loadEvaluatorConfig(configPath: string): EvaluatorConfig {
     }
     if (isRecord(external) && isEvaluatorClass(external.ClassName)) found.push({ config: { Name: name, ...external }, baseDir: configDir, pluginDirs: [] });
   }
-  if (found.length === 0) throw new EvalConfigError(file, 'holds neither a MessageEvaluator configuration (with Ruleset) nor a topology with a MessageEvaluator component');
-  if (found.length > 1) throw new EvalConfigError(file, `holds ${found.length} MessageEvaluator components (${found.map((f) => f.config.Name).join(', ')}); give one component file`);
+  if (found.length === 0)
+    throw new EvalConfigError(file, 'holds neither a MessageEvaluator configuration (with Ruleset) nor a topology with a MessageEvaluator component');
+  if (found.length > 1)
+    throw new EvalConfigError(
+      file,
+      `holds ${found.length} MessageEvaluator components (${found.map((f) => f.config.Name).join(', ')}); give one component file`,
+    );
   return { ...found[0], pluginDirs: pluginDirsOf(json, baseDir) };
 }
 

@@ -51,15 +51,43 @@ const ADMIN_CLIENT_OPTIONS: OptionTable = {
 
 /** The operational options of `run` (src/cli/run-operations.ts reads them). */
 const RUN_OPERATION_OPTIONS: OptionTable = {
-  admin: { type: 'string', valueName: 'HOST:PORT', description: 'serve /healthz /readyz /status /metrics, a status page and the control routes there (or XROUTE_ADMIN); use 127.0.0.1:PORT' },
-  'admin-token-file': { type: 'string', valueName: 'FILE', description: 'the admin token is the content of FILE (else XROUTE_ADMIN_TOKEN); required off loopback and by every route that changes the flow' },
-  'admin-tls-cert': { type: 'string', valueName: 'FILE', description: 'serve the admin endpoint over https with this PEM certificate (chain); with --admin-tls-key' },
+  admin: {
+    type: 'string',
+    valueName: 'HOST:PORT',
+    description: 'serve /healthz /readyz /status /metrics, a status page and the control routes there (or XROUTE_ADMIN); use 127.0.0.1:PORT',
+  },
+  'admin-token-file': {
+    type: 'string',
+    valueName: 'FILE',
+    description: 'the admin token is the content of FILE (else XROUTE_ADMIN_TOKEN); required off loopback and by every route that changes the flow',
+  },
+  'admin-tls-cert': {
+    type: 'string',
+    valueName: 'FILE',
+    description: 'serve the admin endpoint over https with this PEM certificate (chain); with --admin-tls-key',
+  },
   'admin-tls-key': { type: 'string', valueName: 'FILE', description: 'the PEM private key of --admin-tls-cert' },
   'stats-interval': { type: 'string', valueName: 'SECONDS', description: "log each component's totals every SECONDS (always at stop)" },
-  'connect-timeout': { type: 'string', valueName: 'SECONDS', description: `exit 4 when a component cannot connect for SECONDS (default ${DEFAULT_CONNECT_TIMEOUT_S} for a flow fed only by files or stdin, else no bound; 0: no bound)` },
-  'drain-timeout': { type: 'string', valueName: 'SECONDS', description: 'at stop, how long work already handed downstream may take to finish and be acknowledged (default 60)' },
-  'on-stop': { type: 'string', valueName: 'wait|kill', description: 'at stop, let running jobs finish within --drain-timeout (wait, default) or kill them and give them back (kill)' },
-  trace: { type: 'string', valueName: 'COMPONENT[,...]', description: "log each message's path through these components: id, link, outcome, ms (at most 50 lines/s each; POST /trace at run time)" },
+  'connect-timeout': {
+    type: 'string',
+    valueName: 'SECONDS',
+    description: `exit 4 when a component cannot connect for SECONDS (default ${DEFAULT_CONNECT_TIMEOUT_S} for a flow fed only by files or stdin, else no bound; 0: no bound)`,
+  },
+  'drain-timeout': {
+    type: 'string',
+    valueName: 'SECONDS',
+    description: 'at stop, how long work already handed downstream may take to finish and be acknowledged (default 60)',
+  },
+  'on-stop': {
+    type: 'string',
+    valueName: 'wait|kill',
+    description: 'at stop, let running jobs finish within --drain-timeout (wait, default) or kill them and give them back (kill)',
+  },
+  trace: {
+    type: 'string',
+    valueName: 'COMPONENT[,...]',
+    description: "log each message's path through these components: id, link, outcome, ms (at most 50 lines/s each; POST /trace at run time)",
+  },
 };
 
 function runOperations(options: OptionValues, env: NodeJS.ProcessEnv): RunOperationsOptions {
@@ -86,7 +114,14 @@ function openLogFile(file: string): WriteStream {
     closeSync(openSync(file, 'a')); // fail now, with a clear message, rather than at the first log line
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'its directory does not exist' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (e as Error).message;
+    const why =
+      code === 'ENOENT'
+        ? 'its directory does not exist'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : code === 'EISDIR'
+            ? 'it is a directory'
+            : (e as Error).message;
     throw new UsageError(`cannot open --log-file ${file}: ${why}`, 'run');
   }
   return createWriteStream(file, { flags: 'a' });
@@ -139,7 +174,12 @@ was stopped as on SIGTERM.`,
       // The processes a flow starts (JobNode's jobs) inherit the environment: not the admin token, once read.
       delete env.XROUTE_ADMIN_TOKEN;
       try {
-        return await runCommand(file, defaultRegistry(), io, logger, stopSignal, { keepRunning: options['keep-running'] === true, watch: options.watch === true, operations, outputClosed });
+        return await runCommand(file, defaultRegistry(), io, logger, stopSignal, {
+          keepRunning: options['keep-running'] === true,
+          watch: options.watch === true,
+          operations,
+          outputClosed,
+        });
       } finally {
         if (logFile) await endStream(logFile);
       }
@@ -203,7 +243,11 @@ is stuck (full) or messages are parked (xroute parked list).`,
         io.stderr.write(`xroute status: ${watch}\n`);
         return 2;
       }
-      return statusCommand({ admin: stringOption(options.admin), tokenFile: stringOption(options['admin-token-file']), json: options.json === true, watch }, io, io.env ?? process.env);
+      return statusCommand(
+        { admin: stringOption(options.admin), tokenFile: stringOption(options['admin-token-file']), json: options.json === true, watch },
+        io,
+        io.env ?? process.env,
+      );
     },
   },
   {
@@ -225,7 +269,16 @@ XROUTE_ADMIN_TOKEN). Exit 0 applied or unchanged (a dry run: the plan would appl
     },
     async run(_args, options, { io }) {
       const { reloadCommand } = await import('./reload-command');
-      return reloadCommand({ admin: stringOption(options.admin), tokenFile: stringOption(options['admin-token-file']), dryRun: options['dry-run'] === true, json: options.json === true }, io, io.env ?? process.env);
+      return reloadCommand(
+        {
+          admin: stringOption(options.admin),
+          tokenFile: stringOption(options['admin-token-file']),
+          dryRun: options['dry-run'] === true,
+          json: options.json === true,
+        },
+        io,
+        io.env ?? process.env,
+      );
     },
   },
   {
@@ -252,11 +305,19 @@ why), the operation was interrupted or an id was not found, 2 usage or connectio
       broker: { type: 'string', valueName: 'rabbitmq|activemq', description: 'with --url: RabbitMQ over AMQP 0-9-1 (default) or ActiveMQ over AMQP 1.0' },
       admin: { type: 'string', valueName: 'URL', description: 'the admin endpoint of a running flow: a URL or HOST:PORT' },
       component: { type: 'string', valueName: 'NAME', description: 'through the admin endpoint: the receiver whose parking queue to use' },
-      'admin-token-file': { type: 'string', valueName: 'FILE', description: 'through the admin endpoint: the file holding the admin token (else XROUTE_ADMIN_TOKEN)' },
+      'admin-token-file': {
+        type: 'string',
+        valueName: 'FILE',
+        description: 'through the admin endpoint: the file holding the admin token (else XROUTE_ADMIN_TOKEN)',
+      },
       all: { type: 'boolean', description: 'retry/drop: every message' },
       limit: { type: 'string', valueName: 'N', description: 'list: at most N (default 100); retry/drop: the first N' },
-      to: { type: 'string', valueName: 'DESTINATION', description: 'retry: send to this queue (address) instead of each message\'s origin' },
-      window: { type: 'string', valueName: 'N', description: 'retry: publishes awaiting their confirm before the originals are removed (default 100; the most a crash can deliver twice)' },
+      to: { type: 'string', valueName: 'DESTINATION', description: "retry: send to this queue (address) instead of each message's origin" },
+      window: {
+        type: 'string',
+        valueName: 'N',
+        description: 'retry: publishes awaiting their confirm before the originals are removed (default 100; the most a crash can deliver twice)',
+      },
       rate: { type: 'string', valueName: 'N', description: 'retry: at most N messages per second (default: no limit)' },
       json: { type: 'boolean', description: 'print JSON' },
     },
@@ -265,18 +326,36 @@ why), the operation was interrupted or an id was not found, 2 usage or connectio
       // SIGINT/SIGTERM stop a retry or drop after its window in progress, with a receipt (nothing lost).
       const stop = new AbortController();
       void stopSignal.then((signal) => stop.abort(signal));
-      if (!(PARKED_ACTIONS as readonly string[]).includes(action)) throw new UsageError(`unknown action ${JSON.stringify(action)}; expected one of ${PARKED_ACTIONS.join(', ')}`, 'parked');
+      if (!(PARKED_ACTIONS as readonly string[]).includes(action))
+        throw new UsageError(`unknown action ${JSON.stringify(action)}; expected one of ${PARKED_ACTIONS.join(', ')}`, 'parked');
       const str = (k: string) => (typeof options[k] === 'string' ? (options[k] as string) : undefined);
       const broker = str('broker') ?? 'rabbitmq';
       if (broker !== 'rabbitmq' && broker !== 'activemq') throw new UsageError(`--broker ${JSON.stringify(broker)}: expected rabbitmq or activemq`, 'parked');
       const count = (k: string): number | undefined => {
         const text = str(k);
         const n = text === undefined ? undefined : Number(text);
-        if (n !== undefined && (!Number.isInteger(n) || n < 1)) throw new UsageError(`--${k} ${JSON.stringify(text)}: expected a whole number, 1 or more`, 'parked');
+        if (n !== undefined && (!Number.isInteger(n) || n < 1))
+          throw new UsageError(`--${k} ${JSON.stringify(text)}: expected a whole number, 1 or more`, 'parked');
         return n;
       };
       return parkedCommand(
-        { action: action as 'list', ids, url: str('url'), queue: str('queue'), broker, admin: str('admin'), tokenFile: str('admin-token-file'), component: str('component'), all: options.all === true, limit: count('limit'), to: str('to'), json: options.json === true, window: count('window'), rate: count('rate'), signal: stop.signal },
+        {
+          action: action as 'list',
+          ids,
+          url: str('url'),
+          queue: str('queue'),
+          broker,
+          admin: str('admin'),
+          tokenFile: str('admin-token-file'),
+          component: str('component'),
+          all: options.all === true,
+          limit: count('limit'),
+          to: str('to'),
+          json: options.json === true,
+          window: count('window'),
+          rate: count('rate'),
+          signal: stop.signal,
+        },
         io,
         io.env ?? process.env,
       );

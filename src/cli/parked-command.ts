@@ -59,9 +59,11 @@ export function checkParkedOptions(o: ParkedCommandOptions): string | undefined 
   const direct = o.url !== undefined || o.queue !== undefined;
   if (direct && o.admin !== undefined) return 'give either --url and --queue (straight to the broker) or --admin and --component, not both';
   if (direct && (o.url === undefined || o.queue === undefined)) return 'straight to the broker needs both --url and --queue';
-  if (!direct && o.component === undefined) return 'say where the messages are: --url URL --queue NAME, or --component NAME (through --admin, default XROUTE_ADMIN or 127.0.0.1:9090)';
+  if (!direct && o.component === undefined)
+    return 'say where the messages are: --url URL --queue NAME, or --component NAME (through --admin, default XROUTE_ADMIN or 127.0.0.1:9090)';
   if (o.action === 'show' && o.ids.length !== 1) return 'show takes one message id';
-  if ((o.action === 'retry' || o.action === 'drop') && o.ids.length === 0 && !o.all && o.limit === undefined) return `${o.action}: say which messages: their ids, --all, or --limit N`;
+  if ((o.action === 'retry' || o.action === 'drop') && o.ids.length === 0 && !o.all && o.limit === undefined)
+    return `${o.action}: say which messages: their ids, --all, or --limit N`;
   if (o.action === 'list' && o.ids.length > 0) return 'list takes no ids (use show ID)';
   if ((o.to !== undefined || o.window !== undefined || o.rate !== undefined) && o.action !== 'retry') return '--to, --window and --rate are for retry';
   return undefined;
@@ -126,14 +128,26 @@ function adminAccess(o: ParkedCommandOptions, env: NodeJS.ProcessEnv): ParkedAcc
     }
     const text = await res.text();
     if (res.status === 404 && path.startsWith('/messages/')) return undefined;
-    if (!res.ok) throw new AdminRouteError(url, res.status, errorText(text) ?? (res.status === 401 || res.status === 403 ? 'refused: give the admin token (--admin-token-file or XROUTE_ADMIN_TOKEN)' : res.statusText));
+    if (!res.ok)
+      throw new AdminRouteError(
+        url,
+        res.status,
+        errorText(text) ??
+          (res.status === 401 || res.status === 403 ? 'refused: give the admin token (--admin-token-file or XROUTE_ADMIN_TOKEN)' : res.statusText),
+      );
     return JSON.parse(text) as T;
   };
   return {
     place: `the parking place of ${o.component as string} (through ${base})`,
     list: async (limit) => (await call<ParkedMessageJson[]>(`/messages?limit=${limit}`)) ?? [],
     show: (id) => call<ParkedMessageJson>(`/messages/${encodeURIComponent(id)}`),
-    retry: async (selection, options) => (await call<Receipt>('/retry', { ...selection, ...(options.to !== undefined ? { to: options.to } : {}), ...(options.window !== undefined ? { window: options.window } : {}), ...(options.ratePerSecond !== undefined ? { rate: options.ratePerSecond } : {}) })) as Receipt,
+    retry: async (selection, options) =>
+      (await call<Receipt>('/retry', {
+        ...selection,
+        ...(options.to !== undefined ? { to: options.to } : {}),
+        ...(options.window !== undefined ? { window: options.window } : {}),
+        ...(options.ratePerSecond !== undefined ? { rate: options.ratePerSecond } : {}),
+      })) as Receipt,
     drop: async (selection) => (await call<Receipt>('/drop', selection)) as Receipt,
     close: async () => undefined,
   };
@@ -150,10 +164,23 @@ export function formatList(messages: readonly ParkedMessageJson[], now = Date.no
   const rows = [['ID', 'ORIGIN', 'REASON', 'AGE', 'ATTEMPTS']];
   for (const m of messages) {
     const o = m.origin;
-    rows.push([m.id, describeOrigin(o), (o.reason ?? '-').replace(/\s+/g, ' ').slice(0, 60), age(o.at, now), o.attempts === undefined ? '-' : String(o.attempts)]);
+    rows.push([
+      m.id,
+      describeOrigin(o),
+      (o.reason ?? '-').replace(/\s+/g, ' ').slice(0, 60),
+      age(o.at, now),
+      o.attempts === undefined ? '-' : String(o.attempts),
+    ]);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((c, i) => (i === 4 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => (i === 4 ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 export function formatReceipt(action: 'retry' | 'drop', r: Receipt): string {

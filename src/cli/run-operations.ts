@@ -58,13 +58,15 @@ export function readRunOperations(options: Readonly<Record<string, string | bool
   let statsIntervalSeconds: number | undefined;
   if (stats !== undefined) {
     statsIntervalSeconds = typeof stats === 'boolean' ? NaN : Number(stats);
-    if (!Number.isFinite(statsIntervalSeconds) || statsIntervalSeconds <= 0) throw new RunOptionError('--stats-interval', typeof stats === 'boolean' ? '' : stats, 'a number of seconds > 0');
+    if (!Number.isFinite(statsIntervalSeconds) || statsIntervalSeconds <= 0)
+      throw new RunOptionError('--stats-interval', typeof stats === 'boolean' ? '' : stats, 'a number of seconds > 0');
   }
   const connect = options['connect-timeout'];
   let connectTimeoutSeconds: number | undefined;
   if (connect !== undefined) {
     connectTimeoutSeconds = typeof connect === 'boolean' ? NaN : Number(connect);
-    if (!Number.isFinite(connectTimeoutSeconds) || connectTimeoutSeconds < 0) throw new RunOptionError('--connect-timeout', typeof connect === 'boolean' ? '' : connect, 'a number of seconds >= 0 (0: no bound)');
+    if (!Number.isFinite(connectTimeoutSeconds) || connectTimeoutSeconds < 0)
+      throw new RunOptionError('--connect-timeout', typeof connect === 'boolean' ? '' : connect, 'a number of seconds >= 0 (0: no bound)');
   }
   const stop = readStopOptions(options['drain-timeout'], options['on-stop']);
   const trace = readTrace(options.trace);
@@ -86,7 +88,12 @@ function readAdminSecurity(options: Readonly<Record<string, string | boolean | u
   const cert = options['admin-tls-cert'];
   const key = options['admin-tls-key'];
   if (cert === undefined && key === undefined) return token !== undefined ? { token } : {};
-  if (typeof cert !== 'string' || typeof key !== 'string') throw new RunOptionError(cert === undefined || typeof cert === 'boolean' ? '--admin-tls-cert' : '--admin-tls-key', '', 'a PEM FILE; --admin-tls-cert and --admin-tls-key go together');
+  if (typeof cert !== 'string' || typeof key !== 'string')
+    throw new RunOptionError(
+      cert === undefined || typeof cert === 'boolean' ? '--admin-tls-cert' : '--admin-tls-key',
+      '',
+      'a PEM FILE; --admin-tls-cert and --admin-tls-key go together',
+    );
   return { ...(token !== undefined ? { token } : {}), tls: { cert: readPem('--admin-tls-cert', cert), key: readPem('--admin-tls-key', key) } };
 }
 
@@ -96,7 +103,11 @@ function readPem(option: string, file: string): Buffer {
     pem = readFileSync(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new RunOptionError(option, file, code === 'ENOENT' ? 'a PEM file that exists' : code === 'EACCES' ? 'a PEM file xroute may read (permission denied)' : 'a readable PEM file');
+    throw new RunOptionError(
+      option,
+      file,
+      code === 'ENOENT' ? 'a PEM file that exists' : code === 'EACCES' ? 'a PEM file xroute may read (permission denied)' : 'a readable PEM file',
+    );
   }
   if (!pem.includes('-----BEGIN ')) throw new RunOptionError(option, file, 'a PEM file (-----BEGIN ...)');
   return pem;
@@ -106,7 +117,8 @@ function readPem(option: string, file: string): Buffer {
 function readTrace(value: string | boolean | undefined): string[] | undefined {
   if (value === undefined) return undefined;
   const names = typeof value === 'string' ? value.split(',').map((n) => n.trim()) : [];
-  if (names.length === 0 || names.some((n) => n === '')) throw new RunOptionError('--trace', typeof value === 'string' ? value : '', 'component names separated by commas, e.g. rcvr_orders,pstr_store');
+  if (names.length === 0 || names.some((n) => n === ''))
+    throw new RunOptionError('--trace', typeof value === 'string' ? value : '', 'component names separated by commas, e.g. rcvr_orders,pstr_store');
   return [...new Set(names)];
 }
 
@@ -115,10 +127,12 @@ function readStopOptions(timeout: string | boolean | undefined, onStop: string |
   let drainMs: number | undefined;
   if (timeout !== undefined) {
     const seconds = typeof timeout === 'boolean' || timeout.trim() === '' ? NaN : Number(timeout);
-    if (!Number.isFinite(seconds) || seconds < 0) throw new RunOptionError('--drain-timeout', typeof timeout === 'boolean' ? '' : timeout, 'a number of seconds >= 0');
+    if (!Number.isFinite(seconds) || seconds < 0)
+      throw new RunOptionError('--drain-timeout', typeof timeout === 'boolean' ? '' : timeout, 'a number of seconds >= 0');
     drainMs = Math.round(seconds * 1000);
   }
-  if (onStop !== undefined && !(ON_STOP_MODES as readonly unknown[]).includes(onStop)) throw new RunOptionError('--on-stop', typeof onStop === 'boolean' ? '' : onStop, ON_STOP_MODES.join(' or '));
+  if (onStop !== undefined && !(ON_STOP_MODES as readonly unknown[]).includes(onStop))
+    throw new RunOptionError('--on-stop', typeof onStop === 'boolean' ? '' : onStop, ON_STOP_MODES.join(' or '));
   return { ...(drainMs !== undefined ? { drainMs } : {}), ...(onStop !== undefined ? { onStop: onStop as OnStop } : {}) };
 }
 
@@ -146,7 +160,9 @@ export async function bindRunOperations(options: RunOperationsOptions, logger: L
     close,
     start: (flow, control) => {
       admin?.serve(flow, control);
-      const timer = options.statsIntervalSeconds ? setInterval(() => flow.logTotals('component totals (periodic)'), options.statsIntervalSeconds * 1000) : undefined;
+      const timer = options.statsIntervalSeconds
+        ? setInterval(() => flow.logTotals('component totals (periodic)'), options.statsIntervalSeconds * 1000)
+        : undefined;
       timer?.unref();
       return {
         admin,

@@ -25,7 +25,14 @@ const TEXT_COLUMNS = new Set(['COMPONENT', 'CLASS', 'STATE', 'LINK', 'FROM -> TO
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   const left = rows[0].map((h) => TEXT_COLUMNS.has(h));
-  return rows.map((r) => r.map((cell, i) => (left[i] ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((cell, i) => (left[i] ? cell.padEnd(widths[i]) : cell.padStart(widths[i])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** "12 s ago" / "in 3 s" relative to `now`; "-" when unset. */
@@ -66,14 +73,34 @@ function formatStatus(s: FlowStatus, now = Date.now()): string {
   const links = [['LINK', 'STATE', 'FROM -> TO', 'DEPTH/CAPACITY', 'IN/S', 'OUT/S', 'OLDEST', 'STUCK']];
   for (const l of s.links) {
     const r = l.rate;
-    links.push([l.name, stateCell(l.state, l.health), `${l.producers.join(',') || '-'} -> ${l.consumerNames.join(',') || '-'}`, `${l.size}/${l.capacity}`, r ? `${r.in1s}/${r.in1m}` : '-', r ? `${r.out1s}/${r.out1m}` : '-', l.size > 0 ? seconds(l.oldestAgeMs ?? 0) : '-', l.stuck ?? '-']);
+    links.push([
+      l.name,
+      stateCell(l.state, l.health),
+      `${l.producers.join(',') || '-'} -> ${l.consumerNames.join(',') || '-'}`,
+      `${l.size}/${l.capacity}`,
+      r ? `${r.in1s}/${r.in1m}` : '-',
+      r ? `${r.out1s}/${r.out1m}` : '-',
+      l.size > 0 ? seconds(l.oldestAgeMs ?? 0) : '-',
+      l.stuck ?? '-',
+    ]);
   }
-  const endpoints = s.components.filter((c) => c.endpoint !== undefined).map((c) => `  ${c.name}: ${Object.entries(c.endpoint!).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  const endpoints = s.components
+    .filter((c) => c.endpoint !== undefined)
+    .map(
+      (c) =>
+        `  ${c.name}: ${Object.entries(c.endpoint!)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' ')}`,
+    );
   const problems = s.components.filter((c) => !c.ready && c.detail).map((c) => `  ${c.name}: ${c.status}: ${c.detail}`);
-  const holding = s.components.filter((c) => (c.unsettled?.deliveries ?? 0) > 0).map((c) => `  ${c.name}: ${c.unsettled!.deliveries}, oldest ${c.unsettled!.oldestAgeSeconds.toFixed(1)} s`);
+  const holding = s.components
+    .filter((c) => (c.unsettled?.deliveries ?? 0) > 0)
+    .map((c) => `  ${c.name}: ${c.unsettled!.deliveries}, oldest ${c.unsettled!.oldestAgeSeconds.toFixed(1)} s`);
   const stuck = (s.stuckLinks ?? []).map((l) => `  ${l.link}: ${l.reason}`);
   const parked = s.components.filter((c) => (c.parked ?? 0) > 0).map((c) => `  ${c.name}: ${c.parked} (xroute parked list --component ${c.name})`);
-  const why = [(s.stuckLinks ?? []).length > 0 ? 'a link is stuck' : '', (s.parkedMessages ?? 0) > 0 ? `${s.parkedMessages} messages parked` : ''].filter((w) => w !== '').join(', ');
+  const why = [(s.stuckLinks ?? []).length > 0 ? 'a link is stuck' : '', (s.parkedMessages ?? 0) > 0 ? `${s.parkedMessages} messages parked` : '']
+    .filter((w) => w !== '')
+    .join(', ');
   const verdict = !s.ready ? 'NOT READY' : s.degraded ? `DEGRADED (${why})` : 'ready';
   return [
     `flow ${s.name}: ${verdict}, up ${Math.round(s.uptimeMs / 1000)} s   (rates: per second over 1 s/1 min)`,

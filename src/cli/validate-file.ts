@@ -17,7 +17,8 @@ function checkFile(file: string, abs: string, registry: ComponentRegistry): Conf
   try {
     json = parseJsonText(readFileSync(abs, 'utf8'), file);
   } catch (e) {
-    if (e instanceof JsonSyntaxError) return [{ file, component: '', property: '', message: `invalid JSON at line ${e.line}, column ${e.column}: ${e.reason}`, severity: 'error' }];
+    if (e instanceof JsonSyntaxError)
+      return [{ file, component: '', property: '', message: `invalid JSON at line ${e.line}, column ${e.column}: ${e.reason}`, severity: 'error' }];
     if (e instanceof ConfigError) return [...e.problems];
     return [{ file, component: '', property: '', message: describeFileError(e), severity: 'error' }];
   }
@@ -31,4 +32,3 @@ function checkFile(file: string, abs: string, registry: ComponentRegistry): Conf
   }
   return validateComponentJson(json, abs, registry);
 }
-

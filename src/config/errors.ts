@@ -23,7 +23,12 @@ export function formatProblem(p: ConfigProblem): string {
 /** A topology or component configuration that cannot be used; carries every problem found. */
 export class ConfigError extends Error {
   constructor(readonly problems: readonly ConfigProblem[]) {
-    super(problems.filter((p) => p.severity === 'error').map(formatProblem).join('\n') || 'invalid configuration');
+    super(
+      problems
+        .filter((p) => p.severity === 'error')
+        .map(formatProblem)
+        .join('\n') || 'invalid configuration',
+    );
     this.name = 'ConfigError';
   }
 }

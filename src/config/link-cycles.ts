@@ -36,7 +36,8 @@ export function findCycles(links: ReadonlyMap<string, LinkLike>): CycleStep[][] 
       state.set(link, 'open');
       path.push({ link, next: stepsFrom(link)[Symbol.iterator]() });
     };
-    const stepsFrom = (link: string) => (links.get(link)?.readers ?? []).flatMap((component) => (writes.get(component) ?? []).map((to) => ({ component, link: to })));
+    const stepsFrom = (link: string) =>
+      (links.get(link)?.readers ?? []).flatMap((component) => (writes.get(component) ?? []).map((to) => ({ component, link: to })));
     open(start);
     while (path.length > 0) {
       const top = path[path.length - 1];

@@ -47,8 +47,19 @@ function topologySource(registry: ComponentRegistry): TopologySource {
   return {
     load: (file) => loadTopology(file, registry),
     describeLoadError: (e, file) => {
-      if (e instanceof ConfigError) return e.problems.filter((p) => p.severity === 'error').map(formatProblem).join('\n');
-      if (e instanceof JsonSyntaxError) return formatProblem({ file, component: '', property: '', message: `invalid JSON at line ${e.line}, column ${e.column}: ${e.reason}`, severity: 'error' });
+      if (e instanceof ConfigError)
+        return e.problems
+          .filter((p) => p.severity === 'error')
+          .map(formatProblem)
+          .join('\n');
+      if (e instanceof JsonSyntaxError)
+        return formatProblem({
+          file,
+          component: '',
+          property: '',
+          message: `invalid JSON at line ${e.line}, column ${e.column}: ${e.reason}`,
+          severity: 'error',
+        });
       return formatProblem({ file, component: '', property: '', message: describeFileError(e), severity: 'error' });
     },
     describeSettingsError: (e, spec) => {
@@ -73,7 +84,8 @@ export function loadTopology(file: string, registry: ComponentRegistry): Topolog
 export function buildTopology(json: unknown, file: string, registry: ComponentRegistry): Topology {
   const problems: ConfigProblem[] = [];
   const err = (component: string, property: string, message: string, f = file) => problems.push({ file: f, component, property, message, severity: 'error' });
-  const warn = (component: string, property: string, message: string, f = file) => problems.push({ file: f, component, property, message, severity: 'warning' });
+  const warn = (component: string, property: string, message: string, f = file) =>
+    problems.push({ file: f, component, property, message, severity: 'warning' });
   const baseDir = path.dirname(file);
   if (!isRecord(json)) throw new ConfigError([{ file, component: '(flow)', property: '', message: 'expected a JSON object', severity: 'error' }]);
   const FLOW = '(flow)';
@@ -92,9 +104,13 @@ export function buildTopology(json: unknown, file: string, registry: ComponentRe
   const flowCapacity = positiveInt(json.Capacity) ?? DEFAULT_LINK_CAPACITY;
 
   let flowPolicy = DEFAULT_POLICY;
-  if (!flowProblems.some((p) => p.property.startsWith('Supervision'))) flowPolicy = supervisionOf(json.Supervision, DEFAULT_POLICY, (m) => err(FLOW, 'Supervision', m));
+  if (!flowProblems.some((p) => p.property.startsWith('Supervision')))
+    flowPolicy = supervisionOf(json.Supervision, DEFAULT_POLICY, (m) => err(FLOW, 'Supervision', m));
 
-  const pluginDirs = ([] as unknown[]).concat(json.PluginDir ?? []).filter((d): d is string => typeof d === 'string').map((d) => path.resolve(baseDir, d));
+  const pluginDirs = ([] as unknown[])
+    .concat(json.PluginDir ?? [])
+    .filter((d): d is string => typeof d === 'string')
+    .map((d) => path.resolve(baseDir, d));
   const configDir = typeof json.ConfigDir === 'string' ? path.resolve(baseDir, json.ConfigDir) : baseDir;
 
   // the component lists
@@ -167,7 +183,8 @@ export function buildTopology(json: unknown, file: string, registry: ComponentRe
       err(name, 'ClassName', `${className} is a ${def.role}, but ${name} is listed under ${LISTS.find((l) => l.role === role)!.key}`, compFile);
       continue;
     }
-    if (typeof config.Name === 'string' && config.Name !== name) warn(name, 'Name', `differs from the component's key ${JSON.stringify(name)}; the key is used`, compFile);
+    if (typeof config.Name === 'string' && config.Name !== name)
+      warn(name, 'Name', `differs from the component's key ${JSON.stringify(name)}; the key is used`, compFile);
     const compDir = path.dirname(compFile);
     const componentProblems = validateComponentConfig(def, config, compDir, { pluginDirs, registry });
     for (const p of componentProblems) {
@@ -188,7 +205,8 @@ export function buildTopology(json: unknown, file: string, registry: ComponentRe
             let capacity: number | undefined;
             if (entry.Capacity !== undefined) {
               capacity = positiveInt(entry.Capacity);
-              if (capacity === undefined) err(name, `OutLink/${i}/Capacity`, `${describeValue(entry.Capacity)}: expected a positive integer, e.g. "256"`, compFile);
+              if (capacity === undefined)
+                err(name, `OutLink/${i}/Capacity`, `${describeValue(entry.Capacity)}: expected a positive integer, e.g. "256"`, compFile);
             }
             outLinks.push({ name: entry.Name.trim(), capacity, partition: typeof entry.Partition === 'string' ? entry.Partition : undefined });
           } else err(name, `OutLink/${i}`, 'expected a link name or a map with Name (and optional Capacity, Partition)', compFile);
@@ -196,7 +214,9 @@ export function buildTopology(json: unknown, file: string, registry: ComponentRe
       }
     }
     // a Supervision the schema refused is reported already; parsing it would only repeat that less clearly
-    const policy = componentProblems.some((p) => p.property.startsWith('Supervision')) ? flowPolicy : supervisionOf(config.Supervision, flowPolicy, (m) => err(name, 'Supervision', m, compFile));
+    const policy = componentProblems.some((p) => p.property.startsWith('Supervision'))
+      ? flowPolicy
+      : supervisionOf(config.Supervision, flowPolicy, (m) => err(name, 'Supervision', m, compFile));
     specs.push({ name, role, definition: def, config: config as ComponentConfig, file: compFile, baseDir: compDir, linkName, outLinks, policy });
   }
 
@@ -220,7 +240,11 @@ function supervisionOf(value: unknown, base: SupervisionPolicy, report: (message
   try {
     return parseSupervision(value as SupervisionConfig, base);
   } catch (e) {
-    report(e instanceof SupervisionConfigError ? withoutContext('', 'Supervision', e.message).replace(/^Supervision\./, '') : 'expected a map with Strategy, MaxRetry, WithinSeconds, Backoff, MaxMessageAttempts as strings');
+    report(
+      e instanceof SupervisionConfigError
+        ? withoutContext('', 'Supervision', e.message).replace(/^Supervision\./, '')
+        : 'expected a map with Strategy, MaxRetry, WithinSeconds, Backoff, MaxMessageAttempts as strings',
+    );
     return base;
   }
 }
@@ -274,29 +298,57 @@ function buildLinks(specs: ComponentSpec[], flowCapacity: number, err: Report, w
   for (const l of links.values()) {
     if (l.readers.length === 0) {
       const hint = didYouMean(l.name, unwritten);
-      for (const w of new Set(l.writers)) err(w, specs.find((s) => s.name === w)?.role === 'receiver' ? 'LinkName' : 'OutLink', `link ${JSON.stringify(l.name)} is read by no component (nothing would ever empty it)${hint}`);
+      for (const w of new Set(l.writers))
+        err(
+          w,
+          specs.find((s) => s.name === w)?.role === 'receiver' ? 'LinkName' : 'OutLink',
+          `link ${JSON.stringify(l.name)} is read by no component (nothing would ever empty it)${hint}`,
+        );
     }
     if (l.writers.length === 0) {
       const hint = didYouMean(l.name, unread);
-      for (const r of l.readers) warn(r, 'LinkName', `link ${JSON.stringify(l.name)} has no writer in this topology (only messages sent through the API arrive)${hint}`);
+      for (const r of l.readers)
+        warn(r, 'LinkName', `link ${JSON.stringify(l.name)} has no writer in this topology (only messages sent through the API arrive)${hint}`);
     }
     out.set(l.name, { name: l.name, capacity: l.capacity ?? flowCapacity, writers: l.writers, readers: l.readers });
   }
   for (const cycle of findCycles(out)) {
     const around = cycle.map((step) => `${step.component} -> ${step.link}`).join(' -> ');
-    err(cycle[0].component, 'OutLink', `links form a cycle: ${around} -> ${cycle[0].component}. A message could circle for ever and the full links would wait on each other; expected links that lead away to a persister`);
+    err(
+      cycle[0].component,
+      'OutLink',
+      `links form a cycle: ${around} -> ${cycle[0].component}. A message could circle for ever and the full links would wait on each other; expected links that lead away to a persister`,
+    );
   }
   return out;
 }
 
 export function validateComponentJson(json: unknown, file: string, registry: ComponentRegistry): ConfigProblem[] {
   const name = isRecord(json) && typeof json.Name === 'string' ? json.Name : path.basename(file, '.json');
-  if (!isRecord(json)) return [{ file, component: name, property: '', message: 'expected a JSON object: a topology or a component configuration', severity: 'error' }];
+  if (!isRecord(json))
+    return [{ file, component: name, property: '', message: 'expected a JSON object: a topology or a component configuration', severity: 'error' }];
   const className = json.ClassName;
   if (className === undefined) {
-    return [{ file, component: '', property: '', message: 'is neither a topology (it has no Receiver, Node or Persister list of component names) nor a component configuration (it has no ClassName)', severity: 'error' }];
+    return [
+      {
+        file,
+        component: '',
+        property: '',
+        message: 'is neither a topology (it has no Receiver, Node or Persister list of component names) nor a component configuration (it has no ClassName)',
+        severity: 'error',
+      },
+    ];
   }
-  if (typeof className !== 'string') return [{ file, component: name, property: 'ClassName', message: `${describeValue(className)}: expected the implementation class as a string, e.g. "org.qbroker.receiver.RMQReceiver"`, severity: 'error' }];
+  if (typeof className !== 'string')
+    return [
+      {
+        file,
+        component: name,
+        property: 'ClassName',
+        message: `${describeValue(className)}: expected the implementation class as a string, e.g. "org.qbroker.receiver.RMQReceiver"`,
+        severity: 'error',
+      },
+    ];
   const deep = tooDeepAt(json);
   if (deep !== undefined) {
     const p = tooDeepProblem(deep);
@@ -304,5 +356,11 @@ export function validateComponentJson(json: unknown, file: string, registry: Com
   }
   const def = registry.find(className);
   if (!def) return [{ file, component: name, property: 'ClassName', message: unknownClassMessage(className, registry), severity: 'error' }];
-  return validateComponentConfig(def, json, path.dirname(file), { pluginDirs: [], registry }).map((p) => ({ file, component: name, property: p.property, message: withoutContext(name, p.property, p.message), severity: p.severity }));
+  return validateComponentConfig(def, json, path.dirname(file), { pluginDirs: [], registry }).map((p) => ({
+    file,
+    component: name,
+    property: p.property,
+    message: withoutContext(name, p.property, p.message),
+    severity: p.severity,
+  }));
 }

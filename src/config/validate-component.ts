@@ -26,7 +26,11 @@ export function componentSchema(def: AnyComponentDefinition): JsonSchema {
   return {
     ...def.schema,
     type: 'object',
-    properties: { ...COMMON_PROPERTIES, ...(own.properties ?? {}), Operation: { type: 'string', enum: [...def.operations], description: `one of ${def.operations.map((o) => JSON.stringify(o)).join(', ')}` } },
+    properties: {
+      ...COMMON_PROPERTIES,
+      ...(own.properties ?? {}),
+      Operation: { type: 'string', enum: [...def.operations], description: `one of ${def.operations.map((o) => JSON.stringify(o)).join(', ')}` },
+    },
     required: own.required ?? [],
     additionalProperties: own.additionalProperties ?? false,
   };
@@ -49,7 +53,12 @@ export function validateFlowProperties(json: Record<string, unknown>): Component
   return flowValidator(json) ? [] : schemaProblems(flowValidator.errors ?? [], Object.keys(FLOW_PROPERTIES));
 }
 
-export function validateComponentConfig(def: AnyComponentDefinition, config: unknown, baseDir: string, context: ValidationContext = { pluginDirs: [] }): ComponentProblem[] {
+export function validateComponentConfig(
+  def: AnyComponentDefinition,
+  config: unknown,
+  baseDir: string,
+  context: ValidationContext = { pluginDirs: [] },
+): ComponentProblem[] {
   const problems: ComponentProblem[] = [];
   if (typeof config !== 'object' || config === null || Array.isArray(config)) {
     return [{ property: '', message: 'expected a JSON object with the component properties', severity: 'error' }];
@@ -76,7 +85,8 @@ function nameFor(def: AnyComponentDefinition, config: ComponentConfig): string {
  * over the same value, so only the reader's problem is reported.
  */
 function ownProblems(def: AnyComponentDefinition, config: ComponentConfig, baseDir: string, context: ValidationContext): ComponentProblem[] {
-  const issues: ConfigIssue[] = def.settings === undefined ? [] : settingsIssues((warn) => def.settings?.(nameFor(def, config), config, baseDir, { ...context, warn }));
+  const issues: ConfigIssue[] =
+    def.settings === undefined ? [] : settingsIssues((warn) => def.settings?.(nameFor(def, config), config, baseDir, { ...context, warn }));
   const readFailed = issues.some((issue) => issue.severity !== 'warning');
   try {
     issues.push(...(def.validate?.(config, baseDir, context) ?? []));
@@ -98,12 +108,17 @@ function ownProblems(def: AnyComponentDefinition, config: ComponentConfig, baseD
 /** The problem of a configuration nested deeper than any real one (refused before anything walks it). */
 export function tooDeepProblem(path: string): ComponentProblem {
   const [first, ...rest] = path.split('/');
-  return { property: first, message: `nested deeper than ${MAX_CONFIG_DEPTH} levels (at ${[first, ...rest].slice(0, 6).join('/')}${rest.length > 5 ? '/…' : ''}): expected a configuration of at most ${MAX_CONFIG_DEPTH} nested maps and lists`, severity: 'error' };
+  return {
+    property: first,
+    message: `nested deeper than ${MAX_CONFIG_DEPTH} levels (at ${[first, ...rest].slice(0, 6).join('/')}${rest.length > 5 ? '/…' : ''}): expected a configuration of at most ${MAX_CONFIG_DEPTH} nested maps and lists`,
+    severity: 'error',
+  };
 }
 
 /** Properties of the original's serial-port support, which xroute does not have: one message, not one per property. */
 const SERIAL_PROPERTIES = new Set(['Device', 'BaudRate', 'DataBits', 'StopBits', 'Parity', 'FlowControl']);
-const SERIAL_MESSAGE = 'serial ports are not supported (Device, BaudRate, DataBits, StopBits, Parity): expected a tcp://host:port or file://path URI; a serial-to-TCP bridge such as ser2net can serve the port over TCP';
+const SERIAL_MESSAGE =
+  'serial ports are not supported (Device, BaudRate, DataBits, StopBits, Parity): expected a tcp://host:port or file://path URI; a serial-to-TCP bridge such as ser2net can serve the port over TCP';
 
 /** ajv's errors as problems, the original's serial-port properties folded into one. */
 function schemaProblems(errors: readonly ErrorObject[], known: string[]): ComponentProblem[] {
@@ -128,7 +143,9 @@ function schemaProblems(errors: readonly ErrorObject[], known: string[]): Compon
 function dedupe(errors: readonly ErrorObject[]): ErrorObject[] {
   const anyOfPaths = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
   const typePaths = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
-  return errors.filter((e) => (e.keyword === 'anyOf' || !anyOfPaths.has(e.instancePath)) && (e.keyword === 'type' || e.keyword === 'anyOf' || !typePaths.has(e.instancePath)));
+  return errors.filter(
+    (e) => (e.keyword === 'anyOf' || !anyOfPaths.has(e.instancePath)) && (e.keyword === 'type' || e.keyword === 'anyOf' || !typePaths.has(e.instancePath)),
+  );
 }
 
 interface DescribedSchema {
@@ -174,7 +191,14 @@ function expected(schema: DescribedSchema, data: unknown, fallback: string): str
   return text;
 }
 
-const TYPE_NAMES: Record<string, string> = { string: 'a string', array: 'a list', object: 'a map', number: 'a number', integer: 'an integer', boolean: 'true or false' };
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a string',
+  array: 'a list',
+  object: 'a map',
+  number: 'a number',
+  integer: 'an integer',
+  boolean: 'true or false',
+};
 
 function toProblem(e: ErrorObject, known: string[]): ComponentProblem {
   const path = e.instancePath.replace(/^\//, '').replace(/~1/g, '/').replace(/~0/g, '~');
@@ -191,7 +215,8 @@ function toProblem(e: ErrorObject, known: string[]): ComponentProblem {
   }
   const schema = (e.parentSchema ?? {}) as DescribedSchema;
   const allowed = (e.params as { allowedValues?: unknown[] }).allowedValues;
-  const fallback = e.keyword === 'enum' && allowed ? `one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}` : (TYPE_NAMES[String(schema.type)] ?? 'a valid value');
+  const fallback =
+    e.keyword === 'enum' && allowed ? `one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}` : (TYPE_NAMES[String(schema.type)] ?? 'a valid value');
   return { property: path, message: `${shownValue(path, e.data, isSecretSchema(schema))}expected ${expected(schema, e.data, fallback)}`, severity: 'error' };
 }
 

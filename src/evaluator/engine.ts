@@ -62,13 +62,19 @@ export class MessageEvaluatorEngine {
     this.originalRcField = stringSetting(config, 'OriginalRC', 'OriginalRC');
     // The original reads MaxNumberRules; its documentation writes MaxNumberRule. Both are accepted.
     const max =
-      integerSetting(config.MaxNumberRules, at(where, 'MaxNumberRules'), 'an integer') ?? integerSetting(config.MaxNumberRule, at(where, 'MaxNumberRule'), 'an integer') ?? 128;
+      integerSetting(config.MaxNumberRules, at(where, 'MaxNumberRules'), 'an integer') ??
+      integerSetting(config.MaxNumberRule, at(where, 'MaxNumberRule'), 'an integer') ??
+      128;
     const defaultDisplayMask = integerSetting(config.DisplayMask, at(where, 'DisplayMask'), 'an integer display mask') ?? 0;
     const debug = integerSetting(config.Debug, at(where, 'Debug'), 'an integer') ?? 0;
 
     const rulesets = config.Ruleset ?? {};
     if (Array.isArray(rulesets)) {
-      throw new RuleConfigError(at(where, 'Ruleset'), 'is a list; the MessageEvaluator needs a map from ruleset name to ruleset (the original silently ran with no rules)', '{"name": {...ruleset...}}');
+      throw new RuleConfigError(
+        at(where, 'Ruleset'),
+        'is a list; the MessageEvaluator needs a map from ruleset name to ruleset (the original silently ran with no rules)',
+        '{"name": {...ruleset...}}',
+      );
     }
     if (!isRecord(rulesets)) throw new RuleConfigError(at(where, 'Ruleset'), 'is not a map', 'a map from ruleset name to ruleset');
     const names = Object.keys(rulesets);
@@ -89,16 +95,30 @@ export class MessageEvaluatorEngine {
       const rule = compileRuleset(rulesetName, rulesets[rulesetName], settings, rulesetContext(scope, rulesetName));
       this.rules.set(rulesetName, rule);
       if (splitRuleList(rulesetName) === undefined) this.singles.set(rulesetName, rule);
-      else this.logger.warn(`${name}: ruleset ${JSON.stringify(rulesetName)} contains a list separator after its first character and can only be reached from Branch or Loop`);
+      else
+        this.logger.warn(
+          `${name}: ruleset ${JSON.stringify(rulesetName)} contains a list separator after its first character and can only be reached from Branch or Loop`,
+        );
     }
     for (const ref of scope.references) {
       const target = this.rules.get(ref.name);
       const rw = { component: name, ruleset: ref.from, key: ref.key };
-      if (target === undefined) throw new RuleConfigError(rw, `refers to unknown ruleset ${JSON.stringify(ref.name)}${didYouMean(ref.name, names)}`, 'the name of a ruleset of this component');
-      if (target.composite) throw new RuleConfigError(rw, `refers to ${JSON.stringify(ref.name)}, itself a Branch or Loop ruleset; nesting is not supported`, 'a ruleset that is not Branch or Loop');
+      if (target === undefined)
+        throw new RuleConfigError(
+          rw,
+          `refers to unknown ruleset ${JSON.stringify(ref.name)}${didYouMean(ref.name, names)}`,
+          'the name of a ruleset of this component',
+        );
+      if (target.composite)
+        throw new RuleConfigError(
+          rw,
+          `refers to ${JSON.stringify(ref.name)}, itself a Branch or Loop ruleset; nesting is not supported`,
+          'a ruleset that is not Branch or Loop',
+        );
     }
     if (debug > 0) {
-      for (const [n, r] of this.rules) this.logger.debug?.(`${name}: ruleset ${n}: kind ${r.kind}, body ${r.needsBody ? 'read' : 'not read'}, DisplayMask ${r.displayMask}`);
+      for (const [n, r] of this.rules)
+        this.logger.debug?.(`${name}: ruleset ${n}: kind ${r.kind}, body ${r.needsBody ? 'read' : 'not read'}, DisplayMask ${r.displayMask}`);
     }
     this.listRuntime = {
       lookup: (n) => this.rules.get(n),

@@ -15,7 +15,9 @@ export class UnknownNameError extends Error {
     /** The closest known name, when one is close enough to be a misspelling. */
     readonly suggestion: string | undefined,
   ) {
-    super(`unknown ${what} ${JSON.stringify(unknownName)}${suggestion === undefined ? '' : `; did you mean ${JSON.stringify(suggestion)}?`}; known: ${known.join(', ')}`);
+    super(
+      `unknown ${what} ${JSON.stringify(unknownName)}${suggestion === undefined ? '' : `; did you mean ${JSON.stringify(suggestion)}?`}; known: ${known.join(', ')}`,
+    );
     this.name = 'UnknownNameError';
   }
 }

@@ -111,7 +111,8 @@ function readNumber(selector: string, start: number, fail: (pos: number, reason:
   const after = selector[start + token.text.length];
   if (after !== undefined && IDENT_PART.test(after)) fail(start, `invalid numeric literal ${selector.slice(start, start + token.text.length + 1)}`);
   // 9223372036854775808 is allowed only after a unary minus; the parser checks the sign.
-  if (token.kind === 'exact' && (token.value > LONG_MAX + 1n || token.value < LONG_MIN)) fail(start, `integer literal ${token.text} is out of range for a long`);
+  if (token.kind === 'exact' && (token.value > LONG_MAX + 1n || token.value < LONG_MIN))
+    fail(start, `integer literal ${token.text} is out of range for a long`);
   return token;
 }
 

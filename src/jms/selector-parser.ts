@@ -85,7 +85,8 @@ class Parser {
       const op = t.text as CompareOp;
       if (op !== '=' && op !== '<>') {
         for (const side of [left, right]) {
-          if (side.type === 'str' || side.type === 'bool') this.failAt(side.pos, `${side.type === 'str' ? 'strings' : 'booleans'} compare only with = and <>, not ${op}`);
+          if (side.type === 'str' || side.type === 'bool')
+            this.failAt(side.pos, `${side.type === 'str' ? 'strings' : 'booleans'} compare only with = and <>, not ${op}`);
         }
       }
       return { node: { t: 'compare', op, left: left.node, right: right.node }, type: 'bool', pos: left.pos };
@@ -133,7 +134,8 @@ class Parser {
       if (this.isKeyword('ESCAPE')) {
         this.next();
         const esc = this.next();
-        if (esc.kind !== 'string' || [...esc.value].length !== 1) this.fail(esc, `ESCAPE needs a string literal of exactly one character, found ${describe(esc)}`);
+        if (esc.kind !== 'string' || [...esc.value].length !== 1)
+          this.fail(esc, `ESCAPE needs a string literal of exactly one character, found ${describe(esc)}`);
         escape = esc.value;
       }
       return { node: { t: 'like', negated, value: left.node, pattern: likeToRegExp(pattern.value, escape) }, type: 'bool', pos: left.pos };
@@ -208,7 +210,8 @@ class Parser {
       case 'ident': {
         // ActiveMQ's own extensions, not JMS: named so that a selector written for them is refused clearly
         const after = this.peek();
-        if (after.kind === 'string' && /^(XPATH|XQUERY)$/i.test(t.text)) this.fail(t, `${t.text.toUpperCase()} selectors (an ActiveMQ extension) are not supported`);
+        if (after.kind === 'string' && /^(XPATH|XQUERY)$/i.test(t.text))
+          this.fail(t, `${t.text.toUpperCase()} selectors (an ActiveMQ extension) are not supported`);
         if (after.kind === 'op' && after.text === '(') this.fail(t, `function calls such as ${t.text}(...) (ActiveMQ extensions) are not supported`);
         return { node: { t: 'identifier', name: t.text }, type: 'any', pos: t.pos };
       }

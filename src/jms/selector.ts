@@ -14,7 +14,10 @@ export type { SelectorValue } from './selector-ast';
 export class JmsSelector {
   private readonly evaluator: Evaluator;
 
-  private constructor(readonly text: string, evaluator: Evaluator) {
+  private constructor(
+    readonly text: string,
+    evaluator: Evaluator,
+  ) {
     this.evaluator = evaluator;
   }
 

@@ -30,7 +30,8 @@ export function debugEnabled(logger: Logger): boolean {
 const redactFormat = winston.format((info) => {
   for (const key of Object.keys(info)) {
     if (key === 'level') continue;
-    (info as Record<string, unknown>)[key] = key === 'message' && typeof info.message === 'string' ? redactText(info.message) : redact((info as Record<string, unknown>)[key]);
+    (info as Record<string, unknown>)[key] =
+      key === 'message' && typeof info.message === 'string' ? redactText(info.message) : redact((info as Record<string, unknown>)[key]);
   }
   return info;
 });
@@ -94,7 +95,11 @@ export interface LogEntry {
   meta: Record<string, unknown>;
 }
 /** It records every level; `debug: true` makes it say debug is enabled, so guarded debug lines are written too. */
-export function memoryLogger(entries: LogEntry[] = [], base: Record<string, unknown> = {}, options: { debug?: boolean } = {}): Logger & { entries: LogEntry[] } {
+export function memoryLogger(
+  entries: LogEntry[] = [],
+  base: Record<string, unknown> = {},
+  options: { debug?: boolean } = {},
+): Logger & { entries: LogEntry[] } {
   const at =
     (level: LogLevel) =>
     (message: string, meta: Record<string, unknown> = {}) =>

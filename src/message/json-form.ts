@@ -92,7 +92,18 @@ function atJmsDefault(name: string, value: unknown): boolean {
 /** Object bodies may hold live handles (queues, actors); keep only what JSON can say. */
 function safeJson(value: unknown): unknown {
   try {
-    return JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === 'object' && v !== null && typeof (v as { toJSON?: unknown }).toJSON !== 'function' && v.constructor && v.constructor !== Object && !Array.isArray(v) ? `[${v.constructor.name}]` : v)));
+    return JSON.parse(
+      JSON.stringify(value, (_k, v) =>
+        typeof v === 'object' &&
+        v !== null &&
+        typeof (v as { toJSON?: unknown }).toJSON !== 'function' &&
+        v.constructor &&
+        v.constructor !== Object &&
+        !Array.isArray(v)
+          ? `[${v.constructor.name}]`
+          : v,
+      ),
+    );
   } catch {
     return '[unserialisable]';
   }

@@ -26,7 +26,16 @@ export function defaultParkingQueue(component: string): string {
 }
 
 /** Headers of the parking place (and of a broker's dead-lettering) that a retry does not send home. */
-const PARKING_ONLY_HEADERS: readonly string[] = [...Object.values(PARKED_HEADERS), 'x-death', 'x-first-death-queue', 'x-first-death-exchange', 'x-first-death-reason', 'x-last-death-queue', 'x-last-death-exchange', 'x-last-death-reason'];
+const PARKING_ONLY_HEADERS: readonly string[] = [
+  ...Object.values(PARKED_HEADERS),
+  'x-death',
+  'x-first-death-queue',
+  'x-first-death-exchange',
+  'x-first-death-reason',
+  'x-last-death-queue',
+  'x-last-death-exchange',
+  'x-last-death-reason',
+];
 
 /** ActiveMQ's names for a dead-lettered message's origin and cause, as they arrive over AMQP 1.0. */
 export const ACTIVEMQ_ORIGIN_PROPERTIES = ['originalDestination', 'OriginalDestination', 'x-opt-original-destination'] as const;
@@ -96,7 +105,15 @@ export function originOf(headers: Headers | undefined): MessageOrigin {
   if (Array.isArray(deaths) && deaths.length > 0) {
     const d = deaths[0] as Headers;
     const keys = Array.isArray(d['routing-keys']) ? (d['routing-keys'] as unknown[]).map(text).filter((k): k is string => k !== undefined) : undefined;
-    return { by: 'rabbitmq', queue: text(d.queue), exchange: text(d.exchange), routingKeys: keys, reason: text(d.reason), attempts: num(d.count), at: epochMs(d.time) };
+    return {
+      by: 'rabbitmq',
+      queue: text(d.queue),
+      exchange: text(d.exchange),
+      routingKeys: keys,
+      reason: text(d.reason),
+      attempts: num(d.count),
+      at: epochMs(d.time),
+    };
   }
   for (const p of ACTIVEMQ_ORIGIN_PROPERTIES) {
     const dest = text(h[p]);
@@ -115,6 +132,8 @@ export function headersForRetry(headers: Headers | undefined): Record<string, un
 /** "queue q1 (exchange ex, key k)", for lists and receipts. */
 export function describeOrigin(o: MessageOrigin): string {
   if (o.queue === undefined) return '?';
-  const parts = [o.exchange ? `exchange ${o.exchange}` : '', o.routingKeys && o.routingKeys.length > 0 ? `key ${o.routingKeys.join(',')}` : ''].filter((p) => p !== '');
+  const parts = [o.exchange ? `exchange ${o.exchange}` : '', o.routingKeys && o.routingKeys.length > 0 ? `key ${o.routingKeys.join(',')}` : ''].filter(
+    (p) => p !== '',
+  );
   return parts.length > 0 ? `${o.queue} (${parts.join(', ')})` : o.queue;
 }

@@ -187,6 +187,14 @@ export interface ParkedMessageJson {
 export function parkedJson(m: ParkedMessage): ParkedMessageJson {
   const text = m.body.toString('utf8');
   const isText = Buffer.from(text, 'utf8').equals(m.body);
-  const plain = (o: Readonly<Record<string, unknown>>) => JSON.parse(JSON.stringify(o, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))) as Record<string, unknown>;
-  return { id: m.id, origin: m.origin, body: isText ? text : m.body.toString('base64'), bodyEncoding: isText ? 'utf8' : 'base64', properties: plain(m.properties), headers: plain(m.headers) };
+  const plain = (o: Readonly<Record<string, unknown>>) =>
+    JSON.parse(JSON.stringify(o, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))) as Record<string, unknown>;
+  return {
+    id: m.id,
+    origin: m.origin,
+    body: isText ? text : m.body.toString('base64'),
+    bodyEncoding: isText ? 'utf8' : 'base64',
+    properties: plain(m.properties),
+    headers: plain(m.headers),
+  };
 }

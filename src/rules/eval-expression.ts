@@ -104,10 +104,18 @@ class Parser {
   }
 
   private or(): Value {
-    return this.chain(['||'], () => this.and(), (_op, a, b) => ({ t: 'bool', v: truthy(a) || truthy(b) }));
+    return this.chain(
+      ['||'],
+      () => this.and(),
+      (_op, a, b) => ({ t: 'bool', v: truthy(a) || truthy(b) }),
+    );
   }
   private and(): Value {
-    return this.chain(['&&'], () => this.comparison(), (_op, a, b) => ({ t: 'bool', v: truthy(a) && truthy(b) }));
+    return this.chain(
+      ['&&'],
+      () => this.comparison(),
+      (_op, a, b) => ({ t: 'bool', v: truthy(a) && truthy(b) }),
+    );
   }
   private comparison(): Value {
     return this.chain(['==', '!=', '>=', '<=', '>', '<', '=~', '!~'], () => this.additive(), compare);
@@ -154,10 +162,14 @@ class Parser {
 
 function truthy(v: Value): boolean {
   switch (v.t) {
-    case 'bool': return v.v;
-    case 'int': return v.v !== 0n;
-    case 'real': return v.v !== 0;
-    case 'str': throw new ExpressionError('a string is not a condition');
+    case 'bool':
+      return v.v;
+    case 'int':
+      return v.v !== 0n;
+    case 'real':
+      return v.v !== 0;
+    case 'str':
+      throw new ExpressionError('a string is not a condition');
   }
 }
 
@@ -185,17 +197,35 @@ function compare(op: string, a: Value, b: Value): Value {
   if (a.t === 'str' || b.t === 'str') {
     if (a.t !== 'str' || b.t !== 'str') throw new ExpressionError('cannot compare a string with a number');
     switch (op) {
-      case '==': return { t: 'bool', v: a.v === b.v };
-      case '!=': return { t: 'bool', v: a.v !== b.v };
-      case '=~': return { t: 'bool', v: fullMatch(b.v, a.v) };
-      case '!~': return { t: 'bool', v: !fullMatch(b.v, a.v) };
-      default: throw new ExpressionError(`${op} does not apply to strings`);
+      case '==':
+        return { t: 'bool', v: a.v === b.v };
+      case '!=':
+        return { t: 'bool', v: a.v !== b.v };
+      case '=~':
+        return { t: 'bool', v: fullMatch(b.v, a.v) };
+      case '!~':
+        return { t: 'bool', v: !fullMatch(b.v, a.v) };
+      default:
+        throw new ExpressionError(`${op} does not apply to strings`);
     }
   }
   if (op === '=~' || op === '!~') throw new ExpressionError(`${op} needs strings`);
   const x = numeric(a);
   const y = numeric(b);
-  const c = x.t === 'int' && y.t === 'int' ? (x.v < y.v ? -1 : x.v > y.v ? 1 : 0) : Number(x.v) < Number(y.v) ? -1 : Number(x.v) > Number(y.v) ? 1 : Number(x.v) === Number(y.v) ? 0 : NaN;
+  const c =
+    x.t === 'int' && y.t === 'int'
+      ? x.v < y.v
+        ? -1
+        : x.v > y.v
+          ? 1
+          : 0
+      : Number(x.v) < Number(y.v)
+        ? -1
+        : Number(x.v) > Number(y.v)
+          ? 1
+          : Number(x.v) === Number(y.v)
+            ? 0
+            : NaN;
   const v = op === '==' ? c === 0 : op === '!=' ? c !== 0 : op === '>' ? c > 0 : op === '>=' ? c >= 0 : op === '<' ? c < 0 : c <= 0;
   return { t: 'bool', v };
 }
@@ -207,10 +237,14 @@ export function evaluateExpression(text: string): string | undefined {
   try {
     const v = new Parser(tokenize(text)).parse();
     switch (v.t) {
-      case 'int': return v.v.toString();
-      case 'real': return javaDoubleToString(v.v);
-      case 'str': return v.v;
-      case 'bool': return v.v ? '1' : '0';
+      case 'int':
+        return v.v.toString();
+      case 'real':
+        return javaDoubleToString(v.v);
+      case 'str':
+        return v.v;
+      case 'bool':
+        return v.v ? '1' : '0';
     }
   } catch {
     return undefined;

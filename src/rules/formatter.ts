@@ -62,7 +62,8 @@ function compileEntry(raw: unknown, where: ConfigWhere, options: FormatterOption
     }
   }
   const field = raw.FieldName;
-  if (typeof field !== 'string' || field === '') throw new RuleConfigError(at(where, 'FieldName'), 'is missing or not a string', 'the name of the field to write');
+  if (typeof field !== 'string' || field === '')
+    throw new RuleConfigError(at(where, 'FieldName'), 'is missing or not a string', 'the name of the field to write');
   if ((raw.Template === undefined || raw.Template === null) && (raw.Substitution === undefined || raw.Substitution === null)) {
     throw new RuleConfigError(where, `entry for ${field} has neither Template nor Substitution`, 'Template and/or Substitution');
   }

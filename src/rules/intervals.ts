@@ -71,7 +71,8 @@ export class IntervalSet {
     for (const entry of entries) {
       if (typeof entry !== 'string') throw new RuleConfigError(where, `interval ${JSON.stringify(entry)} is not a string`, 'an interval such as "[1,10)"');
       const raw = splitInterval(entry);
-      if (raw === undefined) throw new RuleConfigError(where, `cannot parse interval ${JSON.stringify(entry)}`, 'an interval such as "[1,10)", "(,5]" or "[5,)"');
+      if (raw === undefined)
+        throw new RuleConfigError(where, `cannot parse interval ${JSON.stringify(entry)}`, 'an interval such as "[1,10)", "(,5]" or "[5,)"');
       if (raw.left === '' && raw.right === '') throw new RuleConfigError(where, `interval ${JSON.stringify(entry)} has no bound`, 'at least one bound');
       raws.push(raw);
     }
@@ -85,22 +86,32 @@ export class IntervalSet {
     const bound = <T>(text: string, inclusive: boolean, parse: (s: string) => T | undefined, entry: string): Bound<T> | undefined => {
       if (text === '') return undefined;
       const value = parse(text);
-      if (value === undefined) throw new RuleConfigError(where, `bound ${JSON.stringify(text)} of interval ${JSON.stringify(entry)} is not a number`, real ? 'a number' : 'an integer');
+      if (value === undefined)
+        throw new RuleConfigError(
+          where,
+          `bound ${JSON.stringify(text)} of interval ${JSON.stringify(entry)} is not a number`,
+          real ? 'a number' : 'an integer',
+        );
       return { value, inclusive };
     };
     const source = entries as string[];
     if (real) {
       const ivs = raws.map((r, k) =>
-        check(source[k], { lower: bound(r.left, r.leftInclusive, parseJavaDouble, source[k]), upper: bound(r.right, r.rightInclusive, parseJavaDouble, source[k]) }),
+        check(source[k], {
+          lower: bound(r.left, r.leftInclusive, parseJavaDouble, source[k]),
+          upper: bound(r.right, r.rightInclusive, parseJavaDouble, source[k]),
+        }),
       );
       return new IntervalSet(true, ivs, [], undefined, source);
     }
     const ivs = raws.map((r, k) =>
       check(source[k], { lower: bound(r.left, r.leftInclusive, parseJavaLong, source[k]), upper: bound(r.right, r.rightInclusive, parseJavaLong, source[k]) }),
     );
-    const safe = (b: Bound<bigint> | undefined) => b === undefined || (b.value >= BigInt(Number.MIN_SAFE_INTEGER) && b.value <= BigInt(Number.MAX_SAFE_INTEGER));
+    const safe = (b: Bound<bigint> | undefined) =>
+      b === undefined || (b.value >= BigInt(Number.MIN_SAFE_INTEGER) && b.value <= BigInt(Number.MAX_SAFE_INTEGER));
     const allSafe = ivs.every((iv) => safe(iv.lower) && safe(iv.upper));
-    const toNumber = (b: Bound<bigint> | undefined): Bound<number> | undefined => (b === undefined ? undefined : { value: Number(b.value), inclusive: b.inclusive });
+    const toNumber = (b: Bound<bigint> | undefined): Bound<number> | undefined =>
+      b === undefined ? undefined : { value: Number(b.value), inclusive: b.inclusive };
     const safeIvs = allSafe ? ivs.map((iv) => ({ lower: toNumber(iv.lower), upper: toNumber(iv.upper) })) : undefined;
     return new IntervalSet(false, [], ivs, safeIvs, source);
   }

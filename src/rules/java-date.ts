@@ -15,8 +15,23 @@ const SUPPORTED = new Set([...NUMERIC, 'G', 'E', 'a', 'z', 'Z', 'X']);
 
 /** Well-known zone abbreviations accepted when parsing, in minutes east of UTC. */
 const ZONE_ABBREVIATIONS: Readonly<Record<string, number>> = {
-  UTC: 0, GMT: 0, UT: 0, Z: 0, EST: -300, EDT: -240, CST: -360, CDT: -300, MST: -420, MDT: -360, PST: -480, PDT: -420,
-  CET: 60, CEST: 120, BST: 60, IST: 330, JST: 540,
+  UTC: 0,
+  GMT: 0,
+  UT: 0,
+  Z: 0,
+  EST: -300,
+  EDT: -240,
+  CST: -360,
+  CDT: -300,
+  MST: -420,
+  MDT: -360,
+  PST: -480,
+  PDT: -420,
+  CET: 60,
+  CEST: 120,
+  BST: 60,
+  IST: 330,
+  JST: 540,
 };
 
 function tokenize(pattern: string, where: ConfigWhere): Token[] {
@@ -26,7 +41,7 @@ function tokenize(pattern: string, where: ConfigWhere): Token[] {
     if (last !== undefined && 'lit' in last) last.lit += s;
     else tokens.push({ lit: s });
   };
-  for (let i = 0; i < pattern.length; ) {
+  for (let i = 0; i < pattern.length;) {
     const c = pattern[i];
     if (c === "'") {
       if (pattern[i + 1] === "'") {
@@ -52,7 +67,8 @@ function tokenize(pattern: string, where: ConfigWhere): Token[] {
     if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
       let j = i;
       while (pattern[j] === c) j++;
-      if (!SUPPORTED.has(c)) throw new RuleConfigError(where, `unsupported letter ${c} in date pattern ${JSON.stringify(pattern)}`, `a pattern of ${[...SUPPORTED].join('')}`);
+      if (!SUPPORTED.has(c))
+        throw new RuleConfigError(where, `unsupported letter ${c} in date pattern ${JSON.stringify(pattern)}`, `a pattern of ${[...SUPPORTED].join('')}`);
       tokens.push({ field: c, width: j - i });
       i = j;
       continue;
@@ -112,28 +128,62 @@ function formatTokens(tokens: Token[], d: Date): string {
     }
     const w = t.width;
     switch (t.field) {
-      case 'G': out += d.getFullYear() > 0 ? 'AD' : 'BC'; break;
-      case 'y': out += w === 2 ? pad(d.getFullYear() % 100, 2) : pad(d.getFullYear(), w); break;
-      case 'M': out += w >= 4 ? MONTHS[d.getMonth()] : w === 3 ? MONTHS[d.getMonth()].slice(0, 3) : pad(d.getMonth() + 1, w); break;
-      case 'd': out += pad(d.getDate(), w); break;
-      case 'H': out += pad(d.getHours(), w); break;
-      case 'h': out += pad(d.getHours() % 12 === 0 ? 12 : d.getHours() % 12, w); break;
-      case 'k': out += pad(d.getHours() === 0 ? 24 : d.getHours(), w); break;
-      case 'K': out += pad(d.getHours() % 12, w); break;
-      case 'm': out += pad(d.getMinutes(), w); break;
-      case 's': out += pad(d.getSeconds(), w); break;
-      case 'S': out += pad(d.getMilliseconds(), w); break;
+      case 'G':
+        out += d.getFullYear() > 0 ? 'AD' : 'BC';
+        break;
+      case 'y':
+        out += w === 2 ? pad(d.getFullYear() % 100, 2) : pad(d.getFullYear(), w);
+        break;
+      case 'M':
+        out += w >= 4 ? MONTHS[d.getMonth()] : w === 3 ? MONTHS[d.getMonth()].slice(0, 3) : pad(d.getMonth() + 1, w);
+        break;
+      case 'd':
+        out += pad(d.getDate(), w);
+        break;
+      case 'H':
+        out += pad(d.getHours(), w);
+        break;
+      case 'h':
+        out += pad(d.getHours() % 12 === 0 ? 12 : d.getHours() % 12, w);
+        break;
+      case 'k':
+        out += pad(d.getHours() === 0 ? 24 : d.getHours(), w);
+        break;
+      case 'K':
+        out += pad(d.getHours() % 12, w);
+        break;
+      case 'm':
+        out += pad(d.getMinutes(), w);
+        break;
+      case 's':
+        out += pad(d.getSeconds(), w);
+        break;
+      case 'S':
+        out += pad(d.getMilliseconds(), w);
+        break;
       case 'D': {
         const start = new Date(d.getFullYear(), 0, 1);
         out += pad(Math.round((new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime() - start.getTime()) / 86400000) + 1, w);
         break;
       }
-      case 'u': out += pad(d.getDay() === 0 ? 7 : d.getDay(), w); break;
-      case 'E': out += w >= 4 ? DAYS[d.getDay()] : DAYS[d.getDay()].slice(0, 3); break;
-      case 'a': out += d.getHours() < 12 ? 'AM' : 'PM'; break;
-      case 'z': out += zoneName(d, w >= 4); break;
-      case 'Z': out += offsetText(-d.getTimezoneOffset(), false, false); break;
-      case 'X': out += w === 1 ? offsetText(-d.getTimezoneOffset(), false, true).slice(0, 3) : offsetText(-d.getTimezoneOffset(), w >= 3, true); break;
+      case 'u':
+        out += pad(d.getDay() === 0 ? 7 : d.getDay(), w);
+        break;
+      case 'E':
+        out += w >= 4 ? DAYS[d.getDay()] : DAYS[d.getDay()].slice(0, 3);
+        break;
+      case 'a':
+        out += d.getHours() < 12 ? 'AM' : 'PM';
+        break;
+      case 'z':
+        out += zoneName(d, w >= 4);
+        break;
+      case 'Z':
+        out += offsetText(-d.getTimezoneOffset(), false, false);
+        break;
+      case 'X':
+        out += w === 1 ? offsetText(-d.getTimezoneOffset(), false, true).slice(0, 3) : offsetText(-d.getTimezoneOffset(), w >= 3, true);
+        break;
     }
   }
   return out;
@@ -243,15 +293,36 @@ function parseTokens(tokens: Token[], text: string): number | undefined {
           if (year < now - 80) year += 100;
         }
         break;
-      case 'M': month = value - 1; break;
-      case 'd': day = value; break;
-      case 'H': case 'k': hour = t.field === 'k' && value === 24 ? 0 : value; break;
-      case 'h': case 'K': hour = t.field === 'h' && value === 12 ? 0 : value; twelveHour = true; break;
-      case 'm': minute = value; break;
-      case 's': second = value; break;
-      case 'S': milli = value; break;
-      case 'D': month = 0; day = value; break;
-      case 'u': break;
+      case 'M':
+        month = value - 1;
+        break;
+      case 'd':
+        day = value;
+        break;
+      case 'H':
+      case 'k':
+        hour = t.field === 'k' && value === 24 ? 0 : value;
+        break;
+      case 'h':
+      case 'K':
+        hour = t.field === 'h' && value === 12 ? 0 : value;
+        twelveHour = true;
+        break;
+      case 'm':
+        minute = value;
+        break;
+      case 's':
+        second = value;
+        break;
+      case 'S':
+        milli = value;
+        break;
+      case 'D':
+        month = 0;
+        day = value;
+        break;
+      case 'u':
+        break;
     }
   }
   if (twelveHour && pm === true) hour += 12;

@@ -88,7 +88,12 @@ function compilePropertyGroup(group: Record<string, unknown>, gw: ConfigWhere, o
     let test: { test(text: string): boolean } | { containsText(text: string): boolean };
     if (typeof condition === 'string') test = compilePerl5(condition, {}, cw);
     else if (Array.isArray(condition)) test = IntervalSet.parse(condition, cw);
-    else throw new RuleConfigError(cw, `condition ${JSON.stringify(condition)} is neither a pattern nor a list of intervals`, 'a regex string or a list of intervals such as ["[1,10)"]');
+    else
+      throw new RuleConfigError(
+        cw,
+        `condition ${JSON.stringify(condition)} is neither a pattern nor a list of intervals`,
+        'a regex string or a list of intervals such as ["[1,10)"]',
+      );
     const method = 'test' in test ? 'test' : 'containsText';
     return (b, msg) => {
       const v = b.temp();

@@ -26,8 +26,21 @@ export interface EscapeOutput {
 type Ranges = ReadonlyArray<readonly [number, number]>;
 
 // Perl's \h and \v (perlrecharclass "Whitespace"), checked against perl 5.36 over U+0000..U+FFFF.
-const HORIZONTAL_SPACE: Ranges = [[0x09, 0x09], [0x20, 0x20], [0xa0, 0xa0], [0x1680, 0x1680], [0x2000, 0x200a], [0x202f, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000]];
-const VERTICAL_SPACE: Ranges = [[0x0a, 0x0d], [0x85, 0x85], [0x2028, 0x2029]];
+const HORIZONTAL_SPACE: Ranges = [
+  [0x09, 0x09],
+  [0x20, 0x20],
+  [0xa0, 0xa0],
+  [0x1680, 0x1680],
+  [0x2000, 0x200a],
+  [0x202f, 0x202f],
+  [0x205f, 0x205f],
+  [0x3000, 0x3000],
+];
+const VERTICAL_SPACE: Ranges = [
+  [0x0a, 0x0d],
+  [0x85, 0x85],
+  [0x2028, 0x2029],
+];
 // \R: \r\n as one unit (never split by backtracking, as Perl's atomic \R), or one vertical space.
 const LINEBREAK = '(?:\\r\\n|\\r(?!\\n)|[\\n\\x0B\\f\\x85\\u2028\\u2029])';
 
@@ -155,7 +168,7 @@ export function translateEscape(source: string, i: number, inClass: boolean, gro
       return unsupported(after, 'a single byte');
     case 'b':
     case 'B':
-      if (source[after] === '{') return unsupported((braced(source, after)?.end ?? after + 1), 'a Unicode boundary type');
+      if (source[after] === '{') return unsupported(braced(source, after)?.end ?? after + 1, 'a Unicode boundary type');
       return { text: '\\' + e, end: after };
     default:
       return { text: '\\' + e, end: after };
@@ -183,7 +196,9 @@ function relativeOrNumberedReference(source: string, i: number, groups: GroupInf
   const m = /^(?:\{\s*(-?\d+)\s*\}|(-?\d+))/.exec(rest);
   if (m === null) {
     const b = braced(source, i + 2);
-    return fail(b !== undefined ? `${source.slice(i, b.end)} (a named backreference) is not supported` : '\\g must be followed by a group number, as in \\g1 or \\g{-1}');
+    return fail(
+      b !== undefined ? `${source.slice(i, b.end)} (a named backreference) is not supported` : '\\g must be followed by a group number, as in \\g1 or \\g{-1}',
+    );
   }
   const shown = source.slice(i, i + 2 + m[0].length);
   const k = Number(m[1] ?? m[2]);

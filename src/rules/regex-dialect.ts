@@ -36,7 +36,6 @@ import { scanGroups, translateEscape } from './perl5-escapes';
 v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
 v8.setFlagsFromString('--enable-experimental-regexp-engine');
 
-
 const POSIX_CLASSES: Readonly<Record<string, string>> = {
   alpha: 'a-zA-Z',
   digit: '0-9',
@@ -271,14 +270,16 @@ function translatePerl5(source: string, options: Perl5Options = {}, where: Confi
 function unsupportedGroup(group: string): string {
   const k = group[2] ?? '';
   const shown = group.slice(0, 3);
-  if (k === '<') return group[3] === '=' || group[3] === '!' ? `lookbehind ${group.slice(0, 4)}...) is not supported` : 'named groups (?<name>...) are not supported';
+  if (k === '<')
+    return group[3] === '=' || group[3] === '!' ? `lookbehind ${group.slice(0, 4)}...) is not supported` : 'named groups (?<name>...) are not supported';
   if (k === '>') return 'the atomic group (?>...) is not supported';
   if (k === '|') return 'the branch reset group (?|...) is not supported';
   if (k === '(') return 'the conditional (?(...)...) is not supported';
   if (k === "'" || k === 'P') return `named groups and recursion ${shown}... are not supported`;
   if (k === 'R' || k === '&' || /^[-+]?\d/.test(group.slice(2))) return `recursion ${shown}...) is not supported`;
   if (k === '{' || k === '?') return `code ${shown}...}) is not supported`;
-  if (/^[\^a-zA-Z-]/.test(k)) return `inline modifiers ${/^\(\?[^:)]*[:)]?/.exec(group)?.[0]} are only supported at the start of the pattern, and only (?i) (?m) (?s) (?x)`;
+  if (/^[\^a-zA-Z-]/.test(k))
+    return `inline modifiers ${/^\(\?[^:)]*[:)]?/.exec(group)?.[0]} are only supported at the start of the pattern, and only (?i) (?m) (?s) (?x)`;
   return `the group ${shown} is not supported`;
 }
 

@@ -72,7 +72,14 @@ interface PipeState {
   bodyRead: boolean;
 }
 
-export function evaluatePipeList(items: readonly string[], list: string, msg: Message, rt: ListRuntime, from = 0, state: PipeState = { body: undefined, bodyRead: false }): Code {
+export function evaluatePipeList(
+  items: readonly string[],
+  list: string,
+  msg: Message,
+  rt: ListRuntime,
+  from = 0,
+  state: PipeState = { body: undefined, bodyRead: false },
+): Code {
   for (let i = from; i < items.length; i++) {
     const rule = rt.lookup(items[i]);
     if (rule === undefined) {

@@ -145,7 +145,15 @@ export const KIND_PRECEDENCE = {
 } as const;
 
 /** Keys every ruleset may have, whatever its kind. */
-export const COMMON_RULESET_KEYS: readonly string[] = ['JMSPropertyGroup', 'XJMSPropertyGroup', 'PatternGroup', 'XPatternGroup', 'StringProperty', 'DisplayMask', 'Description'];
+export const COMMON_RULESET_KEYS: readonly string[] = [
+  'JMSPropertyGroup',
+  'XJMSPropertyGroup',
+  'PatternGroup',
+  'XPatternGroup',
+  'StringProperty',
+  'DisplayMask',
+  'Description',
+];
 
 class RulesetKindRegistrationError extends XrouteError {
   constructor(

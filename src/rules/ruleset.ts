@@ -8,7 +8,16 @@ import { integerValue } from '../foundation/integer-text';
 import { Message } from '../message';
 import { ConfigWhere, RuleConfigError, at, isRecord } from './errors';
 import { MessageFilter, compileMessageFilter } from './message-filter';
-import { COMMON_RULESET_KEYS, EvaluatorLogger, RuleAction, RuleHandle, RuleResult, RulesetKind, RulesetKindContext, RulesetKindRegistry } from './ruleset-kinds';
+import {
+  COMMON_RULESET_KEYS,
+  EvaluatorLogger,
+  RuleAction,
+  RuleHandle,
+  RuleResult,
+  RulesetKind,
+  RulesetKindContext,
+  RulesetKindRegistry,
+} from './ruleset-kinds';
 import { didYouMean } from '../foundation/did-you-mean';
 import { FunctionBuilder } from './codegen';
 
@@ -139,11 +148,16 @@ export function compileRuleset(name: string, config: unknown, settings: RulesetS
     const owner = kinds.find((k) => k.keys.includes(foreign))?.name ?? 'another';
     const deciding = kind?.keys.find((k) => config[k] !== undefined && config[k] !== null);
     const why = kind === undefined ? 'a filter-only ruleset' : `a ${kind.name} ruleset (its ${deciding ?? kind.keys[0]} decides, by the original's kind order)`;
-    throw new RuleConfigError(at(where, foreign), `belongs to ${owner} rulesets, but this is ${why}; a ruleset has one kind`, 'the keys of one kind: split it into two rulesets (the rule list "a,b" runs both)');
+    throw new RuleConfigError(
+      at(where, foreign),
+      `belongs to ${owner} rulesets, but this is ${why}; a ruleset has one kind`,
+      'the keys of one kind: split it into two rulesets (the rule list "a,b" runs both)',
+    );
   }
   const displayMask = integerSetting(config.DisplayMask, at(where, 'DisplayMask'), 'an integer display mask') ?? settings.defaultDisplayMask;
   const sp = config.StringProperty;
-  if (sp !== undefined && sp !== null && !isRecord(sp)) throw new RuleConfigError(at(where, 'StringProperty'), 'is not a map', 'a map of property names (values are ignored)');
+  if (sp !== undefined && sp !== null && !isRecord(sp))
+    throw new RuleConfigError(at(where, 'StringProperty'), 'is not a map', 'a map of property names (values are ignored)');
   // StringProperty only names properties for the display log here; its values are ignored (docs/evaluator/rules.md).
   const stringProperties = isRecord(sp) ? Object.keys(sp) : [];
   const filter = compileMessageFilter(config, where, { clock: ctx.clock, warn: (t) => settings.logger.warn(`${settings.component}: ${t}`) });

@@ -46,7 +46,8 @@ const hexChar = (hh: string): string => String.fromCharCode(parseInt(hh, 16));
 
 export function compileSubstitution(source: unknown, options: SubstitutionOptions = {}): Substitution {
   const where = options.where ?? {};
-  if (typeof source !== 'string') throw new RuleConfigError(where, `substitution ${JSON.stringify(source)} is not a string`, 'a substitution such as "s/a/b/g"');
+  if (typeof source !== 'string')
+    throw new RuleConfigError(where, `substitution ${JSON.stringify(source)} is not a string`, 'a substitution such as "s/a/b/g"');
   const bad = (problem: string): never => {
     throw new RuleConfigError(where, `bad substitution ${JSON.stringify(source)}: ${problem}`, 'a substitution such as "s/a/b/g" or "s//+=1/e"');
   };
@@ -267,23 +268,34 @@ function compileFunction(operand: string, options: SubstitutionOptions, bad: (pr
     return Number.isNaN(r) ? undefined : javaDoubleToString(r);
   };
   switch (name) {
-    case 'lower': return noArg((t) => t.toLowerCase());
-    case 'upper': return noArg((t) => t.toUpperCase());
-    case 'encode': return noArg(formEncode);
-    case 'decode': return noArg(formDecode);
-    case 'md5': return noArg((t) => createHash('md5').update(t, 'utf8').digest('hex'));
-    case 'chop': return noArg((t) => (t.endsWith('\n') ? t.slice(0, -1) : t));
-    case 'time': return noArg(() => String(clock()));
-    case 'eval': return noArg(evaluateExpression);
+    case 'lower':
+      return noArg((t) => t.toLowerCase());
+    case 'upper':
+      return noArg((t) => t.toUpperCase());
+    case 'encode':
+      return noArg(formEncode);
+    case 'decode':
+      return noArg(formDecode);
+    case 'md5':
+      return noArg((t) => createHash('md5').update(t, 'utf8').digest('hex'));
+    case 'chop':
+      return noArg((t) => (t.endsWith('\n') ? t.slice(0, -1) : t));
+    case 'time':
+      return noArg(() => String(clock()));
+    case 'eval':
+      return noArg(evaluateExpression);
     case 'abs':
       return noArg((t) => {
         if (t.includes('.')) return realOrLong(t, Math.abs);
         const x = parseJavaLong(t);
         return x === undefined ? undefined : wrapLong(x < 0n ? -x : x).toString();
       });
-    case 'sqrt': return noArg((t) => realOrLong(t, (x) => (x < 0 ? NaN : Math.sqrt(x))));
-    case 'exp': return noArg((t) => realOrLong(t, Math.exp));
-    case 'log': return noArg((t) => realOrLong(t, (x) => (x <= 0 ? NaN : Math.log(x))));
+    case 'sqrt':
+      return noArg((t) => realOrLong(t, (x) => (x < 0 ? NaN : Math.sqrt(x))));
+    case 'exp':
+      return noArg((t) => realOrLong(t, Math.exp));
+    case 'log':
+      return noArg((t) => realOrLong(t, (x) => (x <= 0 ? NaN : Math.log(x))));
     case 'pow': {
       const y = arg === undefined ? undefined : parseJavaDouble(arg);
       if (y === undefined) bad(':=pow needs a number, as in :=pow 2');

@@ -80,7 +80,8 @@ function numberList(value: unknown, where: ConfigWhere, min: number, max: number
   return new Set(
     value.map((v, k) => {
       const n = integerValue(v);
-      if (n === undefined || n < min || n > max) throw new RuleConfigError(at(where, `[${k}]`), `${JSON.stringify(v)} is out of range`, `a number ${min}-${max}`);
+      if (n === undefined || n < min || n > max)
+        throw new RuleConfigError(at(where, `[${k}]`), `${JSON.stringify(v)} is out of range`, `a number ${min}-${max}`);
       return n;
     }),
   );
@@ -120,12 +121,14 @@ export class TimeWindows {
       if (!KEYS.includes(key)) throw new RuleConfigError(at(where, key), `unknown key in a time window map${didYouMean(key, KEYS)}`, KEYS.join(', '));
     }
     const list = config.TimeWindow;
-    if (!Array.isArray(list) || list.length === 0) throw new RuleConfigError(at(where, 'TimeWindow'), 'is missing or empty', 'a list of {"Interval": "H:M:S-H:M:S", "Threshold": "n"}');
+    if (!Array.isArray(list) || list.length === 0)
+      throw new RuleConfigError(at(where, 'TimeWindow'), 'is missing or empty', 'a list of {"Interval": "H:M:S-H:M:S", "Threshold": "n"}');
     const windows = list.map((w, k): Window => {
       const ww = at(where, `TimeWindow[${k}]`);
       if (!isRecord(w)) throw new RuleConfigError(ww, 'is not a map', 'a map with Interval and Threshold');
       for (const key of Object.keys(w)) {
-        if (!WINDOW_KEYS.includes(key)) throw new RuleConfigError(at(ww, key), `unknown key in a time window${didYouMean(key, WINDOW_KEYS)}`, WINDOW_KEYS.join(', '));
+        if (!WINDOW_KEYS.includes(key))
+          throw new RuleConfigError(at(ww, key), `unknown key in a time window${didYouMean(key, WINDOW_KEYS)}`, WINDOW_KEYS.join(', '));
       }
       if (typeof w.Interval !== 'string') throw new RuleConfigError(at(ww, 'Interval'), 'is missing or not a string', 'H:M:S-H:M:S');
       const interval = parseInterval(w.Interval, at(ww, 'Interval'));
@@ -136,7 +139,8 @@ export class TimeWindows {
           .split(',')
           .map((t) => {
             const v = parseTimeString(t);
-            if (v === undefined) throw new RuleConfigError(at(ww, 'Threshold'), `bad threshold ${JSON.stringify(raw)}`, 'numbers or time strings separated by commas');
+            if (v === undefined)
+              throw new RuleConfigError(at(ww, 'Threshold'), `bad threshold ${JSON.stringify(raw)}`, 'numbers or time strings separated by commas');
             return v;
           });
       }

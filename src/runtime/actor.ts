@@ -245,7 +245,17 @@ export class ActorRuntime {
   spawn<M>(name: string, factory: BehaviourFactory<M>, options: SpawnOptions = {}): ActorRef<M> {
     if (this.stopped) throw new Error(`actor runtime ${this.name} is stopped`);
     if (this.roots.has(name)) throw new Error(`an actor named ${name} already exists`);
-    const cell = new ActorCell<M>(this, undefined, name, factory, options.policy ?? DEFAULT_POLICY, options.logger ?? this.logger.child({ actor: name }), options.tally, options.adopt, options.onCrash);
+    const cell = new ActorCell<M>(
+      this,
+      undefined,
+      name,
+      factory,
+      options.policy ?? DEFAULT_POLICY,
+      options.logger ?? this.logger.child({ actor: name }),
+      options.tally,
+      options.adopt,
+      options.onCrash,
+    );
     this.roots.set(name, cell as ActorCell<unknown>);
     cell.terminated().then(() => {
       if (this.roots.get(name) === (cell as ActorCell<unknown>)) this.roots.delete(name);
@@ -546,10 +556,10 @@ class ActorCell<Msg> {
     const handed = this.consumers.filter((e) => e.active);
     this.consumers = this.consumers.filter((e) => !e.active);
     const consumers = handed.map((e): HeldConsumer => {
-        e.active = false;
-        if (e.binding !== undefined) e.binding.stopped = true;
-        return { queue: e.queue, handle: e.handle, held: e.queue.holdForHandOver(e.handle) };
-      });
+      e.active = false;
+      if (e.binding !== undefined) e.binding.stopped = true;
+      return { queue: e.queue, handle: e.handle, held: e.queue.holdForHandOver(e.handle) };
+    });
     return { state, consumers };
   }
 
@@ -617,7 +627,17 @@ class ActorCell<Msg> {
   private spawnChild<M>(name: string, factory: BehaviourFactory<M>, options: SpawnOptions): ActorRef<M> {
     if (this.state === 'stopping' || this.state === 'stopped') throw new Error(`cannot spawn ${name}: ${this.path} is ${this.state}`);
     if (this.children.has(name)) throw new Error(`${this.path} already has a child named ${name}`);
-    const child = new ActorCell<M>(this.runtime, this as ActorCell<unknown>, name, factory, options.policy ?? this.policy, options.logger ?? this.logger.child({ actor: `${this.path}/${name}` }), options.tally, options.adopt, options.onCrash);
+    const child = new ActorCell<M>(
+      this.runtime,
+      this as ActorCell<unknown>,
+      name,
+      factory,
+      options.policy ?? this.policy,
+      options.logger ?? this.logger.child({ actor: `${this.path}/${name}` }),
+      options.tally,
+      options.adopt,
+      options.onCrash,
+    );
     this.children.set(name, child as ActorCell<unknown>);
     child.begin();
     return child.ref;
@@ -675,7 +695,15 @@ class ActorCell<Msg> {
   }
 
   private attachEntry<T>(queue: XQueue<T>, onMessage: ConsumerEntry<T>['onMessage'], batch: number, maxInFlight: number): ConsumerEntry<T> {
-    const entry: ConsumerEntry<T> = { queue, onMessage, batch, maxInFlight, incarnation: this.incarnation, active: true, handle: undefined as unknown as ConsumerHandle };
+    const entry: ConsumerEntry<T> = {
+      queue,
+      onMessage,
+      batch,
+      maxInFlight,
+      incarnation: this.incarnation,
+      active: true,
+      handle: undefined as unknown as ConsumerHandle,
+    };
     entry.handle = queue.attach(this.path, () => this.deliver({ kind: 'pull', consumer: entry as ConsumerEntry<unknown> }), this.tally);
     this.consumers.push(entry as ConsumerEntry<unknown>);
     return entry;

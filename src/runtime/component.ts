@@ -407,7 +407,10 @@ export class ComponentRegistry {
 
   /** The definition for a ClassName, or undefined. */
   find(className: string): AnyComponentDefinition | undefined {
-    const parts = className.trim().split('.').filter((p) => p !== '');
+    const parts = className
+      .trim()
+      .split('.')
+      .filter((p) => p !== '');
     if (parts.length === 0) return undefined;
     const key = (parts.length >= 2 ? parts.slice(-2) : parts).join('.').toLowerCase();
     const direct = this.table.find(key);

@@ -63,7 +63,8 @@ export class Reloader {
     if (this.host.isStopping()) return refuse('the flow is stopping');
     let topology: Topology;
     const source = current.source;
-    if (typeof next === 'string' && source === undefined) return refuse(`${next}: this flow's topology was not read from a file (built by hand): reload it with flow.reload(topology)`);
+    if (typeof next === 'string' && source === undefined)
+      return refuse(`${next}: this flow's topology was not read from a file (built by hand): reload it with flow.reload(topology)`);
     try {
       topology = typeof next === 'string' ? source!.load(next) : next;
     } catch (e) {
@@ -74,7 +75,11 @@ export class Reloader {
     let plan: ReloadPlan;
     try {
       nextFingerprints = fingerprintTopology(topology);
-      plan = planReload({ topology: current, fingerprints: this.fingerprints, held: (link) => this.host.links.get(link)?.size ?? 0 }, topology, nextFingerprints);
+      plan = planReload(
+        { topology: current, fingerprints: this.fingerprints, held: (link) => this.host.links.get(link)?.size ?? 0 },
+        topology,
+        nextFingerprints,
+      );
       const problems = await this.check(plan, topology);
       if (problems.length > 0) return refuse(problems.join('\n'), plan);
     } catch (e) {
@@ -111,7 +116,9 @@ export class Reloader {
           ...(spec.role === 'receiver' ? { outputCapacity: capacity } : { inputCapacity: capacity }),
         });
       } catch (e) {
-        problems.push(source !== undefined ? source.describeSettingsError(e, spec) : `${spec.file}: ${spec.name}: ${e instanceof Error ? e.message : String(e)}`);
+        problems.push(
+          source !== undefined ? source.describeSettingsError(e, spec) : `${spec.file}: ${spec.name}: ${e instanceof Error ? e.message : String(e)}`,
+        );
         continue;
       }
       if (action !== 'replaced') continue;
@@ -131,7 +138,11 @@ export class Reloader {
       const reason = await this.refusesRemoval(removed.name);
       if (reason === undefined) continue;
       const message = `cannot be removed now: ${reason}`;
-      problems.push(source !== undefined ? source.describeProblem({ file: topology.file, name: removed.name }, '', message) : `${topology.file}: ${removed.name}: ${message}`);
+      problems.push(
+        source !== undefined
+          ? source.describeProblem({ file: topology.file, name: removed.name }, '', message)
+          : `${topology.file}: ${removed.name}: ${message}`,
+      );
     }
     return problems;
   }
@@ -165,21 +176,30 @@ export class Reloader {
     const timing = { drainMs: options.drainMs ?? DEFAULT_DRAIN_TIMEOUT_MS, readyTimeoutMs: options.readyTimeoutMs ?? DEFAULT_RELOAD_READY_TIMEOUT_MS };
     const redeliveredBefore = this.redelivered();
     const started = Date.now();
-    this.host.logger.info('reload: applying', { flow: this.host.flow, reload: head.id, plan: plan.components.filter((c) => c.action !== 'kept').map((c) => `${c.action} ${c.name}`) });
+    this.host.logger.info('reload: applying', {
+      flow: this.host.flow,
+      reload: head.id,
+      plan: plan.components.filter((c) => c.action !== 'kept').map((c) => `${c.action} ${c.name}`),
+    });
     const swap = new Swap(this.host, current, next, transitions, timing, true);
     let outcome: ReloadReceipt['outcome'] = 'applied';
     let error: string | undefined;
     try {
-      await swap.run(
-        new Set(transitions.filter((t) => t.from).map((t) => t.name)),
-        new Set(transitions.filter((t) => t.to).map((t) => t.name)),
-      );
+      await swap.run(new Set(transitions.filter((t) => t.from).map((t) => t.name)), new Set(transitions.filter((t) => t.to).map((t) => t.name)));
       this.commit(next, nextFingerprints, transitions);
     } catch (e) {
       outcome = 'rolled-back';
       error = redactText(e instanceof Error ? e.message : String(e));
       this.host.logger.error('reload: a step failed; rolling back to the previous definitions', { flow: this.host.flow, reload: head.id, error });
-      const back = new Swap(this.host, next, current, transitions.map((t) => ({ name: t.name, from: t.to, to: t.from })), timing, false, swap.leftOver());
+      const back = new Swap(
+        this.host,
+        next,
+        current,
+        transitions.map((t) => ({ name: t.name, from: t.to, to: t.from })),
+        timing,
+        false,
+        swap.leftOver(),
+      );
       try {
         await back.run(swap.startedNew, swap.stoppedOld);
       } catch (again) {
@@ -232,4 +252,3 @@ export class Reloader {
     return receipt;
   }
 }
-

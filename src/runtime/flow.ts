@@ -15,7 +15,17 @@
  */
 import { XrouteError } from '../foundation/xroute-error';
 import { ActorRef, ActorRuntime, describe, HeldConsumer } from './actor';
-import { ChildStatus, ComponentEnv, createBehaviour, ComponentRegistry, ComponentStatus, RecordedError, StatusReporter, StatusSnapshot, UnsettledDeliveries } from './component';
+import {
+  ChildStatus,
+  ComponentEnv,
+  createBehaviour,
+  ComponentRegistry,
+  ComponentStatus,
+  RecordedError,
+  StatusReporter,
+  StatusSnapshot,
+  UnsettledDeliveries,
+} from './component';
 import { Topology, ComponentSpec } from './topology-types';
 import { Logger, silentLogger } from '../logging/logger';
 import { redact, redactText, registerConfigSecrets } from '../logging/redact';
@@ -72,7 +82,6 @@ export class QueueFullError extends XrouteError {
 
 /** Exit codes of `xroute run`, documented in docs/operations.md. */
 export const EXIT_GAVE_UP = 3;
-
 
 /** One component as /status, `xroute status` and the metrics see it. */
 export interface ComponentStatusView extends StatusSnapshot {
@@ -153,7 +162,6 @@ export interface ComponentTotalsLine {
   readonly restarts: number;
   readonly reconnects: number;
 }
-
 
 /** How a stop drains (docs/operations.md#stopping). */
 export interface StopOptions {
@@ -306,7 +314,13 @@ export class Flow {
     const delay = c.giveUpBackoff.next();
     c.nextRestartAt = Date.now() + delay;
     c.status.set('FAILED', `gave up: ${reason}; the flow restarts it in ${Math.round(delay / 100) / 10} s`);
-    this.logger.error('component gave up; the flow supervisor restarts it', { flow: this.name, component: c.name, restart: c.flowRestarts + 1, delayMs: delay, error: reason });
+    this.logger.error('component gave up; the flow supervisor restarts it', {
+      flow: this.name,
+      component: c.name,
+      restart: c.flowRestarts + 1,
+      delayMs: delay,
+      error: reason,
+    });
     c.restartTimer = setTimeout(() => {
       c.restartTimer = undefined;
       c.nextRestartAt = undefined;
@@ -388,7 +402,11 @@ export class Flow {
     const now = Date.now();
     const states = new Map([...this.components.values()].map((c) => [c.name, this.stateOf(c)]));
     const specs = this.topology.links;
-    const linkStats = [...this.links.values()].map((q) => ({ ...q.stats(), producers: specs.get(q.name)?.writers ?? [], consumerNames: specs.get(q.name)?.readers ?? [] }));
+    const linkStats = [...this.links.values()].map((q) => ({
+      ...q.stats(),
+      producers: specs.get(q.name)?.writers ?? [],
+      consumerNames: specs.get(q.name)?.readers ?? [],
+    }));
     const health = flowHealth(
       linkStats.map((l) => ({ name: l.name, free: l.free, size: l.size, producers: l.producers, consumers: l.consumerNames })),
       [...states.keys()],
@@ -673,18 +691,24 @@ export class Flow {
    */
   private async linksSettled(deadline: number): Promise<boolean> {
     const links = [...this.links.values()];
-    const activity = () => links.reduce((n, q) => {
-      const st = q.stats();
-      return n + st.totalAdded + st.totalRemoved + st.totalPutback + st.totalTakeback;
-    }, 0);
+    const activity = () =>
+      links.reduce((n, q) => {
+        const st = q.stats();
+        return n + st.totalAdded + st.totalRemoved + st.totalPutback + st.totalTakeback;
+      }, 0);
     let last = -1;
-    await untilDoneOrDeadline(deadline, () => {
-      if (links.every((q) => q.size === 0 && q.stats().reserved === 0)) return true;
-      const now = activity();
-      const still = now === last && links.every((q) => q.inFlight === 0 && q.stats().reserved === 0);
-      last = now;
-      return still;
-    }, undefined, 50);
+    await untilDoneOrDeadline(
+      deadline,
+      () => {
+        if (links.every((q) => q.size === 0 && q.stats().reserved === 0)) return true;
+        const now = activity();
+        const still = now === last && links.every((q) => q.inFlight === 0 && q.stats().reserved === 0);
+        last = now;
+        return still;
+      },
+      undefined,
+      50,
+    );
     return links.every((q) => q.size === 0);
   }
 
@@ -730,7 +754,6 @@ function componentCounts(c: SupervisedComponent): InOut {
 function linkCounts(s: XQueueStats): InOut {
   return { in: s.totalAdded, out: s.totalRemoved + s.totalFailed };
 }
-
 
 function lastErrorOf(c: SupervisedComponent): string | undefined {
   const current = c.ref.lastError();

@@ -92,7 +92,11 @@ export class ComponentTrace implements ComponentTracer {
   /** Logs how many lines the rate bound dropped since the last report, if any. */
   reportDropped(): void {
     if (this.dropped === 0) return;
-    this.logger.warn('trace lines dropped: more messages than the trace may log per second', { component: this.component, dropped: this.dropped, linesPerSecond: this.bucket.perSecond });
+    this.logger.warn('trace lines dropped: more messages than the trace may log per second', {
+      component: this.component,
+      dropped: this.dropped,
+      linesPerSecond: this.bucket.perSecond,
+    });
     this.dropped = 0;
   }
 

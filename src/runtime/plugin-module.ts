@@ -62,7 +62,12 @@ function typescript(file: string): typeof TypeScript {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when a .ts plugin appears, and may be absent (reported below)
     return require('typescript') as typeof TypeScript;
   } catch (e) {
-    throw new PluginLoadError(file, `plugin ${file} is TypeScript, and the typescript package is not installed`, 'npm install typescript, or a plugin compiled to .js', e);
+    throw new PluginLoadError(
+      file,
+      `plugin ${file} is TypeScript, and the typescript package is not installed`,
+      'npm install typescript, or a plugin compiled to .js',
+      e,
+    );
   }
 }
 
@@ -111,7 +116,8 @@ export function createPluginInstance(file: string, argument: unknown): unknown {
   const mod = loadPluginModule(file);
   const m = mod as { default?: unknown; create?: unknown };
   const factory = typeof mod === 'function' ? mod : typeof m.default === 'function' ? m.default : m.create;
-  if (typeof factory !== 'function') throw new PluginLoadError(file, `plugin ${file} exports no factory`, 'module.exports = (argument) => ({ format(msg) { ... } })');
+  if (typeof factory !== 'function')
+    throw new PluginLoadError(file, `plugin ${file} exports no factory`, 'module.exports = (argument) => ({ format(msg) { ... } })');
   try {
     const isClass = /^class[\s{]/.test(Function.prototype.toString.call(factory));
     return isClass ? new (factory as new (a: unknown) => unknown)(argument) : (factory as (a: unknown) => unknown)(argument);

@@ -61,8 +61,22 @@ export const DEFAULT_FATAL_RETRY_MS = 30_000;
 export type ReconnectState = 'idle' | 'connecting' | 'connected' | 'retrying' | 'stopped' | 'failed';
 
 const WORDS = {
-  connection: { lost: 'connection lost; reconnecting', lostDetail: 'connection lost', cannot: 'cannot connect; retrying', still: 'still cannot connect; quiet until the next retry cycle', attempt: 'connect attempt failed', back: 'reconnected' },
-  file: { lost: 'file lost; reopening', lostDetail: 'file lost', cannot: 'cannot open the file; retrying', still: 'still cannot open the file; quiet until the next retry cycle', attempt: 'open attempt failed', back: 'file reopened' },
+  connection: {
+    lost: 'connection lost; reconnecting',
+    lostDetail: 'connection lost',
+    cannot: 'cannot connect; retrying',
+    still: 'still cannot connect; quiet until the next retry cycle',
+    attempt: 'connect attempt failed',
+    back: 'reconnected',
+  },
+  file: {
+    lost: 'file lost; reopening',
+    lostDetail: 'file lost',
+    cannot: 'cannot open the file; retrying',
+    still: 'still cannot open the file; quiet until the next retry cycle',
+    attempt: 'open attempt failed',
+    back: 'file reopened',
+  },
 } as const;
 
 export class Reconnector<C> {
@@ -185,7 +199,8 @@ export class Reconnector<C> {
     // Once per outage at warn, once per retry cycle at warn; each other attempt only at debug, so an
     // outage cannot flood the log.
     if (first) this.options.logger.warn(this.words.cannot, { component: this.options.name, error: describe(error), nextAttemptMs: delay });
-    else if (endOfCycle) this.options.logger.warn(this.words.still, { component: this.options.name, attempts: this.attempts, error: describe(error), nextAttemptMs: delay });
+    else if (endOfCycle)
+      this.options.logger.warn(this.words.still, { component: this.options.name, attempts: this.attempts, error: describe(error), nextAttemptMs: delay });
     else this.options.logger.debug(this.words.attempt, { component: this.options.name, attempt: this.attempts, error: describe(error), nextAttemptMs: delay });
     this.options.status?.set('RETRYING', `${describe(error)}; attempt ${this.attempts + 1} in ${delay} ms`, this.clock.now() + delay);
     this.schedule(delay);
@@ -196,8 +211,14 @@ export class Reconnector<C> {
     const delay = this.options.fatalRetryMs ?? DEFAULT_FATAL_RETRY_MS;
     const first = this.fatalText === undefined;
     if (text !== this.fatalText) {
-      this.options.logger.error('cannot connect: fast retrying cannot cure this; trying again on the slow schedule', { component: this.options.name, attempts: this.attempts, error: text, nextAttemptMs: delay });
-    } else this.options.logger.debug('slow retry failed the same way', { component: this.options.name, attempt: this.attempts, error: text, nextAttemptMs: delay });
+      this.options.logger.error('cannot connect: fast retrying cannot cure this; trying again on the slow schedule', {
+        component: this.options.name,
+        attempts: this.attempts,
+        error: text,
+        nextAttemptMs: delay,
+      });
+    } else
+      this.options.logger.debug('slow retry failed the same way', { component: this.options.name, attempt: this.attempts, error: text, nextAttemptMs: delay });
     this.fatalText = text;
     this.options.status?.set('FAILED', `${text}; retrying every ${Math.round(delay / 1000)} s`, this.clock.now() + delay);
     if (first) this.options.onGiveUp?.(error);

@@ -71,7 +71,11 @@ export function planReload(current: RunningDefinition, next: Topology, nextFinge
       continue;
     }
     const changed = fingerprintChanges(before, after);
-    components.push(changed.length === 0 ? { name: spec.name, className: spec.definition.className, action: 'kept' } : { name: spec.name, className: spec.definition.className, action: 'replaced', changed });
+    components.push(
+      changed.length === 0
+        ? { name: spec.name, className: spec.definition.className, action: 'kept' }
+        : { name: spec.name, className: spec.definition.className, action: 'replaced', changed },
+    );
   }
   for (const spec of current.topology.components) {
     if (!nextFingerprints.has(spec.name)) components.push({ name: spec.name, className: spec.definition.className, action: 'removed' });
@@ -111,7 +115,11 @@ function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (typeof value !== 'object' || value === null) return value;
   const record = value as Record<string, unknown>;
-  return Object.fromEntries(Object.keys(record).sort().map((k) => [k, sortKeys(record[k])]));
+  return Object.fromEntries(
+    Object.keys(record)
+      .sort()
+      .map((k) => [k, sortKeys(record[k])]),
+  );
 }
 
 /** Paths (a/0/b) where two JSON values differ, deepest first named; values are never listed (they may be secrets). */

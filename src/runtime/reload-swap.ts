@@ -13,7 +13,6 @@ import type { ComponentSpec, Topology } from './topology-types';
 import { Message } from '../message/message';
 import { XQueue } from '../xqueue/xqueue';
 
-
 /** What the reload engine may see and do of a Flow (given by the Flow itself). */
 export interface ReloadHost {
   readonly flow: string;
@@ -114,7 +113,11 @@ export class Swap {
       if (this.to.links.has(name)) continue;
       if (q.size > 0 || q.stats().reserved > 0) {
         if (this.strict) throw new ReloadStepError('', `link ${JSON.stringify(name)} still holds ${q.size} messages, and the new topology has no such link`);
-        this.host.logger.warn('reload rollback: a link the previous topology did not have still holds messages; it is kept', { flow: this.host.flow, link: name, held: q.size });
+        this.host.logger.warn('reload rollback: a link the previous topology did not have still holds messages; it is kept', {
+          flow: this.host.flow,
+          link: name,
+          held: q.size,
+        });
         continue;
       }
       this.host.links.delete(name);
@@ -140,7 +143,11 @@ export class Swap {
     if (input !== undefined && !this.to.links.has(input.name)) {
       // Its link goes away: it keeps taking until the link is empty (the writers were stopped before it).
       await untilDoneOrDeadline(deadline, () => input.size === 0, undefined, SWAP_POLL_MS);
-      if (input.size > 0 && this.strict) throw new ReloadStepError(name, `${name}: its link ${JSON.stringify(input.name)} still holds ${input.size} messages at the drain deadline, and the new topology has no such link`);
+      if (input.size > 0 && this.strict)
+        throw new ReloadStepError(
+          name,
+          `${name}: its link ${JSON.stringify(input.name)} still holds ${input.size} messages at the drain deadline, and the new topology has no such link`,
+        );
     }
     const finished = () => c.status.totals.done + c.status.totals.failed;
     const finishedBefore = finished();
@@ -212,7 +219,10 @@ function producersFirst(topology: Topology, names: ReadonlySet<string>): string[
   for (let round = 0; round <= specs.length; round++) {
     for (const s of specs) {
       const writers = s.role === 'receiver' ? [] : (topology.links.get(s.linkName)?.writers ?? []);
-      depth.set(s.name, writers.reduce((d, w) => Math.max(d, (depth.get(w) ?? 0) + 1), 0));
+      depth.set(
+        s.name,
+        writers.reduce((d, w) => Math.max(d, (depth.get(w) ?? 0) + 1), 0),
+      );
     }
   }
   const waves: string[][] = [];

@@ -59,7 +59,8 @@ export class SupervisedComponent implements ComponentView {
     this.currentSpec = spec;
     this.className = spec.definition.className;
     // A kept component keeps where its give-up back-off stands; only a new back-off policy starts it again.
-    if (JSON.stringify(previous.policy.giveUpBackoff) !== JSON.stringify(spec.policy.giveUpBackoff)) this.giveUpBackoff = new Backoff(spec.policy.giveUpBackoff);
+    if (JSON.stringify(previous.policy.giveUpBackoff) !== JSON.stringify(spec.policy.giveUpBackoff))
+      this.giveUpBackoff = new Backoff(spec.policy.giveUpBackoff);
     this.endpoint = endpointOf(spec.config);
   }
 
@@ -69,7 +70,22 @@ export class SupervisedComponent implements ComponentView {
 }
 
 /** Configuration properties that name where a component talks to its broker (or file system). */
-const ENDPOINT_KEYS = ['URI', 'URL', 'HostName', 'Host', 'Port', 'VirtualHost', 'ExchangeName', 'RoutingKey', 'QueueName', 'TopicName', 'Address', 'Destination', 'FileName', 'Path'];
+const ENDPOINT_KEYS = [
+  'URI',
+  'URL',
+  'HostName',
+  'Host',
+  'Port',
+  'VirtualHost',
+  'ExchangeName',
+  'RoutingKey',
+  'QueueName',
+  'TopicName',
+  'Address',
+  'Destination',
+  'FileName',
+  'Path',
+];
 
 /** The endpoint of a component as configured, URI passwords and configured secrets masked. */
 function endpointOf(config: ComponentSpec['config']): Record<string, string> | undefined {

@@ -54,7 +54,10 @@ export const DEFAULT_POLICY: SupervisionPolicy = Object.freeze({
 export class SupervisionConfigError extends ConfigValueError {
   constructor(key: string, value: unknown, expected: string, cause?: unknown) {
     const detail = `${JSON.stringify(value)}: expected ${expected}`;
-    super({ component: '', property: key ? `Supervision/${key}` : 'Supervision', expected, got: value, cause }, { detail, message: `Supervision${key ? '.' + key : ''} ${detail}` });
+    super(
+      { component: '', property: key ? `Supervision/${key}` : 'Supervision', expected, got: value, cause },
+      { detail, message: `Supervision${key ? '.' + key : ''} ${detail}` },
+    );
     this.name = 'SupervisionConfigError';
   }
 }
@@ -72,7 +75,8 @@ function positiveInt(name: string, v: string | undefined, fallback: number, allo
 /** Merges a configuration map over a base policy (the flow default over DEFAULT_POLICY, a component's over the flow's). */
 export function parseSupervision(config: SupervisionConfig | undefined, base: SupervisionPolicy = DEFAULT_POLICY): SupervisionPolicy {
   if (config === undefined) return base;
-  if (typeof config !== 'object' || config === null || Array.isArray(config)) throw new SupervisionConfigError('', config, `a map with ${SUPERVISION_KEYS.join(', ')}`);
+  if (typeof config !== 'object' || config === null || Array.isArray(config))
+    throw new SupervisionConfigError('', config, `a map with ${SUPERVISION_KEYS.join(', ')}`);
   for (const [key, value] of Object.entries(config)) {
     if (!(SUPERVISION_KEYS as readonly string[]).includes(key)) {
       const guess = closest(key, SUPERVISION_KEYS);

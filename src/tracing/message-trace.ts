@@ -284,7 +284,13 @@ export function tracePublish(msg: Message, at: Endpoint): Record<string, string>
     if (slot !== undefined) span.setAttribute(ATTR_QUEUE_WAIT_MS, now - slot.handedAt);
   }
   t.propagator.inject(trace.setSpan(parent, span), carrier, headerSetter);
-  msg[TRACE_SLOT] = { ...slot, context: parent, handedAt: slot?.handedAt ?? now, recording, producer: { span, component: at.component, start: now } } satisfies TraceSlot;
+  msg[TRACE_SLOT] = {
+    ...slot,
+    context: parent,
+    handedAt: slot?.handedAt ?? now,
+    recording,
+    producer: { span, component: at.component, start: now },
+  } satisfies TraceSlot;
   return carrier;
 }
 

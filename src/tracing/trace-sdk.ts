@@ -39,14 +39,23 @@ const unrefTimers = {
 };
 
 /** Starts tracing when `env` configures it; undefined (and nothing loaded) when it does not. */
-export async function startTracing(env: Readonly<Record<string, string | undefined>>, logger: Logger, options: TracingOptions = {}): Promise<RunningTracing | undefined> {
+export async function startTracing(
+  env: Readonly<Record<string, string | undefined>>,
+  logger: Logger,
+  options: TracingOptions = {},
+): Promise<RunningTracing | undefined> {
   const settings = readTraceSettings(env);
   if (!settings.enabled) {
     logger.debug('tracing off', { reason: settings.why });
     return undefined;
   }
   for (const ignored of settings.ignored) logger.warn(`tracing: ignored ${ignored}`);
-  const [{ BasicTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { defaultResource, detectResources, envDetector, resourceFromAttributes }, { W3CTraceContextPropagator }] = await Promise.all([
+  const [
+    { BasicTracerProvider, BatchSpanProcessor },
+    { OTLPTraceExporter },
+    { defaultResource, detectResources, envDetector, resourceFromAttributes },
+    { W3CTraceContextPropagator },
+  ] = await Promise.all([
     import('@opentelemetry/sdk-trace-base'),
     import('@opentelemetry/exporter-trace-otlp-http'),
     import('@opentelemetry/resources'),
@@ -57,11 +66,20 @@ export async function startTracing(env: Readonly<Record<string, string | undefin
   const endpoint = redactText(settings.endpoint);
   const losses = new FailureSummary(logger, 'tracing', 'spans dropped', unrefTimers, windowMs);
   const dropped = (spans: number, why: string) =>
-    losses.record(why, `tracing: ${spans} span(s) dropped (${why}); the flow goes on, spans are lost until the collector accepts them again`, { endpoint, spans }, spans);
+    losses.record(
+      why,
+      `tracing: ${spans} span(s) dropped (${why}); the flow goes on, spans are lost until the collector accepts them again`,
+      { endpoint, spans },
+      spans,
+    );
   const malformedContexts = new FailureSummary(logger, 'tracing', 'malformed trace contexts ignored', unrefTimers, windowMs);
 
   const exporter = new CountingExporter(new OTLPTraceExporter(), dropped);
-  const queue = new BoundedSpanProcessor(new BatchSpanProcessor(exporter, { maxQueueSize: settings.maxQueueSize, exportTimeoutMillis: settings.exportTimeoutMs }), settings.maxQueueSize, dropped);
+  const queue = new BoundedSpanProcessor(
+    new BatchSpanProcessor(exporter, { maxQueueSize: settings.maxQueueSize, exportTimeoutMillis: settings.exportTimeoutMs }),
+    settings.maxQueueSize,
+    dropped,
+  );
   exporter.queue = queue;
   const resource = defaultResource()
     .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: 'xroute', ...(options.version !== undefined ? { [ATTR_SERVICE_VERSION]: options.version } : {}) }))
@@ -73,9 +91,17 @@ export async function startTracing(env: Readonly<Record<string, string | undefin
     tracer: provider.getTracer('xroute', options.version),
     propagator: new W3CTraceContextPropagator(),
     malformed: (component, value) =>
-      malformedContexts.record(component, 'tracing: a malformed traceparent was ignored; the message starts a new trace', { receiver: component, traceparent: value.slice(0, 100) }),
+      malformedContexts.record(component, 'tracing: a malformed traceparent was ignored; the message starts a new trace', {
+        receiver: component,
+        traceparent: value.slice(0, 100),
+      }),
   });
-  logger.info('tracing on', { endpoint, serviceName: resource.attributes[ATTR_SERVICE_NAME], sampler: env.OTEL_TRACES_SAMPLER ?? 'parentbased_always_on', maxQueueSize: settings.maxQueueSize });
+  logger.info('tracing on', {
+    endpoint,
+    serviceName: resource.attributes[ATTR_SERVICE_NAME],
+    sampler: env.OTEL_TRACES_SAMPLER ?? 'parentbased_always_on',
+    maxQueueSize: settings.maxQueueSize,
+  });
   return {
     async shutdown() {
       setActiveTracing(undefined);

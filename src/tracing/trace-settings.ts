@@ -56,7 +56,8 @@ export function readTraceSettings(env: Env): TraceSettings {
   if (protocol !== undefined && protocol !== 'http/json') ignored.push(`OTEL_EXPORTER_OTLP_PROTOCOL ${protocol}: spans are sent as http/json`);
   const queue = Number(value(env, 'OTEL_BSP_MAX_QUEUE_SIZE') ?? DEFAULT_MAX_QUEUE_SIZE);
   const maxQueueSize = Number.isInteger(queue) && queue > 0 ? queue : DEFAULT_MAX_QUEUE_SIZE;
-  if (maxQueueSize !== queue) ignored.push(`OTEL_BSP_MAX_QUEUE_SIZE ${value(env, 'OTEL_BSP_MAX_QUEUE_SIZE')}: not a positive integer, ${DEFAULT_MAX_QUEUE_SIZE} is used`);
+  if (maxQueueSize !== queue)
+    ignored.push(`OTEL_BSP_MAX_QUEUE_SIZE ${value(env, 'OTEL_BSP_MAX_QUEUE_SIZE')}: not a positive integer, ${DEFAULT_MAX_QUEUE_SIZE} is used`);
   const exporterTimeout = positive(value(env, 'OTEL_EXPORTER_OTLP_TRACES_TIMEOUT') ?? value(env, 'OTEL_EXPORTER_OTLP_TIMEOUT')) ?? DEFAULT_EXPORTER_TIMEOUT_MS;
   const exportTimeoutMs = positive(value(env, 'OTEL_BSP_EXPORT_TIMEOUT')) ?? exporterTimeout + 1000;
   const endpoint = tracesEndpoint ?? (baseEndpoint !== undefined ? `${baseEndpoint.replace(/\/$/, '')}/v1/traces` : DEFAULT_TRACES_ENDPOINT);

@@ -22,7 +22,6 @@ export function readRewritableBodyText(msg: Message, kind: string, ruleset: stri
   throw new BodyTypeError(kind, ruleset, describeBody(b.kind), 'a text or bytes body');
 }
 
-
 function describeBody(kind: string): string {
   return kind === 'none' ? 'absent' : `a ${kind} body`;
 }

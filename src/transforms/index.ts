@@ -16,7 +16,19 @@ import { xmergeKind } from './xmerge';
 import { xsltKind } from './xslt';
 import { translationKind } from './translation';
 
-export const TRANSFORM_KINDS: readonly RulesetKind[] = [jsonPathMapKind, jcutKind, jsontKind, jsonataTemplateKind, jmergeKind, jsonFormatterKind, xpathMapKind, xcutKind, xmergeKind, xsltKind, translationKind];
+export const TRANSFORM_KINDS: readonly RulesetKind[] = [
+  jsonPathMapKind,
+  jcutKind,
+  jsontKind,
+  jsonataTemplateKind,
+  jmergeKind,
+  jsonFormatterKind,
+  xpathMapKind,
+  xcutKind,
+  xmergeKind,
+  xsltKind,
+  translationKind,
+];
 
 export * from './errors';
 export { compileJsonataTemplate } from './jsonata-template';

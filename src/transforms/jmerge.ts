@@ -62,7 +62,12 @@ function merge(into: JsonValue, value: JsonValue, rulesetName: string): boolean 
     }
     return added;
   }
-  throw new SelectionError(KIND, rulesetName, 'TargetJSONPath', `cannot merge ${describe(value)} into ${describe(into)} (append needs a list target, union two objects)`);
+  throw new SelectionError(
+    KIND,
+    rulesetName,
+    'TargetJSONPath',
+    `cannot merge ${describe(value)} into ${describe(into)} (append needs a list target, union two objects)`,
+  );
 }
 
 function describe(v: JsonValue): string {

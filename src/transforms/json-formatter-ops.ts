@@ -98,7 +98,8 @@ class Op {
     const target = slot.value;
     if (target === undefined) return this.set(s);
     if (isJsonObject(target)) return this.mergeKeys(s, target, union);
-    if (!Array.isArray(target)) throw this.problem(`the path holds ${describeJson(target)}; ${this.spec.operation} needs an object${union ? '' : ' or a list'}`);
+    if (!Array.isArray(target))
+      throw this.problem(`the path holds ${describeJson(target)}; ${this.spec.operation} needs an object${union ? '' : ' or a list'}`);
     if (union) throw this.problem('the path holds a list; union works on objects only');
     const type = this.spec.dataType ?? 'list';
     const value = this.convert(this.render(s, s.node), type);
@@ -166,7 +167,11 @@ class Op {
     if (list === undefined) return;
     const keys = this.sortKeys(s, list);
     const order = list.map((_, i) => i).sort((a, b) => compare(keys[a]!, keys[b]!));
-    this.replaceItems(s, list, order.map((i) => list[i]!));
+    this.replaceItems(
+      s,
+      list,
+      order.map((i) => list[i]!),
+    );
   }
 
   /** [BUG] fixed: every duplicate is removed; the first of equal items stays, in place. */
@@ -203,7 +208,8 @@ class Op {
     const template = this.spec.template;
     const numeric = isNumericType(this.spec.dataType) || (template === undefined && list.every((v) => v instanceof JsonNumber));
     return list.map((item) => {
-      if (template === undefined && (Array.isArray(item) || isJsonObject(item))) throw this.problem(`an item is ${describeJson(item)}: ${this.spec.operation} needs a Template to key maps and lists`);
+      if (template === undefined && (Array.isArray(item) || isJsonObject(item)))
+        throw this.problem(`an item is ${describeJson(item)}: ${this.spec.operation} needs a Template to key maps and lists`);
       const text = template === undefined ? valueText(item) : this.render(s, item);
       if (!numeric) return text;
       const x = parseJavaDouble(text);

@@ -47,9 +47,17 @@ export class Selector {
     }
     if (isRecord(raw)) return new Selector(undefined, undefined, [pathGroup(raw, key, ctx)]);
     if (Array.isArray(raw) && raw.length > 0 && raw.every(isRecord)) {
-      return new Selector(undefined, undefined, raw.map((group, i) => pathGroup(group, `${key}[${i}]`, ctx)));
+      return new Selector(
+        undefined,
+        undefined,
+        raw.map((group, i) => pathGroup(group, `${key}[${i}]`, ctx)),
+      );
     }
-    throw new TransformConfigError(ctx.where(key), `is ${JSON.stringify(raw)}`, 'a regex string, a list of intervals, or a map (or list of maps) of path to regex or intervals');
+    throw new TransformConfigError(
+      ctx.where(key),
+      `is ${JSON.stringify(raw)}`,
+      'a regex string, a list of intervals, or a map (or list of maps) of path to regex or intervals',
+    );
   }
 
   /**

@@ -70,7 +70,11 @@ function compileEntry(entry: unknown, index: number, ctx: JsonFormatterCompileCo
   if (!isRecord(entry)) throw new TransformConfigError(ctx.where(at), `is ${JSON.stringify(entry)}`, `a map of ${ENTRY_KEYS.join(', ')}`);
   for (const key of Object.keys(entry)) {
     if (!(ENTRY_KEYS as readonly string[]).includes(key)) {
-      throw new TransformConfigError(ctx.where(`${at}.${key}`), `unknown key in a JSONFormatter operation${didYouMean(key, ENTRY_KEYS)}`, ENTRY_KEYS.join(', '));
+      throw new TransformConfigError(
+        ctx.where(`${at}.${key}`),
+        `unknown key in a JSONFormatter operation${didYouMean(key, ENTRY_KEYS)}`,
+        ENTRY_KEYS.join(', '),
+      );
     }
   }
   const text = (key: EntryKey): string | undefined => {
@@ -82,15 +86,19 @@ function compileEntry(entry: unknown, index: number, ctx: JsonFormatterCompileCo
   const rawOperation = text('Operation') ?? '';
   const operation = rawOperation.trim().toLowerCase();
   if (!isOperation(operation)) {
-    ctx.logger?.warn(`ruleset ${JSON.stringify(ctx.rulesetName)}, key ${at}.Operation: ${JSON.stringify(rawOperation)} is not an operation, so this entry does nothing${didYouMean(operation, OPERATIONS)}`);
+    ctx.logger?.warn(
+      `ruleset ${JSON.stringify(ctx.rulesetName)}, key ${at}.Operation: ${JSON.stringify(rawOperation)} is not an operation, so this entry does nothing${didYouMean(operation, OPERATIONS)}`,
+    );
     return undefined;
   }
   for (const key of REQUIRES[operation]) {
-    if (entry[key] === undefined || entry[key] === null) throw new TransformConfigError(ctx.where(`${at}.${key}`), `is missing (operation ${operation} needs it)`, key === 'Selector' ? 'a Selector' : 'a string');
+    if (entry[key] === undefined || entry[key] === null)
+      throw new TransformConfigError(ctx.where(`${at}.${key}`), `is missing (operation ${operation} needs it)`, key === 'Selector' ? 'a Selector' : 'a string');
   }
   const pathText = text('JSONPath') ?? '.';
   const path = compileJsonPathKey(pathText, `${at}.JSONPath`, ctx);
-  if (operation === 'remove' && path.isRoot) throw new TransformConfigError(ctx.where(`${at}.JSONPath`), 'remove cannot remove the current node', 'a path below the current node');
+  if (operation === 'remove' && path.isRoot)
+    throw new TransformConfigError(ctx.where(`${at}.JSONPath`), 'remove cannot remove the current node', 'a path below the current node');
   const templateText = text('Template');
   const substitutionText = text('Substitution');
   const selector = entry.Selector === undefined || entry.Selector === null ? undefined : Selector.compile(entry.Selector, `${at}.Selector`, ctx);

@@ -65,9 +65,9 @@ export function parseJsonValue(text: string): JsonValue {
     if (c === '{') return object();
     if (c === '[') return array();
     if (c === '"') return string();
-    if (text.startsWith('true', i)) return (i += 4), true;
-    if (text.startsWith('false', i)) return (i += 5), false;
-    if (text.startsWith('null', i)) return (i += 4), null;
+    if (text.startsWith('true', i)) return ((i += 4), true);
+    if (text.startsWith('false', i)) return ((i += 5), false);
+    if (text.startsWith('null', i)) return ((i += 4), null);
     NUMBER.lastIndex = i;
     const m = NUMBER.exec(text);
     if (m === null) return fail(c === undefined ? 'unexpected end of input' : `unexpected ${JSON.stringify(c)}`);
@@ -78,7 +78,7 @@ export function parseJsonValue(text: string): JsonValue {
     const out: JsonObject = {};
     i++;
     space();
-    if (text[i] === '}') return i++, out;
+    if (text[i] === '}') return (i++, out);
     for (;;) {
       space();
       if (text[i] !== '"') fail('expected a string key');
@@ -89,7 +89,7 @@ export function parseJsonValue(text: string): JsonValue {
       putJsonKey(out, key, value());
       space();
       if (text[i] === ',') i++;
-      else if (text[i] === '}') return i++, out;
+      else if (text[i] === '}') return (i++, out);
       else fail('expected "," or "}"');
     }
   };
@@ -97,12 +97,12 @@ export function parseJsonValue(text: string): JsonValue {
     const out: JsonValue[] = [];
     i++;
     space();
-    if (text[i] === ']') return i++, out;
+    if (text[i] === ']') return (i++, out);
     for (;;) {
       out.push(value());
       space();
       if (text[i] === ',') i++;
-      else if (text[i] === ']') return i++, out;
+      else if (text[i] === ']') return (i++, out);
       else fail('expected "," or "]"');
     }
   };

@@ -19,7 +19,10 @@ const KIND = 'jsonpath-map';
 
 export function compileJsonPathMap(ruleset: RulesetMap, ctx: TransformCompileContext): CompiledTransform {
   const rulesetName = ctx.rulesetName;
-  const entries = Object.entries(stringMapKey(ruleset, 'JSONPath', ctx)).map(([property, path]) => ({ property, path: compileJsonPathKey(path, `JSONPath.${property}`, ctx) }));
+  const entries = Object.entries(stringMapKey(ruleset, 'JSONPath', ctx)).map(([property, path]) => ({
+    property,
+    path: compileJsonPathKey(path, `JSONPath.${property}`, ctx),
+  }));
   return (msg) => {
     const json = parseJsonInput(readBodyText(msg, KIND, rulesetName), KIND, rulesetName, 'the body');
     for (const { property, path } of entries) {

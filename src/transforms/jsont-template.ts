@@ -90,7 +90,11 @@ function compileJsontFile(file: LoadedFile, ctx: TransformCompileContext): Jsont
     props = readJsontDocument(file.text);
   } catch (e) {
     const reason = e instanceof JsonTextSyntaxError ? e.message : String(e);
-    throw problem(`is not a JSONT template file (${reason}); a JSONata expression belongs under JSONataFile`, "a JSON map with name and template, read by the original's JSON parser", e);
+    throw problem(
+      `is not a JSONT template file (${reason}); a JSONata expression belongs under JSONataFile`,
+      "a JSON map with name and template, read by the original's JSON parser",
+      e,
+    );
   }
   if (!(props instanceof Map)) throw problem('is not a JSON map', 'a JSON map with name and template');
   const name = props.get('name') ?? props.get('Name');
@@ -98,11 +102,14 @@ function compileJsontFile(file: LoadedFile, ctx: TransformCompileContext): Jsont
   for (const refused of ['sections', 'variable'] as const) {
     const v = props.get(refused);
     if ((Array.isArray(v) && v.length > 0) || (v instanceof Map && v.size > 0)) {
-      throw problem(`uses "${refused}", which xroute does not implement (the original documents no use of JSONT sections or variables)`, 'a template without sections or variables');
+      throw problem(
+        `uses "${refused}", which xroute does not implement (the original documents no use of JSONT sections or variables)`,
+        'a template without sections or variables',
+      );
     }
   }
   if (props.get('keepOriginalOrder') === 'true') {
-    throw problem('sets keepOriginalOrder, which xroute does not implement (it reads the body with another of the original\'s parsers)', 'no keepOriginalOrder');
+    throw problem("sets keepOriginalOrder, which xroute does not implement (it reads the body with another of the original's parsers)", 'no keepOriginalOrder');
   }
   const template = props.get('template');
   let text: string;
@@ -116,8 +123,11 @@ function compileJsontFile(file: LoadedFile, ctx: TransformCompileContext): Jsont
   const fields = javaHashMapOrder(names).map((field): TemplateField => {
     if (field.startsWith('s:')) throw problem(`uses the section field ##${field}##, which xroute does not implement`, 'parameter and path fields only');
     const { kind, key } = fieldKind(field);
-    if (kind !== 'path' && key.startsWith('r:')) throw problem(`uses ##${field}##, the original's internal copy of the body`, 'a parameter name not starting with r:');
-    const pattern = fieldPattern(field, (cause) => problem(`has a field ##${field}## that cannot be compiled as a Perl5 pattern, as the original reads fields`, undefined, cause));
+    if (kind !== 'path' && key.startsWith('r:'))
+      throw problem(`uses ##${field}##, the original's internal copy of the body`, 'a parameter name not starting with r:');
+    const pattern = fieldPattern(field, (cause) =>
+      problem(`has a field ##${field}## that cannot be compiled as a Perl5 pattern, as the original reads fields`, undefined, cause),
+    );
     return { name: field, kind, key, pattern, groups: groupCount(pattern) };
   });
   const substitution = props.get('substitution');
@@ -159,7 +169,12 @@ export function compileJsontRuleset(ruleset: RulesetMap, ctx: JsontCompileContex
     try {
       ctx.substitution(template.substitution, 'JTMPFile');
     } catch (e) {
-      throw new TransformConfigError(ctx.where('JTMPFile'), `the template's substitution ${JSON.stringify(template.substitution)} does not compile: ${(e as Error).message}`, 'an s/// substitution', e);
+      throw new TransformConfigError(
+        ctx.where('JTMPFile'),
+        `the template's substitution ${JSON.stringify(template.substitution)} does not compile: ${(e as Error).message}`,
+        'an s/// substitution',
+        e,
+      );
     }
   }
   // The original's setParameter ignores empty names and names starting r: or v:.

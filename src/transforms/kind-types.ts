@@ -17,4 +17,5 @@ export type RulesetMap = Readonly<Record<string, unknown>>;
  * What JSONFormatter needs: it compiles its templates and substitutions through the engine
  * (`template`, `substitution`) and warns through its logger when one is given.
  */
-export type JsonFormatterCompileContext = Pick<RulesetKindContext, 'rulesetName' | 'where' | 'template' | 'substitution'> & Partial<Pick<RulesetKindContext, 'logger'>>;
+export type JsonFormatterCompileContext = Pick<RulesetKindContext, 'rulesetName' | 'where' | 'template' | 'substitution'> &
+  Partial<Pick<RulesetKindContext, 'logger'>>;

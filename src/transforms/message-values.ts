@@ -19,7 +19,11 @@ export function messageValue(value: string, key: string, ctx: TransformCompileCo
 }
 
 /** Compiles every entry of the name→value map under `key` (e.g. XSLParameter) into per-message values. */
-export function messageValues(map: Readonly<Record<string, string>>, key: string, ctx: TransformCompileContext): ReadonlyArray<readonly [string, MessageValue]> {
+export function messageValues(
+  map: Readonly<Record<string, string>>,
+  key: string,
+  ctx: TransformCompileContext,
+): ReadonlyArray<readonly [string, MessageValue]> {
   return Object.entries(map).map(([name, value]) => [name, messageValue(value, `${key}.${name}`, ctx)] as const);
 }
 

@@ -18,7 +18,19 @@ import { SelectionError, perMessage } from './errors';
 import { KIND_PRECEDENCE, RulesetKind } from '../rules/ruleset-kinds';
 import type { CompiledTransform, RulesetMap, TransformCompileContext } from './kind-types';
 import { flagKey, stringKey } from './ruleset-values';
-import { ATTRIBUTE, CDATA, DOCUMENT, ELEMENT, NAMESPACE_DECLARATION, TEXT, XNode, appendChild, deepCopy, newNamespaceDeclaration, removeChild } from '../xml/xml-dom';
+import {
+  ATTRIBUTE,
+  CDATA,
+  DOCUMENT,
+  ELEMENT,
+  NAMESPACE_DECLARATION,
+  TEXT,
+  XNode,
+  appendChild,
+  deepCopy,
+  newNamespaceDeclaration,
+  removeChild,
+} from '../xml/xml-dom';
 import { commonParent, compileXPathKey, domParent, forgetXmlBody, parseXmlInput, readXmlBody, writeXmlBody } from './xml-support';
 
 const KIND = 'xmerge';

@@ -30,7 +30,10 @@ export function compileXPathMap(ruleset: RulesetMap, ctx: TransformCompileContex
     const doc = readXmlBody(msg, KIND, rulesetName);
     for (const { property, expressionFor } of entries) {
       const expression = expressionFor(msg);
-      msg.setProperty(property, perMessage(KIND, rulesetName, () => expression.stringValue(doc)));
+      msg.setProperty(
+        property,
+        perMessage(KIND, rulesetName, () => expression.stringValue(doc)),
+      );
     }
   };
 }

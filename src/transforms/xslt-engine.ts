@@ -35,7 +35,8 @@ export class CompiledStylesheet {
     try {
       return new CompiledStylesheet(path, compileStylesheet(parseXml(text)));
     } catch (e) {
-      if (e instanceof XsltCompileError || e instanceof XmlRejection || e instanceof XPathError) throw new XsltProblem(`stylesheet ${path} does not compile: ${e.message}`, e);
+      if (e instanceof XsltCompileError || e instanceof XmlRejection || e instanceof XPathError)
+        throw new XsltProblem(`stylesheet ${path} does not compile: ${e.message}`, e);
       throw e;
     }
   }

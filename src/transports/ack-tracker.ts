@@ -20,8 +20,7 @@
 import { XrouteError } from '../foundation/xroute-error';
 
 export type SettleFrame =
-  | { readonly kind: 'ack'; readonly tag: number; readonly multiple: boolean }
-  | { readonly kind: 'nack'; readonly tag: number; readonly requeue: boolean };
+  { readonly kind: 'ack'; readonly tag: number; readonly multiple: boolean } | { readonly kind: 'nack'; readonly tag: number; readonly requeue: boolean };
 
 const IN_FLIGHT = 0;
 const DONE = 1;

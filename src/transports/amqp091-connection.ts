@@ -99,7 +99,8 @@ function describeAmqpError(error: unknown): string {
   const tlsFailure = describeTlsFailure(error);
   if (tlsFailure !== undefined) return tlsFailure;
   if (!(error instanceof Error)) return String(error);
-  if (/Expected ConnectionOpenOk; got <ConnectionClose/.test(error.message)) return 'the broker closed the connection while opening it (unknown virtual host, no permission, or shutting down)';
+  if (/Expected ConnectionOpenOk; got <ConnectionClose/.test(error.message))
+    return 'the broker closed the connection while opening it (unknown virtual host, no permission, or shutting down)';
   return error.message;
 }
 

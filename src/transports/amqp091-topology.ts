@@ -45,7 +45,13 @@ const DECLARE_HINT = 'it exists with other attributes (IsDurable/AutoDelete/type
 export async function declareExchange(component: string, ch: Channel, ex: ExchangeSettings): Promise<void> {
   if (ex.name === '') return;
   if (ex.passive) await amqpStep(component, `check of exchange "${ex.name}"`, () => ch.checkExchange(ex.name), PASSIVE_HINT);
-  else await amqpStep(component, `declare of ${ex.type} exchange "${ex.name}"`, () => ch.assertExchange(ex.name, ex.type, { durable: ex.durable, autoDelete: ex.autoDelete }), DECLARE_HINT);
+  else
+    await amqpStep(
+      component,
+      `declare of ${ex.type} exchange "${ex.name}"`,
+      () => ch.assertExchange(ex.name, ex.type, { durable: ex.durable, autoDelete: ex.autoDelete }),
+      DECLARE_HINT,
+    );
 }
 
 /** Checks that an exchange named by `property` (e.g. DeadLetterExchange) exists; never declares it. */
@@ -56,19 +62,30 @@ export async function checkExchange(component: string, ch: Channel, name: string
 /** Checks (passive) or declares a named queue, with no arguments. Resolves with its name. */
 export async function declareQueue(component: string, ch: Channel, name: string, flags: DeclareFlags): Promise<string> {
   if (flags.passive) return (await amqpStep(component, `check of queue "${name}"`, () => ch.checkQueue(name), PASSIVE_HINT)).queue;
-  return (await amqpStep(component, `declare of queue "${name}"`, () => ch.assertQueue(name, { durable: flags.durable, autoDelete: flags.autoDelete, exclusive: false }), DECLARE_HINT)).queue;
+  return (
+    await amqpStep(
+      component,
+      `declare of queue "${name}"`,
+      () => ch.assertQueue(name, { durable: flags.durable, autoDelete: flags.autoDelete, exclusive: false }),
+      DECLARE_HINT,
+    )
+  ).queue;
 }
 
 /** Declares/checks the source and binds it. Resolves with the queue name (the server's, for a server-named queue). */
 export async function declareSource(component: string, ch: Channel, t: SourceTopology): Promise<string> {
   await declareExchange(component, ch, t.exchange);
   let queue: string;
-  if (t.queue === '') queue = (await amqpStep(component, 'declare of a server-named queue', () => ch.assertQueue('', { exclusive: true, autoDelete: true, durable: false }))).queue;
+  if (t.queue === '')
+    queue = (await amqpStep(component, 'declare of a server-named queue', () => ch.assertQueue('', { exclusive: true, autoDelete: true, durable: false })))
+      .queue;
   else queue = await declareQueue(component, ch, t.queue, t.flags);
   const ex = t.exchange;
   if (ex.name === '') return queue;
   const bind = (key: string, args?: Record<string, string>) =>
-    amqpStep(component, `binding of queue "${queue}" to exchange "${ex.name}"${key ? ` with key "${key}"` : ''}`, () => ch.bindQueue(queue, ex.name, key, args));
+    amqpStep(component, `binding of queue "${queue}" to exchange "${ex.name}"${key ? ` with key "${key}"` : ''}`, () =>
+      ch.bindQueue(queue, ex.name, key, args),
+    );
   switch (ex.type) {
     case 'direct':
     case 'topic':

@@ -111,7 +111,10 @@ export class Amqp10Connection {
     return new Promise<Amqp10Connection>((resolve, reject) => {
       let settled = false;
       let authFailed: Error | undefined;
-      const timer = setTimeout(() => fail(new Amqp10ConnectError(label, `no answer within ${options.connectTimeoutMs ?? 10_000} ms`)), options.connectTimeoutMs ?? 10_000);
+      const timer = setTimeout(
+        () => fail(new Amqp10ConnectError(label, `no answer within ${options.connectTimeoutMs ?? 10_000} ms`)),
+        options.connectTimeoutMs ?? 10_000,
+      );
       const fail = (err: Error) => {
         if (settled) return;
         settled = true;
@@ -319,7 +322,8 @@ export class Amqp10Connection {
       });
       const onClose = () => {
         if (!settled) finish(linkError(refused ? 'attach refused' : 'detached by the broker'));
-        else if (!this.closingLinks.has(link)) this.markLost(new Amqp10ConnectionLostError(this.label, `${kind} link to ${JSON.stringify(address)} ${linkError('detached by the broker').reason}`));
+        else if (!this.closingLinks.has(link))
+          this.markLost(new Amqp10ConnectionLostError(this.label, `${kind} link to ${JSON.stringify(address)} ${linkError('detached by the broker').reason}`));
       };
       link.on(`${kind}_error`, onClose);
       link.on(`${kind}_close`, onClose);
@@ -427,6 +431,7 @@ function isNullTerminus(t: unknown): boolean {
 
 function describeAddress(terminus: unknown): string {
   if (typeof terminus === 'string') return terminus;
-  if (terminus && typeof terminus === 'object' && typeof (terminus as { address?: unknown }).address === 'string') return (terminus as { address: string }).address;
+  if (terminus && typeof terminus === 'object' && typeof (terminus as { address?: unknown }).address === 'string')
+    return (terminus as { address: string }).address;
   return '(no address)';
 }

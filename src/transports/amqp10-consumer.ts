@@ -305,7 +305,21 @@ export class Amqp10Consumer {
       const receiver = await conn.openReceiver({ name: plan.linkName, source: plan.source as never, autoaccept: false, credit_window: 0 }, 3 * this.window());
       // Stopped while connecting: the Reconnector drops this result, so close it here.
       if (this.stopped) throw new Error('stopped while connecting');
-      const session: Session = { conn, receiver, plan, dialect, cells: [], uncredited: 0, overflow: [], pending: [], pendingSince: [], pendingMessage: [], onFreeCell: () => undefined, takeUp: () => undefined, alive: true };
+      const session: Session = {
+        conn,
+        receiver,
+        plan,
+        dialect,
+        cells: [],
+        uncredited: 0,
+        overflow: [],
+        pending: [],
+        pendingSince: [],
+        pendingMessage: [],
+        onFreeCell: () => undefined,
+        takeUp: () => undefined,
+        alive: true,
+      };
       const takeUp = this.o.guard((cell: number) => this.takeUp(session, cell));
       // A retired session cancels its wait first; a cell that reaches it anyway (or after the wait) goes back.
       session.takeUp = (cell) => (session.alive ? takeUp(cell) : this.o.output.cancel(cell));
@@ -325,7 +339,10 @@ export class Amqp10Consumer {
     this.session = s;
     this.lastActivity = Date.now();
     this.o.logger.info('subscribed', { component: this.o.name, address: s.plan.address, link: s.plan.linkName, dialect: s.dialect.name });
-    s.receiver.on('message', this.o.guard((ctx: EventContext) => this.onMessage(s, ctx)));
+    s.receiver.on(
+      'message',
+      this.o.guard((ctx: EventContext) => this.onMessage(s, ctx)),
+    );
     s.conn.onLost((err) => this.lost(s, err));
     this.pump(s);
   }
@@ -555,7 +572,11 @@ export class Amqp10Consumer {
         this.o.status.setParked((this.o.status.parked() ?? 0) + 1);
       } else {
         this.o.status.count('parkFailed');
-        this.o.logger.error('the parking queue did not accept the message; it is released and attempted again', { component: this.o.name, queue: parking.settings.queue, messageId: message.message_id });
+        this.o.logger.error('the parking queue did not accept the message; it is released and attempted again', {
+          component: this.o.name,
+          queue: parking.settings.queue,
+          messageId: message.message_id,
+        });
         this.releaseLater(s, delivery);
         return;
       }
@@ -568,7 +589,14 @@ export class Amqp10Consumer {
   /** Released or modified, the broker redelivers it at once: wait first, holding it unsettled. */
   private releaseLater(s: Session, delivery: Delivery): void {
     const delay = this.failureBackoff.next();
-    if (this.debug) this.o.logger.debug('retry scheduled: the message is settled for redelivery after a delay', { component: this.o.name, address: s.plan.address, deliveryId: delivery.id, outcome: this.o.failedOutcome, delayMs: delay });
+    if (this.debug)
+      this.o.logger.debug('retry scheduled: the message is settled for redelivery after a delay', {
+        component: this.o.name,
+        address: s.plan.address,
+        deliveryId: delivery.id,
+        outcome: this.o.failedOutcome,
+        delayMs: delay,
+      });
     this.heldFailures++;
     this.o.status.count('redeliveries');
     this.o.timers.setTimeout(

@@ -116,12 +116,20 @@ function activemqDialect(props: Readonly<Record<string, unknown>>): Dialect {
     async subscription(_conn, spec) {
       const address = topicAddress(spec.topic);
       const durable = spec.subscriptionId !== undefined;
-      const source = withFilter({ address, capabilities: ['topic'], durable: durable ? 2 : 0, expiry_policy: durable ? 'never' : 'link-detach' }, spec.selector);
+      const source = withFilter(
+        { address, capabilities: ['topic'], durable: durable ? 2 : 0, expiry_policy: durable ? 'never' : 'link-detach' },
+        spec.selector,
+      );
       return { linkName: spec.subscriptionId ?? `xroute-sub-${spec.instanceId}`, source, address, destination: address };
     },
     async queueSource(_conn, spec) {
       const address = queueAddress(spec.queue);
-      return { linkName: `xroute-get-${spec.instanceId}`, source: withFilter({ address, capabilities: ['queue'] }, spec.selector), address, destination: address };
+      return {
+        linkName: `xroute-get-${spec.instanceId}`,
+        source: withFilter({ address, capabilities: ['queue'] }, spec.selector),
+        address,
+        destination: address,
+      };
     },
     async topicTarget(_conn, topic) {
       const address = topicAddress(topic);
@@ -150,11 +158,19 @@ const rabbitmqDialect: Dialect = {
   async subscription(conn, spec) {
     const { exchange, key } = rabbitTopic(spec.topic);
     const durable = spec.subscriptionId !== undefined;
-    const queue = durable ? [spec.clientId, spec.subscriptionId].filter((p) => p !== undefined && p !== '').join('.') : `xroute.sub.${spec.clientId ?? 'anonymous'}.${spec.instanceId}`;
+    const queue = durable
+      ? [spec.clientId, spec.subscriptionId].filter((p) => p !== undefined && p !== '').join('.')
+      : `xroute.sub.${spec.clientId ?? 'anonymous'}.${spec.instanceId}`;
     const relay = splitRoute(queue);
     await withChannel(conn.endpoint, `declare the subscription queue ${queue}`, (ch) => declareSplitSubscription(ch, { exchange, key, durable, relay }));
     const address = `/amq/queue/${queue}`;
-    return { linkName: spec.subscriptionId ?? `xroute-sub-${spec.instanceId}`, source: withFilter({ address }, spec.selector), address, destination: spec.topic, relay };
+    return {
+      linkName: spec.subscriptionId ?? `xroute-sub-${spec.instanceId}`,
+      source: withFilter({ address }, spec.selector),
+      address,
+      destination: spec.topic,
+      relay,
+    };
   },
   async queueSource(conn, spec) {
     await declareDurableQueue(conn.endpoint, spec.queue);
@@ -232,7 +248,11 @@ async function declareDurableQueue(endpoint: Amqp10Endpoint, queue: string): Pro
 }
 
 /** Runs `work` on a short-lived AMQP 0-9-1 channel to the same RabbitMQ (same host, port, login, vhost). */
-async function withChannel(endpoint: Amqp10Endpoint, what: string, work: (ch: amqplib.Channel, connection: amqplib.ChannelModel) => Promise<void>): Promise<void> {
+async function withChannel(
+  endpoint: Amqp10Endpoint,
+  what: string,
+  work: (ch: amqplib.Channel, connection: amqplib.ChannelModel) => Promise<void>,
+): Promise<void> {
   const label = endpointLabel(endpoint);
   let connection: amqplib.ChannelModel | undefined;
   try {
@@ -255,15 +275,18 @@ async function withChannel(endpoint: Amqp10Endpoint, what: string, work: (ch: am
  */
 export async function connectRabbitAmqp091(endpoint: Amqp10Endpoint, what: string, heartbeatSeconds = 10): Promise<amqplib.ChannelModel> {
   try {
-    const connection = await amqplib.connect({
-      protocol: endpoint.tls ? 'amqps' : 'amqp',
-      hostname: endpoint.host,
-      port: endpoint.port,
-      username: endpoint.username ?? 'guest',
-      password: endpoint.password ?? 'guest',
-      vhost: endpoint.vhost ?? '/',
-      heartbeat: heartbeatSeconds,
-    }, endpoint.tls ? tlsSocketOptions(endpoint.tlsSettings ?? { rejectUnauthorized: true }, endpoint.host) : {});
+    const connection = await amqplib.connect(
+      {
+        protocol: endpoint.tls ? 'amqps' : 'amqp',
+        hostname: endpoint.host,
+        port: endpoint.port,
+        username: endpoint.username ?? 'guest',
+        password: endpoint.password ?? 'guest',
+        vhost: endpoint.vhost ?? '/',
+        heartbeat: heartbeatSeconds,
+      },
+      endpoint.tls ? tlsSocketOptions(endpoint.tlsSettings ?? { rejectUnauthorized: true }, endpoint.host) : {},
+    );
     connection.on('error', () => undefined);
     return connection;
   } catch (e) {

@@ -53,7 +53,21 @@ const MIN_INT = -2147483647; // rhea's bound: at or below it a number goes as a 
 
 /** The fields of rhea's header and properties lists, in list order; each list is cut after its last set field. */
 const HEADER_FIELDS = ['durable', 'priority', 'ttl', 'first_acquirer', 'delivery_count'] as const;
-const PROPERTY_FIELDS = ['message_id', 'user_id', 'to', 'subject', 'reply_to', 'correlation_id', 'content_type', 'content_encoding', 'absolute_expiry_time', 'creation_time', 'group_id', 'group_sequence', 'reply_to_group_id'] as const;
+const PROPERTY_FIELDS = [
+  'message_id',
+  'user_id',
+  'to',
+  'subject',
+  'reply_to',
+  'correlation_id',
+  'content_type',
+  'content_encoding',
+  'absolute_expiry_time',
+  'creation_time',
+  'group_id',
+  'group_sequence',
+  'reply_to_group_id',
+] as const;
 
 type HeaderField = (typeof HEADER_FIELDS)[number];
 type PropertyField = (typeof PROPERTY_FIELDS)[number];
@@ -153,7 +167,8 @@ class Plan {
   body(body: unknown): void {
     if (body !== null && typeof body === 'object') {
       const section = body as Partial<DataSection>;
-      if (typeof section.collect_sections !== 'function' || section.typecode !== DATA || section.multiple || !Buffer.isBuffer(section.content)) throw UNSUPPORTED;
+      if (typeof section.collect_sections !== 'function' || section.typecode !== DATA || section.multiple || !Buffer.isBuffer(section.content))
+        throw UNSUPPORTED;
       this.descriptor(DATA);
       this.binary(section.content);
       return;

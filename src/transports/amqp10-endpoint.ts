@@ -62,7 +62,8 @@ export function resolveEndpoint(component: string, config: ComponentConfig, base
     const factories = [...props.keys()].filter((k) => k.startsWith('connectionfactory.')).map((k) => k.slice('connectionfactory.'.length));
     let cfName = configString(config, 'ConnectionFactoryName')?.trim();
     if (cfName === undefined || cfName === '') {
-      if (factories.length !== 1) fail('ConnectionFactoryName', `required to choose one of the connection factories in ${path} (${factories.join(', ') || 'none defined'})`);
+      if (factories.length !== 1)
+        fail('ConnectionFactoryName', `required to choose one of the connection factories in ${path} (${factories.join(', ') || 'none defined'})`);
       cfName = factories[0];
     }
     const cfUrl = props.get(`connectionfactory.${cfName}`);
@@ -75,10 +76,21 @@ export function resolveEndpoint(component: string, config: ComponentConfig, base
       const known = [...props.keys()].filter((k) => k.startsWith(`${kind}.`)).map((k) => k.slice(kind.length + 1));
       fail(destKey, `${JSON.stringify(destName)} is not defined in ${path} (as ${kind}.${destName}); defined: ${known.join(', ') || 'none'}`);
     }
-    const username = configString(config, 'Principal') ?? props.get('java.naming.security.principal') ?? configString(config, 'Username') ?? parsed.query.get('jms.username') ?? parsed.username;
-    const password = configString(config, 'Credentials') ?? props.get('java.naming.security.credentials') ?? configString(config, 'Password') ?? parsed.query.get('jms.password') ?? parsed.password;
+    const username =
+      configString(config, 'Principal') ??
+      props.get('java.naming.security.principal') ??
+      configString(config, 'Username') ??
+      parsed.query.get('jms.username') ??
+      parsed.username;
+    const password =
+      configString(config, 'Credentials') ??
+      props.get('java.naming.security.credentials') ??
+      configString(config, 'Password') ??
+      parsed.query.get('jms.password') ??
+      parsed.password;
     // The credentials of a jndi.properties file are secrets as much as a Password property is.
-    for (const secret of [props.get('java.naming.security.credentials'), parsed.query.get('jms.password'), parsed.password]) if (typeof secret === 'string') rememberSecret(secret);
+    for (const secret of [props.get('java.naming.security.credentials'), parsed.query.get('jms.password'), parsed.password])
+      if (typeof secret === 'string') rememberSecret(secret);
     return {
       endpoint: { ...parsed.endpoint, username, password },
       destination: physical!,

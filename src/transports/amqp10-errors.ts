@@ -28,7 +28,11 @@ export class Amqp10AuthError extends Amqp10ConnectError {
     readonly username: string | undefined,
     reason: string,
   ) {
-    super(endpoint, `authentication failed for user ${JSON.stringify(username ?? '')}: ${reason}; check Username/Password (or Principal/Credentials)`, 'amqp:unauthorized-access');
+    super(
+      endpoint,
+      `authentication failed for user ${JSON.stringify(username ?? '')}: ${reason}; check Username/Password (or Principal/Credentials)`,
+      'amqp:unauthorized-access',
+    );
     this.name = 'Amqp10AuthError';
   }
 }
@@ -56,7 +60,11 @@ export function isFatalAmqp10Error(error: unknown): boolean {
 }
 
 /** The error of a failed connection attempt: Amqp10TlsError when TLS says retrying cannot help. */
-export function connectFailure(endpoint: EndpointLabel, err: unknown, reason = String((err as { message?: unknown } | undefined)?.message ?? err)): Amqp10ConnectError {
+export function connectFailure(
+  endpoint: EndpointLabel,
+  err: unknown,
+  reason = String((err as { message?: unknown } | undefined)?.message ?? err),
+): Amqp10ConnectError {
   const tlsFailure = describeTlsFailure(err);
   if (tlsFailure !== undefined) return new Amqp10TlsError(endpoint, tlsFailure, String((err as { code?: unknown }).code), err);
   return new Amqp10ConnectError(endpoint, reason, undefined, err);

@@ -147,7 +147,8 @@ export function messageToAmqp(msg: Message, options: SendOptions = {}): AmqpMess
   for (const [k, v] of msg.properties) {
     if (k === 'JMSXGroupID') out.group_id = v;
     else if (k === 'JMSXGroupSeq' && /^\d+$/.test(v)) out.group_sequence = Number(v);
-    else if (k === 'JMSXUserID') continue; // set by the broker from the authenticated user
+    else if (k === 'JMSXUserID')
+      continue; // set by the broker from the authenticated user
     else (app ??= {})[k] = v;
   }
   if (app !== undefined) out.application_properties = app;

@@ -8,8 +8,8 @@ import { AMQP_DEFAULT_PORT } from './jms-migration';
 
 /** What each Java-client-only property was for, and why it does nothing over AMQP 1.0. */
 const NO_EFFECT_REASONS: Readonly<Record<string, string>> = {
-  QueueManager: 'an AMQP channel belongs to one queue manager, so the URI\'s host and port select it',
-  ChannelName: 'an MQI server-connection channel; xroute uses the queue manager\'s AMQP channel (CHLTYPE(AMQP)) at the URI\'s port',
+  QueueManager: "an AMQP channel belongs to one queue manager, so the URI's host and port select it",
+  ChannelName: "an MQI server-connection channel; xroute uses the queue manager's AMQP channel (CHLTYPE(AMQP)) at the URI's port",
   SecurityExit: 'MQ client exits do not run; authenticate with Username/Password (SASL PLAIN) and use amqps:// with the TLS properties',
   SecurityData: 'data for an MQ client exit, which does not run',
   StoreOption: 'an MQ subscription-store option without AMQP equivalent (durable subscriptions are ClientID + SubscriptionID)',
@@ -40,8 +40,12 @@ export function migrationWarnings(config: ComponentConfig, resolved: ResolvedEnd
     const uri = typeof config.URI === 'string' ? config.URI.trim() : '';
     const target = endpointText(resolved);
     const from = uri !== '' ? `URI ${uri} is an IBM MQ client URI` : 'HostName/Port name an IBM MQ queue manager';
-    const portNote = resolved.endpoint.port === 1414 ? '; port 1414 is MQ\'s client (MQI) listener, which does not speak AMQP: give the AMQP channel\'s port' : '';
-    warn(uri !== '' ? 'URI' : 'HostName', `${from}: xroute connects over AMQP 1.0 to ${target}${portNote}. Enable the queue manager's AMQP channel (DEFINE CHANNEL(name) CHLTYPE(AMQP) PORT(${AMQP_DEFAULT_PORT}); START CHANNEL(name)) and write URI "${target}" instead (docs/jms-migration.md)`);
+    const portNote =
+      resolved.endpoint.port === 1414 ? "; port 1414 is MQ's client (MQI) listener, which does not speak AMQP: give the AMQP channel's port" : '';
+    warn(
+      uri !== '' ? 'URI' : 'HostName',
+      `${from}: xroute connects over AMQP 1.0 to ${target}${portNote}. Enable the queue manager's AMQP channel (DEFINE CHANNEL(name) CHLTYPE(AMQP) PORT(${AMQP_DEFAULT_PORT}); START CHANNEL(name)) and write URI "${target}" instead (docs/jms-migration.md)`,
+    );
   }
   for (const property of resolved.ineffective) {
     const reason = NO_EFFECT_REASONS[property] ?? 'it has no AMQP 1.0 equivalent';

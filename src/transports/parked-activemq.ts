@@ -44,7 +44,8 @@ function parkedFrom(m: RheaMessage): ParkedMessage {
   // ActiveMQ names no original destination for a message that came in over AMQP; the `to` that JMS clients set does.
   const annotations = message_annotations ?? {};
   for (const p of ACTIVEMQ_ORIGIN_PROPERTIES) if (annotations[p] !== undefined && headers[p] === undefined) headers[p] = annotations[p];
-  if (headers[ACTIVEMQ_ORIGIN_PROPERTIES[0]] === undefined && typeof rest.to === 'string' && headers[PARKED_HEADERS.queue] === undefined) headers[ACTIVEMQ_ORIGIN_PROPERTIES[0]] = rest.to;
+  if (headers[ACTIVEMQ_ORIGIN_PROPERTIES[0]] === undefined && typeof rest.to === 'string' && headers[PARKED_HEADERS.queue] === undefined)
+    headers[ACTIVEMQ_ORIGIN_PROPERTIES[0]] = rest.to;
   const content = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body ?? null), 'utf8');
   const properties: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(rest)) if (v !== undefined) properties[k] = v;
@@ -153,7 +154,12 @@ export class ActiveMqParkedStore implements ParkedStore {
   /** A broker given by its parts (a JMS receiver's own endpoint); `where` names it in messages, without a password. */
   static async connect(at: { host: string; port: number; username?: string; password?: string }, queue: string, where: string): Promise<ActiveMqParkedStore> {
     const container = rhea.create_container();
-    const conn = container.connect({ host: at.host, port: at.port, ...(at.username !== undefined ? { username: at.username, password: at.password } : {}), reconnect: false });
+    const conn = container.connect({
+      host: at.host,
+      port: at.port,
+      ...(at.username !== undefined ? { username: at.username, password: at.password } : {}),
+      reconnect: false,
+    });
     conn.on('error', () => undefined);
     await once<void>(`ActiveMQ on ${where}`, 'connect', (resolve, reject) => {
       conn.once('connection_open', () => resolve());
@@ -235,7 +241,12 @@ export class ActiveMqParkedStore implements ParkedStore {
     });
   }
 
-  private async consume(selection: Selection, act: (m: ParkedMessage, raw: RheaMessage, delivery: Delivery, tally: ReceiptTally) => Promise<void>, progress?: (r: Receipt) => void, signal?: AbortSignal): Promise<Receipt> {
+  private async consume(
+    selection: Selection,
+    act: (m: ParkedMessage, raw: RheaMessage, delivery: Delivery, tally: ReceiptTally) => Promise<void>,
+    progress?: (r: Receipt) => void,
+    signal?: AbortSignal,
+  ): Promise<Receipt> {
     checkSelection(selection);
     const selector = new Selector(selection);
     const tally = new ReceiptTally();
@@ -259,25 +270,35 @@ export class ActiveMqParkedStore implements ParkedStore {
 
   retry(selection: Selection, options: RetryOptions = {}): Promise<Receipt> {
     const pacer = new Pacer(options.ratePerSecond);
-    return this.consume(selection, async (m, raw, delivery, tally) => {
-      const target = options.to ?? m.origin.queue;
-      if (target === undefined) {
-        tally.leave('origin unknown (give --to)');
-        return;
-      }
-      await pacer.next();
-      if (await this.send(target, raw)) {
-        delivery.accept();
-        tally.delivered++;
-      } else tally.leave('refused by the broker');
-    }, options.progress, options.signal);
+    return this.consume(
+      selection,
+      async (m, raw, delivery, tally) => {
+        const target = options.to ?? m.origin.queue;
+        if (target === undefined) {
+          tally.leave('origin unknown (give --to)');
+          return;
+        }
+        await pacer.next();
+        if (await this.send(target, raw)) {
+          delivery.accept();
+          tally.delivered++;
+        } else tally.leave('refused by the broker');
+      },
+      options.progress,
+      options.signal,
+    );
   }
 
   drop(selection: Selection, signal?: AbortSignal): Promise<Receipt> {
-    return this.consume(selection, async (_m, _raw, delivery, tally) => {
-      delivery.accept();
-      tally.dropped++;
-    }, undefined, signal);
+    return this.consume(
+      selection,
+      async (_m, _raw, delivery, tally) => {
+        delivery.accept();
+        tally.dropped++;
+      },
+      undefined,
+      signal,
+    );
   }
 
   async close(): Promise<void> {

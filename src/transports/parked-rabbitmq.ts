@@ -15,7 +15,20 @@ import { XrouteError } from '../foundation/xroute-error';
 import type { ChannelModel, ConfirmChannel, GetMessage, Message as AmqpMessage, MessageProperties, Options } from 'amqplib';
 import { randomUUID } from 'crypto';
 import { PARKED_HEADERS, headersForRetry, originOf } from '../parking/parked-origin';
-import { DEFAULT_RETRY_WINDOW, MAX_EXAMINED, ParkedMessage, ParkedStore, Receipt, Pacer, ReceiptTally, RetryOptions, Selection, Selector, checkSelection, digestId } from '../parking/parked-store';
+import {
+  DEFAULT_RETRY_WINDOW,
+  MAX_EXAMINED,
+  ParkedMessage,
+  ParkedStore,
+  Receipt,
+  Pacer,
+  ReceiptTally,
+  RetryOptions,
+  Selection,
+  Selector,
+  checkSelection,
+  digestId,
+} from '../parking/parked-store';
 
 /** The queue named is not there (a passive check failed). */
 class ParkingPlaceMissingError extends XrouteError {
@@ -35,7 +48,8 @@ function parkedFrom(m: AmqpMessage): ParkedMessage {
   const { headers, ...properties } = m.properties;
   const h = (headers ?? {}) as Record<string, unknown>;
   const given = h[PARKED_HEADERS.id];
-  const id = typeof given === 'string' ? given : typeof properties.messageId === 'string' && properties.messageId !== '' ? properties.messageId : digestId(m.content, h);
+  const id =
+    typeof given === 'string' ? given : typeof properties.messageId === 'string' && properties.messageId !== '' ? properties.messageId : digestId(m.content, h);
   const props: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(properties)) if (v !== undefined) props[k] = v;
   return { id, origin: originOf(h), body: m.content, properties: props, headers: h };
@@ -187,7 +201,9 @@ export class RabbitParkedStore implements ParkedStore {
           const headers = m.properties.headers as Record<string, unknown> | undefined;
           const mode = headers?.[PARKED_HEADERS.deliveryMode];
           const properties = typeof mode === 'number' ? { ...m.properties, deliveryMode: mode } : m.properties;
-          ch.publish('', target, m.content, republishOptions(properties, { ...headersForRetry(headers), [RETRY_ID_HEADER]: retryId }), (err: unknown) => resolve(!err));
+          ch.publish('', target, m.content, republishOptions(properties, { ...headersForRetry(headers), [RETRY_ID_HEADER]: retryId }), (err: unknown) =>
+            resolve(!err),
+          );
         });
         batch.push({ m, retryId, confirmed });
         if (batch.length >= window) await settle();

@@ -112,7 +112,11 @@ export class RabbitHeaderRelay {
 
   private async connect(): Promise<RelaySession> {
     const idle = this.o.idleTimeoutMs;
-    const conn091 = await connectRabbitAmqp091(this.o.endpoint, `relay from the queue ${this.o.route.from}`, idle === undefined ? undefined : Math.ceil(idle / 1000));
+    const conn091 = await connectRabbitAmqp091(
+      this.o.endpoint,
+      `relay from the queue ${this.o.route.from}`,
+      idle === undefined ? undefined : Math.ceil(idle / 1000),
+    );
     let conn10: Amqp10Connection | undefined;
     try {
       const ch = await conn091.createChannel();
@@ -121,13 +125,29 @@ export class RabbitHeaderRelay {
       const sender = await conn10.openSender({ target: { address: `/amq/queue/${this.o.route.to}` }, autosettle: true });
       const s: RelaySession = { conn091, ch, conn10, sender, acks: new AckTracker(), inFlight: new Map(), waiting: [], flushScheduled: false, alive: true };
       // Before the first delivery can be relayed: the broker's outcomes must find their listeners.
-      sender.on('accepted', this.o.guard((c: EventContext) => this.onOutcome(s, c.delivery as Delivery, true)));
-      sender.on('released', this.o.guard((c: EventContext) => this.onOutcome(s, c.delivery as Delivery, false)));
-      sender.on('rejected', this.o.guard((c: EventContext) => this.onOutcome(s, c.delivery as Delivery, false)));
-      sender.on('sendable', this.o.guard(() => this.sendWaiting(s)));
+      sender.on(
+        'accepted',
+        this.o.guard((c: EventContext) => this.onOutcome(s, c.delivery as Delivery, true)),
+      );
+      sender.on(
+        'released',
+        this.o.guard((c: EventContext) => this.onOutcome(s, c.delivery as Delivery, false)),
+      );
+      sender.on(
+        'rejected',
+        this.o.guard((c: EventContext) => this.onOutcome(s, c.delivery as Delivery, false)),
+      );
+      sender.on(
+        'sendable',
+        this.o.guard(() => this.sendWaiting(s)),
+      );
       await ch.prefetch(RELAY_WINDOW);
       // Consume even when stopped meanwhile: a non-durable side queue is auto-deleted only once it had a consumer.
-      const ok = await ch.consume(this.o.route.from, this.o.guard((m: ConsumeMessage | null) => this.onDelivery(s, m)), { noAck: false });
+      const ok = await ch.consume(
+        this.o.route.from,
+        this.o.guard((m: ConsumeMessage | null) => this.onDelivery(s, m)),
+        { noAck: false },
+      );
       s.consumerTag = ok.consumerTag;
       if (this.stopped) throw new Error('stopped while connecting'); // the catch closes both connections
       return s;
@@ -146,8 +166,14 @@ export class RabbitHeaderRelay {
     this.session = s;
     this.o.logger.info('header relay running', { component: this.o.name, from: this.o.route.from, to: this.o.route.to });
     s.conn10.onLost((err) => this.o.guard(() => this.lost(s, err))());
-    s.conn091.on('close', this.o.guard((err?: Error) => this.lost(s, err ?? new Error('AMQP 0-9-1 connection closed'))));
-    s.ch.on('close', this.o.guard(() => this.lost(s, new Error('AMQP 0-9-1 channel closed'))));
+    s.conn091.on(
+      'close',
+      this.o.guard((err?: Error) => this.lost(s, err ?? new Error('AMQP 0-9-1 connection closed'))),
+    );
+    s.ch.on(
+      'close',
+      this.o.guard(() => this.lost(s, new Error('AMQP 0-9-1 channel closed'))),
+    );
     this.sendWaiting(s);
   }
 
@@ -199,7 +225,13 @@ export class RabbitHeaderRelay {
     }
     this.o.status.count('relayRefused');
     const error = deliveryRejection(delivery);
-    this.o.logger.warn('the broker refused a relayed message; it is requeued on its side queue', { component: this.o.name, queue: this.o.route.to, condition: error?.condition, reason: error?.description, retryInMs: REFUSED_RETRY_MS });
+    this.o.logger.warn('the broker refused a relayed message; it is requeued on its side queue', {
+      component: this.o.name,
+      queue: this.o.route.to,
+      condition: error?.condition,
+      reason: error?.description,
+      retryInMs: REFUSED_RETRY_MS,
+    });
     this.o.timers.setTimeout(
       this.o.guard(() => {
         if (s.acks.failed(tag, true)) this.scheduleFlush(s);
@@ -216,4 +248,3 @@ export class RabbitHeaderRelay {
     this.o.logger.warn('header relay could not ack (its channel is gone; the broker redelivers to the relay)', { component: this.o.name, error: describe(e) });
   };
 }
-

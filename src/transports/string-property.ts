@@ -17,7 +17,10 @@ class StringPropertyError extends ConfigValueError {
     readonly reason: string,
     cause?: unknown,
   ) {
-    super({ component, property: `StringProperty/${entry}`, expected: reason, cause }, { detail: reason, message: `${component}: StringProperty.${entry}: ${reason}` });
+    super(
+      { component, property: `StringProperty/${entry}`, expected: reason, cause },
+      { detail: reason, message: `${component}: StringProperty.${entry}: ${reason}` },
+    );
     this.name = 'StringPropertyError';
   }
 }

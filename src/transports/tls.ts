@@ -62,11 +62,15 @@ export function describeTlsFailure(error: unknown): string | undefined {
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code !== 'string') return undefined;
   const what = `${opensslReason(typeof message === 'string' ? message : '')} (${code})`;
-  if (UNTRUSTED.has(code)) return `the broker's TLS certificate is not trusted: ${what}; name the CA that signed it in CAFile (RejectUnauthorized false skips the check: never in production)`;
+  if (UNTRUSTED.has(code))
+    return `the broker's TLS certificate is not trusted: ${what}; name the CA that signed it in CAFile (RejectUnauthorized false skips the check: never in production)`;
   if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') return `the broker's TLS certificate is not valid now: ${what}`;
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `the broker's TLS certificate does not match the host name: ${what}; connect to a name the certificate lists, or set ServerName to one`;
-  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG') return `the port does not speak TLS (a plain amqp:// port?): ${what}`;
-  if (/^ERR_SSL_(TLSV1|TLSV13|SSLV3)_ALERT_/.test(code)) return `the broker refused the TLS handshake: ${what}; check CertFile/KeyFile (a client certificate the broker accepts)`;
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return `the broker's TLS certificate does not match the host name: ${what}; connect to a name the certificate lists, or set ServerName to one`;
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG')
+    return `the port does not speak TLS (a plain amqp:// port?): ${what}`;
+  if (/^ERR_SSL_(TLSV1|TLSV13|SSLV3)_ALERT_/.test(code))
+    return `the broker refused the TLS handshake: ${what}; check CertFile/KeyFile (a client certificate the broker accepts)`;
   if (code.startsWith('ERR_OSSL_')) return `the TLS configuration cannot be used: ${what}; check CAFile, CertFile, KeyFile and KeyPassphrase`;
   return undefined;
 }

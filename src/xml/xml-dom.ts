@@ -177,7 +177,17 @@ export function idAttributesOf(doc: XNode): ReadonlyMap<string, readonly string[
 
 /** A deep copy with no parent (attributes and namespace declarations included). */
 export function deepCopy(node: XNode): XNode {
-  const copy = new XNode(node.type, node.name, node.prefix, node.local, node.ns, node.value, null, node.children.length === 0 && node.type !== ELEMENT && node.type !== DOCUMENT ? NO_NODES : [], node.attrs.length === 0 && node.type !== ELEMENT ? NO_NODES : []);
+  const copy = new XNode(
+    node.type,
+    node.name,
+    node.prefix,
+    node.local,
+    node.ns,
+    node.value,
+    null,
+    node.children.length === 0 && node.type !== ELEMENT && node.type !== DOCUMENT ? NO_NODES : [],
+    node.attrs.length === 0 && node.type !== ELEMENT ? NO_NODES : [],
+  );
   const ids = ID_ATTRIBUTES.get(node);
   if (ids !== undefined) ID_ATTRIBUTES.set(copy, ids);
   for (const a of node.attrs) {

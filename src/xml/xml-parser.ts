@@ -122,7 +122,8 @@ class Parser {
     const end = this.s.indexOf('?>');
     if (end < 0) this.fail('unterminated XML declaration');
     const text = this.s.slice(5, end);
-    if (!/^\s+version\s*=\s*(["'])1\.\d*\1(\s+encoding\s*=\s*(["'])[A-Za-z][\w.-]*\3)?(\s+standalone\s*=\s*(["'])(yes|no)\5)?\s*$/.test(text)) this.fail('malformed XML declaration');
+    if (!/^\s+version\s*=\s*(["'])1\.\d*\1(\s+encoding\s*=\s*(["'])[A-Za-z][\w.-]*\3)?(\s+standalone\s*=\s*(["'])(yes|no)\5)?\s*$/.test(text))
+      this.fail('malformed XML declaration');
     this.pos = end + 2;
   }
 
@@ -184,7 +185,8 @@ class Parser {
       this.pos += 6;
       if (!spaced()) this.fail('space expected after SYSTEM or PUBLIC');
       const id = this.quotedLiteral();
-      if (isPublic && !/^[\x20\n\ra-zA-Z0-9\-'()+,./:=?;!*#@$_%]*$/.test(id)) this.fail('a public identifier may hold only letters, digits, spaces and -\'()+,./:=?;!*#@$_%');
+      if (isPublic && !/^[\x20\n\ra-zA-Z0-9\-'()+,./:=?;!*#@$_%]*$/.test(id))
+        this.fail("a public identifier may hold only letters, digits, spaces and -'()+,./:=?;!*#@$_%");
       if (isPublic) {
         if (!spaced()) this.fail('space expected between the public and the system identifier');
         this.quotedLiteral();
@@ -235,7 +237,8 @@ class Parser {
         continue;
       }
       if (s.startsWith('<!ENTITY', this.pos)) this.fail('entity declarations in a DOCTYPE are not allowed (external entities are never resolved)');
-      if (!/^<!(?:ELEMENT|ATTLIST|NOTATION)\s/.test(s.slice(this.pos, this.pos + 11))) this.fail('the internal subset may hold only ELEMENT, ATTLIST and NOTATION declarations, comments and processing instructions');
+      if (!/^<!(?:ELEMENT|ATTLIST|NOTATION)\s/.test(s.slice(this.pos, this.pos + 11)))
+        this.fail('the internal subset may hold only ELEMENT, ATTLIST and NOTATION declarations, comments and processing instructions');
       // a markup declaration (ELEMENT, ATTLIST, NOTATION): read up to its '>' outside quotes; ATTLIST is kept
       const start = this.pos;
       this.pos += 2;
@@ -264,7 +267,7 @@ class Parser {
     if (element === undefined) this.fail('malformed ATTLIST declaration', start);
     const list = this.attlists.get(element) ?? new Map<string, AttributeDefinition>();
     this.attlists.set(element, list);
-    for (let i = 1; i < tokens.length; ) {
+    for (let i = 1; i < tokens.length;) {
       const name = tokens[i++]!;
       let type = tokens[i++];
       if (type === 'NOTATION') i++;
@@ -275,7 +278,8 @@ class Parser {
       else if (d !== '#REQUIRED' && d !== '#IMPLIED') value = d;
       if (value !== undefined && !/^["']/.test(value)) this.fail('malformed ATTLIST declaration', start);
       if (type.startsWith('(')) {
-        if (!/^\(\s*[\p{L}\p{N}_.:-]+(?:\s*\|\s*[\p{L}\p{N}_.:-]+)*\s*\)$/u.test(type)) this.fail(`malformed enumeration ${type} in an ATTLIST declaration`, start);
+        if (!/^\(\s*[\p{L}\p{N}_.:-]+(?:\s*\|\s*[\p{L}\p{N}_.:-]+)*\s*\)$/u.test(type))
+          this.fail(`malformed enumeration ${type} in an ATTLIST declaration`, start);
         type = 'NMTOKEN';
       } else if (!ATTRIBUTE_TYPES.has(type)) this.fail(`unknown attribute type ${type} in an ATTLIST declaration`, start);
       let literal = value?.slice(1, -1);

@@ -16,7 +16,20 @@
  * message.
  */
 import { XrouteError } from '../foundation/xroute-error';
-import { ATTRIBUTE, CDATA, COMMENT, DOCUMENT, ELEMENT, NAMESPACE, PROCESSING_INSTRUCTION, TEXT, XNode, idAttributesOf, namespaceNodes, sortDocumentOrder } from './xml-dom';
+import {
+  ATTRIBUTE,
+  CDATA,
+  COMMENT,
+  DOCUMENT,
+  ELEMENT,
+  NAMESPACE,
+  PROCESSING_INSTRUCTION,
+  TEXT,
+  XNode,
+  idAttributesOf,
+  namespaceNodes,
+  sortDocumentOrder,
+} from './xml-dom';
 import { Ast, Axis, NodeTest, Step, XPathSyntaxError, parseXPath } from './xpath-parser';
 
 /** A node set (document order, no duplicates), a string, a number or a boolean. */
@@ -227,7 +240,8 @@ function compareValues(op: CmpOp, a: XValue, b: XValue): boolean {
     const bs = b.map((n) => n.stringValue());
     for (const n of a) {
       const s = n.stringValue();
-      for (const t of bs) if (compareAtoms(op, op === '=' || op === '!=' ? s : stringToNumber(s), op === '=' || op === '!=' ? t : stringToNumber(t))) return true;
+      for (const t of bs)
+        if (compareAtoms(op, op === '=' || op === '!=' ? s : stringToNumber(s), op === '=' || op === '!=' ? t : stringToNumber(t))) return true;
     }
     return false;
   }
@@ -492,7 +506,12 @@ const CORE_FUNCTIONS: Readonly<Record<string, XFunction>> = {
   position: { min: 0, max: 0, call: (c) => c.pos },
   count: { min: 1, max: 1, call: (_c, [a]) => nodesArg(a!, 'count').length },
   id: { min: 1, max: 1, call: (c, [a]) => idFunction(c, a!) },
-  'local-name': { min: 0, max: 1, call: (c, args) => nameOf(args, c, (n) => (n.type === ELEMENT || n.type === ATTRIBUTE || n.type === PROCESSING_INSTRUCTION || n.type === NAMESPACE ? n.local : '')) },
+  'local-name': {
+    min: 0,
+    max: 1,
+    call: (c, args) =>
+      nameOf(args, c, (n) => (n.type === ELEMENT || n.type === ATTRIBUTE || n.type === PROCESSING_INSTRUCTION || n.type === NAMESPACE ? n.local : '')),
+  },
   'namespace-uri': { min: 0, max: 1, call: (c, args) => nameOf(args, c, (n) => n.ns) },
   name: { min: 0, max: 1, call: (c, args) => nameOf(args, c, (n) => n.name) },
   string: { min: 0, max: 1, call: (c, args) => (args.length === 0 ? c.node.stringValue() : toStr(args[0]!)) },
@@ -520,7 +539,15 @@ const CORE_FUNCTIONS: Readonly<Record<string, XFunction>> = {
   },
   substring: { min: 2, max: 3, call: (_c, args) => substring(toStr(args[0]!), toNum(args[1]!), args.length > 2 ? toNum(args[2]!) : undefined) },
   'string-length': { min: 0, max: 1, call: (c, args) => [...(args.length === 0 ? c.node.stringValue() : toStr(args[0]!))].length },
-  'normalize-space': { min: 0, max: 1, call: (c, args) => (args.length === 0 ? c.node.stringValue() : toStr(args[0]!)).split(/[ \t\n\r]+/).filter(Boolean).join(' ') },
+  'normalize-space': {
+    min: 0,
+    max: 1,
+    call: (c, args) =>
+      (args.length === 0 ? c.node.stringValue() : toStr(args[0]!))
+        .split(/[ \t\n\r]+/)
+        .filter(Boolean)
+        .join(' '),
+  },
   translate: { min: 3, max: 3, call: (_c, [a, b, d]) => translate(toStr(a!), toStr(b!), toStr(d!)) },
   boolean: { min: 1, max: 1, call: (_c, [a]) => toBool(a!) },
   not: { min: 1, max: 1, call: (_c, [a]) => !toBool(a!) },
@@ -725,7 +752,8 @@ class Compiler {
       if (deferred !== undefined) return deferred;
       throw new XPathError(`the function ${name}() is not supported`);
     }
-    if (argAsts.length < fn.min || argAsts.length > fn.max) throw new XPathError(`${name}() takes ${fn.min === fn.max ? fn.min : `${fn.min} to ${fn.max}`} arguments, not ${argAsts.length}`);
+    if (argAsts.length < fn.min || argAsts.length > fn.max)
+      throw new XPathError(`${name}() takes ${fn.min === fn.max ? fn.min : `${fn.min} to ${fn.max}`} arguments, not ${argAsts.length}`);
     if (fn === CORE_FUNCTIONS[key]) {
       const direct = this.directCall(key, argAsts);
       if (direct !== undefined) return direct;
@@ -737,10 +765,11 @@ class Compiler {
       const a0 = args[0]!;
       return (c) => call(c, [a0(c)]);
     }
-    return (c) => call(
-      c,
-      args.map((a) => a(c)),
-    );
+    return (c) =>
+      call(
+        c,
+        args.map((a) => a(c)),
+      );
   }
 
   /** Core functions evaluated without an argument array, or over a flat path without its node set. */
@@ -917,7 +946,8 @@ class Compiler {
       case 'name': {
         const local = t.local;
         if (this.options.names === 'local') {
-          if (t.prefix !== '') throw new XPathError(`the prefixed step ${t.prefix}:${t.local}: namespace prefixes are not supported, unprefixed steps match by local name`);
+          if (t.prefix !== '')
+            throw new XPathError(`the prefixed step ${t.prefix}:${t.local}: namespace prefixes are not supported, unprefixed steps match by local name`);
           // a prefixed name matches by its local name; an unprefixed one in a default namespace does not
           return (n) => n.local === local && n.type === principal && (n.prefix !== '' || n.ns === '');
         }
@@ -928,7 +958,8 @@ class Compiler {
   }
 
   private namespaceOf(prefix: string, step: string): string {
-    if (this.options.names === 'local') throw new XPathError(`the prefixed step ${step}: namespace prefixes are not supported, unprefixed steps match by local name`);
+    if (this.options.names === 'local')
+      throw new XPathError(`the prefixed step ${step}: namespace prefixes are not supported, unprefixed steps match by local name`);
     const uri = this.options.resolvePrefix?.(prefix);
     if (uri === undefined) throw new XPathError(`the prefix ${prefix} in ${step} is not declared`);
     return uri;
@@ -991,7 +1022,14 @@ function optimise(steps: Step[]): Step[] {
   for (let i = 0; i < steps.length; i++) {
     const s = steps[i]!;
     const next = steps[i + 1];
-    if (s.axis === 'descendant-or-self' && s.test.kind === 'node' && s.preds.length === 0 && next !== undefined && next.axis === 'child' && next.preds.length === 0) {
+    if (
+      s.axis === 'descendant-or-self' &&
+      s.test.kind === 'node' &&
+      s.preds.length === 0 &&
+      next !== undefined &&
+      next.axis === 'child' &&
+      next.preds.length === 0
+    ) {
       out.push({ axis: 'descendant', test: next.test, preds: [] });
       i++;
     } else out.push(s);

@@ -98,7 +98,8 @@ class StylesheetCompiler {
   constructor(private readonly doc: XNode) {
     this.functions = xsltFunctions();
     const visit = (n: XNode): void => {
-      for (const a of n.attrs) for (const m of a.value.matchAll(/function-available\(\s*(?:'([^']*)'|"([^"]*)")\s*\)/g)) this.guarded.add((m[1] ?? m[2]!).trim());
+      for (const a of n.attrs)
+        for (const m of a.value.matchAll(/function-available\(\s*(?:'([^']*)'|"([^"]*)")\s*\)/g)) this.guarded.add((m[1] ?? m[2]!).trim());
       for (const c of n.children) if (c.type === ELEMENT) visit(c);
     };
     visit(doc);
@@ -113,7 +114,8 @@ class StylesheetCompiler {
       top = root.children.filter((c) => c.type === ELEMENT);
     } else {
       // a literal result element as the stylesheet: one template for "/"
-      if (root.attrs.every((a) => !(a.ns === XSLT_NAMESPACE && a.local === 'version'))) throw new XsltCompileError('the root element is neither xsl:stylesheet nor xsl:transform nor a literal result element with xsl:version');
+      if (root.attrs.every((a) => !(a.ns === XSLT_NAMESPACE && a.local === 'version')))
+        throw new XsltCompileError('the root element is neither xsl:stylesheet nor xsl:transform nor a literal result element with xsl:version');
       top = [];
       this.addTemplate('/', [root], 'the literal result element stylesheet', undefined, '', undefined, root);
     }
@@ -171,7 +173,9 @@ class StylesheetCompiler {
     const visit = (n: XNode): void => {
       if (n.ns !== XSLT_NAMESPACE) {
         if (n.ns === '' && n.local.toLowerCase() === 'html') {
-          throw new XsltCompileError('the implicit html output method (no xsl:output method and an html result element) is not supported: declare xsl:output method="xml" or "text"');
+          throw new XsltCompileError(
+            'the implicit html output method (no xsl:output method and an html result element) is not supported: declare xsl:output method="xml" or "text"',
+          );
         }
         if (n !== root || root.ns !== XSLT_NAMESPACE) return;
       }
@@ -293,10 +297,26 @@ class StylesheetCompiler {
     if (match === undefined && name === undefined) throw new XsltCompileError('an xsl:template needs a match or a name');
     const priority = el.attribute('priority');
     if (priority !== undefined && !Number.isFinite(Number(priority))) throw new XsltCompileError(`xsl:template priority="${priority}" is not a number`);
-    this.addTemplate(match, el.children, match !== undefined ? `xsl:template match="${match}"` : `xsl:template name="${nameValue}"`, name, modeValue === undefined ? '' : this.qname(modeValue, el), priority === undefined ? undefined : Number(priority), el);
+    this.addTemplate(
+      match,
+      el.children,
+      match !== undefined ? `xsl:template match="${match}"` : `xsl:template name="${nameValue}"`,
+      name,
+      modeValue === undefined ? '' : this.qname(modeValue, el),
+      priority === undefined ? undefined : Number(priority),
+      el,
+    );
   }
 
-  private addTemplate(match: string | undefined, content: XNode[], describe: string, name: string | undefined, mode: string, priority: number | undefined, el: XNode): void {
+  private addTemplate(
+    match: string | undefined,
+    content: XNode[],
+    describe: string,
+    name: string | undefined,
+    mode: string,
+    priority: number | undefined,
+    el: XNode,
+  ): void {
     const layout: FrameLayout = { size: 0, where: describe };
     const params: ParamDef[] = [];
     let scope = ROOT_SCOPE;
@@ -311,7 +331,15 @@ class StylesheetCompiler {
       } else body.push(c);
     }
     const compiled = this.wrap(describe, () => this.sequence(body, scope, layout, el));
-    const make = (extra: Pick<Template, 'match' | 'priority' | 'position' | 'indexName'>): Template => ({ name, mode, params, body: compiled, describe, frameSize: layout.size, ...extra });
+    const make = (extra: Pick<Template, 'match' | 'priority' | 'position' | 'indexName'>): Template => ({
+      name,
+      mode,
+      params,
+      body: compiled,
+      describe,
+      frameSize: layout.size,
+      ...extra,
+    });
     if (name !== undefined) {
       if (this.named.has(name)) throw new XsltCompileError(`two templates are named "${name}"`);
       this.named.set(name, make({ priority: 0, position: this.templates.length }));
@@ -359,7 +387,11 @@ class StylesheetCompiler {
     return { match: (n, rt) => matchers.some((m) => m(n, rt)) };
   }
 
-  private patternAlternatives(source: string, el: XNode, scope = ROOT_SCOPE): Array<{ match: Matcher; priority: number; indexName?: { attribute: boolean; local: string } }> {
+  private patternAlternatives(
+    source: string,
+    el: XNode,
+    scope = ROOT_SCOPE,
+  ): Array<{ match: Matcher; priority: number; indexName?: { attribute: boolean; local: string } }> {
     const ast = parseAstOrFail(source, el);
     const alts: Ast[] = [];
     const collect = (a: Ast): void => {
@@ -372,7 +404,12 @@ class StylesheetCompiler {
     return alts.map((a) => this.patternAlternative(a, source, el, scope));
   }
 
-  private patternAlternative(ast: Ast, source: string, el: XNode, scope: Scope): { match: Matcher; priority: number; indexName?: { attribute: boolean; local: string } } {
+  private patternAlternative(
+    ast: Ast,
+    source: string,
+    el: XNode,
+    scope: Scope,
+  ): { match: Matcher; priority: number; indexName?: { attribute: boolean; local: string } } {
     const options = this.options(el, scope);
     let start: 'root' | 'context' | Eval;
     let steps: Step[];
@@ -397,8 +434,14 @@ class StylesheetCompiler {
         descendant = true;
         continue;
       }
-      if (s.axis !== 'child' && s.axis !== 'attribute') throw new XsltCompileError(`the pattern "${source}" uses the ${s.axis} axis; patterns allow only child and attribute steps, "/" and "//"`);
-      psteps.push({ attribute: s.axis === 'attribute', test: compileNodeTest(s.test, s.axis === 'attribute', options), preds: s.preds.map((p) => compileAst(p, options)), descendant });
+      if (s.axis !== 'child' && s.axis !== 'attribute')
+        throw new XsltCompileError(`the pattern "${source}" uses the ${s.axis} axis; patterns allow only child and attribute steps, "/" and "//"`);
+      psteps.push({
+        attribute: s.axis === 'attribute',
+        test: compileNodeTest(s.test, s.axis === 'attribute', options),
+        preds: s.preds.map((p) => compileAst(p, options)),
+        descendant,
+      });
       descendant = false;
     }
     const absolute = start === 'root';
@@ -464,7 +507,10 @@ class StylesheetCompiler {
         s = new Scope(s, name, slot);
         continue;
       }
-      if (n.ns === XSLT_NAMESPACE && n.local === 'param') throw new XsltCompileError(`xsl:param name="${n.attribute('name')}" must come first in ${parent.ns === XSLT_NAMESPACE ? 'xsl:' + parent.local : 'its template'}`);
+      if (n.ns === XSLT_NAMESPACE && n.local === 'param')
+        throw new XsltCompileError(
+          `xsl:param name="${n.attribute('name')}" must come first in ${parent.ns === XSLT_NAMESPACE ? 'xsl:' + parent.local : 'its template'}`,
+        );
       instrs.push(this.instruction(n, s, layout));
     }
     if (instrs.length === 0) return () => undefined;
@@ -580,7 +626,8 @@ class StylesheetCompiler {
    * 2.0/3.0 instructions and any unknown instruction of a 1.0 stylesheet are refused.
    */
   private unknownInstruction(el: XNode, scope: Scope, layout: FrameLayout): Instr {
-    if (XSLT2_INSTRUCTIONS.has(el.local) || !forwardsCompatible(el)) throw new XsltCompileError(`xsl:${el.local} is not an XSLT 1.0 instruction this engine supports`);
+    if (XSLT2_INSTRUCTIONS.has(el.local) || !forwardsCompatible(el))
+      throw new XsltCompileError(`xsl:${el.local} is not an XSLT 1.0 instruction this engine supports`);
     const fallbacks = el.children.filter((c) => c.type === ELEMENT && c.ns === XSLT_NAMESPACE && c.local === 'fallback');
     if (fallbacks.length === 0) {
       return () => {
@@ -596,7 +643,7 @@ class StylesheetCompiler {
   }
 
   private literalElement(el: XNode, scope: Scope, layout: FrameLayout): Instr {
-    const extension = (el.parent === null ? [] : this.extensionNamespaces(el));
+    const extension = el.parent === null ? [] : this.extensionNamespaces(el);
     if (extension.includes(el.ns)) throw new XsltCompileError(`the extension element ${el.name} is not supported`);
     const name = el.name;
     const ns = el.ns;
@@ -640,7 +687,10 @@ class StylesheetCompiler {
   private extensionNamespaces(el: XNode): string[] {
     const out: string[] = [];
     for (let n: XNode | null = el; n !== null && n.type === ELEMENT; n = n.parent) {
-      const list = n.ns === XSLT_NAMESPACE ? n.attribute('extension-element-prefixes') : n.attrs.find((a) => a.ns === XSLT_NAMESPACE && a.local === 'extension-element-prefixes')?.value;
+      const list =
+        n.ns === XSLT_NAMESPACE
+          ? n.attribute('extension-element-prefixes')
+          : n.attrs.find((a) => a.ns === XSLT_NAMESPACE && a.local === 'extension-element-prefixes')?.value;
       for (const p of (list ?? '').split(/\s+/).filter(Boolean)) {
         const uri = this.namespaces(n).get(p === '#default' ? '' : p);
         if (uri !== undefined) out.push(uri);
@@ -652,7 +702,8 @@ class StylesheetCompiler {
   private useAttributeSets(el: XNode, list: string | undefined): Instr | undefined {
     if (list === undefined) return undefined;
     const names = list.split(/\s+/).filter(Boolean);
-    for (const n of names) if (!this.attributeSets.has(n) && !this.pendingSet(el, n)) throw new XsltCompileError(`use-attribute-sets names the unknown attribute set "${n}"`);
+    for (const n of names)
+      if (!this.attributeSets.has(n) && !this.pendingSet(el, n)) throw new XsltCompileError(`use-attribute-sets names the unknown attribute set "${n}"`);
     return (c, rt) => {
       for (const n of names) for (const i of this.attributeSets.get(n) ?? []) i(c, rt);
     };
@@ -661,7 +712,10 @@ class StylesheetCompiler {
   /** An attribute set declared later in the stylesheet counts as known. */
   private pendingSet(el: XNode, name: string): boolean {
     const root = el.root().documentElement();
-    return root !== undefined && root.children.some((c) => c.type === ELEMENT && c.ns === XSLT_NAMESPACE && c.local === 'attribute-set' && c.attribute('name') === name);
+    return (
+      root !== undefined &&
+      root.children.some((c) => c.type === ELEMENT && c.ns === XSLT_NAMESPACE && c.local === 'attribute-set' && c.attribute('name') === name)
+    );
   }
 
   private sortKeys(el: XNode, scope: Scope): Array<(nodes: XNode[], c: XContext, rt: Runtime) => Array<string | number>> {
@@ -744,7 +798,12 @@ class StylesheetCompiler {
     const params = this.withParams(el, scope, layout);
     this.checkChildren(el, ['with-param']);
     const root = el.root().documentElement()!;
-    const named = (t: XNode): boolean => t.type === ELEMENT && t.ns === XSLT_NAMESPACE && t.local === 'template' && t.attribute('name') !== undefined && this.qname(t.attribute('name')!, t) === name;
+    const named = (t: XNode): boolean =>
+      t.type === ELEMENT &&
+      t.ns === XSLT_NAMESPACE &&
+      t.local === 'template' &&
+      t.attribute('name') !== undefined &&
+      this.qname(t.attribute('name')!, t) === name;
     if (!root.children.some(named)) throw new XsltCompileError(`xsl:call-template names the unknown template "${nameValue}"`);
     return (c, rt) => {
       const t = rt.sheet.named.get(name)!;
@@ -782,7 +841,8 @@ class StylesheetCompiler {
     const branches: Array<[Eval | undefined, Instr]> = [];
     for (const c of el.children) {
       if (c.type === TEXT && isWhitespace(c.value)) continue;
-      if (c.type !== ELEMENT || c.ns !== XSLT_NAMESPACE || (c.local !== 'when' && c.local !== 'otherwise')) throw new XsltCompileError('xsl:choose may hold only xsl:when and xsl:otherwise');
+      if (c.type !== ELEMENT || c.ns !== XSLT_NAMESPACE || (c.local !== 'when' && c.local !== 'otherwise'))
+        throw new XsltCompileError('xsl:choose may hold only xsl:when and xsl:otherwise');
       branches.push([c.local === 'when' ? this.xpath(required(c, 'test'), c, scope) : undefined, this.sequence(c.children, scope, layout, c)]);
     }
     return (c, rt) => {
@@ -828,7 +888,8 @@ class StylesheetCompiler {
   }
 
   private attribute(el: XNode, scope: Scope, layout: FrameLayout): Instr {
-    if (required(el, 'name').trim() === 'xmlns') throw new XsltCompileError('xsl:attribute name="xmlns" is not allowed: namespace declarations are not attributes');
+    if (required(el, 'name').trim() === 'xmlns')
+      throw new XsltCompileError('xsl:attribute name="xmlns" is not allowed: namespace declarations are not attributes');
     const name = this.avt(required(el, 'name'), el, scope);
     const nsAvt = el.attribute('namespace');
     const namespace = nsAvt === undefined ? undefined : this.avt(nsAvt, el, scope);
@@ -898,7 +959,8 @@ class StylesheetCompiler {
     for (const c of el.children) {
       if (c.type === TEXT && isWhitespace(c.value)) continue;
       if (c.type === COMMENT || c.type === PROCESSING_INSTRUCTION) continue;
-      if (c.type !== ELEMENT || c.ns !== XSLT_NAMESPACE || !allowed.includes(c.local)) throw new XsltCompileError(`xsl:${el.local} may hold only ${allowed.map((a) => 'xsl:' + a).join(' and ')}`);
+      if (c.type !== ELEMENT || c.ns !== XSLT_NAMESPACE || !allowed.includes(c.local))
+        throw new XsltCompileError(`xsl:${el.local} may hold only ${allowed.map((a) => 'xsl:' + a).join(' and ')}`);
     }
   }
 
@@ -994,15 +1056,44 @@ class StylesheetCompiler {
 
 /** XSLT 2.0/3.0 instructions: refused even in forwards-compatible mode, since SaxonJS ran them natively. */
 const XSLT2_INSTRUCTIONS = new Set([
-  'analyze-string', 'assert', 'break', 'catch', 'document', 'evaluate', 'fork', 'for-each-group', 'iterate', 'map', 'map-entry', 'merge',
-  'namespace', 'next-iteration', 'next-match', 'on-empty', 'on-non-empty', 'perform-sort', 'result-document', 'sequence', 'source-document',
-  'try', 'where-populated', 'array', 'array-member', 'matching-substring', 'non-matching-substring',
+  'analyze-string',
+  'assert',
+  'break',
+  'catch',
+  'document',
+  'evaluate',
+  'fork',
+  'for-each-group',
+  'iterate',
+  'map',
+  'map-entry',
+  'merge',
+  'namespace',
+  'next-iteration',
+  'next-match',
+  'on-empty',
+  'on-non-empty',
+  'perform-sort',
+  'result-document',
+  'sequence',
+  'source-document',
+  'try',
+  'where-populated',
+  'array',
+  'array-member',
+  'matching-substring',
+  'non-matching-substring',
 ]);
 
 /** Whether the nearest version in scope (`version` on xsl:stylesheet, `xsl:version` on a literal result element) is not 1.0. */
 function forwardsCompatible(el: XNode): boolean {
   for (let n: XNode | null = el; n !== null && n.type === ELEMENT; n = n.parent) {
-    const v = n.ns === XSLT_NAMESPACE ? (n.local === 'stylesheet' || n.local === 'transform' ? n.attribute('version') : undefined) : n.attrs.find((a) => a.ns === XSLT_NAMESPACE && a.local === 'version')?.value;
+    const v =
+      n.ns === XSLT_NAMESPACE
+        ? n.local === 'stylesheet' || n.local === 'transform'
+          ? n.attribute('version')
+          : undefined
+        : n.attrs.find((a) => a.ns === XSLT_NAMESPACE && a.local === 'version')?.value;
     if (v !== undefined) return v.trim() !== '1.0';
   }
   return false;
@@ -1022,7 +1113,12 @@ export function applyTemplatesTo(nodes: XNode[], mode: string, rt: Runtime, pass
 }
 
 function findTemplate(rules: ModeRules, n: XNode, rt: Runtime): Template | undefined {
-  const list = n.type === ELEMENT ? (rules.elements.get(n.local) ?? rules.generic) : n.type === ATTRIBUTE ? (rules.attributes.get(n.local) ?? rules.generic) : rules.generic;
+  const list =
+    n.type === ELEMENT
+      ? (rules.elements.get(n.local) ?? rules.generic)
+      : n.type === ATTRIBUTE
+        ? (rules.attributes.get(n.local) ?? rules.generic)
+        : rules.generic;
   for (let i = 0; i < list.length; i++) if (list[i]!.match!(n, rt)) return list[i];
   return undefined;
 }
@@ -1234,4 +1330,3 @@ export function stripSpace(doc: XNode, strip: (el: XNode) => boolean): XNode {
 export function newRuntime(sheet: Sheet, source: XNode, params: Readonly<Record<string, string>>, out: ResultWriter): Runtime {
   return { out, frame: [], current: source, depth: 0, sheet, globals: new Array(sheet.globals.length), params, keyIndexes: undefined };
 }
-

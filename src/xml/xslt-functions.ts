@@ -49,7 +49,10 @@ export function xsltFunctions(): Readonly<Record<string, XFunction>> {
       min: 2,
       max: 2,
       call: (c, [name, value]) => keyLookup(rt(c), c.node, runtimeQName(toStr(name!), {}, 'key()'), value!),
-      withOptions: (o) => (c, [name, value]) => keyLookup(rt(c), c.node, runtimeQName(toStr(name!), o, 'key()'), value!),
+      withOptions:
+        (o) =>
+        (c, [name, value]) =>
+          keyLookup(rt(c), c.node, runtimeQName(toStr(name!), o, 'key()'), value!),
     },
     'format-number': {
       min: 2,
@@ -71,14 +74,20 @@ export function xsltFunctions(): Readonly<Record<string, XFunction>> {
       min: 1,
       max: 1,
       call: (_c, [name]) => CORE.has(toStr(name!)),
-      withOptions: (o) => (_c, [name]) => {
-        const expanded = runtimeQName(toStr(name!), o, 'function-available()');
-        return expanded.startsWith('{') ? functions[expanded] !== undefined : CORE.has(expanded);
-      },
+      withOptions:
+        (o) =>
+        (_c, [name]) => {
+          const expanded = runtimeQName(toStr(name!), o, 'function-available()');
+          return expanded.startsWith('{') ? functions[expanded] !== undefined : CORE.has(expanded);
+        },
     },
     'unparsed-entity-uri': { min: 1, max: 1, call: () => '' },
 
-    [`{${EXSLT_COMMON}}node-set`]: { min: 1, max: 1, call: (_c, [v]) => (Array.isArray(v) ? (isResultTreeFragment(v) ? v.slice() : v) : [textNode(toStr(v!))]) },
+    [`{${EXSLT_COMMON}}node-set`]: {
+      min: 1,
+      max: 1,
+      call: (_c, [v]) => (Array.isArray(v) ? (isResultTreeFragment(v) ? v.slice() : v) : [textNode(toStr(v!))]),
+    },
     [`{${EXSLT_COMMON}}object-type`]: {
       min: 1,
       max: 1,
@@ -150,7 +159,14 @@ export function xsltFunctions(): Readonly<Record<string, XFunction>> {
         return tokenElements(pattern === '' ? [...s] : s.split(pattern).filter(Boolean));
       },
     },
-    [`{${EXSLT_STRINGS}}concat`]: { min: 1, max: 1, call: (_c, [v]) => nodesArg(v!, 'str:concat').map((n) => n.stringValue()).join('') },
+    [`{${EXSLT_STRINGS}}concat`]: {
+      min: 1,
+      max: 1,
+      call: (_c, [v]) =>
+        nodesArg(v!, 'str:concat')
+          .map((n) => n.stringValue())
+          .join(''),
+    },
     [`{${EXSLT_STRINGS}}padding`]: {
       min: 1,
       max: 2,
@@ -166,9 +182,41 @@ export function xsltFunctions(): Readonly<Record<string, XFunction>> {
 }
 
 const CORE = new Set([
-  'last', 'position', 'count', 'id', 'local-name', 'namespace-uri', 'name', 'string', 'concat', 'starts-with', 'contains', 'substring-before', 'substring-after', 'substring',
-  'string-length', 'normalize-space', 'translate', 'boolean', 'not', 'true', 'false', 'lang', 'number', 'sum', 'floor', 'ceiling', 'round',
-  'current', 'key', 'format-number', 'generate-id', 'system-property', 'element-available', 'function-available', 'unparsed-entity-uri',
+  'last',
+  'position',
+  'count',
+  'id',
+  'local-name',
+  'namespace-uri',
+  'name',
+  'string',
+  'concat',
+  'starts-with',
+  'contains',
+  'substring-before',
+  'substring-after',
+  'substring',
+  'string-length',
+  'normalize-space',
+  'translate',
+  'boolean',
+  'not',
+  'true',
+  'false',
+  'lang',
+  'number',
+  'sum',
+  'floor',
+  'ceiling',
+  'round',
+  'current',
+  'key',
+  'format-number',
+  'generate-id',
+  'system-property',
+  'element-available',
+  'function-available',
+  'unparsed-entity-uri',
 ]);
 
 /** A QName a function reads from its argument, expanded with the prefixes of the expression's element. */
@@ -278,4 +326,3 @@ function keyLookup(runtime: Runtime, context: XNode, name: string, value: XValue
   for (const n of value) for (const m of index.get(n.stringValue()) ?? []) found.push(m);
   return sortDocumentOrder(found);
 }
-

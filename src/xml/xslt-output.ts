@@ -4,7 +4,23 @@
  * content, a result tree fragment). All three take the same events.
  */
 import { escapeAttribute, escapeText } from './safe-xml';
-import { ATTRIBUTE, CDATA, COMMENT, DOCUMENT, ELEMENT, NAMESPACE, NAMESPACE_DECLARATION, PROCESSING_INSTRUCTION, TEXT, XNode, newAttribute, newDocument, newElement, newLeaf, newNamespaceDeclaration } from './xml-dom';
+import {
+  ATTRIBUTE,
+  CDATA,
+  COMMENT,
+  DOCUMENT,
+  ELEMENT,
+  NAMESPACE,
+  NAMESPACE_DECLARATION,
+  PROCESSING_INSTRUCTION,
+  TEXT,
+  XNode,
+  newAttribute,
+  newDocument,
+  newElement,
+  newLeaf,
+  newNamespaceDeclaration,
+} from './xml-dom';
 
 export interface ResultWriter {
   startElement(name: string, ns: string): void;
@@ -119,7 +135,9 @@ export class XmlWriter implements ResultWriter {
       if (this.options.indent && this.out !== '') this.out += '\n';
       const d = this.options.doctype;
       if (d !== undefined && (d.system !== undefined || d.public !== undefined)) {
-        this.out += `<!DOCTYPE ${name}${d.public !== undefined ? ` PUBLIC "${d.public}"` : ' SYSTEM'}${d.system !== undefined ? ` "${d.system}"` : ''}>` + (this.options.indent ? '\n' : '');
+        this.out +=
+          `<!DOCTYPE ${name}${d.public !== undefined ? ` PUBLIC "${d.public}"` : ' SYSTEM'}${d.system !== undefined ? ` "${d.system}"` : ''}>` +
+          (this.options.indent ? '\n' : '');
       }
     }
     const parent = this.stack[this.stack.length - 1];
@@ -186,7 +204,8 @@ export class XmlWriter implements ResultWriter {
     const wanted = requested === '' || requested === 'xmlns' || requested === 'xml' ? 'ns_1' : requested;
     const bound = o.bindings[wanted];
     if (bound === ns) return wanted;
-    const occupied = this.declaredHere(o, wanted) || (bound !== undefined && (wanted === o.prefix || o.attrs.some((a, i) => i % 4 === 0 && a.startsWith(wanted + ':'))));
+    const occupied =
+      this.declaredHere(o, wanted) || (bound !== undefined && (wanted === o.prefix || o.attrs.some((a, i) => i % 4 === 0 && a.startsWith(wanted + ':'))));
     if (!occupied) {
       this.declare(o, wanted, ns);
       return wanted;

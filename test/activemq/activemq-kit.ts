@@ -44,8 +44,24 @@ export function jmsMoveTopology(inQueue: string, outQueue: string, instance: str
     XAMode: '1',
     Receiver: ['rcvr_in'],
     Persister: ['pstr_out'],
-    rcvr_in: { ClassName: 'org.qbroker.receiver.JMSReceiver', ...login, Operation: 'get', QueueName: inQueue, LinkName: 'moving', Mode: 'daemon', XAMode: '1', StringProperty: { Instance: instance } },
-    pstr_out: { ClassName: 'org.qbroker.persister.JMSPersister', ...login, Operation: 'put', QueueName: outQueue, LinkName: 'moving', MaxInFlight: String(credit) },
+    rcvr_in: {
+      ClassName: 'org.qbroker.receiver.JMSReceiver',
+      ...login,
+      Operation: 'get',
+      QueueName: inQueue,
+      LinkName: 'moving',
+      Mode: 'daemon',
+      XAMode: '1',
+      StringProperty: { Instance: instance },
+    },
+    pstr_out: {
+      ClassName: 'org.qbroker.persister.JMSPersister',
+      ...login,
+      Operation: 'put',
+      QueueName: outQueue,
+      LinkName: 'moving',
+      MaxInFlight: String(credit),
+    },
   };
 }
 
@@ -57,7 +73,11 @@ export class Kit {
   constructor(private readonly broker: TestBroker & { url: string } = ACTIVEMQ) {}
 
   /** Starts a component with the broker's URI and login; a persister gets an input XQueue, a receiver an output XQueue. */
-  start(def: AnyComponentDefinition, config: ComponentConfig, options: { capacity?: number; policy?: SupervisionPolicy } = {}): { h: Harness; q: XQueue<Message> } {
+  start(
+    def: AnyComponentDefinition,
+    config: ComponentConfig,
+    options: { capacity?: number; policy?: SupervisionPolicy } = {},
+  ): { h: Harness; q: XQueue<Message> } {
     const q = new XQueue<Message>(`q-${String(config.Name)}`, options.capacity ?? 64);
     const role = def.role === 'receiver' ? { output: q } : { input: q };
     const login = { URI: this.broker.url, Username: this.broker.username, Password: this.broker.password, ReconnectBackoff: '100,1000' };
@@ -86,7 +106,11 @@ export class Kit {
 
 /** Resolves once the component logged `event` (`count` times). */
 export async function logged(h: Harness, event: string, count = 1, timeoutMs = 20_000): Promise<void> {
-  await waitFor(() => h.logs.filter((l) => l.message === event).length >= count, `${h.env.name} ${event} x${count} (status ${JSON.stringify(h.status.get())})`, timeoutMs);
+  await waitFor(
+    () => h.logs.filter((l) => l.message === event).length >= count,
+    `${h.env.name} ${event} x${count} (status ${JSON.stringify(h.status.get())})`,
+    timeoutMs,
+  );
 }
 
 /**
@@ -95,7 +119,9 @@ export async function logged(h: Harness, event: string, count = 1, timeoutMs = 2
  * broker's answer: 'removed', or the error condition when there was no such subscription.
  */
 export async function unsubscribe(broker: TestBroker, clientId: string, linkName: string): Promise<string> {
-  const conn = rhea.create_container({ id: clientId }).connect({ host: broker.host, port: broker.port, username: broker.username, password: broker.password, reconnect: false });
+  const conn = rhea
+    .create_container({ id: clientId })
+    .connect({ host: broker.host, port: broker.port, username: broker.username, password: broker.password, reconnect: false });
   try {
     return await new Promise<string>((resolve, reject) => {
       const receiver = conn.open_receiver({ name: linkName, source: null as never, autoaccept: false, credit_window: 0 });

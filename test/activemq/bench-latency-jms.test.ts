@@ -12,7 +12,15 @@ describe('latency bench, ActiveMQ path (smoke)', () => {
   const rows: BenchRow[] = [];
   const details: LatencyDetail[] = [];
   beforeAll(async () => {
-    await brokerPath(ACTIVEMQ, 'ActiveMQ -> JMSReceiver -> JMSPersister -> ActiveMQ', xrouteMover(jmsMoveTopology(64)), rawRheaMover(64), { messages: 100, backlog: 200, roundTrips: 0 }, rows, details);
+    await brokerPath(
+      ACTIVEMQ,
+      'ActiveMQ -> JMSReceiver -> JMSPersister -> ActiveMQ',
+      xrouteMover(jmsMoveTopology(64)),
+      rawRheaMover(64),
+      { messages: 100, backlog: 200, roundTrips: 0 },
+      rows,
+      details,
+    );
   }, 180_000);
 
   it('measures JMSReceiver -> JMSPersister beside raw rhea at 10, 50 and 90 % of the maximum rate', () => {

@@ -43,7 +43,9 @@ class Output {
   private readonly conn: rhea.Connection;
 
   constructor(queue: string) {
-    this.conn = rhea.create_container().connect({ host: ACTIVEMQ.host, port: ACTIVEMQ.port, username: ACTIVEMQ.username, password: ACTIVEMQ.password, reconnect: false });
+    this.conn = rhea
+      .create_container()
+      .connect({ host: ACTIVEMQ.host, port: ACTIVEMQ.port, username: ACTIVEMQ.username, password: ACTIVEMQ.password, reconnect: false });
     const r = this.conn.open_receiver({ source: { address: `queue://${queue}` }, credit_window: 500 });
     r.on('message', (ctx) => {
       const id = String(ctx.message?.message_id);
@@ -75,7 +77,9 @@ class Output {
 
 /** Messages still on `queue` (each is consumed, so call this only when the consumers are gone). */
 async function leftOn(queue: string): Promise<number> {
-  const conn = rhea.create_container().connect({ host: ACTIVEMQ.host, port: ACTIVEMQ.port, username: ACTIVEMQ.username, password: ACTIVEMQ.password, reconnect: false });
+  const conn = rhea
+    .create_container()
+    .connect({ host: ACTIVEMQ.host, port: ACTIVEMQ.port, username: ACTIVEMQ.username, password: ACTIVEMQ.password, reconnect: false });
   try {
     let got = 0;
     conn.open_receiver({ source: { address: `queue://${queue}` }, credit_window: 500 }).on('message', () => got++);
@@ -100,7 +104,11 @@ async function setUp(): Promise<{ inQueue: string; out: Output; published: Promi
   });
   // All three consume before the first message exists, so that none finds the queue already drained.
   await waitFor(() => instances.every((i) => i.lines.some((l) => l.includes('"subscribed"'))), 'the three receivers subscribed', 60_000, 50);
-  const published = publish(ACTIVEMQ, `queue://${inQueue}`, Array.from({ length: MESSAGES }, (_, i) => ({ body: `order ${i}`, message_id: `m${i}`, durable: true })));
+  const published = publish(
+    ACTIVEMQ,
+    `queue://${inQueue}`,
+    Array.from({ length: MESSAGES }, (_, i) => ({ body: `order ${i}`, message_id: `m${i}`, durable: true })),
+  );
   return { inQueue, out, published };
 }
 
@@ -116,7 +124,13 @@ it('processes every message of a JMS queue exactly once with three processes con
   await Promise.all(instances.map((i) => i.stop()));
   const left = await leftOn(inQueue);
   console.log(`JMS competing consumers, 3 processes, nothing fails: ${counts(out, { leftOnInput: left })}`);
-  expect({ distinct: out.distinct, duplicates: out.duplicates, left, idle: [...out.byInstance.values()].filter((n) => n === 0).length, processes: out.byInstance.size }).toEqual({
+  expect({
+    distinct: out.distinct,
+    duplicates: out.duplicates,
+    left,
+    idle: [...out.byInstance.values()].filter((n) => n === 0).length,
+    processes: out.byInstance.size,
+  }).toEqual({
     distinct: MESSAGES,
     duplicates: 0,
     left: 0,
@@ -138,7 +152,9 @@ it('loses nothing when one of three processes is killed mid-run; duplicates stay
   await Promise.all(instances.map((i) => i.stop()));
   const left = await leftOn(inQueue);
   const afterKill = (p: string) => (out.byInstance.get(p) ?? 0) - (atKill.byProcess.get(p) ?? 0);
-  console.log(`JMS competing consumers, kill -9 of 1 of 3 processes after ${atKill.processed} of ${MESSAGES}: ${counts(out, { leftOnInput: left, creditWindow: CREDIT, movedAfterKill: { p1: afterKill('p1'), p2: afterKill('p2') } })}`);
+  console.log(
+    `JMS competing consumers, kill -9 of 1 of 3 processes after ${atKill.processed} of ${MESSAGES}: ${counts(out, { leftOnInput: left, creditWindow: CREDIT, movedAfterKill: { p1: afterKill('p1'), p2: afterKill('p2') } })}`,
+  );
   expect(out.distinct).toBe(MESSAGES);
   expect(left).toBe(0);
   expect(out.duplicates).toBeLessThanOrEqual(CREDIT);

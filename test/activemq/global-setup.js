@@ -6,7 +6,9 @@ module.exports = async () => {
   const url = activemqUrl();
   const { host, port } = hostPort(url);
   if (!(await probeAmqp10(host, port))) {
-    throw new Error(`ActiveMQ is not reachable: nothing answers AMQP 1.0 at ${url} (ACTIVEMQ_URL). ` +
-      'Start one with ../shared/brokers/activemq/start-activemq.sh, or point ACTIVEMQ_URL at your own ActiveMQ/Artemis AMQP listener.');
+    throw new Error(
+      `ActiveMQ is not reachable: nothing answers AMQP 1.0 at ${url} (ACTIVEMQ_URL). ` +
+        'Start one with ../shared/brokers/activemq/start-activemq.sh, or point ACTIVEMQ_URL at your own ActiveMQ/Artemis AMQP listener.',
+    );
   }
 };

@@ -15,8 +15,18 @@ const kit = new Kit();
 afterEach(() => kit.cleanup());
 
 const cases = [
-  { component: JMS_RECEIVER, source: (name: string): ComponentConfig => ({ QueueName: name }), address: (name: string) => `queue://${name}`, publishFirst: true },
-  { component: JMS_SUBSCRIBER, source: (name: string): ComponentConfig => ({ TopicName: name }), address: (name: string) => `topic://${name}`, publishFirst: false },
+  {
+    component: JMS_RECEIVER,
+    source: (name: string): ComponentConfig => ({ QueueName: name }),
+    address: (name: string) => `queue://${name}`,
+    publishFirst: true,
+  },
+  {
+    component: JMS_SUBSCRIBER,
+    source: (name: string): ComponentConfig => ({ TopicName: name }),
+    address: (name: string) => `topic://${name}`,
+    publishFirst: false,
+  },
 ];
 
 describe.each(cases)('$component.className on ActiveMQ with one delivery held', ({ component, source, address, publishFirst }) => {
@@ -25,7 +35,11 @@ describe.each(cases)('$component.className on ActiveMQ with one delivery held', 
       `ActiveMQ ${component.className}`,
       (hold) => {
         const name = unique(hold ? 'held' : 'free');
-        return { start: () => kit.start(component, { Name: name, Mode: 'daemon', XAMode: '1', ...source(name) }), publish: (messages) => publish(ACTIVEMQ, address(name), messages), publishFirst };
+        return {
+          start: () => kit.start(component, { Name: name, Mode: 'daemon', XAMode: '1', ...source(name) }),
+          publish: (messages) => publish(ACTIVEMQ, address(name), messages),
+          publishFirst,
+        };
       },
       () => kit.cleanup(),
     );

@@ -48,7 +48,13 @@ describe('pooled JMS children on ActiveMQ', () => {
     } finally {
       got.detach();
     }
-    expect({ persister: out.className, receiver: inHandle.className, done: outcomes.filter((o) => o === 'done').length, bodies: got.received.map((m) => m.bodyText()), n7: got.received[7].properties.get('n') }).toEqual({
+    expect({
+      persister: out.className,
+      receiver: inHandle.className,
+      done: outcomes.filter((o) => o === 'done').length,
+      bodies: got.received.map((m) => m.bodyText()),
+      n7: got.received[7].properties.get('n'),
+    }).toEqual({
       persister: 'persister.JMSPersister',
       receiver: 'receiver.JMSReceiver',
       done: 50,
@@ -62,12 +68,17 @@ describe('pooled JMS children on ActiveMQ', () => {
     const clientId = unique('pooled');
     const receivers = pool('receiver');
     const persisters = pool('persister');
-    const inHandle = await receivers.request({ URI: `${base}&TopicName=${topic}&Mode=daemon&ClientID=${clientId}&SubscriptionID=pooled&MessageSelector=colour = 'red'` });
+    const inHandle = await receivers.request({
+      URI: `${base}&TopicName=${topic}&Mode=daemon&ClientID=${clientId}&SubscriptionID=pooled&MessageSelector=colour = 'red'`,
+    });
     const got = drain(inHandle.transmit);
     try {
       await waitFor(() => inHandle.status().component === 'RUNNING', 'the pooled subscriber subscribed', 20_000);
       const out = await persisters.request({ URI: `${base}&TopicName=${topic}` });
-      const outcomes = await put(out.transmit, ['red', 'blue', 'red', 'green', 'red'].map((colour, i) => Message.text(`${colour}-${i}`, { colour })));
+      const outcomes = await put(
+        out.transmit,
+        ['red', 'blue', 'red', 'green', 'red'].map((colour, i) => Message.text(`${colour}-${i}`, { colour })),
+      );
       await waitFor(() => got.received.length === 3, 'the three red messages', 20_000);
       await new Promise((r) => setTimeout(r, 300));
       expect({ publisher: out.className, subscriber: inHandle.className, outcomes, bodies: got.received.map((m) => m.bodyText()) }).toEqual({

@@ -37,10 +37,29 @@ describe('JMSSubscriber on ActiveMQ', () => {
     await logged(a.h, 'subscribed');
     await logged(b.h, 'subscribed');
     const sent = Array.from({ length: 20 }, (_, i) => `m${i}`);
-    await publish(ACTIVEMQ, `topic://${topic}`, sent.map((body, i) => ({ body, subject: 'order', correlation_id: `c-${i}`, priority: 6, durable: true, application_properties: { n: i, colour: 'red' } })));
+    await publish(
+      ACTIVEMQ,
+      `topic://${topic}`,
+      sent.map((body, i) => ({
+        body,
+        subject: 'order',
+        correlation_id: `c-${i}`,
+        priority: 6,
+        durable: true,
+        application_properties: { n: i, colour: 'red' },
+      })),
+    );
     await waitFor(() => da.received.length === 20 && db.received.length === 20, 'both subscribers to get 20');
     const first = da.received[0];
-    expect({ a: bodies(da.received), b: bodies(db.received), type: first.headers.JMSType, corr: first.headers.JMSCorrelationID, prio: first.headers.JMSPriority, mode: first.headers.JMSDeliveryMode, props: Object.fromEntries(first.properties) }).toEqual({
+    expect({
+      a: bodies(da.received),
+      b: bodies(db.received),
+      type: first.headers.JMSType,
+      corr: first.headers.JMSCorrelationID,
+      prio: first.headers.JMSPriority,
+      mode: first.headers.JMSDeliveryMode,
+      props: Object.fromEntries(first.properties),
+    }).toEqual({
       a: sent,
       b: sent,
       type: 'order',
@@ -69,7 +88,11 @@ describe('JMSSubscriber on ActiveMQ', () => {
     await new Promise((r) => setTimeout(r, 300)); // anything unselected still on its way would show as received
     const c = h.status.get().counters;
     // `received` counts every delivery on the link, before xroute's own selector check; `filtered` what that check dropped.
-    expect({ selected: bodies(d.received), deliveredOnLink: c.received, filteredByXroute: c.filtered ?? 0 }).toEqual({ selected: ['red-5', 'red-9', 'last'], deliveredOnLink: 3, filteredByXroute: 0 });
+    expect({ selected: bodies(d.received), deliveredOnLink: c.received, filteredByXroute: c.filtered ?? 0 }).toEqual({
+      selected: ['red-5', 'red-9', 'last'],
+      deliveredOnLink: 3,
+      filteredByXroute: 0,
+    });
   });
 
   it("takes ActiveMQ's selection as it is: a long beyond 2^53, a double holding a whole number, and its double division of integers", async () => {
@@ -93,7 +116,13 @@ describe('JMSSubscriber on ActiveMQ', () => {
     const c = h.status.get().counters;
     // ActiveMQ divides in double even for integers, so it also selects `integer-d` (d = 123, an int), where the JMS rules
     // xroute applies on RabbitMQ give 61; the broker's selection is taken as it is (docs/components/jms-subscriber.md#selectors).
-    expect({ selected: bodies(d.received), big: d.received[0].properties.get('big'), d: d.received[0].properties.get('d'), deliveredOnLink: c.received, filteredByXroute: c.filtered ?? 0 }).toEqual({
+    expect({
+      selected: bodies(d.received),
+      big: d.received[0].properties.get('big'),
+      d: d.received[0].properties.get('d'),
+      deliveredOnLink: c.received,
+      filteredByXroute: c.filtered ?? 0,
+    }).toEqual({
       selected: ['snowflake', 'integer-d'],
       big: '1152921504606846976',
       d: '123.0',
@@ -112,24 +141,35 @@ describe('JMSSubscriber on ActiveMQ', () => {
     await publish(ACTIVEMQ, `topic://${topic}`, [{ body: 'online', application_properties: { colour: 'red' } }]);
     await waitFor(() => d1.received.length === 1 && first.h.status.get().counters.acked === 1, 'the online message accepted');
     await kit.stop(first.h);
-    await publish(ACTIVEMQ, `topic://${topic}`, ['red', 'blue', 'red'].map((colour, i) => ({ body: `offline-${i}-${colour}`, application_properties: { colour } })));
+    await publish(
+      ACTIVEMQ,
+      `topic://${topic}`,
+      ['red', 'blue', 'red'].map((colour, i) => ({ body: `offline-${i}-${colour}`, application_properties: { colour } })),
+    );
     const second = subscriber(config);
     const d2 = kit.collect(second.q);
     await logged(second.h, 'subscribed');
     await waitFor(() => d2.received.length >= 2, 'the two offline red messages');
     await new Promise((r) => setTimeout(r, 300));
-    expect({ offline: bodies(d2.received), deliveredOnLink: second.h.status.get().counters.received }).toEqual({ offline: ['offline-0-red', 'offline-2-red'], deliveredOnLink: 2 });
+    expect({ offline: bodies(d2.received), deliveredOnLink: second.h.status.get().counters.received }).toEqual({
+      offline: ['offline-0-red', 'offline-2-red'],
+      deliveredOnLink: 2,
+    });
     await kit.stop(second.h);
     expect(await unsubscribe(ACTIVEMQ, clientId, 'sub1')).toBe('removed');
   });
 
-  it('waits, RETRYING with the broker\'s reason, while its ClientID is in use, and subscribes once it is free', async () => {
+  it("waits, RETRYING with the broker's reason, while its ClientID is in use, and subscribes once it is free", async () => {
     const topic = unique('clientid');
     const clientId = unique('taken');
     const holder = subscriber({ Name: 'holder', TopicName: topic, ClientID: clientId });
     await logged(holder.h, 'subscribed');
     const second = subscriber({ Name: 'second', TopicName: topic, ClientID: clientId });
-    await waitFor(() => second.h.status.status === 'RETRYING' && /already connected/i.test(second.h.status.get().detail ?? ''), `second RETRYING with "already connected" (status ${JSON.stringify(second.h.status.get())})`, 20_000);
+    await waitFor(
+      () => second.h.status.status === 'RETRYING' && /already connected/i.test(second.h.status.get().detail ?? ''),
+      `second RETRYING with "already connected" (status ${JSON.stringify(second.h.status.get())})`,
+      20_000,
+    );
     await kit.stop(holder.h);
     await logged(second.h, 'subscribed', 1, 20_000);
     const d = kit.collect(second.q);
@@ -183,7 +223,11 @@ describe('JMSSubscriber on ActiveMQ', () => {
     const { h, q } = subscriber(config, 5);
     const d = kit.collect(q, { onTake: () => false }); // takes and never finishes
     await logged(h, 'subscribed');
-    await publish(ACTIVEMQ, `topic://${topic}`, Array.from({ length: 50 }, (_, i) => ({ body: `c${i}`, durable: true })));
+    await publish(
+      ACTIVEMQ,
+      `topic://${topic}`,
+      Array.from({ length: 50 }, (_, i) => ({ body: `c${i}`, durable: true })),
+    );
     await waitFor(() => d.received.length === 5, '5 messages in flight');
     await new Promise((r) => setTimeout(r, 500));
     const inFlight = { taken: d.received.length, deliveredOnLink: h.status.get().counters.received };

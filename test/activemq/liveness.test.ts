@@ -30,7 +30,16 @@ it('turns not ready within the default IdleTimeout + 2 s of a silent cut, reconn
     const r = await runPartition({
       proxy,
       cutMs: CUT_MS,
-      receiver: { ClassName: 'receiver.JMSReceiver', URI: `amqp://127.0.0.1:${proxy.port}`, Username: ACTIVEMQ.username, Password: ACTIVEMQ.password, QueueName: queue, Mode: 'daemon', XAMode: '1', ReconnectBackoff: '100,500' },
+      receiver: {
+        ClassName: 'receiver.JMSReceiver',
+        URI: `amqp://127.0.0.1:${proxy.port}`,
+        Username: ACTIVEMQ.username,
+        Password: ACTIVEMQ.password,
+        QueueName: queue,
+        Mode: 'daemon',
+        XAMode: '1',
+        ReconnectBackoff: '100,500',
+      },
       publish: async (i) => {
         await input.put(Message.text(String(i)));
       },

@@ -23,7 +23,9 @@ async function parked(action: ParkedCommandOptions['action'], more: Partial<Park
 
 /** Takes `n` messages from `queue`, settling each with `settle`; resolves with their ids. */
 async function take(queue: string, n: number, settle: 'reject' | 'accept'): Promise<string[]> {
-  const conn = rhea.create_container().connect({ host: ACTIVEMQ.host, port: ACTIVEMQ.port, username: ACTIVEMQ.username, password: ACTIVEMQ.password, reconnect: false });
+  const conn = rhea
+    .create_container()
+    .connect({ host: ACTIVEMQ.host, port: ACTIVEMQ.port, username: ACTIVEMQ.username, password: ACTIVEMQ.password, reconnect: false });
   try {
     return await new Promise<string[]>((resolve, reject) => {
       const ids: string[] = [];
@@ -54,7 +56,11 @@ it('lists dead-lettered messages with their origin, without consuming them, and 
   const origin = unique('xroute.parked.origin');
   const ids = [0, 1, 2].map((i) => `${origin}#${i}`);
   // As a JMS client sends: persistent (ActiveMQ dead-letters only those by default), `to` naming the destination.
-  await publish(ACTIVEMQ, `queue://${origin}`, ids.map((id) => ({ message_id: id, durable: true, to: `queue://${origin}`, body: `order ${id}`, application_properties: { Region: 'eu' } })));
+  await publish(
+    ACTIVEMQ,
+    `queue://${origin}`,
+    ids.map((id) => ({ message_id: id, durable: true, to: `queue://${origin}`, body: `order ${id}`, application_properties: { Region: 'eu' } })),
+  );
   expect(await take(origin, 3, 'reject')).toEqual(ids);
 
   const listed = await dlqIds(ids);
@@ -64,7 +70,10 @@ it('lists dead-lettered messages with their origin, without consuming them, and 
   expect((await dlqIds(ids)).length).toBe(3); // browsing took nothing
 
   const r = await parked('retry', { ids: [ids[0], ids[2]] });
-  expect({ code: r.code, receipt: JSON.parse(r.out) as Receipt }).toMatchObject({ code: 0, receipt: { selected: 2, delivered: 2, leftParked: 0, notFound: [] } });
+  expect({ code: r.code, receipt: JSON.parse(r.out) as Receipt }).toMatchObject({
+    code: 0,
+    receipt: { selected: 2, delivered: 2, leftParked: 0, notFound: [] },
+  });
   expect(await take(origin, 2, 'accept')).toEqual([ids[0], ids[2]]);
   expect((await dlqIds(ids)).map((m) => m.id)).toEqual([ids[1]]);
 
@@ -81,25 +90,46 @@ describe('a JMSReceiver with MaxAttempts (FailedOutcome release) on ActiveMQ', (
     const source = unique('xroute.parking.src');
     const parking = unique('xroute.parking');
     const ids = [0, 1, 2, 3, 4].map((i) => `${source}#${i}`);
-    await publish(ACTIVEMQ, `queue://${source}`, ids.map((id) => ({ message_id: id, durable: true, body: `order ${id}` })));
-    const { h, q } = kit.start(JMS_RECEIVER, { Name: 'rcvr_parking', Mode: 'daemon', XAMode: '1', QueueName: source, FailedOutcome: 'release', RedeliveryDelay: '10,20', MaxAttempts: '3', ParkingQueue: parking });
+    await publish(
+      ACTIVEMQ,
+      `queue://${source}`,
+      ids.map((id) => ({ message_id: id, durable: true, body: `order ${id}` })),
+    );
+    const { h, q } = kit.start(JMS_RECEIVER, {
+      Name: 'rcvr_parking',
+      Mode: 'daemon',
+      XAMode: '1',
+      QueueName: source,
+      FailedOutcome: 'release',
+      RedeliveryDelay: '10,20',
+      MaxAttempts: '3',
+      ParkingQueue: parking,
+    });
     const attempts = new Map<string, number>();
-    const consumer = q.attach('failing', () => setImmediate(() => {
-      for (let t = q.take(consumer); t; t = q.take(consumer)) {
-        const id = String(t.item.headers.JMSMessageID);
-        attempts.set(id, (attempts.get(id) ?? 0) + 1);
-        q.remove(t, 'failed', 'test downstream refused it');
-      }
-    }));
+    const consumer = q.attach('failing', () =>
+      setImmediate(() => {
+        for (let t = q.take(consumer); t; t = q.take(consumer)) {
+          const id = String(t.item.headers.JMSMessageID);
+          attempts.set(id, (attempts.get(id) ?? 0) + 1);
+          q.remove(t, 'failed', 'test downstream refused it');
+        }
+      }),
+    );
     // The counter moves as each message is parked; the parked count is read from the broker a little later.
     await waitFor(() => h.status.get().counters.parked === ids.length && h.status.parked() === ids.length, `${ids.length} parked`, 30_000);
     expect({ attempts: [...attempts.values()], parked: h.status.parked() }).toEqual({ attempts: ids.map(() => 3), parked: ids.length });
     await kit.stop(h);
 
     const listed = JSON.parse((await runParked({ action: 'list', broker: 'activemq', url: URL_WITH_LOGIN, queue: parking })).out) as ParkedMessageJson[];
-    expect(listed.map((m) => ({ messageId: m.properties.message_id, origin: m.origin.queue, receiver: m.origin.receiver, attempts: m.origin.attempts, reason: m.origin.reason }))).toEqual(
-      ids.map((id) => ({ messageId: id, origin: `queue://${source}`, receiver: 'rcvr_parking', attempts: 3, reason: 'test downstream refused it' })),
-    );
+    expect(
+      listed.map((m) => ({
+        messageId: m.properties.message_id,
+        origin: m.origin.queue,
+        receiver: m.origin.receiver,
+        attempts: m.origin.attempts,
+        reason: m.origin.reason,
+      })),
+    ).toEqual(ids.map((id) => ({ messageId: id, origin: `queue://${source}`, receiver: 'rcvr_parking', attempts: 3, reason: 'test downstream refused it' })));
     const r = await runParked({ action: 'retry', broker: 'activemq', url: URL_WITH_LOGIN, queue: parking, all: true });
     expect(JSON.parse(r.out)).toMatchObject({ selected: ids.length, delivered: ids.length, leftParked: 0 });
     expect(await take(source, ids.length, 'accept')).toEqual(ids);

@@ -38,7 +38,9 @@ class SteadySender {
   private readonly timer: NodeJS.Timeout;
 
   constructor(queue: string) {
-    this.conn = rhea.create_container().connect({ host: ACTIVEMQ.host, port: ACTIVEMQ.port, username: ACTIVEMQ.username, password: ACTIVEMQ.password, reconnect: false });
+    this.conn = rhea
+      .create_container()
+      .connect({ host: ACTIVEMQ.host, port: ACTIVEMQ.port, username: ACTIVEMQ.username, password: ACTIVEMQ.password, reconnect: false });
     const sender = this.conn.open_sender({ target: { address: `queue://${queue}` } });
     sender.on('accepted', () => this.accepted++);
     const started = Date.now();
@@ -51,7 +53,11 @@ class SteadySender {
   /** Stops sending; resolves once the broker accepted every message sent. */
   async stop(): Promise<number> {
     clearInterval(this.timer);
-    await waitFor(() => this.accepted >= this.sent, () => `the broker accepted all ${this.sent} messages (${this.accepted})`, 10_000);
+    await waitFor(
+      () => this.accepted >= this.sent,
+      () => `the broker accepted all ${this.sent} messages (${this.accepted})`,
+      10_000,
+    );
     await closeRheaConnection(this.conn);
     return this.sent;
   }
@@ -64,7 +70,9 @@ const QUIET_MS = 1_000;
 function countOutput(queue: string): { tally: Tally; conn: rhea.Connection; quiet: () => boolean } {
   const tally = new Tally();
   let lastAt = Date.now();
-  const conn = rhea.create_container().connect({ host: ACTIVEMQ.host, port: ACTIVEMQ.port, username: ACTIVEMQ.username, password: ACTIVEMQ.password, reconnect: false });
+  const conn = rhea
+    .create_container()
+    .connect({ host: ACTIVEMQ.host, port: ACTIVEMQ.port, username: ACTIVEMQ.username, password: ACTIVEMQ.password, reconnect: false });
   conn.open_receiver({ source: { address: `queue://${queue}` }, credit_window: 500 }).on('message', (ctx) => {
     tally.add(String(ctx.message?.message_id));
     lastAt = Date.now();
@@ -96,12 +104,18 @@ it('replaces a JMSReceiver under load without releasing what it took: none lost 
   const receipt = await flow.reload(topologyFile(dir, inQueue, outQueue, 'second'));
   await waitFor(() => sender.sent >= 4 * RATE, '4 s of messages sent', 20_000);
   const sent = await sender.stop();
-  await waitFor(() => out.tally.distinct >= sent && out.quiet(), () => `all ${sent} messages at the output, then quiet (${out.tally.distinct})`, 20_000);
+  await waitFor(
+    () => out.tally.distinct >= sent && out.quiet(),
+    () => `all ${sent} messages at the output, then quiet (${out.tally.distinct})`,
+    20_000,
+  );
 
   const ids = Array.from({ length: sent }, (_, i) => `m${i}`);
   const { lost, duplicated } = out.tally.counts(sent, ids);
   const counters = flow.component('rcvr_in')!.status.get().counters;
-  console.log(`activemq reload of a JMSReceiver at ${RATE} msg/s: ${JSON.stringify({ sent, lost, duplicated, swapMs: receipt.swapMs, redelivered: receipt.redelivered, counters })}`);
+  console.log(
+    `activemq reload of a JMSReceiver at ${RATE} msg/s: ${JSON.stringify({ sent, lost, duplicated, swapMs: receipt.swapMs, redelivered: receipt.redelivered, counters })}`,
+  );
   expect(receipt).toMatchObject({ outcome: 'applied', redelivered: 0 });
   expect(receipt.components.filter((c) => c.action !== 'kept').map((c) => [c.name, c.action])).toEqual([['rcvr_in', 'replaced']]);
   expect(receipt.components.find((c) => c.name === 'rcvr_in')?.drained?.returned).toBe(0);
@@ -111,7 +125,9 @@ it('replaces a JMSReceiver under load without releasing what it took: none lost 
 
 /** Takes one message from `queue` with a raw client and gives it back as failed (ActiveMQ raises its delivery-count). */
 async function failOnce(queue: string): Promise<void> {
-  const conn = rhea.create_container().connect({ host: ACTIVEMQ.host, port: ACTIVEMQ.port, username: ACTIVEMQ.username, password: ACTIVEMQ.password, reconnect: false });
+  const conn = rhea
+    .create_container()
+    .connect({ host: ACTIVEMQ.host, port: ACTIVEMQ.port, username: ACTIVEMQ.username, password: ACTIVEMQ.password, reconnect: false });
   try {
     await new Promise<void>((resolve) => {
       conn.open_receiver({ source: { address: `queue://${queue}` }, credit_window: 1, autoaccept: false }).once('message', (ctx) => {

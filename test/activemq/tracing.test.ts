@@ -34,14 +34,28 @@ describe('tracing a flow on ActiveMQ (AMQP 1.0, real xroute run)', () => {
       {
         ...example,
         Name: 'trace-jms',
-        rcvr_in: { ClassName: 'org.qbroker.receiver.JMSSubscriber', ...login, Operation: 'sub', TopicName: topic, Mode: 'daemon', LinkName: 'incoming', XAMode: '1' },
+        rcvr_in: {
+          ClassName: 'org.qbroker.receiver.JMSSubscriber',
+          ...login,
+          Operation: 'sub',
+          TopicName: topic,
+          Mode: 'daemon',
+          LinkName: 'incoming',
+          XAMode: '1',
+        },
         pstr_out: { ClassName: 'org.qbroker.persister.JMSPersister', ...login, Operation: 'put', QueueName: outQueue, LinkName: 'out' },
         pstr_failed: { ClassName: 'org.qbroker.persister.JMSPersister', ...login, Operation: 'put', QueueName: failedQueue, LinkName: 'failed' },
       },
       receiver,
     );
-    await waitFor(() => run!.output().includes('"subscribed"'), () => `the subscription; output: ${run?.output()}`, 20_000);
-    output = rhea.create_container().connect({ host: ACTIVEMQ.host, port: ACTIVEMQ.port, username: ACTIVEMQ.username, password: ACTIVEMQ.password, reconnect: false });
+    await waitFor(
+      () => run!.output().includes('"subscribed"'),
+      () => `the subscription; output: ${run?.output()}`,
+      20_000,
+    );
+    output = rhea
+      .create_container()
+      .connect({ host: ACTIVEMQ.host, port: ACTIVEMQ.port, username: ACTIVEMQ.username, password: ACTIVEMQ.password, reconnect: false });
     output.open_receiver({ source: { address: `queue://${outQueue}` }, credit_window: 100 }).on('message', (ctx) => {
       if (ctx.message !== undefined) outgoing.set(String(ctx.message.message_id), ctx.message);
     });
@@ -58,7 +72,10 @@ describe('tracing a flow on ActiveMQ (AMQP 1.0, real xroute run)', () => {
     await publish(ACTIVEMQ, `topic://${topic}`, [{ message_id: messageId, body: 'hello', application_properties: { kind: 'order', traceparent } }]);
     await waitFor(() => outgoing.has(messageId), `${messageId} on ${outQueue}`, 20_000);
     const isConsumer = (s: ReceivedSpan) => s.kind === SPAN_KIND.consumer && s.attributes['messaging.message.id'] === messageId;
-    await waitFor(() => receiver.spans.some(isConsumer), () => `the CONSUMER span of ${messageId}; output: ${run?.output()}`);
+    await waitFor(
+      () => receiver.spans.some(isConsumer),
+      () => `the CONSUMER span of ${messageId}; output: ${run?.output()}`,
+    );
     return { out: outgoing.get(messageId)!, spans: receiver.spansOf(receiver.spans.find(isConsumer)!.traceId) };
   }
 
@@ -69,7 +86,11 @@ describe('tracing a flow on ActiveMQ (AMQP 1.0, real xroute run)', () => {
     const chain = [oneSpan(spans, 'process'), toEvaluator, oneSpan(spans, 'evaluate'), toOut, oneSpan(spans, 'send')];
     expect(new Set(spans.map((s) => s.traceId))).toEqual(new Set([upstream.traceId]));
     expect(chain.map((s) => s.parentSpanId)).toEqual([upstream.parentId, ...chain.slice(0, -1).map((s) => s.spanId)]);
-    expect(chain[0].attributes).toMatchObject({ 'messaging.system': 'activemq', 'messaging.destination.name': `topic://${topic}`, 'xroute.component': 'rcvr_in' });
+    expect(chain[0].attributes).toMatchObject({
+      'messaging.system': 'activemq',
+      'messaging.destination.name': `topic://${topic}`,
+      'xroute.component': 'rcvr_in',
+    });
   });
 
   it('continues a trace whose traceparent application property is binary', async () => {

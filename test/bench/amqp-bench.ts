@@ -133,7 +133,10 @@ export async function rawPublish(queue: string, n: number): Promise<number> {
 export async function xroutePublish(queue: string, n: number, window = Number(process.env.XROUTE_BENCH_WINDOW ?? 1000)): Promise<number> {
   const link = new XQueue<Message>('root', window);
   const messages = Array.from({ length: n }, (_, i) => Message.bytes(PAYLOAD, {}, { JMSMessageID: String(i) }));
-  const h = runComponent(AMQP_PERSISTER, { config: { Name: 'pstr_bench', URI: URL, RoutingKey: queue, MaxInFlight: String(window) } as ComponentConfig, input: link });
+  const h = runComponent(AMQP_PERSISTER, {
+    config: { Name: 'pstr_bench', URI: URL, RoutingKey: queue, MaxInFlight: String(window) } as ComponentConfig,
+    input: link,
+  });
   try {
     await waitFor(() => h.status.get().status === 'RUNNING', 'persister connected', 30_000);
     let removed = 0;
@@ -152,7 +155,13 @@ export async function xroutePublish(queue: string, n: number, window = Number(pr
   }
 }
 
-async function compare(name: string, n: number, raw: (q: string) => Promise<number>, ours: (q: string) => Promise<number>, prefill: boolean): Promise<BenchRow> {
+async function compare(
+  name: string,
+  n: number,
+  raw: (q: string) => Promise<number>,
+  ours: (q: string) => Promise<number>,
+  prefill: boolean,
+): Promise<BenchRow> {
   // Each run gets a fresh queue (pre-filled with n messages for the receive rows), dropped afterwards.
   const onFreshQueue = (run: (q: string) => Promise<number>) => async () => {
     const q = await freshQueue(prefill ? n : 0);
@@ -163,7 +172,14 @@ async function compare(name: string, n: number, raw: (q: string) => Promise<numb
     }
   };
   const c = await compareRates(ROUNDS, onFreshQueue(ours), onFreshQueue(raw));
-  return { name, unit: 'msg/s', value: Math.round(c.subject), baseline: Math.round(c.baseline), ratio: Number(c.ratio.toFixed(3)), target: '>= 0.9x raw amqplib' };
+  return {
+    name,
+    unit: 'msg/s',
+    value: Math.round(c.subject),
+    baseline: Math.round(c.baseline),
+    ratio: Number(c.ratio.toFixed(3)),
+    target: '>= 0.9x raw amqplib',
+  };
 }
 
 export async function benchAmqp(opts: { messages: number }): Promise<BenchRow[]> {
@@ -174,9 +190,25 @@ export async function benchAmqp(opts: { messages: number }): Promise<BenchRow[]>
   await xrouteConsume(warm, 2000, 100);
   await dropQueue(warm);
   for (const prefetch of [100, 1000]) {
-    rows.push(await compare(`AmqpReceiver consume+ack XAMode 1, prefetch ${prefetch}, 1 KB`, n, (q) => rawConsume(q, n, prefetch), (q) => xrouteConsume(q, n, prefetch), true));
+    rows.push(
+      await compare(
+        `AmqpReceiver consume+ack XAMode 1, prefetch ${prefetch}, 1 KB`,
+        n,
+        (q) => rawConsume(q, n, prefetch),
+        (q) => xrouteConsume(q, n, prefetch),
+        true,
+      ),
+    );
   }
-  rows.push(await compare('AmqpPersister confirmed publish, MaxInFlight 1000, 1 KB', n, (q) => rawPublish(q, n), (q) => xroutePublish(q, n), false));
+  rows.push(
+    await compare(
+      'AmqpPersister confirmed publish, MaxInFlight 1000, 1 KB',
+      n,
+      (q) => rawPublish(q, n),
+      (q) => xroutePublish(q, n),
+      false,
+    ),
+  );
   return rows;
 }
 

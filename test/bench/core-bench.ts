@@ -86,7 +86,7 @@ async function oneHop(n: number, counted: boolean): Promise<number> {
   await runtime.stop();
   if (counted && (producerTally!.done !== n || consumerTally!.done !== n)) throw new Error(`counted ${producerTally!.done}/${consumerTally!.done} of ${n}`);
   return ms;
-};
+}
 
 const xqueueChain: Variant = async (n) => {
   const runtime = new ActorRuntime('bench');
@@ -94,22 +94,19 @@ const xqueueChain: Variant = async (n) => {
   for (let i = 0; i < STAGES; i++) {
     const input = queues[i];
     const next = queues[i + 1];
-    runtime.spawn(
-      `stage${i}`,
-      (): Behaviour<never> => ({
-        start(ctx) {
-          ctx.consume(input, (taken, queue) => {
-            if (!next) {
-              queue.remove(taken);
-              return;
-            }
-            // Done here only when the next hop is done: completion travels back hop by hop.
-            const onDone = () => void queue.remove(taken);
-            if (next.offer(taken.item, onDone) < 0) return next.put(taken.item, onDone).then(() => undefined);
-          });
-        },
-      }),
-    );
+    runtime.spawn(`stage${i}`, (): Behaviour<never> => ({
+      start(ctx) {
+        ctx.consume(input, (taken, queue) => {
+          if (!next) {
+            queue.remove(taken);
+            return;
+          }
+          // Done here only when the next hop is done: completion travels back hop by hop.
+          const onDone = () => void queue.remove(taken);
+          if (next.offer(taken.item, onDone) < 0) return next.put(taken.item, onDone).then(() => undefined);
+        });
+      },
+    }));
   }
   await untilAttached(queues);
   const all = deferred();
@@ -233,7 +230,12 @@ async function throughputRows(messages: number, rounds: number): Promise<BenchRo
   return [
     row('core: one XQueue hop (producer -> XQueue -> consumer actor) vs raw nact dispatch', 'xqueueOneHop', 'nactOneHop', 'ratio >= 1.5'),
     row('core: one XQueue hop vs a plain async loop', 'xqueueOneHop', 'loopOneHop'),
-    row('core: one XQueue hop with per-component counting (what /metrics reads) vs the same hop uncounted', 'xqueueOneHopCounted', 'xqueueOneHop', 'ratio >= 0.95'),
+    row(
+      'core: one XQueue hop with per-component counting (what /metrics reads) vs the same hop uncounted',
+      'xqueueOneHopCounted',
+      'xqueueOneHop',
+      'ratio >= 0.95',
+    ),
     row('core: chain of 4 components over XQueues (completion propagated) vs a chain of 4 nact actors', 'xqueueChain', 'nactChain'),
     row('core: chain of 4 components over XQueues vs 4 nested async calls in a loop', 'xqueueChain', 'loopChain'),
   ];

@@ -83,19 +83,16 @@ async function runXQueue(n: number, consumerNs: number): Promise<{ ms: number; m
   let maxBacklog = 0;
   let finish!: () => void;
   const done = new Promise<void>((r) => (finish = r));
-  runtime.spawn(
-    'slow-consumer',
-    (): Behaviour<never> => ({
-      start(ctx) {
-        ctx.consume(q, (taken, queue) => {
-          spin(consumerNs);
-          if (taken.item.body[0] !== (taken.item.seq & 255)) throw new Error('corrupt message');
-          queue.remove(taken);
-          if (++received === n) finish();
-        });
-      },
-    }),
-  );
+  runtime.spawn('slow-consumer', (): Behaviour<never> => ({
+    start(ctx) {
+      ctx.consume(q, (taken, queue) => {
+        spin(consumerNs);
+        if (taken.item.body[0] !== (taken.item.seq & 255)) throw new Error('corrupt message');
+        queue.remove(taken);
+        if (++received === n) finish();
+      });
+    },
+  }));
   const t0 = performance.now();
   for (let i = 0; i < n; i++) {
     const msg = makeMessage(i);

@@ -30,7 +30,11 @@ const REGIONS = ['us-east-1', 'eu-west-2', 'ap-south-1', 'us-west-2'];
 /** Messages that exercise both outcomes: most match, some fail the region or body pattern. */
 function makeMessage(i: number): Message {
   const body = i % 7 === 0 ? `order ${i}   without quantity` : `order ${i}  sku=s${i % 13}   qty=${i % 5}`;
-  return Message.text(body, { RuleName: 'route', region: REGIONS[i % REGIONS.length], ReturnCode: '0' }, { JMSType: i % 11 === 0 ? 'notice' : 'order.new', JMSPriority: 4 });
+  return Message.text(
+    body,
+    { RuleName: 'route', region: REGIONS[i % REGIONS.length], ReturnCode: '0' },
+    { JMSType: i % 11 === 0 ? 'notice' : 'order.new', JMSPriority: 4 },
+  );
 }
 
 // The hand-written equivalent: the same checks and rewrites with plain JavaScript regexes.
@@ -77,7 +81,13 @@ export async function benchEvaluator(opts: { n: number }): Promise<BenchRow[]> {
   const engine = new MessageEvaluatorEngine({ Name: 'bench', Ruleset: RULESET }, { baseDir: __dirname, pluginDirs: [] });
   const engineStep: Step<Message> = (msg) => engine.evaluate(msg);
   assertSameWork(engineStep);
-  const r = await compareInterleaved({ subject: engineStep, baseline: handWritten, make: makeMessage, rounds: ROUNDS, perRound: Math.max(1, Math.floor(opts.n / ROUNDS)) });
+  const r = await compareInterleaved({
+    subject: engineStep,
+    baseline: handWritten,
+    make: makeMessage,
+    rounds: ROUNDS,
+    perRound: Math.max(1, Math.floor(opts.n / ROUNDS)),
+  });
   await engine.close();
   return [
     {

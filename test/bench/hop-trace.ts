@@ -56,7 +56,10 @@ export class HopTrace {
 
   /** Each event's p50 and p99 since the intended send, in order of p50; messages below `skip` warm up. */
   timeline(intendedAt: (seq: number) => number, skip: number, extra: Record<string, (seq: number) => number> = {}): HopEvent[] {
-    const all = new Map<string, (seq: number) => number>([...[...this.times].map(([e, t]): [string, (seq: number) => number] => [e, (s) => t[s]]), ...Object.entries(extra)]);
+    const all = new Map<string, (seq: number) => number>([
+      ...[...this.times].map(([e, t]): [string, (seq: number) => number] => [e, (s) => t[s]]),
+      ...Object.entries(extra),
+    ]);
     const out: HopEvent[] = [];
     for (const [event, at] of all) {
       const offsets: number[] = [];

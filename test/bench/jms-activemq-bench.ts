@@ -155,7 +155,20 @@ async function backlog(n: number): Promise<{ topic: string; clientId: string }> 
 export async function receiveXroute(n: number): Promise<Measured> {
   const { topic, clientId } = await backlog(n);
   const out = new XQueue<Message>('bench-out', CREDIT);
-  const h = runComponent(JMS_SUBSCRIBER, { config: { Name: 'bench', URI: URL_, Username: LOGIN.username, Password: LOGIN.password, TopicName: topic, ClientID: clientId, SubscriptionID: 'bench', Mode: 'daemon', XAMode: '1' }, output: out });
+  const h = runComponent(JMS_SUBSCRIBER, {
+    config: {
+      Name: 'bench',
+      URI: URL_,
+      Username: LOGIN.username,
+      Password: LOGIN.password,
+      TopicName: topic,
+      ClientID: clientId,
+      SubscriptionID: 'bench',
+      Mode: 'daemon',
+      XAMode: '1',
+    },
+    output: out,
+  });
   const span = new Span();
   let count = 0;
   const handle = out.attach('bench-consumer', () => setImmediate(pull));
@@ -189,7 +202,11 @@ function handOver(m: rhea.Message): void {
   const ap = m.application_properties as Record<string, unknown> | undefined;
   if (ap) for (const k in ap) props[k] = ap[k];
   const body = m.body as { content?: Buffer } | string | undefined;
-  handedOver += (typeof body === 'string' ? body.length : (body?.content?.length ?? 0)) + (m.message_id === undefined ? 0 : 1) + (m.creation_time === undefined ? 0 : 1) + (props.n === undefined ? 0 : 1);
+  handedOver +=
+    (typeof body === 'string' ? body.length : (body?.content?.length ?? 0)) +
+    (m.message_id === undefined ? 0 : 1) +
+    (m.creation_time === undefined ? 0 : 1) +
+    (props.n === undefined ? 0 : 1);
 }
 
 export async function receiveRaw(n: number): Promise<Measured> {
@@ -197,7 +214,12 @@ export async function receiveRaw(n: number): Promise<Measured> {
   const span = new Span();
   try {
     await withConnection(clientId, async (conn) => {
-      const r = conn.open_receiver({ name: 'bench', source: { address: `topic://${topic}`, durable: 2, expiry_policy: 'never' }, autoaccept: false, credit_window: 0 });
+      const r = conn.open_receiver({
+        name: 'bench',
+        source: { address: `topic://${topic}`, durable: 2, expiry_policy: 'never' },
+        autoaccept: false,
+        credit_window: 0,
+      });
       let count = 0;
       r.on('receiver_open', () => r.add_credit(CREDIT));
       await new Promise<void>((resolve) => {
@@ -226,7 +248,18 @@ export async function receiveRaw(n: number): Promise<Measured> {
 export async function sendXroute(n: number): Promise<Measured> {
   const queue = `bench-put-${randomUUID().slice(0, 8)}`;
   const input = new XQueue<Message>('bench-in', 1024);
-  const h = runComponent(JMS_PERSISTER, { config: { Name: 'bench-put', URI: URL_, Username: LOGIN.username, Password: LOGIN.password, QueueName: queue, Persistence: '1', MaxInFlight: String(CREDIT) }, input });
+  const h = runComponent(JMS_PERSISTER, {
+    config: {
+      Name: 'bench-put',
+      URI: URL_,
+      Username: LOGIN.username,
+      Password: LOGIN.password,
+      QueueName: queue,
+      Persistence: '1',
+      MaxInFlight: String(CREDIT),
+    },
+    input,
+  });
   let done = 0;
   const span = new Span();
   try {
@@ -293,7 +326,11 @@ export async function sendRaw(n: number): Promise<Measured> {
 }
 
 /** Interleaved rounds (alternating which side goes first): the median rate ratio and the median CPU per message of each side. */
-async function compareMeasured(rounds: number, subject: () => Promise<Measured>, baseline: () => Promise<Measured>): Promise<{ rate: RateComparison; cpuUs: { subject: number; baseline: number } }> {
+async function compareMeasured(
+  rounds: number,
+  subject: () => Promise<Measured>,
+  baseline: () => Promise<Measured>,
+): Promise<{ rate: RateComparison; cpuUs: { subject: number; baseline: number } }> {
   const cpuS: number[] = [];
   const cpuB: number[] = [];
   const rate = await compareRates(
@@ -313,7 +350,8 @@ async function compareMeasured(rounds: number, subject: () => Promise<Measured>,
 }
 
 export async function benchJmsActiveMQ(opts: { messages: number; rounds?: number }): Promise<BenchRow[]> {
-  if (!(await probeAmqp10(HOST, PORT))) throw new Error(`ActiveMQ is not reachable: nothing answers AMQP 1.0 at ${URL_} (ACTIVEMQ_URL); start ../shared/brokers/activemq/start-activemq.sh`);
+  if (!(await probeAmqp10(HOST, PORT)))
+    throw new Error(`ActiveMQ is not reachable: nothing answers AMQP 1.0 at ${URL_} (ACTIVEMQ_URL); start ../shared/brokers/activemq/start-activemq.sh`);
   const n = opts.messages;
   const rounds = opts.rounds ?? ROUNDS;
   // Both sides and the broker (a JVM) speed up over the first runs of a process by 1.5-2x: measured rounds
@@ -322,16 +360,37 @@ export async function benchJmsActiveMQ(opts: { messages: number; rounds?: number
     await receiveRaw(n);
     await receiveXroute(n);
   }
-  const receive = await compareMeasured(rounds, () => receiveXroute(n), () => receiveRaw(n));
+  const receive = await compareMeasured(
+    rounds,
+    () => receiveXroute(n),
+    () => receiveRaw(n),
+  );
   for (let i = 0; i < WARM_UP; i++) {
     await sendRaw(n);
     await sendXroute(n);
   }
-  const send = await compareMeasured(rounds, () => sendXroute(n), () => sendRaw(n));
+  const send = await compareMeasured(
+    rounds,
+    () => sendXroute(n),
+    () => sendRaw(n),
+  );
   const of = `median of ${rounds} interleaved rounds of ${n}`;
-  const rateRow = (name: string, r: RateComparison): BenchRow => ({ name: `${name} (${of})`, unit: 'msg/s', value: Math.round(r.subject), baseline: Math.round(r.baseline), ratio: Number(r.ratio.toFixed(3)), target: '>= 0.9' });
+  const rateRow = (name: string, r: RateComparison): BenchRow => ({
+    name: `${name} (${of})`,
+    unit: 'msg/s',
+    value: Math.round(r.subject),
+    baseline: Math.round(r.baseline),
+    ratio: Number(r.ratio.toFixed(3)),
+    target: '>= 0.9',
+  });
   // CPU per message of the whole process (xroute vs raw rhea): steadier than rates on a loaded machine. No target.
-  const cpuRow = (name: string, c: { subject: number; baseline: number }): BenchRow => ({ name: `${name}: CPU per message, xroute / raw (${of})`, unit: 'µs/msg', value: Number(c.subject.toFixed(1)), baseline: Number(c.baseline.toFixed(1)), ratio: Number((c.subject / c.baseline).toFixed(3)) });
+  const cpuRow = (name: string, c: { subject: number; baseline: number }): BenchRow => ({
+    name: `${name}: CPU per message, xroute / raw (${of})`,
+    unit: 'µs/msg',
+    value: Number(c.subject.toFixed(1)),
+    baseline: Number(c.baseline.toFixed(1)),
+    ratio: Number((c.subject / c.baseline).toFixed(3)),
+  });
   const receiveName = `JMSSubscriber backlog receive, ActiveMQ 5.17 AMQP 1.0, credit ${CREDIT}, XAMode 1`;
   const sendName = `JMSPersister send, ActiveMQ 5.17 AMQP 1.0, ${CREDIT} in flight, non-persistent`;
   return [rateRow(receiveName, receive.rate), cpuRow(receiveName, receive.cpuUs), rateRow(sendName, send.rate), cpuRow(sendName, send.cpuUs)];

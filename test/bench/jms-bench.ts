@@ -76,7 +76,21 @@ async function runXroute(n: number): Promise<number> {
   const queue = `${clientId}.bench`;
   await fill(queue, key, n);
   const out = new XQueue<Message>('bench-out', CREDIT);
-  const h = runComponent(JMS_SUBSCRIBER, { config: { Name: 'bench', URI: `amqp://${HOST}:${PORT}`, Username: 'guest', Password: 'guest', TopicName: key, ClientID: clientId, SubscriptionID: 'bench', Mode: 'daemon', XAMode: '1', Dialect: 'rabbitmq' }, output: out });
+  const h = runComponent(JMS_SUBSCRIBER, {
+    config: {
+      Name: 'bench',
+      URI: `amqp://${HOST}:${PORT}`,
+      Username: 'guest',
+      Password: 'guest',
+      TopicName: key,
+      ClientID: clientId,
+      SubscriptionID: 'bench',
+      Mode: 'daemon',
+      XAMode: '1',
+      Dialect: 'rabbitmq',
+    },
+    output: out,
+  });
   let first = 0;
   let last = 0;
   let count = 0;
@@ -136,14 +150,21 @@ async function runRaw(n: number): Promise<number> {
 
 function selectorCost(): BenchRow {
   const selector = JmsSelector.compile("(colour = 'red' AND qty > 2) OR (JMSPriority BETWEEN 5 AND 9 AND region LIKE 'eu-%') OR code IN ('A', 'B', 'C')");
-  const messages = Array.from({ length: 1000 }, (_, i) => ({ priority: i % 10, application_properties: { colour: i % 3 ? 'red' : 'blue', qty: i % 7, region: i % 2 ? 'eu-west' : 'us-east', code: 'Z' } }));
+  const messages = Array.from({ length: 1000 }, (_, i) => ({
+    priority: i % 10,
+    application_properties: { colour: i % 3 ? 'red' : 'blue', qty: i % 7, region: i % 2 ? 'eu-west' : 'us-east', code: 'Z' },
+  }));
   let selected = 0;
   const iterations = 200;
   for (const m of messages) if (selector.matches(amqpSelectorSource(m))) selected++; // warm-up
   const t0 = process.hrtime.bigint();
   for (let k = 0; k < iterations; k++) for (const m of messages) if (selector.matches(amqpSelectorSource(m))) selected++;
   const ns = Number(process.hrtime.bigint() - t0) / (iterations * messages.length);
-  return { name: `jms selector evaluation (5 comparisons, LIKE, IN, BETWEEN; ${selected > 0 ? 'some' : 'none'} selected)`, unit: 'ns/message', value: Math.round(ns) };
+  return {
+    name: `jms selector evaluation (5 comparisons, LIKE, IN, BETWEEN; ${selected > 0 ? 'some' : 'none'} selected)`,
+    unit: 'ns/message',
+    value: Math.round(ns),
+  };
 }
 
 export async function benchJms(opts: { messages: number }): Promise<BenchRow[]> {
@@ -152,10 +173,26 @@ export async function benchJms(opts: { messages: number }): Promise<BenchRow[]> 
   // one discarded warm-up of each
   await runRaw(Math.min(n, 2000));
   await runXroute(Math.min(n, 2000));
-  const c = await compareRates(ROUNDS, () => runXroute(n), () => runRaw(n));
+  const c = await compareRates(
+    ROUNDS,
+    () => runXroute(n),
+    () => runRaw(n),
+  );
   return [
-    { name: `JMSSubscriber backlog receive, RabbitMQ AMQP 1.0, credit ${CREDIT}, XAMode 1 (median of ${ROUNDS} interleaved rounds of ${n})`, unit: 'msg/s', value: Math.round(c.subject), baseline: Math.round(c.baseline), ratio: Number(c.ratio.toFixed(3)), target: '>= 0.9' },
-    { name: 'JMSSubscriber: deliveries RabbitMQ sent beyond the credit (kept in the overflow list; released)', unit: 'messages/round', value: Math.round(median(overshoots.map((o) => o.overshoot))), baseline: Math.round(median(overshoots.map((o) => o.released))) },
+    {
+      name: `JMSSubscriber backlog receive, RabbitMQ AMQP 1.0, credit ${CREDIT}, XAMode 1 (median of ${ROUNDS} interleaved rounds of ${n})`,
+      unit: 'msg/s',
+      value: Math.round(c.subject),
+      baseline: Math.round(c.baseline),
+      ratio: Number(c.ratio.toFixed(3)),
+      target: '>= 0.9',
+    },
+    {
+      name: 'JMSSubscriber: deliveries RabbitMQ sent beyond the credit (kept in the overflow list; released)',
+      unit: 'messages/round',
+      value: Math.round(median(overshoots.map((o) => o.overshoot))),
+      baseline: Math.round(median(overshoots.map((o) => o.released))),
+    },
     selectorCost(),
   ];
 }

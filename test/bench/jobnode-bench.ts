@@ -235,7 +235,8 @@ function checkSameChoices(pending: number): void {
   }
   const n = Math.min(a.dispatched.length, b.dispatched.length);
   for (let i = 0; i < n; i++) {
-    if (a.dispatched[i] !== b.dispatched[i]) throw new Error(`JobNode bench: the scheduler and the heap disagree at decision ${i} (${a.dispatched[i]} vs ${b.dispatched[i]}) with ${pending} pending`);
+    if (a.dispatched[i] !== b.dispatched[i])
+      throw new Error(`JobNode bench: the scheduler and the heap disagree at decision ${i} (${a.dispatched[i]} vs ${b.dispatched[i]}) with ${pending} pending`);
   }
   if (a.dispatched.length !== b.dispatched.length) throw new Error(`JobNode bench: ${a.dispatched.length} vs ${b.dispatched.length} decisions`);
 }
@@ -273,13 +274,24 @@ export async function benchJobNode(opts: { pending: number[] }): Promise<BenchRo
       ratio: round2(median(o.map((x, i) => x / h[i]))),
     });
   }
-  rows.push({ name: `jobnode dispatch decisions per second, ${GROUPS} rulesets, 10000 pending`, unit: 'decisions/s', value: Math.round(1e9 / median(ours.get(10_000)!)) });
+  rows.push({
+    name: `jobnode dispatch decisions per second, ${GROUPS} rulesets, 10000 pending`,
+    unit: 'decisions/s',
+    value: Math.round(1e9 / median(ours.get(10_000)!)),
+  });
   const lo = sizes[0];
   const hi = sizes[sizes.length - 1];
   const scaling = (m: Map<number, number[]>) => median(m.get(hi)!.map((x, i) => x / m.get(lo)![i]));
   const oursScaling = scaling(ours);
   const heapScaling = scaling(heap);
-  rows.push({ name: `jobnode cost per decision at ${hi} pending / at ${lo} pending (baseline: the heap's)`, unit: 'ratio', value: round2(oursScaling), baseline: round2(heapScaling), ratio: round2(oursScaling / heapScaling), target: '<= 1.5' });
+  rows.push({
+    name: `jobnode cost per decision at ${hi} pending / at ${lo} pending (baseline: the heap's)`,
+    unit: 'ratio',
+    value: round2(oursScaling),
+    baseline: round2(heapScaling),
+    ratio: round2(oursScaling / heapScaling),
+    target: '<= 1.5',
+  });
   return rows;
 }
 

@@ -30,7 +30,17 @@ type Variant = 'in-process' | 'redis' | 'redis-keys';
 
 async function run(variant: Variant, jobs: number): Promise<number> {
   const timers = new Set<NodeJS.Timeout>();
-  const spec: GroupSpec = { name: 'g', bypass: false, priority: 0, threshold: fixedThreshold(THRESHOLD), heartbeatMs: 3_600_000, ttlMs: 0, duplicates: 'defer', failedJobs: 'report', maxDispatch: 1 };
+  const spec: GroupSpec = {
+    name: 'g',
+    bypass: false,
+    priority: 0,
+    threshold: fixedThreshold(THRESHOLD),
+    heartbeatMs: 3_600_000,
+    ttlMs: 0,
+    duplicates: 'defer',
+    failedJobs: 'report',
+    maxDispatch: 1,
+  };
   let state: RedisSharedState | undefined;
   if (variant !== 'in-process') {
     state = new RedisSharedState({ url: REDIS_URL, namespace: `xroute-bench:${process.pid}:${Date.now()}:${variant}`, leaseMs: 30_000 });

@@ -106,8 +106,20 @@ export function rawRheaMover(window: number): MoverSide {
 export function jmsMoveTopology(window: number): (inQueue: string, outQueue: string) => Record<string, unknown> {
   const login = { URI: URL_, Username: LOGIN.username, Password: LOGIN.password };
   return (inQueue, outQueue) => ({
-    Name: 'latency-jms-move', Capacity: String(window), XAMode: '1', Receiver: ['rcvr_in'], Persister: ['pstr_out'],
+    Name: 'latency-jms-move',
+    Capacity: String(window),
+    XAMode: '1',
+    Receiver: ['rcvr_in'],
+    Persister: ['pstr_out'],
     rcvr_in: { ClassName: 'org.qbroker.receiver.JMSReceiver', Operation: 'get', ...login, QueueName: inQueue, LinkName: 'move', Mode: 'daemon', XAMode: '1' },
-    pstr_out: { ClassName: 'org.qbroker.persister.JMSPersister', Operation: 'put', ...login, QueueName: outQueue, LinkName: 'move', Persistence: '1', MaxInFlight: String(window) },
+    pstr_out: {
+      ClassName: 'org.qbroker.persister.JMSPersister',
+      Operation: 'put',
+      ...login,
+      QueueName: outQueue,
+      LinkName: 'move',
+      Persistence: '1',
+      MaxInFlight: String(window),
+    },
   });
 }

@@ -49,15 +49,12 @@ export interface LatencyBenchOptions {
   activemq?: boolean;
 }
 
-
 /** Every connection of the bench, raw or not, with Nagle off, as xroute's own connections have it. */
 async function connect(): Promise<amqplib.ChannelModel> {
   const conn = await amqplib.connect(URL, { noDelay: true });
   conn.on('error', () => undefined);
   return conn;
 }
-
-
 
 /** RabbitMQ through amqplib; the queues are deleted after each run. */
 const RABBITMQ: BrokerKit = {
@@ -80,9 +77,13 @@ const RABBITMQ: BrokerKit = {
           send: (seq) => loadCh.sendToQueue(inQueue, Buffer.from(bodyFor(seq))),
           async watch(log) {
             const watcher = await conn.createChannel();
-            await watcher.consume(outQueue, (m) => {
-              if (m !== null) log.arrive(sequenceOf(m.content.toString('utf8')));
-            }, { noAck: true });
+            await watcher.consume(
+              outQueue,
+              (m) => {
+                if (m !== null) log.arrive(sequenceOf(m.content.toString('utf8')));
+              },
+              { noAck: true },
+            );
           },
         });
       } finally {
@@ -105,7 +106,11 @@ async function maxRate(broker: BrokerKit, side: MoverSide, n: number): Promise<n
     const t0 = performance.now();
     const stop = await side.start(inQueue, outQueue);
     try {
-      await until(() => log.arrivals === n, () => `${side.label}: ${log.arrivals}/${n} arrived`, 300_000);
+      await until(
+        () => log.arrivals === n,
+        () => `${side.label}: ${log.arrivals}/${n} arrived`,
+        300_000,
+      );
       return n / ((performance.now() - t0) / 1000);
     } finally {
       await stop();
@@ -131,7 +136,11 @@ async function openLoopRun(broker: BrokerKit, side: MoverSide, rate: number, n: 
         log.sent(seq, at);
         q.send(seq);
       });
-      await until(() => log.arrivals === n, () => `${side.label}: ${log.arrivals}/${n} arrived`, 300_000);
+      await until(
+        () => log.arrivals === n,
+        () => `${side.label}: ${log.arrivals}/${n} arrived`,
+        300_000,
+      );
       if (log.duplicated > 0) throw new Error(`${side.label}: ${log.duplicated} duplicates`);
       const skip = Math.min(500, Math.floor(n / 10));
       const hops = trace.timeline((s) => log.intendedAt(s), skip, { 'arrived at the destination queue': (s) => log.arrivedAt(s) });
@@ -173,7 +182,11 @@ export function xrouteMover(topology: (inQueue: string, outQueue: string) => Rec
       const registry = defaultRegistry();
       const flow = Flow.start(buildTopology(topology(inQueue, outQueue), 'latency-bench.json', registry), { registry });
       if (trace) for (const link of flow.linkNames()) trace.watch(flow.link(link));
-      await until(() => flow.status().components.every((c) => c.status === 'RUNNING'), () => JSON.stringify(flow.status().components.map((c) => [c.name, c.status])), 30_000);
+      await until(
+        () => flow.status().components.every((c) => c.status === 'RUNNING'),
+        () => JSON.stringify(flow.status().components.map((c) => [c.name, c.status])),
+        30_000,
+      );
       return () => flow.stop();
     },
   };
@@ -183,22 +196,72 @@ const amqpEndpoint = { URI: URL, Username: 'guest', Password: 'guest' };
 
 function moveTopology(inQueue: string, outQueue: string): Record<string, unknown> {
   return {
-    Name: 'latency-move', Capacity: String(WINDOW), XAMode: '1', Receiver: ['rcvr_in'], Persister: ['pstr_out'],
-    rcvr_in: { ClassName: 'org.qbroker.receiver.RMQReceiver', ...amqpEndpoint, Operation: 'get', QueueName: inQueue, IsPassive: 'true', LinkName: 'move', XAMode: '1' },
-    pstr_out: { ClassName: 'org.qbroker.persister.RMQPersister', ...amqpEndpoint, Operation: 'pub', QueueName: outQueue, IsPassive: 'true', LinkName: 'move', MaxInFlight: String(WINDOW) },
+    Name: 'latency-move',
+    Capacity: String(WINDOW),
+    XAMode: '1',
+    Receiver: ['rcvr_in'],
+    Persister: ['pstr_out'],
+    rcvr_in: {
+      ClassName: 'org.qbroker.receiver.RMQReceiver',
+      ...amqpEndpoint,
+      Operation: 'get',
+      QueueName: inQueue,
+      IsPassive: 'true',
+      LinkName: 'move',
+      XAMode: '1',
+    },
+    pstr_out: {
+      ClassName: 'org.qbroker.persister.RMQPersister',
+      ...amqpEndpoint,
+      Operation: 'pub',
+      QueueName: outQueue,
+      IsPassive: 'true',
+      LinkName: 'move',
+      MaxInFlight: String(WINDOW),
+    },
   };
 }
 
 function evaluateTopology(inQueue: string, outQueue: string): Record<string, unknown> {
   return {
-    Name: 'latency-evaluate', Capacity: String(WINDOW), XAMode: '1', Receiver: ['rcvr_in'], Node: ['node_collect'], Persister: ['pstr_eval', 'pstr_out'],
-    rcvr_in: { ClassName: 'org.qbroker.receiver.RMQReceiver', ...amqpEndpoint, Operation: 'get', QueueName: inQueue, IsPassive: 'true', LinkName: 'incoming', XAMode: '1' },
+    Name: 'latency-evaluate',
+    Capacity: String(WINDOW),
+    XAMode: '1',
+    Receiver: ['rcvr_in'],
+    Node: ['node_collect'],
+    Persister: ['pstr_eval', 'pstr_out'],
+    rcvr_in: {
+      ClassName: 'org.qbroker.receiver.RMQReceiver',
+      ...amqpEndpoint,
+      Operation: 'get',
+      QueueName: inQueue,
+      IsPassive: 'true',
+      LinkName: 'incoming',
+      XAMode: '1',
+    },
     node_collect: {
-      ClassName: 'org.qbroker.node.CollectNode', LinkName: 'incoming', Operation: 'collect', RCField: 'ReturnCode', OutLink: ['out', 'out', 'out', 'evaluate'],
+      ClassName: 'org.qbroker.node.CollectNode',
+      LinkName: 'incoming',
+      Operation: 'collect',
+      RCField: 'ReturnCode',
+      OutLink: ['out', 'out', 'out', 'evaluate'],
       Ruleset: [{ Name: 'evaluate', PreferredOutLink: 'evaluate', FieldName: 'RuleName', Template: 'order' }],
     },
-    pstr_eval: { ClassName: 'org.qbroker.persister.MessageEvaluator', LinkName: 'evaluate', Operation: 'evaluate', Ruleset: { order: { FormatterArgument: [{ FieldName: 'body', Template: ['ORDER:##body##'] }] } } },
-    pstr_out: { ClassName: 'org.qbroker.persister.RMQPersister', ...amqpEndpoint, Operation: 'pub', QueueName: outQueue, IsPassive: 'true', LinkName: 'out', MaxInFlight: String(WINDOW) },
+    pstr_eval: {
+      ClassName: 'org.qbroker.persister.MessageEvaluator',
+      LinkName: 'evaluate',
+      Operation: 'evaluate',
+      Ruleset: { order: { FormatterArgument: [{ FieldName: 'body', Template: ['ORDER:##body##'] }] } },
+    },
+    pstr_out: {
+      ClassName: 'org.qbroker.persister.RMQPersister',
+      ...amqpEndpoint,
+      Operation: 'pub',
+      QueueName: outQueue,
+      IsPassive: 'true',
+      LinkName: 'out',
+      MaxInFlight: String(WINDOW),
+    },
   };
 }
 
@@ -220,11 +283,26 @@ function latencyRow(name: string, ours: LatencySummary, raw: LatencySummary, tar
 }
 
 /** One broker path: its maximum rate, then each load on both sides in alternating order. */
-export async function brokerPath(broker: BrokerKit, name: string, ours: MoverSide, raw: MoverSide, opts: LatencyBenchOptions, rows: BenchRow[], details: LatencyDetail[]): Promise<void> {
+export async function brokerPath(
+  broker: BrokerKit,
+  name: string,
+  ours: MoverSide,
+  raw: MoverSide,
+  opts: LatencyBenchOptions,
+  rows: BenchRow[],
+  details: LatencyDetail[],
+): Promise<void> {
   const oursMax = await maxRate(broker, ours, opts.backlog);
   const rawMax = await maxRate(broker, raw, opts.backlog);
   const max = Math.min(oursMax, rawMax);
-  rows.push({ key: `${name}: maximum rate`, name: `${name}: maximum rate (backlog of ${opts.backlog})`, unit: 'msg/s', value: Math.round(oursMax), baseline: Math.round(rawMax), ratio: round3(oursMax / rawMax) });
+  rows.push({
+    key: `${name}: maximum rate`,
+    name: `${name}: maximum rate (backlog of ${opts.backlog})`,
+    unit: 'msg/s',
+    value: Math.round(oursMax),
+    baseline: Math.round(rawMax),
+    ratio: round3(oursMax / rawMax),
+  });
   for (const [i, load] of LOADS.entries()) {
     const rate = Math.max(10, Math.round(max * load));
     let o: OpenLoopResult;
@@ -237,7 +315,15 @@ export async function brokerPath(broker: BrokerKit, name: string, ours: MoverSid
       o = await openLoopRun(broker, ours, rate, opts.messages);
     }
     details.push({ path: name, load, rate, xroute: o.latency, raw: r.latency, hops: o.hops });
-    rows.push(latencyRow(`${name} at ${load * 100} % (${rate} msg/s)`, o.latency, r.latency, load === 0.5 ? 'p99 <= 1.2x raw' : undefined, `${name} at ${load * 100} %`));
+    rows.push(
+      latencyRow(
+        `${name} at ${load * 100} % (${rate} msg/s)`,
+        o.latency,
+        r.latency,
+        load === 0.5 ? 'p99 <= 1.2x raw' : undefined,
+        `${name} at ${load * 100} %`,
+      ),
+    );
     if (load === 0.5) rows.push(...hopRows(`${name} at ${load * 100} %`, o.hops));
   }
 }
@@ -271,7 +357,11 @@ async function queueHop(rate: number, n: number): Promise<{ xroute: LatencySumma
       const m = Message.text(bodyFor(seq, 16));
       if (link.offer(m) < 0) void link.put(m);
     });
-    await until(() => ours.arrivals === n, () => `hop: ${ours.arrivals}/${n}`, 60_000);
+    await until(
+      () => ours.arrivals === n,
+      () => `hop: ${ours.arrivals}/${n}`,
+      60_000,
+    );
   } finally {
     await runtime.stop();
   }
@@ -281,7 +371,11 @@ async function queueHop(rate: number, n: number): Promise<{ xroute: LatencySumma
     const m = Message.text(bodyFor(seq, 16));
     setImmediate(() => raw.arrive(sequenceOf(m.bodyText() ?? '')));
   });
-  await until(() => raw.arrivals === n, () => `hand-off: ${raw.arrivals}/${n}`, 60_000);
+  await until(
+    () => raw.arrivals === n,
+    () => `hand-off: ${raw.arrivals}/${n}`,
+    60_000,
+  );
   const skip = Math.min(500, Math.floor(n / 10));
   return { xroute: summarise(ours.latencies(skip)), raw: summarise(raw.latencies(skip)) };
 }
@@ -369,11 +463,26 @@ export async function benchLatency(opts: LatencyBenchOptions): Promise<BenchRow[
     latencyDetails,
   );
   if (opts.activemq ?? true) {
-    await brokerPath(ACTIVEMQ, 'ActiveMQ -> JMSReceiver -> JMSPersister -> ActiveMQ', xrouteMover(jmsMoveTopology(WINDOW)), rawRheaMover(WINDOW), opts, rows, latencyDetails);
+    await brokerPath(
+      ACTIVEMQ,
+      'ActiveMQ -> JMSReceiver -> JMSPersister -> ActiveMQ',
+      xrouteMover(jmsMoveTopology(WINDOW)),
+      rawRheaMover(WINDOW),
+      opts,
+      rows,
+      latencyDetails,
+    );
   }
   const rr = await requestReply(opts.roundTrips);
   rows.push(latencyRow('request/reply through 1 pooled StreamPersister, sequential', rr.xroute, rr.raw));
-  rows.push({ name: 'request/reply through 1 pooled StreamPersister, sequential: round trips/s', unit: 'per s', value: Math.round(1000 / rr.xroute.p50), baseline: Math.round(1000 / rr.raw.p50), ratio: round3(rr.raw.p50 / rr.xroute.p50), target: '>= 0.9x raw socket' });
+  rows.push({
+    name: 'request/reply through 1 pooled StreamPersister, sequential: round trips/s',
+    unit: 'per s',
+    value: Math.round(1000 / rr.xroute.p50),
+    baseline: Math.round(1000 / rr.raw.p50),
+    ratio: round3(rr.raw.p50 / rr.xroute.p50),
+    target: '>= 0.9x raw socket',
+  });
   for (const rate of [1_000, 10_000, 50_000]) {
     const hop = await queueHop(rate, Math.max(opts.messages, 2_000));
     latencyDetails.push({ path: 'XQueue hop', load: NaN, rate, xroute: hop.xroute, raw: hop.raw });

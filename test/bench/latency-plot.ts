@@ -89,11 +89,16 @@ export function latencySvg(points: readonly LatencyPoint[], caption: string): st
     titleLines(name).forEach((line, k) => parts.push(`<text x="${x0}" y="${16 + k * 15}" font-size="12" font-weight="bold">${escapeXml(line)}</text>`));
     parts.push(`<rect x="${x0}" y="${M.top}" width="${w}" height="${h}" fill="none" stroke="#bbb"/>`);
     for (const ms of axis.ticks) {
-      parts.push(`<line x1="${x0}" x2="${x0 + w}" y1="${Y(ms)}" y2="${Y(ms)}" stroke="#eee"/><text x="${x0 - 6}" y="${Y(ms) + 4}" font-size="10" text-anchor="end">${Number(ms.toPrecision(3))}</text>`);
+      parts.push(
+        `<line x1="${x0}" x2="${x0 + w}" y1="${Y(ms)}" y2="${Y(ms)}" stroke="#eee"/><text x="${x0 - 6}" y="${Y(ms) + 4}" font-size="10" text-anchor="end">${Number(ms.toPrecision(3))}</text>`,
+      );
     }
-    for (const load of [0, 0.25, 0.5, 0.75, 1]) parts.push(`<text x="${X(load)}" y="${M.top + h + 16}" font-size="10" text-anchor="middle">${load * 100}</text>`);
+    for (const load of [0, 0.25, 0.5, 0.75, 1])
+      parts.push(`<text x="${X(load)}" y="${M.top + h + 16}" font-size="10" text-anchor="middle">${load * 100}</text>`);
     parts.push(`<text x="${x0 + w / 2}" y="${M.top + h + 32}" font-size="11" text-anchor="middle">load, % of the path's maximum rate</text>`);
-    parts.push(`<text x="${x0 - 40}" y="${M.top + h / 2}" font-size="11" text-anchor="middle" transform="rotate(-90 ${x0 - 40} ${M.top + h / 2})">ms from publish to arrival (log)</text>`);
+    parts.push(
+      `<text x="${x0 - 40}" y="${M.top + h / 2}" font-size="11" text-anchor="middle" transform="rotate(-90 ${x0 - 40} ${M.top + h / 2})">ms from publish to arrival (log)</text>`,
+    );
     for (const s of SERIES) {
       const pts = ps.map((p) => `${X(p.load).toFixed(1)},${Y(s.pick(p)).toFixed(1)}`).join(' ');
       parts.push(`<polyline points="${pts}" fill="none" stroke="${s.color}" stroke-width="2" stroke-dasharray="${s.dash}"/>`);
@@ -102,7 +107,9 @@ export function latencySvg(points: readonly LatencyPoint[], caption: string): st
   });
   SERIES.forEach((s, k) => {
     const x = 16 + k * 150;
-    parts.push(`<line x1="${x}" x2="${x + 28}" y1="${height - 14}" y2="${height - 14}" stroke="${s.color}" stroke-width="2" stroke-dasharray="${s.dash}"/><text x="${x + 34}" y="${height - 10}" font-size="11">${s.label}</text>`);
+    parts.push(
+      `<line x1="${x}" x2="${x + 28}" y1="${height - 14}" y2="${height - 14}" stroke="${s.color}" stroke-width="2" stroke-dasharray="${s.dash}"/><text x="${x + 34}" y="${height - 10}" font-size="11">${s.label}</text>`,
+    );
   });
   parts.push(`<text x="${width - 8}" y="${height - 10}" font-size="10" text-anchor="end" fill="#555">${escapeXml(caption)}</text>`);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif"><rect width="100%" height="100%" fill="white"/>${parts.join('')}</svg>`;

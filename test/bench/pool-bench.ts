@@ -59,7 +59,9 @@ function roundTrip(q: XQueue<Message>, text: string): Promise<Message> {
 async function pooledThroughput(port: number, children: number, perChild: number, window = 1): Promise<number> {
   const pool = startPool('persister', { MaxNumberPersister: String(children), DefaultPoolSize: String(children) }, [], Math.max(16, children));
   try {
-    const handles = await Promise.all(Array.from({ length: children }, () => pool.client.request({ URI: `tcp://127.0.0.1:${port}?Operation=request`, capacity: Math.max(4, window) })));
+    const handles = await Promise.all(
+      Array.from({ length: children }, () => pool.client.request({ URI: `tcp://127.0.0.1:${port}?Operation=request`, capacity: Math.max(4, window) })),
+    );
     // Warm-up: one round trip each (connections are open once this returns).
     await Promise.all(handles.map((h) => roundTrip(h.transmit, 'warm\n')));
     const t0 = process.hrtime.bigint();
@@ -85,11 +87,15 @@ async function pooledThroughput(port: number, children: number, perChild: number
 /** The same request/reply with plain sockets, one per "child", keeping `window` requests in flight on each. */
 async function rawThroughput(port: number, clients: number, perClient: number, window = 1): Promise<number> {
   const sockets = await Promise.all(
-    Array.from({ length: clients }, () => new Promise<net.Socket>((resolve, reject) => {
-      const s = net.connect({ host: '127.0.0.1', port }, () => resolve(s));
-      s.setNoDelay(true);
-      s.once('error', reject);
-    })),
+    Array.from(
+      { length: clients },
+      () =>
+        new Promise<net.Socket>((resolve, reject) => {
+          const s = net.connect({ host: '127.0.0.1', port }, () => resolve(s));
+          s.setNoDelay(true);
+          s.once('error', reject);
+        }),
+    ),
   );
   try {
     const t0 = process.hrtime.bigint();
@@ -129,7 +135,14 @@ const ROUNDS = 3;
 
 async function compareThroughput(name: string, raw: () => Promise<number>, pooled: () => Promise<number>): Promise<BenchRow> {
   const c = await compareRates(ROUNDS, pooled, raw);
-  return { name, unit: 'msg/s', value: Math.round(c.subject), baseline: Math.round(c.baseline), ratio: round(c.ratio), target: 'baseline = raw Node sockets, same run' };
+  return {
+    name,
+    unit: 'msg/s',
+    value: Math.round(c.subject),
+    baseline: Math.round(c.baseline),
+    ratio: round(c.ratio),
+    target: 'baseline = raw Node sockets, same run',
+  };
 }
 
 export async function benchPools(opts: PoolBenchOptions): Promise<BenchRow[]> {
@@ -142,7 +155,13 @@ export async function benchPools(opts: PoolBenchOptions): Promise<BenchRow[]> {
   try {
     for (const n of opts.children) {
       const per = Math.max(20, Math.ceil(total / n));
-      rows.push(await compareThroughput(`request/reply through ${n} pooled StreamPersister(s)`, () => rawThroughput(peer.port, n, per), () => pooledThroughput(peer.port, n, per)));
+      rows.push(
+        await compareThroughput(
+          `request/reply through ${n} pooled StreamPersister(s)`,
+          () => rawThroughput(peer.port, n, per),
+          () => pooledThroughput(peer.port, n, per),
+        ),
+      );
     }
     const window = 64;
     rows.push(

@@ -22,7 +22,10 @@ export interface ReloadBenchOptions {
 }
 
 function median(values: readonly number[]): number {
-  return percentile([...values].sort((a, b) => a - b), 0.5);
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 }
 
 export async function benchReload(options: ReloadBenchOptions): Promise<BenchRow[]> {
@@ -48,7 +51,9 @@ export async function benchReload(options: ReloadBenchOptions): Promise<BenchRow
       const evaluator = i % 2 === 1;
       reloading.push(
         await window(async () => {
-          const file = evaluator ? rig.topology.write(`V${i}:##body##`) : rig.topology.write(`V${i - 1}:##body##`, (j) => (j.rcvr_in.Priority = String(i % 10)));
+          const file = evaluator
+            ? rig.topology.write(`V${i}:##body##`)
+            : rig.topology.write(`V${i - 1}:##body##`, (j) => (j.rcvr_in.Priority = String(i % 10)));
           const receipt = await flow.reload(file);
           const name = evaluator ? 'pstr_eval' : 'rcvr_in';
           const swapMs = receipt.components.find((c) => c.name === name)?.swapMs;
@@ -65,7 +70,11 @@ export async function benchReload(options: ReloadBenchOptions): Promise<BenchRow
       { name: 'reload: receiver swap median', unit: 'ms', value: median(swaps.receiver) },
       { name: `reload: receiver swap p99 (of ${swaps.receiver.length})`, unit: 'ms', value: percentile(sorted(swaps.receiver), 0.99) },
       { name: 'reload: steady throughput (backlog)', unit: 'msg/s', value: Math.round(steadyRate) },
-      { name: `reload: throughput in ${options.windowMs} ms windows with a reload / steady`, unit: 'ratio', value: Math.round((median(reloading) / steadyRate) * 100) / 100 },
+      {
+        name: `reload: throughput in ${options.windowMs} ms windows with a reload / steady`,
+        unit: 'ratio',
+        value: Math.round((median(reloading) / steadyRate) * 100) / 100,
+      },
     ];
   } finally {
     await rig.cleanup();

@@ -35,7 +35,10 @@ interface Suite {
 
 /** Every suite, with its full and smoke sizes. Add a suite here with one entry. */
 const SUITES: readonly Suite[] = [
-  { name: 'core', run: (smoke) => benchCore(smoke ? { messages: 2_000, overloadMessages: 5_000, rounds: 2 } : { messages: 200_000, overloadMessages: 1_000_000 }) },
+  {
+    name: 'core',
+    run: (smoke) => benchCore(smoke ? { messages: 2_000, overloadMessages: 5_000, rounds: 2 } : { messages: 200_000, overloadMessages: 1_000_000 }),
+  },
   { name: 'evaluator', run: (smoke) => benchEvaluator({ n: smoke ? 200 : 200_000 }) },
   { name: 'transforms', run: (smoke) => benchTransforms({ n: smoke ? 20 : 30_000 }) },
   { name: 'jobnode', run: (smoke) => benchJobNode({ pending: smoke ? [100, 1_000] : [1_000, 10_000, 100_000] }) },
@@ -101,7 +104,10 @@ export function parseArgs(argv: string[]): Args {
   if (!Number.isInteger(runs) || runs < 1) throw new UsageError(`--runs ${JSON.stringify(values.runs)}: expected a whole number of runs, 1 or more; ${USAGE}`);
   const args: Args = { smoke: values.smoke === true, out: values.out ?? 'bench-results.json', runs };
   if (values.only !== undefined) {
-    args.only = values.only.split(',').map((s) => s.trim()).filter(Boolean);
+    args.only = values.only
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const unknown = args.only.filter((n) => !SUITES.some((s) => s.name === n));
     if (unknown.length > 0) throw new UsageError(`unknown suite(s) ${unknown.join(', ')}; known: ${SUITES.map((s) => s.name).join(', ')}`);
   }
@@ -172,12 +178,25 @@ export function formatTable(results: SuiteResult[]): string {
     }
     for (const row of r.rows) {
       const met = targetMet(row);
-      lines.push([r.suite, row.name, formatNumber(row.value), row.unit, formatNumber(row.baseline), formatNumber(row.ratio), row.target ?? '', met === undefined ? '' : met ? 'yes' : 'MISSED']);
+      lines.push([
+        r.suite,
+        row.name,
+        formatNumber(row.value),
+        row.unit,
+        formatNumber(row.baseline),
+        formatNumber(row.ratio),
+        row.target ?? '',
+        met === undefined ? '' : met ? 'yes' : 'MISSED',
+      ]);
     }
   }
   const numeric = new Set([2, 4, 5]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const render = (cells: string[]) => cells.map((c, i) => (numeric.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const render = (cells: string[]) =>
+    cells
+      .map((c, i) => (numeric.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [render(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(render)].join('\n');
 }
 

@@ -17,7 +17,21 @@ import type { ConsumeMessage } from 'amqplib';
 import { MessageEvaluatorEngine } from '../../src/evaluator';
 import { silentLogger } from '../../src/logging/logger';
 import { messageFromAmqp, messageToAmqp } from '../../src/transports/amqp091-mapping';
-import { ATTR_RETURN_CODE, ATTR_RULESET, RunningTracing, tracingActive, endStep, startStep, startTracing, traceDelivery, tracePublish, tracePublished, traceRoute, traceSettled, withTraceHeaders } from '../../src/tracing';
+import {
+  ATTR_RETURN_CODE,
+  ATTR_RULESET,
+  RunningTracing,
+  tracingActive,
+  endStep,
+  startStep,
+  startTracing,
+  traceDelivery,
+  tracePublish,
+  tracePublished,
+  traceRoute,
+  traceSettled,
+  withTraceHeaders,
+} from '../../src/tracing';
 import type { BenchRow } from './bench-types';
 import { Step, compareRates } from './interleaved';
 import { dropQueue, freshQueue, xrouteConsume } from './amqp-bench';
@@ -46,7 +60,8 @@ function hops(engine: MessageEvaluatorEngine, traced: boolean): Step<ConsumeMess
     }
     const step = traced && tracingActive() ? startStep(msg, 'pstr_eval', 'evaluate order') : undefined;
     void engine.evaluate(msg);
-    if (step !== undefined) endStep(msg, step, { [ATTR_RULESET]: msg.properties.get('RuleName') ?? '', [ATTR_RETURN_CODE]: msg.properties.get('ReturnCode') ?? '' });
+    if (step !== undefined)
+      endStep(msg, step, { [ATTR_RULESET]: msg.properties.get('RuleName') ?? '', [ATTR_RETURN_CODE]: msg.properties.get('ReturnCode') ?? '' });
     if (traced && tracingActive()) traceRoute(msg, 'node_collect', 'route evaluate', { [ATTR_RULESET]: 'evaluate', 'xroute.outlink': 'out' });
     const { options } = messageToAmqp(msg);
     if (traced && tracingActive()) {
@@ -91,7 +106,11 @@ function cpuNs(step: Step<ConsumeMessage>, items: readonly ConsumeMessage[]): nu
  * Interleaved as compareInterleaved, but on CPU time and in A-B-B-A order within each round, so that neither side
  * profits from going first or second (an A/A run of compareInterleaved on this machine gave 0.88, not 1).
  */
-function compareCpu(subject: Step<ConsumeMessage>, baseline: Step<ConsumeMessage>, perRound: number): { subjectNs: number; baselineNs: number; timeRatio: number } {
+function compareCpu(
+  subject: Step<ConsumeMessage>,
+  baseline: Step<ConsumeMessage>,
+  perRound: number,
+): { subjectNs: number; baselineNs: number; timeRatio: number } {
   const items = (offset: number) => Array.from({ length: perRound }, (_, i) => delivery(offset + i));
   cpuNs(subject, items(0));
   cpuNs(baseline, items(0));
@@ -154,8 +173,19 @@ export async function benchTracing(opts: { messages: number; flowMessages: numbe
       ['1 %', '0.01', 'ratio >= 0.97'],
       ['100 %', '1', ''],
     ] as const) {
-      const r = await compareRates(4, () => receiveRun(opts.flowMessages, endpoint.url, ratio), () => receiveRun(opts.flowMessages, endpoint.url, undefined));
-      rows.push({ name: `RabbitMQ receive flow (AmqpReceiver, XAMode 1, prefetch 1000): tracing on, ${label} sampled, vs off`, unit: 'msg/s', value: Math.round(r.subject), baseline: Math.round(r.baseline), ratio: Number(r.ratio.toFixed(3)), target });
+      const r = await compareRates(
+        4,
+        () => receiveRun(opts.flowMessages, endpoint.url, ratio),
+        () => receiveRun(opts.flowMessages, endpoint.url, undefined),
+      );
+      rows.push({
+        name: `RabbitMQ receive flow (AmqpReceiver, XAMode 1, prefetch 1000): tracing on, ${label} sampled, vs off`,
+        unit: 'msg/s',
+        value: Math.round(r.subject),
+        baseline: Math.round(r.baseline),
+        ratio: Number(r.ratio.toFixed(3)),
+        target,
+      });
     }
   } finally {
     for (const k of ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_TRACES_SAMPLER', 'OTEL_TRACES_SAMPLER_ARG']) {

@@ -48,7 +48,8 @@ function workloads(): Workload[] {
   const order = readFileSync(join(DIR, 'order.xml'), 'utf8');
   const extra = readFileSync(join(DIR, 'extra.xml'), 'utf8');
   const succeeded = (msg: Message, also: boolean, what: string): void => {
-    if (msg.getProperty('ReturnCode') !== '0' || !also) throw new Error(`${what}: ReturnCode ${msg.getProperty('ReturnCode')}, body ${msg.bodyText()?.slice(0, 200)}`);
+    if (msg.getProperty('ReturnCode') !== '0' || !also)
+      throw new Error(`${what}: ReturnCode ${msg.getProperty('ReturnCode')}, body ${msg.bodyText()?.slice(0, 200)}`);
   };
   return [
     {
@@ -99,7 +100,13 @@ function startFlow(w: Workload): Flow {
     {
       Name: 'xml-bench',
       Persister: ['pstr_eval'],
-      pstr_eval: { ClassName: 'org.qbroker.persister.MessageEvaluator', URI: 'eval://', LinkName: 'eval', Capacity: String(CAPACITY), Ruleset: { w: w.ruleset } },
+      pstr_eval: {
+        ClassName: 'org.qbroker.persister.MessageEvaluator',
+        URI: 'eval://',
+        LinkName: 'eval',
+        Capacity: String(CAPACITY),
+        Ruleset: { w: w.ruleset },
+      },
     },
     join(DIR, 'flow.json'),
     registry,
@@ -144,7 +151,14 @@ async function jsonataRow(n: number): Promise<BenchRow> {
     perRound: Math.max(1, Math.floor(n / rounds)),
     warmUp: 50,
   });
-  return { name: 'jsonata template vs hand-written', unit: 'msg/s', value: Math.round(1e9 / r.subjectNs), baseline: Math.round(1e9 / r.baselineNs), ratio: Number((1 / r.timeRatio).toFixed(3)), target: 'ratio >= 0.8' };
+  return {
+    name: 'jsonata template vs hand-written',
+    unit: 'msg/s',
+    value: Math.round(1e9 / r.subjectNs),
+    baseline: Math.round(1e9 / r.baselineNs),
+    ratio: Number((1 / r.timeRatio).toFixed(3)),
+    target: 'ratio >= 0.8',
+  };
 }
 
 export async function benchTransforms(opts: { n: number; rounds?: number }): Promise<BenchRow[]> {
@@ -163,7 +177,14 @@ export async function benchTransforms(opts: { n: number; rounds?: number }): Pro
   }
   const rows: BenchRow[] = all.map((w, i) => {
     const value = Math.round(median(rates[i]!));
-    return { name: `${w.name} (load ${load}) vs ${w.reference ?? 'the original'}`, unit: 'msgs/s', value, baseline: w.original, ratio: Number((value / w.original).toFixed(2)), target: 'ratio >= 1.5' };
+    return {
+      name: `${w.name} (load ${load}) vs ${w.reference ?? 'the original'}`,
+      unit: 'msgs/s',
+      value,
+      baseline: w.original,
+      ratio: Number((value / w.original).toFixed(2)),
+      target: 'ratio >= 1.5',
+    };
   });
   rows.push(await jsonataRow(opts.n));
   return rows;

@@ -56,7 +56,10 @@ it('moves 20k messages through 3 broker restarts and a kill without losing one',
   const link = new XQueue<Message>('root', 50);
   const common = { URI: `${node.url}/`, XAMode: '1', Tolerance: '0', MaxRetry: '0', IsPassive: 'true' };
   const rcvr = runComponent(AMQP_RECEIVER, { config: { Name: 'rcvr_fault', QueueName: IN, Mode: 'daemon', ...common } as ComponentConfig, output: link });
-  const pstr = runComponent(AMQP_PERSISTER, { config: { Name: 'pstr_fault', ExchangeName: EXCHANGE, RoutingKey: 'moved', MaxInFlight: '50', ...common } as ComponentConfig, input: link });
+  const pstr = runComponent(AMQP_PERSISTER, {
+    config: { Name: 'pstr_fault', ExchangeName: EXCHANGE, RoutingKey: 'moved', MaxInFlight: '50', ...common } as ComponentConfig,
+    input: link,
+  });
   harnesses.push(rcvr, pstr);
   const received = () => rcvr.status.get().counters.received ?? 0;
   const confirmed = () => pstr.status.get().counters.confirmed ?? 0;
@@ -80,8 +83,18 @@ it('moves 20k messages through 3 broker restarts and a kill without losing one',
     const back = Date.now();
     const atReturn = received();
     await publishBatch();
-    const state = () => JSON.stringify({ rcvr: rcvr.status.get(), pstr: pstr.status.get(), link: link.stats(), logs: [...rcvr.logs, ...pstr.logs].slice(-8).map((l) => [l.level, l.message, l.meta]) });
-    await waitFor(() => received() > atReturn, () => `consumption after ${kind} (outage ${i + 1}; state ${state()})`, 30_000);
+    const state = () =>
+      JSON.stringify({
+        rcvr: rcvr.status.get(),
+        pstr: pstr.status.get(),
+        link: link.stats(),
+        logs: [...rcvr.logs, ...pstr.logs].slice(-8).map((l) => [l.level, l.message, l.meta]),
+      });
+    await waitFor(
+      () => received() > atReturn,
+      () => `consumption after ${kind} (outage ${i + 1}; state ${state()})`,
+      30_000,
+    );
     outages.push({ kind, movedBefore, resumeMs: Date.now() - back });
   }
 

@@ -60,17 +60,30 @@ it('loses none of 5 000 messages from JMSPersister to JMSReceiver through 2 brok
       await node.stopApp();
       await new Promise((res) => setTimeout(res, 1000));
       await node.startApp();
-      await waitFor(() => persister.status.status === 'RUNNING' && receiver.status.status === 'RUNNING' && receiver.status.get().counters.disconnects === r, `both back after restart ${r}`, 60_000);
+      await waitFor(
+        () => persister.status.status === 'RUNNING' && receiver.status.status === 'RUNNING' && receiver.status.get().counters.disconnects === r,
+        `both back after restart ${r}`,
+        60_000,
+      );
     }
     await feeding;
-    await waitFor(() => seen.size === TOTAL && (outcomes.get('done') ?? 0) + (outcomes.get('failed') ?? 0) === TOTAL, `all ${TOTAL} distinct messages (have ${seen.size}, persister removed ${outcomes.get('done') ?? 0})`, 90_000);
+    await waitFor(
+      () => seen.size === TOTAL && (outcomes.get('done') ?? 0) + (outcomes.get('failed') ?? 0) === TOTAL,
+      `all ${TOTAL} distinct messages (have ${seen.size}, persister removed ${outcomes.get('done') ?? 0})`,
+      90_000,
+    );
     const lost = Array.from({ length: TOTAL }, (_, i) => String(i)).filter((id) => !seen.has(id));
     const pc = persister.status.get().counters;
     const rc = receiver.status.get().counters;
     console.log(
       `jms queue fault: ${TOTAL} sent, ${seen.size} distinct received, ${deliveries - seen.size} duplicates; persister: ${pc.disconnects ?? 0} disconnects, ${pc.resent ?? 0} resent, ${pc.duplicateSkipped ?? 0} duplicates skipped; receiver: ${rc.disconnects ?? 0} disconnects, ${rc.ackLost ?? 0} accepts lost with their link, ${rc.withdrawn ?? 0} withdrawn`,
     );
-    expect({ lost: lost.length, failed: outcomes.get('failed') ?? 0, persisterDisconnects: pc.disconnects, receiverDisconnects: rc.disconnects }).toEqual({ lost: 0, failed: 0, persisterDisconnects: RESTARTS, receiverDisconnects: RESTARTS });
+    expect({ lost: lost.length, failed: outcomes.get('failed') ?? 0, persisterDisconnects: pc.disconnects, receiverDisconnects: rc.disconnects }).toEqual({
+      lost: 0,
+      failed: 0,
+      persisterDisconnects: RESTARTS,
+      receiverDisconnects: RESTARTS,
+    });
   } finally {
     stopFeeding = true;
     d.detach();

@@ -63,7 +63,18 @@ it('loses none of 10 000 messages on a durable subscription through 3 broker res
   const clientId = `fault-${randomUUID().slice(0, 8)}`;
   const out = new XQueue<Message>('fault-out', 64);
   const h = runComponent(JMS_SUBSCRIBER, {
-    config: { Name: 'fault-sub', URI: RABBIT_URI, Username: 'guest', Password: 'guest', TopicName: key, ClientID: clientId, SubscriptionID: 'fault', Mode: 'daemon', XAMode: '1', ReconnectBackoff: '100,1000' },
+    config: {
+      Name: 'fault-sub',
+      URI: RABBIT_URI,
+      Username: 'guest',
+      Password: 'guest',
+      TopicName: key,
+      ClientID: clientId,
+      SubscriptionID: 'fault',
+      Mode: 'daemon',
+      XAMode: '1',
+      ReconnectBackoff: '100,1000',
+    },
     output: out,
   });
   const seen = new Set<string>();
@@ -84,12 +95,18 @@ it('loses none of 10 000 messages on a durable subscription through 3 broker res
       await node.stopApp();
       await new Promise((res) => setTimeout(res, 1500));
       await node.startApp();
-      await waitFor(() => h.status.status === 'RUNNING' && h.logs.filter((l) => l.message === 'subscribed').length === r + 1, `resubscription after restart ${r}`, 120_000);
+      await waitFor(
+        () => h.status.status === 'RUNNING' && h.logs.filter((l) => l.message === 'subscribed').length === r + 1,
+        `resubscription after restart ${r}`,
+        120_000,
+      );
     }
     await publishing;
     await waitFor(() => seen.size === TOTAL, `all ${TOTAL} distinct messages (have ${seen.size})`, 180_000);
     const lost = Array.from({ length: TOTAL }, (_, i) => String(i)).filter((id) => !seen.has(id));
-    console.log(`fault: ${TOTAL} sent, ${seen.size} distinct received, ${deliveries - seen.size} duplicates, ${h.status.get().counters.disconnects ?? 0} disconnects, ${h.status.get().counters.ackLost ?? 0} accepts lost with their link, ${h.status.get().counters.relayed ?? 0} relayed from the AMQP 0-9-1 side queue`);
+    console.log(
+      `fault: ${TOTAL} sent, ${seen.size} distinct received, ${deliveries - seen.size} duplicates, ${h.status.get().counters.disconnects ?? 0} disconnects, ${h.status.get().counters.ackLost ?? 0} accepts lost with their link, ${h.status.get().counters.relayed ?? 0} relayed from the AMQP 0-9-1 side queue`,
+    );
     expect({ lost: lost.length, disconnects: h.status.get().counters.disconnects }).toEqual({ lost: 0, disconnects: RESTARTS });
   } finally {
     finished = true;

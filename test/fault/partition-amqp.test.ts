@@ -35,20 +35,30 @@ afterAll(async () => {
 it.each([
   ['the default Heartbeat', {}, DEFAULT_HEARTBEAT_SECONDS, 15_000],
   ['a Heartbeat of 3 s', { Heartbeat: '3' }, 3, 10_000],
-] as const)('turns not ready within %s + 2 s of a silent cut, reconnects, loses nothing and logs the outage from the last traffic', async (_what, config, heartbeatSeconds, cutMs) => {
-  const r = await runPartition({
-    proxy,
-    cutMs,
-    receiver: { ClassName: 'receiver.AmqpReceiver', URI: `amqp://guest:guest@127.0.0.1:${proxy.port}/`, QueueName: QUEUE, XAMode: '1', ReconnectBackoff: '100,500', ...config },
-    publish: async (i) => {
-      channel.sendToQueue(QUEUE, Buffer.from(`${heartbeatSeconds}-${i}`));
-      await channel.waitForConfirms();
-    },
-    bodyOf: (i) => `${heartbeatSeconds}-${i}`,
-  });
-  console.log(describeRun(`AMQP 0-9-1 silent partition, Heartbeat ${heartbeatSeconds} s`, r));
-  expect(r.detectionMs).toBeLessThanOrEqual(heartbeatSeconds * 1000 + 2_000);
-  expect(r.notReadyBody).toMatch(new RegExp(`nothing received for \\d+ ms \\(limit ${heartbeatSeconds * 1000} ms, set by Heartbeat\\)`));
-  expect(r.lost).toBe(0);
-  expect(Math.abs((r.outageMs ?? 0) - r.cutMs)).toBeLessThanOrEqual(r.cutMs * 0.1);
-});
+] as const)(
+  'turns not ready within %s + 2 s of a silent cut, reconnects, loses nothing and logs the outage from the last traffic',
+  async (_what, config, heartbeatSeconds, cutMs) => {
+    const r = await runPartition({
+      proxy,
+      cutMs,
+      receiver: {
+        ClassName: 'receiver.AmqpReceiver',
+        URI: `amqp://guest:guest@127.0.0.1:${proxy.port}/`,
+        QueueName: QUEUE,
+        XAMode: '1',
+        ReconnectBackoff: '100,500',
+        ...config,
+      },
+      publish: async (i) => {
+        channel.sendToQueue(QUEUE, Buffer.from(`${heartbeatSeconds}-${i}`));
+        await channel.waitForConfirms();
+      },
+      bodyOf: (i) => `${heartbeatSeconds}-${i}`,
+    });
+    console.log(describeRun(`AMQP 0-9-1 silent partition, Heartbeat ${heartbeatSeconds} s`, r));
+    expect(r.detectionMs).toBeLessThanOrEqual(heartbeatSeconds * 1000 + 2_000);
+    expect(r.notReadyBody).toMatch(new RegExp(`nothing received for \\d+ ms \\(limit ${heartbeatSeconds * 1000} ms, set by Heartbeat\\)`));
+    expect(r.lost).toBe(0);
+    expect(Math.abs((r.outageMs ?? 0) - r.cutMs)).toBeLessThanOrEqual(r.cutMs * 0.1);
+  },
+);

@@ -27,7 +27,10 @@ const input = new XQueue<Message>('partition-feed', 64);
 beforeAll(async () => {
   node = await startPrivateRabbitMQ({ plugins: ['rabbitmq_amqp1_0'] });
   proxy = await TcpProxy.start({ host: node.host, port: node.port });
-  feeder = runComponent(JMS_PERSISTER, { config: { Name: 'feed', URI: `amqp://${node.host}:${node.port}`, Username: 'guest', Password: 'guest', QueueName: QUEUE }, input });
+  feeder = runComponent(JMS_PERSISTER, {
+    config: { Name: 'feed', URI: `amqp://${node.host}:${node.port}`, Username: 'guest', Password: 'guest', QueueName: QUEUE },
+    input,
+  });
 });
 
 afterAll(async () => {
@@ -39,19 +42,32 @@ afterAll(async () => {
 it.each([
   ['the default IdleTimeout', {}, DEFAULT_IDLE_TIMEOUT_MS, 15_000],
   ['an IdleTimeout of 3000 ms', { IdleTimeout: '3000' }, 3000, 10_000],
-] as const)('turns not ready within %s + 2 s of a silent cut, reconnects, loses nothing and logs the outage from the last traffic', async (_what, config, idleTimeoutMs, cutMs) => {
-  const r = await runPartition({
-    proxy,
-    cutMs,
-    receiver: { ClassName: 'receiver.JMSReceiver', URI: `amqp://127.0.0.1:${proxy.port}`, Username: 'guest', Password: 'guest', QueueName: QUEUE, Mode: 'daemon', XAMode: '1', ReconnectBackoff: '100,500', ...config },
-    publish: async (i) => {
-      await input.put(Message.text(`${idleTimeoutMs}-${i}`));
-    },
-    bodyOf: (i) => `${idleTimeoutMs}-${i}`,
-  });
-  console.log(describeRun(`AMQP 1.0 (RabbitMQ) silent partition, IdleTimeout ${idleTimeoutMs} ms`, r));
-  expect(r.detectionMs).toBeLessThanOrEqual(idleTimeoutMs + 2_000);
-  expect(r.notReadyBody).toMatch(new RegExp(`nothing received for \\d+ ms \\(limit ${idleTimeoutMs} ms, set by IdleTimeout\\)`));
-  expect(r.lost).toBe(0);
-  expect(Math.abs((r.outageMs ?? 0) - r.cutMs)).toBeLessThanOrEqual(r.cutMs * 0.1);
-});
+] as const)(
+  'turns not ready within %s + 2 s of a silent cut, reconnects, loses nothing and logs the outage from the last traffic',
+  async (_what, config, idleTimeoutMs, cutMs) => {
+    const r = await runPartition({
+      proxy,
+      cutMs,
+      receiver: {
+        ClassName: 'receiver.JMSReceiver',
+        URI: `amqp://127.0.0.1:${proxy.port}`,
+        Username: 'guest',
+        Password: 'guest',
+        QueueName: QUEUE,
+        Mode: 'daemon',
+        XAMode: '1',
+        ReconnectBackoff: '100,500',
+        ...config,
+      },
+      publish: async (i) => {
+        await input.put(Message.text(`${idleTimeoutMs}-${i}`));
+      },
+      bodyOf: (i) => `${idleTimeoutMs}-${i}`,
+    });
+    console.log(describeRun(`AMQP 1.0 (RabbitMQ) silent partition, IdleTimeout ${idleTimeoutMs} ms`, r));
+    expect(r.detectionMs).toBeLessThanOrEqual(idleTimeoutMs + 2_000);
+    expect(r.notReadyBody).toMatch(new RegExp(`nothing received for \\d+ ms \\(limit ${idleTimeoutMs} ms, set by IdleTimeout\\)`));
+    expect(r.lost).toBe(0);
+    expect(Math.abs((r.outageMs ?? 0) - r.cutMs)).toBeLessThanOrEqual(r.cutMs * 0.1);
+  },
+);

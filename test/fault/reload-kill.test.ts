@@ -27,8 +27,28 @@ function topology(inQueue: string, outQueue: string, hostname: string) {
     XAMode: '1',
     Receiver: ['rcvr_in'],
     Persister: ['pstr_out'],
-    rcvr_in: { ClassName: 'org.qbroker.receiver.RMQReceiver', ...common, Operation: 'get', QueueName: inQueue, LinkName: 'moving', Mode: 'daemon', XAMode: '1', TextMode: '1', FailurePolicy: 'requeue', Tolerance: '0', StringProperty: { Hostname: hostname } },
-    pstr_out: { ClassName: 'org.qbroker.persister.RMQPersister', ...common, Operation: 'pub', QueueName: outQueue, LinkName: 'moving', MaxInFlight: String(WINDOW), NackPolicy: 'retry' },
+    rcvr_in: {
+      ClassName: 'org.qbroker.receiver.RMQReceiver',
+      ...common,
+      Operation: 'get',
+      QueueName: inQueue,
+      LinkName: 'moving',
+      Mode: 'daemon',
+      XAMode: '1',
+      TextMode: '1',
+      FailurePolicy: 'requeue',
+      Tolerance: '0',
+      StringProperty: { Hostname: hostname },
+    },
+    pstr_out: {
+      ClassName: 'org.qbroker.persister.RMQPersister',
+      ...common,
+      Operation: 'pub',
+      QueueName: outQueue,
+      LinkName: 'moving',
+      MaxInFlight: String(WINDOW),
+      NackPolicy: 'retry',
+    },
   };
 }
 
@@ -88,7 +108,9 @@ it('loses nothing when killed in the middle of a reload; duplicates stay within 
   const seen = new Map<string, number>();
   for (const m of moved) seen.set(m.properties.messageId ?? '?', (seen.get(m.properties.messageId ?? '?') ?? 0) + 1);
   const duplicates = moved.length - seen.size;
-  console.log(`SIGKILL during reload ${reloads} (receiver replaced), ${leftAtKill} messages still queued: ${seen.size}/${MESSAGES} distinct, ${duplicates} duplicates (window ${WINDOW})`);
+  console.log(
+    `SIGKILL during reload ${reloads} (receiver replaced), ${leftAtKill} messages still queued: ${seen.size}/${MESSAGES} distinct, ${duplicates} duplicates (window ${WINDOW})`,
+  );
   expect({ killedMidReload: killed && !receiptAfterKill, leftAtKill: leftAtKill > 0, distinct: seen.size, withinWindow: duplicates <= WINDOW }).toEqual({
     killedMidReload: true,
     leftAtKill: true,

@@ -44,7 +44,14 @@ describe('latency bench (smoke)', () => {
     expect(broker).toHaveLength(6);
     for (const d of broker) {
       const events = (d.hops ?? []).map((h) => h.event);
-      expect(events).toEqual(expect.arrayContaining(['arrived at the destination queue', expect.stringMatching(/: added$/), expect.stringMatching(/: taken$/), expect.stringMatching(/: removed$/)]));
+      expect(events).toEqual(
+        expect.arrayContaining([
+          'arrived at the destination queue',
+          expect.stringMatching(/: added$/),
+          expect.stringMatching(/: taken$/),
+          expect.stringMatching(/: removed$/),
+        ]),
+      );
       const p50s = (d.hops ?? []).map((h) => h.p50);
       expect(p50s).toEqual([...p50s].sort((a, b) => a - b));
     }

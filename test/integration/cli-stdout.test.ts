@@ -35,13 +35,29 @@ it('writes the flow output alone on stdout, the log on stderr, and exits 0 when 
       Receiver: ['rcvr_file'],
       Persister: ['pstr_stdout'],
       rcvr_file: { ClassName: 'org.qbroker.receiver.StreamReceiver', URI: 'file://orders.txt', Operation: 'read', LinkName: 'out', DisplayMask: '1' },
-      pstr_stdout: { ClassName: 'org.qbroker.persister.StreamPersister', URI: 'file://-', Operation: 'write', LinkName: 'out', Template: '{"item":"##body##"}\n' },
+      pstr_stdout: {
+        ClassName: 'org.qbroker.persister.StreamPersister',
+        URI: 'file://-',
+        Operation: 'write',
+        LinkName: 'out',
+        Template: '{"item":"##body##"}\n',
+      },
     }),
   );
   const r = await runCli(['run', 'flow.json', '--log-level', 'debug'], dir);
   expect(r.code).toBe(0);
-  expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l))).toEqual([{ item: 'chair' }, { item: 'table' }, { item: 'lamp' }]);
-  expect(r.stderr.trim().split('\n').map((l) => JSON.parse(l).message)).toEqual(expect.arrayContaining(['flow started', 'flow stopped']));
+  expect(
+    r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l)),
+  ).toEqual([{ item: 'chair' }, { item: 'table' }, { item: 'lamp' }]);
+  expect(
+    r.stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).message),
+  ).toEqual(expect.arrayContaining(['flow started', 'flow stopped']));
 }, 40_000);
 
 it('reads stdin with a file://- StreamReceiver and exits 0 once stdin ends and every message is written', async () => {
@@ -53,7 +69,13 @@ it('reads stdin with a file://- StreamReceiver and exits 0 once stdin ends and e
       Receiver: ['rcvr_stdin'],
       Persister: ['pstr_stdout'],
       rcvr_stdin: { ClassName: 'org.qbroker.receiver.StreamReceiver', URI: 'file://-', Operation: 'read', LinkName: 'out' },
-      pstr_stdout: { ClassName: 'org.qbroker.persister.StreamPersister', URI: 'file://-', Operation: 'write', LinkName: 'out', Template: '{"item":"##body##"}\n' },
+      pstr_stdout: {
+        ClassName: 'org.qbroker.persister.StreamPersister',
+        URI: 'file://-',
+        Operation: 'write',
+        LinkName: 'out',
+        Template: '{"item":"##body##"}\n',
+      },
     }),
   );
   const r = await runCli(['run', 'flow.json'], dir, 'pen\nink\n');

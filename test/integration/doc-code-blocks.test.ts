@@ -27,7 +27,14 @@ const compiledName = (b: Block) => fileName(b).replace(/ts$/, 'js');
 /** The lines a block says it prints: `console.log(...); // expected` comments, in order. */
 function expectedOutput(b: Block): RegExp[] {
   return [...b.text.matchAll(/^\s*console\.log\(.*\);?\s*\/\/ (.+)$/gm)].map(
-    (m) => new RegExp(`^${m[1].trim().split('...').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`),
+    (m) =>
+      new RegExp(
+        `^${m[1]
+          .trim()
+          .split('...')
+          .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*')}$`,
+      ),
   );
 }
 
@@ -39,7 +46,9 @@ describe('the ts/js blocks of README.md and docs/, in a fresh npm project', () =
   beforeAll(async () => {
     project = await freshProjectWithPackage({ typescript: true });
     for (const b of declared) writeFileSync(path.join(project.dir, fileName(b)), b.text + '\n');
-    const tsc = await run(process.platform === 'win32' ? 'npx.cmd' : 'npx', ['--offline', 'tsc'], { cwd: project.dir, maxBuffer: 16 << 20 }).catch((e: { stdout: string }) => e);
+    const tsc = await run(process.platform === 'win32' ? 'npx.cmd' : 'npx', ['--offline', 'tsc'], { cwd: project.dir, maxBuffer: 16 << 20 }).catch(
+      (e: { stdout: string }) => e,
+    );
     for (const line of tsc.stdout.split('\n')) {
       const m = /^([^(\s]+)\((\d+),\d+\): (error .*)$/.exec(line);
       if (m) diagnostics.set(m[1], [...(diagnostics.get(m[1]) ?? []), `line ${m[2]}: ${m[3]}`]);
@@ -61,20 +70,32 @@ describe('the ts/js blocks of README.md and docs/, in a fresh npm project', () =
   });
 
   it('compiles every TypeScript block with the tsconfig.json of tsc --init, without a diagnostic', () => {
-    const failures = Object.fromEntries(declared.filter((b) => TYPESCRIPT.test(b.lang)).map((b) => [b.where, diagnostics.get(fileName(b)) ?? []]).filter(([, d]) => d.length > 0));
+    const failures = Object.fromEntries(
+      declared
+        .filter((b) => TYPESCRIPT.test(b.lang))
+        .map((b) => [b.where, diagnostics.get(fileName(b)) ?? []])
+        .filter(([, d]) => d.length > 0),
+    );
     const other = [...diagnostics].filter(([file]) => !declared.some((b) => fileName(b) === file));
     expect({ failures, other }).toEqual({ failures: {}, other: [] });
   });
 
-  it.each(declared.filter((b) => !TYPESCRIPT.test(b.lang) && !runs(b)).map((b) => [b.where, b] as const))('%s is valid in its module system (node --check)', async (_where, b) => {
-    await expect(run(process.execPath, ['--check', fileName(b)], { cwd: project.dir })).resolves.toMatchObject({ stderr: '' });
-  });
+  it.each(declared.filter((b) => !TYPESCRIPT.test(b.lang) && !runs(b)).map((b) => [b.where, b] as const))(
+    '%s is valid in its module system (node --check)',
+    async (_where, b) => {
+      await expect(run(process.execPath, ['--check', fileName(b)], { cwd: project.dir })).resolves.toMatchObject({ stderr: '' });
+    },
+  );
 
-  it.each(declared.filter(runs).map((b) => [b.where, b] as const))('%s runs and prints what it says', async (_where, b) => {
-    const { stdout } = await run(process.execPath, [compiledName(b)], { cwd: project.dir, timeout: 60_000 });
-    const expected = expectedOutput(b);
-    const lines = stdout.split('\n').filter((l) => l !== '');
-    expect(lines.length).toBe(expected.length);
-    expected.forEach((re, i) => expect(lines[i]).toMatch(re));
-  }, 90_000);
+  it.each(declared.filter(runs).map((b) => [b.where, b] as const))(
+    '%s runs and prints what it says',
+    async (_where, b) => {
+      const { stdout } = await run(process.execPath, [compiledName(b)], { cwd: project.dir, timeout: 60_000 });
+      const expected = expectedOutput(b);
+      const lines = stdout.split('\n').filter((l) => l !== '');
+      expect(lines.length).toBe(expected.length);
+      expected.forEach((re, i) => expect(lines[i]).toMatch(re));
+    },
+    90_000,
+  );
 });

@@ -49,7 +49,9 @@ function freePort(): Promise<number> {
 
 describe('the Dockerfile', () => {
   const steps = instructions(readFileSync(path.join(repoRoot, 'examples', 'deploy', 'Dockerfile'), 'utf8'));
-  const ignored = readFileSync(path.join(repoRoot, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
+  const ignored = readFileSync(path.join(repoRoot, '.dockerignore'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim());
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'xroute-docker-'));
   /** An absolute path of the image, in the scratch directory. */
   const inImage = (p: string) => path.join(scratch, p);
@@ -68,7 +70,11 @@ describe('the Dockerfile', () => {
 
   it('builds on a Debian-based Node 20 image and runs as a user other than root', () => {
     const users = steps.filter((s) => s.op === 'USER').map((s) => s.args);
-    expect([steps[0].op, /^node:20(\.[\d.]+)?-(bookworm|bullseye|trixie)(-slim)?$/.test(steps[0].args), users.length > 0 && !['root', '0'].includes(users[users.length - 1])]).toEqual(['FROM', true, true]);
+    expect([
+      steps[0].op,
+      /^node:20(\.[\d.]+)?-(bookworm|bullseye|trixie)(-slim)?$/.test(steps[0].args),
+      users.length > 0 && !['root', '0'].includes(users[users.length - 1]),
+    ]).toEqual(['FROM', true, true]);
   });
 
   it('runs xroute run /etc/xroute/flow.json with the admin token from a mounted file, with a health check on /healthz', () => {
@@ -123,7 +129,15 @@ describe('the Dockerfile', () => {
     let log = '';
     flow.stderr?.on('data', (c) => (log += String(c)));
     const [checker, ...checkArgs] = exec(steps.find((s) => s.op === 'HEALTHCHECK'));
-    const check = () => run(checker, checkArgs.map((a) => a.replace(':9090', `:${port}`)), { env: process.env }).then(() => true, () => false);
+    const check = () =>
+      run(
+        checker,
+        checkArgs.map((a) => a.replace(':9090', `:${port}`)),
+        { env: process.env },
+      ).then(
+        () => true,
+        () => false,
+      );
     const deadline = Date.now() + 30_000;
     let healthy = false;
     while (!healthy && Date.now() < deadline && flow.exitCode === null) {

@@ -69,7 +69,15 @@ function bash(script: string): Running {
 }
 
 function lineMatcher(expected: string): RegExp {
-  return new RegExp('^' + expected.split('...').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '\\s*$', 'm');
+  return new RegExp(
+    '^' +
+      expected
+        .split('...')
+        .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*') +
+      '\\s*$',
+    'm',
+  );
 }
 
 async function runExample(name: string): Promise<void> {
@@ -85,7 +93,13 @@ async function runExample(name: string): Promise<void> {
     for (const b of [...of('start'), ...of('watch')]) {
       const r = bash(b.text);
       (b.kind === 'start' ? background : finished).push(r);
-      if (b.attrs.waitFor) await waitFor(() => r.output.includes(b.attrs.waitFor) || r.child.exitCode !== null, () => `"${b.attrs.waitFor}" from: ${b.text}\n${r.output}`, 60_000, 100);
+      if (b.attrs.waitFor)
+        await waitFor(
+          () => r.output.includes(b.attrs.waitFor) || r.child.exitCode !== null,
+          () => `"${b.attrs.waitFor}" from: ${b.text}\n${r.output}`,
+          60_000,
+          100,
+        );
     }
     for (const b of blocks.filter((x) => x.kind === 'publish' || x.kind === 'run')) {
       const r = bash(b.text);
@@ -96,7 +110,12 @@ async function runExample(name: string): Promise<void> {
     const stdout = () => [...background, ...finished].map((r) => r.stdout).join('');
     for (const b of of('expected')) {
       for (const line of b.text.split('\n').filter((l) => l.trim() !== '')) {
-        await waitFor(() => lineMatcher(line).test(stdout()), () => `the line ${JSON.stringify(line)} in the output of ${name}:\n${[...background, ...finished].map((r) => r.output).join('\n')}`, 60_000, 100);
+        await waitFor(
+          () => lineMatcher(line).test(stdout()),
+          () => `the line ${JSON.stringify(line)} in the output of ${name}:\n${[...background, ...finished].map((r) => r.output).join('\n')}`,
+          60_000,
+          100,
+        );
       }
     }
     // Ctrl-C: the whole process group gets SIGINT; npx re-raises it after xroute's own clean exit.
@@ -118,7 +137,9 @@ async function runExample(name: string): Promise<void> {
 
 describe('examples/ (each run as its README says)', () => {
   it('has the scenario folders, each with a README', () => {
-    expect(exampleNames).toEqual(expect.arrayContaining(['amqp-queue-to-exchange', 'jms-topic-to-queue', 'jobnode-workers', 'pool-api', 'file-evaluator-file']));
+    expect(exampleNames).toEqual(
+      expect.arrayContaining(['amqp-queue-to-exchange', 'jms-topic-to-queue', 'jobnode-workers', 'pool-api', 'file-evaluator-file']),
+    );
   });
 
   it.each(exampleNames)('%s: its README has commands to run and the output to expect', (name) => {

@@ -57,9 +57,22 @@ describe('the npm package', () => {
   it('ships the compiled code, the docs, the README, config/ and examples/, and no tests or sources', () => {
     const files = project.packedFiles;
     expect(files).toEqual(
-      expect.arrayContaining(['package.json', 'README.md', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js', 'docs/samples.md', 'config/demo.json', 'examples/README.md', 'examples/jobnode-workers/flow.json', 'examples/pool-api/main.js']),
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'dist/src/index.js',
+        'dist/src/index.d.ts',
+        'dist/src/cli/main.js',
+        'docs/samples.md',
+        'config/demo.json',
+        'examples/README.md',
+        'examples/jobnode-workers/flow.json',
+        'examples/pool-api/main.js',
+      ]),
     );
-    expect(files.filter((f) => f.startsWith('test/') || f.startsWith('dist/test/') || f.includes('/out/') || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).toEqual([]);
+    expect(
+      files.filter((f) => f.startsWith('test/') || f.startsWith('dist/test/') || f.includes('/out/') || (f.endsWith('.ts') && !f.endsWith('.d.ts'))),
+    ).toEqual([]);
   });
 
   it('boots a flow through require("xroute-broker") in another project', async () => {
@@ -87,15 +100,31 @@ describe('the npm package', () => {
   }, 60_000);
 
   it('gives TypeScript the types of xroute-broker and xroute-broker/internal through its exports map', async () => {
-    writeFileSync(path.join(app, 'check.ts'), [
-      "import { Flow, Message, PoolClient, PoolHandle, loadTopology, defaultRegistry } from 'xroute-broker';",
-      "import { ActorRuntime, COMPONENT_DEFINITIONS } from 'xroute-broker/internal';",
-      'export function open(file: string): Flow { const registry = defaultRegistry(); return Flow.start(loadTopology(file, registry), { registry }); }',
-      'export function client(flow: Flow): PoolClient { return new PoolClient(flow.link(\'requests\')); }',
-      'export const used: [typeof PoolHandle, Message, typeof ActorRuntime, number] = [PoolHandle, Message.text(\'x\'), ActorRuntime, COMPONENT_DEFINITIONS.length];',
-    ].join('\n'));
+    writeFileSync(
+      path.join(app, 'check.ts'),
+      [
+        "import { Flow, Message, PoolClient, PoolHandle, loadTopology, defaultRegistry } from 'xroute-broker';",
+        "import { ActorRuntime, COMPONENT_DEFINITIONS } from 'xroute-broker/internal';",
+        'export function open(file: string): Flow { const registry = defaultRegistry(); return Flow.start(loadTopology(file, registry), { registry }); }',
+        "export function client(flow: Flow): PoolClient { return new PoolClient(flow.link('requests')); }",
+        "export const used: [typeof PoolHandle, Message, typeof ActorRuntime, number] = [PoolHandle, Message.text('x'), ActorRuntime, COMPONENT_DEFINITIONS.length];",
+      ].join('\n'),
+    );
     const tsc = path.join(repoRoot, 'node_modules/typescript/bin/tsc');
-    const args = ['--noEmit', '--strict', '--skipLibCheck', '--module', 'node16', '--moduleResolution', 'node16', '--types', 'node', '--typeRoots', path.join(repoRoot, 'node_modules/@types'), 'check.ts'];
+    const args = [
+      '--noEmit',
+      '--strict',
+      '--skipLibCheck',
+      '--module',
+      'node16',
+      '--moduleResolution',
+      'node16',
+      '--types',
+      'node',
+      '--typeRoots',
+      path.join(repoRoot, 'node_modules/@types'),
+      'check.ts',
+    ];
     await expect(run(process.execPath, [tsc, ...args], { cwd: app })).resolves.toMatchObject({ stdout: '' });
   }, 60_000);
 
@@ -112,7 +141,11 @@ describe('the npm package', () => {
   }, 60_000);
 
   it('runs an example it ships, as docs/install.md says: xroute run node_modules/xroute-broker/examples/jobnode-workers/flow.json', async () => {
-    const { stdout } = await run(npx, ['--offline', 'xroute', 'run', 'node_modules/xroute-broker/examples/jobnode-workers/flow.json', '--log-level', 'warn'], { cwd: app, env: quietNpm, timeout: 60_000 });
+    const { stdout } = await run(npx, ['--offline', 'xroute', 'run', 'node_modules/xroute-broker/examples/jobnode-workers/flow.json', '--log-level', 'warn'], {
+      cwd: app,
+      env: quietNpm,
+      timeout: 60_000,
+    });
     expect(stdout.split('\n').filter((l) => /FINISHED .* ReturnCode=0$/.test(l)).length).toBe(4);
   }, 90_000);
 });

@@ -25,7 +25,13 @@ function probeAmqp10(host, port, timeoutMs = 3000) {
     const sock = net.connect({ host, port });
     let done = false;
     let got = Buffer.alloc(0);
-    const finish = (ok) => { if (!done) { done = true; sock.destroy(); resolve(ok); } };
+    const finish = (ok) => {
+      if (!done) {
+        done = true;
+        sock.destroy();
+        resolve(ok);
+      }
+    };
     sock.setTimeout(timeoutMs, () => finish(false));
     sock.on('error', () => finish(false));
     sock.on('connect', () => sock.write(Buffer.from([0x41, 0x4d, 0x51, 0x50, 3, 1, 0, 0])));
@@ -43,7 +49,11 @@ function probeAmqp10(host, port, timeoutMs = 3000) {
 function scriptsDir() {
   let root = path.resolve(__dirname, '..', '..');
   if (path.basename(root) === 'dist') root = path.dirname(root); // compiled copy under dist/
-  const candidates = [process.env.ACTIVEMQ_SCRIPTS, path.join(root, '..', 'shared', 'brokers', 'activemq'), path.join(root, '..', '..', 'shared', 'brokers', 'activemq')];
+  const candidates = [
+    process.env.ACTIVEMQ_SCRIPTS,
+    path.join(root, '..', 'shared', 'brokers', 'activemq'),
+    path.join(root, '..', '..', 'shared', 'brokers', 'activemq'),
+  ];
   for (const c of candidates) if (c && fs.existsSync(path.join(c, 'start-activemq.sh'))) return c;
   throw new Error(`start-activemq.sh not found (looked in ${candidates.filter(Boolean).join(', ')}); set ACTIVEMQ_SCRIPTS to the folder holding it`);
 }

@@ -34,7 +34,7 @@ export function useAmqp10Node(privateNode: PrivateNode): void {
 if (process.env.XROUTE_AMQP10_NODE) useAmqp10Node(attachPrivateRabbitMQ(process.env.XROUTE_AMQP10_NODE));
 
 function currentNode(): PrivateNode {
-  if (!node) throw new Error('no AMQP 1.0 test broker: run through jest\'s integration project (its globalSetup starts one) or call useAmqp10Node');
+  if (!node) throw new Error("no AMQP 1.0 test broker: run through jest's integration project (its globalSetup starts one) or call useAmqp10Node");
   return node;
 }
 
@@ -142,7 +142,10 @@ export async function deleteQueue(name: string): Promise<void> {
 /** Names of the queues on the AMQP 1.0 test node (its own rabbitmqctl), for leak checks. */
 export function listQueueNames(): string[] {
   const out = currentNode().ctlSync('list_queues', '-q', '--no-table-headers', 'name');
-  return out.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  return out
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
 }
 
 export interface Drain {

@@ -15,7 +15,13 @@ function probe(host, port, header, accept, timeoutMs) {
   return new Promise((resolve) => {
     const sock = net.connect({ host, port });
     let done = false;
-    const finish = (ok) => { if (!done) { done = true; sock.destroy(); resolve(ok); } };
+    const finish = (ok) => {
+      if (!done) {
+        done = true;
+        sock.destroy();
+        resolve(ok);
+      }
+    };
     sock.setTimeout(timeoutMs, () => finish(false));
     sock.on('error', () => finish(false));
     sock.on('connect', () => sock.write(header));
@@ -49,8 +55,10 @@ function run(cmd, args, timeout = 60000) {
 /** Fails with what to do when the system RabbitMQ does not answer; it is never started from here. */
 async function requireSystemRabbitMQ() {
   if (await probeAmqp()) return;
-  throw new Error(`RabbitMQ is not reachable on ${HOST}:${PORT}. The broker suites use it (guest/guest) and leave it ` +
-    "alone: start it yourself (e.g. 'sudo systemctl start rabbitmq-server'), or run only the broker-free suite with 'npm run test:unit'.");
+  throw new Error(
+    `RabbitMQ is not reachable on ${HOST}:${PORT}. The broker suites use it (guest/guest) and leave it ` +
+      "alone: start it yourself (e.g. 'sudo systemctl start rabbitmq-server'), or run only the broker-free suite with 'npm run test:unit'.",
+  );
 }
 
 /**
@@ -60,8 +68,10 @@ async function requireSystemRabbitMQ() {
 async function ensureRabbitMQ() {
   await requireSystemRabbitMQ();
   if (await probeAmqp10()) return;
-  throw new Error(`RabbitMQ on ${HOST}:${PORT} does not speak AMQP 1.0: enable the plugin yourself ` +
-    "('sudo rabbitmq-plugins enable rabbitmq_amqp1_0'); xroute's tests never reconfigure your broker.");
+  throw new Error(
+    `RabbitMQ on ${HOST}:${PORT} does not speak AMQP 1.0: enable the plugin yourself ` +
+      "('sudo rabbitmq-plugins enable rabbitmq_amqp1_0'); xroute's tests never reconfigure your broker.",
+  );
 }
 
 module.exports = { HOST, PORT, probeAmqp, probeAmqp10, waitForBroker, requireSystemRabbitMQ, ensureRabbitMQ, run };

@@ -64,7 +64,11 @@ export function runComponent(def: AnyComponentDefinition, options: HarnessOption
     registry: options.registry ?? new ComponentRegistry([def]),
   };
   const spawn = (on: ComponentEnv, adopt?: readonly HeldConsumer[]): ActorRef<never> =>
-    runtime.spawn<never>(name, () => createBehaviour(def, on), { policy: options.policy ?? DEFAULT_POLICY, logger: on.logger, ...(adopt !== undefined ? { adopt } : {}) });
+    runtime.spawn<never>(name, () => createBehaviour(def, on), {
+      policy: options.policy ?? DEFAULT_POLICY,
+      logger: on.logger,
+      ...(adopt !== undefined ? { adopt } : {}),
+    });
   const harness: Harness = {
     runtime,
     actor: spawn(env),

@@ -17,7 +17,11 @@ const TOOLS = {
 function apt(args) {
   const sudo = process.getuid && process.getuid() !== 0 ? ['sudo', '-n'] : [];
   const argv = [...sudo, 'apt-get', '-o', 'DPkg::Lock::Timeout=600', ...args];
-  execFileSync(argv[0], argv.slice(1), { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, timeout: 900_000 });
+  execFileSync(argv[0], argv.slice(1), {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    timeout: 900_000,
+  });
 }
 
 /** Returns the path of `tool` (a key of TOOLS), installing its package first when it is missing. */

@@ -47,9 +47,16 @@ export function blocksOf(file: string, langs: readonly string[]): Block[] {
     let end = i + 1;
     while (end < lines.length && !/^\s*```\s*$/.test(lines[end])) end++;
     if (langs.includes(open[2])) {
-      const prev = lines.slice(0, i).reverse().find((l) => l.trim() !== '') ?? '';
+      const prev =
+        lines
+          .slice(0, i)
+          .reverse()
+          .find((l) => l.trim() !== '') ?? '';
       const m = /^\s*<!-- ([a-z-]+): (.+?) -->\s*$/.exec(prev);
-      const text = lines.slice(i + 1, end).map((l) => l.slice(Math.min(indent, l.length - l.trimStart().length))).join('\n');
+      const text = lines
+        .slice(i + 1, end)
+        .map((l) => l.slice(Math.min(indent, l.length - l.trimStart().length)))
+        .join('\n');
       blocks.push({ where: `${page}:${i + 1}`, lang: open[2], text, ...(m ? { marker: { kind: m[1], reason: m[2] } } : {}) });
     }
     i = end;

@@ -39,7 +39,7 @@ export interface FreshProject {
 
 /** The lock entry npm would pick for `name` required from the package at `from` (nearest node_modules up). */
 function resolveIn(lock: Record<string, LockEntry>, from: string, name: string): string | undefined {
-  for (let dir = from; ; ) {
+  for (let dir = from; ;) {
     const key = `${dir === '' ? '' : `${dir}/`}node_modules/${name}`;
     if (lock[key]) return key;
     if (dir === '') return undefined;
@@ -77,7 +77,9 @@ export async function freshProjectWithPackage(options: { typescript?: boolean } 
   const work = mkdtempSync(path.join(os.tmpdir(), 'xroute-fresh-'));
   const dir = path.join(work, 'app');
   mkdirSync(dir);
-  const { stdout } = await timed('pack', () => run(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: repoRoot, env: quietNpm, maxBuffer: 16 << 20 }));
+  const { stdout } = await timed('pack', () =>
+    run(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: repoRoot, env: quietNpm, maxBuffer: 16 << 20 }),
+  );
   const [packed] = JSON.parse(stdout) as { name: string; filename: string; files: { path: string }[] }[];
   const tarball = path.join(work, packed.filename);
   await timed('init', () => run(npm, ['init', '-y'], { cwd: dir, env: quietNpm }));
@@ -92,11 +94,24 @@ export async function freshProjectWithPackage(options: { typescript?: boolean } 
   const installed = `node_modules/${packed.name}`;
   const packages: Record<string, unknown> = {
     '': { name: pkg.name, version: pkg.version, dependencies, devDependencies },
-    [installed]: { version: self.version, resolved: `file:${tarball}`, license: self.license, dependencies: self.dependencies, bin: self.bin, engines: self.engines },
+    [installed]: {
+      version: self.version,
+      resolved: `file:${tarball}`,
+      license: self.license,
+      dependencies: self.dependencies,
+      bin: self.bin,
+      engines: self.engines,
+    },
   };
-  const needed = closure(lock, [...Object.keys(self.dependencies ?? {}).map((d) => ['', d] as [string, string]), ...devNames.map((n) => ['', n] as [string, string])]);
+  const needed = closure(lock, [
+    ...Object.keys(self.dependencies ?? {}).map((d) => ['', d] as [string, string]),
+    ...devNames.map((n) => ['', n] as [string, string]),
+  ]);
   for (const [key, entry] of Object.entries(needed)) packages[key] = entry;
-  writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify({ name: pkg.name, version: pkg.version, lockfileVersion: 3, requires: true, packages }, null, 2));
+  writeFileSync(
+    path.join(dir, 'package-lock.json'),
+    JSON.stringify({ name: pkg.name, version: pkg.version, lockfileVersion: 3, requires: true, packages }, null, 2),
+  );
   await timed('install', () => run(npm, ['ci', '--offline'], { cwd: dir, env: quietNpm }));
   if (options.typescript) await timed('tscInit', () => run(npx, ['--offline', 'tsc', '--init'], { cwd: dir, env: quietNpm }));
   return { dir, packageName: packed.name, packedFiles: packed.files.map((f) => f.path), timings, remove: () => rmSync(work, { recursive: true, force: true }) };

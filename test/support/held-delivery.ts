@@ -63,7 +63,11 @@ async function heldDeliveryRun(o: HeldRunOptions): Promise<HeldRun> {
     const started = Date.now();
     const published = o.publishFirst ? Promise.resolve() : o.publish(messages);
     const others = () => seen.size - (held === undefined ? 0 : 1);
-    await waitFor(() => others() >= o.total - 1, () => `${o.total - 1} messages besides the held one (have ${others()}, unsettled ${JSON.stringify(h.status.unsettled())})`, o.holdLimitMs);
+    await waitFor(
+      () => others() >= o.total - 1,
+      () => `${o.total - 1} messages besides the held one (have ${others()}, unsettled ${JSON.stringify(h.status.unsettled())})`,
+      o.holdLimitMs,
+    );
     const othersMs = Date.now() - started;
     await published;
     let whileHeld: UnsettledDeliveries | undefined;
@@ -72,9 +76,15 @@ async function heldDeliveryRun(o: HeldRunOptions): Promise<HeldRun> {
       whileHeld = h.status.unsettled();
       heldMs = Date.now() - held.at;
       q.remove(held.taken);
-      await waitFor(() => h.status.unsettled()?.deliveries === 0, () => `the held delivery settled (unsettled ${JSON.stringify(h.status.unsettled())})`);
+      await waitFor(
+        () => h.status.unsettled()?.deliveries === 0,
+        () => `the held delivery settled (unsettled ${JSON.stringify(h.status.unsettled())})`,
+      );
     }
-    await waitFor(() => seen.size === o.total, () => `all ${o.total} messages (have ${seen.size})`);
+    await waitFor(
+      () => seen.size === o.total,
+      () => `all ${o.total} messages (have ${seen.size})`,
+    );
     const lost = messages.filter((m) => !seen.has(m.body)).length;
     return { othersMs, deliveries, distinct: seen.size, lost, duplicated: deliveries - seen.size, whileHeld, heldMs };
   } finally {
@@ -89,7 +99,11 @@ const HELD_RUN = { total: 10_000, holdLimitMs: 120_000 };
  * The run with a held delivery, then the one without, each on a receiver of its own that `start` starts (on
  * a fresh source) and `stop` stops; prints both for the notes.
  */
-export async function heldThenFree(label: string, start: (hold: boolean) => Pick<HeldRunOptions, 'start' | 'publish' | 'publishFirst'>, stop: () => Promise<void>): Promise<{ free: HeldRun; held: HeldRun }> {
+export async function heldThenFree(
+  label: string,
+  start: (hold: boolean) => Pick<HeldRunOptions, 'start' | 'publish' | 'publishFirst'>,
+  stop: () => Promise<void>,
+): Promise<{ free: HeldRun; held: HeldRun }> {
   const run = async (hold: boolean, total = HELD_RUN.total) => {
     try {
       return await heldDeliveryRun({ ...start(hold), hold, holdLimitMs: HELD_RUN.holdLimitMs, total });

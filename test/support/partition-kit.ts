@@ -64,7 +64,6 @@ function countingSink(seen: Map<string, number>): AnyComponentDefinition {
   };
 }
 
-
 export async function runPartition(s: PartitionScenario): Promise<PartitionReport> {
   const seen = new Map<string, number>();
   const logs: LogEntry[] = [];
@@ -121,7 +120,11 @@ export async function runPartition(s: PartitionScenario): Promise<PartitionRepor
     await feeder;
     const bodies = Array.from({ length: sent }, (_, i) => (s.bodyOf ?? String)(i));
     const missing = () => bodies.filter((body) => !seen.has(body)).length;
-    await waitFor(() => missing() === 0, () => `all ${sent} messages (${missing()} missing)`, 30_000).catch(() => undefined);
+    await waitFor(
+      () => missing() === 0,
+      () => `all ${sent} messages (${missing()} missing)`,
+      30_000,
+    ).catch(() => undefined);
     const lost = missing();
     const deliveries = bodies.reduce((n, body) => n + (seen.get(body) ?? 0), 0);
     const back = logs.find((e) => e.message === 'reconnected' && e.meta.component === 'rcvr');

@@ -37,9 +37,10 @@ function sleep(ms) {
 function commandAs(env, script, args) {
   const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
   const cmd = process.getuid && process.getuid() === 0 ? 'runuser' : 'env';
-  const argv = cmd === 'runuser'
-    ? ['-u', 'rabbitmq', '--', 'env', ...envArgs, path.join(RABBIT_BIN, script), ...args]
-    : [...envArgs, path.join(RABBIT_BIN, script), ...args];
+  const argv =
+    cmd === 'runuser'
+      ? ['-u', 'rabbitmq', '--', 'env', ...envArgs, path.join(RABBIT_BIN, script), ...args]
+      : [...envArgs, path.join(RABBIT_BIN, script), ...args];
   return [cmd, argv];
 }
 
@@ -114,10 +115,13 @@ class PrivateRabbitMQ {
   logTail(lines = 30) {
     const logDir = this.env.RABBITMQ_LOG_BASE;
     try {
-      return fs.readdirSync(logDir).map((f) => {
-        const text = fs.readFileSync(path.join(logDir, f), 'utf8').trimEnd().split('\n');
-        return `--- ${f}\n${text.slice(-lines).join('\n')}`;
-      }).join('\n');
+      return fs
+        .readdirSync(logDir)
+        .map((f) => {
+          const text = fs.readFileSync(path.join(logDir, f), 'utf8').trimEnd().split('\n');
+          return `--- ${f}\n${text.slice(-lines).join('\n')}`;
+        })
+        .join('\n');
     } catch (e) {
       return `(no log: ${e.message})`;
     }
@@ -131,7 +135,9 @@ class PrivateRabbitMQ {
   /** rabbitmqctl against this node only, blocking (for polling predicates that cannot await). */
   ctlSync(...args) {
     const [cmd, argv] = commandAs(this.env, 'rabbitmqctl', ['-n', this.nodeName, ...args]);
-    return require('child_process').execFileSync(cmd, argv, { cwd: RABBIT_HOME, timeout: 30000, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+    return require('child_process')
+      .execFileSync(cmd, argv, { cwd: RABBIT_HOME, timeout: 30000, stdio: ['ignore', 'pipe', 'pipe'] })
+      .toString();
   }
 
   /** rabbitmq-plugins against this node only (its own enabled-plugins file). */
@@ -177,7 +183,11 @@ class PrivateRabbitMQ {
     try {
       await this.ctl('stop');
     } catch {
-      try { process.kill(await this.pid(), 'SIGKILL'); } catch { /* already gone */ }
+      try {
+        process.kill(await this.pid(), 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
     }
     await this.waitDown(10000).catch(() => undefined);
     fs.rmSync(this.dir, { recursive: true, force: true });
@@ -237,7 +247,9 @@ async function stopLeftoverPrivateNodes(run = RUN) {
   try {
     const out = require('child_process').execFileSync('epmd', ['-names'], { timeout: 5000 }).toString();
     names = [...out.matchAll(/^name (\S+) at port/gm)].map((m) => m[1]).filter((n) => n.startsWith(prefix));
-  } catch { /* no epmd: no nodes */ }
+  } catch {
+    /* no epmd: no nodes */
+  }
   for (const short of names) {
     await runAs({ HOME: RABBIT_HOME }, 'rabbitmqctl', ['-n', `${short}@localhost`, 'stop'], 30000).catch(() => undefined);
   }

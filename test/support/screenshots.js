@@ -9,7 +9,11 @@ const { execFileSync } = require('child_process');
 const ROOT = path.resolve(__dirname, '../..');
 const PICTURES = ['status-page.png', 'status-page-stuck.png'];
 
-execFileSync(process.execPath, [path.join(ROOT, 'node_modules/jest/bin/jest.js'), '--selectProjects', 'integration', '--runInBand', 'test/integration/ops/status-page-stuck.test.ts'], { cwd: ROOT, stdio: 'inherit' });
+execFileSync(
+  process.execPath,
+  [path.join(ROOT, 'node_modules/jest/bin/jest.js'), '--selectProjects', 'integration', '--runInBand', 'test/integration/ops/status-page-stuck.test.ts'],
+  { cwd: ROOT, stdio: 'inherit' },
+);
 for (const name of PICTURES) {
   fs.copyFileSync(path.join(ROOT, '.tmp', name), path.join(ROOT, 'docs', name));
   process.stdout.write(`docs/${name} regenerated\n`);

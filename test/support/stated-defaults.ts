@@ -8,7 +8,11 @@ export function statedDefault(schema: JsonSchema, property: string): number {
   const properties = (schema as { properties?: Record<string, { description?: string }> }).properties ?? {};
   const description = properties[property]?.description;
   if (description === undefined) throw new Error(`the schema has no description for ${property}`);
-  const stated = /\(default (-?\d+)[);:,]/.exec(description) ?? /(-?\d+) \(default\)/.exec(description) ?? /\((-?\d+) = [^)]*, default\)/.exec(description) ?? /default "(-?\d+)"/.exec(description);
+  const stated =
+    /\(default (-?\d+)[);:,]/.exec(description) ??
+    /(-?\d+) \(default\)/.exec(description) ??
+    /\((-?\d+) = [^)]*, default\)/.exec(description) ??
+    /default "(-?\d+)"/.exec(description);
   if (stated === null) throw new Error(`the description of ${property} states no default: ${JSON.stringify(description)}`);
   return Number(stated[1]);
 }

@@ -50,18 +50,82 @@ export function generateCertificates(options: CertificateOptions = {}): TestCert
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1'];
   const passphrase = 'xroute-test-passphrase';
   try {
-    openssl(dir, ['req', '-x509', ...ec, '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=xroute test CA',
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
+    openssl(dir, [
+      'req',
+      '-x509',
+      ...ec,
+      '-nodes',
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.pem',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=xroute test CA',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    ]);
 
     const altNames = (options.serverAltNames ?? ['DNS:localhost']).join(',');
-    writeFileSync(join(dir, 'server.ext'), `subjectAltName=${altNames}\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n`);
+    writeFileSync(
+      join(dir, 'server.ext'),
+      `subjectAltName=${altNames}\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n`,
+    );
     openssl(dir, ['req', ...ec, '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost']);
-    openssl(dir, ['x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-set_serial', '0x1001', '-days', '2', '-extfile', 'server.ext', '-out', 'server.pem']);
+    openssl(dir, [
+      'x509',
+      '-req',
+      '-in',
+      'server.csr',
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-set_serial',
+      '0x1001',
+      '-days',
+      '2',
+      '-extfile',
+      'server.ext',
+      '-out',
+      'server.pem',
+    ]);
 
     writeFileSync(join(dir, 'client.ext'), 'basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=clientAuth\n');
-    openssl(dir, ['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-aes-256-cbc', '-pass', `pass:${passphrase}`, '-out', 'client.key']);
+    openssl(dir, [
+      'genpkey',
+      '-algorithm',
+      'EC',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-aes-256-cbc',
+      '-pass',
+      `pass:${passphrase}`,
+      '-out',
+      'client.key',
+    ]);
     openssl(dir, ['req', '-new', '-key', 'client.key', '-passin', `pass:${passphrase}`, '-subj', '/CN=xroute-client', '-out', 'client.csr']);
-    openssl(dir, ['x509', '-req', '-in', 'client.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-set_serial', '0x1002', '-days', '2', '-extfile', 'client.ext', '-out', 'client.pem']);
+    openssl(dir, [
+      'x509',
+      '-req',
+      '-in',
+      'client.csr',
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-set_serial',
+      '0x1002',
+      '-days',
+      '2',
+      '-extfile',
+      'client.ext',
+      '-out',
+      'client.pem',
+    ]);
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
     throw e;

@@ -40,7 +40,12 @@ export async function runTraced(topology: object, receiver: OtlpReceiver | undef
   const otel: Record<string, string> =
     receiver === undefined
       ? {}
-      : { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '50', OTEL_SERVICE_NAME: 'xroute-under-test', OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=test' };
+      : {
+          OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.endpoint,
+          OTEL_BSP_SCHEDULE_DELAY: '50',
+          OTEL_SERVICE_NAME: 'xroute-under-test',
+          OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=test',
+        };
   const child = spawn(process.execPath, [MAIN, 'run', file, '--json-logs', '--keep-running', '--admin', '127.0.0.1:0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...otel, ...env },
@@ -50,7 +55,11 @@ export async function runTraced(topology: object, receiver: OtlpReceiver | undef
   child.stderr!.on('data', (d: Buffer) => (text += String(d)));
   const [, url] = await waitForOutput(child, /"url":"(http:\/\/127\.0\.0\.1:\d+)"/);
   const status = async () => (await (await fetch(`${url}/status`)).json()) as FlowStatus;
-  await waitFor(async () => (await status()).ready, () => `the flow ready; output: ${text}`, 20_000);
+  await waitFor(
+    async () => (await status()).ready,
+    () => `the flow ready; output: ${text}`,
+    20_000,
+  );
   return {
     child,
     url,

@@ -10,6 +10,8 @@ describe('the ActiveMQ suite set-up', () => {
 
   it('fails with the URL and how to start a broker when nothing answers AMQP 1.0 there', async () => {
     process.env.ACTIVEMQ_URL = 'amqp://127.0.0.1:1';
-    await expect(globalSetup()).rejects.toThrow(/ActiveMQ is not reachable: nothing answers AMQP 1\.0 at amqp:\/\/127\.0\.0\.1:1 \(ACTIVEMQ_URL\)\. Start one with .*start-activemq\.sh/);
+    await expect(globalSetup()).rejects.toThrow(
+      /ActiveMQ is not reachable: nothing answers AMQP 1\.0 at amqp:\/\/127\.0\.0\.1:1 \(ACTIVEMQ_URL\)\. Start one with .*start-activemq\.sh/,
+    );
   });
 });

@@ -13,7 +13,11 @@ describe('hop trace of the latency bench', () => {
     for (let seq = 0; seq < 3; seq++) link.offer(Message.text(bodyFor(seq, 8)));
     for (let t = link.take(consumer); t; t = link.take(consumer)) link.remove(t);
     const events = trace.timeline(() => 0, 0).map((h) => [h.event, h.n]);
-    expect(events).toEqual([['move: added', 3], ['move: taken', 3], ['move: removed', 3]]);
+    expect(events).toEqual([
+      ['move: added', 3],
+      ['move: taken', 3],
+      ['move: removed', 3],
+    ]);
   });
 
   it('leaves a watched link working as before: the producer still hears of the removal', () => {

@@ -2,7 +2,13 @@ import { latencyPoints, logAxis, latencyRuns, latencySvg } from '../bench/latenc
 import type { LatencyDetail } from '../bench/latency-bench';
 
 const summary = (p50: number, p99: number) => ({ n: 100, p50, p99, p999: p99, max: p99 });
-const detail = (load: number, xrouteP99: number): LatencyDetail => ({ path: 'A -> B', load, rate: 100 * load, xroute: summary(1, xrouteP99), raw: summary(0.5, 2) });
+const detail = (load: number, xrouteP99: number): LatencyDetail => ({
+  path: 'A -> B',
+  load,
+  rate: 100 * load,
+  xroute: summary(1, xrouteP99),
+  raw: summary(0.5, 2),
+});
 
 describe('latency plot', () => {
   it('plots each broker path and load once, with the median over the runs', () => {

@@ -57,16 +57,22 @@ describe('bench runner arguments', () => {
 describe('bench medians over runs', () => {
   it('reports per row the median value, baseline and ratio of the runs', () => {
     const run = (value: number, baseline: number, ratio: number) => [{ name: 'p99', unit: 'ms', value, baseline, ratio, target: '<= 1.2' }];
-    expect(medianRows([run(3, 10, 0.3), run(1, 30, 0.1), run(2, 20, 0.5)])).toEqual([{ name: 'p99', unit: 'ms', value: 2, baseline: 20, ratio: 0.3, target: '<= 1.2' }]);
+    expect(medianRows([run(3, 10, 0.3), run(1, 30, 0.1), run(2, 20, 0.5)])).toEqual([
+      { name: 'p99', unit: 'ms', value: 2, baseline: 20, ratio: 0.3, target: '<= 1.2' },
+    ]);
   });
 
   it('merges rows by key when their names carry figures of each run, naming them by the key', () => {
     const row = (rate: number, value: number) => ({ key: 'path at 50 %', name: `path at 50 % (${rate} msg/s)`, unit: 'ms p99', value });
-    expect(medianRows([[row(100, 3)], [row(120, 5)], [row(90, 4)]])).toEqual([{ key: 'path at 50 %', name: 'path at 50 % (median of 3 runs)', unit: 'ms p99', value: 4 }]);
+    expect(medianRows([[row(100, 3)], [row(120, 5)], [row(90, 4)]])).toEqual([
+      { key: 'path at 50 %', name: 'path at 50 % (median of 3 runs)', unit: 'ms p99', value: 4 },
+    ]);
   });
 
   it('averages the middle two for an even number of runs; a row without a baseline stays without one', () => {
-    expect(medianRows([[{ name: 'rate', unit: 'msg/s', value: 4 }], [{ name: 'rate', unit: 'msg/s', value: 8 }]])).toEqual([{ name: 'rate', unit: 'msg/s', value: 6 }]);
+    expect(medianRows([[{ name: 'rate', unit: 'msg/s', value: 4 }], [{ name: 'rate', unit: 'msg/s', value: 8 }]])).toEqual([
+      { name: 'rate', unit: 'msg/s', value: 6 },
+    ]);
   });
 });
 

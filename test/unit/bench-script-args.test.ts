@@ -10,7 +10,9 @@ describe('a single benchmark script run by itself', () => {
   });
 
   it('rejects an option with the usage line', () => {
-    expect(() => messageCount(['--fast'], 20_000, 'jms-bench')).toThrow(new BenchUsageError("Unknown option '--fast'; usage: node dist/test/bench/jms-bench.js [MESSAGES] (default 20000)"));
+    expect(() => messageCount(['--fast'], 20_000, 'jms-bench')).toThrow(
+      new BenchUsageError("Unknown option '--fast'; usage: node dist/test/bench/jms-bench.js [MESSAGES] (default 20000)"),
+    );
   });
 
   it('rejects a count that is not a positive integer, instead of running with NaN', () => {

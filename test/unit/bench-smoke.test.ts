@@ -39,7 +39,12 @@ describe('benchCore (smoke)', () => {
   });
 
   it('states the targets of the one-hop, counting and overload rows', () => {
-    expect(rows.filter((r) => r.target !== undefined).map((r) => r.unit).sort()).toEqual(['MB', 'msgs/s', 'msgs/s']);
+    expect(
+      rows
+        .filter((r) => r.target !== undefined)
+        .map((r) => r.unit)
+        .sort(),
+    ).toEqual(['MB', 'msgs/s', 'msgs/s']);
   });
 
   it('measures the cost of per-component counting against the same hop uncounted', () => {

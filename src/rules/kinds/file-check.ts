@@ -18,11 +18,14 @@ function fileCheckKind(name: 'ageRange' | 'sizeRange', key: 'AgeRange' | 'SizeRa
     detect: (r) => Array.isArray(r[key]) && (r[key] as unknown[]).length > 0,
     compile(ruleset, ctx) {
       const ranges = IntervalSet.parse(ruleset[key], ctx.where(key));
-      if (typeof ruleset.Template !== 'string') throw new RuleConfigError(ctx.where('Template'), 'is missing or not a string', 'a template giving the file path');
+      if (typeof ruleset.Template !== 'string')
+        throw new RuleConfigError(ctx.where('Template'), 'is missing or not a string', 'a template giving the file path');
       const template = ctx.template(ruleset.Template, 'Template');
-      const substitution = ruleset.Substitution === undefined || ruleset.Substitution === null ? undefined : ctx.substitution(ruleset.Substitution, 'Substitution');
+      const substitution =
+        ruleset.Substitution === undefined || ruleset.Substitution === null ? undefined : ctx.substitution(ruleset.Substitution, 'Substitution');
       const resultField = ruleset.ResultField;
-      if (resultField !== undefined && typeof resultField !== 'string') throw new RuleConfigError(ctx.where('ResultField'), 'is not a string', 'a property name');
+      if (resultField !== undefined && typeof resultField !== 'string')
+        throw new RuleConfigError(ctx.where('ResultField'), 'is not a string', 'a property name');
       return (msg) => {
         let path: string | undefined = template.format(msg);
         if (substitution !== undefined) path = substitution.apply(path);

@@ -17,7 +17,8 @@ export const FORMATTER_KIND: RulesetKind = {
   compile(ruleset, ctx) {
     const formatter = compileFormatter(ruleset.FormatterArgument, { where: ctx.where('FormatterArgument'), clock: ctx.clock, random: ctx.random });
     const writeBody = compileTemplateFile(ruleset, ctx);
-    if (writeBody === undefined) return Object.assign((msg: Message) => formatter.apply(msg), { emit: (b: FunctionBuilder, msg: string) => formatter.emit(b, msg) });
+    if (writeBody === undefined)
+      return Object.assign((msg: Message) => formatter.apply(msg), { emit: (b: FunctionBuilder, msg: string) => formatter.emit(b, msg) });
     return Object.assign(
       (msg: Message) => {
         formatter.apply(msg);

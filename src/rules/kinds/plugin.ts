@@ -27,7 +27,11 @@ type PluginMethod = (this: unknown, msg: Message) => unknown;
 
 function stableJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
-  if (isRecord(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stableJson(v[k])}`).join(',')}}`;
+  if (isRecord(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson(v[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v) ?? 'null';
 }
 
@@ -39,7 +43,8 @@ function instantiate(file: string, argument: unknown, methodName: string, ctx: R
     throw e instanceof PluginLoadError ? new RuleConfigError(ctx.where('ClassName'), e.problem, e.expected, e) : e;
   }
   const method = isRecord(target) || typeof target === 'function' ? (target as Record<string, unknown>)[methodName] : undefined;
-  if (typeof method !== 'function') throw new RuleConfigError(ctx.where('MethodName'), `plugin ${file} has no method ${methodName}`, 'a function taking the message');
+  if (typeof method !== 'function')
+    throw new RuleConfigError(ctx.where('MethodName'), `plugin ${file} has no method ${methodName}`, 'a function taking the message');
   const close = (target as { close?: unknown }).close;
   if (typeof close === 'function') ctx.onClose(() => (close as () => void | Promise<void>).call(target));
   return { target, method: method as PluginMethod };
@@ -71,7 +76,9 @@ export const PLUGIN_KIND: RulesetKind = {
     if (file === undefined) {
       throw new RuleConfigError(
         ctx.where('ClassName'),
-        ctx.pluginDirs.length === 0 ? `plugin ${className} cannot be loaded: no PluginDir is configured` : `plugin ${className} not found in PluginDir ${ctx.pluginDirs.join(', ')}`,
+        ctx.pluginDirs.length === 0
+          ? `plugin ${className} cannot be loaded: no PluginDir is configured`
+          : `plugin ${className} not found in PluginDir ${ctx.pluginDirs.join(', ')}`,
         'a .js or .ts module inside a PluginDir',
       );
     }

@@ -23,7 +23,11 @@ export const SIMPLE_PARSER_KIND: RulesetKind = {
     list.forEach((entry, k) => {
       const keys = isRecord(entry) ? Object.keys(entry) : [];
       if (!isRecord(entry) || keys.length === 0 || typeof entry[keys[0]] !== 'string') {
-        throw new RuleConfigError(ctx.where(`ParserArgument[${k}]`), `${JSON.stringify(entry)} is not a map of a name to a regex fragment`, '{"name": "(regex)"}');
+        throw new RuleConfigError(
+          ctx.where(`ParserArgument[${k}]`),
+          `${JSON.stringify(entry)} is not a map of a name to a regex fragment`,
+          '{"name": "(regex)"}',
+        );
       }
       if (keys.length > 1) ctx.logger.warn(`ruleset ${ctx.rulesetName}: ParserArgument[${k}] has several keys; only ${keys[0]} is used`);
       names.push(keys[0]);

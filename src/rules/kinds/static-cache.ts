@@ -21,9 +21,11 @@ export const STATIC_CACHE_KIND: RulesetKind = {
     const keyTemplate = ruleset.KeyTemplate ?? '##body##';
     if (typeof keyTemplate !== 'string') throw new RuleConfigError(ctx.where('KeyTemplate'), 'is not a string', 'a template such as "##country##"');
     const template = ctx.template(keyTemplate, 'KeyTemplate');
-    const substitution = ruleset.KeySubstitution === undefined || ruleset.KeySubstitution === null ? undefined : ctx.substitution(ruleset.KeySubstitution, 'KeySubstitution');
+    const substitution =
+      ruleset.KeySubstitution === undefined || ruleset.KeySubstitution === null ? undefined : ctx.substitution(ruleset.KeySubstitution, 'KeySubstitution');
     const resultField = ruleset.ResultField ?? 'body';
-    if (typeof resultField !== 'string' || resultField === '') throw new RuleConfigError(ctx.where('ResultField'), 'is not a field name', 'a property name or body');
+    if (typeof resultField !== 'string' || resultField === '')
+      throw new RuleConfigError(ctx.where('ResultField'), 'is not a field name', 'a property name or body');
     return (msg) => {
       let key: string | undefined = template.format(msg);
       if (substitution !== undefined) key = substitution.apply(key);

@@ -23,12 +23,19 @@ export const TIME_WINDOW_KIND: RulesetKind = {
     if (!isRecord(ruleset.ActiveTime)) throw new RuleConfigError(ctx.where('ActiveTime'), 'is not a map', 'a map with TimeWindow');
     const windows = TimeWindows.parse(ruleset.ActiveTime, ctx.where('ActiveTime'));
     if (windows.thresholdCount === 1 && windows.windowThresholds.some((t) => t.length === 1 && t[0] >= 0)) {
-      throw new RuleConfigError(ctx.where('ActiveTime'), 'a single positive Threshold can never be met', 'two or more numbers (age) or exactly one negative number (occurrence)');
+      throw new RuleConfigError(
+        ctx.where('ActiveTime'),
+        'a single positive Threshold can never be met',
+        'two or more numbers (age) or exactly one negative number (occurrence)',
+      );
     }
-    if (typeof ruleset.KeyTemplate !== 'string') throw new RuleConfigError(ctx.where('KeyTemplate'), 'is missing or not a string', 'a template giving the sample time, such as "##eventTime##"');
-    if (typeof ruleset.TimePattern !== 'string') throw new RuleConfigError(ctx.where('TimePattern'), 'is missing or not a string', 'a Java date pattern such as "yyyy-MM-dd HH:mm:ss"');
+    if (typeof ruleset.KeyTemplate !== 'string')
+      throw new RuleConfigError(ctx.where('KeyTemplate'), 'is missing or not a string', 'a template giving the sample time, such as "##eventTime##"');
+    if (typeof ruleset.TimePattern !== 'string')
+      throw new RuleConfigError(ctx.where('TimePattern'), 'is missing or not a string', 'a Java date pattern such as "yyyy-MM-dd HH:mm:ss"');
     const template = ctx.template(ruleset.KeyTemplate, 'KeyTemplate');
-    const substitution = ruleset.KeySubstitution === undefined || ruleset.KeySubstitution === null ? undefined : ctx.substitution(ruleset.KeySubstitution, 'KeySubstitution');
+    const substitution =
+      ruleset.KeySubstitution === undefined || ruleset.KeySubstitution === null ? undefined : ctx.substitution(ruleset.KeySubstitution, 'KeySubstitution');
     const pattern = compileDatePattern(ruleset.TimePattern, ctx.where('TimePattern'));
     return (msg) => {
       let key: string | undefined = template.format(msg);

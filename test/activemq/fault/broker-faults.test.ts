@@ -44,12 +44,19 @@ function batch(from: number, count: number) {
   });
 }
 
-const selectedIds = (sent: number) => Array.from({ length: sent }, (_, i) => i).filter((i) => i % 4 !== 3).map((i) => `m${i}`);
+const selectedIds = (sent: number) =>
+  Array.from({ length: sent }, (_, i) => i)
+    .filter((i) => i % 4 !== 3)
+    .map((i) => `m${i}`);
 
 async function subscriberThroughOutage(outage: 'restart' | 'kill'): Promise<void> {
   const topic = unique(`fault-${outage}`);
   const clientId = unique('fault');
-  const { h, q } = kit.start(JMS_SUBSCRIBER, { Name: `sub-${outage}`, TopicName: topic, ClientID: clientId, SubscriptionID: 'fault', MessageSelector: "keep = 'yes'", XAMode: '1', Mode: 'daemon' }, { capacity: 16 });
+  const { h, q } = kit.start(
+    JMS_SUBSCRIBER,
+    { Name: `sub-${outage}`, TopicName: topic, ClientID: clientId, SubscriptionID: 'fault', MessageSelector: "keep = 'yes'", XAMode: '1', Mode: 'daemon' },
+    { capacity: 16 },
+  );
   const tally = new Tally();
   // a slow downstream (16 cells, each held 100 ms: about 160 msg/s), so that the outage hits the flow in the middle
   kit.collect(q, { holdMs: 100, onTake: (m) => (tally.add(m.bodyText() ?? ''), true) });
@@ -68,7 +75,13 @@ async function subscriberThroughOutage(outage: 'restart' | 'kill'): Promise<void
   await new Promise((r) => setTimeout(r, 500)); // late redeliveries count as duplicates
   const counts = tally.counts(2 * PER_PHASE, expected);
   const c = h.status.get().counters;
-  report(`JMSSubscriber durable, XAMode 1, broker ${outage === 'kill' ? 'kill -9' : 'restart'}`, counts, { receivedBeforeOutage: receivedBefore, disconnects: c.disconnects, ackLost: c.ackLost ?? 0, withdrawn: c.withdrawn ?? 0, filteredByXroute: c.filtered ?? 0 });
+  report(`JMSSubscriber durable, XAMode 1, broker ${outage === 'kill' ? 'kill -9' : 'restart'}`, counts, {
+    receivedBeforeOutage: receivedBefore,
+    disconnects: c.disconnects,
+    ackLost: c.ackLost ?? 0,
+    withdrawn: c.withdrawn ?? 0,
+    filteredByXroute: c.filtered ?? 0,
+  });
   expect({ lost: counts.lost, unexpected: tally.unexpected(expected), disconnects: c.disconnects }).toEqual({ lost: 0, unexpected: [], disconnects: 1 });
 }
 
@@ -102,7 +115,11 @@ describe('ActiveMQ faults (own broker instance)', () => {
     await own.start();
     await feeding;
     const expected = Array.from({ length: TOTAL }, (_, i) => `m${i}`);
-    await waitFor(() => tally.distinct >= expected.length && (outcomes.get('done') ?? 0) === TOTAL, `all ${expected.length} selected (have ${tally.distinct}; persister done ${outcomes.get('done') ?? 0}; persister ${JSON.stringify(p.h.status.get())}; receiver ${JSON.stringify(r.h.status.get())})`, 120_000);
+    await waitFor(
+      () => tally.distinct >= expected.length && (outcomes.get('done') ?? 0) === TOTAL,
+      `all ${expected.length} selected (have ${tally.distinct}; persister done ${outcomes.get('done') ?? 0}; persister ${JSON.stringify(p.h.status.get())}; receiver ${JSON.stringify(r.h.status.get())})`,
+      120_000,
+    );
     await new Promise((res) => setTimeout(res, 500));
     const counts = tally.counts(TOTAL, expected);
     report('JMSPersister -> queue -> JMSReceiver XAMode 1, broker kill -9', counts, {
@@ -112,6 +129,10 @@ describe('ActiveMQ faults (own broker instance)', () => {
       persisterDisconnects: p.h.status.get().counters.disconnects,
       ackLost: r.h.status.get().counters.ackLost ?? 0,
     });
-    expect({ lost: counts.lost, unexpected: tally.unexpected(expected), persisterDone: outcomes.get('done') }).toEqual({ lost: 0, unexpected: [], persisterDone: TOTAL });
+    expect({ lost: counts.lost, unexpected: tally.unexpected(expected), persisterDone: outcomes.get('done') }).toEqual({
+      lost: 0,
+      unexpected: [],
+      persisterDone: TOTAL,
+    });
   });
 });

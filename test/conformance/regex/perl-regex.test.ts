@@ -56,11 +56,17 @@ const REFUSALS: ReadonlyArray<{ reason: RegExp; doc: string }> = [
   { reason: /\(keep the text matched so far/, doc: '`\\K`' },
   { reason: /\(the end of the previous match\)/, doc: '`\\G`' },
   { reason: /\(a named backreference\)/, doc: 'named backreferences `\\k<name>`, `\\g{name}`' },
-  { reason: /refers to (group \d+|a group), which the pattern does not have|refers to a group that the pattern does not have/, doc: 'a backreference to a group the pattern does not have' },
+  {
+    reason: /refers to (group \d+|a group), which the pattern does not have|refers to a group that the pattern does not have/,
+    doc: 'a backreference to a group the pattern does not have',
+  },
   { reason: /^a quantifier \{n,m\} with n greater than m$/, doc: '`{n,m}` with n greater than m' },
   { reason: /^a quantifier \(\* \+ \? \{n\}\) follows nothing/, doc: 'a quantifier after nothing, an anchor or another quantifier' },
   { reason: /^a range out of order/, doc: 'a class range out of order' },
-  { reason: /^unmatched [()]$|^unterminated (character class|comment group)$|^trailing backslash$|^the group \(\?/, doc: 'unbalanced `(` `)` `[`, `(?#` without `)`, `(?` followed by anything else' },
+  {
+    reason: /^unmatched [()]$|^unterminated (character class|comment group)$|^trailing backslash$|^the group \(\?/,
+    doc: 'unbalanced `(` `)` `[`, `(?#` without `)`, `(?` followed by anything else',
+  },
   { reason: /^unknown POSIX class/, doc: 'unknown POSIX classes `[[:foo:]]`' },
   { reason: /^\\N inside a character class/, doc: '`\\N` inside a class' },
 ];
@@ -192,12 +198,22 @@ describe('regex conformance: perl t/re/re_tests through the Perl5 dialect', () =
   });
 
   it('no match differs silently from perl', () => {
-    const silent = results.filter((r) => r.match === 'silent').map((r) => ({ line: r.c.line, pattern: r.c.pattern, subject: r.c.subject, perl: r.perl, xroute: r.xroute?.match ?? r.refused?.reason ?? 'accepted' }));
+    const silent = results
+      .filter((r) => r.match === 'silent')
+      .map((r) => ({ line: r.c.line, pattern: r.c.pattern, subject: r.c.subject, perl: r.perl, xroute: r.xroute?.match ?? r.refused?.reason ?? 'accepted' }));
     expect(silent).toEqual([]);
   });
 
   it('no s///g differs silently from perl', () => {
-    const silent = results.filter((r) => r.subst === 'silent').map((r) => ({ line: r.c.line, pattern: r.c.pattern, subject: r.c.subject, perl: r.perl, xroute: r.xroute?.substituted ?? r.refused?.reason ?? 'accepted' }));
+    const silent = results
+      .filter((r) => r.subst === 'silent')
+      .map((r) => ({
+        line: r.c.line,
+        pattern: r.c.pattern,
+        subject: r.c.subject,
+        perl: r.perl,
+        xroute: r.xroute?.substituted ?? r.refused?.reason ?? 'accepted',
+      }));
     expect(silent).toEqual([]);
   });
 

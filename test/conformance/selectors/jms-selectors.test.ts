@@ -23,7 +23,10 @@ interface Case {
   with?: Record<string, Typed>;
   expected: boolean | 'valid' | 'invalid';
 }
-const corpus = JSON.parse(readFileSync(path.join(__dirname, 'selector-cases.json'), 'utf8')) as { messages: Record<string, Record<string, Typed>>; cases: Case[] };
+const corpus = JSON.parse(readFileSync(path.join(__dirname, 'selector-cases.json'), 'utf8')) as {
+  messages: Record<string, Record<string, Typed>>;
+  cases: Case[];
+};
 const docs = readFileSync(path.join(__dirname, '../../../docs/components/jms-subscriber.md'), 'utf8').replace(/\s+/g, ' ');
 
 const REFUSALS: ReadonlyArray<{ reason: RegExp; doc: string }> = [
@@ -108,7 +111,11 @@ describe('JMS selector conformance: ActiveMQ and JORAM selector tests', () => {
   });
 
   it('no case differs silently from the recorded result', () => {
-    expect(results.filter((r) => r.outcome === 'silent').map((r) => ({ from: r.c.from, selector: r.c.selector, expected: r.c.expected, xroute: r.refused?.message ?? r.got }))).toEqual([]);
+    expect(
+      results
+        .filter((r) => r.outcome === 'silent')
+        .map((r) => ({ from: r.c.from, selector: r.c.selector, expected: r.c.expected, xroute: r.refused?.message ?? r.got })),
+    ).toEqual([]);
   });
 
   it('every refusal names its construct, and the construct is listed in docs/components/jms-subscriber.md', () => {
@@ -118,6 +125,10 @@ describe('JMS selector conformance: ActiveMQ and JORAM selector tests', () => {
   });
 
   it('every documented difference is listed in docs/components/jms-subscriber.md', () => {
-    expect(Object.values(DIFFERENCES).map((d) => d.doc).filter((doc) => !docs.includes(doc))).toEqual([]);
+    expect(
+      Object.values(DIFFERENCES)
+        .map((d) => d.doc)
+        .filter((doc) => !docs.includes(doc)),
+    ).toEqual([]);
   });
 });

@@ -11,7 +11,11 @@ export interface ProcessResult {
 }
 
 /** Runs a command (no shell), feeding `input`; resolves with its exit status and output. */
-export function runProcess(command: string, args: readonly string[], options: { cwd?: string; input?: string; timeoutMs?: number } = {}): Promise<ProcessResult> {
+export function runProcess(
+  command: string,
+  args: readonly string[],
+  options: { cwd?: string; input?: string; timeoutMs?: number } = {},
+): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];

@@ -52,16 +52,33 @@ interface Case {
 }
 
 const DOC_OF: Readonly<Record<string, string>> = {
-  chaptersbase: 'chapters', chaptersprefol: 'chapters', idsimple: 'id', langsimple: 'lang', mixedpat: 'mixed', nodespat: 'nodes', nssimple: 'ns',
-  simpleabbr: 'simple', simplebase: 'simple', strbase: 'str', unicodesimple: 'unicode', usr1check: 'usr1', vidbase: 'vid',
+  chaptersbase: 'chapters',
+  chaptersprefol: 'chapters',
+  idsimple: 'id',
+  langsimple: 'lang',
+  mixedpat: 'mixed',
+  nodespat: 'nodes',
+  nssimple: 'ns',
+  simpleabbr: 'simple',
+  simplebase: 'simple',
+  strbase: 'str',
+  unicodesimple: 'unicode',
+  usr1check: 'usr1',
+  vidbase: 'vid',
 };
 
 function casesOf(folder: 'expr' | 'tests'): Case[] {
-  return fs.readdirSync(path.join(ROOT, folder)).sort().flatMap((file) => {
-    const doc = folder === 'expr' ? EMPTY_DOC : path.join(ROOT, 'docs', DOC_OF[file] ?? file);
-    const lines = fs.readFileSync(path.join(ROOT, folder, file), 'utf8').split('\n').filter((l) => l.trim() !== '');
-    return lines.map((expr, i) => ({ id: `${folder}/${file}:${i + 1}`, corpus: `libxml2 test/XPath/${folder}`, doc, expr }));
-  });
+  return fs
+    .readdirSync(path.join(ROOT, folder))
+    .sort()
+    .flatMap((file) => {
+      const doc = folder === 'expr' ? EMPTY_DOC : path.join(ROOT, 'docs', DOC_OF[file] ?? file);
+      const lines = fs
+        .readFileSync(path.join(ROOT, folder, file), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '');
+      return lines.map((expr, i) => ({ id: `${folder}/${file}:${i + 1}`, corpus: `libxml2 test/XPath/${folder}`, doc, expr }));
+    });
 }
 
 const CASES = [...casesOf('expr'), ...casesOf('tests')];
@@ -134,7 +151,15 @@ describe('XPath conformance against xmllint', () => {
     const ours = CASES.map(runXroute);
     const oracle = await mapLimited(CASES, 4, (c) => runOracle(xmllint, c, ours[CASES.indexOf(c)]!));
     reports = CASES.map((c, i) => classify(c, ours[i]!, oracle[i]!));
-    for (const corpus of new Set(CASES.map((c) => c.corpus))) process.stdout.write(figuresLine(figures(corpus, reports.filter((_, i) => CASES[i]!.corpus === corpus))) + '\n');
+    for (const corpus of new Set(CASES.map((c) => c.corpus)))
+      process.stdout.write(
+        figuresLine(
+          figures(
+            corpus,
+            reports.filter((_, i) => CASES[i]!.corpus === corpus),
+          ),
+        ) + '\n',
+      );
   }, 120_000);
 
   it('has no silent difference', () => {

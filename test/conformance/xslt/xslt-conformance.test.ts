@@ -95,7 +95,8 @@ function classify(c: Case, ours: Run, oracle: { ok: boolean; text: string; stder
     if (a === b) return { id: c.id, outcome: 'agree' };
     return { id: c.id, outcome: documented !== undefined ? 'documented' : 'silent', detail: `xroute:\n${a}\nxsltproc:\n${b}` };
   }
-  const detail = ours.kind === 'failed' ? `xroute failed: ${ours.message}\nxsltproc gave:\n${oracle.text}` : `xsltproc failed: ${oracle.stderr}\nxroute gave:\n${ours.text}`;
+  const detail =
+    ours.kind === 'failed' ? `xroute failed: ${ours.message}\nxsltproc gave:\n${oracle.text}` : `xsltproc failed: ${oracle.stderr}\nxroute gave:\n${ours.text}`;
   return { id: c.id, outcome: documented !== undefined ? 'documented' : 'silent', detail };
 }
 
@@ -107,9 +108,17 @@ describe('XSLT conformance against xsltproc', () => {
     const oracle = await mapLimited(CASES, 4, (c) => runOracle(xsltproc, c));
     reports = CASES.map((c, i) => classify(c, runXroute(c), oracle[i]!));
     const dump = process.env.XROUTE_CONFORMANCE_DUMP; // a folder: each differing case's detail goes to a file there
-    if (dump !== undefined) for (const r of reports) if (r.outcome !== 'agree') fs.writeFileSync(path.join(dump, `${r.outcome}-${r.id.replace(/\//g, '_')}.txt`), r.detail ?? '');
+    if (dump !== undefined)
+      for (const r of reports) if (r.outcome !== 'agree') fs.writeFileSync(path.join(dump, `${r.outcome}-${r.id.replace(/\//g, '_')}.txt`), r.detail ?? '');
     for (const [, corpus] of CORPORA) {
-      process.stdout.write(figuresLine(figures(corpus, reports.filter((_, i) => CASES[i]!.corpus === corpus))) + '\n');
+      process.stdout.write(
+        figuresLine(
+          figures(
+            corpus,
+            reports.filter((_, i) => CASES[i]!.corpus === corpus),
+          ),
+        ) + '\n',
+      );
     }
   }, 120_000);
 

@@ -20,7 +20,10 @@ it('holds at most Capacity unacknowledged deliveries and keeps RSS flat while 10
   const q = await admin.queue(uniqueName('backpressure'));
   await admin.publishNumbered(q, MESSAGES, 'bp', Buffer.alloc(1024, 'x'));
   const out = new XQueue<Message>('root', 10);
-  const h = runComponent(AMQP_RECEIVER, { config: { Name: 'rcvr_bp', URI: 'amqp://guest:guest@127.0.0.1/', QueueName: q, XAMode: '1' } as ComponentConfig, output: out });
+  const h = runComponent(AMQP_RECEIVER, {
+    config: { Name: 'rcvr_bp', URI: 'amqp://guest:guest@127.0.0.1/', QueueName: q, XAMode: '1' } as ComponentConfig,
+    output: out,
+  });
   const consumer = new TestConsumer(out);
   // A slow downstream: one message done every 10 ms.
   const slow = setInterval(() => consumer.remove(1), 10);

@@ -14,7 +14,10 @@ jest.setTimeout(30_000);
 it('keeps a receiver on a quiet queue connected for three times its Heartbeat: the broker heartbeats count as traffic', async () => {
   const admin = await Admin.open();
   const queue = await admin.queue(uniqueName('quiet'));
-  const h = runComponent(AMQP_RECEIVER, { config: { Name: 'quiet', URI: BROKER_URL, QueueName: queue, Heartbeat: '1' }, output: new XQueue<Message>('quiet-out', 8) });
+  const h = runComponent(AMQP_RECEIVER, {
+    config: { Name: 'quiet', URI: BROKER_URL, QueueName: queue, Heartbeat: '1' },
+    output: new XQueue<Message>('quiet-out', 8),
+  });
   try {
     expect(await quietWatch(h.status, 3_000)).toEqual({ statuses: ['RUNNING'], reconnects: 0 });
   } finally {

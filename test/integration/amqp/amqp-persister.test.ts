@@ -45,7 +45,11 @@ describe('publishing', () => {
   it('publishes every message with a fixed routing key and removes it once confirmed', async () => {
     const q = await admin.queue(uniqueName('fixed'));
     const { input, outcomes, h } = start({ RoutingKey: q });
-    feed(input, outcomes, Array.from({ length: 50 }, (_, i) => Message.text(`m${i}`)));
+    feed(
+      input,
+      outcomes,
+      Array.from({ length: 50 }, (_, i) => Message.text(`m${i}`)),
+    );
     await waitFor(() => outcomes.length === 50, '50 outcomes');
     expect(outcomes.every((o) => o === 'done')).toBe(true);
     expect(input.stats()).toMatchObject({ size: 0, totalRemoved: 50 });
@@ -138,7 +142,15 @@ describe('mapping round trip', () => {
     const original = messageFromJson({
       body: 'payload ü',
       properties: { Region: 'eu', RuleName: 'r1' },
-      headers: { JMSMessageID: 'rt-1', JMSCorrelationID: 'c-1', JMSType: 'order', JMSPriority: '6', JMSDeliveryMode: '2', JMSTimestamp: '1700000000000', JMSReplyTo: 'answers' },
+      headers: {
+        JMSMessageID: 'rt-1',
+        JMSCorrelationID: 'c-1',
+        JMSType: 'order',
+        JMSPriority: '6',
+        JMSDeliveryMode: '2',
+        JMSTimestamp: '1700000000000',
+        JMSReplyTo: 'answers',
+      },
     });
     const { input, outcomes } = start({ RoutingKey: q });
     feed(input, outcomes, [original]);

@@ -31,7 +31,13 @@ afterAll(async () => {
 function receive(queue: string, config: Record<string, string>, failures: number, debug: boolean): LogEntry[] {
   const entries: LogEntry[] = [];
   const out = new XQueue<Message>('root', 8);
-  harnesses.push(runComponent(AMQP_RECEIVER, { config: { Name: 'rcvr_debug', ...CONNECTION, QueueName: queue, ...config } as ComponentConfig, output: out, logger: memoryLogger(entries, {}, { debug }) }));
+  harnesses.push(
+    runComponent(AMQP_RECEIVER, {
+      config: { Name: 'rcvr_debug', ...CONNECTION, QueueName: queue, ...config } as ComponentConfig,
+      output: out,
+      logger: memoryLogger(entries, {}, { debug }),
+    }),
+  );
   const attempts = new Map<string, number>();
   const handle = out.attach('downstream', () => setImmediate(pull));
   function pull(): void {
@@ -45,7 +51,8 @@ function receive(queue: string, config: Record<string, string>, failures: number
   return entries;
 }
 
-const decisions = (entries: LogEntry[]) => entries.filter((e) => e.level === 'debug' && /^(ack sent|nack sent|retry scheduled)/.test(e.message)).map((e) => ({ message: e.message, ...e.meta }));
+const decisions = (entries: LogEntry[]) =>
+  entries.filter((e) => e.level === 'debug' && /^(ack sent|nack sent|retry scheduled)/.test(e.message)).map((e) => ({ message: e.message, ...e.meta }));
 
 describe('AmqpReceiver debug lines', () => {
   it('logs the retry it scheduled after a failure, then the ack it sent', async () => {
@@ -66,7 +73,9 @@ describe('AmqpReceiver debug lines', () => {
     const entries = receive(q, { FailurePolicy: 'dead-letter' }, 1, true);
     await waitFor(() => decisions(entries).length > 0, 'the nack', 20_000);
     await waitForCounts(q, (c) => c.ready === 0 && c.unacked === 0, 'the message gone from the queue');
-    expect(decisions(entries)).toEqual([{ message: 'nack sent (no requeue)', component: 'rcvr_debug', queue: q, messageId: 'd2', deliveryTag: expect.any(Number) }]);
+    expect(decisions(entries)).toEqual([
+      { message: 'nack sent (no requeue)', component: 'rcvr_debug', queue: q, messageId: 'd2', deliveryTag: expect.any(Number) },
+    ]);
   });
 
   it('builds none of them when the log does not write debug lines', async () => {

@@ -29,7 +29,17 @@ afterAll(async () => {
 
 function start(config: Record<string, unknown>, capacity = 100): { h: Harness; out: XQueue<Message>; consumer: TestConsumer } {
   const out = new XQueue<Message>('root', capacity);
-  const h = runComponent(AMQP_RECEIVER, { config: { Name: 'rcvr_test', ClassName: 'org.qbroker.receiver.RMQReceiver', URI: 'amqp://127.0.0.1/', Username: 'guest', Password: 'guest', ...config } as ComponentConfig, output: out });
+  const h = runComponent(AMQP_RECEIVER, {
+    config: {
+      Name: 'rcvr_test',
+      ClassName: 'org.qbroker.receiver.RMQReceiver',
+      URI: 'amqp://127.0.0.1/',
+      Username: 'guest',
+      Password: 'guest',
+      ...config,
+    } as ComponentConfig,
+    output: out,
+  });
   harnesses.push(h);
   return { h, out, consumer: new TestConsumer(out) };
 }
@@ -118,7 +128,13 @@ describe('exchange types and bindings', () => {
   it('binds a headers exchange with the match arguments from BindingArguments', async () => {
     const x = await admin.exchange(uniqueName('headers'), 'headers');
     const q = admin.track('queue', uniqueName('headers-q'));
-    const { consumer, h } = start({ ExchangeName: x, ExchangeType: 'headers', QueueName: q, IsPassive: 'false', BindingArguments: { 'x-match': 'all', format: 'pdf', type: 'report' } });
+    const { consumer, h } = start({
+      ExchangeName: x,
+      ExchangeType: 'headers',
+      QueueName: q,
+      IsPassive: 'false',
+      BindingArguments: { 'x-match': 'all', format: 'pdf', type: 'report' },
+    });
     await waitFor(() => h.status.get().status === 'RUNNING', 'RUNNING');
     await admin.publish(x, '', ['match'], { headers: { format: 'pdf', type: 'report' } });
     await admin.publish(x, '', ['half'], { headers: { format: 'pdf', type: 'log' } });
@@ -161,14 +177,28 @@ describe('the messages it produces', () => {
       JMSRedelivered: false,
     });
     expect(m.body).toEqual({ kind: 'text', text: 'héllo' });
-    expect(Object.fromEntries(m.properties)).toMatchObject({ Region: 'eu', count: '3', flag: 'true', RMQ_ContentType: 'text/plain', RMQ_AppId: 'app', RMQ_RoutingKey: q });
+    expect(Object.fromEntries(m.properties)).toMatchObject({
+      Region: 'eu',
+      count: '3',
+      flag: 'true',
+      RMQ_ContentType: 'text/plain',
+      RMQ_AppId: 'app',
+      RMQ_RoutingKey: q,
+    });
   });
 
   it('applies Priority, Persistence, Expiry and StringProperty to every message', async () => {
     const q = await admin.queue(uniqueName('override'));
     await admin.publish('', q, ['x'], { priority: 1, deliveryMode: 1, timestamp: 1_700_000_000, expiration: '1000' });
     await admin.publish('', q, ['never'], { priority: 1 });
-    const { consumer } = start({ QueueName: q, Priority: '9', Persistence: '2', Expiry: '5000', StringProperty: { Hostname: 'broker1', Cell: 'c${CellID}' }, CellID: '3' });
+    const { consumer } = start({
+      QueueName: q,
+      Priority: '9',
+      Persistence: '2',
+      Expiry: '5000',
+      StringProperty: { Hostname: 'broker1', Cell: 'c${CellID}' },
+      CellID: '3',
+    });
     await waitFor(() => consumer.seen.length === 2, 'two messages');
     const [m, never] = consumer.seen;
     expect(m.headers.JMSPriority).toBe(9);
@@ -225,7 +255,7 @@ describe('acknowledgement', () => {
     expect(consumer.held[0].item.headers.JMSMessageID).toBe('p1');
   });
 
-  it('dead-letters a failed message (FailurePolicy dead-letter) to the queue\'s dead-letter exchange', async () => {
+  it("dead-letters a failed message (FailurePolicy dead-letter) to the queue's dead-letter exchange", async () => {
     const dlx = await admin.exchange(uniqueName('dlx'), 'fanout');
     const dlq = await admin.queue(uniqueName('dlq'));
     await admin.ch.bindQueue(dlq, dlx, '');
@@ -312,6 +342,8 @@ describe('bad configuration', () => {
   });
 
   it('refuses an invalid property value with a clear error', () => {
-    expect(() => AMQP_RECEIVER.settings!('r', { Name: 'r', QueueName: 'q', Priority: '12' }, '.', { pluginDirs: [] })).toThrow(/^r: Priority "12": expected a number from 0 to 9$/);
+    expect(() => AMQP_RECEIVER.settings!('r', { Name: 'r', QueueName: 'q', Priority: '12' }, '.', { pluginDirs: [] })).toThrow(
+      /^r: Priority "12": expected a number from 0 to 9$/,
+    );
   });
 });

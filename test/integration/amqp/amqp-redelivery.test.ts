@@ -32,7 +32,10 @@ afterAll(async () => {
 
 function startReceiver(config: Record<string, unknown>, capacity = 50): { h: Harness; out: XQueue<Message> } {
   const out = new XQueue<Message>('root', capacity);
-  const h = runComponent(AMQP_RECEIVER, { config: { Name: 'rcvr_test', ClassName: 'org.qbroker.receiver.RMQReceiver', ...CONNECTION, ...config } as ComponentConfig, output: out });
+  const h = runComponent(AMQP_RECEIVER, {
+    config: { Name: 'rcvr_test', ClassName: 'org.qbroker.receiver.RMQReceiver', ...CONNECTION, ...config } as ComponentConfig,
+    output: out,
+  });
   harnesses.push(h);
   return { h, out };
 }
@@ -102,7 +105,12 @@ describe('redelivery policy', () => {
     const [dead] = await admin.drain(dlq);
     expect(dead.content.toString()).toBe('bad');
     expect(dead.properties.messageId).toBe('m1');
-    expect(dead.properties.headers).toMatchObject({ Region: 'eu', 'x-xroute-failure': 'test downstream refused it', 'x-xroute-attempts': 3, 'x-xroute-queue': q });
+    expect(dead.properties.headers).toMatchObject({
+      Region: 'eu',
+      'x-xroute-failure': 'test downstream refused it',
+      'x-xroute-attempts': 3,
+      'x-xroute-queue': q,
+    });
     expect(h.status.get().counters).toMatchObject({ deadLettered: 1, failed: 1, failedAttempts: 3, attempts: 3 });
   });
 
@@ -116,8 +124,20 @@ describe('redelivery policy', () => {
     await waitForCounts(q, (c) => c.ready === 0 && c.unacked === 0, 'the original acked');
     expect(d.seen.get('s1')).toHaveLength(2);
     const [parked] = await admin.drain(parking);
-    expect({ body: parked.content.toString(), messageId: parked.properties.messageId, contentType: parked.properties.contentType }).toEqual({ body: 'stuck', messageId: 's1', contentType: 'text/plain' });
-    expect(parked.properties.headers).toMatchObject({ Region: 'eu', 'x-xroute-queue': q, 'x-xroute-exchange': '', 'x-xroute-routing-key': q, 'x-xroute-receiver': 'rcvr_test', 'x-xroute-failure': 'test downstream refused it', 'x-xroute-attempts': 2 });
+    expect({ body: parked.content.toString(), messageId: parked.properties.messageId, contentType: parked.properties.contentType }).toEqual({
+      body: 'stuck',
+      messageId: 's1',
+      contentType: 'text/plain',
+    });
+    expect(parked.properties.headers).toMatchObject({
+      Region: 'eu',
+      'x-xroute-queue': q,
+      'x-xroute-exchange': '',
+      'x-xroute-routing-key': q,
+      'x-xroute-receiver': 'rcvr_test',
+      'x-xroute-failure': 'test downstream refused it',
+      'x-xroute-attempts': 2,
+    });
     expect(parked.properties.headers?.['x-xroute-parked-at']).toBeGreaterThan(Date.now() - 60_000);
     // Persistent in the durable parking queue (a broker restart keeps it); the original mode is kept for a retry.
     expect({ mode: parked.properties.deliveryMode, original: parked.properties.headers?.['x-xroute-delivery-mode'] }).toEqual({ mode: 2, original: 1 });
@@ -131,10 +151,12 @@ describe('redelivery policy', () => {
     downstream(out, (m) => ({ outcome: m.headers.JMSMessageID === 'c0' ? 'failed' : 'done' }));
     await waitForCounts(parking, (c) => c.ready === 1, 'the parked message');
     await waitFor(() => h.status.parked() === 1, 'the status counts it parked');
-    expect({ counters: h.status.get().counters, totals: { in: h.status.totals.in, done: h.status.totals.done, failed: h.status.totals.failed } }).toMatchObject({
-      counters: { received: 2, attempts: 4, failedAttempts: 3, failed: 1, parked: 1, acked: 2 },
-      totals: { in: 2, done: 1, failed: 1 },
-    });
+    expect({ counters: h.status.get().counters, totals: { in: h.status.totals.in, done: h.status.totals.done, failed: h.status.totals.failed } }).toMatchObject(
+      {
+        counters: { received: 2, attempts: 4, failedAttempts: 3, failed: 1, parked: 1, acked: 2 },
+        totals: { in: 2, done: 1, failed: 1 },
+      },
+    );
   });
 
   it('declares its default parking queue, named after the receiver, when MaxAttempts is set without a DeadLetterExchange', async () => {
@@ -199,7 +221,17 @@ describe('channel errors', () => {
     const q = await admin.queue(uniqueName('vanishing-q'));
     const input = new XQueue<Message>('in', 10);
     const h = runComponent(AMQP_PERSISTER, {
-      config: { Name: 'pstr_test', ClassName: 'org.qbroker.persister.RMQPersister', ...CONNECTION, ExchangeName: ex, ExchangeType: 'fanout', IsPassive: 'false', RoutingKey: 'k', ReturnPolicy: 'retry', RetryDelay: '200' } as ComponentConfig,
+      config: {
+        Name: 'pstr_test',
+        ClassName: 'org.qbroker.persister.RMQPersister',
+        ...CONNECTION,
+        ExchangeName: ex,
+        ExchangeType: 'fanout',
+        IsPassive: 'false',
+        RoutingKey: 'k',
+        ReturnPolicy: 'retry',
+        RetryDelay: '200',
+      } as ComponentConfig,
       input,
     });
     harnesses.push(h);

@@ -42,14 +42,22 @@ const LOGIN = { Username: 'guest', Password: 'guest' };
 /** CAFile is relative: it is resolved against the configuration's directory (baseDir = the certificates' dir). */
 function receiver(config: Record<string, unknown>): { h: Harness; consumer: TestConsumer } {
   const out = new XQueue<Message>('root', 16);
-  const h = runComponent(AMQP_RECEIVER, { config: { Name: 'rcvr_tls', ClassName: 'org.qbroker.receiver.RMQReceiver', ...LOGIN, ...config } as ComponentConfig, output: out, baseDir: certs.dir });
+  const h = runComponent(AMQP_RECEIVER, {
+    config: { Name: 'rcvr_tls', ClassName: 'org.qbroker.receiver.RMQReceiver', ...LOGIN, ...config } as ComponentConfig,
+    output: out,
+    baseDir: certs.dir,
+  });
   harnesses.push(h);
   return { h, consumer: new TestConsumer(out, 'done') };
 }
 
 function persister(config: Record<string, unknown>): { h: Harness; input: XQueue<Message>; outcomes: Outcome[] } {
   const input = new XQueue<Message>('root', 16);
-  const h = runComponent(AMQP_PERSISTER, { config: { Name: 'pstr_tls', ClassName: 'org.qbroker.persister.RMQPersister', Operation: 'pub', ...LOGIN, ...config } as ComponentConfig, input, baseDir: certs.dir });
+  const h = runComponent(AMQP_PERSISTER, {
+    config: { Name: 'pstr_tls', ClassName: 'org.qbroker.persister.RMQPersister', Operation: 'pub', ...LOGIN, ...config } as ComponentConfig,
+    input,
+    baseDir: certs.dir,
+  });
   harnesses.push(h);
   return { h, input, outcomes: [] };
 }
@@ -101,7 +109,10 @@ describe('amqps:// with the test CA', () => {
     send(p, 'mutual tls');
     await waitFor(() => r.consumer.seen.length === 1, 'the message through mutual TLS');
     const logged = JSON.stringify([p.h.logs, r.h.logs]);
-    expect({ body: r.consumer.seen[0].bodyText(), passphraseLogged: logged.includes(certs.clientKeyPassphrase) }).toEqual({ body: 'mutual tls', passphraseLogged: false });
+    expect({ body: r.consumer.seen[0].bodyText(), passphraseLogged: logged.includes(certs.clientKeyPassphrase) }).toEqual({
+      body: 'mutual tls',
+      passphraseLogged: false,
+    });
   });
 });
 
@@ -112,14 +123,18 @@ describe('amqps:// that cannot work: FAILED with the reason, not retried as an o
   ])('%s without CAFile reports that the broker certificate is not trusted', async (_kind, name, start) => {
     const r = await failedWithoutRetry(start(), proxy);
     expect(r).toEqual({ status: 'FAILED', detail: expect.stringContaining(`${name}: connection to amqps://localhost:${proxy.port}/`), retried: false });
-    expect(r.detail).toMatch(/TLS certificate is not trusted: unable to verify the first certificate \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\); name the CA that signed it in CAFile/);
+    expect(r.detail).toMatch(
+      /TLS certificate is not trusted: unable to verify the first certificate \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\); name the CA that signed it in CAFile/,
+    );
   });
 
   it('reports that the certificate does not match 127.0.0.1 when no ServerName is given', async () => {
     const { h } = receiver({ URI: `amqps://127.0.0.1:${proxy.port}/`, CAFile: 'ca.pem', QueueName: 'never-reached' });
     const r = await failedWithoutRetry(h, proxy);
     expect(r).toEqual({ status: 'FAILED', detail: expect.stringContaining('rcvr_tls: connection to amqps://127.0.0.1'), retried: false });
-    expect(r.detail).toMatch(/TLS certificate does not match the host name: .*IP: 127\.0\.0\.1 is not in the cert's list.*\(ERR_TLS_CERT_ALTNAME_INVALID\); .*set ServerName/);
+    expect(r.detail).toMatch(
+      /TLS certificate does not match the host name: .*IP: 127\.0\.0\.1 is not in the cert's list.*\(ERR_TLS_CERT_ALTNAME_INVALID\); .*set ServerName/,
+    );
   });
 
   it('reports a broker that asks for a client certificate when none is configured', async () => {

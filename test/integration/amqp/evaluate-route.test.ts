@@ -13,7 +13,6 @@ import { defaultRegistry } from '../../../actors';
 import { Admin, uniqueName } from './amqp-kit';
 import { sleep } from '../../support/wait';
 
-
 const EXAMPLE = path.resolve(__dirname, '../../../config/examples/evaluate-route.json');
 const SHIPPED = { in: 'xroute.example.in', out: 'xroute.example.out', failed: 'xroute.example.failed' };
 type Queues = typeof SHIPPED;

@@ -53,17 +53,24 @@ afterAll(async () => {
 function instrumentWorker(queue: XQueue<Message>, worker: number, events: WorkerEvent[]): void {
   const take = queue.take.bind(queue);
   const remove = queue.remove.bind(queue);
-  const jobOf = (t: Taken<Message>) => ({ group: t.item.getProperty('JobType') ?? '?', jobId: t.item.getProperty('JobID') ?? '?', redelivered: t.item.headers.JMSRedelivered === true });
+  const jobOf = (t: Taken<Message>) => ({
+    group: t.item.getProperty('JobType') ?? '?',
+    jobId: t.item.getProperty('JobID') ?? '?',
+    redelivered: t.item.headers.JMSRedelivered === true,
+  });
   queue.take = (handle) => {
     const t = take(handle);
     if (t && !isJobQuery(t.item)) events.push({ seq: events.length, at: performance.now(), kind: 'start', worker, ...jobOf(t) });
     return t;
   };
   queue.remove = (t: Taken<Message>, outcome?: Outcome, reason?: string) => {
-    setTimeout(() => {
-      if (!isJobQuery(t.item)) events.push({ seq: events.length, at: performance.now(), kind: 'end', worker, ...jobOf(t) });
-      remove(t, outcome, reason);
-    }, Math.floor(Math.random() * 25));
+    setTimeout(
+      () => {
+        if (!isJobQuery(t.item)) events.push({ seq: events.length, at: performance.now(), kind: 'end', worker, ...jobOf(t) });
+        remove(t, outcome, reason);
+      },
+      Math.floor(Math.random() * 25),
+    );
     return true;
   };
 }
@@ -89,7 +96,14 @@ it('dispatches every job exactly once, never beyond a group Threshold, with no c
   const bypassed = new TestConsumer(bypass, 'done');
 
   const receiver = runComponent(AMQP_RECEIVER, {
-    config: { Name: 'rcvr_jobs', ClassName: 'org.qbroker.receiver.RMQReceiver', ...CONNECTION, QueueName: inQueue, XAMode: '1', StringProperty: { ReturnCode: '0' } } as ComponentConfig,
+    config: {
+      Name: 'rcvr_jobs',
+      ClassName: 'org.qbroker.receiver.RMQReceiver',
+      ...CONNECTION,
+      QueueName: inQueue,
+      XAMode: '1',
+      StringProperty: { ReturnCode: '0' },
+    } as ComponentConfig,
     output: input,
   });
   const node = runComponent(jobNodeComponent as never, {
@@ -104,7 +118,17 @@ it('dispatches every job exactly once, never beyond a group Threshold, with no c
     outlinks: [notice, bypass, ...workers],
   });
   const persisters = workers.map((w, i) =>
-    runComponent(AMQP_PERSISTER, { config: { Name: `pstr_w${i}`, ClassName: 'org.qbroker.persister.RMQPersister', ...CONNECTION, ExchangeName: outExchange, ExchangeType: 'fanout', RoutingKey: '##JobID##' } as ComponentConfig, input: w }),
+    runComponent(AMQP_PERSISTER, {
+      config: {
+        Name: `pstr_w${i}`,
+        ClassName: 'org.qbroker.persister.RMQPersister',
+        ...CONNECTION,
+        ExchangeName: outExchange,
+        ExchangeType: 'fanout',
+        RoutingKey: '##JobID##',
+      } as ComponentConfig,
+      input: w,
+    }),
   );
   harnesses.push(receiver, node, ...persisters);
 
@@ -138,7 +162,15 @@ it('dispatches every job exactly once, never beyond a group Threshold, with no c
   };
   console.log(`JobNode end to end: ${JSON.stringify(summary)}`);
 
-  expect(summary).toMatchObject({ dispatches: JOBS, duplicates: 0, redeliveredDispatches: 0, published: JOBS, channelResets: 0, channelErrors: 0, received: JOBS });
+  expect(summary).toMatchObject({
+    dispatches: JOBS,
+    duplicates: 0,
+    redeliveredDispatches: 0,
+    published: JOBS,
+    channelResets: 0,
+    channelErrors: 0,
+    received: JOBS,
+  });
   expect(distinctJobs.size).toBe(JOBS);
   expect(new Set(published.map((m) => m.properties.messageId)).size).toBe(JOBS);
   expect(published.every((m) => !m.fields.redelivered)).toBe(true);

@@ -52,7 +52,12 @@ it('changes a ruleset 10 times at 2,000 msg/s for 60 s: every message once, no r
     expect({ version: cut.version, newBeforeReload, oldAfterReceipt }).toEqual({ version: cut.version, newBeforeReload: 0, oldAfterReceipt: 0 });
   }
   expect(['rcvr_in', 'node_collect', 'pstr_out', 'pstr_failed'].map((name) => flow.component(name)!.ref)).toEqual(kept);
-  expect(flow.status().components.filter((c) => c.name === 'rcvr_in' || c.name === 'pstr_out').map((c) => [c.name, c.reconnects, c.restarts])).toEqual([
+  expect(
+    flow
+      .status()
+      .components.filter((c) => c.name === 'rcvr_in' || c.name === 'pstr_out')
+      .map((c) => [c.name, c.reconnects, c.restarts]),
+  ).toEqual([
     ['pstr_out', 0, 0],
     ['rcvr_in', 0, 0],
   ]);

@@ -76,7 +76,8 @@ export class SteadyPublisher {
       const due = Math.floor(((Date.now() - started) * this.perSecond) / 1000);
       while (this.published < due && this.running) {
         const id = this.published++;
-        if (!this.admin.ch.sendToQueue(this.queue, Buffer.from(String(id)), { headers: { kind: 'order' } })) await new Promise((r) => this.admin.ch.once('drain', r));
+        if (!this.admin.ch.sendToQueue(this.queue, Buffer.from(String(id)), { headers: { kind: 'order' } }))
+          await new Promise((r) => this.admin.ch.once('drain', r));
       }
       await sleep(10);
     }
@@ -168,7 +169,11 @@ export class ReloadRig {
   /** Stops publishing and waits until every message published reached the output and the links are empty. */
   async finish(): Promise<number> {
     const published = await this.publisher.stop();
-    await waitFor(() => this.out.count >= published, () => `all ${published} messages at the output (${this.out.count} so far)`, 60_000);
+    await waitFor(
+      () => this.out.count >= published,
+      () => `all ${published} messages at the output (${this.out.count} so far)`,
+      60_000,
+    );
     await waitFor(() => this.flow.status().links.every((l) => l.size === 0), 'every link empty', 10_000);
     return published;
   }

@@ -27,7 +27,11 @@ it('refuses a bad regex, a missing XSLFile, an unknown ClassName and a link cycl
   publisher.start();
 
   const invalid: [string, (j: Record<string, Record<string, unknown>>) => void, RegExp][] = [
-    ['a bad regex', (j) => (j.pstr_eval.Ruleset = { order: { JMSPropertyGroup: [{ kind: '^(order$' }] } }), /pstr_eval: Ruleset\/order\/JMSPropertyGroup\[0\]\.kind: bad regular expression/],
+    [
+      'a bad regex',
+      (j) => (j.pstr_eval.Ruleset = { order: { JMSPropertyGroup: [{ kind: '^(order$' }] } }),
+      /pstr_eval: Ruleset\/order\/JMSPropertyGroup\[0\]\.kind: bad regular expression/,
+    ],
     ['a missing XSLFile', (j) => (j.pstr_eval.Ruleset = { order: { XSLFile: 'no-such.xsl' } }), /pstr_eval: Ruleset\/order\/XSLFile: .*no-such\.xsl/],
     ['an unknown ClassName', (j) => (j.pstr_eval.ClassName = 'org.qbroker.persister.NoSuchPersister'), /pstr_eval: ClassName: unknown class/],
     ['a link cycle', (j) => (j.node_collect.OutLink = ['out', 'failed', 'failed', 'incoming']), /node_collect: OutLink: links form a cycle/],

@@ -62,10 +62,14 @@ async function sendBurst(throughSendEncoded: boolean): Promise<Writes> {
 describe('Amqp10Connection socket writes', () => {
   it('sendEncoded sends a burst of messages sent in one tick in a single socket write', async () => {
     const writes = await sendBurst(true);
-    expect({ single: writes.single, batched: writes.batched, buffersInBatches: writes.buffersInBatches }).toEqual({ single: 0, batched: 1, buffersInBatches: BURST });
+    expect({ single: writes.single, batched: writes.batched, buffersInBatches: writes.buffersInBatches }).toEqual({
+      single: 0,
+      batched: 1,
+      buffersInBatches: BURST,
+    });
   });
 
-  it('rhea\'s own send writes every frame of the burst on its own', async () => {
+  it("rhea's own send writes every frame of the burst on its own", async () => {
     const writes = await sendBurst(false);
     expect(writes.single + writes.buffersInBatches).toBe(BURST);
     expect(writes.batched).toBeLessThan(BURST / 2);
@@ -78,7 +82,13 @@ describe('Amqp10Connection socket writes', () => {
     try {
       const plan = await chooseDialect('auto', conn.remoteProperties).queueTarget(conn, queue);
       const sender = await conn.openSender({ target: plan.target as never });
-      const sent = [0, 1, 2].map((i) => ({ message_id: `ID:e-${i}`, durable: true, application_properties: { n: String(i), size: i + 2 }, message_annotations: { 'x-opt-jms-msg-type': 5 }, body: `é ${i} `.repeat(100) }));
+      const sent = [0, 1, 2].map((i) => ({
+        message_id: `ID:e-${i}`,
+        durable: true,
+        application_properties: { n: String(i), size: i + 2 },
+        message_annotations: { 'x-opt-jms-msg-type': 5 },
+        body: `é ${i} `.repeat(100),
+      }));
       let accepted = 0;
       const all = new Promise<void>((resolve) => sender.on('accepted', () => ++accepted === sent.length && resolve()));
       for (const m of sent) conn.sendEncoded(sender, encodeAmqpMessage(m));
@@ -86,7 +96,9 @@ describe('Amqp10Connection socket writes', () => {
       const receiver = await conn.openReceiver({ source: { address: plan.address } as never, credit_window: 10 });
       const got: rhea.Message[] = [];
       await new Promise<void>((resolve) => receiver.on('message', (ctx) => got.push(ctx.message as rhea.Message) === sent.length && resolve()));
-      expect(got.map((m) => ({ message_id: m.message_id, durable: m.durable, application_properties: m.application_properties, body: m.body }))).toEqual(sent.map(({ message_annotations: _a, ...m }) => m));
+      expect(got.map((m) => ({ message_id: m.message_id, durable: m.durable, application_properties: m.application_properties, body: m.body }))).toEqual(
+        sent.map(({ message_annotations: _a, ...m }) => m),
+      );
     } finally {
       await conn.close();
       await deleteQueue(queue);

@@ -29,7 +29,12 @@ const cases = [
     },
     publishFirst: true,
   },
-  { component: JMS_SUBSCRIBER, source: (name: string): ComponentConfig => ({ TopicName: name }), publishTo: (name: string, messages: readonly OutgoingAmqp[]) => publishAmqp10(`/exchange/amq.topic/${name}`, messages), publishFirst: false },
+  {
+    component: JMS_SUBSCRIBER,
+    source: (name: string): ComponentConfig => ({ TopicName: name }),
+    publishTo: (name: string, messages: readonly OutgoingAmqp[]) => publishAmqp10(`/exchange/amq.topic/${name}`, messages),
+    publishFirst: false,
+  },
 ];
 
 describe.each(cases)('$component.className on RabbitMQ AMQP 1.0 with one delivery held', ({ component, source, publishTo, publishFirst }) => {
@@ -38,7 +43,11 @@ describe.each(cases)('$component.className on RabbitMQ AMQP 1.0 with one deliver
       `RabbitMQ AMQP 1.0 ${component.className}`,
       (hold) => {
         const name = unique(hold ? 'held' : 'free');
-        return { start: () => kit.start(component, { Name: name, Mode: 'daemon', XAMode: '1', ...source(name) }), publish: (messages) => publishTo(name, messages), publishFirst };
+        return {
+          start: () => kit.start(component, { Name: name, Mode: 'daemon', XAMode: '1', ...source(name) }),
+          publish: (messages) => publishTo(name, messages),
+          publishFirst,
+        };
       },
       () => kit.cleanup(),
     );

@@ -28,13 +28,18 @@ function downstream(out: XQueue<Message>, failures: number): void {
   }
 }
 
-const decisions = (entries: LogEntry[]) => entries.filter((e) => e.level === 'debug' && /^(ack sent|nack sent|retry scheduled)/.test(e.message)).map((e) => e.message.split(':')[0]);
+const decisions = (entries: LogEntry[]) =>
+  entries.filter((e) => e.level === 'debug' && /^(ack sent|nack sent|retry scheduled)/.test(e.message)).map((e) => e.message.split(':')[0]);
 
 async function receive(failedOutcome: string, failures: number): Promise<LogEntry[]> {
   const queue = unique('jms-debug');
   kit.queues.push(queue);
   const entries: LogEntry[] = [];
-  const { q } = kit.start(JMS_RECEIVER, { Name: 'get-debug', QueueName: queue, Mode: 'daemon', FailedOutcome: failedOutcome, RedeliveryDelay: '50,50' }, { capacity: 8, logger: memoryLogger(entries, {}, { debug: true }) });
+  const { q } = kit.start(
+    JMS_RECEIVER,
+    { Name: 'get-debug', QueueName: queue, Mode: 'daemon', FailedOutcome: failedOutcome, RedeliveryDelay: '50,50' },
+    { capacity: 8, logger: memoryLogger(entries, {}, { debug: true }) },
+  );
   downstream(q, failures);
   // the harness's own log is this logger here, so the subscription is awaited in it
   await waitFor(() => entries.some((e) => e.message === 'subscribed'), 'get-debug subscribed', 15_000);

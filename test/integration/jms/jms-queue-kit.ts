@@ -21,10 +21,19 @@ export class Kit {
   readonly queues: string[] = [];
 
   /** Starts a component; a persister gets an input XQueue, a receiver an output XQueue. */
-  start(def: AnyComponentDefinition, config: ComponentConfig, options: { capacity?: number; policy?: SupervisionPolicy; logger?: Logger } = {}): { h: Harness; q: XQueue<Message> } {
+  start(
+    def: AnyComponentDefinition,
+    config: ComponentConfig,
+    options: { capacity?: number; policy?: SupervisionPolicy; logger?: Logger } = {},
+  ): { h: Harness; q: XQueue<Message> } {
     const q = new XQueue<Message>(`q-${String(config.Name)}`, options.capacity ?? 64);
     const role = def.role === 'receiver' ? { output: q } : { input: q };
-    const h = runComponent(def, { config: { URI: RABBIT_URI, Username: 'guest', Password: 'guest', ...config }, ...role, policy: options.policy ?? DEFAULT_POLICY, logger: options.logger });
+    const h = runComponent(def, {
+      config: { URI: RABBIT_URI, Username: 'guest', Password: 'guest', ...config },
+      ...role,
+      policy: options.policy ?? DEFAULT_POLICY,
+      logger: options.logger,
+    });
     this.running.push(h);
     return { h, q };
   }

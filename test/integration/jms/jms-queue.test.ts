@@ -28,7 +28,19 @@ describe('JMSPersister and JMSReceiver on RabbitMQ AMQP 1.0', () => {
     const p = kit.start(JMS_PERSISTER, { Name: 'put', QueueName: queue });
     const r = kit.start(JMS_RECEIVER, { Name: 'get', QueueName: queue, Mode: 'daemon' });
     const got = kit.collect(r.q);
-    const sent = Message.text('hello', { colour: 'red', qty: '5' }, { JMSType: 'order', JMSCorrelationID: 'c-1', JMSMessageID: 'ID:m-1', JMSPriority: 7, JMSDeliveryMode: 2, JMSReplyTo: '/queue/replies', JMSTimestamp: 1_700_000_000_000 });
+    const sent = Message.text(
+      'hello',
+      { colour: 'red', qty: '5' },
+      {
+        JMSType: 'order',
+        JMSCorrelationID: 'c-1',
+        JMSMessageID: 'ID:m-1',
+        JMSPriority: 7,
+        JMSDeliveryMode: 2,
+        JMSReplyTo: '/queue/replies',
+        JMSTimestamp: 1_700_000_000_000,
+      },
+    );
     const f = feed(p.q, [sent, Message.map({ a: 1, b: 'two' }), Message.bytes(Buffer.from([1, 2, 3]))]);
     await waitFor(() => got.received.length === 3, 'the three messages');
     await f.settled;
@@ -42,7 +54,16 @@ describe('JMSPersister and JMSReceiver on RabbitMQ AMQP 1.0', () => {
       generatedId: /^ID:xroute-/.test(map.headers.JMSMessageID ?? ''),
       outcomes: f.outcomes,
     }).toEqual({
-      headers: { JMSMessageID: 'ID:m-1', JMSCorrelationID: 'c-1', JMSType: 'order', JMSPriority: 7, JMSDeliveryMode: 2, JMSReplyTo: '/queue/replies', JMSTimestamp: 1_700_000_000_000, JMSDestination: `/amq/queue/${queue}` },
+      headers: {
+        JMSMessageID: 'ID:m-1',
+        JMSCorrelationID: 'c-1',
+        JMSType: 'order',
+        JMSPriority: 7,
+        JMSDeliveryMode: 2,
+        JMSReplyTo: '/queue/replies',
+        JMSTimestamp: 1_700_000_000_000,
+        JMSDestination: `/amq/queue/${queue}`,
+      },
       properties: { colour: 'red', qty: '5' },
       body: 'hello',
       map: { kind: 'map', map: { a: 1, b: 'two' } },
@@ -62,21 +83,34 @@ describe('JMSPersister and JMSReceiver on RabbitMQ AMQP 1.0', () => {
     await waitFor(() => got.received.length === 1, 'the message');
     const h = got.received[0].headers;
     const ttl = (h.JMSExpiration ?? 0) - before;
-    expect({ mode: h.JMSDeliveryMode, priority: h.JMSPriority, ttlAbout60s: ttl > 59_000 && ttl <= 61_000 }).toEqual({ mode: 1, priority: 8, ttlAbout60s: true });
+    expect({ mode: h.JMSDeliveryMode, priority: h.JMSPriority, ttlAbout60s: ttl > 59_000 && ttl <= 61_000 }).toEqual({
+      mode: 1,
+      priority: 8,
+      ttlAbout60s: true,
+    });
   });
 
-  it('keeps the message\'s own delivery mode, priority and remaining lifetime; an expired message gets 1 s', async () => {
+  it("keeps the message's own delivery mode, priority and remaining lifetime; an expired message gets 1 s", async () => {
     const queue = queueName('own');
     const p = kit.start(JMS_PERSISTER, { Name: 'put-own', QueueName: queue });
     const r = kit.start(JMS_RECEIVER, { Name: 'get-own', QueueName: queue, Mode: 'daemon' });
     const got = kit.collect(r.q);
     await attached(r.h, 'subscribed');
     const now = Date.now();
-    await feed(p.q, [Message.text('own', {}, { JMSPriority: 3, JMSDeliveryMode: 1, JMSExpiration: now + 30_000 }), Message.text('expired', {}, { JMSExpiration: now - 10_000 })]).done;
+    await feed(p.q, [
+      Message.text('own', {}, { JMSPriority: 3, JMSDeliveryMode: 1, JMSExpiration: now + 30_000 }),
+      Message.text('expired', {}, { JMSExpiration: now - 10_000 }),
+    ]).done;
     await waitFor(() => got.received.length === 2, 'both messages');
     const [own, expired] = got.received.map((m) => m.headers);
     const expiredTtl = (expired.JMSExpiration ?? 0) - (expired.JMSTimestamp ?? 0);
-    expect({ mode: own.JMSDeliveryMode, priority: own.JMSPriority, expiration: Math.abs((own.JMSExpiration ?? 0) - (now + 30_000)) < 1000, expiredGot1s: expiredTtl >= 1000 && expiredTtl < 2000, expiredMode: expired.JMSDeliveryMode }).toEqual({
+    expect({
+      mode: own.JMSDeliveryMode,
+      priority: own.JMSPriority,
+      expiration: Math.abs((own.JMSExpiration ?? 0) - (now + 30_000)) < 1000,
+      expiredGot1s: expiredTtl >= 1000 && expiredTtl < 2000,
+      expiredMode: expired.JMSDeliveryMode,
+    }).toEqual({
       mode: 1,
       priority: 3,
       expiration: true,
@@ -102,7 +136,13 @@ describe('JMSPersister and JMSReceiver on RabbitMQ AMQP 1.0', () => {
 
   it('stamps StringProperty on every message and drops the reply-to when JMSReplyTo is empty', async () => {
     const queue = queueName('stamp');
-    const r = kit.start(JMS_RECEIVER, { Name: 'get-stamp', QueueName: queue, Mode: 'daemon', CellID: '2', StringProperty: { JMSReplyTo: '', Hostname: 'h-${CellID}' } });
+    const r = kit.start(JMS_RECEIVER, {
+      Name: 'get-stamp',
+      QueueName: queue,
+      Mode: 'daemon',
+      CellID: '2',
+      StringProperty: { JMSReplyTo: '', Hostname: 'h-${CellID}' },
+    });
     const got = kit.collect(r.q);
     await attached(r.h, 'subscribed');
     await publishAmqp10(`/amq/queue/${queue}`, [{ body: 'x', reply_to: '/queue/r', application_properties: { keep: 'yes' } }]);
@@ -116,7 +156,10 @@ describe('JMSPersister and JMSReceiver on RabbitMQ AMQP 1.0', () => {
     const first = kit.start(JMS_RECEIVER, { Name: 'get-xa1', QueueName: queue, Mode: 'daemon', XAMode: '1' }, { capacity: 16 });
     const d1 = kit.collect(first.q, { onTake: (m) => Number(m.bodyText()!.slice(1)) % 2 === 0 });
     await attached(first.h, 'subscribed');
-    await publishAmqp10(`/amq/queue/${queue}`, Array.from({ length: 6 }, (_, i) => ({ body: `x${i}` })));
+    await publishAmqp10(
+      `/amq/queue/${queue}`,
+      Array.from({ length: 6 }, (_, i) => ({ body: `x${i}` })),
+    );
     await waitFor(() => d1.received.length === 6 && first.h.status.get().counters.acked === 3, 'all 6 taken, 3 accepted');
     await kit.stop(first.h);
     const second = kit.start(JMS_RECEIVER, { Name: 'get-xa1b', QueueName: queue, Mode: 'daemon' }, { capacity: 16 });
@@ -141,7 +184,10 @@ describe('JMSPersister and JMSReceiver on RabbitMQ AMQP 1.0', () => {
     const r = kit.start(JMS_RECEIVER, { Name: 'get-credit', QueueName: queue, Mode: 'daemon' }, { capacity: 4 });
     const d = kit.collect(r.q, { onTake: () => false });
     await attached(r.h, 'subscribed');
-    await publishAmqp10(`/amq/queue/${queue}`, Array.from({ length: 30 }, (_, i) => ({ body: `c${i}` })));
+    await publishAmqp10(
+      `/amq/queue/${queue}`,
+      Array.from({ length: 30 }, (_, i) => ({ body: `c${i}` })),
+    );
     await waitFor(() => d.received.length === 4, '4 in flight');
     await new Promise((res) => setTimeout(res, 400));
     expect({ inFlight: d.received.length, leftOnBroker: (await queueInfo(queue))?.messageCount }).toEqual({ inFlight: 4, leftOnBroker: 26 });
@@ -156,10 +202,15 @@ describe('JMSPersister and JMSReceiver on RabbitMQ AMQP 1.0', () => {
     await waitFor(() => r.h.status.status === 'STOPPED', 'STOPPED after the quiet period');
     // STOPPED comes first; the broker hears of the closed link a moment later (until then it may still hand the
     // receiver a message, which then returns to the queue)
-    for (let deadline = Date.now() + 10_000; ((await queueInfo(queue))?.consumerCount ?? 0) > 0 && Date.now() < deadline; ) await new Promise((res) => setTimeout(res, 100));
+    for (let deadline = Date.now() + 10_000; ((await queueInfo(queue))?.consumerCount ?? 0) > 0 && Date.now() < deadline;)
+      await new Promise((res) => setTimeout(res, 100));
     await publishAmqp10(`/amq/queue/${queue}`, [{ body: 'after' }]);
     await new Promise((res) => setTimeout(res, 300));
-    expect({ got: bodies(d.received), detail: r.h.status.get().detail, leftOnBroker: (await queueInfo(queue))?.messageCount }).toEqual({ got: ['one', 'two'], detail: 'no message for 500 ms (Mode is not daemon)', leftOnBroker: 1 });
+    expect({ got: bodies(d.received), detail: r.h.status.get().detail, leftOnBroker: (await queueInfo(queue))?.messageCount }).toEqual({
+      got: ['one', 'two'],
+      detail: 'no message for 500 ms (Mode is not daemon)',
+      leftOnBroker: 1,
+    });
   });
 
   it('closes its connection after MaxIdleTime without messages and opens it again for the next one', async () => {
@@ -169,20 +220,35 @@ describe('JMSPersister and JMSReceiver on RabbitMQ AMQP 1.0', () => {
     await waitFor(() => p.h.status.status === 'DISABLED', 'DISABLED after 1 s idle', 5_000);
     const f = feed(p.q, [Message.text('after')]);
     await waitFor(() => f.outcomes.length === 1, 'the message after waking up');
-    expect({ outcomes: f.outcomes, status: p.h.status.status, connects: p.h.status.get().counters.connects, onBroker: (await queueInfo(queue))?.messageCount }).toEqual({ outcomes: ['done'], status: 'RUNNING', connects: 2, onBroker: 2 });
+    expect({
+      outcomes: f.outcomes,
+      status: p.h.status.status,
+      connects: p.h.status.get().counters.connects,
+      onBroker: (await queueInfo(queue))?.messageCount,
+    }).toEqual({ outcomes: ['done'], status: 'RUNNING', connects: 2, onBroker: 2 });
   });
 
   it('reports a wrong password as an authentication error that is not retried, without the password', async () => {
-    const p = kit.start(JMS_PERSISTER, { Name: 'put-badpw', QueueName: unique('pw'), Password: 'not-the-password' }, { policy: { ...DEFAULT_POLICY, strategy: 'stop' } });
+    const p = kit.start(
+      JMS_PERSISTER,
+      { Name: 'put-badpw', QueueName: unique('pw'), Password: 'not-the-password' },
+      { policy: { ...DEFAULT_POLICY, strategy: 'stop' } },
+    );
     await waitFor(() => p.h.status.status === 'FAILED', 'FAILED');
     const detail = p.h.status.get().detail ?? '';
-    expect({ mentionsAuth: /authentication failed for user "guest"/.test(detail), leaksPassword: JSON.stringify(p.h.logs).includes('not-the-password') }).toEqual({ mentionsAuth: true, leaksPassword: false });
+    expect({
+      mentionsAuth: /authentication failed for user "guest"/.test(detail),
+      leaksPassword: JSON.stringify(p.h.logs).includes('not-the-password'),
+    }).toEqual({ mentionsAuth: true, leaksPassword: false });
   });
 
   it('reports an unreachable broker clearly, keeps retrying and keeps the messages in its XQueue', async () => {
     const p = kit.start(JMS_PERSISTER, { Name: 'put-unreach', URI: 'amqp://127.0.0.1:1', QueueName: 'x' });
     const f = feed(p.q, [Message.text('waiting')]);
-    await waitFor(() => p.h.status.status === 'RETRYING' && /cannot connect to amqp:\/\/127\.0\.0\.1:1: ECONNREFUSED/.test(p.h.status.get().detail ?? ''), 'RETRYING with ECONNREFUSED');
+    await waitFor(
+      () => p.h.status.status === 'RETRYING' && /cannot connect to amqp:\/\/127\.0\.0\.1:1: ECONNREFUSED/.test(p.h.status.get().detail ?? ''),
+      'RETRYING with ECONNREFUSED',
+    );
     await f.done;
     expect({ status: p.h.status.status, held: p.q.size, outcomes: f.outcomes }).toEqual({ status: 'RETRYING', held: 1, outcomes: [] });
   });

@@ -39,7 +39,11 @@ function start(config: ComponentConfig, capacity = 64): { h: Harness; out: XQueu
 }
 
 async function relaying(h: Harness): Promise<void> {
-  await waitFor(() => h.logs.some((l) => l.message === 'subscribed') && h.logs.some((l) => l.message === 'header relay running'), `${h.env.name} subscribed and relaying`, 15_000);
+  await waitFor(
+    () => h.logs.some((l) => l.message === 'subscribed') && h.logs.some((l) => l.message === 'header relay running'),
+    `${h.env.name} subscribed and relaying`,
+    15_000,
+  );
 }
 
 interface Published {
@@ -62,16 +66,26 @@ async function publishRaw091(key: string, messages: readonly { body: string; opt
 
 /** Publishes over AMQP 0-9-1 with headers colour and size (an integer). */
 async function publish091(key: string, messages: readonly Published[]): Promise<void> {
-  await publishRaw091(key, messages.map((m) => ({ body: m.id, options: { messageId: m.id, deliveryMode: 2, headers: { colour: m.colour, size: m.size } } })));
+  await publishRaw091(
+    key,
+    messages.map((m) => ({ body: m.id, options: { messageId: m.id, deliveryMode: 2, headers: { colour: m.colour, size: m.size } } })),
+  );
 }
 
 async function publish10(key: string, messages: readonly Published[]): Promise<void> {
-  await publishAmqp10(`/exchange/amq.topic/${key}`, messages.map((m) => ({ body: m.id, message_id: m.id, durable: true, application_properties: { colour: m.colour, size: m.size } })));
+  await publishAmqp10(
+    `/exchange/amq.topic/${key}`,
+    messages.map((m) => ({ body: m.id, message_id: m.id, durable: true, application_properties: { colour: m.colour, size: m.size } })),
+  );
 }
 
 /** The issue's case: 120 messages, 40 red, 32 of them with size > 2. */
 function issueBatch(prefix: string): Published[] {
-  return Array.from({ length: 120 }, (_, i) => ({ id: `${prefix}-${i}`, colour: i % 3 === 0 ? 'red' : i % 3 === 1 ? 'blue' : 'green', size: i % 3 === 0 ? ((i / 3) % 5) + 2 : i % 7 }));
+  return Array.from({ length: 120 }, (_, i) => ({
+    id: `${prefix}-${i}`,
+    colour: i % 3 === 0 ? 'red' : i % 3 === 1 ? 'blue' : 'green',
+    size: i % 3 === 0 ? ((i / 3) % 5) + 2 : i % 7,
+  }));
 }
 
 /** 30 messages, 15 red, 9 of them with size > 2. */
@@ -109,26 +123,52 @@ describe('JMSSubscriber on RabbitMQ: properties of AMQP 0-9-1 and AMQP 1.0 publi
     await publish091(topic, over091);
     await publish10(topic, over10);
     const sent = [...over091, ...over10];
-    await waitFor(() => h.status.get().counters.received === sent.length, () => `all ${sent.length} received (${JSON.stringify(h.status.get().counters)})`, 30_000);
+    await waitFor(
+      () => h.status.get().counters.received === sent.length,
+      () => `all ${sent.length} received (${JSON.stringify(h.status.get().counters)})`,
+      30_000,
+    );
     await waitFor(() => d.received.length >= 41, 'the 41 selected ones');
     await new Promise((r) => setTimeout(r, 300)); // a duplicate would arrive now
     const counts = tally(sent, d.received);
     console.log(`0-9-1 + 1.0 selector: ${JSON.stringify({ ...counts, relayed: h.status.get().counters.relayed, filtered: h.status.get().counters.filtered })}`);
     expect(counts).toEqual({ sent: 150, selected: 41, received: 41, lost: 0, duplicated: 0, unexpected: 0 });
-    expect({ over091: selected(over091).length, over10: selected(over10).length, relayed: h.status.get().counters.relayed }).toEqual({ over091: 32, over10: 9, relayed: 120 });
+    expect({ over091: selected(over091).length, over10: selected(over10).length, relayed: h.status.get().counters.relayed }).toEqual({
+      over091: 32,
+      over10: 9,
+      relayed: 120,
+    });
   });
 
   it('gives the rules downstream the 0-9-1 headers as properties, numbers as their number text', async () => {
     const topic = unique('types');
     const clientId = unique('types');
     subscriptions.push(`${clientId}.t`);
-    const { h, d } = start({ Name: 'types', TopicName: topic, ClientID: clientId, SubscriptionID: 't', MessageSelector: 'size > 2 AND ratio < 2 AND urgent AND big > 4000000000' });
+    const { h, d } = start({
+      Name: 'types',
+      TopicName: topic,
+      ClientID: clientId,
+      SubscriptionID: 't',
+      MessageSelector: 'size > 2 AND ratio < 2 AND urgent AND big > 4000000000',
+    });
     await relaying(h);
     await publishRaw091(topic, [
-      { body: 'typed', options: { messageId: 'typed-1', type: 'order', timestamp: 1_700_000_000, contentType: 'text/plain', headers: { colour: 'red', size: 3, ratio: 1.5, urgent: true, big: 5_000_000_000 } } },
+      {
+        body: 'typed',
+        options: {
+          messageId: 'typed-1',
+          type: 'order',
+          timestamp: 1_700_000_000,
+          contentType: 'text/plain',
+          headers: { colour: 'red', size: 3, ratio: 1.5, urgent: true, big: 5_000_000_000 },
+        },
+      },
       { body: 'size-as-text', options: { messageId: 'text-9', headers: { size: '9', ratio: 1.5, urgent: true, big: 5_000_000_000 } } },
     ]);
-    await waitFor(() => h.status.get().counters.received === 2 && d.received.length === 1, () => `both received, one taken (${JSON.stringify(h.status.get().counters)})`);
+    await waitFor(
+      () => h.status.get().counters.received === 2 && d.received.length === 1,
+      () => `both received, one taken (${JSON.stringify(h.status.get().counters)})`,
+    );
     const m = d.received[0];
     expect({
       received: d.received.map((x) => x.headers.JMSMessageID),
@@ -159,7 +199,11 @@ describe('JMSSubscriber on RabbitMQ: properties of AMQP 0-9-1 and AMQP 1.0 publi
     await publish091(topic, offline.slice(0, 120));
     await publish10(topic, offline.slice(120));
     const second = start(config);
-    await waitFor(() => second.d.received.length >= 41, () => `the 41 offline messages (${second.d.received.length})`, 30_000);
+    await waitFor(
+      () => second.d.received.length >= 41,
+      () => `the 41 offline messages (${second.d.received.length})`,
+      30_000,
+    );
     await new Promise((r) => setTimeout(r, 500));
     const counts = tally([...online, ...offline], [...first.d.received, ...second.d.received]);
     console.log(`durable across restart: ${JSON.stringify({ ...counts, online: first.d.received.length, offline: second.d.received.length })}`);
@@ -170,7 +214,21 @@ describe('JMSSubscriber on RabbitMQ: properties of AMQP 0-9-1 and AMQP 1.0 publi
     const topic = unique('redeliver');
     const clientId = unique('redeliver');
     subscriptions.push(`${clientId}.re`);
-    const { h, q: out } = kit.start(JMS_SUBSCRIBER, { Mode: 'daemon', Dialect: 'rabbitmq', Name: 're', TopicName: topic, ClientID: clientId, SubscriptionID: 're', MessageSelector: SELECTOR, FailedOutcome: 'release', RedeliveryDelay: '50,200' }, { capacity: 16 });
+    const { h, q: out } = kit.start(
+      JMS_SUBSCRIBER,
+      {
+        Mode: 'daemon',
+        Dialect: 'rabbitmq',
+        Name: 're',
+        TopicName: topic,
+        ClientID: clientId,
+        SubscriptionID: 're',
+        MessageSelector: SELECTOR,
+        FailedOutcome: 'release',
+        RedeliveryDelay: '50,200',
+      },
+      { capacity: 16 },
+    );
     // downstream fails the first attempt of every message and finishes the second
     const attempts: { id: string; size?: string }[] = [];
     const handle = out.attach('fail-once', () => setImmediate(pull));
@@ -185,7 +243,11 @@ describe('JMSSubscriber on RabbitMQ: properties of AMQP 0-9-1 and AMQP 1.0 publi
     await relaying(h);
     const sent = issueBatch('re').slice(0, 30); // 10 red, 8 of them selected
     await publish091(topic, sent);
-    await waitFor(() => h.status.get().counters.acked === 8, () => `8 finished (${JSON.stringify(h.status.get().counters)})`, 30_000);
+    await waitFor(
+      () => h.status.get().counters.acked === 8,
+      () => `8 finished (${JSON.stringify(h.status.get().counters)})`,
+      30_000,
+    );
     await new Promise((r) => setTimeout(r, 300));
     out.detach(handle);
     const seconds = attempts.filter((a, i) => attempts.findIndex((b) => b.id === a.id) !== i);
@@ -211,11 +273,19 @@ describe('JMSSubscriber on RabbitMQ: properties of AMQP 0-9-1 and AMQP 1.0 publi
     await relaying(h);
     const after = issueBatch('after');
     await publish091(topic, after);
-    await waitFor(() => d.received.length >= 121, () => `121 messages (${d.received.length})`);
+    await waitFor(
+      () => d.received.length >= 121,
+      () => `121 messages (${d.received.length})`,
+    );
     await new Promise((r) => setTimeout(r, 300));
     const ids = d.received.map((m) => m.headers.JMSMessageID);
     const withHeaders = d.received.filter((m) => m.properties.get('colour') !== undefined).length;
-    expect({ received: ids.length, distinct: new Set(ids).size, first: ids[0], withHeaders }).toEqual({ received: 121, distinct: 121, first: 'before-upgrade', withHeaders: 120 });
+    expect({ received: ids.length, distinct: new Set(ids).size, first: ids[0], withHeaders }).toEqual({
+      received: 121,
+      distinct: 121,
+      first: 'before-upgrade',
+      withHeaders: 120,
+    });
   });
 
   it('leaves neither the subscription queue nor its 0-9-1 side queue behind for a non-durable subscription', async () => {
@@ -224,7 +294,11 @@ describe('JMSSubscriber on RabbitMQ: properties of AMQP 0-9-1 and AMQP 1.0 publi
     await relaying(h);
     const during = listQueueNames().filter((q) => q.includes(clientId)).length;
     await kit.stop(h);
-    await waitFor(() => listQueueNames().filter((q) => q.includes(clientId)).length === 0, () => `the queues to be deleted (${listQueueNames().filter((q) => q.includes(clientId))})`, 10_000);
+    await waitFor(
+      () => listQueueNames().filter((q) => q.includes(clientId)).length === 0,
+      () => `the queues to be deleted (${listQueueNames().filter((q) => q.includes(clientId))})`,
+      10_000,
+    );
     expect(during).toBe(2);
   });
 });
@@ -254,7 +328,10 @@ describe('RabbitMQ AMQP 1.0 plugin at the protocol boundary (the premise of the 
       await publishRaw091(queue, [{ body: 'x', options: { headers: { colour: 'red', size: 3 } } }]);
       return receiveOne10(queue);
     });
-    expect({ applicationProperties: received.application_properties, annotations: received.message_annotations }).toEqual({ applicationProperties: undefined, annotations: undefined });
+    expect({ applicationProperties: received.application_properties, annotations: received.message_annotations }).toEqual({
+      applicationProperties: undefined,
+      annotations: undefined,
+    });
   });
 
   it('hands an AMQP 0-9-1 consumer the application properties of an AMQP 1.0 message only as a binary header that amqplib decodes as lossy text', async () => {
@@ -270,7 +347,11 @@ describe('RabbitMQ AMQP 1.0 plugin at the protocol boundary (the premise of the 
       });
     });
     const packed = String(headers['x-amqp-1.0-app-properties']);
-    expect({ colourHeader: headers.colour, packedIsText: typeof headers['x-amqp-1.0-app-properties'], lossy: packed.includes('\ufffd') }).toEqual({ colourHeader: undefined, packedIsText: 'string', lossy: true });
+    expect({ colourHeader: headers.colour, packedIsText: typeof headers['x-amqp-1.0-app-properties'], lossy: packed.includes('\ufffd') }).toEqual({
+      colourHeader: undefined,
+      packedIsText: 'string',
+      lossy: true,
+    });
   });
 });
 
@@ -289,4 +370,3 @@ async function receiveOne10(queue: string): Promise<AmqpMessage> {
     await closeRheaConnection(conn);
   }
 }
-

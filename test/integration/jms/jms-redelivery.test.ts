@@ -31,7 +31,11 @@ function failAll(out: XQueue<Message>): number[] {
 it('releases a failed message only after a back-off delay that doubles per consecutive failure, and keeps it', async () => {
   const queue = unique('jms-backoff');
   kit.queues.push(queue);
-  const { h, q } = kit.start(JMS_RECEIVER, { Name: 'get-backoff', QueueName: queue, Mode: 'daemon', FailedOutcome: 'release', RedeliveryDelay: '300,1200' }, { capacity: 8 });
+  const { h, q } = kit.start(
+    JMS_RECEIVER,
+    { Name: 'get-backoff', QueueName: queue, Mode: 'daemon', FailedOutcome: 'release', RedeliveryDelay: '300,1200' },
+    { capacity: 8 },
+  );
   const times = failAll(q);
   await attached(h, 'subscribed');
   await publishAmqp10(`/amq/queue/${queue}`, [{ body: 'poison' }]);

@@ -64,7 +64,10 @@ describe('JMSSubscriber on RabbitMQ AMQP 1.0', () => {
     await subscribed(a.h);
     await subscribed(b.h);
     const sent = Array.from({ length: 20 }, (_, i) => `m${i}`);
-    await publishAmqp10(`/exchange/amq.topic/${topic}`, sent.map((body) => ({ body })));
+    await publishAmqp10(
+      `/exchange/amq.topic/${topic}`,
+      sent.map((body) => ({ body })),
+    );
     await waitFor(() => da.received.length === 20 && db.received.length === 20, 'both subscribers to get 20');
     expect([bodies(da), bodies(db)]).toEqual([sent, sent]);
   });
@@ -75,12 +78,31 @@ describe('JMSSubscriber on RabbitMQ AMQP 1.0', () => {
     const d = collect(out);
     await subscribed(h);
     await publishAmqp10(`/exchange/amq.topic/${topic}`, [
-      { body: 'payload', subject: 'order', message_id: 'id-1', correlation_id: 'c-1', priority: 7, durable: true, reply_to: '/queue/replies', creation_time: 1_700_000_000_000, application_properties: { colour: 'red', qty: 5, ok: true } },
+      {
+        body: 'payload',
+        subject: 'order',
+        message_id: 'id-1',
+        correlation_id: 'c-1',
+        priority: 7,
+        durable: true,
+        reply_to: '/queue/replies',
+        creation_time: 1_700_000_000_000,
+        application_properties: { colour: 'red', qty: 5, ok: true },
+      },
     ]);
     await waitFor(() => d.received.length === 1, 'the message');
     const m = d.received[0];
     expect({ headers: m.headers, properties: Object.fromEntries(m.properties), body: m.bodyText() }).toEqual({
-      headers: { JMSMessageID: 'id-1', JMSCorrelationID: 'c-1', JMSType: 'order', JMSPriority: 7, JMSDeliveryMode: 2, JMSReplyTo: '/queue/replies', JMSTimestamp: 1_700_000_000_000, JMSDestination: topic },
+      headers: {
+        JMSMessageID: 'id-1',
+        JMSCorrelationID: 'c-1',
+        JMSType: 'order',
+        JMSPriority: 7,
+        JMSDeliveryMode: 2,
+        JMSReplyTo: '/queue/replies',
+        JMSTimestamp: 1_700_000_000_000,
+        JMSDestination: topic,
+      },
       properties: { colour: 'red', qty: '5', ok: 'true' },
       body: 'payload',
     });
@@ -107,13 +129,22 @@ describe('JMSSubscriber on RabbitMQ AMQP 1.0', () => {
 
   it('stamps StringProperty on every message and drops reply-to when JMSReplyTo is empty', async () => {
     const topic = unique('stamp');
-    const { h, out } = start({ Name: 'stamp', TopicName: topic, CellID: '3', StringProperty: { JMSReplyTo: '', Hostname: 'host-${CellID}', JMSType: 'stamped' } });
+    const { h, out } = start({
+      Name: 'stamp',
+      TopicName: topic,
+      CellID: '3',
+      StringProperty: { JMSReplyTo: '', Hostname: 'host-${CellID}', JMSType: 'stamped' },
+    });
     const d = collect(out);
     await subscribed(h);
     await publishAmqp10(`/exchange/amq.topic/${topic}`, [{ body: 'x', reply_to: '/queue/r', subject: 'orig', application_properties: { keep: 'yes' } }]);
     await waitFor(() => d.received.length === 1, 'the message');
     const m = d.received[0];
-    expect({ replyTo: m.headers.JMSReplyTo, type: m.headers.JMSType, props: Object.fromEntries(m.properties) }).toEqual({ replyTo: undefined, type: 'stamped', props: { keep: 'yes', Hostname: 'host-3' } });
+    expect({ replyTo: m.headers.JMSReplyTo, type: m.headers.JMSType, props: Object.fromEntries(m.properties) }).toEqual({
+      replyTo: undefined,
+      type: 'stamped',
+      props: { keep: 'yes', Hostname: 'host-3' },
+    });
   });
 
   it('keeps the messages published while xroute is stopped for a durable subscription', async () => {
@@ -155,7 +186,10 @@ describe('JMSSubscriber on RabbitMQ AMQP 1.0', () => {
     const { h, out } = start({ Name: 'credit', TopicName: topic, ClientID: clientId, SubscriptionID: 'slow' }, 5);
     const d = collect(out, { onTake: () => false }); // takes and never finishes
     await subscribed(h);
-    await publishAmqp10(`/exchange/amq.topic/${topic}`, Array.from({ length: 50 }, (_, i) => ({ body: `c${i}` })));
+    await publishAmqp10(
+      `/exchange/amq.topic/${topic}`,
+      Array.from({ length: 50 }, (_, i) => ({ body: `c${i}` })),
+    );
     await waitFor(() => d.received.length === 5, '5 messages in flight');
     await new Promise((r) => setTimeout(r, 500));
     const info = await queueInfo(`${clientId}.slow`);
@@ -173,7 +207,10 @@ describe('JMSSubscriber on RabbitMQ AMQP 1.0', () => {
     const d1 = collect(first.out, { onTake: (m) => Number(m.bodyText()!.slice(1)) % 2 === 0 });
     await subscribed(first.h);
     const sent = Array.from({ length: 10 }, (_, i) => `x${i}`);
-    await publishAmqp10(`/exchange/amq.topic/${topic}`, sent.map((body) => ({ body })));
+    await publishAmqp10(
+      `/exchange/amq.topic/${topic}`,
+      sent.map((body) => ({ body })),
+    );
     await waitFor(() => d1.received.length === 10, 'all 10 taken');
     await waitFor(() => first.h.status.get().counters.acked === 5, '5 accepted');
     await stopHarness(first.h);
@@ -204,9 +241,24 @@ describe('JMSSubscriber on RabbitMQ AMQP 1.0', () => {
   it('resolves ConnectionFactoryName and TopicName in a jndi.properties file', async () => {
     const topic = unique('jndi');
     const dir = mkdtempSync(join(tmpdir(), 'xroute-jndi-'));
-    writeFileSync(join(dir, 'jndi.properties'), `java.naming.factory.initial = org.apache.qpid.jms.jndi.JmsInitialContextFactory\nconnectionfactory.local = ${RABBIT_URI}\ntopic.orders = ${topic}\n`);
+    writeFileSync(
+      join(dir, 'jndi.properties'),
+      `java.naming.factory.initial = org.apache.qpid.jms.jndi.JmsInitialContextFactory\nconnectionfactory.local = ${RABBIT_URI}\ntopic.orders = ${topic}\n`,
+    );
     const out = new XQueue<Message>('out-jndi', 8);
-    const h = runComponent(JMS_SUBSCRIBER, { config: { Name: 'jndi', URI: 'jndi.properties', ConnectionFactoryName: 'local', TopicName: 'orders', Principal: 'guest', Credentials: 'guest', Mode: 'daemon' }, output: out, baseDir: dir });
+    const h = runComponent(JMS_SUBSCRIBER, {
+      config: {
+        Name: 'jndi',
+        URI: 'jndi.properties',
+        ConnectionFactoryName: 'local',
+        TopicName: 'orders',
+        Principal: 'guest',
+        Credentials: 'guest',
+        Mode: 'daemon',
+      },
+      output: out,
+      baseDir: dir,
+    });
     running.push(h);
     const d = collect(out);
     await subscribed(h);
@@ -219,13 +271,22 @@ describe('JMSSubscriber on RabbitMQ AMQP 1.0', () => {
     const { h } = start({ Name: 'badpw', TopicName: unique('pw'), Password: 'not-the-password' }, 8, { ...DEFAULT_POLICY, strategy: 'stop' });
     await waitFor(() => h.status.status === 'FAILED', 'FAILED');
     const detail = h.status.get().detail ?? '';
-    expect({ mentionsAuth: /authentication failed for user "guest"/.test(detail), leaksPassword: JSON.stringify(h.logs).includes('not-the-password') || detail.includes('not-the-password') }).toEqual({ mentionsAuth: true, leaksPassword: false });
+    expect({
+      mentionsAuth: /authentication failed for user "guest"/.test(detail),
+      leaksPassword: JSON.stringify(h.logs).includes('not-the-password') || detail.includes('not-the-password'),
+    }).toEqual({ mentionsAuth: true, leaksPassword: false });
   });
 
   it('reports an unreachable broker clearly and keeps retrying', async () => {
     const { h } = start({ Name: 'unreach', URI: 'amqp://127.0.0.1:1', TopicName: 'x' });
-    await waitFor(() => h.status.status === 'RETRYING' && /cannot connect to amqp:\/\/127\.0\.0\.1:1: ECONNREFUSED/.test(h.status.get().detail ?? ''), 'RETRYING with ECONNREFUSED');
+    await waitFor(
+      () => h.status.status === 'RETRYING' && /cannot connect to amqp:\/\/127\.0\.0\.1:1: ECONNREFUSED/.test(h.status.get().detail ?? ''),
+      'RETRYING with ECONNREFUSED',
+    );
     await new Promise((r) => setTimeout(r, 700));
-    expect({ status: h.status.status, warnedOnce: h.logs.filter((l) => l.message === 'cannot connect; retrying').length }).toEqual({ status: 'RETRYING', warnedOnce: 1 });
+    expect({ status: h.status.status, warnedOnce: h.logs.filter((l) => l.message === 'cannot connect; retrying').length }).toEqual({
+      status: 'RETRYING',
+      warnedOnce: 1,
+    });
   });
 });

@@ -47,7 +47,12 @@ afterAll(async () => {
 function start(def: AnyComponentDefinition, config: ComponentConfig): { h: Harness; q: XQueue<Message> } {
   const q = new XQueue<Message>(`q-${String(config.Name)}`, 16);
   const role = def.role === 'receiver' ? { output: q } : { input: q };
-  const h = runComponent(def, { config: { Username: 'guest', Password: 'guest', ...config }, ...role, baseDir: certs.dir, policy: { ...DEFAULT_POLICY, strategy: 'stop' } });
+  const h = runComponent(def, {
+    config: { Username: 'guest', Password: 'guest', ...config },
+    ...role,
+    baseDir: certs.dir,
+    policy: { ...DEFAULT_POLICY, strategy: 'stop' },
+  });
   running.push(h);
   return { h, q };
 }
@@ -66,7 +71,9 @@ function queueName(prefix: string): string {
 
 async function failed(h: Harness): Promise<{ detail: string; gaveUp: string[] }> {
   await waitFor(() => h.status.status === 'FAILED', `${h.env.name} FAILED (status ${JSON.stringify(h.status.get())})`, 15_000);
-  const gaveUp = h.logs.filter((l) => l.message === 'cannot connect: fast retrying cannot cure this; trying again on the slow schedule').map((l) => String(l.meta?.component));
+  const gaveUp = h.logs
+    .filter((l) => l.message === 'cannot connect: fast retrying cannot cure this; trying again on the slow schedule')
+    .map((l) => String(l.meta?.component));
   return { detail: h.status.get().detail ?? '', gaveUp };
 }
 
@@ -115,14 +122,23 @@ describe('JMS components over amqps:// with the test CA', () => {
 
   it('presents a client certificate whose key is protected by KeyPassphrase, without logging the passphrase', async () => {
     const queue = queueName('tls-client');
-    const tls = { URI: `amqps://localhost:${clientCertProxy.port}`, CAFile: 'ca.pem', CertFile: 'client.pem', KeyFile: 'client.key', KeyPassphrase: certs.clientKeyPassphrase };
+    const tls = {
+      URI: `amqps://localhost:${clientCertProxy.port}`,
+      CAFile: 'ca.pem',
+      CertFile: 'client.pem',
+      KeyFile: 'client.key',
+      KeyPassphrase: certs.clientKeyPassphrase,
+    };
     const p = start(JMS_PERSISTER, { Name: 'put-mtls', ...tls, QueueName: queue });
     const r = start(JMS_RECEIVER, { Name: 'get-mtls', ...tls, QueueName: queue, Mode: 'daemon' });
     const got = collect(r.q);
     await feed(p.q, [Message.text('mutual tls')]).done;
     await waitFor(() => got.received.length === 1, 'the message');
     const logged = JSON.stringify([p.h.logs, r.h.logs]);
-    expect({ body: got.received[0].bodyText(), passphraseLogged: logged.includes(certs.clientKeyPassphrase) }).toEqual({ body: 'mutual tls', passphraseLogged: false });
+    expect({ body: got.received[0].bodyText(), passphraseLogged: logged.includes(certs.clientKeyPassphrase) }).toEqual({
+      body: 'mutual tls',
+      passphraseLogged: false,
+    });
   });
 });
 
@@ -134,7 +150,9 @@ describe('JMS over amqps:// that cannot work: FAILED with the reason, not retrie
     const { h } = start(def, { Name: `${kind}-untrusted`, URI: `amqps://localhost:${proxy.port}`, ...extra });
     const r = await failed(h);
     expect(r).toEqual({
-      detail: expect.stringMatching(/^cannot connect to amqps:\/\/localhost:\d+: the broker's TLS certificate is not trusted: unable to verify the first certificate \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\); name the CA that signed it in CAFile/),
+      detail: expect.stringMatching(
+        /^cannot connect to amqps:\/\/localhost:\d+: the broker's TLS certificate is not trusted: unable to verify the first certificate \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\); name the CA that signed it in CAFile/,
+      ),
       gaveUp: [`${kind}-untrusted`],
     });
   });
@@ -142,11 +160,20 @@ describe('JMS over amqps:// that cannot work: FAILED with the reason, not retrie
   it('reports that the certificate does not match 127.0.0.1 when no ServerName is given', async () => {
     const { h } = start(JMS_PERSISTER, { Name: 'put-mismatch', URI: `amqps://127.0.0.1:${proxy.port}`, CAFile: 'ca.pem', QueueName: 'never-reached' });
     const r = await failed(h);
-    expect(r).toEqual({ detail: expect.stringMatching(/TLS certificate does not match the host name: .*IP: 127\.0\.0\.1 is not in the cert's list.*; .*set ServerName/), gaveUp: ['put-mismatch'] });
+    expect(r).toEqual({
+      detail: expect.stringMatching(/TLS certificate does not match the host name: .*IP: 127\.0\.0\.1 is not in the cert's list.*; .*set ServerName/),
+      gaveUp: ['put-mismatch'],
+    });
   });
 
   it('reports a broker that asks for a client certificate when none is configured', async () => {
-    const { h } = start(JMS_SUBSCRIBER, { Name: 'sub-nocert', URI: `amqps://localhost:${clientCertProxy.port}`, CAFile: 'ca.pem', TopicName: 'never-reached', Mode: 'daemon' });
+    const { h } = start(JMS_SUBSCRIBER, {
+      Name: 'sub-nocert',
+      URI: `amqps://localhost:${clientCertProxy.port}`,
+      CAFile: 'ca.pem',
+      TopicName: 'never-reached',
+      Mode: 'daemon',
+    });
     const r = await failed(h);
     expect(r.detail).toMatch(/broker refused the TLS handshake: tlsv13 alert certificate required .*check CertFile\/KeyFile/);
   });

@@ -40,18 +40,55 @@ type Json = Record<string, unknown>;
 
 function topologyJson(queue: string, runs: string, dir: string, rulesets: Json[]): Json {
   const workers = [1, 2, 3, 4, 5, 6];
-  const worker = (n: number) => ({ ClassName: 'org.qbroker.persister.JobPersister', Operation: 'execute', LinkName: `worker${n}`, Script: ['/bin/sh', '-c', WORKER, 'worker', '##body##', runs], KillGrace: '0' });
+  const worker = (n: number) => ({
+    ClassName: 'org.qbroker.persister.JobPersister',
+    Operation: 'execute',
+    LinkName: `worker${n}`,
+    Script: ['/bin/sh', '-c', WORKER, 'worker', '##body##', runs],
+    KillGrace: '0',
+  });
   return {
     Name: 'reload-jobs',
     Capacity: '16',
     Receiver: ['rcvr_jobs'],
     Node: ['node_jobs'],
     Persister: [...workers.map((n) => `pstr_worker${n}`), 'pstr_notice', 'pstr_bypass'],
-    rcvr_jobs: { ClassName: 'org.qbroker.receiver.RMQReceiver', URI: 'amqp://127.0.0.1:5672/', Username: 'guest', Password: 'guest', QueueName: queue, IsDurable: 'true', Operation: 'get', LinkName: 'jobs', Mode: 'daemon', XAMode: '1' },
-    node_jobs: { ClassName: 'org.qbroker.node.JobNode', Operation: 'schedule', LinkName: 'jobs', Capacity: '16', Heartbeat: '1', OutLink: ['notice', 'bypass', ...workers.map((n) => `worker${n}`)], Ruleset: rulesets },
+    rcvr_jobs: {
+      ClassName: 'org.qbroker.receiver.RMQReceiver',
+      URI: 'amqp://127.0.0.1:5672/',
+      Username: 'guest',
+      Password: 'guest',
+      QueueName: queue,
+      IsDurable: 'true',
+      Operation: 'get',
+      LinkName: 'jobs',
+      Mode: 'daemon',
+      XAMode: '1',
+    },
+    node_jobs: {
+      ClassName: 'org.qbroker.node.JobNode',
+      Operation: 'schedule',
+      LinkName: 'jobs',
+      Capacity: '16',
+      Heartbeat: '1',
+      OutLink: ['notice', 'bypass', ...workers.map((n) => `worker${n}`)],
+      Ruleset: rulesets,
+    },
     ...Object.fromEntries(workers.map((n) => [`pstr_worker${n}`, worker(n)])),
-    pstr_notice: { ClassName: 'org.qbroker.persister.StreamPersister', URI: `file://${path.join(dir, 'notice.log')}`, Operation: 'write', LinkName: 'notice', Template: '##body##\n' },
-    pstr_bypass: { ClassName: 'org.qbroker.persister.StreamPersister', URI: `file://${path.join(dir, 'bypass.log')}`, Operation: 'write', LinkName: 'bypass', Template: '##body##\n' },
+    pstr_notice: {
+      ClassName: 'org.qbroker.persister.StreamPersister',
+      URI: `file://${path.join(dir, 'notice.log')}`,
+      Operation: 'write',
+      LinkName: 'notice',
+      Template: '##body##\n',
+    },
+    pstr_bypass: {
+      ClassName: 'org.qbroker.persister.StreamPersister',
+      URI: `file://${path.join(dir, 'bypass.log')}`,
+      Operation: 'write',
+      LinkName: 'bypass',
+      Template: '##body##\n',
+    },
   };
 }
 
@@ -105,7 +142,10 @@ describe('JobNode reload while jobs run (RabbitMQ, JobPersister workers)', () =>
     await admin.ch.waitForConfirms();
     await waitFor(() => readRuns(runs).length === 4, '4 jobs running', 30_000);
 
-    const receipt = await reloadTo([{ ...WORK, Threshold: '2' }, { Name: 'urgent', Threshold: '1', PatternGroup: [{ Pattern: ['^urgent-'] }] }]);
+    const receipt = await reloadTo([
+      { ...WORK, Threshold: '2' },
+      { Name: 'urgent', Threshold: '1', PatternGroup: [{ Pattern: ['^urgent-'] }] },
+    ]);
     const receiptAt = Date.now();
     expect(receipt).toMatchObject({ outcome: 'applied' });
     expect(receipt.components.filter((c) => c.action !== 'kept').map((c) => [c.name, c.action])).toEqual([['node_jobs', 'replaced']]);
@@ -116,7 +156,10 @@ describe('JobNode reload while jobs run (RabbitMQ, JobPersister workers)', () =>
     await admin.ch.waitForConfirms();
     const all = [...jobs, ...urgent];
     await waitFor(() => readRuns(runs).filter((r) => r.end !== undefined).length >= all.length, 'every job to end', 60_000);
-    await waitFor(async () => (await admin.ch.checkQueue(queue)).messageCount === 0 && flow!.status().links.every((l) => l.size === 0), 'every request acknowledged');
+    await waitFor(
+      async () => (await admin.ch.checkQueue(queue)).messageCount === 0 && flow!.status().links.every((l) => l.size === 0),
+      'every request acknowledged',
+    );
 
     const done = readRuns(runs);
     expect(done.map((r) => r.job).sort()).toEqual([...all].sort()); // each job once: a second run would be listed twice
@@ -140,7 +183,10 @@ describe('JobNode reload while jobs run (RabbitMQ, JobPersister workers)', () =>
     expect(receipt.error).toContain('JobNode node_jobs cannot be replaced now: ruleset "work" has 1 active job and the new configuration removes it');
 
     await waitFor(() => readRuns(runs).every((r) => r.end !== undefined), 'the job to end', 30_000);
-    await waitFor(async () => (await admin.ch.checkQueue(queue)).messageCount === 0 && flow!.status().links.every((l) => l.size === 0), 'the request acknowledged');
+    await waitFor(
+      async () => (await admin.ch.checkQueue(queue)).messageCount === 0 && flow!.status().links.every((l) => l.size === 0),
+      'the request acknowledged',
+    );
     expect(readRuns(runs).map((r) => r.job)).toEqual(['job-0']);
   });
 });

@@ -35,7 +35,9 @@ it('refuses to start on an admin port in use, naming it, with exit 1 and every q
       }),
     );
     const run = await new Promise<{ code: number; stderr: string }>((resolve) =>
-      execFile(process.execPath, [MAIN, 'run', file, '--admin', `127.0.0.1:${port}`], { timeout: 30_000 }, (err, _out, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stderr: String(stderr) })),
+      execFile(process.execPath, [MAIN, 'run', file, '--admin', `127.0.0.1:${port}`], { timeout: 30_000 }, (err, _out, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stderr: String(stderr) }),
+      ),
     );
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`cannot start the admin endpoint on 127.0.0.1:${port}: the port is in use by another process`);

@@ -31,7 +31,9 @@ function freePort(): Promise<number> {
 
 function xroute(args: string[], env: NodeJS.ProcessEnv = ENV): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) =>
-    execFile(process.execPath, [MAIN, ...args], { env, timeout: 30_000 }, (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout: String(stdout), stderr: String(stderr) })),
+    execFile(process.execPath, [MAIN, ...args], { env, timeout: 30_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout: String(stdout), stderr: String(stderr) }),
+    ),
   );
 }
 
@@ -42,7 +44,16 @@ function topology(inQueue: string, outQueue: string, hostname: string) {
     XAMode: '1',
     Receiver: ['rcvr_in'],
     Persister: ['pstr_out'],
-    rcvr_in: { ClassName: 'org.qbroker.receiver.RMQReceiver', ...common, Operation: 'get', QueueName: inQueue, LinkName: 'moving', Mode: 'daemon', XAMode: '1', StringProperty: { Hostname: hostname } },
+    rcvr_in: {
+      ClassName: 'org.qbroker.receiver.RMQReceiver',
+      ...common,
+      Operation: 'get',
+      QueueName: inQueue,
+      LinkName: 'moving',
+      Mode: 'daemon',
+      XAMode: '1',
+      StringProperty: { Hostname: hostname },
+    },
     pstr_out: { ClassName: 'org.qbroker.persister.RMQPersister', ...common, Operation: 'pub', QueueName: outQueue, LinkName: 'moving' },
   };
 }
@@ -73,7 +84,9 @@ it('refuses --admin 0.0.0.0:PORT without a token with exit 2, naming --admin and
   const run = await xroute(['run', file, '--admin', `0.0.0.0:${await freePort()}`]);
   expect([run.code, run.stderr.split('\n')[0], (await admin.ch.checkQueue(inQueue)).messageCount]).toEqual([
     2,
-    expect.stringMatching(/^xroute run: refusing to serve the admin endpoint on 0\.0\.0\.0 \(--admin\), which other hosts can reach, without an admin token: set XROUTE_ADMIN_TOKEN or --admin-token-file FILE .*, or bind --admin to 127\.0\.0\.1:PORT$/),
+    expect.stringMatching(
+      /^xroute run: refusing to serve the admin endpoint on 0\.0\.0\.0 \(--admin\), which other hosts can reach, without an admin token: set XROUTE_ADMIN_TOKEN or --admin-token-file FILE .*, or bind --admin to 127\.0\.0\.1:PORT$/,
+    ),
     3,
   ]);
 });
@@ -88,7 +101,11 @@ it('answers 401 to every change without the token and changes nothing; the token
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   let log = '';
-  flow = spawn(process.execPath, [MAIN, 'run', file, '--keep-running', '--log-level', 'debug', '--json-logs', '--admin', `127.0.0.1:${port}`, '--admin-token-file', tokenFile], { env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+  flow = spawn(
+    process.execPath,
+    [MAIN, 'run', file, '--keep-running', '--log-level', 'debug', '--json-logs', '--admin', `127.0.0.1:${port}`, '--admin-token-file', tokenFile],
+    { env: ENV, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   flow.stdout?.on('data', (d) => (log += String(d)));
   flow.stderr?.on('data', (d) => (log += String(d)));
   await waitFor(() => log.includes('consuming'), 'the receiver consuming', 30_000);
@@ -111,7 +128,12 @@ it('answers 401 to every change without the token and changes nothing; the token
   ].map((r) => r.code);
   await admin.publish('', inQueue, ['after the refusals']);
   await waitFor(async () => (await admin.ch.checkQueue(outQueue)).messageCount === 1, 'the message moved', 20_000);
-  expect([refused, (await stateOf('pstr_out'))?.status, (await stateOf('rcvr_in'))?.restarts, log.includes('reload: applying')]).toEqual([[401, 401, 401], 'RUNNING', 0, false]);
+  expect([refused, (await stateOf('pstr_out'))?.status, (await stateOf('rcvr_in'))?.restarts, log.includes('reload: applying')]).toEqual([
+    [401, 401, 401],
+    'RUNNING',
+    0,
+    false,
+  ]);
 
   // With the token, every route and both commands, so that the token has every chance to leak.
   const bearer = { authorization: `Bearer ${TOKEN}` };
@@ -130,7 +152,13 @@ it('answers 401 to every change without the token and changes nothing; the token
   flow.kill('SIGTERM');
   const code = await new Promise((r) => flow?.once('exit', r));
   const everything = [log, ...seen, ...commands.flatMap((c) => [c.stdout, c.stderr])];
-  expect({ changes, commandCodes: commands.map((c) => c.code), code, leaks: everything.filter((t) => t.includes(TOKEN)).length, metrics: seen.some((t) => t.includes('xroute_')) }).toEqual({
+  expect({
+    changes,
+    commandCodes: commands.map((c) => c.code),
+    code,
+    leaks: everything.filter((t) => t.includes(TOKEN)).length,
+    metrics: seen.some((t) => t.includes('xroute_')),
+  }).toEqual({
     changes: [200, 200, 200, 200],
     commandCodes: [0, 0, 2],
     code: 0,

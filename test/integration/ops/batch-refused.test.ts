@@ -53,14 +53,28 @@ it('ends a file-fed flow whose RabbitMQ refuses the login with exit 4 within the
       Receiver: ['rcvr_file'],
       Persister: ['pstr_rmq'],
       rcvr_file: { ClassName: 'org.qbroker.receiver.StreamReceiver', URI: 'file://lines.txt', Operation: 'read', LinkName: 'out' },
-      pstr_rmq: { ClassName: 'org.qbroker.persister.RMQPersister', URI: 'amqp://127.0.0.1:5672/', Username: 'guest', Password: 'not-the-password', Operation: 'pub', ExchangeName: '', RoutingKey: uniqueName('never'), LinkName: 'out' },
+      pstr_rmq: {
+        ClassName: 'org.qbroker.persister.RMQPersister',
+        URI: 'amqp://127.0.0.1:5672/',
+        Username: 'guest',
+        Password: 'not-the-password',
+        Operation: 'pub',
+        ExchangeName: '',
+        RoutingKey: uniqueName('never'),
+        LinkName: 'out',
+      },
     }),
   );
   const r = await run(process.execPath, [MAIN, 'run', file, '--json-logs']);
   const stopping = stoppingLine(r.stderr);
   console.log(`RabbitMQ ACCESS_REFUSED, default bound: exit ${r.code} after ${r.ms} ms`);
   expect(r.code).toBe(4);
-  expect(stopping).toMatchObject({ level: 'error', message: 'stopping: pstr_rmq could not connect within --connect-timeout 30 s', component: 'pstr_rmq', status: 'FAILED' });
+  expect(stopping).toMatchObject({
+    level: 'error',
+    message: 'stopping: pstr_rmq could not connect within --connect-timeout 30 s',
+    component: 'pstr_rmq',
+    status: 'FAILED',
+  });
   expect(stopping?.reason).toContain('ACCESS_REFUSED');
   expect(r.stderr).not.toContain('not-the-password');
   expect(r.ms).toBeLessThan(45_000);
@@ -68,7 +82,9 @@ it('ends a file-fed flow whose RabbitMQ refuses the login with exit 4 within the
 
 it('ends the JMS example publish.json with exit 4 when its AMQP 1.0 broker refuses the credentials', async () => {
   const url = `amqp://guest:not-the-password@${RABBIT.host}:${RABBIT.port}`;
-  const r = await run(process.execPath, [MAIN, 'run', 'examples/jms-topic-to-queue/publish.json', '--connect-timeout', '3', '--json-logs'], { AMQP10_URL: url });
+  const r = await run(process.execPath, [MAIN, 'run', 'examples/jms-topic-to-queue/publish.json', '--connect-timeout', '3', '--json-logs'], {
+    AMQP10_URL: url,
+  });
   const stopping = stoppingLine(r.stderr);
   console.log(`AMQP 1.0 login refused, --connect-timeout 3: exit ${r.code} after ${r.ms} ms; ${stopping?.reason}`);
   expect(r.code).toBe(4);
@@ -76,7 +92,7 @@ it('ends the JMS example publish.json with exit 4 when its AMQP 1.0 broker refus
   expect(r.stderr).not.toContain('not-the-password');
 }, 60_000);
 
-it('examples/tools/amqp.js reports a queue declared with other arguments as the broker\'s one-line refusal', async () => {
+it("examples/tools/amqp.js reports a queue declared with other arguments as the broker's one-line refusal", async () => {
   const admin = await Admin.open();
   try {
     const queue = await admin.queue(uniqueName('amqp-tool-transient'), { durable: false });

@@ -39,7 +39,15 @@ function topology(source: string, target: string): string {
       Capacity: '64',
       Receiver: ['rcvr_source'],
       Persister: ['pstr_target'],
-      rcvr_source: { ClassName: 'org.qbroker.receiver.JMSReceiver', Operation: 'get', ...login, QueueName: source, LinkName: 'move', Mode: 'daemon', XAMode: '1' },
+      rcvr_source: {
+        ClassName: 'org.qbroker.receiver.JMSReceiver',
+        Operation: 'get',
+        ...login,
+        QueueName: source,
+        LinkName: 'move',
+        Mode: 'daemon',
+        XAMode: '1',
+      },
       pstr_target: { ClassName: 'org.qbroker.persister.JMSPersister', Operation: 'put', ...login, QueueName: target, LinkName: 'move' },
     }),
   );
@@ -82,7 +90,10 @@ it(`moves ${TOTAL} messages JMSReceiver -> JMSPersister through ${RESTARTS} SIGT
     await ch.assertQueue(source, { durable: true });
     await ch.assertQueue(target, { durable: true });
   });
-  await publishAmqp10(`/amq/queue/${source}`, Array.from({ length: TOTAL }, (_, i) => ({ body: `m-${i}`, durable: true })));
+  await publishAmqp10(
+    `/amq/queue/${source}`,
+    Array.from({ length: TOTAL }, (_, i) => ({ body: `m-${i}`, durable: true })),
+  );
   const file = topology(source, target);
 
   const drains: string[] = [];
@@ -106,7 +117,9 @@ it(`moves ${TOTAL} messages JMSReceiver -> JMSPersister through ${RESTARTS} SIGT
   const ids = await idsIn(target, moved);
   const lost = Array.from({ length: TOTAL }, (_, i) => `m-${i}`).filter((id) => !ids.has(id)).length;
   const duplicated = [...ids.values()].reduce((n, c) => n + (c - 1), 0);
-  console.log(`JMS move, ${RESTARTS} SIGTERM restarts: ${TOTAL} sent, ${moved} in the target, ${lost} lost, ${duplicated} duplicated; left in the source at each signal: ${leftAtSignal.join(', ')}; ${drains.join('; ')}`);
+  console.log(
+    `JMS move, ${RESTARTS} SIGTERM restarts: ${TOTAL} sent, ${moved} in the target, ${lost} lost, ${duplicated} duplicated; left in the source at each signal: ${leftAtSignal.join(', ')}; ${drains.join('; ')}`,
+  );
   expect({ lost, duplicated, moved, unknown: ids.get('?') ?? 0 }).toEqual({ lost: 0, duplicated: 0, moved: TOTAL, unknown: 0 });
   expect(leftAtSignal.every((n) => n > 0)).toBe(true);
 });

@@ -26,7 +26,9 @@ const ADMIN_ENV = { ...process.env, XROUTE_ADMIN_TOKEN: 'parked-messages-admin-t
 
 function xroute(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [MAIN, ...args], { maxBuffer: 1 << 26, env: ADMIN_ENV }, (e, out, err) => resolve({ code: e ? ((e as { code?: number }).code ?? -1) : 0, out: String(out), err: String(err) }));
+    execFile(process.execPath, [MAIN, ...args], { maxBuffer: 1 << 26, env: ADMIN_ENV }, (e, out, err) =>
+      resolve({ code: e ? ((e as { code?: number }).code ?? -1) : 0, out: String(out), err: String(err) }),
+    );
   });
 }
 
@@ -79,9 +81,25 @@ describe('100 poison messages through a flow with MaxAttempts 3 (RabbitMQ, real 
         Name: 'parked',
         Receiver: ['rcvr'],
         Persister: ['pstr'],
-        rcvr: { ClassName: 'receiver.AmqpReceiver', URI: 'amqp://guest:guest@127.0.0.1:5672/', QueueName: source, MaxAttempts: '3', RedeliveryDelay: '5,20', ParkingQueue: parking, LinkName: 'in' },
+        rcvr: {
+          ClassName: 'receiver.AmqpReceiver',
+          URI: 'amqp://guest:guest@127.0.0.1:5672/',
+          QueueName: source,
+          MaxAttempts: '3',
+          RedeliveryDelay: '5,20',
+          ParkingQueue: parking,
+          LinkName: 'in',
+        },
         // No queue is bound for key "k" until the fix: every publish is returned, so every message fails.
-        pstr: { ClassName: 'persister.AmqpPersister', URI: 'amqp://guest:guest@127.0.0.1:5672/', ExchangeName: exchange, RoutingKey: 'k', IsPassive: 'true', LinkName: 'in', Capacity: '16' },
+        pstr: {
+          ClassName: 'persister.AmqpPersister',
+          URI: 'amqp://guest:guest@127.0.0.1:5672/',
+          ExchangeName: exchange,
+          RoutingKey: 'k',
+          IsPassive: 'true',
+          LinkName: 'in',
+          Capacity: '16',
+        },
       }),
     );
     await startXroute();
@@ -97,7 +115,11 @@ describe('100 poison messages through a flow with MaxAttempts 3 (RabbitMQ, real 
     expect(await queueCounts(parking)).toMatchObject({ ready: POISON, unacked: 0 });
     await waitForCounts(source, (c) => c.ready === 0 && c.unacked === 0, 'the source emptied');
     const r = await rcvr();
-    expect({ parked: r.parked, messages: r.messages, counters: { attempts: r.counters.attempts, failed: r.counters.failed, parkedCount: r.counters.parked } }).toEqual({
+    expect({
+      parked: r.parked,
+      messages: r.messages,
+      counters: { attempts: r.counters.attempts, failed: r.counters.failed, parkedCount: r.counters.parked },
+    }).toEqual({
       parked: POISON,
       messages: { in: POISON, done: 0, failed: POISON },
       counters: { attempts: 3 * POISON, failed: POISON, parkedCount: POISON },
@@ -111,7 +133,10 @@ describe('100 poison messages through a flow with MaxAttempts 3 (RabbitMQ, real 
 
   it('reports the flow degraded: /readyz 200 with the parked count, xroute status exit 4 naming the receiver', async () => {
     const res = await fetch(`${url}/readyz`);
-    expect({ code: res.status, body: await res.json() }).toMatchObject({ code: 200, body: { ready: true, degraded: true, parked: [{ component: 'rcvr', parked: POISON }] } });
+    expect({ code: res.status, body: await res.json() }).toMatchObject({
+      code: 200,
+      body: { ready: true, degraded: true, parked: [{ component: 'rcvr', parked: POISON }] },
+    });
     const s = await xroute('status', '--admin', url);
     expect(s.code).toBe(4);
     expect(s.out).toMatch(/^flow parked: DEGRADED \(100 messages parked\)/);
@@ -122,7 +147,8 @@ describe('100 poison messages through a flow with MaxAttempts 3 (RabbitMQ, real 
     const listed = await list();
     expect(listed.map((m) => m.properties.messageId).sort()).toEqual(Array.from({ length: POISON }, (_, i) => `p${i}`).sort());
     expect(new Set(listed.map((m) => m.id)).size).toBe(POISON);
-    for (const m of listed) expect(m.origin).toMatchObject({ by: 'xroute', queue: source, receiver: 'rcvr', attempts: 3, reason: expect.stringMatching(/unroutable|return/i) });
+    for (const m of listed)
+      expect(m.origin).toMatchObject({ by: 'xroute', queue: source, receiver: 'rcvr', attempts: 3, reason: expect.stringMatching(/unroutable|return/i) });
     const table = await xroute('parked', 'list', '--url', BROKER_URL, '--queue', parking, '--limit', '3');
     expect(table.out.split('\n')[0]).toMatch(/^ID\s+ORIGIN\s+REASON\s+AGE\s+ATTEMPTS$/);
     expect(table.out.split('\n')[1]).toContain(source);
@@ -133,7 +159,13 @@ describe('100 poison messages through a flow with MaxAttempts 3 (RabbitMQ, real 
     const viaAdmin = JSON.parse(listed.out) as ParkedMessageJson[];
     expect(viaAdmin).toHaveLength(POISON);
     const shown = await xroute('parked', 'show', viaAdmin[0].id, '--admin', url, '--component', 'rcvr');
-    expect(JSON.parse(shown.out)).toMatchObject({ id: viaAdmin[0].id, body: 'poison', bodyEncoding: 'utf8', properties: { messageId: viaAdmin[0].properties.messageId }, headers: { 'x-xroute-queue': source } });
+    expect(JSON.parse(shown.out)).toMatchObject({
+      id: viaAdmin[0].id,
+      body: 'poison',
+      bodyEncoding: 'utf8',
+      properties: { messageId: viaAdmin[0].properties.messageId },
+      headers: { 'x-xroute-queue': source },
+    });
   });
 
   it('still lists every parked message after xroute restarts', async () => {
@@ -147,7 +179,10 @@ describe('100 poison messages through a flow with MaxAttempts 3 (RabbitMQ, real 
     await admin.ch.bindQueue(target, exchange, 'k');
     const chosen = (await list()).filter((_, i) => i % 2 === 0);
     const r = await xroute('parked', 'retry', ...chosen.map((m) => m.id), '--url', BROKER_URL, '--queue', parking, '--json');
-    expect({ code: r.code, receipt: JSON.parse(r.out) as Receipt }).toMatchObject({ code: 0, receipt: { selected: 50, delivered: 50, leftParked: 0, notFound: [] } });
+    expect({ code: r.code, receipt: JSON.parse(r.out) as Receipt }).toMatchObject({
+      code: 0,
+      receipt: { selected: 50, delivered: 50, leftParked: 0, notFound: [] },
+    });
     await waitForCounts(target, (c) => c.ready === 50, '50 messages through the fixed route', 30_000);
     const arrived = (await admin.drain(target)).map((m) => m.properties.messageId as string).sort();
     expect(arrived).toEqual(chosen.map((m) => m.properties.messageId as string).sort());
@@ -158,12 +193,16 @@ describe('100 poison messages through a flow with MaxAttempts 3 (RabbitMQ, real 
   it('loses none of the other 50 when a retry is killed (SIGKILL) halfway: each is parked or delivered, at most one window twice', async () => {
     const rest = (await list()).map((m) => m.properties.messageId as string).sort();
     expect(rest).toHaveLength(50);
-    const retry = spawn(process.execPath, [MAIN, 'parked', 'retry', '--all', '--url', BROKER_URL, '--queue', parking, '--window', String(WINDOW), '--rate', '50'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const retry = spawn(
+      process.execPath,
+      [MAIN, 'parked', 'retry', '--all', '--url', BROKER_URL, '--queue', parking, '--window', String(WINDOW), '--rate', '50'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const exited = new Promise((r) => retry.on('exit', r));
     await waitForOutput(retry, /delivered (1\d|2\d) of/, 20_000);
     retry.kill('SIGKILL');
     await exited;
-    await waitForCounts(parking, (c) => c.unacked === 0, 'the killed retry\'s messages back in the parking queue');
+    await waitForCounts(parking, (c) => c.unacked === 0, "the killed retry's messages back in the parking queue");
     await waitForCounts(source, (c) => c.ready === 0 && c.unacked === 0, 'what was delivered went through the flow', 30_000);
     const delivered = (await admin.drain(target)).map((m) => m.properties.messageId as string);
     const stillParked = (await list()).map((m) => m.properties.messageId as string);

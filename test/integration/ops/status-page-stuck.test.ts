@@ -56,11 +56,44 @@ describe('status page in chromium: a persister whose exchange disappears mid-run
         Receiver: ['rcvr_orders'],
         Node: ['node_route'],
         Persister: ['pstr_eval', 'pstr_store', 'pstr_failed'],
-        rcvr_orders: { ClassName: 'receiver.AmqpReceiver', URI: `amqp://guest:${SECRET}@127.0.0.1:5672/`, QueueName: source, IsPassive: 'true', XAMode: '1', LinkName: 'orders' },
-        node_route: { ClassName: 'node.CollectNode', LinkName: 'orders', OutLink: ['stored', 'failed', 'failed', 'evaluate'], Ruleset: [{ Name: 'evaluate', PreferredOutLink: 'evaluate', FieldName: 'RuleName', Template: 'order' }] },
-        pstr_eval: { ClassName: 'persister.MessageEvaluator', LinkName: 'evaluate', Ruleset: { order: { JMSPropertyGroup: [{ kind: '^order$' }], FormatterArgument: [{ FieldName: 'body', Template: ['ORDER:##body##'] }] } } },
-        pstr_store: { ClassName: 'persister.AmqpPersister', URI: 'amqp://127.0.0.1:5672/', Username: 'guest', Password: SECRET, ExchangeName: exchange, RoutingKey: 'k', IsPassive: 'true', LinkName: 'stored' },
-        pstr_failed: { ClassName: 'persister.AmqpPersister', URI: 'amqp://127.0.0.1:5672/', Username: 'guest', Password: SECRET, QueueName: failed, IsPassive: 'true', LinkName: 'failed' },
+        rcvr_orders: {
+          ClassName: 'receiver.AmqpReceiver',
+          URI: `amqp://guest:${SECRET}@127.0.0.1:5672/`,
+          QueueName: source,
+          IsPassive: 'true',
+          XAMode: '1',
+          LinkName: 'orders',
+        },
+        node_route: {
+          ClassName: 'node.CollectNode',
+          LinkName: 'orders',
+          OutLink: ['stored', 'failed', 'failed', 'evaluate'],
+          Ruleset: [{ Name: 'evaluate', PreferredOutLink: 'evaluate', FieldName: 'RuleName', Template: 'order' }],
+        },
+        pstr_eval: {
+          ClassName: 'persister.MessageEvaluator',
+          LinkName: 'evaluate',
+          Ruleset: { order: { JMSPropertyGroup: [{ kind: '^order$' }], FormatterArgument: [{ FieldName: 'body', Template: ['ORDER:##body##'] }] } },
+        },
+        pstr_store: {
+          ClassName: 'persister.AmqpPersister',
+          URI: 'amqp://127.0.0.1:5672/',
+          Username: 'guest',
+          Password: SECRET,
+          ExchangeName: exchange,
+          RoutingKey: 'k',
+          IsPassive: 'true',
+          LinkName: 'stored',
+        },
+        pstr_failed: {
+          ClassName: 'persister.AmqpPersister',
+          URI: 'amqp://127.0.0.1:5672/',
+          Username: 'guest',
+          Password: SECRET,
+          QueueName: failed,
+          IsPassive: 'true',
+          LinkName: 'failed',
+        },
       },
       '/t/orders.json',
       registry,
@@ -109,24 +142,41 @@ describe('status page in chromium: a persister whose exchange disappears mid-run
   };
 
   it('draws the healthy flow green, with the rates on its edges', async () => {
-    await admin.publish('', source, Array.from({ length: BEFORE }, (_, i) => `before ${i}`), ORDER);
+    await admin.publish(
+      '',
+      source,
+      Array.from({ length: BEFORE }, (_, i) => `before ${i}`),
+      ORDER,
+    );
     await admin.publish('', source, ['a note']);
     await waitForCounts(target, (c) => c.ready === BEFORE, `${BEFORE} messages in the target`);
     await waitForCounts(failed, (c) => c.ready === 1, 'the note in the failed queue');
     expect(await waitSeen('component', 'rcvr_orders', { health: 'ok', colour: GREEN }, 5000)).toBeTruthy();
     expect(await waitSeen('link', 'orders', { health: 'ok', colour: '#8b95a1' }, 5000)).toBeTruthy();
-    expect(await page.locator('text.edge-rate[data-link="orders"]').allTextContents()).toEqual([expect.stringMatching(/^[\d.]+\/s$/), expect.stringMatching(/^[\d.]+\/s$/)]);
+    expect(await page.locator('text.edge-rate[data-link="orders"]').allTextContents()).toEqual([
+      expect.stringMatching(/^[\d.]+\/s$/),
+      expect.stringMatching(/^[\d.]+\/s$/),
+    ]);
   });
 
   it('turns the stuck link red and what is upstream amber within 2 s of /status reporting it', async () => {
     await admin.ch.deleteExchange(exchange);
-    await admin.publish('', source, Array.from({ length: DURING }, (_, i) => `during ${i}`), ORDER);
+    await admin.publish(
+      '',
+      source,
+      Array.from({ length: DURING }, (_, i) => `during ${i}`),
+      ORDER,
+    );
     await waitFor(() => flow.status().stuckLinks.length > 0, '/status to report the stuck link', 30_000);
     const reported = Date.now();
     await waitSeen('link', 'stored', { health: 'red', colour: RED }, 2000);
     // upstream of the stuck link: the node that writes it and the receiver that feeds the node, both holding messages;
     // the link between them is full (the node holds every cell), so it is stuck too
-    for (const [kind, name, colour] of [['component', 'node_route', AMBER], ['component', 'rcvr_orders', AMBER], ['link', 'orders', RED]] as const) {
+    for (const [kind, name, colour] of [
+      ['component', 'node_route', AMBER],
+      ['component', 'rcvr_orders', AMBER],
+      ['link', 'orders', RED],
+    ] as const) {
       await waitSeen(kind, name, { health: colour === RED ? 'red' : 'amber', colour }, Math.max(0, 2000 - (Date.now() - reported)));
     }
     const ms = Date.now() - reported;
@@ -138,8 +188,17 @@ describe('status page in chromium: a persister whose exchange disappears mid-run
       evaluator: await seen('component', 'pstr_eval'),
     });
     let last = await shown();
-    await waitFor(async () => /^STUCK: consumer-not-running/.test((last = await shown()).stored ?? '') && /^STUCK: full/.test(last.orders ?? '') && last.evaluator.colour === GREEN, () => JSON.stringify(last), 2000).catch(() => undefined);
-    expect(last).toEqual({ stored: expect.stringMatching(/^STUCK: consumer-not-running/), orders: expect.stringMatching(/^STUCK: full/), evaluator: { health: 'ok', colour: GREEN } });
+    await waitFor(
+      async () =>
+        /^STUCK: consumer-not-running/.test((last = await shown()).stored ?? '') && /^STUCK: full/.test(last.orders ?? '') && last.evaluator.colour === GREEN,
+      () => JSON.stringify(last),
+      2000,
+    ).catch(() => undefined);
+    expect(last).toEqual({
+      stored: expect.stringMatching(/^STUCK: consumer-not-running/),
+      orders: expect.stringMatching(/^STUCK: full/),
+      evaluator: { health: 'ok', colour: GREEN },
+    });
   });
 
   it('shows the failing persister’s details on a click: endpoint, next retry, last errors with times, masked configuration', async () => {
@@ -149,7 +208,10 @@ describe('status page in chromium: a persister whose exchange disappears mid-run
     const endpoint = await page.locator('#details .detail-endpoint').allTextContents();
     const errors = await page.locator('#details ol.errors li').allTextContents();
     const config = JSON.parse((await page.locator('#details pre.config').textContent()) ?? '{}') as Record<string, string>;
-    expect({ endpoint, config: { ExchangeName: config.ExchangeName, Password: config.Password } }).toEqual({ endpoint: ['amqp://127.0.0.1:5672/', exchange, 'k'], config: { ExchangeName: exchange, Password: '***' } });
+    expect({ endpoint, config: { ExchangeName: config.ExchangeName, Password: config.Password } }).toEqual({
+      endpoint: ['amqp://127.0.0.1:5672/', exchange, 'k'],
+      config: { ExchangeName: exchange, Password: '***' },
+    });
     expect(errors[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z .*(NOT_FOUND|404|no exchange)/i);
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.evaluate('window.scrollTo(0, 0)');
@@ -180,7 +242,11 @@ describe('status page in chromium: a persister whose exchange disappears mid-run
     const receipt = { summary: '1 component replaced (pstr_store), 0 failed' };
     const page2 = await browser.browser.newPage();
     await page2.route(`${server.url}/events`, (route) =>
-      route.fulfill({ status: 200, contentType: 'text/event-stream', body: `data: ${JSON.stringify(status)}\n\nevent: reload\ndata: ${JSON.stringify(receipt)}\n\n` }),
+      route.fulfill({
+        status: 200,
+        contentType: 'text/event-stream',
+        body: `data: ${JSON.stringify(status)}\n\nevent: reload\ndata: ${JSON.stringify(receipt)}\n\n`,
+      }),
     );
     await page2.goto(server.url);
     await page2.waitForSelector('g[data-component="pstr_store"] text.parked');
@@ -189,7 +255,11 @@ describe('status page in chromium: a persister whose exchange disappears mid-run
       parked: await page2.locator('g[data-component="pstr_store"] text.parked').textContent(),
       slow: await page2.locator('#slow tbody tr td').allTextContents(),
       banner: await page2.locator('#banner').textContent(),
-    }).toEqual({ parked: '100', slow: ['pstr_store', 'ID:slow-1', '850', expect.stringMatching(/^\d{4}-/)], banner: expect.stringMatching(/^reload .*: 1 component replaced \(pstr_store\), 0 failed$/) });
+    }).toEqual({
+      parked: '100',
+      slow: ['pstr_store', 'ID:slow-1', '850', expect.stringMatching(/^\d{4}-/)],
+      banner: expect.stringMatching(/^reload .*: 1 component replaced \(pstr_store\), 0 failed$/),
+    });
     await page2.close();
   });
 

@@ -46,8 +46,22 @@ describe('status page in chromium', () => {
         Name: 'page-demo',
         Receiver: ['rcvr_orders'],
         Persister: ['pstr_store'],
-        rcvr_orders: { ClassName: 'org.qbroker.receiver.RMQReceiver', URI: `amqp://127.0.0.1:${node.port}/`, Username: 'guest', Password: 'guest', QueueName: QUEUE, LinkName: 'orders', Capacity: '16', ReconnectBackoff: '100,500' },
-        pstr_store: { ClassName: 'org.qbroker.persister.StreamPersister', URI: `file://${path.join(output, 'orders.txt')}`, Operation: 'write', LinkName: 'orders' },
+        rcvr_orders: {
+          ClassName: 'org.qbroker.receiver.RMQReceiver',
+          URI: `amqp://127.0.0.1:${node.port}/`,
+          Username: 'guest',
+          Password: 'guest',
+          QueueName: QUEUE,
+          LinkName: 'orders',
+          Capacity: '16',
+          ReconnectBackoff: '100,500',
+        },
+        pstr_store: {
+          ClassName: 'org.qbroker.persister.StreamPersister',
+          URI: `file://${path.join(output, 'orders.txt')}`,
+          Operation: 'write',
+          LinkName: 'orders',
+        },
       },
       '/t/page-demo.json',
       registry,
@@ -80,7 +94,11 @@ describe('status page in chromium', () => {
       const { document } = globalThis as unknown as { document: PageNode };
       const g = document.querySelector(`g[data-component="${name}"]`);
       const rect = g?.querySelector('rect.state');
-      return { state: g?.getAttribute('data-state') ?? null, colour: rect?.getAttribute('stroke') ?? null, text: g?.querySelector('.state-text')?.textContent ?? '' };
+      return {
+        state: g?.getAttribute('data-state') ?? null,
+        colour: rect?.getAttribute('stroke') ?? null,
+        text: g?.querySelector('.state-text')?.textContent ?? '',
+      };
     }, component);
 
   const waitSeen = async (component: string, state: string, timeoutMs: number) => {

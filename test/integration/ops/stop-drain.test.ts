@@ -17,7 +17,12 @@ import { waitFor } from '../../support/wait';
 jest.setTimeout(180_000);
 
 /** $1 "job-N:TENTHS", $2 the log: logs its start, works TENTHS tenths of a second, logs its end. */
-const WORKER = ['log() { echo "$1 $JOB $(date +%s%3N) $$" >> "$LOG"; }', 'JOB=$(echo "$1" | cut -d: -f1); T=$(echo "$1" | cut -d: -f2); LOG=$2; log start', 'i=0; while [ $i -lt $T ]; do sleep 0.1; i=$((i+1)); done', 'log end'].join('\n');
+const WORKER = [
+  'log() { echo "$1 $JOB $(date +%s%3N) $$" >> "$LOG"; }',
+  'JOB=$(echo "$1" | cut -d: -f1); T=$(echo "$1" | cut -d: -f2); LOG=$2; log start',
+  'i=0; while [ $i -lt $T ]; do sleep 0.1; i=$((i+1)); done',
+  'log end',
+].join('\n');
 
 interface Protocol {
   readonly name: string;
@@ -44,7 +49,14 @@ afterAll(async () => {
 
 const AMQP091: Protocol = {
   name: 'AmqpReceiver (AMQP 0-9-1)',
-  receiver: (queue) => ({ ClassName: 'org.qbroker.receiver.RMQReceiver', URI: 'amqp://127.0.0.1:5672/', Username: 'guest', Password: 'guest', QueueName: queue, IsDurable: 'true' }),
+  receiver: (queue) => ({
+    ClassName: 'org.qbroker.receiver.RMQReceiver',
+    URI: 'amqp://127.0.0.1:5672/',
+    Username: 'guest',
+    Password: 'guest',
+    QueueName: queue,
+    IsDurable: 'true',
+  }),
   publish: async (queue, bodies) => {
     await admin.queue(queue, { durable: true });
     for (const b of bodies) admin.ch.sendToQueue(queue, Buffer.from(b), { messageId: b, persistent: true });
@@ -58,14 +70,23 @@ const AMQP10: Protocol = {
   receiver: (queue) => ({ ClassName: 'org.qbroker.receiver.JMSReceiver', URI: RABBIT_URI, Username: 'guest', Password: 'guest', QueueName: queue }),
   publish: async (queue, bodies) => {
     await withRabbitChannel(async (ch) => void (await ch.assertQueue(queue, { durable: true })));
-    await publishAmqp10(`/amq/queue/${queue}`, bodies.map((body) => ({ body, durable: true })));
+    await publishAmqp10(
+      `/amq/queue/${queue}`,
+      bodies.map((body) => ({ body, durable: true })),
+    );
   },
   ready: async (queue) => (await queueInfo(queue))?.messageCount ?? -1,
 };
 
 /** receiver -> JobNode (one ruleset, Threshold 4) -> 4 JobPersister workers running WORKER. */
 function topology(protocol: Protocol, queue: string, dir: string, log: string): string {
-  const worker = (n: number) => ({ ClassName: 'org.qbroker.persister.JobPersister', Operation: 'execute', LinkName: `worker${n}`, Script: ['/bin/sh', '-c', WORKER, 'worker', '##body##', log], KillGrace: '0' });
+  const worker = (n: number) => ({
+    ClassName: 'org.qbroker.persister.JobPersister',
+    Operation: 'execute',
+    LinkName: `worker${n}`,
+    Script: ['/bin/sh', '-c', WORKER, 'worker', '##body##', log],
+    KillGrace: '0',
+  });
   const file = path.join(dir, 'topology.json');
   writeFileSync(
     file,
@@ -89,8 +110,20 @@ function topology(protocol: Protocol, queue: string, dir: string, log: string): 
       pstr_worker2: worker(2),
       pstr_worker3: worker(3),
       pstr_worker4: worker(4),
-      pstr_notice: { ClassName: 'org.qbroker.persister.StreamPersister', URI: `file://${path.join(dir, 'notice.log')}`, Operation: 'write', LinkName: 'notice', Template: '##body##\n' },
-      pstr_bypass: { ClassName: 'org.qbroker.persister.StreamPersister', URI: `file://${path.join(dir, 'bypass.log')}`, Operation: 'write', LinkName: 'bypass', Template: '##body##\n' },
+      pstr_notice: {
+        ClassName: 'org.qbroker.persister.StreamPersister',
+        URI: `file://${path.join(dir, 'notice.log')}`,
+        Operation: 'write',
+        LinkName: 'notice',
+        Template: '##body##\n',
+      },
+      pstr_bypass: {
+        ClassName: 'org.qbroker.persister.StreamPersister',
+        URI: `file://${path.join(dir, 'bypass.log')}`,
+        Operation: 'write',
+        LinkName: 'bypass',
+        Template: '##body##\n',
+      },
     }),
   );
   return file;
@@ -102,7 +135,8 @@ function start(file: string, ...options: string[]): Instance {
   return instance;
 }
 
-const count = (events: readonly WorkerEvent[], kind: WorkerEvent['kind'], where: (e: WorkerEvent) => boolean = () => true) => events.filter((e) => e.kind === kind && where(e)).length;
+const count = (events: readonly WorkerEvent[], kind: WorkerEvent['kind'], where: (e: WorkerEvent) => boolean = () => true) =>
+  events.filter((e) => e.kind === kind && where(e)).length;
 
 /** Per job: how often it started and ended over both runs. */
 function runsPerJob(events: readonly WorkerEvent[]): Map<string, { starts: number; ends: number }> {
@@ -184,13 +218,33 @@ describe.each([AMQP091, AMQP10])('SIGTERM of xroute run with JobNode, $name', (p
 it('at the --drain-timeout deadline gives back only the jobs still running: the finished ones are acknowledged, none ends twice', async () => {
   const r = await sigtermWithJobsRunning(AMQP091, { tenths: [15, 15, 80, 80, ...Array<number>(8).fill(5)], options: ['--drain-timeout', '4'] });
   console.log(`AMQP 0-9-1, --drain-timeout 4 with 2 jobs of 8 s: ${JSON.stringify(r)}`);
-  expect(r).toMatchObject({ exitCode: 0, startedBeforeSignal: 4, startedAfterSignal: 0, endedInFirstRun: 2, readyAfterFirst: 10, readyAtEnd: 0, endedTwice: 0, neverEnded: 0, startedTwice: 2 });
+  expect(r).toMatchObject({
+    exitCode: 0,
+    startedBeforeSignal: 4,
+    startedAfterSignal: 0,
+    endedInFirstRun: 2,
+    readyAfterFirst: 10,
+    readyAtEnd: 0,
+    endedTwice: 0,
+    neverEnded: 0,
+    startedTwice: 2,
+  });
   expect(r.drainLine).toContain('drain: 2 acknowledged, 10 returned to the broker');
 });
 
 it('--on-stop kill ends the running jobs at once and gives every job back; none ended, each runs once to its end after the restart', async () => {
   const r = await sigtermWithJobsRunning(AMQP091, { tenths: [60, 60, 60, 60, ...Array<number>(8).fill(5)], options: ['--on-stop', 'kill'] });
   console.log(`AMQP 0-9-1, --on-stop kill: ${JSON.stringify(r)}`);
-  expect(r).toMatchObject({ exitCode: 0, startedBeforeSignal: 4, startedAfterSignal: 0, endedInFirstRun: 0, readyAfterFirst: 12, readyAtEnd: 0, endedTwice: 0, neverEnded: 0, startedTwice: 4 });
+  expect(r).toMatchObject({
+    exitCode: 0,
+    startedBeforeSignal: 4,
+    startedAfterSignal: 0,
+    endedInFirstRun: 0,
+    readyAfterFirst: 12,
+    readyAtEnd: 0,
+    endedTwice: 0,
+    neverEnded: 0,
+    startedTwice: 4,
+  });
   expect(r.drainLine).toContain('drain: 0 acknowledged, 12 returned to the broker');
 });

@@ -20,7 +20,9 @@ const CAPACITY = 8;
 
 function xrouteStatus(url: string, ...options: string[]): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [MAIN, 'status', '--admin', url, ...options], (err, out) => resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, out: String(out) }));
+    execFile(process.execPath, [MAIN, 'status', '--admin', url, ...options], (err, out) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, out: String(out) }),
+    );
   });
 }
 
@@ -46,7 +48,11 @@ describe('a persister whose exchange is missing (RabbitMQ, real xroute run --adm
     source = await admin.queue(uniqueName('stuck.src'));
     exchange = admin.track('exchange', uniqueName('stuck.missing'));
     target = admin.track('queue', uniqueName('stuck.dst'));
-    await admin.publish('', source, Array.from({ length: MESSAGES }, (_, i) => `m${i}`));
+    await admin.publish(
+      '',
+      source,
+      Array.from({ length: MESSAGES }, (_, i) => `m${i}`),
+    );
     const dir = mkdtempSync(path.join(tmpdir(), 'xroute-stuck-'));
     const file = path.join(dir, 'flow.json');
     writeFileSync(
@@ -56,8 +62,23 @@ describe('a persister whose exchange is missing (RabbitMQ, real xroute run --adm
         Supervision: { FatalRetrySeconds: '1' },
         Receiver: ['rcvr'],
         Persister: ['pstr'],
-        rcvr: { ClassName: 'receiver.AmqpReceiver', URI: 'amqp://guest:guest@127.0.0.1:5672/', QueueName: source, IsPassive: 'true', XAMode: '1', LinkName: 'in' },
-        pstr: { ClassName: 'persister.AmqpPersister', URI: 'amqp://guest:guest@127.0.0.1:5672/', ExchangeName: exchange, RoutingKey: 'k', IsPassive: 'true', LinkName: 'in', Capacity: String(CAPACITY) },
+        rcvr: {
+          ClassName: 'receiver.AmqpReceiver',
+          URI: 'amqp://guest:guest@127.0.0.1:5672/',
+          QueueName: source,
+          IsPassive: 'true',
+          XAMode: '1',
+          LinkName: 'in',
+        },
+        pstr: {
+          ClassName: 'persister.AmqpPersister',
+          URI: 'amqp://guest:guest@127.0.0.1:5672/',
+          ExchangeName: exchange,
+          RoutingKey: 'k',
+          IsPassive: 'true',
+          LinkName: 'in',
+          Capacity: String(CAPACITY),
+        },
       }),
     );
     child = spawn(process.execPath, [MAIN, 'run', file, '--json-logs', '--admin', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -116,7 +137,11 @@ describe('a persister whose exchange is missing (RabbitMQ, real xroute run --adm
 
   it('is reported again at each refresh of xroute status --watch', async () => {
     const r = await xrouteStatus(url, '--watch', '--interval', '0.2', '--count', '2');
-    expect({ code: r.code, blocks: r.out.match(/^flow stuck: NOT READY/gm)?.length, stuck: r.out.match(/^ {2}in: consumer-not-running$/gm)?.length }).toEqual({ code: 1, blocks: 2, stuck: 2 });
+    expect({ code: r.code, blocks: r.out.match(/^flow stuck: NOT READY/gm)?.length, stuck: r.out.match(/^ {2}in: consumer-not-running$/gm)?.length }).toEqual({
+      code: 1,
+      blocks: 2,
+      stuck: 2,
+    });
   });
 
   it('is reported by /readyz as not ready with the stuck link', async () => {
@@ -146,7 +171,11 @@ describe('a persister whose exchange is missing (RabbitMQ, real xroute run --adm
       await new Promise((r) => setTimeout(r, 50));
       s = await status();
     }
-    expect({ ready: s.ready, stuck: s.stuckLinks, health: [...s.components, ...s.links].map((x) => `${x.name}:${x.health}`).sort() }).toEqual({ ready: true, stuck: [], health: ['in:ok', 'pstr:ok', 'rcvr:ok'] });
+    expect({ ready: s.ready, stuck: s.stuckLinks, health: [...s.components, ...s.links].map((x) => `${x.name}:${x.health}`).sort() }).toEqual({
+      ready: true,
+      stuck: [],
+      health: ['in:ok', 'pstr:ok', 'rcvr:ok'],
+    });
     const r = await xrouteStatus(url);
     expect(r.code).toBe(0);
     const bodies = new Set((await admin.drain(target)).map((m) => m.content.toString()));

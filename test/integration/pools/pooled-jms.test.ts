@@ -28,12 +28,20 @@ describe('pooled JMS children', () => {
     const receivers = pool('receiver');
     try {
       const out = await persisters.client.request({ URI: base });
-      const outcome = await new Promise<string>((resolve, reject) => out.transmit.put(Message.text('via jms pool', { n: '1' }), (_m, o) => resolve(o)).catch(reject));
+      const outcome = await new Promise<string>((resolve, reject) =>
+        out.transmit.put(Message.text('via jms pool', { n: '1' }), (_m, o) => resolve(o)).catch(reject),
+      );
       const inHandle = await receivers.client.request({ URI: `${base}&Mode=daemon` });
       const got = drain(inHandle.transmit);
       await waitFor(() => got.received.length === 1, 'the message through the pooled receiver', 15_000);
       got.detach();
-      expect({ persister: out.className, receiver: inHandle.className, outcome, body: got.received[0].bodyText(), n: got.received[0].properties.get('n') }).toEqual({
+      expect({
+        persister: out.className,
+        receiver: inHandle.className,
+        outcome,
+        body: got.received[0].bodyText(),
+        n: got.received[0].properties.get('n'),
+      }).toEqual({
         persister: 'persister.JMSPersister',
         receiver: 'receiver.JMSReceiver',
         outcome: 'done',

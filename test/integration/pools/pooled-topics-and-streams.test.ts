@@ -35,7 +35,11 @@ afterEach(async () => {
 
 function pool(kind: 'persister' | 'receiver', config: Record<string, string> = {}): Pool {
   const input = new XQueue<Message>(`${kind}_pool`, 16);
-  const h = runComponent(kind === 'persister' ? PERSISTER_POOL : RECEIVER_POOL, { config: { Name: `${kind}_pool`, ...config }, input, registry: defaultRegistry() });
+  const h = runComponent(kind === 'persister' ? PERSISTER_POOL : RECEIVER_POOL, {
+    config: { Name: `${kind}_pool`, ...config },
+    input,
+    registry: defaultRegistry(),
+  });
   const p = { h, client: new PoolClient(input), active: () => h.status.get().counters.active ?? 0 };
   pools.push(p);
   return p;
@@ -67,7 +71,13 @@ describe('pooled JMSSubscriber and JMSPublisher (RabbitMQ AMQP 1.0)', () => {
     for (let i = 0; i < 10; i++) await pub.transmit.put(Message.text(`t${i}`, { n: String(i) }), (_m, o) => outcomes.push(o));
     await waitFor(() => got.received.length === 10 && outcomes.length === 10, 'ten messages published and received', 15_000);
     got.detach();
-    expect({ subscriber: sub.className, publisher: pub.className, bodies: got.received.map((m) => m.bodyText()), n: got.received.map((m) => m.getProperty('n')), outcomes: [...new Set(outcomes)] }).toEqual({
+    expect({
+      subscriber: sub.className,
+      publisher: pub.className,
+      bodies: got.received.map((m) => m.bodyText()),
+      n: got.received.map((m) => m.getProperty('n')),
+      outcomes: [...new Set(outcomes)],
+    }).toEqual({
       subscriber: 'receiver.JMSSubscriber',
       publisher: 'persister.JMSPublisher',
       bodies: Array.from({ length: 10 }, (_, i) => `t${i}`),

@@ -65,7 +65,9 @@ it('loses nothing when one process is killed mid-run; duplicates stay within its
   const moved = await fixture.admin().drain(outQueue);
   const seen = tally(moved.map((m) => m.properties.messageId));
   const duplicates = moved.length - seen.size;
-  console.log(`competing consumers, kill -9 of 1 of 3 processes with ${atKill.ready} messages still queued: ${seen.size}/${MESSAGES} distinct, ${duplicates} duplicates (prefetch window ${PREFETCH})`);
+  console.log(
+    `competing consumers, kill -9 of 1 of 3 processes with ${atKill.ready} messages still queued: ${seen.size}/${MESSAGES} distinct, ${duplicates} duplicates (prefetch window ${PREFETCH})`,
+  );
   expect(seen.size).toBe(MESSAGES);
   expect(duplicates).toBeLessThanOrEqual(PREFETCH);
   expect(atKill.ready).toBeGreaterThan(0);

@@ -21,7 +21,10 @@ export interface Instance {
 
 /** `logLevel` info lets a test wait for a component's start-up lines (e.g. a receiver's `subscribed`); `options` go to `run`. */
 export function startInstance(topologyFile: string, logLevel: 'warn' | 'info' = 'warn', options: readonly string[] = []): Instance {
-  const child = spawn(process.execPath, ['dist/src/cli/main.js', 'run', '--log-level', logLevel, ...options, topologyFile], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['dist/src/cli/main.js', 'run', '--log-level', logLevel, ...options, topologyFile], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
   const collect = (d: Buffer) => lines.push(...String(d).split('\n').filter(Boolean));
   child.stdout?.on('data', collect);
@@ -128,7 +131,10 @@ export function firstTimeOpen(events: readonly WorkerEvent[], n: number, after: 
 export function maxConcurrentPerKey(events: readonly WorkerEvent[], keyOf: (job: string) => string): number {
   const keys = new Set(events.map((e) => keyOf(e.job)));
   let max = 0;
-  for (const k of keys) max = Math.max(max, maxConcurrent(events, (job) => keyOf(job) === k));
+  for (const k of keys)
+    max = Math.max(
+      max,
+      maxConcurrent(events, (job) => keyOf(job) === k),
+    );
   return max;
 }
-

@@ -26,8 +26,26 @@ function topology(dir: string, queue: string, log: string, pids: string): string
     Capacity: '8',
     Receiver: ['rcvr_jobs'],
     Persister: ['pstr_jobs'],
-    rcvr_jobs: { ClassName: 'org.qbroker.receiver.RMQReceiver', URI: 'amqp://127.0.0.1:5672/', Username: 'guest', Password: 'guest', Operation: 'get', QueueName: queue, IsDurable: 'true', LinkName: 'jobs', XAMode: '1', TextMode: '1' },
-    pstr_jobs: { ClassName: 'org.qbroker.persister.JobPersister', Operation: 'execute', LinkName: 'jobs', MaxJobs: '4', KillGrace: '1000', Script: ['/bin/sh', '-c', script, 'worker', '##body##', log, '30', pids] },
+    rcvr_jobs: {
+      ClassName: 'org.qbroker.receiver.RMQReceiver',
+      URI: 'amqp://127.0.0.1:5672/',
+      Username: 'guest',
+      Password: 'guest',
+      Operation: 'get',
+      QueueName: queue,
+      IsDurable: 'true',
+      LinkName: 'jobs',
+      XAMode: '1',
+      TextMode: '1',
+    },
+    pstr_jobs: {
+      ClassName: 'org.qbroker.persister.JobPersister',
+      Operation: 'execute',
+      LinkName: 'jobs',
+      MaxJobs: '4',
+      KillGrace: '1000',
+      Script: ['/bin/sh', '-c', script, 'worker', '##body##', log, '30', pids],
+    },
   };
   const file = path.join(dir, 'topology.json');
   writeFileSync(file, JSON.stringify(config));
@@ -53,7 +71,12 @@ it('leaves no job of a killed xroute running, and after the restart each job run
   await admin.ch.waitForConfirms();
 
   const first = fixture.start(file);
-  await waitFor(() => readWorkerLog(log).filter((e) => e.kind === 'start').length === JOBS.length && groupsOf(pids).length === JOBS.length, 'the 4 jobs to start', 30_000, 50);
+  await waitFor(
+    () => readWorkerLog(log).filter((e) => e.kind === 'start').length === JOBS.length && groupsOf(pids).length === JOBS.length,
+    'the 4 jobs to start',
+    30_000,
+    50,
+  );
   const groups = groupsOf(pids);
   first.child.kill('SIGKILL');
   const killedAt = Date.now();
@@ -67,9 +90,21 @@ it('leaves no job of a killed xroute running, and after the restart each job run
   await waitForCounts(queue, (c) => c.ready === 0 && c.unacked === 0, 'every request acknowledged');
   const events = readWorkerLog(log);
   const runs = events.filter((e) => e.kind === 'start').length;
-  console.log(`kill -9 with ${JOBS.length} jobs running: ${left.length} job processes left ${goneAfter} ms after the kill; ${runs} runs in all, most copies of one job at once: ${maxConcurrentPerKey(events, (job) => job)}`);
+  console.log(
+    `kill -9 with ${JOBS.length} jobs running: ${left.length} job processes left ${goneAfter} ms after the kill; ${runs} runs in all, most copies of one job at once: ${maxConcurrentPerKey(events, (job) => job)}`,
+  );
   expect(left).toEqual([]);
   expect(maxConcurrentPerKey(events, (job) => job)).toBe(1);
-  expect(events.filter((e) => e.kind === 'end').map((e) => e.job).sort()).toEqual(JOBS);
-  expect(events.filter((e) => e.kind === 'killed' && e.instancePid === first.pid).map((e) => e.job).sort()).toEqual(JOBS);
+  expect(
+    events
+      .filter((e) => e.kind === 'end')
+      .map((e) => e.job)
+      .sort(),
+  ).toEqual(JOBS);
+  expect(
+    events
+      .filter((e) => e.kind === 'killed' && e.instancePid === first.pid)
+      .map((e) => e.job)
+      .sort(),
+  ).toEqual(JOBS);
 });

@@ -77,13 +77,27 @@ function topology(queue: string, dir: string, log: string, tenths: number): stri
       SharedStateNamespace: namespace,
       SharedStateLease: String(LEASE_S),
       OutLink: ['notice', 'bypass', 'worker1', 'worker2', 'worker3'],
-      Ruleset: [{ Name: 'work', Threshold: String(THRESHOLD), PatternGroup: [{ Pattern: ['^job-'] }], KeyTemplate: '##body##', KeySubstitution: 's/-retry$//' }],
+      Ruleset: [
+        { Name: 'work', Threshold: String(THRESHOLD), PatternGroup: [{ Pattern: ['^job-'] }], KeyTemplate: '##body##', KeySubstitution: 's/-retry$//' },
+      ],
     },
     pstr_worker1: worker(1),
     pstr_worker2: worker(2),
     pstr_worker3: worker(3),
-    pstr_notice: { ClassName: 'org.qbroker.persister.StreamPersister', URI: `file://${path.join(dir, 'notice.log')}`, Operation: 'write', LinkName: 'notice', Template: '##body##\n' },
-    pstr_bypass: { ClassName: 'org.qbroker.persister.StreamPersister', URI: `file://${path.join(dir, 'bypass.log')}`, Operation: 'write', LinkName: 'bypass', Template: '##body##\n' },
+    pstr_notice: {
+      ClassName: 'org.qbroker.persister.StreamPersister',
+      URI: `file://${path.join(dir, 'notice.log')}`,
+      Operation: 'write',
+      LinkName: 'notice',
+      Template: '##body##\n',
+    },
+    pstr_bypass: {
+      ClassName: 'org.qbroker.persister.StreamPersister',
+      URI: `file://${path.join(dir, 'bypass.log')}`,
+      Operation: 'write',
+      LinkName: 'bypass',
+      Template: '##body##\n',
+    },
   };
   const file = path.join(dir, 'topology.json');
   writeFileSync(file, JSON.stringify(config));
@@ -110,7 +124,9 @@ it('holds Threshold 2 and key exclusivity over 3 processes and does every job on
   await waitForCounts(queue, (c) => c.ready === 0 && c.unacked === 0, 'every request acknowledged');
   const events = readWorkerLog(log);
   const observed = maxConcurrent(events);
-  console.log(`JobNode SharedState, 3 processes: max concurrent ${observed} (Threshold ${THRESHOLD}); jobs run by ${new Set(events.map((e) => e.instancePid)).size} processes`);
+  console.log(
+    `JobNode SharedState, 3 processes: max concurrent ${observed} (Threshold ${THRESHOLD}); jobs run by ${new Set(events.map((e) => e.instancePid)).size} processes`,
+  );
   expect(observed).toBe(THRESHOLD);
   expect(maxConcurrentPerKey(events, keyOf)).toBe(1);
   expect(ends(events).sort()).toEqual([...jobs].sort());
@@ -132,7 +148,7 @@ it('gives the slots of a killed process back within the lease, and its jobs are 
   await victim.exited;
 
   // The victim's running jobs are killed by their supervisors; its slots stay taken until their lease lapses.
-  await waitFor(() => heldByVictim() === 0, 'the killed process\'s workers to stop', 5_000, 50);
+  await waitFor(() => heldByVictim() === 0, "the killed process's workers to stop", 5_000, 50);
   const killedHolding = readWorkerLog(log).filter((e) => e.kind === 'killed').length;
 
   await waitFor(() => ends(readWorkerLog(log)).length >= jobs.length, 'every job to end', 50_000, 50);
@@ -140,8 +156,15 @@ it('gives the slots of a killed process back within the lease, and its jobs are 
   const events = readWorkerLog(log);
   const killed = events.filter((e) => e.kind === 'killed').map((e) => e.job);
   // Recovery: from the kill until the survivors run Threshold jobs again (the victim's slots lapsed and were taken).
-  const recoveredAt = firstTimeOpen(events.filter((e) => e.instancePid !== victimPid), THRESHOLD, killedAt) ?? Infinity;
-  console.log(`JobNode SharedState kill -9: victim held ${killedHolding} slot(s); the survivors ran ${THRESHOLD} jobs again ${recoveredAt - killedAt} ms after the kill (lease ${LEASE_S * 1000} ms, renewed every ${Math.floor((LEASE_S * 1000) / 3)} ms); max concurrent ${maxConcurrent(events)} (Threshold ${THRESHOLD})`);
+  const recoveredAt =
+    firstTimeOpen(
+      events.filter((e) => e.instancePid !== victimPid),
+      THRESHOLD,
+      killedAt,
+    ) ?? Infinity;
+  console.log(
+    `JobNode SharedState kill -9: victim held ${killedHolding} slot(s); the survivors ran ${THRESHOLD} jobs again ${recoveredAt - killedAt} ms after the kill (lease ${LEASE_S * 1000} ms, renewed every ${Math.floor((LEASE_S * 1000) / 3)} ms); max concurrent ${maxConcurrent(events)} (Threshold ${THRESHOLD})`,
+  );
   expect(killedHolding).toBeGreaterThan(0);
   expect(killed.every((job) => events.some((e) => e.kind === 'end' && e.job === job && e.instancePid !== victimPid))).toBe(true);
   expect(recoveredAt - killedAt).toBeLessThan(LEASE_S * 1000 + 1500);

@@ -51,7 +51,10 @@ describe('tracing a flow on RabbitMQ (real xroute run)', () => {
     await admin.publish('', queues.in, ['hello'], { messageId, headers: { kind: 'order', ...headers }, persistent: true });
     await waitFor(() => outgoing.has(messageId), `${messageId} on ${queues.out}`);
     const isConsumer = (s: ReceivedSpan) => s.kind === SPAN_KIND.consumer && s.attributes['messaging.message.id'] === messageId;
-    await waitFor(() => receiver.spans.some(isConsumer), () => `the CONSUMER span of ${messageId}; output: ${run?.output()}`);
+    await waitFor(
+      () => receiver.spans.some(isConsumer),
+      () => `the CONSUMER span of ${messageId}; output: ${run?.output()}`,
+    );
     const traceId = receiver.spans.find(isConsumer)!.traceId;
     // The producer span ends before the consumer span (the ack follows the confirm): the whole trace is there.
     return { out: outgoing.get(messageId)!, spans: receiver.spansOf(traceId) };
@@ -73,13 +76,24 @@ describe('tracing a flow on RabbitMQ (real xroute run)', () => {
       evaluate.spanId,
       toOut.spanId,
     ]);
-    expect([consumer.kind, toEvaluator.kind, evaluate.kind, toOut.kind, producer.kind]).toEqual([SPAN_KIND.consumer, SPAN_KIND.internal, SPAN_KIND.internal, SPAN_KIND.internal, SPAN_KIND.producer]);
+    expect([consumer.kind, toEvaluator.kind, evaluate.kind, toOut.kind, producer.kind]).toEqual([
+      SPAN_KIND.consumer,
+      SPAN_KIND.internal,
+      SPAN_KIND.internal,
+      SPAN_KIND.internal,
+      SPAN_KIND.producer,
+    ]);
   });
 
   it('names the ruleset and the return code on the evaluator span', async () => {
     const { spans } = await route('traced-2', { traceparent: upstreamContext().traceparent });
     const evaluate = oneSpan(spans, 'evaluate');
-    expect([evaluate.name, evaluate.attributes['xroute.ruleset'], evaluate.attributes['xroute.return_code'], evaluate.attributes['xroute.component']]).toEqual(['evaluate order', 'order', '0', 'pstr_eval']);
+    expect([evaluate.name, evaluate.attributes['xroute.ruleset'], evaluate.attributes['xroute.return_code'], evaluate.attributes['xroute.component']]).toEqual([
+      'evaluate order',
+      'order',
+      '0',
+      'pstr_eval',
+    ]);
   });
 
   it('sends the message on with a traceparent whose parent is the persister span', async () => {
@@ -93,8 +107,18 @@ describe('tracing a flow on RabbitMQ (real xroute run)', () => {
     const { spans } = await route('traced-4', { traceparent: upstreamContext().traceparent });
     const consumer = oneSpan(spans, 'process');
     const producer = oneSpan(spans, 'send');
-    expect(consumer.attributes).toMatchObject({ 'messaging.system': 'rabbitmq', 'messaging.operation.type': 'process', 'messaging.destination.name': queues.in, 'xroute.component': 'rcvr_in' });
-    expect(producer.attributes).toMatchObject({ 'messaging.system': 'rabbitmq', 'messaging.operation.type': 'send', 'messaging.destination.name': queues.out, 'xroute.component': 'pstr_out' });
+    expect(consumer.attributes).toMatchObject({
+      'messaging.system': 'rabbitmq',
+      'messaging.operation.type': 'process',
+      'messaging.destination.name': queues.in,
+      'xroute.component': 'rcvr_in',
+    });
+    expect(producer.attributes).toMatchObject({
+      'messaging.system': 'rabbitmq',
+      'messaging.operation.type': 'send',
+      'messaging.destination.name': queues.out,
+      'xroute.component': 'pstr_out',
+    });
     expect(typeof oneSpan(spans, 'evaluate').attributes['xroute.queue.wait_ms']).toBe('number');
     expect(consumer.resource).toMatchObject({ 'service.name': 'xroute-under-test', 'deployment.environment': 'test' });
   });
@@ -123,7 +147,11 @@ describe('tracing a flow on RabbitMQ (real xroute run)', () => {
 
   it('exports no span of a message whose upstream trace is not sampled, and sends its context on, still unsampled', async () => {
     const upstream = upstreamContext();
-    await admin.publish('', queues.in, ['hello'], { messageId: 'unsampled', headers: { kind: 'order', traceparent: upstream.traceparent.replace(/-01$/, '-00') }, persistent: true });
+    await admin.publish('', queues.in, ['hello'], {
+      messageId: 'unsampled',
+      headers: { kind: 'order', traceparent: upstream.traceparent.replace(/-01$/, '-00') },
+      persistent: true,
+    });
     await waitFor(() => outgoing.has('unsampled'), `unsampled on ${queues.out}`);
     // A sampled message routed after it: once its spans are in, any span of the unsampled one would be too.
     await route('sampled-after', { traceparent: upstreamContext().traceparent });

@@ -33,7 +33,11 @@ describe('a collector that stops under load (RabbitMQ, real xroute run)', () => 
     const goal = moved + BATCH;
     const started = performance.now();
     await admin.publishNumbered(source, BATCH, `${name}-`, BODY);
-    await waitFor(() => moved >= goal, () => `${goal} messages moved (have ${moved}); output: ${run?.output().slice(-2000)}`, 60_000);
+    await waitFor(
+      () => moved >= goal,
+      () => `${goal} messages moved (have ${moved}); output: ${run?.output().slice(-2000)}`,
+      60_000,
+    );
     const seconds = (performance.now() - started) / 1000;
     phases[name] = { perSecond: Math.round(BATCH / seconds), rssMb: Math.round((await run!.metric('process_resident_memory_bytes')) / 2 ** 20) };
   }
@@ -89,5 +93,4 @@ describe('a collector that stops under load (RabbitMQ, real xroute run)', () => 
     expect(droppedAfter - droppedBefore).toBeGreaterThan(BATCH);
     expect(run!.output()).toMatch(/span\(s\) dropped/);
   });
-
 });

@@ -43,9 +43,27 @@ describe('tracing a JobNode (RabbitMQ, real xroute run)', () => {
           OutLink: ['notice', 'bypass', 'worker'],
           Ruleset: [{ Name: 'reports', Threshold: '1', JMSPropertyGroup: [{ kind: '^report$' }] }],
         },
-        pstr_worker: { ClassName: 'org.qbroker.persister.JobPersister', Operation: 'execute', LinkName: 'worker', Script: ['node', '-e', `setTimeout(() => undefined, ${WORKER_MS})`], Timeout: '30000' },
-        pstr_notice: { ClassName: 'org.qbroker.persister.StreamPersister', URI: `file://${dir}/notice.txt`, Operation: 'write', LinkName: 'notice', Template: '##body##\n' },
-        pstr_bypass: { ClassName: 'org.qbroker.persister.StreamPersister', URI: `file://${dir}/bypass.txt`, Operation: 'write', LinkName: 'bypass', Template: '##body##\n' },
+        pstr_worker: {
+          ClassName: 'org.qbroker.persister.JobPersister',
+          Operation: 'execute',
+          LinkName: 'worker',
+          Script: ['node', '-e', `setTimeout(() => undefined, ${WORKER_MS})`],
+          Timeout: '30000',
+        },
+        pstr_notice: {
+          ClassName: 'org.qbroker.persister.StreamPersister',
+          URI: `file://${dir}/notice.txt`,
+          Operation: 'write',
+          LinkName: 'notice',
+          Template: '##body##\n',
+        },
+        pstr_bypass: {
+          ClassName: 'org.qbroker.persister.StreamPersister',
+          URI: `file://${dir}/bypass.txt`,
+          Operation: 'write',
+          LinkName: 'bypass',
+          Template: '##body##\n',
+        },
       },
       receiver,
     );
@@ -61,13 +79,22 @@ describe('tracing a JobNode (RabbitMQ, real xroute run)', () => {
     const upstream = upstreamContext();
     await admin.publish('', jobs, ['report sales'], { messageId: 'job-1', headers: { kind: 'report', traceparent: upstream.traceparent } });
     const isConsumer = (s: ReceivedSpan) => s.kind === SPAN_KIND.consumer && s.traceId === upstream.traceId;
-    await waitFor(() => receiver.spans.some(isConsumer), () => `the CONSUMER span of the job; output: ${run?.output()}`, 20_000);
+    await waitFor(
+      () => receiver.spans.some(isConsumer),
+      () => `the CONSUMER span of the job; output: ${run?.output()}`,
+      20_000,
+    );
     const spans = receiver.spansOf(upstream.traceId);
     const consumer = oneSpan(spans, 'process');
     const dispatch = oneSpan(spans, 'dispatch');
     const job = oneSpan(spans, 'job');
     expect([dispatch.parentSpanId, job.parentSpanId]).toEqual([consumer.spanId, dispatch.spanId]);
-    expect(dispatch.attributes).toMatchObject({ 'xroute.ruleset': 'reports', 'xroute.job.group': 1, 'xroute.job.worker': 'worker', 'xroute.component': 'node_jobs' });
+    expect(dispatch.attributes).toMatchObject({
+      'xroute.ruleset': 'reports',
+      'xroute.job.group': 1,
+      'xroute.job.worker': 'worker',
+      'xroute.component': 'node_jobs',
+    });
     expect(job.attributes).toMatchObject({ 'xroute.job.end': 'completed', 'xroute.ruleset': 'reports' });
     expect(Number(job.endNs - job.startNs) / 1e6).toBeGreaterThanOrEqual(WORKER_MS);
     // The receiver settles right after the job ends, often within a millisecond; each span turns performance time

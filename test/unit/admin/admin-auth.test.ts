@@ -5,7 +5,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { AdminTokenError, adminGuard, isLoopbackHost, presentedToken, readAdminToken, tokenMatches, UnprotectedAdminError } from '../../../src/admin/admin-auth';
+import {
+  AdminTokenError,
+  adminGuard,
+  isLoopbackHost,
+  presentedToken,
+  readAdminToken,
+  tokenMatches,
+  UnprotectedAdminError,
+} from '../../../src/admin/admin-auth';
 import { redactText } from '../../../src/logging/redact';
 
 const TOKEN = 'tok-3f9a7c1e5b2d4a6f8e0c';
@@ -71,7 +79,12 @@ describe('readAdminToken', () => {
 
 describe('tokenMatches', () => {
   it('accepts the token and refuses any other, longer or shorter', () => {
-    expect([tokenMatches(TOKEN, TOKEN), tokenMatches(TOKEN, TOKEN + 'x'), tokenMatches(TOKEN, TOKEN.slice(0, -1)), tokenMatches(TOKEN, '')]).toEqual([true, false, false, false]);
+    expect([tokenMatches(TOKEN, TOKEN), tokenMatches(TOKEN, TOKEN + 'x'), tokenMatches(TOKEN, TOKEN.slice(0, -1)), tokenMatches(TOKEN, '')]).toEqual([
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('compares two SHA-256 digests with crypto.timingSafeEqual, whatever length is presented', () => {
@@ -87,13 +100,28 @@ describe('tokenMatches', () => {
 
 describe('presentedToken', () => {
   it('reads a Bearer token and the password of Basic credentials', () => {
-    expect([presentedToken(`Bearer ${TOKEN}`), presentedToken(basic('ops', TOKEN)), presentedToken('Digest abc'), presentedToken(undefined)]).toEqual([TOKEN, TOKEN, undefined, undefined]);
+    expect([presentedToken(`Bearer ${TOKEN}`), presentedToken(basic('ops', TOKEN)), presentedToken('Digest abc'), presentedToken(undefined)]).toEqual([
+      TOKEN,
+      TOKEN,
+      undefined,
+      undefined,
+    ]);
   });
 });
 
 describe('isLoopbackHost', () => {
   it('knows 127.0.0.0/8, ::1 and localhost from the addresses other hosts reach', () => {
-    expect(['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost', '0.0.0.0', '::', '10.0.0.5', 'example.com'].map(isLoopbackHost)).toEqual([true, true, true, true, true, false, false, false, false]);
+    expect(['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost', '0.0.0.0', '::', '10.0.0.5', 'example.com'].map(isLoopbackHost)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });
 
@@ -113,17 +141,27 @@ describe('adminGuard', () => {
   it('answers 401 with a JSON error to a change on loopback when no token is configured: the control plane fails closed', () => {
     const { req, res, written } = exchange(`Bearer ${TOKEN}`);
     expect(adminGuard('127.0.0.1', undefined).authorize(req, res, 'change')).toBe(false);
-    expect([written.code, JSON.parse(written.body!)]).toEqual([401, { error: expect.stringContaining('none is configured: start xroute run with XROUTE_ADMIN_TOKEN or --admin-token-file FILE') }]);
+    expect([written.code, JSON.parse(written.body!)]).toEqual([
+      401,
+      { error: expect.stringContaining('none is configured: start xroute run with XROUTE_ADMIN_TOKEN or --admin-token-file FILE') },
+    ]);
   });
 
   it('answers 401 to a change without the token, asking for a Bearer token', () => {
     const { req, res, written } = exchange();
-    expect([adminGuard('127.0.0.1', TOKEN).authorize(req, res, 'change'), written.code, written.headers?.['www-authenticate']]).toEqual([false, 401, ['Bearer realm="xroute admin"']]);
+    expect([adminGuard('127.0.0.1', TOKEN).authorize(req, res, 'change'), written.code, written.headers?.['www-authenticate']]).toEqual([
+      false,
+      401,
+      ['Bearer realm="xroute admin"'],
+    ]);
   });
 
   it('answers 401 to a wrong token without quoting what was sent', () => {
     const { req, res, written } = exchange('Bearer wrong-token-0000000000');
-    expect([adminGuard('127.0.0.1', TOKEN).authorize(req, res, 'change'), written.body]).toEqual([false, JSON.stringify({ error: 'the admin token sent does not match' }) + '\n']);
+    expect([adminGuard('127.0.0.1', TOKEN).authorize(req, res, 'change'), written.body]).toEqual([
+      false,
+      JSON.stringify({ error: 'the admin token sent does not match' }) + '\n',
+    ]);
   });
 
   it('lets a change through with the token, as Bearer or as the password of Basic', () => {

@@ -35,7 +35,18 @@ const runningPersister: AnyComponentDefinition = {
 const registry = new ComponentRegistry([runningPersister]);
 
 function receipt(outcome: ReloadReceipt['outcome'], dryRun: boolean): ReloadReceipt {
-  return { id: 'r1', flow: 'ctl', trigger: 'admin', dryRun, outcome, startedAt: 0, swapMs: 0, redelivered: 0, components: [{ name: 'pstr', className: 'persister.RunningPersister', action: 'kept' }], links: [] };
+  return {
+    id: 'r1',
+    flow: 'ctl',
+    trigger: 'admin',
+    dryRun,
+    outcome,
+    startedAt: 0,
+    swapMs: 0,
+    redelivered: 0,
+    components: [{ name: 'pstr', className: 'persister.RunningPersister', action: 'kept' }],
+    links: [],
+  };
 }
 
 /** A reload path that records what it was asked and answers with `next`. */
@@ -52,7 +63,10 @@ function fakeControl(): ReloadControl & { asked: { dryRun: boolean }[]; next: Re
 }
 
 async function startFlow(): Promise<Flow> {
-  const flow = Flow.start(buildTopology({ Name: 'ctl', Persister: ['pstr'], pstr: { ClassName: 'persister.RunningPersister', LinkName: 'in' } }, '/t/ctl.json', registry), { registry });
+  const flow = Flow.start(
+    buildTopology({ Name: 'ctl', Persister: ['pstr'], pstr: { ClassName: 'persister.RunningPersister', LinkName: 'in' } }, '/t/ctl.json', registry),
+    { registry },
+  );
   await waitFor(() => flow.status().components[0].status === 'RUNNING', 'pstr running');
   return flow;
 }
@@ -102,7 +116,12 @@ describe('the admin control plane on loopback, with a token', () => {
 
   it('names the components for one that does not exist, and the actions for one that does not', async () => {
     const [noComponent, noAction] = [await post('/components/nope/pause'), await post('/components/pstr/explode')];
-    expect([noComponent.code, noComponent.body.error, noAction.code, noAction.body.error]).toEqual([404, 'flow ctl has no component "nope"; components: pstr', 404, 'no action "explode" on a component; actions: pause, resume, restart']);
+    expect([noComponent.code, noComponent.body.error, noAction.code, noAction.body.error]).toEqual([
+      404,
+      'flow ctl has no component "nope"; components: pstr',
+      404,
+      'no action "explode" on a component; actions: pause, resume, restart',
+    ]);
   });
 
   it('reloads through the reload path, as a dry run with ?dryRun=1, and answers with the receipt', async () => {
@@ -120,7 +139,9 @@ describe('the admin control plane on loopback, with a token', () => {
   it('answers a request target that is no URL (absolute-form garbage) without failing', async () => {
     const { port } = new URL(admin.url);
     const answer = await new Promise<string>((resolve, reject) => {
-      const socket = net.connect(Number(port), '127.0.0.1', () => socket.end(`POST http://[ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`));
+      const socket = net.connect(Number(port), '127.0.0.1', () =>
+        socket.end(`POST http://[ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`),
+      );
       let text = '';
       socket.on('data', (d) => (text += String(d)));
       socket.on('end', () => resolve(text));
@@ -185,7 +206,8 @@ describe('the admin endpoint on an address other hosts can reach', () => {
     const admin = await startAdminServer(flow, parseAdminAddress('0.0.0.0:0'), undefined, { token: TOKEN });
     const url = admin.url.replace('0.0.0.0', '127.0.0.1');
     try {
-      const codes = async (headers: Record<string, string>) => Promise.all(['/healthz', '/readyz', '/status', '/metrics', '/'].map(async (r) => (await fetch(url + r, { headers })).status));
+      const codes = async (headers: Record<string, string>) =>
+        Promise.all(['/healthz', '/readyz', '/status', '/metrics', '/'].map(async (r) => (await fetch(url + r, { headers })).status));
       expect([await codes({}), await codes(BEARER)]).toEqual([
         [200, 200, 401, 401, 401],
         [200, 200, 200, 200, 200],
@@ -201,11 +223,19 @@ describe('the admin endpoint with TLS', () => {
   it('speaks https with the certificate and key it is given', async () => {
     const certs = generateCertificates();
     const flow = await startFlow();
-    const admin = await startAdminServer(flow, parseAdminAddress('127.0.0.1:0'), undefined, { token: TOKEN, tls: { cert: readFileSync(certs.serverCertFile), key: readFileSync(certs.serverKeyFile) } });
+    const admin = await startAdminServer(flow, parseAdminAddress('127.0.0.1:0'), undefined, {
+      token: TOKEN,
+      tls: { cert: readFileSync(certs.serverCertFile), key: readFileSync(certs.serverKeyFile) },
+    });
     try {
       const port = new URL(admin.url).port;
       const code = await new Promise<number | undefined>((resolve, reject) =>
-        https.get({ host: '127.0.0.1', port, path: '/healthz', servername: 'localhost', ca: readFileSync(certs.caFile) }, (res) => (res.resume(), resolve(res.statusCode))).on('error', reject),
+        https
+          .get(
+            { host: '127.0.0.1', port, path: '/healthz', servername: 'localhost', ca: readFileSync(certs.caFile) },
+            (res) => (res.resume(), resolve(res.statusCode)),
+          )
+          .on('error', reject),
       );
       expect([admin.url.startsWith('https://'), code]).toEqual([true, 200]);
     } finally {

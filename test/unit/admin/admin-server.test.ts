@@ -91,8 +91,20 @@ describe('admin endpoint', () => {
     const status = JSON.parse((await get('/status')).text);
     expect(status.name).toBe('admin-flow');
     expect(status.uptimeMs).toBeGreaterThanOrEqual(0);
-    expect(status.components.find((c: { name: string }) => c.name === 'pstr_flaky')).toMatchObject({ className: 'persister.FlakyPersister', status: 'RUNNING', restarts: 0, reconnects: 0, messages: { in: 5, done: 5, failed: 0 } });
-    expect(status.links.find((l: { name: string }) => l.name === 'root')).toMatchObject({ name: 'root', capacity: 4, size: 0, producers: ['rcvr', 'holder'], consumerNames: ['pstr_flaky'] });
+    expect(status.components.find((c: { name: string }) => c.name === 'pstr_flaky')).toMatchObject({
+      className: 'persister.FlakyPersister',
+      status: 'RUNNING',
+      restarts: 0,
+      reconnects: 0,
+      messages: { in: 5, done: 5, failed: 0 },
+    });
+    expect(status.links.find((l: { name: string }) => l.name === 'root')).toMatchObject({
+      name: 'root',
+      capacity: 4,
+      size: 0,
+      producers: ['rcvr', 'holder'],
+      consumerNames: ['pstr_flaky'],
+    });
   });
 
   it('shows in /status how many deliveries a receiver holds unsettled and the age of the oldest', async () => {

@@ -9,7 +9,13 @@ const ROOT = path.resolve(__dirname, '../../..');
 
 /** Every topology the repository ships: config/, config/examples/ and examples/NAME/. */
 function shippedTopologies(): { file: string; topology: Topology }[] {
-  const dirs = ['config', 'config/examples', ...readdirSync(path.join(ROOT, 'examples'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `examples/${d.name}`)];
+  const dirs = [
+    'config',
+    'config/examples',
+    ...readdirSync(path.join(ROOT, 'examples'), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => `examples/${d.name}`),
+  ];
   const out: { file: string; topology: Topology }[] = [];
   for (const dir of dirs) {
     for (const name of readdirSync(path.join(ROOT, dir)).filter((n) => n.endsWith('.json'))) {
@@ -34,7 +40,9 @@ describe('flow layout', () => {
   const shipped = shippedTopologies();
 
   it('finds the shipped topologies to lay out', () => {
-    expect(shipped.map((s) => s.file)).toEqual(expect.arrayContaining(['config/demo.json', 'config/examples/evaluate-route.json', 'examples/jobnode-workers/flow.json']));
+    expect(shipped.map((s) => s.file)).toEqual(
+      expect.arrayContaining(['config/demo.json', 'config/examples/evaluate-route.json', 'examples/jobnode-workers/flow.json']),
+    );
   });
 
   it.each(shippedTopologies().map((s) => [s.file, s.topology] as const))('draws %s without crossing edges', (_file, topology) => {
@@ -87,7 +95,8 @@ describe('flow layout', () => {
   it('puts receivers first, nodes in between and persisters that end the flow last', () => {
     const t = shipped.find((s) => s.file === 'config/examples/evaluate-route.json')!.topology;
     const layout = layoutFlow(graphOf(t));
-    const layerOf = (role: string) => new Set(t.components.filter((c) => c.role === role && !/MessageEvaluator/.test(c.definition.className)).map((c) => box(layout, `c:${c.name}`).layer));
+    const layerOf = (role: string) =>
+      new Set(t.components.filter((c) => c.role === role && !/MessageEvaluator/.test(c.definition.className)).map((c) => box(layout, `c:${c.name}`).layer));
     const last = Math.max(...layout.boxes.map((b) => b.layer));
     expect({ receivers: [...layerOf('receiver')], persisters: [...layerOf('persister')] }).toEqual({ receivers: [0], persisters: [last] });
   });

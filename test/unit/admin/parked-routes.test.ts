@@ -78,12 +78,28 @@ describe('admin routes /parked', () => {
   let admin: AdminServer;
   const TOKEN = 'parked-routes-admin-token-01';
   const call = async (route: string, body?: unknown) => {
-    const res = await fetch(admin.url + route, body === undefined ? {} : { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers: { authorization: `Bearer ${TOKEN}` } });
+    const res = await fetch(
+      admin.url + route,
+      body === undefined ? {} : { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers: { authorization: `Bearer ${TOKEN}` } },
+    );
     return { code: res.status, body: (await res.json()) as unknown };
   };
 
   beforeAll(async () => {
-    flow = Flow.start(buildTopology({ Name: 'parked-routes', Receiver: ['rcvr'], Persister: ['pstr'], rcvr: { ClassName: 'receiver.ParkingReceiver', LinkName: 'root' }, pstr: { ClassName: 'persister.UpperPersister', LinkName: 'root' } }, '/t/p.json', registry), { registry });
+    flow = Flow.start(
+      buildTopology(
+        {
+          Name: 'parked-routes',
+          Receiver: ['rcvr'],
+          Persister: ['pstr'],
+          rcvr: { ClassName: 'receiver.ParkingReceiver', LinkName: 'root' },
+          pstr: { ClassName: 'persister.UpperPersister', LinkName: 'root' },
+        },
+        '/t/p.json',
+        registry,
+      ),
+      { registry },
+    );
     admin = await startAdminServer(flow, parseAdminAddress('127.0.0.1:0'), undefined, { token: TOKEN });
     await waitFor(() => flow.component('rcvr')?.status.parkingPlace() !== undefined, 'the receiver to provide its parking place');
   });
@@ -99,7 +115,10 @@ describe('admin routes /parked', () => {
   it('lists parked messages with their origin, and shows one with its body', async () => {
     const listed = await call('/parked/rcvr/messages?limit=2');
     expect({ code: listed.code, ids: (listed.body as { id: string }[]).map((m) => m.id) }).toEqual({ code: 200, ids: ['a', 'b'] });
-    expect(await call('/parked/rcvr/messages/b')).toMatchObject({ code: 200, body: { id: 'b', body: 'body b', bodyEncoding: 'utf8', origin: { queue: 'orders.in', attempts: 3 } } });
+    expect(await call('/parked/rcvr/messages/b')).toMatchObject({
+      code: 200,
+      body: { id: 'b', body: 'body b', bodyEncoding: 'utf8', origin: { queue: 'orders.in', attempts: 3 } },
+    });
     expect((await call('/parked/rcvr/messages/zz')).code).toBe(404);
   });
 
@@ -114,7 +133,10 @@ describe('admin routes /parked', () => {
     expect(await call('/parked/rcvr/retry', { ids: 'a' })).toEqual({ code: 400, body: { error: '"ids" must be a list of message ids (strings)' } });
     expect(await call('/parked/rcvr/drop', '{not json')).toMatchObject({ code: 400, body: { error: expect.stringMatching(/not JSON/) } });
     expect(await call('/parked/rcvr/drop', {})).toEqual({ code: 400, body: { error: 'say which messages: their ids, --all, or --limit N' } });
-    expect(await call('/parked/nobody/messages')).toEqual({ code: 404, body: { error: 'no receiver "nobody" with a parking place; receivers with one: rcvr' } });
+    expect(await call('/parked/nobody/messages')).toEqual({
+      code: 404,
+      body: { error: 'no receiver "nobody" with a parking place; receivers with one: rcvr' },
+    });
   });
 
   it('takes retry and drop by POST only', async () => {

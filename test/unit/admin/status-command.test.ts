@@ -81,7 +81,13 @@ describe('xroute status', () => {
   it('prints one JSON line per refresh after the first with --watch --json', async () => {
     const { io, chunks } = capture();
     await statusCommand({ admin: admin.url, json: true, watch: { intervalMs: 10, count: 3 } }, io, {});
-    expect(chunks.out.trimEnd().split('\n').slice(-2).map((l) => JSON.parse(l).name)).toEqual(['flaky', 'flaky']);
+    expect(
+      chunks.out
+        .trimEnd()
+        .split('\n')
+        .slice(-2)
+        .map((l) => JSON.parse(l).name),
+    ).toEqual(['flaky', 'flaky']);
   });
 
   it('shows the in-flight, rate, last message and next retry columns and the stuck links', async () => {
@@ -105,14 +111,21 @@ describe('xroute status', () => {
   });
 
   it('accepts HOST:PORT, :PORT and URLs', () => {
-    expect([adminBaseUrl('127.0.0.1:9090'), adminBaseUrl(':9090'), adminBaseUrl('http://h:1/')]).toEqual(['http://127.0.0.1:9090', 'http://127.0.0.1:9090', 'http://h:1']);
+    expect([adminBaseUrl('127.0.0.1:9090'), adminBaseUrl(':9090'), adminBaseUrl('http://h:1/')]).toEqual([
+      'http://127.0.0.1:9090',
+      'http://127.0.0.1:9090',
+      'http://h:1',
+    ]);
   });
 });
 
 describe('xroute run operational options', () => {
   it('reads --admin before XROUTE_ADMIN, and a bare port binds 127.0.0.1', () => {
     expect(readRunOperations({ admin: '9999' }, { XROUTE_ADMIN: '0.0.0.0:1' })).toEqual({ admin: { host: '127.0.0.1', port: 9999 } });
-    expect(readRunOperations({}, { XROUTE_ADMIN: '0.0.0.0:1', XROUTE_ADMIN_TOKEN: 'ops-token-0123456789ab' })).toEqual({ admin: { host: '0.0.0.0', port: 1 }, adminSecurity: { token: 'ops-token-0123456789ab' } });
+    expect(readRunOperations({}, { XROUTE_ADMIN: '0.0.0.0:1', XROUTE_ADMIN_TOKEN: 'ops-token-0123456789ab' })).toEqual({
+      admin: { host: '0.0.0.0', port: 1 },
+      adminSecurity: { token: 'ops-token-0123456789ab' },
+    });
     expect(readRunOperations({}, {})).toEqual({});
   });
 
@@ -122,7 +135,9 @@ describe('xroute run operational options', () => {
       const file = path.join(dir, 'token');
       writeFileSync(file, 'file-token-0123456789abcdef\n');
       expect(readRunOperations({ admin: '0.0.0.0:1', 'admin-token-file': file }, {}).adminSecurity).toEqual({ token: 'file-token-0123456789abcdef' });
-      expect(() => readRunOperations({ admin: '9999', 'admin-token-file': path.join(dir, 'missing') }, {})).toThrow(`admin token from --admin-token-file ${path.join(dir, 'missing')}: no such file`);
+      expect(() => readRunOperations({ admin: '9999', 'admin-token-file': path.join(dir, 'missing') }, {})).toThrow(
+        `admin token from --admin-token-file ${path.join(dir, 'missing')}: no such file`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -135,20 +150,30 @@ describe('xroute run operational options', () => {
       const notPem = path.join(dir, 'cert.txt');
       writeFileSync(pem, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
       writeFileSync(notPem, 'hello');
-      expect(() => readRunOperations({ admin: '9999', 'admin-tls-cert': pem }, {})).toThrow('--admin-tls-key "": expected a PEM FILE; --admin-tls-cert and --admin-tls-key go together');
-      expect(() => readRunOperations({ admin: '9999', 'admin-tls-cert': notPem, 'admin-tls-key': pem }, {})).toThrow(`--admin-tls-cert ${JSON.stringify(notPem)}: expected a PEM file (-----BEGIN ...)`);
-      expect(readRunOperations({ admin: '9999', 'admin-tls-cert': pem, 'admin-tls-key': pem }, {}).adminSecurity?.tls?.cert.toString()).toContain('BEGIN CERTIFICATE');
+      expect(() => readRunOperations({ admin: '9999', 'admin-tls-cert': pem }, {})).toThrow(
+        '--admin-tls-key "": expected a PEM FILE; --admin-tls-cert and --admin-tls-key go together',
+      );
+      expect(() => readRunOperations({ admin: '9999', 'admin-tls-cert': notPem, 'admin-tls-key': pem }, {})).toThrow(
+        `--admin-tls-cert ${JSON.stringify(notPem)}: expected a PEM file (-----BEGIN ...)`,
+      );
+      expect(readRunOperations({ admin: '9999', 'admin-tls-cert': pem, 'admin-tls-key': pem }, {}).adminSecurity?.tls?.cert.toString()).toContain(
+        'BEGIN CERTIFICATE',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
   it('refuses an admin address other hosts can reach without a token, naming where the address came from', () => {
-    expect(() => readRunOperations({}, { XROUTE_ADMIN: '0.0.0.0:1' })).toThrow('refusing to serve the admin endpoint on 0.0.0.0 (XROUTE_ADMIN), which other hosts can reach, without an admin token');
+    expect(() => readRunOperations({}, { XROUTE_ADMIN: '0.0.0.0:1' })).toThrow(
+      'refusing to serve the admin endpoint on 0.0.0.0 (XROUTE_ADMIN), which other hosts can reach, without an admin token',
+    );
   });
 
   it('names the option and what was expected for a bad value', () => {
-    expect(() => readRunOperations({ admin: 'localhost:http' }, {})).toThrow('--admin "localhost:http": expected HOST:PORT, e.g. 127.0.0.1:9090 (port 0-65535)');
+    expect(() => readRunOperations({ admin: 'localhost:http' }, {})).toThrow(
+      '--admin "localhost:http": expected HOST:PORT, e.g. 127.0.0.1:9090 (port 0-65535)',
+    );
     expect(() => readRunOperations({}, { XROUTE_ADMIN: 'x:99999' })).toThrow('XROUTE_ADMIN "x:99999": expected HOST:PORT');
     expect(() => readRunOperations({ 'stats-interval': '0' }, {})).toThrow('--stats-interval "0": expected a number of seconds > 0');
   });
@@ -164,7 +189,10 @@ describe('xroute run operational options', () => {
     const spy = jest.spyOn(flow, 'logTotals').mockImplementation((m?: string) => void lines.push(m ?? ''));
     const ops = await startRunOperations(flow, { statsIntervalSeconds: 0.02 }, flow.runtime.logger);
     try {
-      await waitFor(() => lines.length >= 3, () => `three periodic totals, got ${lines.length}`);
+      await waitFor(
+        () => lines.length >= 3,
+        () => `three periodic totals, got ${lines.length}`,
+      );
       expect(lines.slice(0, 3)).toEqual(['component totals (periodic)', 'component totals (periodic)', 'component totals (periodic)']);
     } finally {
       await ops.close();

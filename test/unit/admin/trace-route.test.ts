@@ -67,7 +67,10 @@ describe('admin endpoint: /trace and /components/NAME', () => {
   });
 
   it('answers an unknown component with 404 naming the components, and changes nothing', async () => {
-    expect(await post('{"components": ["store", "nope"], "trace": "on"}')).toEqual({ code: 404, body: { error: 'flow trace-admin has no component "nope"; components: store, rcvr' } });
+    expect(await post('{"components": ["store", "nope"], "trace": "on"}')).toEqual({
+      code: 404,
+      body: { error: 'flow trace-admin has no component "nope"; components: store, rcvr' },
+    });
     expect(flow.traced()).toEqual([]);
   });
 
@@ -84,7 +87,11 @@ describe('admin endpoint: /trace and /components/NAME', () => {
   it('shows a component’s details with its configuration masked and its last errors with times', async () => {
     flow.component('rcvr')!.status.set('RETRYING', 'connection refused', Date.now() + 1000);
     const res = await fetch(`${admin.url}/components/rcvr`);
-    const body = (await res.json()) as { status: { name: string; status: string }; config: Record<string, string>; errors: { at: number; text: string; count: number }[] };
+    const body = (await res.json()) as {
+      status: { name: string; status: string };
+      config: Record<string, string>;
+      errors: { at: number; text: string; count: number }[];
+    };
     expect({ code: res.status, name: body.status.name, extra: body.config.Extra, errors: body.errors.map((e) => [e.text, e.count, e.at > 0]) }).toEqual({
       code: 200,
       name: 'rcvr',

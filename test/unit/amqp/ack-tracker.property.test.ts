@@ -54,7 +54,11 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('complete' as const),
       pick: fc.nat(),
-      outcome: fc.oneof({ weight: 8, arbitrary: fc.constant<Outcome>('done') }, { weight: 1, arbitrary: fc.constant<Outcome>('requeue') }, { weight: 1, arbitrary: fc.constant<Outcome>('drop') }),
+      outcome: fc.oneof(
+        { weight: 8, arbitrary: fc.constant<Outcome>('done') },
+        { weight: 1, arbitrary: fc.constant<Outcome>('requeue') },
+        { weight: 1, arbitrary: fc.constant<Outcome>('drop') },
+      ),
     }),
   },
   { weight: 2, arbitrary: fc.constant<Op>({ kind: 'flush' }) },

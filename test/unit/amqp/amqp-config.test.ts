@@ -39,7 +39,12 @@ describe('the original samples', () => {
   });
 
   it('reads the sample settings as the original meant them, with the password actually used', () => {
-    const s = readReceiverSettings('rcvr_rmq', { URI: 'amqp://broker1/', QueueName: 'QB_IN', Username: 'guest', Password: 'xxxx', XAMode: '1', StringProperty: { Hostname: 'broker1' } }, '.', 256);
+    const s = readReceiverSettings(
+      'rcvr_rmq',
+      { URI: 'amqp://broker1/', QueueName: 'QB_IN', Username: 'guest', Password: 'xxxx', XAMode: '1', StringProperty: { Hostname: 'broker1' } },
+      '.',
+      256,
+    );
     expect(s.connection).toMatchObject({ protocol: 'amqp', hostname: 'broker1', port: 5672, vhost: '/', username: 'guest', password: 'xxxx' });
     expect(s.topology).toMatchObject({ queue: 'QB_IN', flags: { passive: true, durable: false, autoDelete: false } });
     expect(s.prefetch).toBe(256);
@@ -54,7 +59,9 @@ describe('configuration errors', () => {
   const receiver = (extra: Record<string, unknown>) => validateComponentConfig(AMQP_RECEIVER, { Name: 'r', QueueName: 'q', ...extra }, '.');
 
   it('suggests the right name for a misspelt property', () => {
-    expect(receiver({ RoutingKye: 'a' })).toEqual([expect.objectContaining({ property: 'RoutingKye', message: expect.stringContaining('did you mean RoutingKey') })]);
+    expect(receiver({ RoutingKye: 'a' })).toEqual([
+      expect.objectContaining({ property: 'RoutingKye', message: expect.stringContaining('did you mean RoutingKey') }),
+    ]);
   });
 
   it('refuses a Heartbeat that is not a whole number of seconds, naming the property', () => {
@@ -66,7 +73,9 @@ describe('configuration errors', () => {
   });
 
   it('requires an exchange for a fanout, topic or headers type', () => {
-    expect(receiver({ ExchangeType: 'fanout' })).toEqual([expect.objectContaining({ property: 'ExchangeName', message: 'is missing: expected an exchange name for ExchangeType fanout' })]);
+    expect(receiver({ ExchangeType: 'fanout' })).toEqual([
+      expect.objectContaining({ property: 'ExchangeName', message: 'is missing: expected an exchange name for ExchangeType fanout' }),
+    ]);
   });
 
   it('refuses match arguments on anything but a headers exchange', () => {
@@ -91,7 +100,9 @@ describe('configuration errors', () => {
   });
 
   it('names the TLS file it cannot read', () => {
-    expect(() => readReceiverSettings('r', { QueueName: 'q', URI: 'amqps://h/', CAFile: 'no-such-ca.pem' }, '/tmp', 10)).toThrow(/r: CAFile "no-such-ca.pem".*readable PEM file/);
+    expect(() => readReceiverSettings('r', { QueueName: 'q', URI: 'amqps://h/', CAFile: 'no-such-ca.pem' }, '/tmp', 10)).toThrow(
+      /r: CAFile "no-such-ca.pem".*readable PEM file/,
+    );
   });
 
   it('renders a templated persister routing key from the message', () => {
@@ -101,7 +112,12 @@ describe('configuration errors', () => {
 
   it('publishes to the default exchange with the routing key of its QueueName, which it declares', () => {
     const s = readPersisterSettings('p', { QueueName: 'xroute.example.out', IsPassive: 'false', IsDurable: 'true' }, '.');
-    expect([s.queue, s.routingKey(Message.text('b')), s.exchange.durable, s.exchange.passive]).toEqual(['xroute.example.out', 'xroute.example.out', true, false]);
+    expect([s.queue, s.routingKey(Message.text('b')), s.exchange.durable, s.exchange.passive]).toEqual([
+      'xroute.example.out',
+      'xroute.example.out',
+      true,
+      false,
+    ]);
   });
 
   it('requires a routing key when the persister publishes to the default exchange', () => {

@@ -5,11 +5,31 @@ import type { ConsumeMessage } from 'amqplib';
 import { messageFromAmqp, messageToAmqp, amqpTimestampToMs, headerValueToString } from '../../../src/transports/amqp091-mapping';
 import { Message } from '../../../src/message/message';
 
-function delivery(properties: Partial<ConsumeMessage['properties']>, content = Buffer.from('body'), fields: Partial<ConsumeMessage['fields']> = {}): ConsumeMessage {
+function delivery(
+  properties: Partial<ConsumeMessage['properties']>,
+  content = Buffer.from('body'),
+  fields: Partial<ConsumeMessage['fields']> = {},
+): ConsumeMessage {
   return {
     content,
     fields: { deliveryTag: 7, redelivered: false, exchange: 'ex', routingKey: 'rk', consumerTag: 'c', ...fields },
-    properties: { contentType: undefined, contentEncoding: undefined, headers: undefined, deliveryMode: undefined, priority: undefined, correlationId: undefined, replyTo: undefined, expiration: undefined, messageId: undefined, timestamp: undefined, type: undefined, userId: undefined, appId: undefined, clusterId: undefined, ...properties },
+    properties: {
+      contentType: undefined,
+      contentEncoding: undefined,
+      headers: undefined,
+      deliveryMode: undefined,
+      priority: undefined,
+      correlationId: undefined,
+      replyTo: undefined,
+      expiration: undefined,
+      messageId: undefined,
+      timestamp: undefined,
+      type: undefined,
+      userId: undefined,
+      appId: undefined,
+      clusterId: undefined,
+      ...properties,
+    },
   };
 }
 
@@ -40,10 +60,24 @@ describe('AMQP delivery -> message', () => {
 
 describe('message -> AMQP publish', () => {
   it('maps the JMS headers to AMQP properties and user properties to headers, leaving RMQ_ metadata out', () => {
-    const msg = Message.text('hi', { Region: 'eu', RMQ_DeliveryTag: '5', RMQ_ContentType: 'text/plain' }, { JMSMessageID: 'm', JMSCorrelationID: 'c', JMSType: 't', JMSPriority: 3, JMSDeliveryMode: 2, JMSTimestamp: 1_700_000_000_999, JMSReplyTo: 'r' });
+    const msg = Message.text(
+      'hi',
+      { Region: 'eu', RMQ_DeliveryTag: '5', RMQ_ContentType: 'text/plain' },
+      { JMSMessageID: 'm', JMSCorrelationID: 'c', JMSType: 't', JMSPriority: 3, JMSDeliveryMode: 2, JMSTimestamp: 1_700_000_000_999, JMSReplyTo: 'r' },
+    );
     const { content, options } = messageToAmqp(msg);
     expect(content.toString()).toBe('hi');
-    expect(options).toEqual({ messageId: 'm', correlationId: 'c', type: 't', priority: 3, deliveryMode: 2, timestamp: 1_700_000_000, replyTo: 'r', headers: { Region: 'eu' }, contentType: 'text/plain' });
+    expect(options).toEqual({
+      messageId: 'm',
+      correlationId: 'c',
+      type: 't',
+      priority: 3,
+      deliveryMode: 2,
+      timestamp: 1_700_000_000,
+      replyTo: 'r',
+      headers: { Region: 'eu' },
+      contentType: 'text/plain',
+    });
   });
 
   it('turns an absolute JMSExpiration into the remaining TTL, 0 when already past', () => {
@@ -59,7 +93,11 @@ describe('message -> AMQP publish', () => {
   });
 
   it('survives a round trip through the mapping', () => {
-    const msg = Message.bytes(Buffer.from([1, 2, 3]), { Region: 'eu' }, { JMSMessageID: 'id', JMSPriority: 4, JMSDeliveryMode: 1, JMSTimestamp: 1_700_000_000_000, JMSType: 'x' });
+    const msg = Message.bytes(
+      Buffer.from([1, 2, 3]),
+      { Region: 'eu' },
+      { JMSMessageID: 'id', JMSPriority: 4, JMSDeliveryMode: 1, JMSTimestamp: 1_700_000_000_000, JMSType: 'x' },
+    );
     const pub = messageToAmqp(msg);
     const back = messageFromAmqp(delivery(pub.options as ConsumeMessage['properties'], Buffer.from(pub.content)), { text: false });
     expect(back.body).toEqual(msg.body);

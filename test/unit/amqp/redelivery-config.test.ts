@@ -10,11 +10,21 @@ const receiver = (extra: Record<string, unknown>) => validateComponentConfig(AMQ
 
 describe('AmqpReceiver redelivery policy configuration', () => {
   it('backs off 1 s doubling to 60 s with no attempt limit and no dead-letter exchange by default', () => {
-    expect(readReceiverSettings('r', { QueueName: 'q' }, '.', 10).redelivery).toEqual({ backoff: { minMs: 1000, maxMs: 60_000 }, maxAttempts: 0, deadLetterExchange: undefined, deadLetterRoutingKey: undefined });
+    expect(readReceiverSettings('r', { QueueName: 'q' }, '.', 10).redelivery).toEqual({
+      backoff: { minMs: 1000, maxMs: 60_000 },
+      maxAttempts: 0,
+      deadLetterExchange: undefined,
+      deadLetterRoutingKey: undefined,
+    });
   });
 
   it('reads RedeliveryDelay, MaxAttempts, DeadLetterExchange and DeadLetterRoutingKey', () => {
-    const s = readReceiverSettings('r', { QueueName: 'q', RedeliveryDelay: '500, 8000', MaxAttempts: '5', DeadLetterExchange: 'dlx', DeadLetterRoutingKey: 'failed' }, '.', 10);
+    const s = readReceiverSettings(
+      'r',
+      { QueueName: 'q', RedeliveryDelay: '500, 8000', MaxAttempts: '5', DeadLetterExchange: 'dlx', DeadLetterRoutingKey: 'failed' },
+      '.',
+      10,
+    );
     expect(s.redelivery).toEqual({ backoff: { minMs: 500, maxMs: 8000 }, maxAttempts: 5, deadLetterExchange: 'dlx', deadLetterRoutingKey: 'failed' });
   });
 
@@ -23,7 +33,9 @@ describe('AmqpReceiver redelivery policy configuration', () => {
   });
 
   it('rejects a RedeliveryDelay whose maximum is below its minimum', () => {
-    expect(receiver({ RedeliveryDelay: '5000,1000' })).toEqual([expect.objectContaining({ property: 'RedeliveryDelay', message: expect.stringContaining('min <= max') })]);
+    expect(receiver({ RedeliveryDelay: '5000,1000' })).toEqual([
+      expect.objectContaining({ property: 'RedeliveryDelay', message: expect.stringContaining('min <= max') }),
+    ]);
   });
 
   it('rejects a negative or non-numeric MaxAttempts', () => {
@@ -31,11 +43,15 @@ describe('AmqpReceiver redelivery policy configuration', () => {
   });
 
   it('suggests the right name for a misspelt redelivery property', () => {
-    expect(receiver({ MaxAttempt: '3' })).toEqual([expect.objectContaining({ property: 'MaxAttempt', message: expect.stringContaining('did you mean MaxAttempts') })]);
+    expect(receiver({ MaxAttempt: '3' })).toEqual([
+      expect.objectContaining({ property: 'MaxAttempt', message: expect.stringContaining('did you mean MaxAttempts') }),
+    ]);
   });
 
   it('refuses DeadLetterRoutingKey without DeadLetterExchange', () => {
-    expect(receiver({ DeadLetterRoutingKey: 'x' })).toEqual([expect.objectContaining({ property: 'DeadLetterRoutingKey', message: expect.stringContaining('DeadLetterExchange') })]);
+    expect(receiver({ DeadLetterRoutingKey: 'x' })).toEqual([
+      expect.objectContaining({ property: 'DeadLetterRoutingKey', message: expect.stringContaining('DeadLetterExchange') }),
+    ]);
   });
 });
 
@@ -45,12 +61,18 @@ describe('AmqpReceiver parking queue configuration', () => {
   });
 
   it('parks in the ParkingQueue named', () => {
-    expect(readReceiverSettings('r', { QueueName: 'q', MaxAttempts: '3', ParkingQueue: 'orders.parked' }, '.', 10).redelivery.parkingQueue).toBe('orders.parked');
+    expect(readReceiverSettings('r', { QueueName: 'q', MaxAttempts: '3', ParkingQueue: 'orders.parked' }, '.', 10).redelivery.parkingQueue).toBe(
+      'orders.parked',
+    );
   });
 
   it('parks nothing without MaxAttempts, with a DeadLetterExchange, or with FailurePolicy dead-letter', () => {
     const parking = (extra: Record<string, unknown>) => readReceiverSettings('r', { QueueName: 'q', ...extra }, '.', 10).redelivery.parkingQueue;
-    expect([parking({}), parking({ MaxAttempts: '3', DeadLetterExchange: 'dlx' }), parking({ MaxAttempts: '3', FailurePolicy: 'dead-letter' })]).toEqual([undefined, undefined, undefined]);
+    expect([parking({}), parking({ MaxAttempts: '3', DeadLetterExchange: 'dlx' }), parking({ MaxAttempts: '3', FailurePolicy: 'dead-letter' })]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('rejects an empty ParkingQueue, naming the property', () => {

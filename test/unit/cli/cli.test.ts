@@ -26,7 +26,13 @@ async function xroute(args: string[], stop: Promise<string> | ((stderr: string) 
   const err: string[] = [];
   stdout.on('data', (c) => out.push(String(c)));
   stderr.on('data', (c) => err.push(String(c)));
-  const signal = typeof stop === 'function' ? waitFor(() => stop(err.join('')), () => `the stop condition; log so far: ${err.join('')}`).then(() => 'SIGTERM') : stop;
+  const signal =
+    typeof stop === 'function'
+      ? waitFor(
+          () => stop(err.join('')),
+          () => `the stop condition; log so far: ${err.join('')}`,
+        ).then(() => 'SIGTERM')
+      : stop;
   const code = await main(args, { stdin: new PassThrough(), stdout, stderr, env }, signal);
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
@@ -82,7 +88,10 @@ describe('xroute command line', () => {
   it('refuses a StreamReceiver on stdin (file://-) in daemon mode: stdin is read once, to its end', async () => {
     const rcvr = { ClassName: 'org.qbroker.receiver.StreamReceiver', URI: 'file://-', Operation: 'read', LinkName: 'in', Mode: 'daemon' };
     const r = await xroute(['validate', tmpFile('rcvr.json', JSON.stringify(rcvr))]);
-    expect([r.code, r.stderr]).toEqual([1, expect.stringContaining('Mode: "daemon": expected "default" for file://- (standard input is read once, to its end)')]);
+    expect([r.code, r.stderr]).toEqual([
+      1,
+      expect.stringContaining('Mode: "daemon": expected "default" for file://- (standard input is read once, to its end)'),
+    ]);
   });
 
   it('validates a single component configuration', async () => {
@@ -97,7 +106,9 @@ describe('xroute command line', () => {
   });
 
   it('runs a topology until the stop signal and exits 0', async () => {
-    const r = await xroute(['run', '--log-level', 'info', '--text-logs', tmpFile('flow.json', JSON.stringify(evaluatorFlow))], (log) => log.includes('running until'));
+    const r = await xroute(['run', '--log-level', 'info', '--text-logs', tmpFile('flow.json', JSON.stringify(evaluatorFlow))], (log) =>
+      log.includes('running until'),
+    );
     expect([r.code, r.stderr]).toEqual([0, expect.stringMatching(/running until[\s\S]*stopping[\s\S]*SIGTERM/)]);
   });
 
@@ -108,7 +119,10 @@ describe('xroute command line', () => {
 
   it('refuses --log-level with a value before the topology when the value is missing', async () => {
     const r = await xroute(['run', tmpFile('flow.json', JSON.stringify(evaluatorFlow)), '--log-level']);
-    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining("Option '--log-level <value>' argument missing\nUsage: xroute run <topology.json> [options]")]);
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      expect.stringContaining("Option '--log-level <value>' argument missing\nUsage: xroute run <topology.json> [options]"),
+    ]);
   });
 });
 
@@ -155,13 +169,18 @@ describe('strict options (one table per command)', () => {
 
   it('lists every option of a command in its --help, from the same table the parser uses', async () => {
     const r = await xroute(['run', '--help']);
-    for (const flag of ['--log-level LEVEL', '--log-file PATH', '--json-logs', '--text-logs', '--keep-running', '-h, --help', '-v, --version']) expect(r.stdout).toContain(flag);
+    for (const flag of ['--log-level LEVEL', '--log-file PATH', '--json-logs', '--text-logs', '--keep-running', '-h, --help', '-v, --version'])
+      expect(r.stdout).toContain(flag);
   });
 });
 
 describe('strict options for every command (from the command table, so a new command is covered)', () => {
   const names = COMMANDS.map((c) => c.name);
-  const stringOptions = COMMANDS.flatMap((c) => Object.entries(c.options).filter(([, o]) => o.type === 'string').map(([option]) => [c.name, option] as const));
+  const stringOptions = COMMANDS.flatMap((c) =>
+    Object.entries(c.options)
+      .filter(([, o]) => o.type === 'string')
+      .map(([option]) => [c.name, option] as const),
+  );
 
   it('covers every command xroute has', () => {
     expect(names).toEqual(['run', 'validate', 'eval', 'schema', 'status', 'reload', 'parked']);
@@ -179,7 +198,10 @@ describe('strict options for every command (from the command table, so a new com
 
   it.each(stringOptions)('rejects %s --%s without its value, with exit code 2 and the usage line', async (command, option) => {
     const r = await xroute([command, `--${option}`]);
-    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining(`xroute ${command}: Option '--${option} <value>' argument missing\nUsage: xroute ${command}`)]);
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      expect.stringContaining(`xroute ${command}: Option '--${option} <value>' argument missing\nUsage: xroute ${command}`),
+    ]);
   });
 
   it('rejects an unknown flag before any command, with the list of commands', async () => {
@@ -214,7 +236,12 @@ describe('xroute run: options, log level and log destination', () => {
   it('writes log lines to stderr and nothing to stdout', async () => {
     const r = await xroute(['run', flow(), '--json-logs'], signalled());
     expect(r.stdout).toBe('');
-    expect(r.stderr.trim().split('\n').map((l) => JSON.parse(l).message)).toEqual(expect.arrayContaining(['flow started', 'flow stopped']));
+    expect(
+      r.stderr
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).message),
+    ).toEqual(expect.arrayContaining(['flow started', 'flow stopped']));
   });
 
   it('says in the log how to stop the flow', async () => {
@@ -244,10 +271,19 @@ describe('xroute run: a flow whose receivers all come to an end', () => {
       Receiver: ['rcvr_file'],
       Persister: ['pstr_file'],
       rcvr_file: { ClassName: 'org.qbroker.receiver.StreamReceiver', URI: 'file://in.txt', Operation: 'read', LinkName: 'lines' },
-      pstr_file: { ClassName: 'org.qbroker.persister.StreamPersister', URI: 'file://out.txt', Operation: 'write', LinkName: 'lines', Template: 'got ##body##\n' },
+      pstr_file: {
+        ClassName: 'org.qbroker.persister.StreamPersister',
+        URI: 'file://out.txt',
+        Operation: 'write',
+        LinkName: 'lines',
+        Template: 'got ##body##\n',
+      },
     };
     fs.writeFileSync(path.join(dir, 'flow.json'), JSON.stringify(topology));
-    return { file: path.join(dir, 'flow.json'), output: () => (fs.existsSync(path.join(dir, 'out.txt')) ? fs.readFileSync(path.join(dir, 'out.txt'), 'utf8') : '') };
+    return {
+      file: path.join(dir, 'flow.json'),
+      output: () => (fs.existsSync(path.join(dir, 'out.txt')) ? fs.readFileSync(path.join(dir, 'out.txt'), 'utf8') : ''),
+    };
   }
 
   it('exits 0 by itself once the input is read and every message is written', async () => {
@@ -261,7 +297,10 @@ describe('xroute run: a flow whose receivers all come to an end', () => {
   it('logs the path of each message through the components named by --trace', async () => {
     const f = fileFlow(['a', 'b']);
     const r = await xroute(['run', f.file, '--trace', 'pstr_file', '--json-logs']);
-    const lines = r.stderr.split('\n').filter((l) => l.includes('"message":"trace"') && l.includes('"link"')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = r.stderr
+      .split('\n')
+      .filter((l) => l.includes('"message":"trace"') && l.includes('"link"'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect([r.code, lines.map(({ component, link, outcome }) => ({ component, link, outcome }))]).toEqual([
       0,
       [
@@ -275,7 +314,11 @@ describe('xroute run: a flow whose receivers all come to an end', () => {
   it('refuses --trace naming a component the flow does not have (exit 1), suggesting the closest', async () => {
     const f = fileFlow(['a']);
     const r = await xroute(['run', f.file, '--trace', 'pstr_fil']);
-    expect([r.code, r.stderr, f.output()]).toEqual([1, expect.stringContaining('--trace: the flow has no component "pstr_fil"; did you mean "pstr_file"? (components: pstr_file, rcvr_file)'), '']);
+    expect([r.code, r.stderr, f.output()]).toEqual([
+      1,
+      expect.stringContaining('--trace: the flow has no component "pstr_fil"; did you mean "pstr_file"? (components: pstr_file, rcvr_file)'),
+      '',
+    ]);
   });
 
   it('refuses an empty name in --trace as a usage error (exit 2)', async () => {
@@ -290,7 +333,10 @@ describe('xroute run: a flow whose receivers all come to an end', () => {
 
   it('keeps running after the input ends with --keep-running, until a signal', async () => {
     const f = fileFlow(['a']);
-    const r = await xroute(['run', f.file, '--keep-running', '--log-level', 'info', '--text-logs'], (log) => log.includes('end of stream; receiver done') && f.output() === 'got a\n');
+    const r = await xroute(
+      ['run', f.file, '--keep-running', '--log-level', 'info', '--text-logs'],
+      (log) => log.includes('end of stream; receiver done') && f.output() === 'got a\n',
+    );
     expect([r.code, f.output()]).toEqual([0, 'got a\n']);
     expect(r.stderr).toContain('running until SIGINT or SIGTERM (Ctrl-C to stop)'); // no watch for the end of the input
     expect(r.stderr).toMatch(stoppedBySignal);
@@ -312,7 +358,9 @@ describe('xroute run: a flow whose receivers all come to an end', () => {
   });
 
   it('keeps running a flow without receivers until a signal', async () => {
-    const r = await xroute(['run', tmpFile('flow.json', JSON.stringify(evaluatorFlow)), '--log-level', 'info', '--text-logs'], (log) => log.includes('running until'));
+    const r = await xroute(['run', tmpFile('flow.json', JSON.stringify(evaluatorFlow)), '--log-level', 'info', '--text-logs'], (log) =>
+      log.includes('running until'),
+    );
     expect([r.code, r.stderr]).toEqual([0, expect.stringMatching(stoppedBySignal)]);
   });
 });

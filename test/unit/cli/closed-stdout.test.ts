@@ -39,7 +39,10 @@ it('run: stops the flow cleanly when its stdout reader exits, reaps its jobs, an
   const r = await pipeToHead(['run', 'config/demo.json', '--json-logs', '--log-level', 'debug']);
   expect(r.line).toMatch(/^notice/);
   expect(r.stderr).not.toMatch(STACK_OR_EPIPE);
-  const log = r.stderr.trim().split('\n').map((l) => JSON.parse(l) as { message: string; pid?: number; pids?: number[] });
+  const log = r.stderr
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { message: string; pid?: number; pids?: number[] });
   const messages = log.map((l) => l.message);
   expect(messages).toEqual(expect.arrayContaining(['stopping: stdout was closed by its reader', 'flow stopped']));
   const jobPids = log.flatMap((l) => [...(l.pid !== undefined ? [l.pid] : []), ...(l.pids ?? [])]);
@@ -57,8 +60,14 @@ it('eval: stops reading and ends quietly with status 141 when its stdout reader 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'xroute-eval-head-'));
   const messages = path.join(dir, 'messages.jsonl');
   // Far more output than a pipe holds, so that writes fail once head has exited.
-  writeFileSync(messages, Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ body: `message ${i}`, properties: { RuleName: 'all' } })).join('\n') + '\n');
-  writeFileSync(path.join(dir, 'evaluator.json'), JSON.stringify({ Name: 'eval', ClassName: 'org.qbroker.persister.MessageEvaluator', Ruleset: { all: { PatternGroup: [{ Pattern: ['.'] }] } } }));
+  writeFileSync(
+    messages,
+    Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ body: `message ${i}`, properties: { RuleName: 'all' } })).join('\n') + '\n',
+  );
+  writeFileSync(
+    path.join(dir, 'evaluator.json'),
+    JSON.stringify({ Name: 'eval', ClassName: 'org.qbroker.persister.MessageEvaluator', Ruleset: { all: { PatternGroup: [{ Pattern: ['.'] }] } } }),
+  );
   const r = await pipeToHead(['eval', path.join(dir, 'evaluator.json'), messages]);
   expect(JSON.parse(r.line)).toMatchObject({ body: 'message 0' });
   expect([r.stderr, r.status]).toEqual(['', 141]);

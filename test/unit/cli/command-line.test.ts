@@ -15,7 +15,15 @@ const COMMANDS: CommandSpec<void>[] = [
     options: { port: { type: 'string', valueName: 'PORT', description: 'the port' }, quiet: { type: 'boolean', short: 'q', description: 'say less' } },
     run: noop,
   },
-  { name: 'status', args: '[address]', positionals: { min: 0, max: 1 }, summary: 'show status', details: 'Shows the status.', options: { json: { type: 'boolean', description: 'as JSON' } }, run: noop },
+  {
+    name: 'status',
+    args: '[address]',
+    positionals: { min: 0, max: 1 },
+    summary: 'show status',
+    details: 'Shows the status.',
+    options: { json: { type: 'boolean', description: 'as JSON' } },
+    run: noop,
+  },
 ];
 
 function usageError(argv: string[]): UsageError {
@@ -35,7 +43,12 @@ describe('parseCommandLine', () => {
   });
 
   it('accepts a new command as one table entry, with its own options', () => {
-    expect(parseCommandLine(['status', '--json'], COMMANDS)).toMatchObject({ kind: 'command', command: { name: 'status' }, positionals: [], options: { json: true } });
+    expect(parseCommandLine(['status', '--json'], COMMANDS)).toMatchObject({
+      kind: 'command',
+      command: { name: 'status' },
+      positionals: [],
+      options: { json: true },
+    });
   });
 
   it("rejects another command's option", () => {
@@ -52,7 +65,9 @@ describe('parseCommandLine', () => {
   });
 
   it("prints the problem with the command's usage line", () => {
-    expect(usageErrorText(usageError(['serve']), COMMANDS)).toBe("xroute serve: expected <file>\nUsage: xroute serve <file> [options]\nRun 'xroute serve --help' for its options.");
+    expect(usageErrorText(usageError(['serve']), COMMANDS)).toBe(
+      "xroute serve: expected <file>\nUsage: xroute serve <file> [options]\nRun 'xroute serve --help' for its options.",
+    );
   });
 
   it('generates the help from the same table', () => {

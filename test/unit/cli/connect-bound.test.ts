@@ -17,7 +17,12 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'xroute-connect-bound-'));
 writeFileSync(path.join(dir, 'lines.txt'), 'a\nb\n');
 
 const fileReceiver = { ClassName: 'org.qbroker.receiver.StreamReceiver', URI: 'file://lines.txt', Operation: 'read', LinkName: 'out' };
-const tcpPersister = (port: number) => ({ ClassName: 'org.qbroker.persister.StreamPersister', URI: `tcp://127.0.0.1:${port}`, Operation: 'write', LinkName: 'out' });
+const tcpPersister = (port: number) => ({
+  ClassName: 'org.qbroker.persister.StreamPersister',
+  URI: `tcp://127.0.0.1:${port}`,
+  Operation: 'write',
+  LinkName: 'out',
+});
 
 function topology(receivers: Record<string, object>, port = 9): Topology {
   const json = { Name: 'bound', Receiver: Object.keys(receivers), Persister: ['pstr_out'], ...receivers, pstr_out: tcpPersister(port) };
@@ -41,7 +46,11 @@ describe('the bound', () => {
   it(`is ${DEFAULT_CONNECT_TIMEOUT_S} s for a batch, none for a batch kept running or for a service`, () => {
     const batch = topology({ rcvr_file: fileReceiver });
     const service = topology({ rcvr_file: { ...fileReceiver, Mode: 'daemon' } });
-    expect([connectBoundMs(batch, undefined, false), connectBoundMs(batch, undefined, true), connectBoundMs(service, undefined, false)]).toEqual([DEFAULT_CONNECT_TIMEOUT_S * 1000, undefined, undefined]);
+    expect([connectBoundMs(batch, undefined, false), connectBoundMs(batch, undefined, true), connectBoundMs(service, undefined, false)]).toEqual([
+      DEFAULT_CONNECT_TIMEOUT_S * 1000,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('is what --connect-timeout says for any flow, and 0 means none', () => {
@@ -68,7 +77,10 @@ async function closedPort(): Promise<number> {
 it('ends a batch whose output cannot be reached with exit 4 and the component and reason in the log', async () => {
   const port = await closedPort();
   const file = path.join(dir, 'unreachable.json');
-  writeFileSync(file, JSON.stringify({ Name: 'unreachable', Receiver: ['rcvr_file'], Persister: ['pstr_out'], rcvr_file: fileReceiver, pstr_out: tcpPersister(port) }));
+  writeFileSync(
+    file,
+    JSON.stringify({ Name: 'unreachable', Receiver: ['rcvr_file'], Persister: ['pstr_out'], rcvr_file: fileReceiver, pstr_out: tcpPersister(port) }),
+  );
   const started = Date.now();
   const child = spawn(process.execPath, [MAIN, 'run', file, '--connect-timeout', '1', '--json-logs'], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -82,6 +94,11 @@ it('ends a batch whose output cannot be reached with exit 4 and the component an
     .find((l) => String(l.message).startsWith('stopping:'));
   console.log(`batch with an unreachable output, --connect-timeout 1: exit ${code} after ${elapsed} ms`);
   expect(code).toBe(EXIT_UNREACHABLE);
-  expect(stopping).toMatchObject({ level: 'error', message: 'stopping: pstr_out could not connect within --connect-timeout 1 s', component: 'pstr_out', status: 'RETRYING' });
+  expect(stopping).toMatchObject({
+    level: 'error',
+    message: 'stopping: pstr_out could not connect within --connect-timeout 1 s',
+    component: 'pstr_out',
+    status: 'RETRYING',
+  });
   expect(stopping.reason).toContain('ECONNREFUSED');
 }, 30_000);

@@ -9,13 +9,19 @@ import * as path from 'path';
 const root = path.resolve(__dirname, '../../..');
 
 it('logs at most the 16 lines the README announces around the demo at --log-level info', async () => {
-  const child = spawn(process.execPath, ['dist/src/cli/main.js', 'run', '--log-level', 'info', '--json-logs', 'config/demo.json'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['dist/src/cli/main.js', 'run', '--log-level', 'info', '--json-logs', 'config/demo.json'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   let stdout = '';
   child.stderr.on('data', (d) => (stderr += String(d)));
   child.stdout.on('data', (d) => (stdout += String(d)));
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  const lines = stderr.trim().split('\n').map((l) => JSON.parse(l) as { level: string; message: string });
+  const lines = stderr
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { level: string; message: string });
   expect(code).toBe(0);
   expect(stdout).toContain('EXPIRED on worker2');
   expect(readFileSync(path.join(root, 'README.md'), 'utf8')).toContain('at the default `--log-level info`, at most 16 lines');

@@ -56,7 +56,13 @@ describe('xroute at first contact (process)', () => {
   it('refuses a receiver Capacity below 1, naming the component and the property', async () => {
     const r = await xroute([
       'validate',
-      flowFile({ Name: 'f', Receiver: ['rcvr'], Persister: ['pstr'], rcvr: { ClassName: 'org.qbroker.receiver.RMQReceiver', URI: 'amqp://127.0.0.1/', QueueName: 'q', LinkName: 'root', Capacity: '-3' }, pstr: { ...evaluator, LinkName: 'root' } }),
+      flowFile({
+        Name: 'f',
+        Receiver: ['rcvr'],
+        Persister: ['pstr'],
+        rcvr: { ClassName: 'org.qbroker.receiver.RMQReceiver', URI: 'amqp://127.0.0.1/', QueueName: 'q', LinkName: 'root', Capacity: '-3' },
+        pstr: { ...evaluator, LinkName: 'root' },
+      }),
     ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('rcvr: Capacity: "-3": expected a positive integer');
@@ -65,11 +71,19 @@ describe('xroute at first contact (process)', () => {
   it('suggests the link meant by a misspelt LinkName, on both halves of the broken link', async () => {
     const r = await xroute([
       'validate',
-      flowFile({ Name: 'f', Receiver: ['rcvr'], Persister: ['pstr'], rcvr: { ClassName: 'org.qbroker.receiver.RMQReceiver', URI: 'amqp://127.0.0.1/', QueueName: 'q', LinkName: 'incoming' }, pstr: { ...evaluator, LinkName: 'incomming' } }),
+      flowFile({
+        Name: 'f',
+        Receiver: ['rcvr'],
+        Persister: ['pstr'],
+        rcvr: { ClassName: 'org.qbroker.receiver.RMQReceiver', URI: 'amqp://127.0.0.1/', QueueName: 'q', LinkName: 'incoming' },
+        pstr: { ...evaluator, LinkName: 'incomming' },
+      }),
     ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('rcvr: LinkName: link "incoming" is read by no component (nothing would ever empty it); did you mean "incomming"?');
-    expect(r.stderr).toContain('pstr: LinkName: link "incomming" has no writer in this topology (only messages sent through the API arrive); did you mean "incoming"?');
+    expect(r.stderr).toContain(
+      'pstr: LinkName: link "incomming" has no writer in this topology (only messages sent through the API arrive); did you mean "incoming"?',
+    );
   }, 30_000);
 });
 
@@ -97,14 +111,19 @@ describe('the admin endpoint of a --keep-running file flow (process)', () => {
       },
       dir,
     );
-    const started = spawn(process.execPath, [MAIN, 'run', file, '--keep-running', '--json-logs', '--admin', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const started = spawn(process.execPath, [MAIN, 'run', file, '--keep-running', '--json-logs', '--admin', '127.0.0.1:0'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     child = started;
     return (await waitForOutput(started, /"url":"(http:\/\/127\.0\.0\.1:\d+)"/, 20_000))[1];
   }
 
   it('is ready once the file receiver has read its file to the end', async () => {
     const url = await keepRunningFileFlow();
-    const receiver = async () => ((await (await fetch(`${url}/status`)).json()) as { components: { name: string; status: string; detail?: string }[] }).components.find((c) => c.name === 'rcvr');
+    const receiver = async () =>
+      ((await (await fetch(`${url}/status`)).json()) as { components: { name: string; status: string; detail?: string }[] }).components.find(
+        (c) => c.name === 'rcvr',
+      );
     await waitFor(async () => (await receiver())?.status === 'STOPPED', 'the file receiver at the end of its file', 20_000);
     expect(await receiver()).toMatchObject({ status: 'STOPPED', detail: 'end of stream' });
     const res = await fetch(`${url}/readyz`);

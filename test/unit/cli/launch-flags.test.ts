@@ -15,7 +15,7 @@ function runAsCommand(args: string[], env: NodeJS.ProcessEnv): { status: number 
   const shebang = readFileSync(MAIN, 'utf8').split('\n', 1)[0]!;
   if (!shebang.startsWith('#!')) throw new Error(`${MAIN} has no #! line`);
   const [interpreter, ...interpreterArgs] = shebang.slice(2).trim().split(/\s+/);
-  const run = spawnSync(interpreter!, [...interpreterArgs.length > 0 ? [interpreterArgs.join(' ')] : [], MAIN, ...args], { env, encoding: 'utf8' });
+  const run = spawnSync(interpreter!, [...(interpreterArgs.length > 0 ? [interpreterArgs.join(' ')] : []), MAIN, ...args], { env, encoding: 'utf8' });
   return { status: run.status, stdout: run.stdout };
 }
 

@@ -34,19 +34,42 @@ describe('xroute parked options', () => {
 describe('xroute parked output', () => {
   it('lists id, origin, reason, age and attempts, one message a line', () => {
     const now = 1_700_000_100_000;
-    const text = formatList([{ id: 'm1', origin: { by: 'xroute', queue: 'orders.in', reason: 'unroutable', attempts: 3, at: now - 65_000 }, body: '', bodyEncoding: 'utf8', properties: {}, headers: {} }], now);
+    const text = formatList(
+      [
+        {
+          id: 'm1',
+          origin: { by: 'xroute', queue: 'orders.in', reason: 'unroutable', attempts: 3, at: now - 65_000 },
+          body: '',
+          bodyEncoding: 'utf8',
+          properties: {},
+          headers: {},
+        },
+      ],
+      now,
+    );
     expect(text.split('\n')).toEqual(['ID  ORIGIN     REASON      AGE   ATTEMPTS', 'm1  orders.in  unroutable  65 s         3']);
   });
 
   it('prints a receipt of counts, with why messages were left parked and the ids not found', () => {
-    const text = formatReceipt('retry', { examined: 10, selected: 3, delivered: 2, dropped: 0, leftParked: 1, notFound: ['x'], problems: { 'origin unknown (give --to)': 1 } });
+    const text = formatReceipt('retry', {
+      examined: 10,
+      selected: 3,
+      delivered: 2,
+      dropped: 0,
+      leftParked: 1,
+      notFound: ['x'],
+      problems: { 'origin unknown (give --to)': 1 },
+    });
     expect(text).toBe('retry: examined 10, selected 3, delivered 2, left parked 1\n  left parked: 1 origin unknown (give --to)\n  not found: x');
   });
 });
 
-describe('the admin routes\' selection', () => {
+describe("the admin routes' selection", () => {
   it('reads ids, all, limit, to, window and rate', () => {
-    expect(readSelection({ ids: ['a'], to: 'q2', window: 5, rate: 10 })).toEqual({ selection: { ids: ['a'] }, options: { to: 'q2', window: 5, ratePerSecond: 10 } });
+    expect(readSelection({ ids: ['a'], to: 'q2', window: 5, rate: 10 })).toEqual({
+      selection: { ids: ['a'] },
+      options: { to: 'q2', window: 5, ratePerSecond: 10 },
+    });
     expect(readSelection({ limit: 3 })).toEqual({ selection: { limit: 3 }, options: {} });
   });
 
@@ -63,6 +86,9 @@ describe('xroute parked through an admin endpoint that is not there', () => {
     const port = (server.address() as net.AddressInfo).port;
     await new Promise((resolve) => server.close(resolve));
     const r = await runParked({ action: 'list', broker: 'rabbitmq', component: 'rcvr', admin: `127.0.0.1:${port}` });
-    expect({ code: r.code, err: r.err }).toEqual({ code: 2, err: `xroute parked list: http://127.0.0.1:${port}/parked/rcvr/messages?limit=100: cannot reach the admin endpoint: ECONNREFUSED\n` });
+    expect({ code: r.code, err: r.err }).toEqual({
+      code: 2,
+      err: `xroute parked list: http://127.0.0.1:${port}/parked/rcvr/messages?limit=100: cannot reach the admin endpoint: ECONNREFUSED\n`,
+    });
   });
 });

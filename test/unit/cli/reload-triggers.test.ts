@@ -23,7 +23,12 @@ function topology(template: string, extra: Record<string, unknown> = {}) {
   return {
     Name: 'reloadable',
     Persister: ['pstr_eval'],
-    pstr_eval: { ClassName: 'org.qbroker.persister.MessageEvaluator', LinkName: 'eval', Ruleset: { greet: { FormatterArgument: [{ FieldName: 'body', Template: [template] }] }, label: { TemplateFile: 'label.txt' } }, ...extra },
+    pstr_eval: {
+      ClassName: 'org.qbroker.persister.MessageEvaluator',
+      LinkName: 'eval',
+      Ruleset: { greet: { FormatterArgument: [{ FieldName: 'body', Template: [template] }] }, label: { TemplateFile: 'label.txt' } },
+      ...extra,
+    },
   };
 }
 
@@ -38,7 +43,8 @@ function io() {
 }
 
 /** The receipts the flow and the reload path logged, in order. */
-const receipts = (entries: LogEntry[]) => entries.filter((e) => /^reload (applied|unchanged|refused|rolled-back)$/.test(e.message)).map((e) => e.meta.receipt as ReloadReceipt);
+const receipts = (entries: LogEntry[]) =>
+  entries.filter((e) => /^reload (applied|unchanged|refused|rolled-back)$/.test(e.message)).map((e) => e.meta.receipt as ReloadReceipt);
 
 describe('the reload triggers of xroute run', () => {
   let dir: string;
@@ -127,7 +133,9 @@ describe('the reload triggers of xroute run', () => {
     const applied = JSON.parse(real.out()) as ReloadReceipt;
     expect([dryCode, dry.out(), realCode, applied.outcome, applied.trigger, applied.components.map((c) => c.action)]).toEqual([
       0,
-      expect.stringMatching(/^dry run of flow reloadable: would apply \(admin, [0-9a-f-]+\)\n {2}replaced +pstr_eval \(persister\.MessageEvaluator\); changed: Ruleset/),
+      expect.stringMatching(
+        /^dry run of flow reloadable: would apply \(admin, [0-9a-f-]+\)\n {2}replaced +pstr_eval \(persister\.MessageEvaluator\); changed: Ruleset/,
+      ),
       0,
       'applied',
       'admin',

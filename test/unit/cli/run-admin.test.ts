@@ -13,7 +13,14 @@ const MAIN = path.resolve(__dirname, '../../../dist/src/cli/main.js');
 function topologyFile(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'xroute-admin-cli-'));
   const file = path.join(dir, 'flow.json');
-  writeFileSync(file, JSON.stringify({ Name: 'cli-admin', Persister: ['pstr_eval'], pstr_eval: { ClassName: 'org.qbroker.persister.MessageEvaluator', URI: 'eval://', LinkName: 'eval', Ruleset: { r: {} } } }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      Name: 'cli-admin',
+      Persister: ['pstr_eval'],
+      pstr_eval: { ClassName: 'org.qbroker.persister.MessageEvaluator', URI: 'eval://', LinkName: 'eval', Ruleset: { r: {} } },
+    }),
+  );
   return file;
 }
 
@@ -25,11 +32,16 @@ describe('xroute run --admin (process)', () => {
       const ready = await fetch(`${url}/readyz`);
       expect(ready.status).toBe(200);
       const status = await new Promise<{ code: number | null; out: string }>((resolve) => {
-        execFile(process.execPath, [MAIN, 'status', '--admin', url], (err, out) => resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, out: String(out) }));
+        execFile(process.execPath, [MAIN, 'status', '--admin', url], (err, out) =>
+          resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: String(out) }),
+        );
       });
       expect(status.code).toBe(0);
       expect(status.out).toMatch(/^flow cli-admin: ready/);
-      const totals = waitForOutput(child, /"message":"component totals"[^\n]*"component":"pstr_eval"|"component":"pstr_eval"[^\n]*"message":"component totals"/);
+      const totals = waitForOutput(
+        child,
+        /"message":"component totals"[^\n]*"component":"pstr_eval"|"component":"pstr_eval"[^\n]*"message":"component totals"/,
+      );
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       child.kill('SIGTERM');
       await totals;
@@ -41,7 +53,9 @@ describe('xroute run --admin (process)', () => {
 
   it('rejects a malformed --admin with exit 2, naming the option', async () => {
     const r = await new Promise<{ code: number; err: string }>((resolve) => {
-      execFile(process.execPath, [MAIN, 'run', topologyFile(), '--admin', 'localhost:http'], (err, _out, stderr) => resolve({ code: (err as { code?: number } | null)?.code ?? 0, err: String(stderr) }));
+      execFile(process.execPath, [MAIN, 'run', topologyFile(), '--admin', 'localhost:http'], (err, _out, stderr) =>
+        resolve({ code: (err as { code?: number } | null)?.code ?? 0, err: String(stderr) }),
+      );
     });
     expect(r.code).toBe(2);
     expect(r.err).toContain('--admin "localhost:http": expected HOST:PORT');

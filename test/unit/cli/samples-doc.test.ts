@@ -23,7 +23,10 @@ async function validateOutput(file: string): Promise<string> {
   return `${text.split(abs).join(`${samplesDir}/${file}`)}exit code ${code}\n`;
 }
 
-const samples = fs.readdirSync(path.join(root, samplesDir)).filter((f) => f.endsWith('.json')).sort();
+const samples = fs
+  .readdirSync(path.join(root, samplesDir))
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 describe('docs/samples.md', () => {
   const doc = fs.readFileSync(docFile, 'utf8');
@@ -34,7 +37,10 @@ describe('docs/samples.md', () => {
       let updated = doc;
       for (const file of samples) {
         const output = await validateOutput(file);
-        updated = updated.replace(new RegExp(`(^## \`${file.replace(/[.]/g, '\\.')}\`[^\\n]*\\n[\\s\\S]*?^\`\`\`text validate\\n)[\\s\\S]*?(^\`\`\`$)`, 'm'), (_m, head: string, tail: string) => head + output + tail);
+        updated = updated.replace(
+          new RegExp(`(^## \`${file.replace(/[.]/g, '\\.')}\`[^\\n]*\\n[\\s\\S]*?^\`\`\`text validate\\n)[\\s\\S]*?(^\`\`\`$)`, 'm'),
+          (_m, head: string, tail: string) => head + output + tail,
+        );
       }
       fs.writeFileSync(docFile, updated);
       expect(updated).toContain('exit code');

@@ -39,7 +39,11 @@ function output(child: ChildProcess): { text(): string; until(pattern: RegExp, t
   return {
     text: () => text,
     until: async (pattern, timeoutMs = 30_000) => {
-      await waitFor(() => pattern.test(text), () => `${pattern}; output: ${text}`, timeoutMs);
+      await waitFor(
+        () => pattern.test(text),
+        () => `${pattern}; output: ${text}`,
+        timeoutMs,
+      );
       return text.match(pattern) as RegExpMatchArray;
     },
   };
@@ -68,15 +72,32 @@ async function firstEvent(url: string): Promise<string> {
 }
 
 function loginPersister(port: number, login: Record<string, unknown>): Record<string, unknown> {
-  return { ClassName: 'org.qbroker.persister.StreamPersister', URI: `tcp://127.0.0.1:${port}`, Operation: 'request', LinkName: 'out', Pattern: 'OK|ERR', ErrorResponse: ['ERR'], PauseTime: '50', StandbyTime: '100', ...login };
+  return {
+    ClassName: 'org.qbroker.persister.StreamPersister',
+    URI: `tcp://127.0.0.1:${port}`,
+    Operation: 'request',
+    LinkName: 'out',
+    Pattern: 'OK|ERR',
+    ErrorResponse: ['ERR'],
+    PauseTime: '50',
+    StandbyTime: '100',
+    ...login,
+  };
 }
 
 describe('secret masking in a running flow (process)', () => {
   it('masks a ${VAR} secret of a ConnectionRequest that the server quotes back, in /status, /readyz, /events and the log', async () => {
     const SECRET = 'Tr0ub4dor-login-7';
     const server = await refusingServer();
-    const file = flowFile({ Name: 'login', Persister: ['pstr_login'], pstr_login: loginPersister(server.port, { ConnectionRequest: ['LOGIN admin ${LOGIN_PW}'] }) });
-    const child = spawn(process.execPath, [MAIN, 'run', file, '--json-logs', '--admin', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOGIN_PW: SECRET } });
+    const file = flowFile({
+      Name: 'login',
+      Persister: ['pstr_login'],
+      pstr_login: loginPersister(server.port, { ConnectionRequest: ['LOGIN admin ${LOGIN_PW}'] }),
+    });
+    const child = spawn(process.execPath, [MAIN, 'run', file, '--json-logs', '--admin', '127.0.0.1:0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LOGIN_PW: SECRET },
+    });
     const out = output(child);
     try {
       const [, url] = await out.until(/"url":"(http:\/\/127\.0\.0\.1:\d+)"/);
@@ -97,7 +118,11 @@ describe('secret masking in a running flow (process)', () => {
 
   it('shows the flow name wrong-pass while masking the password wrong that the server quotes back', async () => {
     const server = await refusingServer();
-    const file = flowFile({ Name: 'wrong-pass', Persister: ['pstr_login'], pstr_login: loginPersister(server.port, { Destination: 'queue://ORDERS', Username: 'bob', Password: 'wrong' }) });
+    const file = flowFile({
+      Name: 'wrong-pass',
+      Persister: ['pstr_login'],
+      pstr_login: loginPersister(server.port, { Destination: 'queue://ORDERS', Username: 'bob', Password: 'wrong' }),
+    });
     const child = spawn(process.execPath, [MAIN, 'run', file, '--json-logs'], { stdio: ['ignore', 'pipe', 'pipe'] });
     const out = output(child);
     try {
@@ -115,7 +140,9 @@ describe('secret masking in a running flow (process)', () => {
 
 describe('secret masking in xroute validate (process)', () => {
   const validate = (json: unknown) =>
-    new Promise<string>((resolve) => execFile(process.execPath, [MAIN, 'validate', flowFile(json)], (_err, stdout, stderr) => resolve(String(stdout) + String(stderr))));
+    new Promise<string>((resolve) =>
+      execFile(process.execPath, [MAIN, 'validate', flowFile(json)], (_err, stdout, stderr) => resolve(String(stdout) + String(stderr))),
+    );
   const receiver = { ClassName: 'org.qbroker.receiver.RMQReceiver', URI: 'amqp://127.0.0.1/', QueueName: 'q', LinkName: 'root', Username: 'app' };
   const persister = { ClassName: 'org.qbroker.persister.MessageEvaluator', URI: 'eval://', LinkName: 'root', Ruleset: { r: {} } };
 

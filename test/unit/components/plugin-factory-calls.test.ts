@@ -24,7 +24,13 @@ function countingTopology(): { file: string; json: Record<string, unknown>; coun
     Name: 'counting-flow',
     PluginDir: PLUGINS,
     Persister: ['pstr_eval'],
-    pstr_eval: { ClassName: 'persister.MessageEvaluator', URI: 'eval://', LinkName: 'eval', Capacity: '4', Ruleset: { count: { ClassName: 'counting', FormatterArgument: { CountFile: countFile } } } },
+    pstr_eval: {
+      ClassName: 'persister.MessageEvaluator',
+      URI: 'eval://',
+      LinkName: 'eval',
+      Capacity: '4',
+      Ruleset: { count: { ClassName: 'counting', FormatterArgument: { CountFile: countFile } } },
+    },
   };
   const file = join(dir, 'flow.json');
   writeFileSync(file, JSON.stringify(json));
@@ -32,7 +38,11 @@ function countingTopology(): { file: string; json: Record<string, unknown>; coun
 }
 
 function factoryCalls(countFile: string): number {
-  return existsSync(countFile) ? readFileSync(countFile, 'utf8').split('\n').filter((l) => l !== '').length : 0;
+  return existsSync(countFile)
+    ? readFileSync(countFile, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '').length
+    : 0;
 }
 
 describe('a MessageEvaluator plugin factory', () => {

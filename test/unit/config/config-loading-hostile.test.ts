@@ -44,7 +44,13 @@ describe('config loading of hostile input', () => {
     const started = Date.now();
     const errors = errorsOf(json);
     expect({ errors: errors.map((e) => [e.component, e.property, e.message]), fast: Date.now() - started < 2000 }).toEqual({
-      errors: [['rcvr_jobs', 'StringProperty', 'nested deeper than 64 levels (at StringProperty/a/a/a/a/a/…): expected a configuration of at most 64 nested maps and lists']],
+      errors: [
+        [
+          'rcvr_jobs',
+          'StringProperty',
+          'nested deeper than 64 levels (at StringProperty/a/a/a/a/a/…): expected a configuration of at most 64 nested maps and lists',
+        ],
+      ],
       fast: true,
     });
   });
@@ -79,7 +85,11 @@ describe('config loading of hostile input', () => {
     const json = demo();
     json.Supervision = '0' as never;
     expect(errorsOf(json).map((e) => [e.component, e.property, e.message])).toEqual([
-      ['(flow)', 'Supervision', '"0": expected a map with Strategy, MaxRetry, WithinSeconds, Backoff, MaxMessageAttempts, OnGiveUp, GiveUpBackoff, FatalRetrySeconds'],
+      [
+        '(flow)',
+        'Supervision',
+        '"0": expected a map with Strategy, MaxRetry, WithinSeconds, Backoff, MaxMessageAttempts, OnGiveUp, GiveUpBackoff, FatalRetrySeconds',
+      ],
     ]);
   });
 
@@ -92,7 +102,25 @@ describe('config loading of hostile input', () => {
   });
 
   it('ends every mutation of every value of the demo topology in problems naming component and property, without JavaScript text', () => {
-    const hostile: unknown[] = [5, -1, true, null, [], {}, ['x'], { a: 1 }, '', ' ', '-5', '0', 'x'.repeat(100_000), nested(200), [[[[[]]]]], '${HOME}', '\u0000'];
+    const hostile: unknown[] = [
+      5,
+      -1,
+      true,
+      null,
+      [],
+      {},
+      ['x'],
+      { a: 1 },
+      '',
+      ' ',
+      '-5',
+      '0',
+      'x'.repeat(100_000),
+      nested(200),
+      [[[[[]]]]],
+      '${HOME}',
+      '\u0000',
+    ];
     const base = demo();
     // every (component, property) of the demo, and the flow-level ones
     const targets: [string | undefined, string][] = Object.keys(base).map((k) => [undefined, k] as [undefined, string]);
@@ -118,7 +146,8 @@ describe('config loading of hostile input', () => {
         slowest = Math.max(slowest, Date.now() - started);
         cases++;
         for (const p of ps) {
-          if (INTERNAL.test(p.message) || p.component === '' || p.message.trim() === '') bad.push(`${name ?? '(flow)'}.${key} = ${JSON.stringify(v)?.slice(0, 40)}: ${p.component}: ${p.property}: ${p.message.slice(0, 200)}`);
+          if (INTERNAL.test(p.message) || p.component === '' || p.message.trim() === '')
+            bad.push(`${name ?? '(flow)'}.${key} = ${JSON.stringify(v)?.slice(0, 40)}: ${p.component}: ${p.property}: ${p.message.slice(0, 200)}`);
         }
       }
     }

@@ -6,7 +6,15 @@
 import { ConfigValueError } from '../../../src/errors/config-value-error';
 import { issueOf, settingsIssues } from '../../../src/config/config-issues';
 import { validateComponentConfig } from '../../../src/config/validate-component';
-import { AnyComponentDefinition, ComponentConfig, ComponentDefinition, ComponentEnv, StatusReporter, ValidationContext, createBehaviour } from '../../../src/runtime/component';
+import {
+  AnyComponentDefinition,
+  ComponentConfig,
+  ComponentDefinition,
+  ComponentEnv,
+  StatusReporter,
+  ValidationContext,
+  createBehaviour,
+} from '../../../src/runtime/component';
 import { XQueue } from '../../../src/xqueue/xqueue';
 import { Message } from '../../../src/message/message';
 import { memoryLogger } from '../../../src/logging/logger';
@@ -43,7 +51,9 @@ describe('ConfigValueError', () => {
   });
 
   it('says a missing value is missing', () => {
-    expect(new ConfigValueError({ component: 'rcv', property: 'QueueName', expected: 'a queue name' }).message).toBe('rcv: QueueName is missing: expected a queue name');
+    expect(new ConfigValueError({ component: 'rcv', property: 'QueueName', expected: 'a queue name' }).message).toBe(
+      'rcv: QueueName is missing: expected a queue name',
+    );
   });
 
   it('never shows the value of a secret property', () => {
@@ -53,7 +63,9 @@ describe('ConfigValueError', () => {
   });
 
   it('masks the password of a URI it quotes', () => {
-    expect(new ConfigValueError({ component: 'rcv', property: 'URI', expected: 'an amqp:// URI', got: 'http://u:topsecret@h/' }).message).not.toContain('topsecret');
+    expect(new ConfigValueError({ component: 'rcv', property: 'URI', expected: 'an amqp:// URI', got: 'http://u:topsecret@h/' }).message).not.toContain(
+      'topsecret',
+    );
   });
 
   it('keeps the error it wraps as cause', () => {
@@ -105,11 +117,11 @@ describe('the validate output of a settings error comes from one place', () => {
     expect(issueOf(e)).toEqual({ property: 'Port', message: '"x": expected an integer', severity: 'error' });
   });
 
-  it('never passes on JavaScript\'s own words for input nobody foresaw', () => {
+  it("never passes on JavaScript's own words for input nobody foresaw", () => {
     expect(issueOf(new TypeError("Cannot read properties of undefined (reading 'trim')")).message).not.toMatch(/undefined|trim/);
   });
 
-  it('collects a reader\'s warnings before its error', () => {
+  it("collects a reader's warnings before its error", () => {
     const issues = settingsIssues((warn) => {
       warn('Heartbeat', 'means the default');
       throw new ConfigValueError({ component: 'n', property: 'WaitTime', expected: 'a number >= 1', got: '0' });
@@ -201,7 +213,14 @@ describe('settings the runtime reads once per start', () => {
   });
 
   it('a reader error reaches the caller as the ConfigValueError it threw, before create', () => {
-    const e = thrownBy(() => createBehaviour(definition('persister.JobPersister'), { ...env(), className: 'persister.JobPersister', config: { Script: 'true', MaxJobs: '0' }, input: new XQueue<Message>('in', 4) }));
+    const e = thrownBy(() =>
+      createBehaviour(definition('persister.JobPersister'), {
+        ...env(),
+        className: 'persister.JobPersister',
+        config: { Script: 'true', MaxJobs: '0' },
+        input: new XQueue<Message>('in', 4),
+      }),
+    );
     expect([e.component, e.property]).toEqual(['c1', 'MaxJobs']);
   });
 });

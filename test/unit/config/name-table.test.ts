@@ -1,7 +1,12 @@
 import { DuplicateNameError, NameTable, UnknownNameError } from '../../../src/foundation/name-table';
 
 describe('NameTable', () => {
-  const table = () => new NameTable<number>('colour', [['red', 1], ['green', 2], ['blue', 3]]);
+  const table = () =>
+    new NameTable<number>('colour', [
+      ['red', 1],
+      ['green', 2],
+      ['blue', 3],
+    ]);
 
   it('gives the entry registered under a name', () => {
     expect(table().get('green')).toBe(2);
@@ -26,6 +31,9 @@ describe('NameTable', () => {
   });
 
   it('keeps registration order for names and values', () => {
-    expect([table().names(), table().values()]).toEqual([['red', 'green', 'blue'], [1, 2, 3]]);
+    expect([table().names(), table().values()]).toEqual([
+      ['red', 'green', 'blue'],
+      [1, 2, 3],
+    ]);
   });
 });

@@ -17,7 +17,8 @@ const sources: ReferenceSources = {
 };
 
 const topology = (component: Record<string, unknown>) => ({ Name: 'flow', Receiver: ['rcvr'], rcvr: { ClassName: 'x.Y', ...component } });
-const resolved = (component: Record<string, unknown>) => (resolveReferences(topology(component), FILE, true, sources) as { rcvr: Record<string, unknown> }).rcvr;
+const resolved = (component: Record<string, unknown>) =>
+  (resolveReferences(topology(component), FILE, true, sources) as { rcvr: Record<string, unknown> }).rcvr;
 
 function problemsOf(component: Record<string, unknown>): string[] {
   try {
@@ -39,7 +40,10 @@ describe('references in configuration strings', () => {
   });
 
   it('reads ${file:/path} without its trailing newline, relative paths against the file directory', () => {
-    expect(resolved({ Password: '${file:/run/secrets/amqp_password}', Note: '${file:local.txt}' })).toMatchObject({ Password: 'Mounted-Secret-1', Note: 'local value' });
+    expect(resolved({ Password: '${file:/run/secrets/amqp_password}', Note: '${file:local.txt}' })).toMatchObject({
+      Password: 'Mounted-Secret-1',
+      Note: 'local value',
+    });
   });
 
   it('turns $${ into a literal ${', () => {
@@ -57,7 +61,9 @@ describe('references in configuration strings', () => {
   });
 
   it('names the file reference that cannot be read', () => {
-    expect(problemsOf({ Password: '${file:/run/secrets/none}' })[0]).toMatch(/rcvr\|Password\|\$\{file:\/run\/secrets\/none\}: cannot read the file \/run\/secrets\/none \(ENOENT\)/);
+    expect(problemsOf({ Password: '${file:/run/secrets/none}' })[0]).toMatch(
+      /rcvr\|Password\|\$\{file:\/run\/secrets\/none\}: cannot read the file \/run\/secrets\/none \(ENOENT\)/,
+    );
   });
 
   it('reports every bad reference at once, malformed ones included', () => {
@@ -84,7 +90,11 @@ describe('configuration files', () => {
     try {
       fs.writeFileSync(path.join(dir, 'pw'), 'From-File-3\n');
       const file = path.join(dir, 'flow.json');
-      expect(parseJsonText('{"Name":"n","Receiver":["r"],"r":{"Password":"${file:pw}"}}', file)).toEqual({ Name: 'n', Receiver: ['r'], r: { Password: 'From-File-3' } });
+      expect(parseJsonText('{"Name":"n","Receiver":["r"],"r":{"Password":"${file:pw}"}}', file)).toEqual({
+        Name: 'n',
+        Receiver: ['r'],
+        r: { Password: 'From-File-3' },
+      });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

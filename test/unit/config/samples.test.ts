@@ -19,7 +19,16 @@ function check(name: string): { errors: ConfigProblem[]; file: string } {
 type Expected = { component: string; property: string; message: RegExp };
 
 // The wmq:// samples validate: the queue manager's host and port give the AMQP endpoint (README, JMS section).
-const VALID = ['FilePersister.json', 'PersisterPool.json', 'ReceiverPool.json', 'RMQPersister.json', 'qflow-pstr_stream.json', 'JMSPersister.json', 'JMSPublisher.json', 'JMSReceiver.json'];
+const VALID = [
+  'FilePersister.json',
+  'PersisterPool.json',
+  'ReceiverPool.json',
+  'RMQPersister.json',
+  'qflow-pstr_stream.json',
+  'JMSPersister.json',
+  'JMSPublisher.json',
+  'JMSReceiver.json',
+];
 
 const REJECTED: Record<string, Expected[]> = {
   'RMQReceiver.json': [{ component: '', property: '', message: /invalid JSON at line 22, column 3/ }],
@@ -30,9 +39,19 @@ const REJECTED: Record<string, Expected[]> = {
   ],
   'JMSSubscriber.json': [{ component: 'rcvr_jboss_sub', property: 'URI', message: /scheme "jnp".*JBoss naming.*amqp:\/\/localhost:5672/ }],
   // the original's serial-port properties: one message that says why, not one "unknown property" per property
-  'StreamPersister.json': [{ component: 'pstr_serial', property: 'Device', message: /^serial ports are not supported .*expected a tcp:\/\/host:port or file:\/\/path URI/ }],
-  'StreamReceiver.json': [{ component: 'rcvr_serial', property: 'Device', message: /^serial ports are not supported .*expected a tcp:\/\/host:port or file:\/\/path URI/ }],
-  'qflow-rcvr_server.json': [{ component: 'rcvr_tcp', property: 'ClassName', message: /unknown class "org\.qbroker\.receiver\.ServerReceiver"; known classes: .*receiver\.AmqpReceiver/ }],
+  'StreamPersister.json': [
+    { component: 'pstr_serial', property: 'Device', message: /^serial ports are not supported .*expected a tcp:\/\/host:port or file:\/\/path URI/ },
+  ],
+  'StreamReceiver.json': [
+    { component: 'rcvr_serial', property: 'Device', message: /^serial ports are not supported .*expected a tcp:\/\/host:port or file:\/\/path URI/ },
+  ],
+  'qflow-rcvr_server.json': [
+    {
+      component: 'rcvr_tcp',
+      property: 'ClassName',
+      message: /unknown class "org\.qbroker\.receiver\.ServerReceiver"; known classes: .*receiver\.AmqpReceiver/,
+    },
+  ],
   'qflow-flow_parser.json': [
     { component: 'rcvr_tcp', property: 'ClassName', message: /unknown class "org\.qbroker\.receiver\.ServerReceiver"/ },
     { component: 'node_parser', property: 'ClassName', message: /unknown class "org\.qbroker\.node\.ParserNode"/ },

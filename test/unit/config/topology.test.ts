@@ -79,7 +79,9 @@ describe('topology loader', () => {
   it('rejects an OutLink that no component reads', () => {
     const json = valid();
     json.node.OutLink = [{ Name: 'out', Capacity: '2' }, 'nowhere' as never];
-    expect(errors(json)).toEqual([expect.objectContaining({ component: 'node', property: 'OutLink', message: expect.stringContaining('"nowhere" is read by no component') })]);
+    expect(errors(json)).toEqual([
+      expect.objectContaining({ component: 'node', property: 'OutLink', message: expect.stringContaining('"nowhere" is read by no component') }),
+    ]);
   });
 
   it('rejects a Capacity that is not a number, saying what was expected', () => {
@@ -97,7 +99,9 @@ describe('topology loader', () => {
 
   it('rejects a receiver listed under Node', () => {
     const json = { ...valid(), Receiver: [], Node: ['node', 'rcvr'] };
-    expect(errors(json)).toEqual(expect.arrayContaining([expect.objectContaining({ component: 'rcvr', property: 'ClassName', message: expect.stringContaining('is a receiver') })]));
+    expect(errors(json)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ component: 'rcvr', property: 'ClassName', message: expect.stringContaining('is a receiver') })]),
+    );
   });
 
   it('suggests the closest property name for an unknown component property', () => {
@@ -108,7 +112,9 @@ describe('topology loader', () => {
 
   it('suggests the closest flow property for an unknown flow key', () => {
     const json = { ...valid(), Capacty: '3' };
-    expect(errors(json)).toEqual([expect.objectContaining({ component: '(flow)', property: 'Capacty', message: expect.stringContaining('did you mean Capacity?') })]);
+    expect(errors(json)).toEqual([
+      expect.objectContaining({ component: '(flow)', property: 'Capacty', message: expect.stringContaining('did you mean Capacity?') }),
+    ]);
   });
 
   it('reports every problem at once', () => {
@@ -156,6 +162,12 @@ describe('topology loader', () => {
 
   it('rejects an unknown supervision strategy', () => {
     const json = { ...valid(), Supervision: { Strategy: 'reboot' } };
-    expect(errors(json)).toEqual([expect.objectContaining({ component: '(flow)', property: 'Supervision/Strategy', message: '"reboot": expected one of "restart", "resume", "stop", "escalate"' })]);
+    expect(errors(json)).toEqual([
+      expect.objectContaining({
+        component: '(flow)',
+        property: 'Supervision/Strategy',
+        message: '"reboot": expected one of "restart", "resume", "stop", "escalate"',
+      }),
+    ]);
   });
 });

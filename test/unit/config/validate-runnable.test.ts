@@ -60,14 +60,17 @@ describe('link cycles', () => {
       {
         component: 'node_a',
         property: 'OutLink',
-        message: 'links form a cycle: node_a -> b_in -> node_b -> a_in -> node_a. A message could circle for ever and the full links would wait on each other; expected links that lead away to a persister',
+        message:
+          'links form a cycle: node_a -> b_in -> node_b -> a_in -> node_a. A message could circle for ever and the full links would wait on each other; expected links that lead away to a persister',
       },
     ]);
   });
 
   it('rejects a node whose outlink is its own input', () => {
     const json = nodes(['out', 'b_in'], ['out', 'b_in']);
-    expect(brief(errorsOf(json))).toEqual([expect.objectContaining({ component: 'node_b', property: 'OutLink', message: expect.stringMatching(/^links form a cycle: node_b -> b_in -> node_b\./) })]);
+    expect(brief(errorsOf(json))).toEqual([
+      expect.objectContaining({ component: 'node_b', property: 'OutLink', message: expect.stringMatching(/^links form a cycle: node_b -> b_in -> node_b\./) }),
+    ]);
   });
 
   it('accepts nodes in a chain', () => {
@@ -84,19 +87,25 @@ describe('StreamReceiver file input', () => {
     const json = fileFlow();
     const missing = path.join(dir, 'no-such-input.txt');
     component(json, 'rcvr').URI = `file://${missing}`;
-    expect(brief(errorsOf(json, defaultRegistry()))).toEqual([{ component: 'rcvr', property: 'URI', message: `"file://${missing}": expected an existing file to read, but file ${missing} does not exist` }]);
+    expect(brief(errorsOf(json, defaultRegistry()))).toEqual([
+      { component: 'rcvr', property: 'URI', message: `"file://${missing}": expected an existing file to read, but file ${missing} does not exist` },
+    ]);
   });
 
   it('rejects a directory', () => {
     const json = fileFlow();
     component(json, 'rcvr').URI = `file://${dir}`;
-    expect(brief(errorsOf(json, defaultRegistry()))).toEqual([{ component: 'rcvr', property: 'URI', message: `"file://${dir}": expected a file to read, but ${dir} is a directory` }]);
+    expect(brief(errorsOf(json, defaultRegistry()))).toEqual([
+      { component: 'rcvr', property: 'URI', message: `"file://${dir}": expected a file to read, but ${dir} is a directory` },
+    ]);
   });
 });
 
 describe('messages that say what was expected', () => {
   it('says a Capacity of "-5" must be a positive integer (it is a string already)', () => {
-    expect(brief(errorsOf({ ...nodes(['b_in'], ['out']), Capacity: '-5' }))).toEqual([{ component: '(flow)', property: 'Capacity', message: '"-5": expected a positive integer (the default link capacity, e.g. "256")' }]);
+    expect(brief(errorsOf({ ...nodes(['b_in'], ['out']), Capacity: '-5' }))).toEqual([
+      { component: '(flow)', property: 'Capacity', message: '"-5": expected a positive integer (the default link capacity, e.g. "256")' },
+    ]);
   });
 
   it('refuses a Capacity of "0"', () => {
@@ -113,20 +122,32 @@ describe('messages that say what was expected', () => {
       rcvr: { ClassName: 'org.qbroker.receiver.RMQReceiver', URI: 'amqp://127.0.0.1/', QueueName: 'q', LinkName: 'root', IsDurable: false },
       pstr: component(fileFlow(), 'pstr'),
     };
-    expect(brief(errorsOf(json, defaultRegistry()))).toEqual([{ component: 'rcvr', property: 'IsDurable', message: 'false (a JSON boolean): expected the string "true" or "false" (durable when declared (default false))' }]);
+    expect(brief(errorsOf(json, defaultRegistry()))).toEqual([
+      {
+        component: 'rcvr',
+        property: 'IsDurable',
+        message: 'false (a JSON boolean): expected the string "true" or "false" (durable when declared (default false))',
+      },
+    ]);
   });
 
   it('says a JSON number must be written as a string', () => {
     const json = nodes(['b_in'], ['out']);
     (json.node_b as Record<string, unknown>).Capacity = 8;
-    expect(brief(errorsOf(json))).toEqual([{ component: 'node_b', property: 'Capacity', message: '8 (a JSON number): expected a positive integer, e.g. "256", written as a JSON string ("8")' }]);
+    expect(brief(errorsOf(json))).toEqual([
+      { component: 'node_b', property: 'Capacity', message: '8 (a JSON number): expected a positive integer, e.g. "256", written as a JSON string ("8")' },
+    ]);
   });
 
   it('says that {} is neither a topology nor a component configuration', () => {
     const file = path.join(dir, 'empty.json');
     fs.writeFileSync(file, '{}');
     expect(brief(validateFile(file, defaultRegistry()))).toEqual([
-      { component: '', property: '', message: 'is neither a topology (it has no Receiver, Node or Persister list of component names) nor a component configuration (it has no ClassName)' },
+      {
+        component: '',
+        property: '',
+        message: 'is neither a topology (it has no Receiver, Node or Persister list of component names) nor a component configuration (it has no ClassName)',
+      },
     ]);
   });
 
@@ -142,7 +163,11 @@ describe('messages that say what was expected', () => {
     const json = fileFlow();
     Object.assign(component(json, 'pstr'), { BaudRate: '9600', DataBits: '8', StopBits: '1', Parity: 'None' });
     expect(brief(errorsOf(json, defaultRegistry()))).toEqual([
-      { component: 'pstr', property: 'BaudRate', message: expect.stringMatching(/^serial ports are not supported .*expected a tcp:\/\/host:port or file:\/\/path URI/) },
+      {
+        component: 'pstr',
+        property: 'BaudRate',
+        message: expect.stringMatching(/^serial ports are not supported .*expected a tcp:\/\/host:port or file:\/\/path URI/),
+      },
     ]);
   });
 
@@ -172,7 +197,7 @@ describe('messages that say what was expected', () => {
     ['{"Name": "x"} trailing', 'more text after the end of the JSON value'],
     ['', 'the file is empty: expected a JSON object'],
     ['['.repeat(100_000), 'maps and lists nested thousands of levels deep: expected a configuration of at most 64 levels'],
-  ])('explains broken JSON %# in words, not in the JavaScript parser\'s', (text, reason) => {
+  ])("explains broken JSON %# in words, not in the JavaScript parser's", (text, reason) => {
     const file = path.join(dir, 'broken.json');
     fs.writeFileSync(file, text);
     const [p] = validateFile(file, defaultRegistry());

@@ -55,17 +55,21 @@ const portOf = (probe: Probe | undefined) => {
 
 describe('the Kubernetes manifest (examples/deploy/kubernetes.yaml)', () => {
   it('is YAML without errors, holding a ConfigMap, a Secret and a Deployment of one container', () => {
-    expect([documents.flatMap((d) => d.errors.map((e) => e.message)), resources.map((r) => r.kind), pod.containers.length]).toEqual([[], ['ConfigMap', 'Secret', 'Deployment'], 1]);
+    expect([documents.flatMap((d) => d.errors.map((e) => e.message)), resources.map((r) => r.kind), pod.containers.length]).toEqual([
+      [],
+      ['ConfigMap', 'Secret', 'Deployment'],
+      1,
+    ]);
   });
 
   it('probes liveness on /healthz and readiness on /readyz, on the port xroute serves its admin endpoint on', () => {
     const adminPort = Number(/:(\d+)$/.exec(env('XROUTE_ADMIN')?.value ?? '')?.[1]);
-    expect([container.livenessProbe?.httpGet?.path, portOf(container.livenessProbe), container.readinessProbe?.httpGet?.path, portOf(container.readinessProbe)]).toEqual([
-      '/healthz',
-      adminPort,
-      '/readyz',
-      adminPort,
-    ]);
+    expect([
+      container.livenessProbe?.httpGet?.path,
+      portOf(container.livenessProbe),
+      container.readinessProbe?.httpGet?.path,
+      portOf(container.readinessProbe),
+    ]).toEqual(['/healthz', adminPort, '/readyz', adminPort]);
   });
 
   it('reads the admin token from a file, a key of the Secret it defines mounted where --admin-token-file names it', () => {
@@ -73,7 +77,10 @@ describe('the Kubernetes manifest (examples/deploy/kubernetes.yaml)', () => {
     const mount = container.volumeMounts?.find((m) => m.mountPath === path.posix.dirname(file));
     const secretName = pod.volumes?.find((v) => v.name === mount?.name)?.secret?.secretName;
     const secret = ofKind('Secret').find((s) => s.metadata.name === secretName);
-    expect([file, Object.keys({ ...secret?.data, ...secret?.stringData })]).toEqual(['/run/secrets/xroute-admin/token', expect.arrayContaining([path.posix.basename(file)])]);
+    expect([file, Object.keys({ ...secret?.data, ...secret?.stringData })]).toEqual([
+      '/run/secrets/xroute-admin/token',
+      expect.arrayContaining([path.posix.basename(file)]),
+    ]);
   });
 
   it('keeps the admin token out of the environment, which shows in /proc/PID/environ', () => {

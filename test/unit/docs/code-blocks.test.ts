@@ -68,19 +68,27 @@ describe('JSON blocks and command sessions of README.md and docs/', () => {
   }
 
   const isConfig = (v: unknown): v is Record<string, unknown> =>
-    typeof v === 'object' && v !== null && !Array.isArray(v) && ('ClassName' in v || ['Receiver', 'Node', 'Persister'].some((k) => Array.isArray((v as Record<string, unknown>)[k])));
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    ('ClassName' in v || ['Receiver', 'Node', 'Persister'].some((k) => Array.isArray((v as Record<string, unknown>)[k])));
 
-  it.each(jsonBlocks.filter((b) => b.marker?.kind !== 'excerpt').map((b) => [b.where, b] as const))('%s is JSON, and its configurations validate', (_where, b) => {
-    const values = parseJson(b);
-    if (b.marker?.kind === 'not-validated') return;
-    const dir = fs.mkdtempSync(path.join(work, 'json-'));
-    const errors = values.filter(isConfig).flatMap((config, i) => {
-      const file = path.join(dir, `config-${i}.json`);
-      fs.writeFileSync(file, JSON.stringify(config));
-      return validateFile(file, defaultRegistry()).filter((p) => p.severity === 'error').map((p) => `${p.component}: ${p.property}: ${p.message}`);
-    });
-    expect(errors).toEqual([]);
-  });
+  it.each(jsonBlocks.filter((b) => b.marker?.kind !== 'excerpt').map((b) => [b.where, b] as const))(
+    '%s is JSON, and its configurations validate',
+    (_where, b) => {
+      const values = parseJson(b);
+      if (b.marker?.kind === 'not-validated') return;
+      const dir = fs.mkdtempSync(path.join(work, 'json-'));
+      const errors = values.filter(isConfig).flatMap((config, i) => {
+        const file = path.join(dir, `config-${i}.json`);
+        fs.writeFileSync(file, JSON.stringify(config));
+        return validateFile(file, defaultRegistry())
+          .filter((p) => p.severity === 'error')
+          .map((p) => `${p.component}: ${p.property}: ${p.message}`);
+      });
+      expect(errors).toEqual([]);
+    },
+  );
 
   it('finds an excerpt only where a block is not JSON', () => {
     const parses = (b: Block) => {

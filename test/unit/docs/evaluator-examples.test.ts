@@ -46,7 +46,10 @@ async function evalFiles(files: Record<string, string>, config: string, messages
     out.on('data', (c: Buffer) => outChunks.push(c));
     err.on('data', (c: Buffer) => errChunks.push(c));
     const code = await runEval(path.join(dir, config), path.join(dir, messages), { stdin: Readable.from([]), stdout: out, stderr: err });
-    const lines = Buffer.concat(outChunks).toString('utf8').split('\n').filter((l) => l !== '');
+    const lines = Buffer.concat(outChunks)
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l !== '');
     return { code, lines, err: Buffer.concat(errChunks).toString('utf8') };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -68,7 +71,11 @@ describe('docs/ MessageEvaluator examples (run as written)', () => {
     const text = section('components/message-evaluator.md', 'Trying rulesets');
     const [config, messages, expected] = codeBlocks(text);
     const template = find(text, /`templates\/bill\.txt` holds `([^`]+)` and a newline/)[1];
-    const { code, lines, err } = await evalFiles({ 'evaluator.json': config, 'messages.jsonl': messages, 'templates/bill.txt': `${template}\n` }, 'evaluator.json', 'messages.jsonl');
+    const { code, lines, err } = await evalFiles(
+      { 'evaluator.json': config, 'messages.jsonl': messages, 'templates/bill.txt': `${template}\n` },
+      'evaluator.json',
+      'messages.jsonl',
+    );
     expect(code).toBe(Number(find(text, /prints \(exit code (\d+)\)/)[1]));
     expect(lines).toEqual(expected.trim().split('\n'));
     expect(err).toContain(find(text, /on stderr `([^`]+)`/)[1]);
@@ -79,7 +86,11 @@ describe('docs/ MessageEvaluator examples (run as written)', () => {
     const [templateFile, fragment] = codeBlocks(text);
     const [, name, body, result] = find(text, /property `name=([^`]+)` and body `([^`]+)`,\s+the new body is `([^`]+)`/);
     const message = JSON.stringify({ body, properties: { RuleName: rulesetName(fragment), name } });
-    const { lines } = await evalFiles({ 'evaluator.json': evaluatorWith(fragment), 'templates/order.json': templateFile, 'in.jsonl': message }, 'evaluator.json', 'in.jsonl');
+    const { lines } = await evalFiles(
+      { 'evaluator.json': evaluatorWith(fragment), 'templates/order.json': templateFile, 'in.jsonl': message },
+      'evaluator.json',
+      'in.jsonl',
+    );
     expect(JSON.parse(lines[0])).toMatchObject({ body: result, properties: { ReturnCode: '0' } });
   });
 
@@ -88,14 +99,21 @@ describe('docs/ MessageEvaluator examples (run as written)', () => {
     const [expression, fragment] = codeBlocks(text);
     const [, name, body, result] = find(text, /property `name=([^`]+)` and body `([^`]+)`, the\s+new body is `([^`]+)`/);
     const message = JSON.stringify({ body, properties: { RuleName: rulesetName(fragment), name } });
-    const { lines } = await evalFiles({ 'evaluator.json': evaluatorWith(fragment), 'templates/order.jsonata': expression, 'in.jsonl': message }, 'evaluator.json', 'in.jsonl');
+    const { lines } = await evalFiles(
+      { 'evaluator.json': evaluatorWith(fragment), 'templates/order.jsonata': expression, 'in.jsonl': message },
+      'evaluator.json',
+      'in.jsonl',
+    );
     expect(JSON.parse(lines[0])).toMatchObject({ body: result, properties: { ReturnCode: '0' } });
   });
 
   it('"JSONFormatter" gives the documented body and property', async () => {
     const text = section('evaluator/transforms.md', 'JSONFormatter');
     const [fragment] = codeBlocks(text);
-    const [, body, k, result, removed] = find(text, /For body `([^`]+)` and property `k=(\d+)`, the new body is\s+`([^`]+)`, property `removed=([^`]+)`, code 0/);
+    const [, body, k, result, removed] = find(
+      text,
+      /For body `([^`]+)` and property `k=(\d+)`, the new body is\s+`([^`]+)`, property `removed=([^`]+)`, code 0/,
+    );
     const message = JSON.stringify({ body, properties: { RuleName: rulesetName(fragment), k } });
     const { lines } = await evalFiles({ 'evaluator.json': evaluatorWith(fragment), 'in.jsonl': message }, 'evaluator.json', 'in.jsonl');
     expect(JSON.parse(lines[0])).toMatchObject({ body: result, properties: { removed, ReturnCode: '0' } });

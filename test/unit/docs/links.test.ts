@@ -8,7 +8,6 @@ import { docPages, repoRoot } from '../../support/doc-pages';
 
 const root = repoRoot;
 
-
 /** The page's text outside fenced blocks. */
 function prose(file: string): string {
   return fs.readFileSync(file, 'utf8').replace(/^\s*```[\s\S]*?^\s*```\s*$/gm, '');
@@ -19,7 +18,11 @@ function anchors(file: string): Set<string> {
   const ids = new Set<string>();
   const seen = new Map<string, number>();
   for (const m of prose(file).matchAll(/^#{1,6} (.+)$/gm)) {
-    const base = m[1].replace(/`/g, '').toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const base = m[1]
+      .replace(/`/g, '')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     ids.add(n === 0 ? base : `${base}-${n}`);
@@ -47,7 +50,10 @@ describe('links of README.md and docs/', () => {
 describe('code fences of README.md and docs/', () => {
   it.each(pages.map((p) => [path.relative(root, p), p] as const))('%s closes every fenced block it opens', (_name, page) => {
     // An unclosed fence turns the rest of the page into code (and hides its links from the test above).
-    const fences = fs.readFileSync(page, 'utf8').split('\n').filter((line) => /^\s*```/.test(line));
+    const fences = fs
+      .readFileSync(page, 'utf8')
+      .split('\n')
+      .filter((line) => /^\s*```/.test(line));
     expect(fences.length % 2).toBe(0);
   });
 });

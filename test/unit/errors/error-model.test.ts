@@ -22,7 +22,8 @@ const OWN_ROOTS = ['src/config/', 'src/cli/', 'src/errors/', 'src/foundation/'];
 /** Sites that build an error from a caught one without wrapping it, and why that is right. */
 const NOT_WRAPPING: Record<string, string> = {
   'src/transports/amqp10-connection.ts: new Error(String(err))': 'turns a thrown non-Error into an Error; there is nothing to wrap',
-  'actors/nodes/node-config-error.ts: new errorClass(component, join(e.property), e.problem, e.expectation, e.cause)': "rewords a RuleConfigError as the node's error, keeping its cause",
+  'actors/nodes/node-config-error.ts: new errorClass(component, join(e.property), e.problem, e.expectation, e.cause)':
+    "rewords a RuleConfigError as the node's error, keeping its cause",
 };
 
 function sourceFiles(dir: string, out: string[] = []): string[] {
@@ -60,7 +61,8 @@ function classesExtendingErrorDirectly(): string[] {
 
 /** The caught error's name in a catch clause or an error callback (`(err) => ...`). */
 function caughtName(node: ts.Node): { name: string; body: ts.Node } | undefined {
-  if (ts.isCatchClause(node) && node.variableDeclaration && ts.isIdentifier(node.variableDeclaration.name)) return { name: node.variableDeclaration.name.text, body: node.block };
+  if (ts.isCatchClause(node) && node.variableDeclaration && ts.isIdentifier(node.variableDeclaration.name))
+    return { name: node.variableDeclaration.name.text, body: node.block };
   if ((ts.isArrowFunction(node) || ts.isFunctionExpression(node) || ts.isFunctionDeclaration(node)) && node.body) {
     const param = node.parameters.find((p) => ts.isIdentifier(p.name) && /^(e|err|error|cause)$/.test(p.name.text));
     if (param) return { name: (param.name as ts.Identifier).text, body: node.body };
@@ -146,7 +148,16 @@ describe('supervision', () => {
         'flow',
         (): Behaviour<never> => ({
           start(ctx) {
-            if (ctx.incarnation === 0) child = ctx.spawn('worker', (): Behaviour<'crash'> => ({ receive() { throw crash; } }), { policy: policy('restart', { maxRetry: 0, withinMs: 10_000 }) });
+            if (ctx.incarnation === 0)
+              child = ctx.spawn(
+                'worker',
+                (): Behaviour<'crash'> => ({
+                  receive() {
+                    throw crash;
+                  },
+                }),
+                { policy: policy('restart', { maxRetry: 0, withinMs: 10_000 }) },
+              );
           },
         }),
         { policy: policy('stop') },

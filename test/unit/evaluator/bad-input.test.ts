@@ -5,7 +5,12 @@ import { Message, MessageBody } from '../../../src/message';
 const RULESETS = {
   body: { PatternGroup: [{ Pattern: ['error'] }] },
   parse: { ParserArgument: [{ level: '^(\\w+) ' }] },
-  fmt: { FormatterArgument: [{ FieldName: 'n', Template: ['##n##'], Substitution: ['s//+=1/e'] }, { FieldName: 'body', Template: ['<##body##>'] }] },
+  fmt: {
+    FormatterArgument: [
+      { FieldName: 'n', Template: ['##n##'], Substitution: ['s//+=1/e'] },
+      { FieldName: 'body', Template: ['<##body##>'] },
+    ],
+  },
   cache: { StaticCache: { a: 'A' } },
   tmpl: { TemplateFile: 'templates/bill.txt' },
   prio: { JMSPropertyGroup: [{ JMSPriority: ['[5,)'], attempts: ['[0,3)'] }] },
@@ -70,7 +75,10 @@ describe('bad messages never make the engine throw', () => {
       fc.dictionary(fc.string({ maxLength: 5 }), fc.oneof(fc.string(), fc.integer(), fc.constant(null))).map((map) => ({ kind: 'map', map }) as const),
       fc.anything().map((object) => ({ kind: 'object', object }) as const),
     );
-    const props = fc.dictionary(fc.constantFrom('n', 'x', 'expr', 'attempts', 'ReturnCode', 'OriginalRC', 'tag', 'other'), fc.oneof(fc.string(), fc.integer().map(String)));
+    const props = fc.dictionary(
+      fc.constantFrom('n', 'x', 'expr', 'attempts', 'ReturnCode', 'OriginalRC', 'tag', 'other'),
+      fc.oneof(fc.string(), fc.integer().map(String)),
+    );
     fc.assert(
       fc.property(ruleName, body, props, fc.option(fc.integer({ min: 0, max: 9 }), { nil: undefined }), (name, b, p, priority) => {
         const m = new Message({ body: b, properties: { ...p, RuleName: name }, headers: priority === undefined ? {} : { JMSPriority: priority } });
@@ -120,7 +128,13 @@ describe('bad messages never make the XML and JSON kinds throw (fuzz)', () => {
   const json: fc.Arbitrary<string> = fc.oneof(
     fc
       .record(
-        { order: fc.record({ id: fc.oneof(fc.string(), fc.integer()), items: fc.array(fc.integer(), { maxLength: 3 }) }, { requiredKeys: [] }), a: fc.record({ b: fc.string(), c: fc.oneof(fc.string(), fc.integer()) }, { requiredKeys: [] }), l: fc.array(fc.oneof(fc.string(), fc.integer()), { maxLength: 5 }), id: fc.string(), items: fc.array(fc.record({ n: fc.string() }), { maxLength: 3 }) },
+        {
+          order: fc.record({ id: fc.oneof(fc.string(), fc.integer()), items: fc.array(fc.integer(), { maxLength: 3 }) }, { requiredKeys: [] }),
+          a: fc.record({ b: fc.string(), c: fc.oneof(fc.string(), fc.integer()) }, { requiredKeys: [] }),
+          l: fc.array(fc.oneof(fc.string(), fc.integer()), { maxLength: 5 }),
+          id: fc.string(),
+          items: fc.array(fc.record({ n: fc.string() }), { maxLength: 3 }),
+        },
         { requiredKeys: [] },
       )
       .map((v) => JSON.stringify(v)),
@@ -130,7 +144,9 @@ describe('bad messages never make the XML and JSON kinds throw (fuzz)', () => {
   const php: fc.Arbitrary<string> = fc
     .dictionary(fc.string({ maxLength: 4 }), fc.oneof(fc.string({ maxLength: 6 }), fc.integer()))
     .map((d) => {
-      const entries = Object.entries(d).map(([k, v]) => `s:${Buffer.byteLength(k)}:"${k}";` + (typeof v === 'number' ? `i:${v};` : `s:${Buffer.byteLength(v)}:"${v}";`));
+      const entries = Object.entries(d).map(
+        ([k, v]) => `s:${Buffer.byteLength(k)}:"${k}";` + (typeof v === 'number' ? `i:${v};` : `s:${Buffer.byteLength(v)}:"${v}";`),
+      );
       return `a:${entries.length}:{${entries.join('')}}`;
     })
     .chain((t) => fc.nat({ max: 4 }).map((k) => (k === 0 ? t.slice(0, t.length >> 1) : t)));

@@ -40,7 +40,9 @@ describe('start-up validation of the MessageEvaluator configuration', () => {
   });
 
   it('rejects a malformed substitution', () => {
-    expect(configError(() => makeEngine({ f: { FormatterArgument: [{ FieldName: 'a', Substitution: ['s//:= lower/e'] }] } })).key).toBe('FormatterArgument.[0].Substitution[0]');
+    expect(configError(() => makeEngine({ f: { FormatterArgument: [{ FieldName: 'a', Substitution: ['s//:= lower/e'] }] } })).key).toBe(
+      'FormatterArgument.[0].Substitution[0]',
+    );
   });
 
   it('rejects a non-numeric DisplayMask and a ruleset that is not a map', () => {
@@ -65,7 +67,9 @@ describe('start-up validation of the MessageEvaluator configuration', () => {
   });
 
   it('keeps keys two kinds share with the kind that wins (TemplateFile with the formatter)', () => {
-    expect(makeEngine({ t: { FormatterArgument: [{ FieldName: 'a', Template: ['x'] }], TemplateFile: 'templates/bill.txt' } }).engine.rulesetKind('t')).toBe('formatter');
+    expect(makeEngine({ t: { FormatterArgument: [{ FieldName: 'a', Template: ['x'] }], TemplateFile: 'templates/bill.txt' } }).engine.rulesetKind('t')).toBe(
+      'formatter',
+    );
   });
 
   it('gives the plugin precedence over the formatter (ClassName first)', () => {
@@ -83,8 +87,17 @@ describe('start-up validation of the MessageEvaluator configuration', () => {
   it('accepts the original sample configuration, with its single-string Pattern (extension)', () => {
     const { engine } = makeEngine(
       {
-        zero: { JMSPropertyGroup: [{ OriginalRC: '^0$' }], PatternGroup: [{ Pattern: ['>0[1-9]'] }], StringProperty: { OriginalRC: '', ReturnCode: '', TID: '' } },
-        perm_count: { JMSPropertyGroup: [{ OriginalRC: '^0$' }], PatternGroup: [{ Pattern: '>[1-9]' }], DisplayMask: '6', StringProperty: { OriginalRC: '', login: '' } },
+        zero: {
+          JMSPropertyGroup: [{ OriginalRC: '^0$' }],
+          PatternGroup: [{ Pattern: ['>0[1-9]'] }],
+          StringProperty: { OriginalRC: '', ReturnCode: '', TID: '' },
+        },
+        perm_count: {
+          JMSPropertyGroup: [{ OriginalRC: '^0$' }],
+          PatternGroup: [{ Pattern: '>[1-9]' }],
+          DisplayMask: '6',
+          StringProperty: { OriginalRC: '', login: '' },
+        },
       },
       { Description: 'test', Operation: 'evaluate', LinkName: 'eval', DisplayMask: '0', Debug: '1' },
     );
@@ -100,7 +113,9 @@ describe('Perl constructs JavaScript would read as letters are refused at start-
     ['\\k<id>', '\\k<id> (a named backreference) is not supported'],
   ])('%s in a PatternGroup', (pattern, reason) => {
     expect(() => makeEngine({ hosts: { PatternGroup: [{ Pattern: pattern }] } })).toThrow(
-      new RegExp(`component "[^"]+", ruleset "hosts", key PatternGroup\\[0\\]\\.Pattern.*: bad regular expression ${JSON.stringify(pattern).replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}: ${reason.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}`),
+      new RegExp(
+        `component "[^"]+", ruleset "hosts", key PatternGroup\\[0\\]\\.Pattern.*: bad regular expression ${JSON.stringify(pattern).replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}: ${reason.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}`,
+      ),
     );
   });
 

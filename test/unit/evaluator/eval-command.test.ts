@@ -16,7 +16,15 @@ async function run(config: string, messages: string | undefined, stdinText = '')
   const out = collect();
   const err = collect();
   const code = await runEval(config, messages, { stdin: Readable.from([stdinText]), stdout: out.stream, stderr: err.stream });
-  return { code, out: out.text().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l)), err: err.text() };
+  return {
+    code,
+    out: out
+      .text()
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l)),
+    err: err.text(),
+  };
 }
 
 describe('runEval (xroute eval)', () => {
@@ -66,7 +74,12 @@ describe('runEval (xroute eval)', () => {
 
   it('runs a JSONFormatter ruleset: rewrites the body and returns -1 for get on a missing path', async () => {
     const body = '{"a":{"b":"1","c":"C"},"l":["y","x","y"],"n":5}';
-    const lines = [{ body, properties: { RuleName: 'jfmt', k: '42' } }, { body, properties: { RuleName: 'jget' } }].map((l) => JSON.stringify(l)).join('\n');
+    const lines = [
+      { body, properties: { RuleName: 'jfmt', k: '42' } },
+      { body, properties: { RuleName: 'jget' } },
+    ]
+      .map((l) => JSON.stringify(l))
+      .join('\n');
     const { code, out } = await run(join(DIR, 'jsonformatter.json'), undefined, lines);
     expect(code).toBe(0);
     expect(out).toEqual([

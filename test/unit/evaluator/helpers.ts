@@ -9,11 +9,20 @@ export interface Logged {
   error: string[];
 }
 
-export function makeEngine(rulesets: Record<string, unknown>, extra: Record<string, unknown> = {}, options: Partial<MessageEvaluatorOptions> = {}): { engine: MessageEvaluatorEngine; logged: Logged } {
+export function makeEngine(
+  rulesets: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+  options: Partial<MessageEvaluatorOptions> = {},
+): { engine: MessageEvaluatorEngine; logged: Logged } {
   const logged: Logged = { warn: [], error: [] };
   const engine = new MessageEvaluatorEngine(
     { Name: 'pstr_eval', ClassName: 'org.qbroker.persister.MessageEvaluator', URI: 'eval://', Ruleset: rulesets, ...extra },
-    { baseDir: FIXTURES, pluginDirs: [join(FIXTURES, 'plugins')], logger: { warn: (m) => logged.warn.push(m), error: (m) => logged.error.push(m) }, ...options },
+    {
+      baseDir: FIXTURES,
+      pluginDirs: [join(FIXTURES, 'plugins')],
+      logger: { warn: (m) => logged.warn.push(m), error: (m) => logged.error.push(m) },
+      ...options,
+    },
   );
   return { engine, logged };
 }

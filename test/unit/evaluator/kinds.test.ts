@@ -13,7 +13,12 @@ describe('default formatter through the engine (docs/evaluator/rules.md)', () =>
       ],
     },
     wrap: { FormatterArgument: [{ FieldName: 'body', Template: ['<##body##|##a##>'] }] },
-    broken: { FormatterArgument: [{ FieldName: 'first', Template: ['done'] }, { FieldName: 'n', Template: ['##n##'], Substitution: ['s//+=1/e'] }] },
+    broken: {
+      FormatterArgument: [
+        { FieldName: 'first', Template: ['done'] },
+        { FieldName: 'n', Template: ['##n##'], Substitution: ['s//+=1/e'] },
+      ],
+    },
   });
 
   it('formats site, summary and count and leaves the body alone', () => {
@@ -40,7 +45,13 @@ describe('default formatter through the engine (docs/evaluator/rules.md)', () =>
 
 describe('TemplateFile (docs/evaluator/rules.md)', () => {
   const bill = (extra: Record<string, unknown>) =>
-    makeEngine({ bill: { FormatterArgument: [{ FieldName: 'amount', Template: ['##amount##'], Substitution: ['s//*=2/e'] }], TemplateFile: 'templates/bill.txt', ...extra } }).engine;
+    makeEngine({
+      bill: {
+        FormatterArgument: [{ FieldName: 'amount', Template: ['##amount##'], Substitution: ['s//*=2/e'] }],
+        TemplateFile: 'templates/bill.txt',
+        ...extra,
+      },
+    }).engine;
 
   it('renders the file after the formatter and chops one newline with NeedChop', () => {
     const m = evaluateSync(bill({ NeedChop: 'true' }), message({ RuleName: 'bill', name: 'Ann', amount: '5' }, ''));
@@ -125,7 +136,13 @@ describe('SimpleParser (docs/evaluator/rules.md)', () => {
 describe('time-window rulesets (docs/evaluator/transforms.md, intended behaviour; the original could not start them)', () => {
   const NOW = Date.UTC(2024, 2, 6, 12, 0, 0);
   const { engine } = makeEngine(
-    { fresh: { ActiveTime: { TimeWindow: [{ Interval: '0:0:0-24:0:0', Threshold: '-300' }] }, KeyTemplate: '##eventTime##', TimePattern: 'yyyy-MM-dd HH:mm:ss' } },
+    {
+      fresh: {
+        ActiveTime: { TimeWindow: [{ Interval: '0:0:0-24:0:0', Threshold: '-300' }] },
+        KeyTemplate: '##eventTime##',
+        TimePattern: 'yyyy-MM-dd HH:mm:ss',
+      },
+    },
     {},
     { clock: () => NOW },
   );
@@ -143,7 +160,9 @@ describe('time-window rulesets (docs/evaluator/transforms.md, intended behaviour
   });
 
   it('rejects a missing TimePattern and a single positive threshold at start-up (spec requirement)', () => {
-    expect(() => makeEngine({ t: { ActiveTime: { TimeWindow: [{ Interval: '0:0:0-24:0:0', Threshold: '-300' }] }, KeyTemplate: '##t##' } })).toThrow(/TimePattern/);
+    expect(() => makeEngine({ t: { ActiveTime: { TimeWindow: [{ Interval: '0:0:0-24:0:0', Threshold: '-300' }] }, KeyTemplate: '##t##' } })).toThrow(
+      /TimePattern/,
+    );
     expect(() =>
       makeEngine({ t: { ActiveTime: { TimeWindow: [{ Interval: '0:0:0-24:0:0', Threshold: '60' }] }, KeyTemplate: '##t##', TimePattern: 'yyyy' } }),
     ).toThrow(/single positive Threshold/);

@@ -161,7 +161,9 @@ describe('Branch and Loop rulesets (verified examples, docs/evaluator/rules.md)'
   });
 
   it('rejects references to unknown rulesets at start-up with a suggestion (the original skipped them)', () => {
-    expect(() => makeEngine({ isA: {}, b: { Branch: ['isA', 'isa2'] } })).toThrow(/ruleset "b", key Branch\[1\]: refers to unknown ruleset "isa2"; did you mean "isA"\?/);
+    expect(() => makeEngine({ isA: {}, b: { Branch: ['isA', 'isa2'] } })).toThrow(
+      /ruleset "b", key Branch\[1\]: refers to unknown ruleset "isa2"; did you mean "isA"\?/,
+    );
   });
 
   it('rejects nested Branch or Loop at start-up', () => {

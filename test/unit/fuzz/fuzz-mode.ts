@@ -25,4 +25,5 @@ export function fuzzSeed(): number | undefined {
 }
 
 /** Text that must never reach a user: JavaScript's own error wording and stack frames. */
-export const INTERNAL_JS_TEXT = /is not a function|Cannot read propert|Cannot set propert|is not iterable|is not defined|Maximum call stack|undefined is not|null is not|\bat \S+ \(.*:\d+:\d+\)|TypeError|RangeError|ReferenceError|SyntaxError: Unexpected/;
+export const INTERNAL_JS_TEXT =
+  /is not a function|Cannot read propert|Cannot set propert|is not iterable|is not defined|Maximum call stack|undefined is not|null is not|\bat \S+ \(.*:\d+:\d+\)|TypeError|RangeError|ReferenceError|SyntaxError: Unexpected/;

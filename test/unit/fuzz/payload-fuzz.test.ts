@@ -23,11 +23,37 @@ const topology = loadTopology(TOPOLOGY, registry);
 const RULE_NAMES = Object.keys((topology.components.find((c) => c.name === 'pstr_eval')?.config as { Ruleset: Record<string, unknown> }).Ruleset);
 
 /** Seeds that the kinds parse (XML, JSON, PHP, text), mutated by an attacker's edits. */
-const SEEDS = ['<r><a>A1</a><a>A2</a><b>B</b></r>', '{"order":{"id":"7","items":[1]}}', 'a:1:{s:1:"k";s:1:"v";}', 'qty=3 WARN disk full', '<?xml version="1.0"?><r/>'];
+const SEEDS = [
+  '<r><a>A1</a><a>A2</a><b>B</b></r>',
+  '{"order":{"id":"7","items":[1]}}',
+  'a:1:{s:1:"k";s:1:"v";}',
+  'qty=3 WARN disk full',
+  '<?xml version="1.0"?><r/>',
+];
 
 const edit = fc.oneof(
   fc.record({ at: fc.nat(), text: fc.string({ maxLength: 8 }) }),
-  fc.record({ at: fc.nat(), text: fc.constantFrom('<', '>', '{', '}', '"', '\\', '&', '<!DOCTYPE r [<!ENTITY x "xx">]>', '&x;', ']]>', '\u0000', '\uFFFF', '\uD800', 'a'.repeat(5000) + 'b', '[['.repeat(3000), '<a>'.repeat(3000)) }),
+  fc.record({
+    at: fc.nat(),
+    text: fc.constantFrom(
+      '<',
+      '>',
+      '{',
+      '}',
+      '"',
+      '\\',
+      '&',
+      '<!DOCTYPE r [<!ENTITY x "xx">]>',
+      '&x;',
+      ']]>',
+      '\u0000',
+      '\uFFFF',
+      '\uD800',
+      'a'.repeat(5000) + 'b',
+      '[['.repeat(3000),
+      '<a>'.repeat(3000),
+    ),
+  }),
 );
 
 const payload = fc.record({
@@ -36,7 +62,10 @@ const payload = fc.record({
   bytes: fc.boolean(),
   invalidUtf8: fc.boolean(),
   rule: fc.oneof(fc.constantFrom(...RULE_NAMES), fc.constantFrom('', 'nope', 'isA|isB', 'formatter,stamp', 'isB:stamp', '|', ',,', 'x'.repeat(1000))),
-  props: fc.dictionary(fc.constantFrom('name', 'amount', 'region', 'kind', 'src', 'element', 'k', 'file', 'eventTime', 'Password'), fc.oneof(fc.string({ maxLength: 12 }), fc.constant(SECRET), fc.constant('../../../../etc/passwd'))),
+  props: fc.dictionary(
+    fc.constantFrom('name', 'amount', 'region', 'kind', 'src', 'element', 'k', 'file', 'eventTime', 'Password'),
+    fc.oneof(fc.string({ maxLength: 12 }), fc.constant(SECRET), fc.constant('../../../../etc/passwd')),
+  ),
 });
 
 type Payload = typeof payload extends fc.Arbitrary<infer T> ? T : never;

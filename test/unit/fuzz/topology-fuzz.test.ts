@@ -25,7 +25,8 @@ const BOUND_MS = 5_000;
 /** Every component gets a Password (and the flow a secret key), so that leaks are detectable. */
 function plantSecrets(json: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...json };
-  for (const [k, v] of Object.entries(out)) if (v !== null && typeof v === 'object' && !Array.isArray(v) && 'ClassName' in v) out[k] = { ...v, Password: SECRET };
+  for (const [k, v] of Object.entries(out))
+    if (v !== null && typeof v === 'object' && !Array.isArray(v) && 'ClassName' in v) out[k] = { ...v, Password: SECRET };
   return out;
 }
 
@@ -74,7 +75,10 @@ const mutation: fc.Arbitrary<Mutation> = fc.record({
   kind: fc.constantFrom('set', 'set', 'set', 'delete', 'rename', 'secret'),
   at: fc.array(fc.nat(), { minLength: 1, maxLength: 4 }),
   value: fc.oneof(hostileValue, secretForm),
-  name: fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('Supervision', 'Capacity', 'LinkName', 'OutLink', 'Ruleset', 'Password', 'ClassName', 'KeyPassphrase')),
+  name: fc.oneof(
+    fc.string({ maxLength: 12 }),
+    fc.constantFrom('Supervision', 'Capacity', 'LinkName', 'OutLink', 'Ruleset', 'Password', 'ClassName', 'KeyPassphrase'),
+  ),
 });
 
 /**
@@ -86,7 +90,9 @@ function mutate(root: Json, m: Mutation): Json {
   const copy = structuredClone(root) as Json;
   const isSecretForm = JSON.stringify(m.value)?.includes(SECRET) ?? false;
   if (m.kind === 'secret' || isSecretForm) {
-    const components = Object.values(copy as Record<string, Json>).filter((v): v is Record<string, Json> => v !== null && typeof v === 'object' && !Array.isArray(v) && 'ClassName' in v);
+    const components = Object.values(copy as Record<string, Json>).filter(
+      (v): v is Record<string, Json> => v !== null && typeof v === 'object' && !Array.isArray(v) && 'ClassName' in v,
+    );
     if (components.length > 0) components[m.at[0] % components.length][m.kind === 'secret' ? 'Password' : 'KeyPassphrase'] = isSecretForm ? m.value : SECRET;
     return copy;
   }

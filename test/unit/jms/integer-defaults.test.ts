@@ -30,8 +30,13 @@ describe('JMS sender integer settings left out', () => {
     [JMS_PUBLISHER_KIND, { URI: 'amqp://h', TopicName: 't' }],
   ])('are read by %o as the defaults its schema states', (kind, config) => {
     const s = readSenderSettings(kind, 'p', config, '.');
-    expect({ TextMode: s.textMode ? 1 : 0, MaxInFlight: s.maxInFlight, SendRetries: s.sendRetries, RetryDelay: s.retryDelayMs, MaxIdleTime: s.maxIdleMs / 1000, IdleTimeout: s.connection.idleTimeoutMs }).toEqual(
-      stated(jmsSenderSchema(kind), ['TextMode', 'MaxInFlight', 'SendRetries', 'RetryDelay', 'MaxIdleTime', 'IdleTimeout']),
-    );
+    expect({
+      TextMode: s.textMode ? 1 : 0,
+      MaxInFlight: s.maxInFlight,
+      SendRetries: s.sendRetries,
+      RetryDelay: s.retryDelayMs,
+      MaxIdleTime: s.maxIdleMs / 1000,
+      IdleTimeout: s.connection.idleTimeoutMs,
+    }).toEqual(stated(jmsSenderSchema(kind), ['TextMode', 'MaxInFlight', 'SendRetries', 'RetryDelay', 'MaxIdleTime', 'IdleTimeout']));
   });
 });

@@ -14,20 +14,30 @@ describe('migration advice of xroute validate', () => {
   it('tells an IBM MQ HostName configuration which AMQP URI it gets (port 5672) and what to enable on the queue manager', () => {
     const issues = validateComponentConfig(JMS_SUBSCRIBER, { Name: 's', HostName: 'mq1', TopicName: 't' }, '.');
     expect(byProperty(issues)).toEqual({
-      HostName: expect.stringMatching(/^warning: HostName\/Port name an IBM MQ queue manager: xroute connects over AMQP 1\.0 to amqp:\/\/mq1:5672\. Enable the queue manager's AMQP channel \(DEFINE CHANNEL\(name\) CHLTYPE\(AMQP\) PORT\(5672\); START CHANNEL\(name\)\) and write URI "amqp:\/\/mq1:5672" instead/),
+      HostName: expect.stringMatching(
+        /^warning: HostName\/Port name an IBM MQ queue manager: xroute connects over AMQP 1\.0 to amqp:\/\/mq1:5672\. Enable the queue manager's AMQP channel \(DEFINE CHANNEL\(name\) CHLTYPE\(AMQP\) PORT\(5672\); START CHANNEL\(name\)\) and write URI "amqp:\/\/mq1:5672" instead/,
+      ),
     });
   });
 
   it('warns that port 1414 of a wmq:// URI is the MQ client listener, not AMQP', () => {
     const issues = validateComponentConfig(JMS_RECEIVER, { Name: 'r', URI: 'wmq://mq2:1414/QM1', QueueName: 'IN' }, '.');
-    expect(byProperty(issues).URI).toMatch(/URI wmq:\/\/mq2:1414\/QM1 is an IBM MQ client URI: xroute connects over AMQP 1\.0 to amqp:\/\/mq2:1414; port 1414 is MQ's client \(MQI\) listener, which does not speak AMQP/);
+    expect(byProperty(issues).URI).toMatch(
+      /URI wmq:\/\/mq2:1414\/QM1 is an IBM MQ client URI: xroute connects over AMQP 1\.0 to amqp:\/\/mq2:1414; port 1414 is MQ's client \(MQI\) listener, which does not speak AMQP/,
+    );
   });
 
   it('names every queue-manager property that has no effect, with the reason', () => {
-    const issues = validateComponentConfig(JMS_PERSISTER, { Name: 'p', URI: 'amqp://mq1:5672', QueueName: 'IN', QueueManager: 'QM1', ChannelName: 'SYSTEM.DEF.SVRCONN', SecurityExit: 'exit', StoreOption: 'x' }, '.');
+    const issues = validateComponentConfig(
+      JMS_PERSISTER,
+      { Name: 'p', URI: 'amqp://mq1:5672', QueueName: 'IN', QueueManager: 'QM1', ChannelName: 'SYSTEM.DEF.SVRCONN', SecurityExit: 'exit', StoreOption: 'x' },
+      '.',
+    );
     expect(byProperty(issues)).toEqual({
       QueueManager: expect.stringMatching(/^warning: QueueManager has no effect over AMQP 1\.0: an AMQP channel belongs to one queue manager/),
-      ChannelName: expect.stringMatching(/^warning: ChannelName has no effect over AMQP 1\.0: an MQI server-connection channel; xroute uses the queue manager's AMQP channel/),
+      ChannelName: expect.stringMatching(
+        /^warning: ChannelName has no effect over AMQP 1\.0: an MQI server-connection channel; xroute uses the queue manager's AMQP channel/,
+      ),
       SecurityExit: expect.stringMatching(/^warning: SecurityExit has no effect over AMQP 1\.0: MQ client exits do not run/),
       StoreOption: expect.stringMatching(/^warning: StoreOption has no effect/),
     });

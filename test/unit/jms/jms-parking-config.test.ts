@@ -12,7 +12,10 @@ describe('JMS receiver parking configuration', () => {
   });
 
   it('parks in xroute.parked.<Name> after MaxAttempts with FailedOutcome release', () => {
-    expect(readReceiverSettings('rcvr', { ...CONNECTION, FailedOutcome: 'release', MaxAttempts: '3' }, '.').parking).toEqual({ maxAttempts: 3, queue: 'xroute.parked.rcvr' });
+    expect(readReceiverSettings('rcvr', { ...CONNECTION, FailedOutcome: 'release', MaxAttempts: '3' }, '.').parking).toEqual({
+      maxAttempts: 3,
+      queue: 'xroute.parked.rcvr',
+    });
   });
 
   it('refuses MaxAttempts with FailedOutcome reject, naming the property and why', () => {

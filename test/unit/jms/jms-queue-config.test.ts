@@ -22,7 +22,10 @@ describe('the published samples', () => {
     ['JMSReceiver', JMS_RECEIVER],
   ] as const)('%s validates, its wmq:// queue manager mapped to an AMQP endpoint, with warnings only', (name, def) => {
     const issues = validateComponentConfig(def, sample(name), samples);
-    expect({ errors: issues.filter((i) => i.severity !== 'warning'), uriAdvice: issues.find((i) => i.property === 'URI')?.message }).toEqual({ errors: [], uriAdvice: expect.stringMatching(/IBM MQ client URI: xroute connects over AMQP 1\.0 to amqp:\/\/\w+:5672\. Enable the queue manager's AMQP channel/) });
+    expect({ errors: issues.filter((i) => i.severity !== 'warning'), uriAdvice: issues.find((i) => i.property === 'URI')?.message }).toEqual({
+      errors: [],
+      uriAdvice: expect.stringMatching(/IBM MQ client URI: xroute connects over AMQP 1\.0 to amqp:\/\/\w+:5672\. Enable the queue manager's AMQP channel/),
+    });
   });
 
   it('connects the JMSPersister sample to the queue manager host on the AMQP port 5672 and keeps its Persistence override', () => {
@@ -37,17 +40,25 @@ describe('the published samples', () => {
 
   it('finds the three classes by their original names', () => {
     const registry = defaultRegistry();
-    expect(['org.qbroker.persister.JMSPersister', 'org.qbroker.persister.JMSPublisher', 'org.qbroker.receiver.JMSReceiver'].map((c) => registry.resolve('x', c).className)).toEqual(['persister.JMSPersister', 'persister.JMSPublisher', 'receiver.JMSReceiver']);
+    expect(
+      ['org.qbroker.persister.JMSPersister', 'org.qbroker.persister.JMSPublisher', 'org.qbroker.receiver.JMSReceiver'].map(
+        (c) => registry.resolve('x', c).className,
+      ),
+    ).toEqual(['persister.JMSPersister', 'persister.JMSPublisher', 'receiver.JMSReceiver']);
   });
 });
 
 describe('configuration errors', () => {
   it('requires QueueName for a JMSPersister', () => {
-    expect(validateComponentConfig(JMS_PERSISTER, { Name: 'p', URI: 'amqp://h' }, samples)).toEqual([{ property: 'QueueName', message: 'required', severity: 'error' }]);
+    expect(validateComponentConfig(JMS_PERSISTER, { Name: 'p', URI: 'amqp://h' }, samples)).toEqual([
+      { property: 'QueueName', message: 'required', severity: 'error' },
+    ]);
   });
 
   it('requires TopicName for a JMSPublisher', () => {
-    expect(validateComponentConfig(JMS_PUBLISHER, { Name: 'p', URI: 'amqp://h' }, samples)).toEqual([{ property: 'TopicName', message: 'required', severity: 'error' }]);
+    expect(validateComponentConfig(JMS_PUBLISHER, { Name: 'p', URI: 'amqp://h' }, samples)).toEqual([
+      { property: 'TopicName', message: 'required', severity: 'error' },
+    ]);
   });
 
   it('refuses a Priority outside 0-9 and a Persistence other than 1 or 2, naming the property', () => {
@@ -68,7 +79,9 @@ describe('configuration errors', () => {
     ['500', 'IdleTimeout'],
     ['soon', 'IdleTimeout'],
   ])('refuses an IdleTimeout of %s, naming the property and what it takes', (value) => {
-    const issues = [JMS_RECEIVER, JMS_PERSISTER].flatMap((def) => validateComponentConfig(def, { Name: 'x', URI: 'amqp://h', QueueName: 'q', IdleTimeout: value }, samples));
+    const issues = [JMS_RECEIVER, JMS_PERSISTER].flatMap((def) =>
+      validateComponentConfig(def, { Name: 'x', URI: 'amqp://h', QueueName: 'q', IdleTimeout: value }, samples),
+    );
     expect(issues).toEqual([
       expect.objectContaining({ property: 'IdleTimeout', severity: 'error' }),
       expect.objectContaining({ property: 'IdleTimeout', severity: 'error' }),
@@ -76,11 +89,14 @@ describe('configuration errors', () => {
   });
 
   it('says what an IdleTimeout below a second must be instead', () => {
-    expect(() => readReceiverSettings('r', { URI: 'amqp://h', QueueName: 'q', IdleTimeout: '500' }, '.')).toThrow(/IdleTimeout.*"500".*0 \(off\) or at least 1000 ms/);
+    expect(() => readReceiverSettings('r', { URI: 'amqp://h', QueueName: 'q', IdleTimeout: '500' }, '.')).toThrow(
+      /IdleTimeout.*"500".*0 \(off\) or at least 1000 ms/,
+    );
   });
 
   it('reads IdleTimeout 0 as no liveness watch and a value as milliseconds', () => {
-    const limit = (IdleTimeout: string) => readSenderSettings(JMS_PERSISTER_KIND, 'p', { URI: 'amqp://h', QueueName: 'q', IdleTimeout }, '.').connection.idleTimeoutMs;
+    const limit = (IdleTimeout: string) =>
+      readSenderSettings(JMS_PERSISTER_KIND, 'p', { URI: 'amqp://h', QueueName: 'q', IdleTimeout }, '.').connection.idleTimeoutMs;
     expect([limit('0'), limit('3000')]).toEqual([0, 3000]);
   });
 

@@ -144,7 +144,7 @@ describe('BETWEEN', () => {
     ['missing NOT BETWEEN 1 AND 2', {}, null],
     ['qty BETWEEN missing AND 10', order, null],
     ['qty BETWEEN missing AND 1', order, false], // FALSE AND unknown = FALSE
-    ['qty BETWEEN 1 AND 5 AND colour = \'red\'', order, true],
+    ["qty BETWEEN 1 AND 5 AND colour = 'red'", order, true],
     ['colour BETWEEN 1 AND 2', order, false],
   ];
   it.each(rows.map(([selector, values, expected]) => ({ selector, values, expected })))('$selector → $expected', ({ selector, values, expected }) => {
@@ -222,8 +222,8 @@ describe('syntax errors are configuration errors with position and reason', () =
     ['colour == 1', 9, /expected a value/],
     ['qty != 1', 5, /'<>'/],
     ['colour = "red"', 10, /single quotes/],
-    ["colour IN (1, 2)", 12, /string literals only/],
-    ["colour LIKE name", 13, /string literal pattern/],
+    ['colour IN (1, 2)', 12, /string literals only/],
+    ['colour LIKE name', 13, /string literal pattern/],
     ["colour LIKE 'a' ESCAPE 'ab'", 24, /exactly one character/],
     ['qty BETWEEN 1', 14, /expected AND/],
     ['(qty = 1', 9, /'\)'/],

@@ -19,14 +19,20 @@ const CASES = {
   actorIntoOtherInternalsViaRoot: { filePath: 'actors/receivers/boundary-probe.ts', code: importing('../../actors/pools/pool-client') },
   actorIntoOtherIndex: { filePath: 'actors/persisters/boundary-probe.ts', code: importing('../nodes') },
   actorIntoOwnFile: { filePath: 'actors/nodes/boundary-probe.ts', code: importing('./job-node-events') },
-  actorIntoSharedLibraries: { filePath: 'actors/persisters/boundary-probe.ts', code: `${importing('../support/config-values')}export { framing } from '../stream/framing';\n` },
+  actorIntoSharedLibraries: {
+    filePath: 'actors/persisters/boundary-probe.ts',
+    code: `${importing('../support/config-values')}export { framing } from '../stream/framing';\n`,
+  },
   sharedIntoComponentFolder: { filePath: 'actors/support/boundary-probe.ts', code: importing('../nodes') },
   testIntoInternals: { filePath: 'test/unit/boundary-probe.test.ts', code: importing('../../actors/nodes/job-node-events') },
   foundationIntoLogging: { filePath: 'src/foundation/boundary-probe.ts', code: importing('../logging/logger') },
   xmlIntoTransforms: { filePath: 'src/xml/boundary-probe.ts', code: importing('../transforms/errors') },
   xmlIntoFoundation: { filePath: 'src/xml/boundary-probe.ts', code: importing('../foundation/xroute-error') },
   runtimeIntoConfig: { filePath: 'src/runtime/boundary-probe.ts', code: importing('../config/topology') },
-  runtimeIntoLowerLayers: { filePath: 'src/runtime/boundary-probe.ts', code: `${importing('../foundation/backoff')}export { XQueue } from '../xqueue/xqueue';\n` },
+  runtimeIntoLowerLayers: {
+    filePath: 'src/runtime/boundary-probe.ts',
+    code: `${importing('../foundation/backoff')}export { XQueue } from '../xqueue/xqueue';\n`,
+  },
   runtimeIntoActors: { filePath: 'src/runtime/boundary-probe.ts', code: importing('../../actors/nodes') },
   configIntoRuntime: { filePath: 'src/config/boundary-probe.ts', code: importing('../runtime/component') },
 };
@@ -93,7 +99,7 @@ describe('an actor folder', () => {
     expect(reported.actorIntoOtherInternals).toEqual(['no-restricted-imports']);
   });
 
-  it('may not reach another folder\'s file through the actors/ root either', () => {
+  it("may not reach another folder's file through the actors/ root either", () => {
     expect(reported.actorIntoOtherInternalsViaRoot).toEqual(['no-restricted-imports']);
   });
 

@@ -12,14 +12,23 @@ const CASES = {
   promiseSleep: { filePath: 'test/unit/runtime/sleep-probe.test.ts', code: test('  await new Promise((resolve) => setTimeout(resolve, 50));') },
   delayedAction: { filePath: 'test/unit/runtime/sleep-probe.test.ts', code: test("  setTimeout(() => console.log('later'), 50);") },
   intervalPoll: { filePath: 'test/unit/pools/sleep-probe.test.ts', code: test('  const t = setInterval(() => undefined, 10);\n  clearInterval(t);') },
-  timersPromises: { filePath: 'test/unit/cli/sleep-probe.test.ts', code: `import { setTimeout as pause } from 'node:timers/promises';\n${test('  await pause(50);')}` },
+  timersPromises: {
+    filePath: 'test/unit/cli/sleep-probe.test.ts',
+    code: `import { setTimeout as pause } from 'node:timers/promises';\n${test('  await pause(50);')}`,
+  },
   supportSleep: { filePath: 'test/unit/cli/sleep-probe.test.ts', code: `import { sleep } from '../../support/wait';\n${test('  await sleep(50);')}` },
-  supportWaitFor: { filePath: 'test/unit/cli/sleep-probe.test.ts', code: `import { waitFor } from '../../support/wait';\nlet done = false;\n${test("  done = true;\n  await waitFor(() => done, 'done');")}` },
+  supportWaitFor: {
+    filePath: 'test/unit/cli/sleep-probe.test.ts',
+    code: `import { waitFor } from '../../support/wait';\nlet done = false;\n${test("  done = true;\n  await waitFor(() => done, 'done');")}`,
+  },
   virtualClock: {
     filePath: 'test/unit/runtime/sleep-probe.test.ts',
     code: `import { VirtualClock } from '../../support/virtual-clock';\n${test('  const clock = new VirtualClock();\n  clock.set(() => undefined, 50);\n  clock.advance(50);')}`,
   },
-  actorTimer: { filePath: 'test/unit/runtime/sleep-probe.test.ts', code: `export const start = (ctx: { setTimeout(fn: () => void, ms: number): unknown }) => ctx.setTimeout(() => undefined, 50);\n` },
+  actorTimer: {
+    filePath: 'test/unit/runtime/sleep-probe.test.ts',
+    code: `export const start = (ctx: { setTimeout(fn: () => void, ms: number): unknown }) => ctx.setTimeout(() => undefined, 50);\n`,
+  },
   integrationSleep: { filePath: 'test/integration/amqp/sleep-probe.test.ts', code: test('  await new Promise((resolve) => setTimeout(resolve, 50));') },
   supportTimer: { filePath: 'test/support/sleep-probe.ts', code: 'export const later = (fn: () => void) => setTimeout(fn, 50);\n' },
 };

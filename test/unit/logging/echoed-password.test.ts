@@ -43,7 +43,11 @@ it('masks a password that a refusing login peer echoes back, in logs and in the 
   );
   const flow = Flow.start(topology, { registry, logger: memoryLogger(entries) });
   try {
-    await waitFor(() => /ErrorResponse/.test(flow.status().components.find((c) => c.name === 'pstr_login')?.detail ?? ''), 'the refused login in the status', 10_000);
+    await waitFor(
+      () => /ErrorResponse/.test(flow.status().components.find((c) => c.name === 'pstr_login')?.detail ?? ''),
+      'the refused login in the status',
+      10_000,
+    );
     const detail = flow.status().components.find((c) => c.name === 'pstr_login')?.detail ?? '';
     expect(detail).toContain('login refused');
     expect(detail).not.toContain(SECRET);

@@ -14,7 +14,13 @@ describe('FailureSummary', () => {
   it('logs the first failure at once with its details', () => {
     const { logs, summary } = rig();
     summary.record('unroutable on exchange "x", routing key "orders.eu"', 'a message failed; attempting it again in 1000 ms', { messageId: 'm1' });
-    expect(logs).toEqual([expect.objectContaining({ level: 'warn', message: 'a message failed; attempting it again in 1000 ms', meta: expect.objectContaining({ messageId: 'm1', component: 'rcvr' }) })]);
+    expect(logs).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        message: 'a message failed; attempting it again in 1000 ms',
+        meta: expect.objectContaining({ messageId: 'm1', component: 'rcvr' }),
+      }),
+    ]);
   });
 
   it('counts the failures within the window and logs one line per reason with the count when it ends', () => {
@@ -23,7 +29,10 @@ describe('FailureSummary', () => {
     summary.record('nacked by the broker', 'failed');
     expect(logs).toHaveLength(1);
     endWindow();
-    expect(logs.slice(1).map((l) => l.message)).toEqual(['312 messages failed in the last 10 s: unroutable on exchange "xroute.out", routing key "orders.eu"', '1 messages failed in the last 10 s: nacked by the broker']);
+    expect(logs.slice(1).map((l) => l.message)).toEqual([
+      '312 messages failed in the last 10 s: unroutable on exchange "xroute.out", routing key "orders.eu"',
+      '1 messages failed in the last 10 s: nacked by the broker',
+    ]);
   });
 
   it('logs the next failure at once again after a window without failures', () => {

@@ -45,7 +45,9 @@ describe('log redaction', () => {
 
   it('masks a configured password wherever it appears once the configuration is registered (e.g. echoed by a peer)', () => {
     registerConfigSecrets({ Name: 'pstr', Password: 'Echo-Pw-1', DestinationProperty: { EncryptedPassword: 'Enc-Pw-2' }, URI: 'tcp://u:Uri-Pw-3@host:1/' });
-    expect(redactText('login failed: server said "bad password Echo-Pw-1 / Enc-Pw-2 / Uri-Pw-3"')).toBe('login failed: server said "bad password *** / *** / ***"');
+    expect(redactText('login failed: server said "bad password Echo-Pw-1 / Enc-Pw-2 / Uri-Pw-3"')).toBe(
+      'login failed: server said "bad password *** / *** / ***"',
+    );
   });
 
   it('does not mask configured secrets shorter than 4 characters (they would mask ordinary text)', () => {
@@ -65,7 +67,10 @@ describe('log redaction', () => {
       log.info('one', { a: 1 });
       log.warn('two');
     });
-    const lines = out.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => [l.level, l.message])).toEqual([
       ['info', 'one'],
       ['warn', 'two'],
@@ -93,7 +98,9 @@ describe('what is a secret', () => {
 
   it('masks a collected password where it stands as a word, not inside a longer name', () => {
     registerConfigSecrets({ Password: 'wrong' });
-    expect(redactText('flow wrong-pass: server said "password wrong refused"; wrong_name, wrongly, wrong.')).toBe('flow wrong-pass: server said "password *** refused"; wrong_name, wrongly, ***.');
+    expect(redactText('flow wrong-pass: server said "password wrong refused"; wrong_name, wrongly, wrong.')).toBe(
+      'flow wrong-pass: server said "password *** refused"; wrong_name, wrongly, ***.',
+    );
   });
 
   it('masks a password of JSON number type in text and as a logged number', () => {
@@ -124,14 +131,21 @@ describe('what is a secret', () => {
 
   it('is the credentials of a jndi.properties file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'xroute-jndi-'));
-    writeFileSync(join(dir, 'jndi.properties'), 'java.naming.security.credentials = Jndi-Secret-41\nconnectionfactory.f = amqp://u:Jndi-Uri-Pw-41@broker:5672\ntopic.t = T\n');
+    writeFileSync(
+      join(dir, 'jndi.properties'),
+      'java.naming.security.credentials = Jndi-Secret-41\nconnectionfactory.f = amqp://u:Jndi-Uri-Pw-41@broker:5672\ntopic.t = T\n',
+    );
     resolveEndpoint('c', { URI: 'jndi.properties', TopicName: 't' }, dir, 'topic');
     expect(redactText('refused Jndi-Secret-41, Jndi-Uri-Pw-41')).toBe('refused ***, ***');
   });
 });
 
 describe('DisplayMask', () => {
-  const msg = new Message({ body: { kind: 'text', text: 'hi' }, properties: { a: '1', b: '2' }, headers: { JMSMessageID: 'id1', JMSType: 't', JMSPriority: 4 } });
+  const msg = new Message({
+    body: { kind: 'text', text: 'hi' },
+    properties: { a: '1', b: '2' },
+    headers: { JMSMessageID: 'id1', JMSType: 't', JMSPriority: 4 },
+  });
 
   it('shows nothing for mask 0', () => {
     expect(displayFields(msg, 0)).toEqual({});

@@ -47,7 +47,15 @@ describe('JMS defaults of a fresh message', () => {
 
   it('templates and pattern groups of an evaluator see the defaults', () => {
     const engine = new MessageEvaluatorEngine(
-      { Name: 'e', Ruleset: { r: { JMSPropertyGroup: [{ JMSPriority: '^4$', JMSDeliveryMode: '^2$' }], FormatterArgument: [{ FieldName: 'seen', Template: ['##JMSPriority##/##JMSDeliveryMode##'] }] } } },
+      {
+        Name: 'e',
+        Ruleset: {
+          r: {
+            JMSPropertyGroup: [{ JMSPriority: '^4$', JMSDeliveryMode: '^2$' }],
+            FormatterArgument: [{ FieldName: 'seen', Template: ['##JMSPriority##/##JMSDeliveryMode##'] }],
+          },
+        },
+      },
       { baseDir: '.', pluginDirs: [] },
     );
     const m = messageFromJson({ body: 'x', properties: { RuleName: 'r' } });

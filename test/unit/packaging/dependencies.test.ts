@@ -29,7 +29,9 @@ function sourceFiles(dir: string): string[] {
 function importedPackages(file: string): string[] {
   const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
   const specifiers = [...text.matchAll(/(?:\bfrom\s+|\brequire\(\s*|\bimport\(\s*|^import\s+)['"]([^'"]+)['"]/gm)].map((m) => m[1]);
-  return specifiers.filter((s) => !s.startsWith('.') && !s.startsWith('node:')).map((s) => (s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : s.split('/')[0]));
+  return specifiers
+    .filter((s) => !s.startsWith('.') && !s.startsWith('node:'))
+    .map((s) => (s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : s.split('/')[0]));
 }
 
 /** A library that ships its own declarations needs no @types package (amqplib 2 does, for example). */

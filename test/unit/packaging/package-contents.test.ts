@@ -11,7 +11,12 @@ const ROOT = path.resolve(__dirname, '../../..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 function packedFiles(): string[] {
-  const out = execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' }, stdio: ['ignore', 'pipe', 'ignore'] });
+  const out = execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const [report] = JSON.parse(out) as { files: { path: string }[] }[];
   return report.files.map((f) => f.path);
 }
@@ -39,7 +44,9 @@ describe('the npm package contents', () => {
   });
 
   it('ships the licence, the README and every page of docs/', () => {
-    const docs = (fs.readdirSync(path.join(ROOT, 'docs'), { recursive: true }) as string[]).map((f) => `docs/${f.split(path.sep).join('/')}`).filter((f) => fs.statSync(path.join(ROOT, f)).isFile());
+    const docs = (fs.readdirSync(path.join(ROOT, 'docs'), { recursive: true }) as string[])
+      .map((f) => `docs/${f.split(path.sep).join('/')}`)
+      .filter((f) => fs.statSync(path.join(ROOT, f)).isFile());
     expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', ...docs]));
   });
 

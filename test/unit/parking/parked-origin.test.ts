@@ -4,17 +4,58 @@ import { Selector, checkSelection, digestId } from '../../../src/parking/parked-
 
 describe('originOf', () => {
   it('reads the origin, receiver, reason, attempts and time an xroute receiver stamped when it parked the message', () => {
-    const h = { 'x-xroute-queue': 'orders.in', 'x-xroute-exchange': 'orders', 'x-xroute-routing-key': 'eu', 'x-xroute-receiver': 'rcvr', 'x-xroute-failure': 'unroutable', 'x-xroute-attempts': 3, 'x-xroute-parked-at': 1_700_000_000_123 };
-    expect(originOf(h)).toEqual({ by: 'xroute', queue: 'orders.in', exchange: 'orders', routingKeys: ['eu'], receiver: 'rcvr', reason: 'unroutable', attempts: 3, at: 1_700_000_000_123 });
+    const h = {
+      'x-xroute-queue': 'orders.in',
+      'x-xroute-exchange': 'orders',
+      'x-xroute-routing-key': 'eu',
+      'x-xroute-receiver': 'rcvr',
+      'x-xroute-failure': 'unroutable',
+      'x-xroute-attempts': 3,
+      'x-xroute-parked-at': 1_700_000_000_123,
+    };
+    expect(originOf(h)).toEqual({
+      by: 'xroute',
+      queue: 'orders.in',
+      exchange: 'orders',
+      routingKeys: ['eu'],
+      receiver: 'rcvr',
+      reason: 'unroutable',
+      attempts: 3,
+      at: 1_700_000_000_123,
+    });
   });
 
-  it('reads the latest death of RabbitMQ\'s x-death header, its time as amqplib decodes a timestamp', () => {
-    const h = { 'x-death': [{ count: 2, reason: 'rejected', queue: 'orders.in', time: { '!': 'timestamp', value: 1_700_000_000 }, exchange: 'orders', 'routing-keys': ['eu', 'all'] }, { queue: 'older' }] };
-    expect(originOf(h)).toEqual({ by: 'rabbitmq', queue: 'orders.in', exchange: 'orders', routingKeys: ['eu', 'all'], reason: 'rejected', attempts: 2, at: 1_700_000_000_000 });
+  it("reads the latest death of RabbitMQ's x-death header, its time as amqplib decodes a timestamp", () => {
+    const h = {
+      'x-death': [
+        {
+          count: 2,
+          reason: 'rejected',
+          queue: 'orders.in',
+          time: { '!': 'timestamp', value: 1_700_000_000 },
+          exchange: 'orders',
+          'routing-keys': ['eu', 'all'],
+        },
+        { queue: 'older' },
+      ],
+    };
+    expect(originOf(h)).toEqual({
+      by: 'rabbitmq',
+      queue: 'orders.in',
+      exchange: 'orders',
+      routingKeys: ['eu', 'all'],
+      reason: 'rejected',
+      attempts: 2,
+      at: 1_700_000_000_000,
+    });
   });
 
-  it('reads ActiveMQ\'s original destination and failure cause', () => {
-    expect(originOf({ originalDestination: 'queue://orders', dlqDeliveryFailureCause: 'poison' })).toEqual({ by: 'activemq', queue: 'queue://orders', reason: 'poison' });
+  it("reads ActiveMQ's original destination and failure cause", () => {
+    expect(originOf({ originalDestination: 'queue://orders', dlqDeliveryFailureCause: 'poison' })).toEqual({
+      by: 'activemq',
+      queue: 'queue://orders',
+      reason: 'poison',
+    });
   });
 
   it('says the origin is unknown for a message with none of those headers', () => {
@@ -24,8 +65,10 @@ describe('originOf', () => {
 });
 
 describe('headersForRetry', () => {
-  it('keeps the application headers and drops the parking place\'s and the broker\'s dead-letter bookkeeping', () => {
-    expect(headersForRetry({ Region: 'eu', 'x-xroute-queue': 'q', 'x-xroute-parked-id': 'id', 'x-death': [], 'x-first-death-queue': 'q' })).toEqual({ Region: 'eu' });
+  it("keeps the application headers and drops the parking place's and the broker's dead-letter bookkeeping", () => {
+    expect(headersForRetry({ Region: 'eu', 'x-xroute-queue': 'q', 'x-xroute-parked-id': 'id', 'x-death': [], 'x-first-death-queue': 'q' })).toEqual({
+      Region: 'eu',
+    });
   });
 });
 
@@ -49,6 +92,10 @@ describe('selection of parked messages', () => {
 
   it('gives a message without an id a stable digest of its body and headers', () => {
     const a = digestId(Buffer.from('x'), { k: 1 });
-    expect({ same: digestId(Buffer.from('x'), { k: 1 }) === a, other: digestId(Buffer.from('y'), { k: 1 }) === a, form: /^sha1:[0-9a-f]{16}$/.test(a) }).toEqual({ same: true, other: false, form: true });
+    expect({
+      same: digestId(Buffer.from('x'), { k: 1 }) === a,
+      other: digestId(Buffer.from('y'), { k: 1 }) === a,
+      form: /^sha1:[0-9a-f]{16}$/.test(a),
+    }).toEqual({ same: true, other: false, form: true });
   });
 });

@@ -45,7 +45,12 @@ beforeEach(async () => {
   });
   server.on('disconnected', () => undefined);
   server.on('error', () => undefined);
-  listener = server.listen({ port: 0, host: '127.0.0.1', autoaccept: false, properties: { 'topic-prefix': 'topic://', 'queue-prefix': 'queue://', product: 'ActiveMQ' } } as never) as unknown as Server;
+  listener = server.listen({
+    port: 0,
+    host: '127.0.0.1',
+    autoaccept: false,
+    properties: { 'topic-prefix': 'topic://', 'queue-prefix': 'queue://', product: 'ActiveMQ' },
+  } as never) as unknown as Server;
   await new Promise<void>((resolve) => listener.once('listening', () => resolve()));
   port = (listener.address() as AddressInfo).port;
 });
@@ -60,7 +65,10 @@ afterEach(async () => {
 
 function start(def: AnyComponentDefinition, extra: Record<string, string>): XQueue<Message> {
   const input = new XQueue<Message>('in', 16);
-  harness = runComponent(def, { config: { Name: 'peer', URI: `amqp://127.0.0.1:${port}`, Username: 'app', Password: 'secret', ReconnectBackoff: '50,200', ...extra }, input });
+  harness = runComponent(def, {
+    config: { Name: 'peer', URI: `amqp://127.0.0.1:${port}`, Username: 'app', Password: 'secret', ReconnectBackoff: '50,200', ...extra },
+    input,
+  });
   return input;
 }
 
@@ -91,7 +99,11 @@ describe('JMSPersister settlement against an AMQP 1.0 peer', () => {
     const outcomes: Outcome[] = [];
     put(input, Message.text('refused'), outcomes);
     await waitFor(() => outcomes.length === 1, 'the outcome');
-    expect({ attempts: arrived.length, outcomes, rejected: harness!.status.get().counters.rejected }).toEqual({ attempts: 3, outcomes: ['failed'], rejected: 3 });
+    expect({ attempts: arrived.length, outcomes, rejected: harness!.status.get().counters.rejected }).toEqual({
+      attempts: 3,
+      outcomes: ['failed'],
+      rejected: 3,
+    });
   });
 
   it('sends a released message again and removes it once accepted', async () => {
@@ -116,7 +128,12 @@ describe('JMSPersister settlement against an AMQP 1.0 peer', () => {
     await waitFor(() => arrived.length === 6, 'the three sent again');
     for (const a of arrived.slice(3)) a.delivery.accept();
     await waitFor(() => outcomes.length === 3, 'three removals');
-    expect({ again: arrived.slice(3).map((a) => a.body), outcomes, resent: harness!.status.get().counters.resent, size: input.size }).toEqual({ again: ['a', 'b', 'c'], outcomes: ['done', 'done', 'done'], resent: 3, size: 0 });
+    expect({ again: arrived.slice(3).map((a) => a.body), outcomes, resent: harness!.status.get().counters.resent, size: input.size }).toEqual({
+      again: ['a', 'b', 'c'],
+      outcomes: ['done', 'done', 'done'],
+      resent: 3,
+      size: 0,
+    });
   });
 
   it('right after a reconnection, skips a message with the id of the message the broker accepted last', async () => {
@@ -130,7 +147,11 @@ describe('JMSPersister settlement against an AMQP 1.0 peer', () => {
     put(input, Message.text('first again', {}, { JMSMessageID: 'ID:same' }), outcomes);
     put(input, Message.text('next', {}, { JMSMessageID: 'ID:next' }), outcomes);
     await waitFor(() => outcomes.length === 3, 'all three removed');
-    expect({ sent: arrived.map((a) => a.body), outcomes, skipped: harness!.status.get().counters.duplicateSkipped }).toEqual({ sent: ['first', 'next'], outcomes: ['done', 'done', 'done'], skipped: 1 });
+    expect({ sent: arrived.map((a) => a.body), outcomes, skipped: harness!.status.get().counters.duplicateSkipped }).toEqual({
+      sent: ['first', 'next'],
+      outcomes: ['done', 'done', 'done'],
+      skipped: 1,
+    });
   });
 });
 
@@ -143,6 +164,11 @@ describe('JMSPublisher against an AMQP 1.0 peer', () => {
     const outcomes: Outcome[] = [];
     put(input, Message.text('tick'), outcomes);
     await waitFor(() => outcomes.length === 1, 'the outcome');
-    expect({ address: target?.address, capabilities: target?.capabilities, containerId, outcomes }).toEqual({ address: 'topic://prices.eu', capabilities: ['topic'], containerId: 'pub-4', outcomes: ['done'] });
+    expect({ address: target?.address, capabilities: target?.capabilities, containerId, outcomes }).toEqual({
+      address: 'topic://prices.eu',
+      capabilities: ['topic'],
+      containerId: 'pub-4',
+      outcomes: ['done'],
+    });
   });
 });

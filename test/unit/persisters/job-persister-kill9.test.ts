@@ -32,7 +32,14 @@ function writeFlow(dir: string, pidFile: string): string {
     Receiver: ['rcvr_jobs'],
     Persister: ['pstr_jobs'],
     rcvr_jobs: { ClassName: 'org.qbroker.receiver.StreamReceiver', URI: 'file://jobs.txt', Operation: 'read', LinkName: 'jobs' },
-    pstr_jobs: { ClassName: 'org.qbroker.persister.JobPersister', Operation: 'execute', LinkName: 'jobs', MaxJobs: String(JOBS), KillGrace: '1000', Script: ['/bin/sh', '-c', JOB_SCRIPT, 'job', pidFile] },
+    pstr_jobs: {
+      ClassName: 'org.qbroker.persister.JobPersister',
+      Operation: 'execute',
+      LinkName: 'jobs',
+      MaxJobs: String(JOBS),
+      KillGrace: '1000',
+      Script: ['/bin/sh', '-c', JOB_SCRIPT, 'job', pidFile],
+    },
   };
   const file = path.join(dir, 'flow.json');
   writeFileSync(file, JSON.stringify(flow));
@@ -57,7 +64,11 @@ it('leaves no process of its 4 running jobs (nor of their children) 2 s after xr
   xroute = spawn(process.execPath, [MAIN, 'run', '--log-level', 'warn', writeFlow(dir, pidFile)], { stdio: ['ignore', 'ignore', 'pipe'] });
   xroute.stderr?.on('data', (d) => stderr.push(String(d)));
   const exited = new Promise((resolve) => xroute?.on('exit', resolve));
-  await waitFor(() => readJobs(pidFile).length === JOBS, () => `${JOBS} jobs to start; stderr: ${stderr.join('')}`, 30_000);
+  await waitFor(
+    () => readJobs(pidFile).length === JOBS,
+    () => `${JOBS} jobs to start; stderr: ${stderr.join('')}`,
+    30_000,
+  );
   const jobs = readJobs(pidFile);
   const groups = jobs.map((j) => j.pgid);
   const processes = jobs.flatMap((j) => [j.pid, j.grandchild]);

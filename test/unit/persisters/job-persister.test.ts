@@ -59,7 +59,15 @@ function job(body: string, properties: Record<string, string> = {}): Message {
 
 /** A query or abort event as JobNode makes it, for the given request. */
 function jobEvent(request: Message, operation: QueryOperation): Message {
-  const who: JobIdentity = { node: 'node', ruleset: 'r', job: { id: 7, key: 'k', dispatches: 1, dispatchedAt: Date.now() }, worker: 0, workerLink: 'worker', request, copy: [] };
+  const who: JobIdentity = {
+    node: 'node',
+    ruleset: 'r',
+    job: { id: 7, key: 'k', dispatches: 1, dispatchedAt: Date.now() },
+    worker: 0,
+    workerLink: 'worker',
+    request,
+    copy: [],
+  };
   return queryEvent(who, operation, Date.now());
 }
 
@@ -160,7 +168,10 @@ describe('JobPersister', () => {
   });
 
   it('answers a query for a running job with RUNNING, duration, pid, actionCount and the progress its output reported', async () => {
-    const rig = start({ Script: nodeScript('console.log("starting"); console.log("PROGRESS 40"); setInterval(() => {}, 1000)'), ProgressPattern: '^PROGRESS (\\d+)' });
+    const rig = start({
+      Script: nodeScript('console.log("starting"); console.log("PROGRESS 40"); setInterval(() => {}, 1000)'),
+      ProgressPattern: '^PROGRESS (\\d+)',
+    });
     const request = job('j');
     void rig.send(request);
     const answer = await untilRunning(rig, request, 2);
@@ -196,7 +207,11 @@ describe('JobPersister', () => {
   });
 
   it('sends SIGKILL after KillGrace to a job that ignores SIGTERM', async () => {
-    const rig = start({ Script: nodeScript('process.on("SIGTERM", () => {}); console.log("ready"); setInterval(() => {}, 1000)'), Timeout: '1000', KillGrace: '200' });
+    const rig = start({
+      Script: nodeScript('process.on("SIGTERM", () => {}); console.log("ready"); setInterval(() => {}, 1000)'),
+      Timeout: '1000',
+      KillGrace: '200',
+    });
     const done = await rig.send(job('j'));
     expect(done.getProperty('ReturnCode')).toBe('-9');
   });
@@ -262,7 +277,9 @@ describe('JobPersister', () => {
 
   it('reports a Script that is missing or a ProgressPattern that does not compile at load time', () => {
     expect(validateComponentConfig(JOB_PERSISTER, { ClassName: 'persister.JobPersister' }, '/t').map((p) => p.property)).toEqual(['Script']);
-    expect(validateComponentConfig(JOB_PERSISTER, { ClassName: 'persister.JobPersister', Script: 'true', ProgressPattern: '(' }, '/t').map((p) => p.property)).toEqual(['ProgressPattern']);
+    expect(
+      validateComponentConfig(JOB_PERSISTER, { ClassName: 'persister.JobPersister', Script: 'true', ProgressPattern: '(' }, '/t').map((p) => p.property),
+    ).toEqual(['ProgressPattern']);
   });
 });
 

@@ -37,6 +37,10 @@ it('kills what the job left holding its output when xroute dies after the job ex
   await new Promise((resolve) => standIn.on('exit', resolve));
   const { group, grandchild } = JSON.parse(printed) as { group: number; grandchild: number };
   expect(grandchild).toBeGreaterThan(0);
-  await waitFor(() => liveProcessesInGroups([group]).length === 0, () => `the job's group ${group} to be gone; left: ${liveProcessesInGroups([group]).join(', ')}`, 2_000);
+  await waitFor(
+    () => liveProcessesInGroups([group]).length === 0,
+    () => `the job's group ${group} to be gone; left: ${liveProcessesInGroups([group]).join(', ')}`,
+    2_000,
+  );
   expect(isLive(grandchild)).toBe(false);
 });

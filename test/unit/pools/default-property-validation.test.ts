@@ -28,7 +28,9 @@ describe('pool DefaultProperty validation', () => {
   });
 
   it('reports a bad value with the entry and the property', () => {
-    expect(problems([{ ClassName: 'org.qbroker.persister.StreamPersister', SOTimeout: 'soon' }])).toEqual([expect.objectContaining({ property: 'DefaultProperty/0/SOTimeout', severity: 'error' })]);
+    expect(problems([{ ClassName: 'org.qbroker.persister.StreamPersister', SOTimeout: 'soon' }])).toEqual([
+      expect.objectContaining({ property: 'DefaultProperty/0/SOTimeout', severity: 'error' }),
+    ]);
   });
 
   it('reports a misspelt key with a did-you-mean', () => {

@@ -17,7 +17,10 @@ export interface TcpPeer {
  * Starts a TCP server on 127.0.0.1. `onLine` decides the reply to each newline-terminated line
  * (undefined = no reply); the default echoes "echo:<line>".
  */
-export async function startTcpPeer(onLine: (line: string, socket: net.Socket) => string | undefined = (l) => `echo:${l}\n`, onConnect?: (s: net.Socket) => void): Promise<TcpPeer> {
+export async function startTcpPeer(
+  onLine: (line: string, socket: net.Socket) => string | undefined = (l) => `echo:${l}\n`,
+  onConnect?: (s: net.Socket) => void,
+): Promise<TcpPeer> {
   const sockets = new Set<net.Socket>();
   const peer: TcpPeer = { port: 0, uri: '', received: [], connections: 0, sockets, close: async () => undefined };
   const server = net.createServer((socket) => {

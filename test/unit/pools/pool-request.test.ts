@@ -3,7 +3,16 @@ import { ComponentRegistry } from '../../../src/runtime/component';
 import { memoryLogger } from '../../../src/logging/logger';
 import { Template } from '../../../src/rules/template';
 import { XQueue } from '../../../src/xqueue/xqueue';
-import { POOL_RC, PoolRequestError, TaskMap, parsePairs, requestPropertiesOf, requestUriOf, splitRequestUri, transmitQueueOf } from '../../../actors/pools/pool-request';
+import {
+  POOL_RC,
+  PoolRequestError,
+  TaskMap,
+  parsePairs,
+  requestPropertiesOf,
+  requestUriOf,
+  splitRequestUri,
+  transmitQueueOf,
+} from '../../../actors/pools/pool-request';
 import { applySchemeMapping } from '../../../actors/pools/scheme-table';
 import { fillDefaults, implementationKey, parseDefaultProperties } from '../../../actors/pools/default-properties';
 import { parseAddress } from '../../../actors/support/address';
@@ -29,7 +38,10 @@ function rcOf(fn: () => unknown): number | undefined {
 
 describe('pool request URI', () => {
   it('takes the query pairs and keeps the address without them', () => {
-    expect(splitRequestUri('tcp://h:7227?Operation=request&ReceiveTime=3000')).toEqual({ uri: 'tcp://h:7227', pairs: { Operation: 'request', ReceiveTime: '3000' } });
+    expect(splitRequestUri('tcp://h:7227?Operation=request&ReceiveTime=3000')).toEqual({
+      uri: 'tcp://h:7227',
+      pairs: { Operation: 'request', ReceiveTime: '3000' },
+    });
   });
 
   it('keeps the address with its own query string before the &URI=& separator', () => {
@@ -113,15 +125,24 @@ describe('pool scheme table', () => {
   });
 
   it('maps amqp without ConnectionFactoryName to AmqpPersister, overwriting a ClassName given', () => {
-    expect(mapped('persister', 'amqp://h', { ClassName: 'persister.StreamPersister' })).toMatchObject({ ClassName: 'persister.AmqpPersister', Operation: 'pub' });
+    expect(mapped('persister', 'amqp://h', { ClassName: 'persister.StreamPersister' })).toMatchObject({
+      ClassName: 'persister.AmqpPersister',
+      Operation: 'pub',
+    });
     expect(mapped('receiver', 'amqp://h')).toMatchObject({ ClassName: 'receiver.AmqpReceiver', Operation: 'get' });
   });
 
   it('maps amqp with ConnectionFactoryName to the JMS classes by TopicName', () => {
     expect(mapped('persister', 'amqp://h', { ConnectionFactoryName: 'cf' })).toMatchObject({ ClassName: 'persister.JMSPersister', Operation: 'put' });
-    expect(mapped('persister', 'amqp://h', { ConnectionFactoryName: 'cf', TopicName: 't' })).toMatchObject({ ClassName: 'persister.JMSPublisher', Operation: 'pub' });
+    expect(mapped('persister', 'amqp://h', { ConnectionFactoryName: 'cf', TopicName: 't' })).toMatchObject({
+      ClassName: 'persister.JMSPublisher',
+      Operation: 'pub',
+    });
     expect(mapped('receiver', 'amqp://h', { ConnectionFactoryName: 'cf' })).toMatchObject({ ClassName: 'receiver.JMSReceiver', Operation: 'get' });
-    expect(mapped('receiver', 'amqp://h', { ConnectionFactoryName: 'cf', TopicName: 't' })).toMatchObject({ ClassName: 'receiver.JMSSubscriber', Operation: 'sub' });
+    expect(mapped('receiver', 'amqp://h', { ConnectionFactoryName: 'cf', TopicName: 't' })).toMatchObject({
+      ClassName: 'receiver.JMSSubscriber',
+      Operation: 'sub',
+    });
   });
 
   it('maps tcp and file to StreamReceiver for the receiver pool', () => {
@@ -158,15 +179,30 @@ describe('pool DefaultProperty', () => {
   });
 
   it('takes PoolSize out of the defaults', () => {
-    const d = parseDefaultProperties('pool', [{ ClassName: 'org.qbroker.persister.StreamPersister', PoolSize: '3', ReceiveTime: '7' }], 'persister', registry, logger);
+    const d = parseDefaultProperties(
+      'pool',
+      [{ ClassName: 'org.qbroker.persister.StreamPersister', PoolSize: '3', ReceiveTime: '7' }],
+      'persister',
+      registry,
+      logger,
+    );
     expect(d.get('streampersister')).toMatchObject({ poolSize: 3, properties: { ReceiveTime: '7' } });
   });
 
   it('ignores an entry without ClassName and a duplicate, with a warning each', () => {
     const entries = memoryLogger();
-    const d = parseDefaultProperties('pool', [{ Operation: 'x' }, { ClassName: 'persister.StreamPersister', A: '1' }, { ClassName: 'org.qbroker.persister.StreamPersister', A: '2' }], 'persister', registry, entries);
+    const d = parseDefaultProperties(
+      'pool',
+      [{ Operation: 'x' }, { ClassName: 'persister.StreamPersister', A: '1' }, { ClassName: 'org.qbroker.persister.StreamPersister', A: '2' }],
+      'persister',
+      registry,
+      entries,
+    );
     expect(d.get('streampersister')?.properties.A).toBe('1');
-    expect(entries.entries.filter((e) => e.level === 'warn').map((e) => e.message)).toEqual(['DefaultProperty entry without ClassName ignored', 'duplicate DefaultProperty entry ignored']);
+    expect(entries.entries.filter((e) => e.level === 'warn').map((e) => e.message)).toEqual([
+      'DefaultProperty entry without ClassName ignored',
+      'duplicate DefaultProperty entry ignored',
+    ]);
   });
 
   it('rejects a DefaultProperty that is not a list', () => {
@@ -174,7 +210,13 @@ describe('pool DefaultProperty', () => {
   });
 
   it('fills only the keys the request lacks or left empty, and never the URI', () => {
-    const d = parseDefaultProperties('pool', [{ ClassName: 'persister.StreamPersister', URI: 'tcp://default:1', ReceiveTime: '1000', Template: 'x', EOTBytes: '0x0a' }], 'persister', registry, logger);
+    const d = parseDefaultProperties(
+      'pool',
+      [{ ClassName: 'persister.StreamPersister', URI: 'tcp://default:1', ReceiveTime: '1000', Template: 'x', EOTBytes: '0x0a' }],
+      'persister',
+      registry,
+      logger,
+    );
     const props: Record<string, string> = { URI: 'tcp://mine:2', ReceiveTime: '3000', Template: '' };
     fillDefaults(props, d.get('streampersister'));
     expect(props).toEqual({ URI: 'tcp://mine:2', ReceiveTime: '3000', Template: 'x', EOTBytes: '0x0a' });

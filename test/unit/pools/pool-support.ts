@@ -52,13 +52,17 @@ export async function drain(q: XQueue<Message>, n: number, timeoutMs = 5000): Pr
   const out: Message[] = [];
   const consumer = q.attach('test', () => undefined);
   try {
-    await waitFor(() => {
-      for (let t = q.take(consumer); t; t = q.take(consumer)) {
-        out.push(t.item);
-        q.remove(t);
-      }
-      return out.length >= n;
-    }, `${n} messages in ${q.name}`, timeoutMs);
+    await waitFor(
+      () => {
+        for (let t = q.take(consumer); t; t = q.take(consumer)) {
+          out.push(t.item);
+          q.remove(t);
+        }
+        return out.length >= n;
+      },
+      `${n} messages in ${q.name}`,
+      timeoutMs,
+    );
   } finally {
     q.detach(consumer);
   }

@@ -82,9 +82,21 @@ describe('PersisterPool requests', () => {
 
   it('merges request Properties < query pairs, then the scheme keys, then DefaultProperty for what is missing', async () => {
     pool = startPool('persister', {
-      DefaultProperty: [{ ClassName: 'org.qbroker.persister.StreamPersister', URI: 'tcp://ignored:1', ReceiveTime: '1000', EOTBytes: '0x0a', Template: '##body##\n', PoolSize: '8' }],
+      DefaultProperty: [
+        {
+          ClassName: 'org.qbroker.persister.StreamPersister',
+          URI: 'tcp://ignored:1',
+          ReceiveTime: '1000',
+          EOTBytes: '0x0a',
+          Template: '##body##\n',
+          PoolSize: '8',
+        },
+      ],
     });
-    const handle = await pool.client.request({ URI: `${peer.uri}?Operation=request&ReceiveTime=3000`, Properties: { ReceiveTime: '2000', Template: '', HostName: 'mine' } });
+    const handle = await pool.client.request({
+      URI: `${peer.uri}?Operation=request&ReceiveTime=3000`,
+      Properties: { ReceiveTime: '2000', Template: '', HostName: 'mine' },
+    });
     expect(handle.properties).toMatchObject({
       URI: peer.uri,
       Operation: 'request',

@@ -173,7 +173,12 @@ describe('StreamPersister', () => {
     function runParsed(config: Record<string, unknown>): XQueue<Message> {
       const input = new XQueue<Message>('in', 8);
       // A generous ReceiveTime: on a loaded machine a reply may take longer than the 1 s default.
-      harness = runComponent(STREAM_PERSISTER, { config: { Name: 'sp', Operation: 'request', ReceiveTime: '5000', ...config }, input, pluginDirs: [pluginDir], policy: FAST_POLICY });
+      harness = runComponent(STREAM_PERSISTER, {
+        config: { Name: 'sp', Operation: 'request', ReceiveTime: '5000', ...config },
+        input,
+        pluginDirs: [pluginDir],
+        policy: FAST_POLICY,
+      });
       return input;
     }
 
@@ -189,11 +194,26 @@ describe('StreamPersister', () => {
     });
 
     it('reads a collectible event line when there is no ParserArgument, as the original EventParser does', async () => {
-      const line = formatCollectible(new Map([['site', 'S'], ['name', 'disk'], ['priority', 'WARNING'], ['text', 'nearly "full"'], ['used', '91%']])).trimEnd();
+      const line = formatCollectible(
+        new Map([
+          ['site', 'S'],
+          ['name', 'disk'],
+          ['priority', 'WARNING'],
+          ['text', 'nearly "full"'],
+          ['used', '91%'],
+        ]),
+      ).trimEnd();
       peer = await startTcpPeer(() => `${line}\n`);
       const q = runParsed({ URI: peer.uri, Parser: { ClassName: 'org.qbroker.event.EventParser' } });
       const m = await send(q, 'status?\n');
-      expect([m.getProperty('ReturnCode'), m.getProperty('site'), m.getProperty('name'), m.getProperty('priority'), m.getProperty('used'), m.bodyText()]).toEqual(['0', 'S', 'disk', 'WARNING', '91%', 'nearly "full"']);
+      expect([
+        m.getProperty('ReturnCode'),
+        m.getProperty('site'),
+        m.getProperty('name'),
+        m.getProperty('priority'),
+        m.getProperty('used'),
+        m.bodyText(),
+      ]).toEqual(['0', 'S', 'disk', 'WARNING', '91%', 'nearly "full"']);
     });
 
     it('takes the postable text from the first group of a Perl5 ParserArgument', async () => {
@@ -208,7 +228,11 @@ describe('StreamPersister', () => {
         const [tag, body] = line.split(':');
         return `999|stray\n${tag}|got ${body}\n`;
       });
-      const q = runParsed({ URI: peer.uri, Template: '##ReturnCode##:##body##\n', Parser: { ClassName: 'tagged-parser', ParserArgument: { field: 'Result' } } });
+      const q = runParsed({
+        URI: peer.uri,
+        Template: '##ReturnCode##:##body##\n',
+        Parser: { ClassName: 'tagged-parser', ParserArgument: { field: 'Result' } },
+      });
       const m = await send(q, 'x');
       expect(peer.received[0]).toMatch(/^\d+:x$/);
       expect(m.getProperty('Result')).toBe('got x');
@@ -237,13 +261,21 @@ describe('StreamPersister', () => {
     });
 
     it('reports a parser plugin outside PluginDir at validation, naming Parser/ClassName', () => {
-      const issues = validateComponentConfig(STREAM_PERSISTER, { URI: 'tcp://127.0.0.1:1', Operation: 'request', Parser: { ClassName: '../outside-parser' } }, tmp, { pluginDirs: [pluginDir] });
+      const issues = validateComponentConfig(
+        STREAM_PERSISTER,
+        { URI: 'tcp://127.0.0.1:1', Operation: 'request', Parser: { ClassName: '../outside-parser' } },
+        tmp,
+        { pluginDirs: [pluginDir] },
+      );
       expect(issues[0]).toMatchObject({ property: 'Parser/ClassName', message: expect.stringMatching(/not found in PluginDir/) });
     });
   });
 
   it('rejects operation request on a file URI at validation', () => {
-    expect(validateComponentConfig(STREAM_PERSISTER, { URI: 'file:///tmp/x', Operation: 'request' }, tmp)[0]).toMatchObject({ property: 'Operation', message: expect.stringMatching(/expected "write" for a file URI/) });
+    expect(validateComponentConfig(STREAM_PERSISTER, { URI: 'file:///tmp/x', Operation: 'request' }, tmp)[0]).toMatchObject({
+      property: 'Operation',
+      message: expect.stringMatching(/expected "write" for a file URI/),
+    });
   });
 });
 
@@ -290,7 +322,14 @@ describe('StreamPersister multiplexed mode (no Pattern)', () => {
     });
     const input = new XQueue<Message>('in', 8);
     harness = runComponent(STREAM_PERSISTER, {
-      config: { Name: 'sp', URI: peer.uri, Operation: 'request', ReceiveTime: '5000', Template: '##ReturnCode##:##body##\n', Parser: { ClassName: 'tagged-parser' } },
+      config: {
+        Name: 'sp',
+        URI: peer.uri,
+        Operation: 'request',
+        ReceiveTime: '5000',
+        Template: '##ReturnCode##:##body##\n',
+        Parser: { ClassName: 'tagged-parser' },
+      },
       input,
       pluginDirs: [pluginDir],
       policy: FAST_POLICY,
@@ -462,9 +501,20 @@ describe('StreamPersister login handshakes', () => {
 
   it('ConnectionRequest: an answer containing an ErrorResponse fails the login (RETRYING with the reason, nothing sent)', async () => {
     peer = await loginPeer();
-    const q = run({ URI: peer.uri, Operation: 'request', ConnectionRequest: ['LOGIN bad'], Pattern: 'OK|ERR', ErrorResponse: ['ERR'], PauseTime: '50', StandbyTime: '100' });
+    const q = run({
+      URI: peer.uri,
+      Operation: 'request',
+      ConnectionRequest: ['LOGIN bad'],
+      Pattern: 'OK|ERR',
+      ErrorResponse: ['ERR'],
+      PauseTime: '50',
+      StandbyTime: '100',
+    });
     void q.put(Message.text('held\n'));
-    await waitFor(() => harness!.status.status === 'RETRYING' && /ErrorResponse "ERR"/.test(harness!.status.get().detail ?? ''), 'RETRYING with the ErrorResponse');
+    await waitFor(
+      () => harness!.status.status === 'RETRYING' && /ErrorResponse "ERR"/.test(harness!.status.get().detail ?? ''),
+      'RETRYING with the ErrorResponse',
+    );
     expect(peer.received).not.toContain('held');
     expect(counter('loginFailures')).toBeGreaterThanOrEqual(1);
   });
@@ -495,7 +545,12 @@ describe('StreamPersister login handshakes', () => {
       if (ev) {
         opened.push(new Map(ev.attributes));
         const ok = ev.attributes.get('uri') !== 'forbidden';
-        return formatCollectible(new Map([['priority', ok ? 'NOTICE' : 'ERR'], ['text', ok ? 'opened' : 'no such destination']]));
+        return formatCollectible(
+          new Map([
+            ['priority', ok ? 'NOTICE' : 'ERR'],
+            ['text', ok ? 'opened' : 'no such destination'],
+          ]),
+        );
       }
       return `echo:${l}\n`;
     });
@@ -529,7 +584,14 @@ describe('StreamPersister login handshakes', () => {
 
 describe('collectible event lines', () => {
   it('round-trips attributes, text and content escapes through format and parse', () => {
-    const line = formatCollectible(new Map([['priority', 'NOTICE'], ['text', 'a "b" & c=d\nnext'], ['uri', 'x ~ y'], ['k', 'v=1&2']]));
+    const line = formatCollectible(
+      new Map([
+        ['priority', 'NOTICE'],
+        ['text', 'a "b" & c=d\nnext'],
+        ['uri', 'x ~ y'],
+        ['k', 'v=1&2'],
+      ]),
+    );
     expect(line.endsWith('\n')).toBe(true);
     const ev = parseCollectible(line)!;
     expect(ev.priority).toBe('NOTICE');
@@ -621,7 +683,9 @@ describe('StreamPersister through peer crashes (multiplexed, many requests in fl
       );
       expect(crashing.crashes).toBe(2);
       expect(completions.filter((c) => c !== 1)).toEqual([]); // none lost, none completed twice
-      const wrong = outcomes.map((m, i) => [i, m.getProperty('ReturnCode'), m.bodyText()] as const).filter(([i, rc, body]) => rc !== '0' || body !== `echo:m${i}`);
+      const wrong = outcomes
+        .map((m, i) => [i, m.getProperty('ReturnCode'), m.bodyText()] as const)
+        .filter(([i, rc, body]) => rc !== '0' || body !== `echo:m${i}`);
       expect(wrong).toEqual([]); // every request got its own reply
       const distinct = new Set(crashing.received);
       expect(distinct.size).toBe(N); // every request reached the peer; re-sent ones are counted below

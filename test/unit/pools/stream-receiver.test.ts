@@ -102,7 +102,10 @@ describe('StreamReceiver', () => {
   });
 
   it('reads lines a TCP peer sends and stops when the peer closes (default mode)', async () => {
-    peer = await startTcpPeer(() => undefined, (s) => s.end('a\nb\n'));
+    peer = await startTcpPeer(
+      () => undefined,
+      (s) => s.end('a\nb\n'),
+    );
     const q = run({ URI: peer.uri });
     expect((await drain(q, 2)).map((m) => m.bodyText())).toEqual(['a', 'b']);
     await waitFor(() => harness!.status.status === 'STOPPED', 'STOPPED');
@@ -110,7 +113,10 @@ describe('StreamReceiver', () => {
 
   it('reconnects in daemon mode after the peer closes', async () => {
     let n = 0;
-    peer = await startTcpPeer(() => undefined, (s) => s.end(`conn${++n}\n`));
+    peer = await startTcpPeer(
+      () => undefined,
+      (s) => s.end(`conn${++n}\n`),
+    );
     const q = run({ URI: peer.uri, Mode: 'daemon', PauseTime: '10' });
     const msgs = await drain(q, 2);
     expect(msgs.slice(0, 2).map((m) => m.bodyText())).toEqual(['conn1', 'conn2']);
@@ -137,7 +143,11 @@ describe('StreamReceiver', () => {
 
 describe('StreamReceiver ReceiveTime', () => {
   it('is reported at validation as having no effect (the original used it only to poll its stop flag), not silently ignored', () => {
-    const issues = validateComponentConfig(STREAM_RECEIVER as never, { ClassName: 'receiver.StreamReceiver', URI: `file://${__filename}`, LinkName: 'in', ReceiveTime: '1000' }, '/tmp');
+    const issues = validateComponentConfig(
+      STREAM_RECEIVER as never,
+      { ClassName: 'receiver.StreamReceiver', URI: `file://${__filename}`, LinkName: 'in', ReceiveTime: '1000' },
+      '/tmp',
+    );
     expect(issues).toEqual([{ property: 'ReceiveTime', message: RECEIVE_TIME_UNUSED, severity: 'warning' }]);
   });
 });

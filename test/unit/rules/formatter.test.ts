@@ -83,7 +83,15 @@ describe('the default formatter (spec rule 5)', () => {
     expect(format([{ FieldName: 'n', Template: ['+5'], DataType: 'int' }], m).getProperty('n')).toBe('5');
     expect(format([{ FieldName: 'd', Template: ['5'], DataType: 'double' }], Message.text('')).getProperty('d')).toBe('5.0');
     const m2 = Message.text('');
-    expect(() => format([{ FieldName: 'ok', Template: ['1'] }, { FieldName: 'bad', Template: ['x'], DataType: 'int' }], m2)).toThrow(RuleEvaluationError);
+    expect(() =>
+      format(
+        [
+          { FieldName: 'ok', Template: ['1'] },
+          { FieldName: 'bad', Template: ['x'], DataType: 'int' },
+        ],
+        m2,
+      ),
+    ).toThrow(RuleEvaluationError);
     expect(m2.getProperty('ok')).toBe('1');
   });
 

@@ -4,7 +4,8 @@ import { RuleConfigError } from '../../../src/rules/errors';
 process.env.TZ = 'UTC';
 
 const NOW = Date.UTC(2024, 2, 6, 12, 0, 0); // Wednesday 2024-03-06 12:00:00 UTC
-const allDay = (threshold?: string) => TimeWindows.parse({ TimeWindow: [{ Interval: '0:0:0-24:0:0', ...(threshold === undefined ? {} : { Threshold: threshold }) }] });
+const allDay = (threshold?: string) =>
+  TimeWindows.parse({ TimeWindow: [{ Interval: '0:0:0-24:0:0', ...(threshold === undefined ? {} : { Threshold: threshold }) }] });
 
 describe('time strings', () => {
   it('reads S, M:S and H:M:S, so 08:30 is 8 minutes 30 seconds (quirk kept)', () => {
@@ -92,7 +93,12 @@ describe('ActiveTime for JobNode dynamic thresholds', () => {
   it('returns the thresholds of the first window active now, from a list of window maps', () => {
     const active = ActiveTime.parse([
       { TimeWindow: [{ Interval: '0:0:0-6:0:0', Threshold: '1' }] },
-      { TimeWindow: [{ Interval: '8:0:0-18:0:0', Threshold: '4,8' }, { Interval: '0:0:0-24:0:0', Threshold: '2' }] },
+      {
+        TimeWindow: [
+          { Interval: '8:0:0-18:0:0', Threshold: '4,8' },
+          { Interval: '0:0:0-24:0:0', Threshold: '2' },
+        ],
+      },
     ]);
     expect(active.activeThreshold(new Date(NOW))).toEqual([4, 8]);
     expect(active.activeThreshold(new Date(Date.UTC(2024, 2, 6, 20)))).toEqual([2]);

@@ -71,7 +71,13 @@ const registry = () => new ComponentRegistry([handingReceiver, holdingPersister]
 
 function startFlow(): Flow {
   const topology = buildTopology(
-    { Name: 'drain', Receiver: ['rcvr'], Persister: ['pstr'], rcvr: { ClassName: 'receiver.HandingReceiver', LinkName: 'in' }, pstr: { ClassName: 'persister.HoldingPersister', LinkName: 'in', Capacity: '8' } },
+    {
+      Name: 'drain',
+      Receiver: ['rcvr'],
+      Persister: ['pstr'],
+      rcvr: { ClassName: 'receiver.HandingReceiver', LinkName: 'in' },
+      pstr: { ClassName: 'persister.HoldingPersister', LinkName: 'in', Capacity: '8' },
+    },
     '/t/drain.json',
     registry(),
   );

@@ -128,7 +128,11 @@ describe('flow status: what moves and what is stuck', () => {
     receive(flow, 2);
     await waitFor(() => link(flow!, 'out').free === 0, 'out is full');
     const s = flow.status();
-    expect({ ready: s.ready, degraded: s.degraded, stuckLinks: s.stuckLinks }).toEqual({ ready: true, degraded: true, stuckLinks: [{ link: 'out', reason: 'full' }] });
+    expect({ ready: s.ready, degraded: s.degraded, stuckLinks: s.stuckLinks }).toEqual({
+      ready: true,
+      degraded: true,
+      stuckLinks: [{ link: 'out', reason: 'full' }],
+    });
   });
 
   it('turns everything back to ok once the stuck link moves, with every message done', async () => {

@@ -20,8 +20,17 @@ function topology() {
       Node: ['collect'],
       Persister: ['eval', 'store'],
       rcvr: { ClassName: 'receiver.IdleReceiver', LinkName: 'in' },
-      collect: { ClassName: 'node.CollectNode', LinkName: 'in', OutLink: ['out', 'out', 'out', 'evaluate'], Ruleset: [{ Name: 'orders', PreferredOutLink: 'evaluate', FieldName: 'RuleName', Template: 'order' }] },
-      eval: { ClassName: 'persister.MessageEvaluator', LinkName: 'evaluate', Ruleset: { order: { FormatterArgument: [{ FieldName: 'body', Template: ['ORDER:##body##'] }] } } },
+      collect: {
+        ClassName: 'node.CollectNode',
+        LinkName: 'in',
+        OutLink: ['out', 'out', 'out', 'evaluate'],
+        Ruleset: [{ Name: 'orders', PreferredOutLink: 'evaluate', FieldName: 'RuleName', Template: 'order' }],
+      },
+      eval: {
+        ClassName: 'persister.MessageEvaluator',
+        LinkName: 'evaluate',
+        Ruleset: { order: { FormatterArgument: [{ FieldName: 'body', Template: ['ORDER:##body##'] }] } },
+      },
       store: { ClassName: 'persister.UpperPersister', LinkName: 'out' },
     },
     '/t/traced.json',
@@ -31,7 +40,12 @@ function topology() {
 
 function startFlow(options: { debug?: boolean; trace?: string[]; linesPerSecond?: number } = {}): { flow: Flow; entries: LogEntry[] } {
   const entries: LogEntry[] = [];
-  const flow = Flow.start(topology(), { registry, logger: memoryLogger(entries, {}, { debug: options.debug }), trace: options.trace, traceOptions: { linesPerSecond: options.linesPerSecond } });
+  const flow = Flow.start(topology(), {
+    registry,
+    logger: memoryLogger(entries, {}, { debug: options.debug }),
+    trace: options.trace,
+    traceOptions: { linesPerSecond: options.linesPerSecond },
+  });
   return { flow, entries };
 }
 
@@ -151,7 +165,8 @@ describe('debug level: the decisions behind a routing choice', () => {
   afterEach(async () => {
     for (const f of flows.splice(0)) await f.stop({ drainMs: 100 });
   });
-  const decisions = (entries: LogEntry[]) => entries.filter((e) => e.level === 'debug' && ['ruleset matched', 'outlink chosen', 'evaluated'].includes(e.message));
+  const decisions = (entries: LogEntry[]) =>
+    entries.filter((e) => e.level === 'debug' && ['ruleset matched', 'outlink chosen', 'evaluated'].includes(e.message));
 
   it('logs the ruleset matched, each outlink chosen and the evaluator ruleset with its return code', async () => {
     const { flow, entries } = startFlow({ debug: true });

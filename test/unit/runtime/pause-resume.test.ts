@@ -34,7 +34,11 @@ const pstr = (flow: Flow) => flow.status().components.find((c) => c.name === 'ps
 
 /** The flow, once its persister runs (an actor starts a turn after it is spawned). */
 async function startFlow(): Promise<Flow> {
-  const topology = buildTopology({ Name: 'ctl', Persister: ['pstr'], pstr: { ClassName: 'persister.RecordingPersister', LinkName: 'in', Capacity: '8' } }, '/t/ctl.json', registry());
+  const topology = buildTopology(
+    { Name: 'ctl', Persister: ['pstr'], pstr: { ClassName: 'persister.RecordingPersister', LinkName: 'in', Capacity: '8' } },
+    '/t/ctl.json',
+    registry(),
+  );
   const flow = Flow.start(topology, { registry: registry() });
   await waitFor(() => pstr(flow).status === 'RUNNING', 'pstr running');
   return flow;
@@ -98,7 +102,11 @@ describe('Flow.resume', () => {
 describe('a pause and a reload of the same component', () => {
   it('pauses after the reload under way, so that the new incarnation is the one paused', async () => {
     const flow = await startFlow();
-    const next = buildTopology({ Name: 'ctl', Persister: ['pstr'], pstr: { ClassName: 'persister.RecordingPersister', LinkName: 'in', Capacity: '8', Description: 'v2' } }, '/t/ctl.json', registry());
+    const next = buildTopology(
+      { Name: 'ctl', Persister: ['pstr'], pstr: { ClassName: 'persister.RecordingPersister', LinkName: 'in', Capacity: '8', Description: 'v2' } },
+      '/t/ctl.json',
+      registry(),
+    );
     const [receipt] = await Promise.all([flow.reload(next), flow.pause('pstr')]);
     expect([receipt.outcome, receipt.components.map((c) => c.action), starts, pstr(flow).status]).toEqual(['applied', ['replaced'], 2, 'PAUSE']);
     await flow.stop({ drainMs: 0 });

@@ -40,7 +40,11 @@ describe("a component's recent errors (the status page's details)", () => {
     const flow = Flow.start(buildTopology(flakyTopologyJson(), '/t/flaky.json', registry), { registry });
     try {
       await waitFor(() => (flow.componentDetails('pstr')?.errors.length ?? 0) > 0, 'a recorded crash');
-      expect(flow.componentDetails('pstr')!.errors[0]).toEqual({ text: expect.stringMatching(/^crashed: .*injected fault: disk on fire/), at: expect.any(Number), count: expect.any(Number) });
+      expect(flow.componentDetails('pstr')!.errors[0]).toEqual({
+        text: expect.stringMatching(/^crashed: .*injected fault: disk on fire/),
+        at: expect.any(Number),
+        count: expect.any(Number),
+      });
     } finally {
       await flow.stop({ drainMs: 100 });
     }

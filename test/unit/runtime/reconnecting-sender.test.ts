@@ -31,7 +31,8 @@ class FakeBroker {
         this.sessions.push(s);
         return s;
       },
-      reconnector: (connect, onConnected) => new Reconnector({ name: 'sender', connect, onConnected, backoff: { minMs: 1, maxMs: 1, jitter: 0 }, logger: silentLogger, clock: this.clock }),
+      reconnector: (connect, onConnected) =>
+        new Reconnector({ name: 'sender', connect, onConnected, backoff: { minMs: 1, maxMs: 1, jitter: 0 }, logger: silentLogger, clock: this.clock }),
       attach: () => undefined,
       ready: () => true,
       send: (session, taken): SendResult => {
@@ -107,7 +108,10 @@ describe('ReconnectingSender', () => {
     sender.submit(b);
     sender.lost(broker.sessions[0], new Error('connection reset'));
     sender.submit(c);
-    await clock.runUntil(() => broker.sent.length === 5, () => `five sends, not ${broker.sent}`);
+    await clock.runUntil(
+      () => broker.sent.length === 5,
+      () => `five sends, not ${broker.sent}`,
+    );
     expect(broker.sent).toEqual(['1:a', '1:b', '2:a', '2:b', '2:c']);
   });
 
@@ -143,7 +147,10 @@ describe('ReconnectingSender', () => {
     sender.submit(b);
     expect(broker.sent).toEqual([]);
     sender.lost(broker.sessions[0], new Error('channel closed'));
-    await clock.runUntil(() => broker.sent.length === 2, () => `two sends, not ${broker.sent}`);
+    await clock.runUntil(
+      () => broker.sent.length === 2,
+      () => `two sends, not ${broker.sent}`,
+    );
     expect(broker.sent).toEqual(['2:a', '2:b']);
   });
 

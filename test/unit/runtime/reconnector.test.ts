@@ -288,7 +288,11 @@ describe('Reconnector', () => {
     current = s.r;
     s.r.start();
     await s.clock.runUntil(() => s.r.status === 'connected', 'connected');
-    expect(at(s.logs, 'warn')).toEqual(['cannot connect; retrying', 'still cannot connect; quiet until the next retry cycle', 'still cannot connect; quiet until the next retry cycle']);
+    expect(at(s.logs, 'warn')).toEqual([
+      'cannot connect; retrying',
+      'still cannot connect; quiet until the next retry cycle',
+      'still cannot connect; quiet until the next retry cycle',
+    ]);
   });
 
   it('retries forever when MaxRetry is 0', async () => {

@@ -26,17 +26,36 @@ describe('referencedFiles', () => {
   it('names the property of each file a component reads, its own file first', () => {
     const topology = loadTopology(path.join(fixtures, 'evaluator/every-kind/topology.json'), defaultRegistry());
     const refs = componentFileReferences(topology.components[0], topology.pluginDirs).map((r) => r.property);
-    expect(refs).toEqual(['(file)', 'Ruleset/bill/TemplateFile', 'Ruleset/templateFile/TemplateFile', 'Ruleset/plugin/ClassName', 'Ruleset/tsPlugin/ClassName', 'Ruleset/jsonata/JSONataFile', 'Ruleset/xslt/XSLFile']);
+    expect(refs).toEqual([
+      '(file)',
+      'Ruleset/bill/TemplateFile',
+      'Ruleset/templateFile/TemplateFile',
+      'Ruleset/plugin/ClassName',
+      'Ruleset/tsPlugin/ClassName',
+      'Ruleset/jsonata/JSONataFile',
+      'Ruleset/xslt/XSLFile',
+    ]);
   });
 
   it('lists component files found in ConfigDir and the files ${file:} references read', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'xroute-refs-'));
     mkdirSync(path.join(dir, 'conf'));
     writeFileSync(path.join(dir, 'suffix.txt'), 'v1');
-    writeFileSync(path.join(dir, 'conf', 'stamp.json'), JSON.stringify({ ClassName: 'node.SuffixNode', LinkName: 'in', OutLink: ['out'], Suffix: '${file:../suffix.txt}' }));
+    writeFileSync(
+      path.join(dir, 'conf', 'stamp.json'),
+      JSON.stringify({ ClassName: 'node.SuffixNode', LinkName: 'in', OutLink: ['out'], Suffix: '${file:../suffix.txt}' }),
+    );
     writeFileSync(
       path.join(dir, 'flow.json'),
-      JSON.stringify({ Name: 'refs', ConfigDir: 'conf', Receiver: ['rcvr'], Node: ['stamp'], Persister: ['store'], rcvr: { ClassName: 'receiver.CountingReceiver', LinkName: 'in' }, store: { ClassName: 'persister.CollectingPersister', LinkName: 'out' } }),
+      JSON.stringify({
+        Name: 'refs',
+        ConfigDir: 'conf',
+        Receiver: ['rcvr'],
+        Node: ['stamp'],
+        Persister: ['store'],
+        rcvr: { ClassName: 'receiver.CountingReceiver', LinkName: 'in' },
+        store: { ClassName: 'persister.CollectingPersister', LinkName: 'out' },
+      }),
     );
     const files = referencedFiles(loadTopology(path.join(dir, 'flow.json'), reloadRegistry()));
     expect(files.map((f) => path.relative(dir, f))).toEqual(['conf/stamp.json', 'flow.json', 'suffix.txt']);

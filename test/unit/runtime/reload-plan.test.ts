@@ -31,14 +31,20 @@ describe('planReload', () => {
   });
 
   it('names the properties that differ (sorted), never their values', () => {
-    const p = plan(topology(), topology((j) => Object.assign(j.stamp as Json, { Suffix: 'secret-v2', Pattern: 'y' })));
+    const p = plan(
+      topology(),
+      topology((j) => Object.assign(j.stamp as Json, { Suffix: 'secret-v2', Pattern: 'y' })),
+    );
     const stamp = p.components.find((c) => c.name === 'stamp');
     expect(stamp).toEqual({ name: 'stamp', className: 'node.SuffixNode', action: 'replaced', changed: ['Pattern', 'Suffix'] });
     expect(JSON.stringify(p)).not.toContain('secret-v2');
   });
 
   it('plans a link whose capacity changes as resized, with what it holds', () => {
-    const p = plan(topology(), topology((j) => ((j.store as Json).Capacity = '32')));
+    const p = plan(
+      topology(),
+      topology((j) => ((j.store as Json).Capacity = '32')),
+    );
     expect(p.links.find((l) => l.name === 'out')).toEqual({ name: 'out', action: 'resized', capacity: { from: 256, to: 32 }, held: 3 });
     expect(p.components.find((c) => c.name === 'store')?.changed).toEqual(['Capacity']);
   });

@@ -146,7 +146,12 @@ describe('flow.reload applies a plan', () => {
       ['out', 'removed'],
     ]);
     expect(f.linkNames().sort()).toEqual(['in', 'out2']);
-    expect(f.status().components.map((c) => c.name).sort()).toEqual(['rcvr', 'stamp2', 'store2']);
+    expect(
+      f
+        .status()
+        .components.map((c) => c.name)
+        .sort(),
+    ).toEqual(['rcvr', 'stamp2', 'store2']);
     setProducing(false);
     await waitFor(() => ledger.arrived.size === ledger.produced, 'every message delivered');
     expect({ lost: ledger.lost(), duplicated: ledger.duplicated() }).toEqual({ lost: [], duplicated: [] });
@@ -178,7 +183,10 @@ describe('flow.reload applies a plan', () => {
     const f = started(topology((j) => ((j.stamp as Json).TemplateFile = template)));
     await flowing(f, 20);
     writeFileSync(template, 'two');
-    const receipt = await f.reload(topology((j) => ((j.stamp as Json).TemplateFile = template)), { dryRun: true });
+    const receipt = await f.reload(
+      topology((j) => ((j.stamp as Json).TemplateFile = template)),
+      { dryRun: true },
+    );
     expect(receipt.components.find((c) => c.name === 'stamp')).toMatchObject({ action: 'replaced', changed: ['TemplateFile content'] });
   });
 });
@@ -201,7 +209,9 @@ describe('flow.reload hands work over', () => {
 
 describe('flow.reload drains a removed component as at a stop', () => {
   it('drains a removed receiver with a stop request, not one for a replacement', async () => {
-    const f = started(topology((j) => Object.assign(j, { Receiver: ['rcvr', 'extra'], extra: { ClassName: 'receiver.CountingReceiver', LinkName: 'in', Tag: 'extra' } })));
+    const f = started(
+      topology((j) => Object.assign(j, { Receiver: ['rcvr', 'extra'], extra: { ClassName: 'receiver.CountingReceiver', LinkName: 'in', Tag: 'extra' } })),
+    );
     await flowing(f);
     const receipt = await f.reload(topology());
     expect(actions(receipt)).toEqual({ rcvr: 'kept', extra: 'removed', stamp: 'kept', store: 'kept' });
@@ -228,7 +238,14 @@ describe('flow.reload drains a removed component as at a stop', () => {
 
 describe('flow.reload refuses what it cannot apply and changes nothing', () => {
   it('refuses to remove a component whose running incarnation refuses it (Behaviour.refuseRemove), naming file and component', async () => {
-    const f = started(topology((j) => Object.assign(j, { Node: ['stamp', 'locked'], locked: { ClassName: 'node.SuffixNode', LinkName: 'in', OutLink: ['out'], Suffix: 'v1', Locked: 'true' } })));
+    const f = started(
+      topology((j) =>
+        Object.assign(j, {
+          Node: ['stamp', 'locked'],
+          locked: { ClassName: 'node.SuffixNode', LinkName: 'in', OutLink: ['out'], Suffix: 'v1', Locked: 'true' },
+        }),
+      ),
+    );
     const ref = f.component('locked')!.ref;
     const file = topologyFile();
     const receipt = await f.reload(file);
@@ -285,7 +302,10 @@ describe('flow.reload rolls back', () => {
   it('puts the previous definition back when a new incarnation is not running within readyTimeoutMs', async () => {
     const f = started();
     await flowing(f);
-    const receipt = await f.reload(topology((j) => Object.assign(j.stamp as Json, { Hang: 'true', Suffix: 'v2' })), { readyTimeoutMs: 300 });
+    const receipt = await f.reload(
+      topology((j) => Object.assign(j.stamp as Json, { Hang: 'true', Suffix: 'v2' })),
+      { readyTimeoutMs: 300 },
+    );
     expect(receipt.outcome).toBe('rolled-back');
     expect(receipt.error).toMatch(/not ready within 300 ms: stamp is READY/);
     await flowing(f);
@@ -320,7 +340,10 @@ describe('flow.reload dry run, receipts and order', () => {
   it('returns the plan of a dry run and changes nothing', async () => {
     const f = started();
     const ref = f.component('stamp')!.ref;
-    const receipt = await f.reload(topology((j) => ((j.stamp as Json).Suffix = 'v2')), { dryRun: true });
+    const receipt = await f.reload(
+      topology((j) => ((j.stamp as Json).Suffix = 'v2')),
+      { dryRun: true },
+    );
     expect(receipt).toMatchObject({ dryRun: true, outcome: 'applied', swapMs: 0 });
     expect(actions(receipt).stamp).toBe('replaced');
     expect(f.component('stamp')!.ref).toBe(ref);
@@ -331,7 +354,10 @@ describe('flow.reload dry run, receipts and order', () => {
     const f = started();
     const seen: string[] = [];
     f.onReload((r) => seen.push(`${r.outcome} ${r.components.find((c) => c.name === 'stamp')?.action}`));
-    const [a, b] = await Promise.all([f.reload(topology((j) => ((j.stamp as Json).Suffix = 'v2'))), f.reload(topology((j) => ((j.stamp as Json).Suffix = 'v3')))]);
+    const [a, b] = await Promise.all([
+      f.reload(topology((j) => ((j.stamp as Json).Suffix = 'v2'))),
+      f.reload(topology((j) => ((j.stamp as Json).Suffix = 'v3'))),
+    ]);
     expect([a.outcome, b.outcome]).toEqual(['applied', 'applied']);
     expect(seen).toEqual(['applied replaced', 'applied replaced']);
     await flowing(f);

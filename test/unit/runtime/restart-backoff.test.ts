@@ -179,7 +179,10 @@ describe('MaxRetry within WithinSeconds', () => {
     actor.tell('crash');
     await actor.terminated();
     expect(actor.status()).toBe('failed');
-    await waitFor(() => logs.some((e) => e.message === 'top-level actor stopped after failure' && /crashed \d+ times within/.test(String(e.meta.error))), 'the failure to be logged');
+    await waitFor(
+      () => logs.some((e) => e.message === 'top-level actor stopped after failure' && /crashed \d+ times within/.test(String(e.meta.error))),
+      'the failure to be logged',
+    );
   });
 });
 

@@ -105,19 +105,16 @@ describe('ActorRuntime.stop', () => {
     const runtime = new ActorRuntime('test');
     const events: string[] = [];
     let release!: () => void;
-    const actor = runtime.spawn(
-      'slow',
-      (): Behaviour<'work'> => ({
-        async receive() {
-          events.push('work started');
-          await new Promise<void>((r) => (release = r));
-          events.push('work finished');
-        },
-        stop() {
-          events.push('stopped');
-        },
-      }),
-    );
+    const actor = runtime.spawn('slow', (): Behaviour<'work'> => ({
+      async receive() {
+        events.push('work started');
+        await new Promise<void>((r) => (release = r));
+        events.push('work finished');
+      },
+      stop() {
+        events.push('stopped');
+      },
+    }));
     actor.tell('work');
     await waitFor(() => events.length === 1, 'work to start');
     const stopping = runtime.stop();
@@ -130,18 +127,15 @@ describe('ActorRuntime.stop', () => {
     const clock = new VirtualClock();
     const runtime = new ActorRuntime('test', undefined, clock);
     const events: string[] = [];
-    const actor = runtime.spawn(
-      'stuck',
-      (): Behaviour<'work'> => ({
-        async receive() {
-          events.push('work started');
-          await new Promise<void>(() => undefined);
-        },
-        stop() {
-          events.push('stopped');
-        },
-      }),
-    );
+    const actor = runtime.spawn('stuck', (): Behaviour<'work'> => ({
+      async receive() {
+        events.push('work started');
+        await new Promise<void>(() => undefined);
+      },
+      stop() {
+        events.push('stopped');
+      },
+    }));
     actor.tell('work');
     await waitFor(() => events.length === 1, 'work to start');
     const stopping = runtime.stop();

@@ -7,7 +7,14 @@ import { fakeRegistry } from '../config/fake-components';
 
 const topology = () =>
   buildTopology(
-    { Name: 'flow', Capacity: '2', Receiver: ['rcvr'], Persister: ['pstr'], rcvr: { ClassName: 'receiver.IdleReceiver', LinkName: 'root' }, pstr: { ClassName: 'persister.UpperPersister', LinkName: 'root' } },
+    {
+      Name: 'flow',
+      Capacity: '2',
+      Receiver: ['rcvr'],
+      Persister: ['pstr'],
+      rcvr: { ClassName: 'receiver.IdleReceiver', LinkName: 'root' },
+      pstr: { ClassName: 'persister.UpperPersister', LinkName: 'root' },
+    },
     '/t/flow.json',
     fakeRegistry(),
   );

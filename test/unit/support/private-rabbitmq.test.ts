@@ -11,7 +11,9 @@ describe('PrivateRabbitMQ', () => {
   });
 
   it('refuses a node named in a description passed between test processes when it is not a private one', () => {
-    expect(() => attachPrivateRabbitMQ(JSON.stringify({ dir: '/tmp/x', nodeName: 'rabbit@localhost', port: 5672, distPort: 25672 }))).toThrow(/only stop or reconfigure private nodes/);
+    expect(() => attachPrivateRabbitMQ(JSON.stringify({ dir: '/tmp/x', nodeName: 'rabbit@localhost', port: 5672, distPort: 25672 }))).toThrow(
+      /only stop or reconfigure private nodes/,
+    );
   });
 
   it('accepts a private node name', () => {

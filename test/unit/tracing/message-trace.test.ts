@@ -4,11 +4,31 @@
  */
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { AlwaysOffSampler, BasicTracerProvider, InMemorySpanExporter, ParentBasedSampler, ReadableSpan, Sampler, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  AlwaysOffSampler,
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  ParentBasedSampler,
+  ReadableSpan,
+  Sampler,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { Message, TRACE_SLOT } from '../../../src/message/message';
 import { messageToJson } from '../../../src/message/json-form';
 import { setActiveTracing } from '../../../src/tracing/message-trace';
-import { endStep, startStep, traceCheckin, traceCheckout, traceDelivery, traceJobEnd, traceJobStart, tracePublish, tracePublished, traceRoute, traceSettled } from '../../../src/tracing';
+import {
+  endStep,
+  startStep,
+  traceCheckin,
+  traceCheckout,
+  traceDelivery,
+  traceJobEnd,
+  traceJobStart,
+  tracePublish,
+  tracePublished,
+  traceRoute,
+  traceSettled,
+} from '../../../src/tracing';
 
 const AT = { component: 'rcvr', system: 'rabbitmq', destination: 'orders' } as const;
 const OUT = { component: 'pstr', system: 'rabbitmq', destination: 'out' } as const;
@@ -51,7 +71,12 @@ describe('tracing on', () => {
     tracePublished(msg);
     traceSettled(msg, 'done');
     const [consumer, route, evaluate, producer] = ['process', 'route', 'evaluate', 'send'].map(named);
-    expect([parentOf(consumer), parentOf(route), parentOf(evaluate), parentOf(producer)]).toEqual(['b7ad6b7169203331', consumer.spanContext().spanId, route.spanContext().spanId, evaluate.spanContext().spanId]);
+    expect([parentOf(consumer), parentOf(route), parentOf(evaluate), parentOf(producer)]).toEqual([
+      'b7ad6b7169203331',
+      consumer.spanContext().spanId,
+      route.spanContext().spanId,
+      evaluate.spanContext().spanId,
+    ]);
     expect([consumer.kind, producer.kind]).toEqual([SpanKind.CONSUMER, SpanKind.PRODUCER]);
     expect(carrier.traceparent).toBe(`00-0af7651916cd43dd8448eb211c80319c-${producer.spanContext().spanId}-01`);
   });
@@ -59,7 +84,11 @@ describe('tracing on', () => {
   it('keeps the context out of the message properties and its JSON form, and in its clones', () => {
     const msg = Message.text('x', { a: '1' });
     traceDelivery(msg, undefined, AT);
-    expect([[...msg.properties.keys()], JSON.stringify(messageToJson(msg)).includes('xroute.trace'), msg.clone()[TRACE_SLOT]]).toEqual([['a'], false, msg[TRACE_SLOT]]);
+    expect([[...msg.properties.keys()], JSON.stringify(messageToJson(msg)).includes('xroute.trace'), msg.clone()[TRACE_SLOT]]).toEqual([
+      ['a'],
+      false,
+      msg[TRACE_SLOT],
+    ]);
   });
 
   it('ignores a malformed traceparent, reports it and starts a new trace', () => {

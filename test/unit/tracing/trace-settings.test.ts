@@ -6,11 +6,16 @@ describe('tracing settings from the OTEL_* environment', () => {
   });
 
   it('is on with an OTLP endpoint, sending to its /v1/traces', () => {
-    expect(readTraceSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' })).toMatchObject({ enabled: true, endpoint: 'http://collector:4318/v1/traces' });
+    expect(readTraceSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' })).toMatchObject({
+      enabled: true,
+      endpoint: 'http://collector:4318/v1/traces',
+    });
   });
 
   it('takes the traces endpoint as the full URL, over the base endpoint', () => {
-    expect(readTraceSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:4318/custom' })).toMatchObject({ endpoint: 'http://b:4318/custom' });
+    expect(readTraceSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:4318/custom' })).toMatchObject({
+      endpoint: 'http://b:4318/custom',
+    });
   });
 
   it('is on with OTEL_TRACES_EXPORTER=otlp alone, to the default local collector', () => {
@@ -19,7 +24,10 @@ describe('tracing settings from the OTEL_* environment', () => {
 
   it('stays off with OTEL_TRACES_EXPORTER=none or OTEL_SDK_DISABLED=true, whatever the endpoint', () => {
     const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
-    expect([readTraceSettings({ ...endpoint, OTEL_TRACES_EXPORTER: 'none' }).enabled, readTraceSettings({ ...endpoint, OTEL_SDK_DISABLED: 'true' }).enabled]).toEqual([false, false]);
+    expect([
+      readTraceSettings({ ...endpoint, OTEL_TRACES_EXPORTER: 'none' }).enabled,
+      readTraceSettings({ ...endpoint, OTEL_SDK_DISABLED: 'true' }).enabled,
+    ]).toEqual([false, false]);
   });
 
   it('names the settings it ignores: another exporter, another protocol, a bad queue size', () => {

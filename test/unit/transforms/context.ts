@@ -41,7 +41,10 @@ export function contextFor(rulesetName: string, baseDir: string = FIXTURES): Tra
 
 /** Children element names of the root of an XML text, in order (whitespace ignored). */
 export function rootChildNames(xml: string): string[] {
-  const inner = xml.replace(/^<\?xml[^>]*\?>\s*/, '').replace(/^<[^>]+>/, '').replace(/<\/[^>]+>\s*$/, '');
+  const inner = xml
+    .replace(/^<\?xml[^>]*\?>\s*/, '')
+    .replace(/^<[^>]+>/, '')
+    .replace(/<\/[^>]+>\s*$/, '');
   const names: string[] = [];
   let depth = 0;
   for (const m of inner.matchAll(/<(\/?)([A-Za-z_][\w:.-]*)[^>]*?(\/?)>/g)) {

@@ -141,7 +141,13 @@ describe('JSONFormatter operations', () => {
 
   it('leaves the body text untouched (whitespace included) when no operation changed anything', () => {
     const body = '{ "a": {"b": "1"} }';
-    const msg = run([{ JSONPath: '.a.b', Operation: 'set', Template: '1' }, { JSONPath: '.a', Operation: 'select', Selector: '.' }], body);
+    const msg = run(
+      [
+        { JSONPath: '.a.b', Operation: 'set', Template: '1' },
+        { JSONPath: '.a', Operation: 'select', Selector: '.' },
+      ],
+      body,
+    );
     expect(msg.bodyText()).toBe(body);
   });
 
@@ -192,7 +198,10 @@ describe('JSONFormatter operations', () => {
   });
 
   it('renders a ##.path## object as compact JSON and a missing path as empty text', () => {
-    const msg = run([{ JSONPath: '.a', Operation: 'parse', Template: 'p##.nope##' }, { JSONPath: '.z', Operation: 'set', Template: '##.a##', DataType: 'map' }]);
+    const msg = run([
+      { JSONPath: '.a', Operation: 'parse', Template: 'p##.nope##' },
+      { JSONPath: '.z', Operation: 'set', Template: '##.a##', DataType: 'map' },
+    ]);
     expect([msg.getProperty('p'), json(msg)]).toEqual(['{"b":"1","c":"C"}', expect.objectContaining({ z: { b: '1', c: 'C' } })]);
   });
 
@@ -232,7 +241,13 @@ describe('JSONFormatter operations', () => {
   });
 
   it('parse does not set the property for a missing path or a null value', () => {
-    const msg = run([{ JSONPath: '.nope', Operation: 'parse', Template: 'p' }, { JSONPath: '.z', Operation: 'parse', Template: 'q' }], '{"z":null}');
+    const msg = run(
+      [
+        { JSONPath: '.nope', Operation: 'parse', Template: 'p' },
+        { JSONPath: '.z', Operation: 'parse', Template: 'q' },
+      ],
+      '{"z":null}',
+    );
     expect([msg.properties.has('p'), msg.properties.has('q')]).toEqual([false, false]);
   });
 
@@ -361,13 +376,18 @@ describe('JSONFormatter per-message failures', () => {
 
 describe('JSONFormatter start-up validation', () => {
   it('rejects an unknown key with a suggestion, naming ruleset, operation index and key', () => {
-    expect(startupError([{ JSONPath: '.a', Operation: 'get' }, { JSONPath: '.a', Operation: 'set', Templat: 'x' }])).toThrow(
-      /ruleset "jf", key JSONFormatter\[1\]\.Templat: unknown key in a JSONFormatter operation; did you mean "Template"\?/,
-    );
+    expect(
+      startupError([
+        { JSONPath: '.a', Operation: 'get' },
+        { JSONPath: '.a', Operation: 'set', Templat: 'x' },
+      ]),
+    ).toThrow(/ruleset "jf", key JSONFormatter\[1\]\.Templat: unknown key in a JSONFormatter operation; did you mean "Template"\?/);
   });
 
   it('rejects an unknown DataType with a suggestion', () => {
-    expect(startupError([{ JSONPath: '.a', Operation: 'set', Template: 'x', DataType: 'lng' }])).toThrow(/key JSONFormatter\[0\]\.DataType: unknown DataType "lng"; did you mean "long"\?/);
+    expect(startupError([{ JSONPath: '.a', Operation: 'set', Template: 'x', DataType: 'lng' }])).toThrow(
+      /key JSONFormatter\[0\]\.DataType: unknown DataType "lng"; did you mean "long"\?/,
+    );
   });
 
   it('rejects a bad regex Selector', () => {
@@ -394,7 +414,9 @@ describe('JSONFormatter start-up validation', () => {
   });
 
   it('rejects a non-regex Selector on merge', () => {
-    expect(startupError([{ JSONPath: '.a', Operation: 'merge', Template: '{}', Selector: ['[1,2]'] }])).toThrow(/JSONFormatter\[0\]\.Selector: merge filters the merged keys with a regex string only/);
+    expect(startupError([{ JSONPath: '.a', Operation: 'merge', Template: '{}', Selector: ['[1,2]'] }])).toThrow(
+      /JSONFormatter\[0\]\.Selector: merge filters the merged keys with a regex string only/,
+    );
   });
 
   it('rejects remove of the current node', () => {
@@ -422,12 +444,12 @@ describe('JSONFormatter in the ruleset-kind registry and the engine (docs/evalua
   const kindOf = (ruleset: Record<string, unknown>) => defaultRulesetKinds().detect(ruleset)?.name;
 
   it('is selected by a JSONFormatter list, after JTMPFile and before an XPath map', () => {
-    expect([kindOf({ JSONFormatter: [] }), kindOf({ JSONFormatter: 'x' }), kindOf({ JSONFormatter: [], JTMPFile: 't' }), kindOf({ JSONFormatter: [], XPath: { a: '/a' } })]).toEqual([
-      'json-formatter',
-      undefined,
-      'jsont',
-      'json-formatter',
-    ]);
+    expect([
+      kindOf({ JSONFormatter: [] }),
+      kindOf({ JSONFormatter: 'x' }),
+      kindOf({ JSONFormatter: [], JTMPFile: 't' }),
+      kindOf({ JSONFormatter: [], XPath: { a: '/a' } }),
+    ]).toEqual(['json-formatter', undefined, 'jsont', 'json-formatter']);
     expect(jsonFormatterKind.keys).toEqual(['JSONFormatter']);
   });
 

@@ -10,7 +10,13 @@ const ORDER = '{"order":{"id":"A-7","items":[{"sku":"s1","qty":"1"},{"sku":"s2",
 
 describe('JSONPath map (docs/evaluator/transforms.md)', () => {
   const rule = {
-    JSONPath: { orderId: '.order.id', firstSku: '.order.items[0].sku', lastItem: '.order.items[-1]', big: '.order.items[#{qty} > 2].sku', nothing: '.order.nope' },
+    JSONPath: {
+      orderId: '.order.id',
+      firstSku: '.order.items[0].sku',
+      lastItem: '.order.items[-1]',
+      big: '.order.items[#{qty} > 2].sku',
+      nothing: '.order.nope',
+    },
   };
 
   it('sets properties from paths (worked example; keys keep input order)', () => {
@@ -107,7 +113,9 @@ describe('JSONataFile with JSONata and JSONParameter variables (docs/evaluator/t
   });
 
   it('rejects an expression that does not compile at start-up, naming ruleset, key and file', () => {
-    expect(() => compileJsonataTemplate({ JSONataFile: 'jsonata/broken.jsonata' }, contextFor('jt'))).toThrow(/ruleset "jt", key JSONataFile: .*broken\.jsonata is not a JSONata expression/);
+    expect(() => compileJsonataTemplate({ JSONataFile: 'jsonata/broken.jsonata' }, contextFor('jt'))).toThrow(
+      /ruleset "jt", key JSONataFile: .*broken\.jsonata is not a JSONata expression/,
+    );
   });
 
   it('rejects a missing template file at start-up', () => {
@@ -115,7 +123,9 @@ describe('JSONataFile with JSONata and JSONParameter variables (docs/evaluator/t
   });
 
   it('rejects a parameter name that cannot be a variable', () => {
-    expect(() => compileJsonataTemplate({ JSONataFile: 'jsonata/jt1.jsonata', JSONParameter: { '.a.b': 'x' } }, contextFor('jt'))).toThrow(/JSONParameter\.\.a\.b/);
+    expect(() => compileJsonataTemplate({ JSONataFile: 'jsonata/jt1.jsonata', JSONParameter: { '.a.b': 'x' } }, contextFor('jt'))).toThrow(
+      /JSONParameter\.\.a\.b/,
+    );
   });
 
   it('is selected by JSONataFile', () => {

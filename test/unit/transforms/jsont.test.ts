@@ -34,16 +34,40 @@ const WIDE =
 
 describe("JTMPFile: QBroker's JSONT, the original's output", () => {
   it.each([
-    ['every value kind, static parameters', WIDE, ITEM, { who: 'ops', extra: '{"k": 1}' }, '{"sku": "A-1", "qty": 3.0, "price": 2.5, "tags": ["x","y"], "dims": {"w":10.0,"h":2.0}, "ok": true, "gone": null, "by": "ops", "raw": {"k": 1}, "nop": null}'],
+    [
+      'every value kind, static parameters',
+      WIDE,
+      ITEM,
+      { who: 'ops', extra: '{"k": 1}' },
+      '{"sku": "A-1", "qty": 3.0, "price": 2.5, "tags": ["x","y"], "dims": {"w":10.0,"h":2.0}, "ok": true, "gone": null, "by": "ops", "raw": {"k": 1}, "nop": null}',
+    ],
     ['a string value inserted without escaping', '{"sku": ##.item.sku##}', '{"item": {"sku": "say \\"hi\\"\\n"}}', {}, '{"sku": "say "hi"\n"}'],
     ['an exponent with a decimal point', '{"qty": ##.item.qty##}', '{"item": {"qty": 1.5e3}}', {}, '{"qty": 1500.0}'],
-    ['nested map keys in Java HashMap order', '{"dims": ##.dims##}', '{"dims": {"b": 1, "a": 2, "B": 3, "aa": 4}}', {}, '{"dims": {"aa":4.0,"a":2.0,"b":1.0,"B":3.0}}'],
-    ['list paths: [n], .n, a path without the leading dot, a negative index', '[##.a.list[1]##, ##.a.list.0##, ##a.n##, ##.a.list[-1]##]', '{"a": {"list": ["p", "q"], "n": 12345678}}', {}, '["q", "p", 1.2345678E7, null]'],
+    [
+      'nested map keys in Java HashMap order',
+      '{"dims": ##.dims##}',
+      '{"dims": {"b": 1, "a": 2, "B": 3, "aa": 4}}',
+      {},
+      '{"dims": {"aa":4.0,"a":2.0,"b":1.0,"B":3.0}}',
+    ],
+    [
+      'list paths: [n], .n, a path without the leading dot, a negative index',
+      '[##.a.list[1]##, ##.a.list.0##, ##a.n##, ##.a.list[-1]##]',
+      '{"a": {"list": ["p", "q"], "n": 12345678}}',
+      {},
+      '["q", "p", 1.2345678E7, null]',
+    ],
     ['the whole body', '{"all": ##.##}', '{"z": 1, "a": [true, {"k": null}]}', {}, '{"all": {"a":[true,{"k":null}],"z":1.0}}'],
     ['a path through a scalar gives null', '##.a.b##', '{"a": 5}', {}, 'null'],
     ['a path through null gives null', '##.a.b##', '{"a": null}', {}, 'null'],
     ['a list body', '##.[1].k## ##[0]##', '[{"k": 1}, {"k": "v"}]', {}, '"v" {"k":1.0}'],
-    ['numbers as Java prints doubles', '##.a## ##.b## ##.c## ##.d## ##.e##', '{"a": -7, "b": 0.0001, "c": 9007199254740993, "d": -0.0, "e": 0}', {}, '-7.0 1.0E-4 9.007199254740992E15 -0.0 0.0'],
+    [
+      'numbers as Java prints doubles',
+      '##.a## ##.b## ##.c## ##.d## ##.e##',
+      '{"a": -7, "b": 0.0001, "c": 9007199254740993, "d": -0.0, "e": 0}',
+      {},
+      '-7.0 1.0E-4 9.007199254740992E15 -0.0 0.0',
+    ],
     ['comments in the body', '##.a##', '{"a": /* c */ 1 // d\n}', {}, '1.0'],
     ['a repeated key keeps the last value', '##.a##', '{"a": 1, "a": 2}', {}, '2.0'],
     ['blanks inside a bare literal are dropped', '##.a##', '{"a": [1 2]}', {}, '[12.0]'],
@@ -61,7 +85,9 @@ describe("JTMPFile: QBroker's JSONT, the original's output", () => {
   });
 
   it('renders a dynamic parameter from the message, a missing property as an empty string', () => {
-    expect(format('##p:who##/##p:gone##/##P:raw##', '{"a": 1}', { who: '##name##', gone: '##nothing##', raw: '##JMSType##' }, { name: 'Ann' })).toBe('"Ann"/""/');
+    expect(format('##p:who##/##p:gone##/##P:raw##', '{"a": 1}', { who: '##name##', gone: '##nothing##', raw: '##JMSType##' }, { name: 'Ann' })).toBe(
+      '"Ann"/""/',
+    );
   });
 
   it('sets parameters anew for each message (the later original), so none leaks to the next', () => {

@@ -46,12 +46,15 @@ describe('transform kinds in the ruleset-kind registry (docs/evaluator/rules.md)
 describe('a ruleset-kind registry is built explicitly, from lists', () => {
   it('gives an engine only the kinds it was built with', () => {
     const onlyBuiltIn = new RulesetKindRegistry(BUILTIN_RULESET_KINDS);
-    const build = () => new MessageEvaluatorEngine({ Name: 'no_xml', Ruleset: { t: { XSLFile: 'x.xsl' } } }, { baseDir: '.', pluginDirs: [], kinds: onlyBuiltIn });
+    const build = () =>
+      new MessageEvaluatorEngine({ Name: 'no_xml', Ruleset: { t: { XSLFile: 'x.xsl' } } }, { baseDir: '.', pluginDirs: [], kinds: onlyBuiltIn });
     expect(build).toThrow(/XSLFile: unknown ruleset key/);
   });
 
   it('refuses a kind listed twice', () => {
-    expect(() => new RulesetKindRegistry([...TRANSFORM_KINDS, TRANSFORM_KINDS[0]])).toThrow(`ruleset kind ${JSON.stringify(TRANSFORM_KINDS[0].name)}: is already registered`);
+    expect(() => new RulesetKindRegistry([...TRANSFORM_KINDS, TRANSFORM_KINDS[0]])).toThrow(
+      `ruleset kind ${JSON.stringify(TRANSFORM_KINDS[0].name)}: is already registered`,
+    );
   });
 
   it('orders the kinds by precedence, whatever the order of the lists', () => {

@@ -138,7 +138,15 @@ describe('Translation JSON2XML (docs/evaluator/transforms.md)', () => {
   });
 
   it('round-trips ordinary data: XML2JSON(JSON2XML(x)) is x under the JSON root', () => {
-    const x = { id: 'A-7', name: 'Zoë & <co>', items: [{ sku: 's1', tags: ['t'] }, { sku: 's2', tags: ['u', 'v'] }], ship: { city: 'Oslo', note: '' } };
+    const x = {
+      id: 'A-7',
+      name: 'Zoë & <co>',
+      items: [
+        { sku: 's1', tags: ['t'] },
+        { sku: 's2', tags: ['u', 'v'] },
+      ],
+      ship: { city: 'Oslo', note: '' },
+    };
     const json = translate('XML2JSON', translate('JSON2XML', JSON.stringify(x))!);
     expect(JSON.parse(json!)).toEqual({ JSON: x });
   });

@@ -73,7 +73,13 @@ describe('one parse of the body per ruleset chain', () => {
     cut(msg);
     map(msg);
     // the body is now "<r>\n    <b>B</b>\n    <c/>\n</r>": three whitespace text nodes around two elements
-    expect([parse.mock.calls.length, msg.getProperty('n'), msg.getProperty('b'), msg.getProperty('texts'), msg.getProperty('blank')]).toEqual([1, '2', 'B', '3', '\n    ']);
+    expect([parse.mock.calls.length, msg.getProperty('n'), msg.getProperty('b'), msg.getProperty('texts'), msg.getProperty('blank')]).toEqual([
+      1,
+      '2',
+      'B',
+      '3',
+      '\n    ',
+    ]);
   });
 
   it('gives the next step the tree xmerge changed, with mixed content joined as parsing would join it', () => {
@@ -99,7 +105,9 @@ describe('one parse of the body per ruleset chain', () => {
 
   it('does not reuse a tree a failed xmerge had begun to change', () => {
     const msg = Message.text('<r><a/></r>', { src: '<s>text</s>' });
-    expect(() => compileXMerge({ XMLField: 'src', SourceXPath: '/s/text()', TargetXPath: '/r', ReplaceMode: 'true' }, contextFor('xm'))(msg)).toThrow(/cannot append/);
+    expect(() => compileXMerge({ XMLField: 'src', SourceXPath: '/s/text()', TargetXPath: '/r', ReplaceMode: 'true' }, contextFor('xm'))(msg)).toThrow(
+      /cannot append/,
+    );
     compileXPathMap({ XPath: { n: 'count(/r/a)' } }, contextFor('xp'))(msg);
     expect(msg.getProperty('n')).toBe('1');
   });

@@ -20,7 +20,9 @@ function elements(node: XNode): XNode[] {
 const text = fc.constantFrom('', 'x', ' ', '\n  ', 'a&amp;b', '&lt;', '\n', 'y\r');
 const leaf = fc.oneof(text, fc.constantFrom('<e/>', '<f g="1"/>', '<!--c-->', '<?p d?>', '<![CDATA[c]]>', '<![CDATA[]]>'));
 const element = fc.letrec<{ el: string }>((tie) => ({
-  el: fc.tuple(fc.constantFrom('a', 'b', 'c'), fc.array(fc.oneof({ depthSize: 'small' }, leaf, tie('el')), { maxLength: 4 })).map(([name, kids]) => `<${name}>${kids.join('')}</${name}>`),
+  el: fc
+    .tuple(fc.constantFrom('a', 'b', 'c'), fc.array(fc.oneof({ depthSize: 'small' }, leaf, tie('el')), { maxLength: 4 }))
+    .map(([name, kids]) => `<${name}>${kids.join('')}</${name}>`),
 })).el;
 
 describe('settling a changed tree as the parse of its serialisation', () => {

@@ -27,7 +27,8 @@ describe('XSLT (docs/evaluator/transforms.md)', () => {
   });
 
   it('looks nodes up with xsl:key', () => {
-    const catalog = '<catalog><product id="p1"><name>Pen</name></product><product id="p2"><name>Ink</name></product><order><line ref="p2" qty="3"/><line ref="p1" qty="1"/></order></catalog>';
+    const catalog =
+      '<catalog><product id="p1"><name>Pen</name></product><product id="p2"><name>Ink</name></product><order><line ref="p2" qty="3"/><line ref="p1" qty="1"/></order></catalog>';
     expect(run('keys.xsl', catalog)).toBe('<lines><line name="Ink" qty="3"/><line name="Pen" qty="1"/></lines>');
   });
 

@@ -42,7 +42,20 @@ describe('0-9-1 header values as AMQP 1.0 application properties', () => {
 
 describe('a 0-9-1 delivery as the AMQP 1.0 message the JMS consumer reads', () => {
   it('maps the basic properties onto AMQP 1.0 properties and header fields', () => {
-    const m = amqp10FromAmqp091(delivery({ messageId: 'm1', correlationId: 'c1', type: 'order', priority: 7, deliveryMode: 2, timestamp: 1_700_000_000, expiration: '60000', replyTo: 'replies', contentType: 'text/plain', contentEncoding: 'gzip' }));
+    const m = amqp10FromAmqp091(
+      delivery({
+        messageId: 'm1',
+        correlationId: 'c1',
+        type: 'order',
+        priority: 7,
+        deliveryMode: 2,
+        timestamp: 1_700_000_000,
+        expiration: '60000',
+        replyTo: 'replies',
+        contentType: 'text/plain',
+        contentEncoding: 'gzip',
+      }),
+    );
     expect({ ...m, body: undefined, application_properties: undefined }).toEqual({
       message_id: 'm1',
       correlation_id: 'c1',
@@ -61,7 +74,15 @@ describe('a 0-9-1 delivery as the AMQP 1.0 message the JMS consumer reads', () =
 
   it('carries the headers and the delivery metadata as application properties', () => {
     const m = amqp10FromAmqp091(delivery({ headers: { colour: 'red', size: 3 }, appId: 'shop', userId: 'bob', clusterId: 'c' }));
-    expect(m.application_properties).toEqual({ colour: 'red', size: 3, RMQ_AppId: 'shop', RMQ_UserId: 'bob', RMQ_ClusterId: 'c', RMQ_Exchange: 'amq.topic', RMQ_RoutingKey: 'orders.eu' });
+    expect(m.application_properties).toEqual({
+      colour: 'red',
+      size: 3,
+      RMQ_AppId: 'shop',
+      RMQ_UserId: 'bob',
+      RMQ_ClusterId: 'c',
+      RMQ_Exchange: 'amq.topic',
+      RMQ_RoutingKey: 'orders.eu',
+    });
   });
 
   it('sends the content as one data section', () => {
@@ -70,8 +91,19 @@ describe('a 0-9-1 delivery as the AMQP 1.0 message the JMS consumer reads', () =
   });
 
   it('gives the message model the headers as properties, numbers as their number text, and a text body for text/*', () => {
-    const msg = amqpToMessage(overTheWire(delivery({ messageId: 'm1', timestamp: 1_700_000_000, contentType: 'text/plain', headers: { colour: 'red', size: 3, ratio: 1.5, ok: false } }, 'hello')), { destination: 'orders.eu' });
-    expect({ id: msg.headers.JMSMessageID, ts: msg.headers.JMSTimestamp, dest: msg.headers.JMSDestination, props: Object.fromEntries(msg.properties), body: msg.bodyText() }).toEqual({
+    const msg = amqpToMessage(
+      overTheWire(
+        delivery({ messageId: 'm1', timestamp: 1_700_000_000, contentType: 'text/plain', headers: { colour: 'red', size: 3, ratio: 1.5, ok: false } }, 'hello'),
+      ),
+      { destination: 'orders.eu' },
+    );
+    expect({
+      id: msg.headers.JMSMessageID,
+      ts: msg.headers.JMSTimestamp,
+      dest: msg.headers.JMSDestination,
+      props: Object.fromEntries(msg.properties),
+      body: msg.bodyText(),
+    }).toEqual({
       id: 'm1',
       ts: 1_700_000_000_000,
       dest: 'orders.eu',
@@ -101,6 +133,11 @@ describe('the RabbitMQ split of a subscription', () => {
   });
 
   it('selects AMQP 1.0 publications by the presence of any x-amqp-1.0-* header the plugin adds', () => {
-    expect(AMQP10_PUBLISHED).toEqual({ 'x-match': 'any-with-x', 'x-amqp-1.0-properties': null, 'x-amqp-1.0-app-properties': null, 'x-amqp-1.0-message-annotations': null });
+    expect(AMQP10_PUBLISHED).toEqual({
+      'x-match': 'any-with-x',
+      'x-amqp-1.0-properties': null,
+      'x-amqp-1.0-app-properties': null,
+      'x-amqp-1.0-message-annotations': null,
+    });
   });
 });

@@ -57,7 +57,11 @@ beforeEach(async () => {
     seen.released++;
   });
   server.on('error', () => undefined);
-  listener = server.listen({ port: 0, host: '127.0.0.1', properties: { 'topic-prefix': 'topic://', 'queue-prefix': 'queue://', product: 'ActiveMQ' } } as never) as unknown as Server;
+  listener = server.listen({
+    port: 0,
+    host: '127.0.0.1',
+    properties: { 'topic-prefix': 'topic://', 'queue-prefix': 'queue://', product: 'ActiveMQ' },
+  } as never) as unknown as Server;
   await new Promise<void>((resolve) => listener.once('listening', () => resolve()));
   port = (listener.address() as AddressInfo).port;
 });
@@ -113,7 +117,11 @@ it('opens with container id = ClientID and attaches the durable subscription as 
 it('attaches a non-durable subscription with a non-durable terminus and no filter when there is no selector', async () => {
   startSubscriber({}, new XQueue<Message>('out', 8));
   await waitFor(() => seen.source !== undefined, 'the attach');
-  expect({ durable: seen.source?.durable ?? 0, expiry: seen.source?.expiry_policy, filter: seen.source?.filter ?? undefined }).toEqual({ durable: 0, expiry: 'link-detach', filter: undefined });
+  expect({ durable: seen.source?.durable ?? 0, expiry: seen.source?.expiry_policy, filter: seen.source?.filter ?? undefined }).toEqual({
+    durable: 0,
+    expiry: 'link-detach',
+    filter: undefined,
+  });
 });
 
 it('substitutes ${CellID} in ClientID and SubscriptionID', async () => {
@@ -138,7 +146,11 @@ it('grants credit for the free cells only and accepts a delivery only when the d
   await waitFor(() => seen.accepted === 1, 'the accept');
   await waitFor(() => creditOf(sender) === 3, 'the credit restored');
   out.detach(handle);
-  expect({ acceptedBeforeRemove, body: taken[0].item.bodyText(), destination: taken[0].item.headers.JMSDestination }).toEqual({ acceptedBeforeRemove: 0, body: 'one', destination: 'topic://orders.eu' });
+  expect({ acceptedBeforeRemove, body: taken[0].item.bodyText(), destination: taken[0].item.headers.JMSDestination }).toEqual({
+    acceptedBeforeRemove: 0,
+    body: 'one',
+    destination: 'topic://orders.eu',
+  });
 });
 
 it('holds a message the downstream failed for its RedeliveryDelay, doubling, before releasing it to the broker (virtual time)', async () => {
@@ -169,7 +181,8 @@ it('holds a message the downstream failed for its RedeliveryDelay, doubling, bef
 it('retries a refusal of its ClientID as already connected instead of giving up', async () => {
   let opens = 0;
   server.on('connection_open', (ctx) => {
-    if (++opens === 1) ctx.connection.close({ condition: 'amqp:invalid-field', description: 'Broker: fake - Client: client-1 already connected from tcp://127.0.0.1' });
+    if (++opens === 1)
+      ctx.connection.close({ condition: 'amqp:invalid-field', description: 'Broker: fake - Client: client-1 already connected from tcp://127.0.0.1' });
   });
   const h = startSubscriber({ ClientID: 'client-1', SubscriptionID: 'sub-1' }, new XQueue<Message>('out', 4));
   await waitFor(() => seen.linkName === 'sub-1' && h.status.status === 'RUNNING', 'the subscription on a later attempt');

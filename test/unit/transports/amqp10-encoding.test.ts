@@ -8,7 +8,11 @@ const rheaEncode = (m: AmqpMessage): Buffer => (rhea.message as unknown as { enc
 const decode = (b: Buffer): Record<string, unknown> => (rhea.message as unknown as { decode(b: Buffer): Record<string, unknown> }).decode(b);
 
 // Strings around the str8/str32 boundary (255 bytes), with multi-byte characters that cross it.
-const text = fc.oneof(fc.string({ maxLength: 20 }), fc.string({ unit: 'grapheme', minLength: 120, maxLength: 300 }), fc.constantFrom('', '\ud800 lone surrogate', 'é'.repeat(128), 'x'.repeat(255), 'x'.repeat(256), 'x'.repeat(1024)));
+const text = fc.oneof(
+  fc.string({ maxLength: 20 }),
+  fc.string({ unit: 'grapheme', minLength: 120, maxLength: 300 }),
+  fc.constantFrom('', '\ud800 lone surrogate', 'é'.repeat(128), 'x'.repeat(255), 'x'.repeat(256), 'x'.repeat(1024)),
+);
 const asciiKey = fc.string({ unit: fc.constantFrom(...'abcxyz-_.:0123456789'.split('')), minLength: 1, maxLength: 300 });
 const uint = fc.oneof(fc.constantFrom(0, 1, 255, 256, 4294967295), fc.integer({ min: 0, max: 4294967295 }));
 const mapValue = fc.oneof(text, fc.boolean(), fc.constant(null), fc.integer({ min: -2147483646, max: 2147483647 }), uint);
@@ -31,7 +35,11 @@ const outgoing: fc.Arbitrary<AmqpMessage> = fc.record(
     content_type: fc.constantFrom('application/octet-stream', 'text/plain'),
     application_properties: fc.dictionary(fc.string({ maxLength: 30 }), mapValue, { maxKeys: 6 }),
     message_annotations: fc.dictionary(asciiKey, mapValue, { maxKeys: 4 }),
-    body: fc.oneof(text, fc.constant(null), fc.uint8Array({ maxLength: 600 }).map((a) => rhea.message.data_section(Buffer.from(a)))),
+    body: fc.oneof(
+      text,
+      fc.constant(null),
+      fc.uint8Array({ maxLength: 600 }).map((a) => rhea.message.data_section(Buffer.from(a))),
+    ),
   },
   { requiredKeys: [] },
 );
@@ -64,9 +72,26 @@ describe('encodeAmqpMessage', () => {
   });
 
   it('decodes, with rhea, to the fields it was given', () => {
-    const m: AmqpMessage = { message_id: 'ID:1', durable: true, priority: 7, creation_time: 1_795_700_000_000, to: 'queue://q', application_properties: { size: 3, colour: 'red', big: 70_000, neg: -5 }, message_annotations: { 'x-opt-jms-msg-type': 5 }, body: 'héllo' };
+    const m: AmqpMessage = {
+      message_id: 'ID:1',
+      durable: true,
+      priority: 7,
+      creation_time: 1_795_700_000_000,
+      to: 'queue://q',
+      application_properties: { size: 3, colour: 'red', big: 70_000, neg: -5 },
+      message_annotations: { 'x-opt-jms-msg-type': 5 },
+      body: 'héllo',
+    };
     const back = decode(encodeAmqpMessage(m));
-    expect(back).toMatchObject({ message_id: 'ID:1', durable: true, priority: 7, to: 'queue://q', application_properties: { size: 3, colour: 'red', big: 70_000, neg: -5 }, message_annotations: { 'x-opt-jms-msg-type': 5 }, body: 'héllo' });
+    expect(back).toMatchObject({
+      message_id: 'ID:1',
+      durable: true,
+      priority: 7,
+      to: 'queue://q',
+      application_properties: { size: 3, colour: 'red', big: 70_000, neg: -5 },
+      message_annotations: { 'x-opt-jms-msg-type': 5 },
+      body: 'héllo',
+    });
     expect((back.creation_time as Date).getTime()).toBe(1_795_700_000_000);
   });
 

@@ -58,7 +58,7 @@ describe('IncomingDeliveries (the session window)', () => {
     expect(b.size).toBe(0);
   });
 
-  it('finds an unsettled delivery by its id (for the peer\'s dispositions)', () => {
+  it("finds an unsettled delivery by its id (for the peer's dispositions)", () => {
     const b = new IncomingDeliveries<Slot>(16);
     for (let id = 4_294_967_294; id < 4_294_967_298; id++) b.push({ id: id >>> 0, settled: false });
     expect(b.by_id(1)?.id).toBe(1);
@@ -150,7 +150,10 @@ describe('a receiver with one delivery held unsettled, against an in-process rhe
     try {
       const receiver = conn.open_receiver({ source: 'q', autoaccept: false, credit_window: 100 });
       const { arrived } = holdFirst(receiver);
-      await waitFor(() => arrived.size === 2048, () => `2,048 deliveries (have ${arrived.size})`);
+      await waitFor(
+        () => arrived.size === 2048,
+        () => `2,048 deliveries (have ${arrived.size})`,
+      );
       const incoming = (receiver.session as unknown as { incoming: { window: number } }).incoming;
       expect({ arrived: arrived.size, window: incoming.window }).toEqual({ arrived: 2048, window: 0 });
     } finally {
@@ -163,10 +166,16 @@ describe('a receiver with one delivery held unsettled, against an in-process rhe
     try {
       const receiver = await conn.openReceiver({ source: 'q', autoaccept: false, credit_window: 100 }, 300);
       const { arrived, release } = holdFirst(receiver);
-      await waitFor(() => arrived.size === TOTAL, () => `${TOTAL} deliveries (have ${arrived.size})`);
+      await waitFor(
+        () => arrived.size === TOTAL,
+        () => `${TOTAL} deliveries (have ${arrived.size})`,
+      );
       const ring = (receiver.session as unknown as { incoming: { deliveries: IncomingDeliveries<{ id: number }> } }).incoming.deliveries;
       release();
-      await waitFor(() => ring.size === 0, () => `an empty session buffer (${ring.size} left)`);
+      await waitFor(
+        () => ring.size === 0,
+        () => `an empty session buffer (${ring.size} left)`,
+      );
       expect({ arrived: arrived.size, capacity: ring.capacity }).toEqual({ arrived: TOTAL, capacity: 2048 });
     } finally {
       await conn.close(500);

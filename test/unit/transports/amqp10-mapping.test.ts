@@ -5,25 +5,66 @@ import rhea = require('rhea');
 
 describe('AMQP 1.0 → message model', () => {
   it('maps properties and header fields onto the JMS headers', () => {
-    const m = amqpToMessage({ message_id: 'm1', correlation_id: 'c1', subject: 'order', priority: 7, durable: true, creation_time: new Date(1000), absolute_expiry_time: new Date(5000), reply_to: 'topic://r', to: 'topic://t', delivery_count: 1, body: 'x' });
-    expect(m.headers).toEqual({ JMSMessageID: 'm1', JMSCorrelationID: 'c1', JMSType: 'order', JMSPriority: 7, JMSDeliveryMode: 2, JMSTimestamp: 1000, JMSExpiration: 5000, JMSReplyTo: 'topic://r', JMSDestination: 'topic://t', JMSRedelivered: true });
+    const m = amqpToMessage({
+      message_id: 'm1',
+      correlation_id: 'c1',
+      subject: 'order',
+      priority: 7,
+      durable: true,
+      creation_time: new Date(1000),
+      absolute_expiry_time: new Date(5000),
+      reply_to: 'topic://r',
+      to: 'topic://t',
+      delivery_count: 1,
+      body: 'x',
+    });
+    expect(m.headers).toEqual({
+      JMSMessageID: 'm1',
+      JMSCorrelationID: 'c1',
+      JMSType: 'order',
+      JMSPriority: 7,
+      JMSDeliveryMode: 2,
+      JMSTimestamp: 1000,
+      JMSExpiration: 5000,
+      JMSReplyTo: 'topic://r',
+      JMSDestination: 'topic://t',
+      JMSRedelivered: true,
+    });
   });
 
   it('defaults priority to 4 and delivery mode to non-persistent, and counts ttl from creation time', () => {
     const m = amqpToMessage({ ttl: 300, creation_time: 1000, body: null });
-    expect({ p: m.headers.JMSPriority, d: m.headers.JMSDeliveryMode, e: m.headers.JMSExpiration, body: m.body.kind }).toEqual({ p: 4, d: 1, e: 1300, body: 'none' });
+    expect({ p: m.headers.JMSPriority, d: m.headers.JMSDeliveryMode, e: m.headers.JMSExpiration, body: m.body.kind }).toEqual({
+      p: 4,
+      d: 1,
+      e: 1300,
+      body: 'none',
+    });
   });
 
   it('turns application properties into string properties and group/user fields into JMSX properties', () => {
-    const m = amqpToMessage({ application_properties: { a: 'x', n: 5, f: 2.5, b: false, nul: null }, group_id: 'g', group_sequence: 3, user_id: Buffer.from('bob') });
+    const m = amqpToMessage({
+      application_properties: { a: 'x', n: 5, f: 2.5, b: false, nul: null },
+      group_id: 'g',
+      group_sequence: 3,
+      user_id: Buffer.from('bob'),
+    });
     expect(Object.fromEntries(m.properties)).toEqual({ JMSXGroupID: 'g', JMSXGroupSeq: '3', JMSXUserID: 'bob', a: 'x', n: '5', f: '2.5', b: 'false' });
   });
 
   it.each([
     ['an amqp-value string', { body: 'text' }, { kind: 'text', text: 'text' }],
     ['a data section', { body: { typecode: 0x75, content: Buffer.from('ab') } }, { kind: 'bytes', bytes: Buffer.from('ab') }],
-    ['a data section marked as a JMS text message', { body: { typecode: 0x75, content: Buffer.from('ab') }, message_annotations: { 'x-opt-jms-msg-type': 5 } }, { kind: 'text', text: 'ab' }],
-    ['a data section with a text content type', { body: { typecode: 0x75, content: Buffer.from('<a/>') }, content_type: 'application/xml' }, { kind: 'text', text: '<a/>' }],
+    [
+      'a data section marked as a JMS text message',
+      { body: { typecode: 0x75, content: Buffer.from('ab') }, message_annotations: { 'x-opt-jms-msg-type': 5 } },
+      { kind: 'text', text: 'ab' },
+    ],
+    [
+      'a data section with a text content type',
+      { body: { typecode: 0x75, content: Buffer.from('<a/>') }, content_type: 'application/xml' },
+      { kind: 'text', text: '<a/>' },
+    ],
     ['an amqp-value map', { body: { k: 'v', n: 1 } }, { kind: 'map', map: { k: 'v', n: 1 } }],
     ['an amqp-value list', { body: [1, 'a'] }, { kind: 'text', text: '[1,"a"]' }],
   ])('maps %s', (_what, amqp, body) => {
@@ -33,7 +74,11 @@ describe('AMQP 1.0 → message model', () => {
 
 describe('message model → AMQP 1.0', () => {
   it('round-trips headers, properties and a text body', () => {
-    const msg = Message.text('hello', { colour: 'red' }, { JMSMessageID: 'id', JMSCorrelationID: 'c', JMSType: 't', JMSPriority: 8, JMSDeliveryMode: 2, JMSReplyTo: 'r', JMSTimestamp: 1000 });
+    const msg = Message.text(
+      'hello',
+      { colour: 'red' },
+      { JMSMessageID: 'id', JMSCorrelationID: 'c', JMSType: 't', JMSPriority: 8, JMSDeliveryMode: 2, JMSReplyTo: 'r', JMSTimestamp: 1000 },
+    );
     const back = amqpToMessage(messageToAmqp(msg, { now: 1000 }));
     expect({ headers: back.headers, props: Object.fromEntries(back.properties), body: back.bodyText() }).toEqual({
       headers: { JMSMessageID: 'id', JMSCorrelationID: 'c', JMSType: 't', JMSPriority: 8, JMSDeliveryMode: 2, JMSReplyTo: 'r', JMSTimestamp: 1000 },
@@ -46,14 +91,20 @@ describe('message model → AMQP 1.0', () => {
     const msg = Message.text('hé');
     const text = messageToAmqp(msg);
     const bytes = messageToAmqp(msg, { textMode: false });
-    expect({ text: [text.body, text.message_annotations], bytes: [(bytes.body as { content: Buffer }).content.toString('utf8'), bytes.message_annotations] }).toEqual({
+    expect({
+      text: [text.body, text.message_annotations],
+      bytes: [(bytes.body as { content: Buffer }).content.toString('utf8'), bytes.message_annotations],
+    }).toEqual({
       text: ['hé', { 'x-opt-jms-msg-type': 5 }],
       bytes: ['hé', { 'x-opt-jms-msg-type': 3 }],
     });
   });
 
   it('gives an already expired message one second to live, and turns JMSExpiration into ttl', () => {
-    expect([messageToAmqp(Message.text('x', {}, { JMSExpiration: 500 }), { now: 1000 }).ttl, messageToAmqp(Message.text('x', {}, { JMSExpiration: 11_000 }), { now: 1000 }).ttl]).toEqual([1000, 10_000]);
+    expect([
+      messageToAmqp(Message.text('x', {}, { JMSExpiration: 500 }), { now: 1000 }).ttl,
+      messageToAmqp(Message.text('x', {}, { JMSExpiration: 11_000 }), { now: 1000 }).ttl,
+    ]).toEqual([1000, 10_000]);
   });
 
   it('refuses an in-process object body', () => {
@@ -64,7 +115,9 @@ describe('message model → AMQP 1.0', () => {
 describe('what a selector sees of an AMQP message', () => {
   it('sees JMS headers with their JMS types and application properties with their AMQP types', () => {
     const source = amqpSelectorSource({ durable: true, priority: 6, subject: 'order', application_properties: { qty: 5, colour: 'red' } });
-    const sel = JmsSelector.compile("JMSDeliveryMode = 'PERSISTENT' AND JMSPriority > 5 AND JMSType = 'order' AND qty > 2 AND colour = 'red' AND JMSCorrelationID IS NULL");
+    const sel = JmsSelector.compile(
+      "JMSDeliveryMode = 'PERSISTENT' AND JMSPriority > 5 AND JMSType = 'order' AND qty > 2 AND colour = 'red' AND JMSCorrelationID IS NULL",
+    );
     expect(sel.matches(source)).toBe(true);
   });
 
@@ -109,8 +162,9 @@ describe('what a selector sees of an AMQP message', () => {
   });
 
   it('writes doubles and floats into the message properties as Java writes them', () => {
-    const props = amqpToMessage(received({ d: rhea.types.wrap_double(123), half: rhea.types.wrap_double(0.5), f: rhea.types.wrap_float(1.1), i: 123 })).properties;
+    const props = amqpToMessage(
+      received({ d: rhea.types.wrap_double(123), half: rhea.types.wrap_double(0.5), f: rhea.types.wrap_float(1.1), i: 123 }),
+    ).properties;
     expect({ d: props.get('d'), half: props.get('half'), f: props.get('f'), i: props.get('i') }).toEqual({ d: '123.0', half: '0.5', f: '1.1', i: '123' });
   });
 });
-

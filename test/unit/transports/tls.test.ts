@@ -30,13 +30,21 @@ const REFUSED = nodeError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5671')
 
 describe('which TLS failures are configuration errors', () => {
   it.each([
-    ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'unable to verify the first certificate', /certificate is not trusted: unable to verify the first certificate \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\); name the CA that signed it in CAFile/],
+    [
+      'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+      'unable to verify the first certificate',
+      /certificate is not trusted: unable to verify the first certificate \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\); name the CA that signed it in CAFile/,
+    ],
     ['SELF_SIGNED_CERT_IN_CHAIN', 'self-signed certificate in certificate chain', /not trusted/],
     ['DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate', /not trusted/],
     ['CERT_HAS_EXPIRED', 'certificate has expired', /not valid now: certificate has expired/],
     ['ERR_TLS_CERT_ALTNAME_INVALID', "Hostname/IP does not match certificate's altnames", /does not match the host name: .*set ServerName/],
     ['ERR_SSL_WRONG_VERSION_NUMBER', 'wrong version number', /port does not speak TLS/],
-    ['ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED', '80FC:error:0A00045C:SSL routines:ssl3_read_bytes:tlsv13 alert certificate required:rec_layer_s3.c:1601:SSL alert number 116', /refused the TLS handshake: tlsv13 alert certificate required \(ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED\); check CertFile\/KeyFile/],
+    [
+      'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED',
+      '80FC:error:0A00045C:SSL routines:ssl3_read_bytes:tlsv13 alert certificate required:rec_layer_s3.c:1601:SSL alert number 116',
+      /refused the TLS handshake: tlsv13 alert certificate required \(ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED\); check CertFile\/KeyFile/,
+    ],
   ])('%s is explained', (code, message, expected) => {
     expect(describeTlsFailure(nodeError(code, message))).toMatch(expected);
   });
@@ -55,7 +63,11 @@ describe('which TLS failures are configuration errors', () => {
       message: tlsStep.message,
       fatal: isFatalAmqpError(tlsStep),
       refusedFatal: isFatalAmqpError(new AmqpStepError('rcvr', 'connection', REFUSED)),
-    }).toEqual({ message: expect.stringMatching(/^rcvr: connection to amqps:\/\/h:5671\/ as user "guest" failed: the broker's TLS certificate is not trusted/), fatal: true, refusedFatal: false });
+    }).toEqual({
+      message: expect.stringMatching(/^rcvr: connection to amqps:\/\/h:5671\/ as user "guest" failed: the broker's TLS certificate is not trusted/),
+      fatal: true,
+      refusedFatal: false,
+    });
   });
 
   it('makes an untrusted certificate a fatal Amqp10TlsError, and a refused connection a retried Amqp10ConnectError', () => {
@@ -87,7 +99,11 @@ describe('which TLS failures are configuration errors', () => {
     await waitFor(() => status.get().status === 'FAILED', 'FAILED');
     clock.advance(DEFAULT_FATAL_RETRY_MS - 1); // an outage would have been retried every 1 ms by now
     r.stop();
-    expect({ attempts, status: status.get().status, detail: status.get().detail }).toEqual({ attempts: 1, status: 'FAILED', detail: expect.stringContaining('TLS certificate is not trusted') });
+    expect({ attempts, status: status.get().status, detail: status.get().detail }).toEqual({
+      attempts: 1,
+      status: 'FAILED',
+      detail: expect.stringContaining('TLS certificate is not trusted'),
+    });
   });
 });
 
@@ -103,7 +119,10 @@ describe('TLS socket options', () => {
   });
 
   it('uses ServerName for SNI and the certificate check when given', () => {
-    expect(tlsSocketOptions({ servername: 'localhost', rejectUnauthorized: false }, '127.0.0.1')).toEqual({ servername: 'localhost', rejectUnauthorized: false });
+    expect(tlsSocketOptions({ servername: 'localhost', rejectUnauthorized: false }, '127.0.0.1')).toEqual({
+      servername: 'localhost',
+      rejectUnauthorized: false,
+    });
   });
 });
 
@@ -126,7 +145,13 @@ describe('reading the TLS properties', () => {
 
   it('reads CAFile, CertFile and KeyFile relative to the configuration directory, with the passphrase and ServerName', () => {
     const s = read({ CAFile: 'ca.pem', CertFile: 'client.pem', KeyFile: 'client.key', KeyPassphrase: certs.clientKeyPassphrase, ServerName: 'localhost' });
-    expect({ ca: s.ca?.toString().includes('BEGIN CERTIFICATE'), cert: s.cert !== undefined, key: s.key !== undefined, servername: s.servername, verify: s.rejectUnauthorized }).toEqual({ ca: true, cert: true, key: true, servername: 'localhost', verify: true });
+    expect({
+      ca: s.ca?.toString().includes('BEGIN CERTIFICATE'),
+      cert: s.cert !== undefined,
+      key: s.key !== undefined,
+      servername: s.servername,
+      verify: s.rejectUnauthorized,
+    }).toEqual({ ca: true, cert: true, key: true, servername: 'localhost', verify: true });
   });
 
   it('verifies the broker certificate unless RejectUnauthorized is "false"', () => {
@@ -135,11 +160,17 @@ describe('reading the TLS properties', () => {
 
   it('names KeyPassphrase when it does not decrypt KeyFile, without showing it', () => {
     const e = problem({ CertFile: 'client.pem', KeyFile: 'client.key', KeyPassphrase: 'the-wrong-one' });
-    expect({ property: e.property, mentionsKey: e.message.includes('"client.key"'), leaks: e.message.includes('the-wrong-one') }).toEqual({ property: 'KeyPassphrase', mentionsKey: true, leaks: false });
+    expect({ property: e.property, mentionsKey: e.message.includes('"client.key"'), leaks: e.message.includes('the-wrong-one') }).toEqual({
+      property: 'KeyPassphrase',
+      mentionsKey: true,
+      leaks: false,
+    });
   });
 
   it('names KeyPassphrase as missing for an encrypted key without one', () => {
-    expect(problem({ CertFile: 'client.pem', KeyFile: 'client.key' }).message).toMatch(/^c: KeyPassphrase is missing: expected the passphrase that decrypts KeyFile "client.key"/);
+    expect(problem({ CertFile: 'client.pem', KeyFile: 'client.key' }).message).toMatch(
+      /^c: KeyPassphrase is missing: expected the passphrase that decrypts KeyFile "client.key"/,
+    );
   });
 
   it('names KeyFile when it does not belong to CertFile', () => {
@@ -157,8 +188,16 @@ describe('reading the TLS properties', () => {
   });
 
   it('gives an amqps:// JMS endpoint the TLS settings, files resolved against baseDir', () => {
-    const c = readJmsConnection(new ConfigReader('sub', { URI: 'amqps://localhost:5671', TopicName: 't', CAFile: 'ca.pem', ServerName: 'localhost' }), certs.dir, 'topic');
-    expect({ tls: c.resolved.endpoint.tls, ca: c.resolved.endpoint.tlsSettings?.ca !== undefined, servername: c.resolved.endpoint.tlsSettings?.servername }).toEqual({ tls: true, ca: true, servername: 'localhost' });
+    const c = readJmsConnection(
+      new ConfigReader('sub', { URI: 'amqps://localhost:5671', TopicName: 't', CAFile: 'ca.pem', ServerName: 'localhost' }),
+      certs.dir,
+      'topic',
+    );
+    expect({
+      tls: c.resolved.endpoint.tls,
+      ca: c.resolved.endpoint.tlsSettings?.ca !== undefined,
+      servername: c.resolved.endpoint.tlsSettings?.servername,
+    }).toEqual({ tls: true, ca: true, servername: 'localhost' });
   });
 
   it('reports TLS properties on a plain amqp:// JMS endpoint as having no effect', () => {
@@ -171,7 +210,16 @@ describe('reading the TLS properties', () => {
     ['JMSPersister', JMS_PERSISTER, { QueueName: 'q' }],
     ['AmqpReceiver', AMQP_RECEIVER, { QueueName: 'q' }],
   ] as const)('%s accepts every TLS property in its schema and reports a wrong passphrase on KeyPassphrase', (_name, def, extra) => {
-    const config = { Name: 'c', URI: 'amqps://localhost:5671/', ...extra, CAFile: 'ca.pem', CertFile: 'client.pem', KeyFile: 'client.key', RejectUnauthorized: 'true', ServerName: 'localhost' };
+    const config = {
+      Name: 'c',
+      URI: 'amqps://localhost:5671/',
+      ...extra,
+      CAFile: 'ca.pem',
+      CertFile: 'client.pem',
+      KeyFile: 'client.key',
+      RejectUnauthorized: 'true',
+      ServerName: 'localhost',
+    };
     expect({
       valid: validateComponentConfig(def, { ...config, KeyPassphrase: certs.clientKeyPassphrase }, certs.dir),
       wrong: validateComponentConfig(def, { ...config, KeyPassphrase: 'nope' }, certs.dir).map((p) => p.property),

@@ -153,6 +153,8 @@ describe('XML serialisation (docs/evaluator/transforms.md)', () => {
   });
 
   it('keeps comments, processing instructions and CDATA', () => {
-    expect(serializeXml(parseXml('<r><!--c--><?pi data?><a><![CDATA[<x>]]></a></r>'))).toBe(`${XML_DECLARATION}\n<r>\n    <!--c-->\n    <?pi data?>\n    <a><![CDATA[<x>]]></a>\n</r>\n`);
+    expect(serializeXml(parseXml('<r><!--c--><?pi data?><a><![CDATA[<x>]]></a></r>'))).toBe(
+      `${XML_DECLARATION}\n<r>\n    <!--c-->\n    <?pi data?>\n    <a><![CDATA[<x>]]></a>\n</r>\n`,
+    );
   });
 });

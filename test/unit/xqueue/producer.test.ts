@@ -209,7 +209,11 @@ describe('XQueue.whenFree', () => {
     const q = fullQueueOfOne();
     const c = attachCounting(q);
     const got: number[] = [];
-    q.whenFree(WHOLE, (cell) => got.push(cell), () => undefined);
+    q.whenFree(
+      WHOLE,
+      (cell) => got.push(cell),
+      () => undefined,
+    );
     q.remove(q.take(c.handle)!);
     expect(got).toEqual([0]);
     expect(q.cellStateOf(0)).toBe('reserved');
@@ -222,7 +226,11 @@ describe('XQueue.whenFree', () => {
       order.push('promise');
       q.cancel(cell);
     });
-    q.whenFree(WHOLE, () => order.push('callback'), () => undefined);
+    q.whenFree(
+      WHOLE,
+      () => order.push('callback'),
+      () => undefined,
+    );
     const c = attachCounting(q);
     q.remove(q.take(c.handle)!);
     await settle();
@@ -237,8 +245,16 @@ describe('XQueue.whenFree', () => {
       const more = q.tryReserve();
       if (more >= 0) got.push(more);
     };
-    q.whenFree(WHOLE, (cell) => (got.push(cell), again()), () => undefined);
-    q.whenFree(WHOLE, (cell) => got.push(cell), () => undefined);
+    q.whenFree(
+      WHOLE,
+      (cell) => (got.push(cell), again()),
+      () => undefined,
+    );
+    q.whenFree(
+      WHOLE,
+      (cell) => got.push(cell),
+      () => undefined,
+    );
     q.resume();
     expect(got.sort()).toEqual([0, 1, 2]);
     expect(q.stats()).toMatchObject({ reserved: 3, free: 0, waitingProducers: 0 });
@@ -247,7 +263,11 @@ describe('XQueue.whenFree', () => {
   it('is taken out of the line by its cancel function, so the freed cell stays free', () => {
     const q = fullQueueOfOne();
     const got: number[] = [];
-    const cancel = q.whenFree(WHOLE, (cell) => got.push(cell), () => undefined);
+    const cancel = q.whenFree(
+      WHOLE,
+      (cell) => got.push(cell),
+      () => undefined,
+    );
     cancel();
     const c = attachCounting(q);
     q.remove(q.take(c.handle)!);
@@ -259,10 +279,20 @@ describe('XQueue.whenFree', () => {
     const q = new XQueue<string>('q', 1);
     q.tryReserve();
     const stopped: Error[] = [];
-    q.whenFree(WHOLE, () => undefined, (e) => stopped.push(e));
+    q.whenFree(
+      WHOLE,
+      () => undefined,
+      (e) => stopped.push(e),
+    );
     q.stop();
     expect(stopped[0]).toBeInstanceOf(XQueueStoppedError);
-    expect(() => q.whenFree(WHOLE, () => undefined, () => undefined)).toThrow(XQueueStoppedError);
+    expect(() =>
+      q.whenFree(
+        WHOLE,
+        () => undefined,
+        () => undefined,
+      ),
+    ).toThrow(XQueueStoppedError);
   });
 });
 

@@ -424,21 +424,21 @@ const producerIndex = fc.integer({ min: 0, max: 3 });
 const consumerIndex = fc.integer({ min: 0, max: 2 });
 const anyIndex = fc.nat({ max: 16 });
 const commandArbitraries: fc.Arbitrary<Cmd>[] = [
-    producerIndex.map((p) => new Put(p)),
-    producerIndex.map((p) => new Put(p)),
-    producerIndex.map((p) => new AbortWait(p)),
-    producerIndex.map((p) => new ReserveOnly(p)),
-    producerIndex.map((p) => new Cancel(p)),
-    consumerIndex.map((c) => new Take(c)),
-    consumerIndex.map((c) => new Take(c)),
-    fc.tuple(consumerIndex, anyIndex, fc.constantFrom<Outcome>('done', 'done', 'failed')).map(([c, i, o]) => new Remove(c, i, o)),
-    fc.tuple(consumerIndex, anyIndex).map(([c, i]) => new Putback(c, i)),
-    consumerIndex.map((c) => new Park(c)),
-    consumerIndex.map((c) => new Crash(c)),
-    fc.constant(new LateRemove()),
-    anyIndex.map((i) => new Takeback(i)),
-    fc.constant(new Pause()),
-    fc.constant(new Resume()),
+  producerIndex.map((p) => new Put(p)),
+  producerIndex.map((p) => new Put(p)),
+  producerIndex.map((p) => new AbortWait(p)),
+  producerIndex.map((p) => new ReserveOnly(p)),
+  producerIndex.map((p) => new Cancel(p)),
+  consumerIndex.map((c) => new Take(c)),
+  consumerIndex.map((c) => new Take(c)),
+  fc.tuple(consumerIndex, anyIndex, fc.constantFrom<Outcome>('done', 'done', 'failed')).map(([c, i, o]) => new Remove(c, i, o)),
+  fc.tuple(consumerIndex, anyIndex).map(([c, i]) => new Putback(c, i)),
+  consumerIndex.map((c) => new Park(c)),
+  consumerIndex.map((c) => new Crash(c)),
+  fc.constant(new LateRemove()),
+  anyIndex.map((i) => new Takeback(i)),
+  fc.constant(new Pause()),
+  fc.constant(new Resume()),
 ];
 const commands = fc.commands(commandArbitraries, { maxCommands: 80, size: 'large' });
 

@@ -47,7 +47,8 @@ function rig(config: Record<string, unknown>, options: { doneCapacity?: number; 
   const nohit = new XQueue<Message>('nohit', 16);
   const evaluate = new XQueue<Message>('evaluate', 4);
   const second = new XQueue<Message>('second', 4);
-  const evaluator = options.evaluator === false ? undefined : runComponent(messageEvaluatorComponent as never, { config: EVALUATOR as ComponentConfig, input: evaluate });
+  const evaluator =
+    options.evaluator === false ? undefined : runComponent(messageEvaluatorComponent as never, { config: EVALUATOR as ComponentConfig, input: evaluate });
   const node = runComponent(collectNodeComponent as never, {
     config: { Name: 'collect', OutLink: ['done', 'failed', 'nohit', 'evaluate', 'second'], ...config } as ComponentConfig,
     input,
@@ -144,7 +145,17 @@ describe('CollectNode: evaluate, then route by return code', () => {
   });
 
   it('follows NextTask: task 0 sends a SUCCESS on to another collectible, whose return code then decides the exit (with task 0 ErrorCode)', async () => {
-    const r = rig({ Ruleset: [{ ...EVALUATE, NextTask: [{ Success: 'second', FieldName: 'step', Template: 'two', ErrorCode: '7' }, { Success: 'done', Failure: 'failed' }] }] });
+    const r = rig({
+      Ruleset: [
+        {
+          ...EVALUATE,
+          NextTask: [
+            { Success: 'second', FieldName: 'step', Template: 'two', ErrorCode: '7' },
+            { Success: 'done', Failure: 'failed' },
+          ],
+        },
+      ],
+    });
     const second = new HandWorker(r.second);
     const failed = new HandWorker(r.failed);
     await r.send('a1', { kind: 'order' });
@@ -194,7 +205,10 @@ describe('CollectNode routing (nextHop)', () => {
   const warn = jest.fn();
 
   it('without tasks, sends SUCCESS to done and every other return code to failure', () => {
-    const plain = parseCollectNodeSettings('c', { OutLink: ['d', 'f', 'n', 'a'], Ruleset: [{ Name: 'p', PreferredOutLink: 'a' }] } as unknown as ComponentConfig).rulesets[1];
+    const plain = parseCollectNodeSettings('c', {
+      OutLink: ['d', 'f', 'n', 'a'],
+      Ruleset: [{ Name: 'p', PreferredOutLink: 'a' }],
+    } as unknown as ComponentConfig).rulesets[1];
     expect([0, 1, -1].map((rc) => nextHop(plain, 0, rc, warn).outlink)).toEqual([0, 1, 1]);
   });
 
@@ -209,14 +223,18 @@ describe('CollectNode routing (nextHop)', () => {
   });
 
   it('sends a failure to nohit when no branch starts with its collectible', () => {
-    const odd = parseCollectNodeSettings('c', { OutLink: ['d', 'f', 'n', 'a', 'b'], Ruleset: [{ Name: 'p', PreferredOutLink: 'a', NextTask: [{ Success: 'a', Failure: 'b' }] }] } as unknown as ComponentConfig).rulesets[1];
+    const odd = parseCollectNodeSettings('c', {
+      OutLink: ['d', 'f', 'n', 'a', 'b'],
+      Ruleset: [{ Name: 'p', PreferredOutLink: 'a', NextTask: [{ Success: 'a', Failure: 'b' }] }],
+    } as unknown as ComponentConfig).rulesets[1];
     expect(nextHop(odd, 0, 1, warn).outlink).toBe(2);
     expect(warn).toHaveBeenCalled();
   });
 });
 
 describe('CollectNode configuration', () => {
-  const check = (config: Record<string, unknown>) => validateComponentConfig(collectNodeComponent as never, { ClassName: 'node.CollectNode', LinkName: 'in', ...config }, '.');
+  const check = (config: Record<string, unknown>) =>
+    validateComponentConfig(collectNodeComponent as never, { ClassName: 'node.CollectNode', LinkName: 'in', ...config }, '.');
 
   it('accepts the same link for done, failure and nohit', () => {
     expect(check({ OutLink: ['out', 'failed', 'failed', 'evaluate'], Ruleset: [EVALUATE] })).toEqual([]);
@@ -232,7 +250,10 @@ describe('CollectNode configuration', () => {
   });
 
   it('rejects an unknown task key with a did-you-mean', () => {
-    const issues = check({ OutLink: ['out', 'failed', 'nohit', 'evaluate'], Ruleset: [{ Name: 'r', PreferredOutLink: 'evaluate', NextTask: [{ Sucess: 'out' }] }] });
+    const issues = check({
+      OutLink: ['out', 'failed', 'nohit', 'evaluate'],
+      Ruleset: [{ Name: 'r', PreferredOutLink: 'evaluate', NextTask: [{ Sucess: 'out' }] }],
+    });
     expect(issues).toEqual([expect.objectContaining({ property: 'Ruleset/0/NextTask/0/Sucess', message: expect.stringContaining('did you mean Success?') })]);
   });
 

@@ -86,15 +86,26 @@ export interface Rig {
   stop(): Promise<void>;
 }
 
-export function rig(config: Record<string, unknown>, options: { inputCapacity?: number; workers?: number; workerCapacity?: number; policy?: SupervisionPolicy; logger?: Logger; clock?: Clock } = {}): Rig {
+export function rig(
+  config: Record<string, unknown>,
+  options: { inputCapacity?: number; workers?: number; workerCapacity?: number; policy?: SupervisionPolicy; logger?: Logger; clock?: Clock } = {},
+): Rig {
   const workerCount = options.workers ?? 2;
   const input = new XQueue<Message>('job_in', options.inputCapacity ?? 16);
   const notice = new XQueue<Message>('notice', 256);
   const bypass = new XQueue<Message>('bypass', 8);
   const workers = Array.from({ length: workerCount }, (_, i) => new XQueue<Message>(`w${i}`, options.workerCapacity ?? 4));
-  const complete = (c: Record<string, unknown>): ComponentConfig => ({ Name: 'jobs', ClassName: 'org.qbroker.node.JobNode', OutLink: ['notice', 'bypass', ...workers.map((w) => w.name)], ...c }) as ComponentConfig;
+  const complete = (c: Record<string, unknown>): ComponentConfig =>
+    ({ Name: 'jobs', ClassName: 'org.qbroker.node.JobNode', OutLink: ['notice', 'bypass', ...workers.map((w) => w.name)], ...c }) as ComponentConfig;
   const full = complete(config);
-  const harness = runComponent(jobNodeComponent as never, { config: full, input, outlinks: [notice, bypass, ...workers], policy: options.policy, logger: options.logger, clock: options.clock });
+  const harness = runComponent(jobNodeComponent as never, {
+    config: full,
+    input,
+    outlinks: [notice, bypass, ...workers],
+    policy: options.policy,
+    logger: options.logger,
+    clock: options.clock,
+  });
   const upstream = new Map<string, Outcome[]>();
   return {
     harness,

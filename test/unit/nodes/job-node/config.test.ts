@@ -26,7 +26,9 @@ describe('JobNode configuration: the published sample', () => {
 
   it('reports KeyTemplat with "did you mean KeyTemplate" through the loader\'s schema check', () => {
     const problems = validateComponentConfig(jobNodeComponent as never, SAMPLE, '.');
-    expect(problems).toContainEqual(expect.objectContaining({ property: 'Ruleset/0/KeyTemplat', severity: 'error', message: expect.stringContaining('did you mean KeyTemplate') }));
+    expect(problems).toContainEqual(
+      expect.objectContaining({ property: 'Ruleset/0/KeyTemplat', severity: 'error', message: expect.stringContaining('did you mean KeyTemplate') }),
+    );
   });
 
   it('accepts the sample once KeyTemplate is spelt right, with the documented layout: log = notice, done = bypass, four workers', () => {
@@ -67,14 +69,25 @@ describe('JobNode configuration: rulesets', () => {
   });
 
   it('warns when PreferredOutLink names another outlink than bypass', () => {
-    expect(validateJobNode(config({ Ruleset: [{ Name: 'pings', PreferredOutLink: 'w0' }] }))).toContainEqual(expect.objectContaining({ property: 'Ruleset/0/PreferredOutLink', severity: 'warning' }));
+    expect(validateJobNode(config({ Ruleset: [{ Name: 'pings', PreferredOutLink: 'w0' }] }))).toContainEqual(
+      expect.objectContaining({ property: 'Ruleset/0/PreferredOutLink', severity: 'warning' }),
+    );
   });
 
   const defaults: { title: string; ruleset: Record<string, string>; node?: Record<string, string>; expected: Record<string, unknown> }[] = [
-    { title: 'Threshold 1, Priority 0, node Heartbeat, no TTL by default', ruleset: {}, expected: { priority: 0, heartbeatMs: 30_000, ttlMs: 0, duplicates: 'defer', failedJobs: 'redispatch', maxDispatch: 3 } },
+    {
+      title: 'Threshold 1, Priority 0, node Heartbeat, no TTL by default',
+      ruleset: {},
+      expected: { priority: 0, heartbeatMs: 30_000, ttlMs: 0, duplicates: 'defer', failedJobs: 'redispatch', maxDispatch: 3 },
+    },
     { title: 'a ruleset Heartbeat of 0 means the node Heartbeat', ruleset: { Heartbeat: '0' }, node: { Heartbeat: '10' }, expected: { heartbeatMs: 10_000 } },
     { title: 'Heartbeat and TimeToLive are seconds', ruleset: { Heartbeat: '0.5', TimeToLive: '3600' }, expected: { heartbeatMs: 500, ttlMs: 3_600_000 } },
-    { title: 'node-level policies are inherited', ruleset: {}, node: { DuplicatePolicy: 'drop', FailedJobPolicy: 'report', MaxDispatch: '5' }, expected: { duplicates: 'drop', failedJobs: 'report', maxDispatch: 5 } },
+    {
+      title: 'node-level policies are inherited',
+      ruleset: {},
+      node: { DuplicatePolicy: 'drop', FailedJobPolicy: 'report', MaxDispatch: '5' },
+      expected: { duplicates: 'drop', failedJobs: 'report', maxDispatch: 5 },
+    },
     { title: 'ruleset policies override the node', ruleset: { DuplicatePolicy: 'drop' }, node: { DuplicatePolicy: 'defer' }, expected: { duplicates: 'drop' } },
   ];
   it.each(defaults)('$title', ({ ruleset, node, expected }) => {
@@ -94,7 +107,11 @@ describe('JobNode configuration: rulesets', () => {
     { title: 'two rulesets with one name', cfg: { Ruleset: [{ Name: 'a' }, { Name: 'a' }] }, property: 'Ruleset/1/Name' },
     { title: 'a Threshold that is not a number', cfg: { Ruleset: [{ Name: 'a', Threshold: 'many' }] }, property: 'Ruleset/0/Threshold' },
     { title: 'a bad pattern', cfg: { Ruleset: [{ Name: 'a', JMSPropertyGroup: [{ x: '(' }] }] }, property: 'Ruleset/0/JMSPropertyGroup' },
-    { title: 'a bad substitution', cfg: { Ruleset: [{ Name: 'a', KeyTemplate: '##x##', KeySubstitution: 'nonsense' }] }, property: 'Ruleset/0/KeySubstitution' },
+    {
+      title: 'a bad substitution',
+      cfg: { Ruleset: [{ Name: 'a', KeyTemplate: '##x##', KeySubstitution: 'nonsense' }] },
+      property: 'Ruleset/0/KeySubstitution',
+    },
     { title: 'a bad time window', cfg: { Ruleset: [{ Name: 'a', ActiveTime: [{ TimeWindow: [{ Interval: 'soon' }] }] }] }, property: 'Ruleset/0/ActiveTime' },
     { title: 'an unknown DuplicatePolicy', cfg: { DuplicatePolicy: 'ignore' }, property: 'DuplicatePolicy' },
     { title: 'more rulesets than MaxNumberRule', cfg: { MaxNumberRule: '2', Ruleset: [{ Name: 'a' }, { Name: 'b' }] }, property: 'Ruleset' },
@@ -157,7 +174,11 @@ describe('JobNode configuration: SharedState', () => {
   });
 
   it('reads the Redis URL, the lease in seconds and a namespace defaulting to the node name', () => {
-    expect(parseJobNodeSettings('jobs', config({ SharedState: 'redis://127.0.0.1:6379/0', SharedStateLease: '5' })).shared).toEqual({ url: 'redis://127.0.0.1:6379/0', namespace: 'xroute:jobnode:jobs', leaseMs: 5000 });
+    expect(parseJobNodeSettings('jobs', config({ SharedState: 'redis://127.0.0.1:6379/0', SharedStateLease: '5' })).shared).toEqual({
+      url: 'redis://127.0.0.1:6379/0',
+      namespace: 'xroute:jobnode:jobs',
+      leaseMs: 5000,
+    });
   });
 
   it('refuses a SharedState that is not a Redis URL, naming the property and without its password', () => {
@@ -168,6 +189,8 @@ describe('JobNode configuration: SharedState', () => {
   });
 
   it('refuses a lease shorter than 1 second', () => {
-    expect(() => parseJobNodeSettings('jobs', config({ SharedState: 'redis://127.0.0.1:6379/0', SharedStateLease: '0.5' }))).toThrow(/SharedStateLease.*at least 1 second/);
+    expect(() => parseJobNodeSettings('jobs', config({ SharedState: 'redis://127.0.0.1:6379/0', SharedStateLease: '0.5' }))).toThrow(
+      /SharedStateLease.*at least 1 second/,
+    );
   });
 });

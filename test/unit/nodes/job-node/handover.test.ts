@@ -48,7 +48,9 @@ describe('replaceRefusal', () => {
 
   it('names a worker outlink with active jobs that the new configuration drops', () => {
     const reason = replaceRefusal('jobs', [{ ruleset: 'all', workerLink: 'w1' }], settings(['all'], ['w0']));
-    expect(reason).toBe('JobNode jobs cannot be replaced now: worker outlink "w1" runs 1 active job and is no worker outlink in the new configuration. Reload again once they have finished, or keep them.');
+    expect(reason).toBe(
+      'JobNode jobs cannot be replaced now: worker outlink "w1" runs 1 active job and is no worker outlink in the new configuration. Reload again once they have finished, or keep them.',
+    );
   });
 
   it('allows worker outlinks in another order', () => {

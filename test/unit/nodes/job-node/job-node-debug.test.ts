@@ -13,7 +13,8 @@ afterEach(async () => {
   r = undefined;
 });
 
-const decisions = (entries: LogEntry[]): Record<string, unknown>[] => entries.filter((e) => e.level === 'debug' && ['ruleset matched', 'outlink chosen'].includes(e.message)).map((e) => ({ message: e.message, ...e.meta }));
+const decisions = (entries: LogEntry[]): Record<string, unknown>[] =>
+  entries.filter((e) => e.level === 'debug' && ['ruleset matched', 'outlink chosen'].includes(e.message)).map((e) => ({ message: e.message, ...e.meta }));
 
 describe('JobNode at debug level', () => {
   it('logs the ruleset a request matched, then the worker outlink its job went to', async () => {

@@ -8,7 +8,15 @@ import { VirtualClock } from '../../../support/virtual-clock';
 
 const RULESETS = [
   { Name: 'pings', PreferredOutLink: 'bypass', JMSPropertyGroup: [{ JMSType: '^ping$' }] },
-  { Name: 'nightly', Priority: '5', Threshold: '1', KeyTemplate: '##JobID##', KeySubstitution: 's/-retry$//', JMSPropertyGroup: [{ JobType: '^nightly$' }], StringProperty: { JobID: '', Owner: '' } },
+  {
+    Name: 'nightly',
+    Priority: '5',
+    Threshold: '1',
+    KeyTemplate: '##JobID##',
+    KeySubstitution: 's/-retry$//',
+    JMSPropertyGroup: [{ JobType: '^nightly$' }],
+    StringProperty: { JobID: '', Owner: '' },
+  },
   { Name: 'adhoc', Priority: '1', Threshold: '2', JMSPropertyGroup: [{ JobType: '^adhoc$' }] },
 ];
 
@@ -26,7 +34,20 @@ describe('JobNode component: scheduling and completion', () => {
     const job = await w0.take();
     expect(job.item.getProperty('JobID')).toBe('A');
     const scheduled = await r.noticeReader.waitFor((e) => e.status === 'SCHEDULED', 'SCHEDULED');
-    expect(scheduled).toMatchObject({ node: 'jobs', name: 'A', category: 'nightly', operation: 'notice', id: '1', worker: '0', workerLink: 'w0', progress: '0', attempt: '1', priority: 'INFO', JobID: 'A', Owner: 'ops' });
+    expect(scheduled).toMatchObject({
+      node: 'jobs',
+      name: 'A',
+      category: 'nightly',
+      operation: 'notice',
+      id: '1',
+      worker: '0',
+      workerLink: 'w0',
+      progress: '0',
+      attempt: '1',
+      priority: 'INFO',
+      JobID: 'A',
+      Owner: 'ops',
+    });
   });
 
   it('removes the request from its input only when the worker removes it, and escalates FINISHED with the return code', async () => {
@@ -128,7 +149,10 @@ describe('JobNode component: flow control', () => {
     for (const id of ['a', 'b', 'c']) await r.send({ JobID: id });
     let fourthIn = false;
     void r.send({ JobID: 'd' }).then(() => (fourthIn = true));
-    await waitFor(() => r!.harness.status.get().counters.scheduled === 2 && r!.input.stats().waitingProducers === 1, 'two jobs scheduled and the fourth producer waiting');
+    await waitFor(
+      () => r!.harness.status.get().counters.scheduled === 2 && r!.input.stats().waitingProducers === 1,
+      'two jobs scheduled and the fourth producer waiting',
+    );
     expect(fourthIn).toBe(false);
     expect(r.input.stats()).toMatchObject({ inFlight: 3, free: 0, waitingProducers: 1 });
     w0.finish(await w0.take());
@@ -149,7 +173,7 @@ describe('JobNode component: flow control', () => {
 });
 
 describe('JobNode component: heartbeat queries', () => {
-  it('sends a query event to the worker of an active job and escalates the worker\'s answer with the ruleset StringProperty', async () => {
+  it("sends a query event to the worker of an active job and escalates the worker's answer with the ruleset StringProperty", async () => {
     r = rig({ Ruleset: [{ ...RULESETS[1], Heartbeat: '0.05' }] });
     const w0 = new HandWorker(r.workers[0]);
     await r.send({ JobType: 'nightly', JobID: 'Q', Owner: 'ops' });
@@ -164,7 +188,17 @@ describe('JobNode component: heartbeat queries', () => {
     query.item.setProperty('progress', '40');
     r.workers[0].remove(query);
     const result = await r.noticeReader.waitFor((e) => e.operation === 'query', 'a query result escalation');
-    expect(result).toMatchObject({ name: 'Q', category: 'nightly', id: '1', worker: '0', status: 'RUNNING', progress: '40', JobID: 'Q', Owner: 'ops', priority: 'INFO' });
+    expect(result).toMatchObject({
+      name: 'Q',
+      category: 'nightly',
+      id: '1',
+      worker: '0',
+      status: 'RUNNING',
+      progress: '40',
+      JobID: 'Q',
+      Owner: 'ops',
+      priority: 'INFO',
+    });
     expect(result.JobEvent).toBeUndefined();
   });
 
@@ -200,7 +234,10 @@ describe('JobNode component: heartbeat queries', () => {
     await r.send({ JobID: 'shown' });
     await w0.take();
     r.workers[0].remove(await w0.take('a query event'));
-    await waitFor(() => r!.harness.logs.some((l) => l.message === 'job escalation' && JSON.stringify(l.meta).includes('"operation":"query"')), 'the logged query escalation');
+    await waitFor(
+      () => r!.harness.logs.some((l) => l.message === 'job escalation' && JSON.stringify(l.meta).includes('"operation":"query"')),
+      'the logged query escalation',
+    );
   });
 });
 

@@ -172,7 +172,9 @@ describe('JobNode reload: refusal', () => {
     const jobs = [await workers[0].take(), await workers[1].take()];
     const before = r.harness.actor;
     const { refused } = await r.reload({ Ruleset: [{ Name: 'daily' }] });
-    expect(refused).toBe('JobNode jobs cannot be replaced now: ruleset "nightly" has 2 active jobs and the new configuration removes it. Reload again once they have finished, or keep them.');
+    expect(refused).toBe(
+      'JobNode jobs cannot be replaced now: ruleset "nightly" has 2 active jobs and the new configuration removes it. Reload again once they have finished, or keep them.',
+    );
     expect(r.harness.actor).toBe(before);
     jobs.forEach((j, i) => workers[i].finish(j));
     await waitFor(() => r!.input.size === 0, 'both jobs completed by the running incarnation');

@@ -22,7 +22,7 @@ describe('JobScheduler.adoptActive', () => {
     expect(after.startedNames()).toEqual(['a3']);
   });
 
-  it('gives the adopted job\'s worker no other job until the job ends', () => {
+  it("gives the adopted job's worker no other job until the job ends", () => {
     const { before, after } = handedOver([{ name: 'A', threshold: 5 }], 2, ['a1:A']);
     after.adopt(before, 'a1', 'A', 0);
     after.submit('a2:A', 'a3:A');
@@ -53,7 +53,10 @@ describe('JobScheduler.adoptActive', () => {
     const { before } = handedOver([{ name: 'A' }], 1, ['a1:A']);
     const after = new Sim([{ name: 'new' }, { name: 'A' }], 1, 0, before.clock);
     after.adopt(before, 'a1', 'A', 0);
-    expect(after.scheduler.snapshot().groups.map((g) => [g.name, g.active])).toEqual([['new', 0], ['A', 1]]);
+    expect(after.scheduler.snapshot().groups.map((g) => [g.name, g.active])).toEqual([
+      ['new', 0],
+      ['A', 1],
+    ]);
   });
 
   it('numbers new jobs after the adopted ones', () => {

@@ -2,7 +2,15 @@
  * A scheduler under test: groups from a compact table, payloads naming their group and key, a port
  * that records every start, query, abort and event, and a virtual clock.
  */
-import { GroupSpec, JobScheduler, JobView, SchedulerEvent, SchedulerPort, ThresholdProvider, fixedThreshold } from '../../../../actors/nodes/job-node-scheduler';
+import {
+  GroupSpec,
+  JobScheduler,
+  JobView,
+  SchedulerEvent,
+  SchedulerPort,
+  ThresholdProvider,
+  fixedThreshold,
+} from '../../../../actors/nodes/job-node-scheduler';
 import { VirtualClock } from '../../../support/virtual-clock';
 
 export interface Req {

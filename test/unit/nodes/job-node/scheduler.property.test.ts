@@ -40,7 +40,17 @@ type GroupRow = { priority: number; threshold: number; ttlMs: number; duplicates
 
 function run(groupRows: GroupRow[], ops: Op[]): void {
   const clock = new VirtualClock();
-  const specs: GroupSpec[] = groupRows.map((r, i) => ({ name: `g${i}`, bypass: false, priority: r.priority, threshold: fixedThreshold(r.threshold), heartbeatMs: 1_000, ttlMs: r.ttlMs, duplicates: r.duplicates, failedJobs: r.failedJobs, maxDispatch: 2 }));
+  const specs: GroupSpec[] = groupRows.map((r, i) => ({
+    name: `g${i}`,
+    bypass: false,
+    priority: r.priority,
+    threshold: fixedThreshold(r.threshold),
+    heartbeatMs: 1_000,
+    ttlMs: r.ttlMs,
+    duplicates: r.duplicates,
+    failedJobs: r.failedJobs,
+    maxDispatch: 2,
+  }));
   const active = new Map<number, JobView<Req>>();
   const activePerGroup = new Array<number>(specs.length).fill(0);
   const endings = new Map<number, number>();

@@ -1,10 +1,20 @@
 import { Sim } from './scheduler-sim';
 
 describe('JobScheduler: priorities', () => {
-  const cases: { title: string; groups: { name: string; priority?: number; threshold?: number }[]; workers: number; arrivals: string[]; freeWorkersAfter: number; expected: string[] }[] = [
+  const cases: {
+    title: string;
+    groups: { name: string; priority?: number; threshold?: number }[];
+    workers: number;
+    arrivals: string[];
+    freeWorkersAfter: number;
+    expected: string[];
+  }[] = [
     {
       title: 'serves the group with the larger Priority first',
-      groups: [{ name: 'low', priority: 1 }, { name: 'high', priority: 9 }],
+      groups: [
+        { name: 'low', priority: 1 },
+        { name: 'high', priority: 9 },
+      ],
       workers: 1,
       arrivals: ['blocker:low', 'l1:low', 'h1:high'],
       freeWorkersAfter: 1,
@@ -12,7 +22,11 @@ describe('JobScheduler: priorities', () => {
     },
     {
       title: 'breaks Priority ties in ruleset definition order',
-      groups: [{ name: 'first', priority: 5 }, { name: 'second', priority: 5 }, { name: 'blocker', priority: 0 }],
+      groups: [
+        { name: 'first', priority: 5 },
+        { name: 'second', priority: 5 },
+        { name: 'blocker', priority: 0 },
+      ],
       workers: 1,
       arrivals: ['b:blocker', 's1:second', 'f1:first'],
       freeWorkersAfter: 1,
@@ -28,7 +42,10 @@ describe('JobScheduler: priorities', () => {
     },
     {
       title: 'falls through to a lower group when the higher one is at its threshold',
-      groups: [{ name: 'high', priority: 9, threshold: 1 }, { name: 'low', priority: 1, threshold: 5 }],
+      groups: [
+        { name: 'high', priority: 9, threshold: 1 },
+        { name: 'low', priority: 1, threshold: 5 },
+      ],
       workers: 3,
       arrivals: ['h1:high', 'h2:high', 'l1:low', 'l2:low'],
       freeWorkersAfter: 0,
@@ -46,7 +63,13 @@ describe('JobScheduler: priorities', () => {
 
 describe('JobScheduler: thresholds', () => {
   it('never starts more jobs of a group than its Threshold when several workers free up at once (the original over-dispatches)', () => {
-    const sim = new Sim([{ name: 'A', threshold: 1, priority: 1 }, { name: 'B', threshold: 2 }], 2);
+    const sim = new Sim(
+      [
+        { name: 'A', threshold: 1, priority: 1 },
+        { name: 'B', threshold: 2 },
+      ],
+      2,
+    );
     sim.submit('b1:B', 'b2:B', 'a1:A', 'a2:A');
     expect(sim.activeNames()).toEqual(['b1', 'b2']);
     sim.complete('b1', 'b2');

@@ -25,6 +25,8 @@ describe('StreamPersister integer settings left out', () => {
 
   it('read SessionSize as its declared default, which its schema calls "never"', () => {
     expect(s.sessionSize).toBe(STREAM_PERSISTER_INTEGERS.SessionSize.default);
-    expect((STREAM_PERSISTER_SCHEMA as { properties: Record<string, { description: string }> }).properties.SessionSize.description).toContain(`(${s.sessionSize} = never)`);
+    expect((STREAM_PERSISTER_SCHEMA as { properties: Record<string, { description: string }> }).properties.SessionSize.description).toContain(
+      `(${s.sessionSize} = never)`,
+    );
   });
 });

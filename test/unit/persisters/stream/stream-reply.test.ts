@@ -77,7 +77,13 @@ describe('ReplyHandler', () => {
   function pendingOf(...cells: number[]): PendingRequests {
     const pending = new PendingRequests();
     for (const cell of cells) {
-      const p = pendingRequest({ cell, item: Message.text(`request ${cell}`, { RC: String(cell) }), generation: 0 }, queue, String(cell), Buffer.from('x'), Infinity);
+      const p = pendingRequest(
+        { cell, item: Message.text(`request ${cell}`, { RC: String(cell) }), generation: 0 },
+        queue,
+        String(cell),
+        Buffer.from('x'),
+        Infinity,
+      );
       pending.add(p);
       pending.markWritten(p);
     }
