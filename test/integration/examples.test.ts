@@ -11,7 +11,8 @@
  * their cleanup blocks delete.
  */
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { waitFor } from '../support/wait';
 
@@ -59,8 +60,17 @@ function amqp10Url(): Record<string, string> {
   return node ? { AMQP10_URL: `amqp://guest:guest@127.0.0.1:${(JSON.parse(node) as { port: number }).port}` } : {};
 }
 
+/**
+ * `npx xroute` from the repository root runs the project's own bin by linking the project into npm's npx cache
+ * (libnpmexec). That first link can take a minute on a loaded machine, and a process killed during it leaves the
+ * link without its package.json, after which every later `npx xroute` from that path fails with ENOENT (seen in
+ * CI). So the suite uses an npm cache of its own, links once before any example with a generous timeout, and
+ * removes the cache afterwards.
+ */
+const npmCache = mkdtempSync(path.join(tmpdir(), 'xroute-examples-npm-'));
+
 function bash(script: string): Running {
-  const env = { ...process.env, ...amqp10Url(), npm_config_offline: 'true', npm_config_update_notifier: 'false' };
+  const env = { ...process.env, ...amqp10Url(), npm_config_offline: 'true', npm_config_update_notifier: 'false', npm_config_cache: npmCache };
   const child = spawn('bash', ['-e', '-c', script], { cwd: root, detached: true, env });
   const running: Running = { child, stdout: '', output: '', exit: new Promise((r) => child.on('exit', (code, signal) => r(code ?? signal))) };
   child.stdout!.on('data', (d) => ((running.stdout += String(d)), (running.output += String(d))));
@@ -136,6 +146,13 @@ async function runExample(name: string): Promise<void> {
 }
 
 describe('examples/ (each run as its README says)', () => {
+  beforeAll(async () => {
+    const link = bash('npx xroute --help');
+    const code = await link.exit;
+    if (code !== 0) throw new Error(`npx xroute --help exited with ${code}:\n${link.output}`);
+  }, 300_000);
+  afterAll(() => rmSync(npmCache, { recursive: true, force: true }));
+
   it('has the scenario folders, each with a README', () => {
     expect(exampleNames).toEqual(
       expect.arrayContaining(['amqp-queue-to-exchange', 'jms-topic-to-queue', 'jobnode-workers', 'pool-api', 'file-evaluator-file']),

@@ -17,6 +17,22 @@ export async function waitFor(predicate: () => boolean | Promise<boolean>, what:
   }
 }
 
+/**
+ * Resolves when `count()` reaches `target`; rejects only when the count has not grown for `stallMs`. For a real
+ * flow draining a backlog, whose pace depends on how loaded the machine is: a flow that keeps moving is given the
+ * time it needs, a flow that stops is caught within `stallMs`.
+ */
+export async function waitWhileProgressing(count: () => number, target: number, what: () => string, stallMs = 30_000, everyMs = 50): Promise<void> {
+  let last = count();
+  let lastMovedAt = Date.now();
+  while (last < target) {
+    if (Date.now() - lastMovedAt > stallMs) throw new Error(`no progress for ${stallMs} ms waiting for ${what()}`);
+    await sleep(everyMs);
+    const now = count();
+    if (now > last) [last, lastMovedAt] = [now, Date.now()];
+  }
+}
+
 /** Resolves after `ms` of wall-clock time. Not in unit tests: wait for a condition or use a VirtualClock. */
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -13,7 +13,7 @@ import { Flow } from '../../../src/runtime/flow';
 import { defaultRegistry } from '../../../actors';
 import { waitFor } from '../../support/component-harness';
 import { Admin, uniqueName } from './amqp-kit';
-import { sleep } from '../../support/wait';
+import { sleep, waitWhileProgressing } from '../../support/wait';
 
 /** The example, from the sources (the tests) or from dist/ (the bench runs compiled). */
 const EXAMPLE = ['../../..', '../../../..'].map((up) => path.resolve(__dirname, up, 'config/examples/evaluate-route.json')).find((f) => existsSync(f))!;
@@ -169,10 +169,10 @@ export class ReloadRig {
   /** Stops publishing and waits until every message published reached the output and the links are empty. */
   async finish(): Promise<number> {
     const published = await this.publisher.stop();
-    await waitFor(
-      () => this.out.count >= published,
+    await waitWhileProgressing(
+      () => this.out.count,
+      published,
       () => `all ${published} messages at the output (${this.out.count} so far)`,
-      60_000,
     );
     await waitFor(() => this.flow.status().links.every((l) => l.size === 0), 'every link empty', 10_000);
     return published;
