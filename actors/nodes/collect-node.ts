@@ -23,6 +23,7 @@ import { traceIdOf } from '../../src/runtime/message-trace';
 import { debugEnabled } from '../../src/logging/logger';
 import { ATTR_RULESET, traceRoute, tracingActive } from '../../src/tracing';
 import { OutlinkSender } from './outlink-sender';
+import { Inbox } from './inbox';
 import { rulesetMatcher } from './ruleset-matcher';
 import { COLLECT_NODE_SCHEMA } from './collect-node-schema';
 import {
@@ -46,13 +47,15 @@ interface Entry {
   task: number;
 }
 
-export type CollectNodeMessage = {
-  readonly type: 'returned';
-  readonly token: object;
+/** A message placed in an outlink came back: removed by that outlink's consumer with `outcome`. */
+interface Returned {
   readonly entry: Entry;
   readonly outlink: number;
   readonly outcome: Outcome;
-};
+}
+
+/** Returns wait in the node's inbox; the actor is told once until it takes them (inbox.ts). */
+export type CollectNodeMessage = { readonly type: 'returned'; readonly token: object };
 
 /** Where a bounced message goes next, and which task takes over (the original's collect()). */
 export interface Hop {
@@ -85,8 +88,8 @@ export function nextHop(rs: CollectRuleset, task: number, rc: number, warn: (tex
 
 class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
   private readonly token = {};
+  private readonly inbox = new Inbox<Returned>();
   private readonly stopSignal = new AbortController();
-  private ctx!: ActorContext<CollectNodeMessage>;
   private readonly input: XQueue<Message>;
   /** One sender per outlink position; fixed outlinks that name the same link share one. */
   private senders: OutlinkSender<Entry>[] = [];
@@ -110,7 +113,6 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
 
   start(ctx: ActorContext<CollectNodeMessage>): void {
     const env = this.env;
-    this.ctx = ctx;
     const s = this.settings;
     if (env.outlinks.length !== s.outlinkNames.length)
       throw new Error(`${env.name}: ${s.outlinkNames.length} OutLink entries configured but ${env.outlinks.length} links given`);
@@ -123,13 +125,18 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
       }
       return sender;
     });
+    const token = this.token;
+    this.inbox.attach(token, () => ctx.self.tell({ type: 'returned', token }));
     ctx.consume(this.input, (taken) => this.onMessage(taken));
   }
 
+  /** Every return that arrived since the last turn, in order of arrival. */
   receive(msg: CollectNodeMessage): void {
-    if (msg.token !== this.token) return; // from an earlier incarnation: its input message was put back
-    if (msg.outlink < FIRST_COLLECTIBLE) this.finished(msg.entry, msg.outcome);
-    else this.collected(msg.entry, msg.outcome);
+    if (msg.token !== this.token) return; // from an earlier incarnation: its input messages were put back
+    for (const r of this.inbox.take(msg.token)) {
+      if (r.outlink < FIRST_COLLECTIBLE) this.finished(r.entry, r.outcome);
+      else this.collected(r.entry, r.outcome);
+    }
   }
 
   stop(): void {
@@ -227,9 +234,8 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
       const ruleset = this.settings.rulesets[entry.rid]?.name;
       traceRoute(entry.request.item, this.env.name, `route ${ruleset}`, { [ATTR_RULESET]: ruleset, 'xroute.outlink': this.settings.outlinkNames[outlink] });
     }
-    const self = this.ctx.self;
-    const token = this.token;
-    this.senders[outlink].send(entry, entry.request.item, (_item, outcome) => self.tell({ type: 'returned', token, entry, outlink, outcome }));
+    const inbox = this.inbox;
+    this.senders[outlink].send(entry, entry.request.item, (_item, outcome) => inbox.push({ entry, outlink, outcome }));
   }
 
   /** A failed format is logged and the message goes on unformatted, as in the original. */

@@ -9,6 +9,7 @@ import { JobView } from './job-node-scheduler';
 import { JobIdentity } from './job-node-events';
 import { FIRST_WORKER_OUTLINK, JobNodeSettings, SharedStateSettings } from './job-node-config';
 import { SharedHandover } from './job-node-shared-limits';
+import { Inbox } from './inbox';
 
 export type Request = Taken<Message>;
 
@@ -30,44 +31,7 @@ export type JobEvent =
  * runs now. Events wait here, not in an actor's mailbox, so none is lost while a reload swaps the incarnation
  * (the old one's mailbox ends with it): the new one attaches and takes what arrived meanwhile.
  */
-export class JobInbox {
-  private events: JobEvent[] = [];
-  private owner: { readonly token: object; readonly wake: () => void } | undefined;
-  private woken = false;
-
-  push(event: JobEvent): void {
-    this.events.push(event);
-    this.wakeOwner();
-  }
-
-  /** `wake` is called (once until take) when events wait for the incarnation identified by `token`. */
-  attach(token: object, wake: () => void): void {
-    this.owner = { token, wake };
-    this.woken = false;
-    this.wakeOwner();
-  }
-
-  /** The incarnation handed over: events wait for the next one. */
-  detach(): void {
-    this.owner = undefined;
-  }
-
-  /** The waiting events, oldest first, for the attached incarnation; none for another. */
-  take(token: object): JobEvent[] {
-    if (this.owner?.token !== token) return [];
-    this.woken = false;
-    const events = this.events;
-    this.events = [];
-    return events;
-  }
-
-  private wakeOwner(): void {
-    const owner = this.owner;
-    if (owner === undefined || this.woken || this.events.length === 0) return;
-    this.woken = true;
-    owner.wake();
-  }
-}
+export class JobInbox extends Inbox<JobEvent> {}
 
 /** An active job as handed over: it keeps running on its worker outlink. */
 interface HandedJob {

@@ -6,8 +6,16 @@
  * arrival at the destination, on this process's clock) in alternating order. Paths:
  *  - RabbitMQ queue -> AmqpReceiver (XAMode 1) -> AmqpPersister -> RabbitMQ queue, vs amqplib consume, publish
  *    with confirm, ack on the confirm (the same at-least-once work);
- *  - the same with a CollectNode and a MessageEvaluator (bounce) in between, vs the same amqplib loop that applies
- *    the same transformation in its handler;
+ *  - the same with a CollectNode and a MessageEvaluator (bounce) in between, vs the same amqplib loop doing the same
+ *    work per message with the same library calls (rawEvaluator). xroute: the CollectNode matches the message to its
+ *    ruleset and writes RuleName by the ruleset's Template; the MessageEvaluator runs MessageEvaluatorEngine.evaluate
+ *    (OriginalRC and ReturnCode; the ruleset's formatter writes the body from its template); the node routes the
+ *    message by its return code (done: ReturnCode deleted); AmqpPersister publishes the body with the properties as
+ *    headers. Raw: the delivery becomes a Message, RuleName is written by the same Template, an engine built from the
+ *    same Ruleset evaluates it, and on ReturnCode 0 it is published the same way (otherwise nacked). Both publish the
+ *    same message ("ORDER:" + body, header RuleName, delivery mode, priority). Only xroute's own work is left out of
+ *    the raw loop: the AMQP mapping of the delivery's metadata, three links (XQueues) and the bounce between the
+ *    node and the evaluator;
  *  - ActiveMQ queue -> JMSReceiver (XAMode 1) -> JMSPersister -> ActiveMQ queue, vs raw rhea (latency-activemq.ts);
  *  - a pooled StreamPersister request/reply (sequential round trips) vs a raw socket;
  *  - the in-process XQueue hop (a put, an actor taking and removing it) vs a setImmediate hand-off.
@@ -29,6 +37,8 @@ import { HopEvent, HopTrace } from './hop-trace';
 import { ACTIVEMQ, jmsMoveTopology, rawRheaMover } from './latency-activemq';
 import { ArrivalLog, bodyFor, runQueueNames, LatencySummary, openLoop, sequenceOf, summarise, until } from './latency';
 import type { BrokerKit, MoverSide } from './latency-kit';
+import { MessageEvaluatorEngine } from '../../src/evaluator';
+import { Template } from '../../src/rules/template';
 import net from 'node:net';
 
 const HOST = process.env.XROUTE_RABBITMQ_HOST ?? '127.0.0.1';
@@ -152,7 +162,7 @@ async function openLoopRun(broker: BrokerKit, side: MoverSide, rate: number, n: 
 }
 
 /** Raw amqplib: consume (prefetch WINDOW), publish with confirm, ack the delivery on the confirm. */
-function rawMover(transform: (body: Buffer) => Buffer = (b) => b): MoverSide {
+function rawMover(): MoverSide {
   return {
     label: 'raw amqplib',
     async start(inQueue, outQueue) {
@@ -162,7 +172,50 @@ function rawMover(transform: (body: Buffer) => Buffer = (b) => b): MoverSide {
       await inCh.prefetch(WINDOW);
       await inCh.consume(inQueue, (m) => {
         if (m === null) return;
-        outCh.sendToQueue(outQueue, transform(m.content), {}, (err) => {
+        outCh.sendToQueue(outQueue, m.content, {}, (err) => {
+          if (err) inCh.nack(m);
+          else inCh.ack(m);
+        });
+      });
+      return async () => {
+        await conn.close().catch(() => undefined);
+      };
+    },
+  };
+}
+
+/** The evaluate path's rulesets, shared by xroute's topology and the raw loop. */
+const EVALUATE_RULE = { FieldName: 'RuleName', Template: 'order' };
+const EVALUATE_RULESET = { order: { FormatterArgument: [{ FieldName: 'body', Template: ['ORDER:##body##'] }] } };
+
+/**
+ * Raw amqplib doing the evaluate path's work (the header comment): rawMover's loop, each delivery evaluated as
+ * a Message by the same engine and published with its properties as headers when its ReturnCode is 0.
+ */
+function rawEvaluator(): MoverSide {
+  const engine = new MessageEvaluatorEngine({ Ruleset: EVALUATE_RULESET }, { baseDir: process.cwd(), pluginDirs: [] });
+  const ruleName = new Template(EVALUATE_RULE.Template);
+  return {
+    label: 'raw amqplib + MessageEvaluatorEngine',
+    async start(inQueue, outQueue) {
+      const conn = await connect();
+      const inCh = await conn.createChannel();
+      const outCh = await conn.createConfirmChannel();
+      await inCh.prefetch(WINDOW);
+      await inCh.consume(inQueue, (m) => {
+        if (m === null) return;
+        const headers = m.properties.headers ?? {};
+        const msg = Message.text(m.content.toString('utf8'), Object.fromEntries(Object.keys(headers).map((k) => [k, String(headers[k])])));
+        msg.setProperty(EVALUATE_RULE.FieldName, ruleName.format(msg));
+        engine.evaluate(msg); // synchronous: the ruleset is a formatter
+        if (msg.getProperty(engine.rcField) !== '0') {
+          inCh.nack(m, false, false);
+          return;
+        }
+        msg.deleteProperty(engine.rcField);
+        const { JMSDeliveryMode: deliveryMode, JMSPriority: priority } = msg.headers;
+        const options = { headers: Object.fromEntries(msg.properties), deliveryMode, priority };
+        outCh.sendToQueue(outQueue, Buffer.from(msg.bodyText() ?? '', 'utf8'), options, (err) => {
           if (err) inCh.nack(m);
           else inCh.ack(m);
         });
@@ -245,13 +298,13 @@ function evaluateTopology(inQueue: string, outQueue: string): Record<string, unk
       Operation: 'collect',
       RCField: 'ReturnCode',
       OutLink: ['out', 'out', 'out', 'evaluate'],
-      Ruleset: [{ Name: 'evaluate', PreferredOutLink: 'evaluate', FieldName: 'RuleName', Template: 'order' }],
+      Ruleset: [{ Name: 'evaluate', PreferredOutLink: 'evaluate', ...EVALUATE_RULE }],
     },
     pstr_eval: {
       ClassName: 'org.qbroker.persister.MessageEvaluator',
       LinkName: 'evaluate',
       Operation: 'evaluate',
-      Ruleset: { order: { FormatterArgument: [{ FieldName: 'body', Template: ['ORDER:##body##'] }] } },
+      Ruleset: EVALUATE_RULESET,
     },
     pstr_out: {
       ClassName: 'org.qbroker.persister.RMQPersister',
@@ -457,7 +510,7 @@ export async function benchLatency(opts: LatencyBenchOptions): Promise<BenchRow[
     RABBITMQ,
     'RabbitMQ -> AmqpReceiver -> CollectNode + MessageEvaluator -> AmqpPersister -> RabbitMQ',
     xrouteMover(evaluateTopology),
-    rawMover((b) => Buffer.concat([Buffer.from('ORDER:'), b])),
+    rawEvaluator(),
     opts,
     rows,
     latencyDetails,

@@ -116,6 +116,26 @@ describe('CollectNode: evaluate, then route by return code', () => {
     expect(r.input.size).toBe(0);
   });
 
+  it('handles the returns that reach it in one turn together: messages removed downstream at once are removed from its input in one turn', async () => {
+    const r = rig({ Ruleset: [EVALUATE] });
+    const done = new HandWorker(r.done);
+    let turn = 0;
+    const completedAt: number[] = [];
+    for (const id of ['a1', 'a2', 'a3']) await r.input.put(Message.text(id, { kind: 'order' }), () => completedAt.push(turn));
+    const outs = [await done.take(), await done.take(), await done.take()];
+    let ticker = setImmediate(function tick() {
+      turn++;
+      ticker = setImmediate(tick);
+    });
+    try {
+      for (const out of outs) r.done.remove(out, 'done');
+      await waitFor(() => completedAt.length === 3, 'the three upstream completions');
+    } finally {
+      clearImmediate(ticker);
+    }
+    expect(new Set(completedAt).size).toBe(1);
+  });
+
   it('holds messages taken from its input while the target outlink is full, and sends them in order once it frees (back pressure)', async () => {
     const r = rig({ Ruleset: [EVALUATE] }, { doneCapacity: 1 });
     const done = new HandWorker(r.done);
