@@ -156,14 +156,15 @@ export class Amqp10Connection {
         if (!settled) fail(err);
         else conn.markLost(new Amqp10ConnectionLostError(label, err.message, err.condition, err));
       });
-      raw.on('connection_close', () => {
-        if (!settled) fail(new Amqp10ConnectError(label, 'closed by the broker during the handshake'));
-        else conn.markLost(new Amqp10ConnectionLostError(label, 'closed by the broker'));
+      raw.on('connection_close', (ctx) => {
+        // rhea keeps the error of the broker's close frame, if it sent one, on the connection.
+        const closeError = ctx.connection.error;
+        if (!settled) fail(new Amqp10ConnectError(label, 'closed by the broker during the handshake', undefined, closeError));
+        else conn.markLost(new Amqp10ConnectionLostError(label, 'closed by the broker', undefined, closeError));
       });
       raw.on('protocol_error', (err: unknown) => {
-        const failure = protocolFailure(label, e.username, err);
-        if (!settled) fail(failure);
-        else conn.markLost(new Amqp10ConnectionLostError(label, failure.reason, undefined, err));
+        if (!settled) fail(protocolFailure(label, e.username, err));
+        else conn.markLost(new Amqp10ConnectionLostError(label, err instanceof Error ? err.message : String(err), undefined, err));
       });
       raw.on('error', (err: unknown) => {
         const message = err instanceof Error ? err.message : String(err);
@@ -340,10 +341,11 @@ export class Amqp10Connection {
   }
 
   private linkEvent(ctx: rhea.EventContext, event: string): void {
-    const link = (ctx.receiver ?? ctx.sender ?? ctx.session) as object | undefined;
+    const link = (ctx.receiver ?? ctx.sender ?? ctx.session) as { error?: unknown } | undefined;
     if (link && this.closingLinks.has(link)) return;
     if (event === 'session_close' || event.endsWith('_error') || event.endsWith('_close')) {
-      this.markLost(new Amqp10ConnectionLostError(this.label, `${event.replace('_', ' ')} from the broker`));
+      // rhea keeps the error of the broker's detach or end frame on the link or session.
+      this.markLost(new Amqp10ConnectionLostError(this.label, `${event.replace('_', ' ')} from the broker`, undefined, link?.error));
     }
   }
 

@@ -7,7 +7,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import * as ts from 'typescript';
 import { XrouteError } from '../../../src/foundation/xroute-error';
-import { Amqp10ConnectError, Amqp10TlsError, connectFailure } from '../../../src/transports/amqp10-errors';
+import { Amqp10AuthError, Amqp10ConnectError, Amqp10TlsError, connectFailure, refusedConnection, refusedLink } from '../../../src/transports/amqp10-errors';
+import { AmqpChannelError, AmqpStepError } from '../../../src/transports/amqp091-errors';
 import { CompiledXPath, XPathProblem } from '../../../src/transforms/xpath-expression';
 import { XPathError } from '../../../src/xml/xpath-compiler';
 import { ActorRef, ActorRuntime, Behaviour } from '../../../src/runtime/actor';
@@ -201,6 +202,37 @@ describe('the main wrapping sites', () => {
     const untrusted = Object.assign(new Error('unable to verify the first certificate'), { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
     const error = connectFailure('amqps://broker:5671', untrusted);
     expect({ tls: error instanceof Amqp10TlsError, cause: error.cause }).toEqual({ tls: true, cause: untrusted });
+  });
+
+  it("keep rhea's error under a connection the broker refused, refused credentials told apart", () => {
+    const sasl = { condition: 'amqp:unauthorized-access', description: 'SASL PLAIN authentication failed' };
+    const closed = { condition: 'amqp:connection:forced', description: 'broker shutting down' };
+    const auth = refusedConnection('amqp://127.0.0.1:5673', 'guest', sasl);
+    const other = refusedConnection('amqp://127.0.0.1:5673', 'guest', closed);
+    expect([auth instanceof Amqp10AuthError, auth.cause, other instanceof Amqp10AuthError, other.condition, other.cause]).toEqual([
+      true,
+      sasl,
+      false,
+      'amqp:connection:forced',
+      closed,
+    ]);
+  });
+
+  it("keep the broker's detach error under a refused link", () => {
+    const detach = { condition: 'amqp:not-found', description: 'no such queue' };
+    const error = refusedLink('amqp://127.0.0.1:5673', 'queue://missing', detach, 'attach refused');
+    expect({ reason: error.reason, condition: error.condition, cause: error.cause }).toEqual({
+      reason: 'no such queue',
+      condition: 'amqp:not-found',
+      cause: detach,
+    });
+  });
+
+  it("keep amqplib's error under a failed 0-9-1 step and a closed channel", () => {
+    const refused = Object.assign(new Error('Channel closed by server: 403 (ACCESS-REFUSED) with message "ACCESS_REFUSED"'), { code: 403 });
+    const step = new AmqpStepError('rcv', 'consume', refused);
+    const channel = new AmqpChannelError('rcv', refused);
+    expect([step.cause, step.configError, step.replyCode, channel.cause, channel.code]).toEqual([refused, true, 403, refused, 403]);
   });
 
   it("keep the XPath engine's error under a ruleset's bad XPath", () => {
