@@ -11,7 +11,8 @@ export type { MessageJson } from './message/json-form';
 export { XQueue } from './xqueue/xqueue';
 export type { Outcome, DoneCallback, QueueState, Taken, XQueueStats } from './xqueue/xqueue';
 export { XQueueStoppedError, PartitionError } from './xqueue/errors';
-export { Flow, UnknownLinkError, UnknownComponentError, FlowStoppingError, QueueFullError, DEFAULT_MAX_WAITING_SENDS } from './runtime/flow';
+export { Flow, DEFAULT_MAX_WAITING_SENDS } from './runtime/flow';
+export { UnknownLinkError, UnknownComponentError, FlowStoppingError, QueueFullError, UnknownComponentClassError } from './runtime/errors';
 export { DEFAULT_DRAIN_TIMEOUT_MS, ON_STOP_MODES } from './runtime/drain';
 export type { OnStop, DrainReport } from './runtime/drain';
 export type { FlowStatus, ComponentView, ComponentStatusView, LinkStatusView, StopOptions } from './runtime/flow';
@@ -29,7 +30,7 @@ export type {
   LinkChange,
   LinkAction,
 } from './runtime/reload-receipt';
-export { ComponentRegistry, UnknownComponentClassError } from './runtime/component';
+export { ComponentRegistry } from './runtime/component';
 export type { ComponentStatus, StatusSnapshot } from './runtime/component';
 export { loadTopology, buildTopology } from './config/topology';
 export type { Topology, ComponentSpec, LinkSpec } from './runtime/topology-types';

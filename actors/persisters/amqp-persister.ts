@@ -21,10 +21,11 @@ import { Message } from '../../src/message/message';
 import { Taken } from '../../src/xqueue/xqueue';
 import { messageToAmqp } from '../../src/transports/amqp091-mapping';
 import { tracePublish, tracePublished, tracingActive, withTraceHeaders } from '../../src/tracing';
-import { isBrokerNack, settleWithin } from '../../src/transports/amqp091-connection';
+import { settleWithin } from '../../src/transports/amqp091-connection';
 import { AmqpSessionBase, openAmqpSession } from '../../src/transports/amqp091-session';
 import { declareExchange, declareQueue } from '../../src/transports/amqp091-topology';
 import { AMQP_PERSISTER_SCHEMA, AmqpPersisterSettings, PublishFailurePolicy, readPersisterSettings } from './amqp-persister-settings';
+import { isBrokerNack } from '../../src/transports/amqp091-errors';
 
 interface Session extends AmqpSessionBase {
   readonly ch: ConfirmChannel;

@@ -13,8 +13,9 @@ export class PermanentTransferError extends XrouteError {
   constructor(
     readonly target: string,
     readonly reason: string,
+    options?: ErrorOptions,
   ) {
-    super(`${target}: ${reason}`);
+    super(`${target}: ${reason}`, options);
     this.name = 'PermanentTransferError';
   }
 }
@@ -36,7 +37,7 @@ export async function readLocal(file: string): Promise<Buffer> {
     return await fs.readFile(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code && PERMANENT_FS_CODES.has(code)) throw new PermanentTransferError(file, code);
+    if (code && PERMANENT_FS_CODES.has(code)) throw new PermanentTransferError(file, code, { cause: e });
     throw e;
   }
 }

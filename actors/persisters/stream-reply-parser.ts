@@ -14,9 +14,10 @@
  */
 import { XrouteError } from '../../src/foundation/xroute-error';
 import { Message } from '../../src/message/message';
-import { PluginLoadError, createPluginInstance, resolvePluginModule } from '../../src/runtime/plugin-module';
+import { createPluginInstance, resolvePluginModule } from '../../src/runtime/plugin-module';
 import { ComponentConfigError, perl5Setting } from '../support/config-values';
 import { addContentPairs, parseCollectible, unescapeEventValue } from './event-text';
+import { PluginLoadError } from '../../src/runtime/errors';
 
 export interface ReplyParser {
   /** Fills the reply into `msg`; throws (preferably a ReplyParseError) when the reply cannot be read. */

@@ -41,7 +41,7 @@ import { Message } from '../../src/message/message';
 import { Outcome, XQueue } from '../../src/xqueue/xqueue';
 import { XQueueStoppedError } from '../../src/xqueue/errors';
 import { messageFromAmqp } from '../../src/transports/amqp091-mapping';
-import { amqpStep, describeAddress, isBrokerNack, openAmqpConnection, settleWithin } from '../../src/transports/amqp091-connection';
+import { amqpStep, describeAddress, openAmqpConnection, settleWithin } from '../../src/transports/amqp091-connection';
 import { RabbitParkedStore, republishOptions } from '../../src/transports/parked-rabbitmq';
 import { traceDelivery, traceSettled, tracingActive } from '../../src/tracing';
 import { AmqpSessionBase, flushSettlement, openAmqpSession, scheduleSettlement } from '../../src/transports/amqp091-session';
@@ -49,6 +49,7 @@ import { checkExchange, declareSource } from '../../src/transports/amqp091-topol
 import { PARKED_HEADERS } from '../../src/parking/parked-origin';
 import { randomUUID } from 'crypto';
 import { AMQP_RECEIVER_SCHEMA, AmqpReceiverSettings, readReceiverSettings } from './amqp-receiver-settings';
+import { isBrokerNack } from '../../src/transports/amqp091-errors';
 
 interface Session extends AmqpSessionBase {
   readonly id: number;

@@ -1,12 +1,12 @@
 /**
  * JMSReceiver configuration (docs/components/jms-queues.md): the JSON schema of its own properties and the typed
- * settings (the receive side is shared with JMSSubscriber: actors/support/jms-consumer.ts).
+ * settings (the receive side is shared with JMSSubscriber: actors/receivers/jms-consumer.ts).
  */
 import { ComponentConfig, JsonSchema } from '../../src/runtime/component';
-import { UnselectedOutcome } from '../../src/transports/amqp10-consumer';
+import { UnselectedOutcome } from './amqp10-consumer';
 import { ConfigReader, ComponentConfigError } from '../support/config-values';
 import { jmsConnectionSchemaProperties } from '../support/jms-config';
-import { JmsConsumerSettings, consumerSchemaProperties, readConsumerSettings } from '../support/jms-consumer';
+import { JmsConsumerSettings, consumerSchemaProperties, readConsumerSettings } from './jms-consumer';
 
 const UNSELECTED_OUTCOMES: readonly UnselectedOutcome[] = ['accept', 'release'];
 

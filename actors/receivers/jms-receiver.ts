@@ -1,6 +1,6 @@
 /**
  * JMSReceiver (operation `get`, docs/components/jms-queues.md): consumes a JMS queue over AMQP 1.0 (rhea) into its
- * output XQueue. Everything but the source is JMSSubscriber's receive side (actors/support/jms-consumer.ts):
+ * output XQueue. Everything but the source is JMSSubscriber's receive side (actors/receivers/jms-consumer.ts):
  * credit only for free cells of the Partition, accept after the downstream removed the message (XAMode 1,
  * the default) or once it is in the XQueue (XAMode 0), FailedOutcome for messages the downstream gave up on,
  * MessageSelector sent as the JMS filter and applied locally, StringProperty, Mode daemon / stop after
@@ -9,7 +9,7 @@
  */
 import { ComponentDefinition } from '../../src/runtime/component';
 import { jmsMigrationIssues } from '../support/jms-config';
-import { jmsConsumerBehaviour } from '../support/jms-consumer';
+import { jmsConsumerBehaviour } from './jms-consumer';
 import { JMS_RECEIVER_SCHEMA, JmsReceiverSettings, RECEIVER_NO_EFFECT, readReceiverSettings } from './jms-receiver-settings';
 
 export const JMS_RECEIVER: ComponentDefinition<never, JmsReceiverSettings> = {

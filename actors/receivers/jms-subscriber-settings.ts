@@ -1,11 +1,11 @@
 /**
  * JMSSubscriber configuration (docs/components/jms-subscriber.md): the JSON schema of its own properties and the typed
- * settings the behaviour runs on (the receive side is shared with JMSReceiver: actors/support/jms-consumer.ts).
+ * settings the behaviour runs on (the receive side is shared with JMSReceiver: actors/receivers/jms-consumer.ts).
  */
 import { ComponentConfig, JsonSchema } from '../../src/runtime/component';
 import { ConfigReader, ComponentConfigError } from '../support/config-values';
 import { jmsConnectionSchemaProperties, substituteCellId } from '../support/jms-config';
-import { JmsConsumerSettings, consumerSchemaProperties, readConsumerSettings } from '../support/jms-consumer';
+import { JmsConsumerSettings, consumerSchemaProperties, readConsumerSettings } from './jms-consumer';
 
 export const JMS_SUBSCRIBER_SCHEMA: JsonSchema = {
   type: 'object',

@@ -3,11 +3,11 @@
  * writes every selected message to its output XQueue, with credit only for free cells, accept after the
  * downstream work (XAMode 1) or once queued (XAMode 0), and reconnection through the Reconnector that
  * resubscribes the same durable subscription. The receive side is shared with JMSReceiver
- * (actors/support/jms-consumer.ts); the broker work lives in src/transports/amqp10-*.ts.
+ * (actors/receivers/jms-consumer.ts); the consumer (credit, settlement) is actors/receivers/amqp10-consumer.ts, the broker connection and mapping src/transports/amqp10-*.ts.
  */
 import { ComponentDefinition } from '../../src/runtime/component';
 import { jmsMigrationIssues } from '../support/jms-config';
-import { jmsConsumerBehaviour } from '../support/jms-consumer';
+import { jmsConsumerBehaviour } from './jms-consumer';
 import { JMS_SUBSCRIBER_SCHEMA, JmsSubscriberSettings, SUBSCRIBER_NO_EFFECT, readSubscriberSettings } from './jms-subscriber-settings';
 
 export const JMS_SUBSCRIBER: ComponentDefinition<never, JmsSubscriberSettings> = {

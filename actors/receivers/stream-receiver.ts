@@ -111,9 +111,9 @@ export function readStreamReceiverSettings(component: string, config: ComponentC
 class StreamFileError extends XrouteError {
   constructor(
     readonly path: string,
-    override readonly cause: unknown,
+    cause: unknown,
   ) {
-    super(describeFileError(cause, path));
+    super(describeFileError(cause, path), { cause });
     this.name = 'StreamFileError';
   }
 }

@@ -16,10 +16,10 @@ import {
 import { ActorContext, TimerHandle } from '../../src/runtime/actor';
 import { ComponentEnv } from '../../src/runtime/component';
 import { Reconnector } from '../../src/runtime/reconnector';
-import { AmqpChannelError } from '../../src/transports/amqp091-session';
 import { DeclareFlags, EXCHANGE_TYPES, ExchangeSettings, SourceTopology } from '../../src/transports/amqp091-topology';
 import { ConfigReader, ComponentConfigError } from './config-values';
 import { BOOLEAN_STRING, readTlsSettings, tlsSchemaProperties } from './tls-config';
+import { AmqpChannelError } from '../../src/transports/amqp091-errors';
 
 /** The connection's integer settings: their schema and the reader's defaults and ranges. */
 const AMQP_CONNECTION_INTEGERS = {
@@ -218,7 +218,7 @@ export function reportSessionLost<S>(
     env.logger.error('the broker closed the channel over an error; re-opening it', {
       component: env.name,
       replyCode: error.code,
-      reason: error.cause.message,
+      reason: error.reason,
       ...context,
     });
     reconnector?.lost(error, session, 'client-fault');

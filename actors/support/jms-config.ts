@@ -7,7 +7,6 @@ import { ComponentConfig, ConfigIssue } from '../../src/runtime/component';
 import { JmsConfigError } from '../../src/transports/amqp10-errors';
 import { DestinationKind, ResolvedEndpoint, resolveEndpoint } from '../../src/transports/amqp10-endpoint';
 import { DIALECT_CHOICES, DialectChoice } from '../../src/transports/amqp10-dialect';
-import { FailedOutcome } from '../../src/transports/amqp10-consumer';
 import { JmsSelector, SelectorSyntaxError } from '../../src/jms/selector';
 import { migrationWarnings } from '../../src/transports/jms-migration-warnings';
 import { secretStr } from '../../src/foundation/secret-properties';
@@ -104,8 +103,6 @@ function withTls(resolved: ResolvedEndpoint, reader: ConfigReader, baseDir: stri
 export function substituteCellId(text: string | undefined, cellId: string): string | undefined {
   return text === undefined ? undefined : text.trim().split('${CellID}').join(cellId);
 }
-
-export const FAILED_OUTCOMES: readonly FailedOutcome[] = ['reject', 'release', 'modified'];
 
 /** MessageSelector (plus StartDate/EndDate as JMSTimestamp bounds, docs/components/jms-subscriber.md), compiled. */
 export function readSelector(reader: ConfigReader): JmsSelector | undefined {

@@ -77,11 +77,12 @@ function checkKeyPair(component: string, cert: { path: string; pem: Buffer }, ke
         'KeyPassphrase',
         passphrase === undefined ? undefined : '***',
         `the passphrase that decrypts KeyFile ${JSON.stringify(key.path)}`,
+        e,
       );
     }
     if (code === 'ERR_OSSL_X509_KEY_VALUES_MISMATCH')
-      throw new ComponentConfigError(component, 'KeyFile', key.path, `the key of CertFile ${JSON.stringify(cert.path)} (they do not match)`);
-    if (code === 'ERR_OSSL_PEM_NO_START_LINE') throw new ComponentConfigError(component, 'CertFile', cert.path, 'a PEM certificate');
+      throw new ComponentConfigError(component, 'KeyFile', key.path, `the key of CertFile ${JSON.stringify(cert.path)} (they do not match)`, e);
+    if (code === 'ERR_OSSL_PEM_NO_START_LINE') throw new ComponentConfigError(component, 'CertFile', cert.path, 'a PEM certificate', e);
     throw new ComponentConfigError(component, 'KeyFile', key.path, `a PEM private key (${(e as Error).message})`, e);
   }
 }

@@ -4,10 +4,11 @@
  *   POST /components/NAME/pause|resume|restart  QBroker's admin disable/enable/restart of one component
  * Every answer is JSON; the caller masks it.
  */
-import { Flow, FlowStoppingError, UnknownComponentError } from '../runtime/flow';
+import { Flow } from '../runtime/flow';
 import { ReloadReceipt } from '../runtime/reload-receipt';
 import { Logger } from '../logging/logger';
 import { redactText } from '../logging/redact';
+import { UnknownComponentError, FlowStoppingError } from '../runtime/errors';
 
 /** The one reload path of the process (it re-reads the topology file); given by whoever started the flow. */
 export interface ReloadControl {

@@ -42,8 +42,8 @@ function readBody(req: IncomingMessage): Promise<unknown> {
       const text = Buffer.concat(chunks).toString('utf8').trim();
       try {
         resolve(text === '' ? {} : JSON.parse(text));
-      } catch {
-        reject(new BadRequest('the request body is not JSON; expected e.g. {"ids": ["..."]}, {"all": true} or {"limit": 10}'));
+      } catch (e) {
+        reject(new BadRequest('the request body is not JSON; expected e.g. {"ids": ["..."]}, {"all": true} or {"limit": 10}', { cause: e }));
       }
     });
     req.on('error', reject);

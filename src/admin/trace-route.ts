@@ -7,9 +7,10 @@
  */
 import { XrouteError } from '../foundation/xroute-error';
 import * as http from 'http';
-import { Flow, UnknownComponentError } from '../runtime/flow';
+import { Flow } from '../runtime/flow';
 import { redactText } from '../logging/redact';
 import { Authorize } from './admin-auth';
+import { UnknownComponentError } from '../runtime/errors';
 
 /** A request body larger than this is refused (413): the route reads a list of names. */
 export const MAX_TRACE_BODY_BYTES = 64 * 1024;
@@ -23,8 +24,11 @@ function answer(res: http.ServerResponse, code: number, body: unknown): void {
 const EXPECTED = 'expected a JSON object {"components": ["NAME", ...], "trace": "on" | "off"}';
 
 class TraceRequestError extends XrouteError {
-  constructor(readonly problem: string) {
-    super(`POST /trace: ${problem}; ${EXPECTED}`);
+  constructor(
+    readonly problem: string,
+    options?: ErrorOptions,
+  ) {
+    super(`POST /trace: ${problem}; ${EXPECTED}`, options);
     this.name = 'TraceRequestError';
   }
 }
@@ -34,8 +38,8 @@ function parseTraceRequest(text: string): { components: string[]; on: boolean } 
   let json: unknown;
   try {
     json = JSON.parse(text);
-  } catch {
-    throw new TraceRequestError('the body is not JSON');
+  } catch (e) {
+    throw new TraceRequestError('the body is not JSON', { cause: e });
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new TraceRequestError('the body is not a JSON object');
   const { components, trace } = json as Record<string, unknown>;

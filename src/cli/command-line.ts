@@ -6,6 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { didYouMean } from '../foundation/did-you-mean';
+import { XrouteError } from '../foundation/xroute-error';
 
 interface OptionSpec {
   readonly type: 'string' | 'boolean';
@@ -36,7 +37,7 @@ const GLOBAL_OPTIONS: OptionTable = {
   version: { type: 'boolean', short: 'v', description: 'print the version of xroute, and exit' },
 };
 
-export class UsageError extends Error {
+export class UsageError extends XrouteError {
   constructor(
     message: string,
     /** The command whose usage applies, or undefined for xroute itself. */

@@ -24,6 +24,7 @@ import { isRecord } from '../rules/errors';
 import { displayFields } from '../logging/display';
 import { MessageEvaluatorEngine } from '../evaluator';
 import { isClosedOutput } from '../runtime/closed-output';
+import { XrouteError } from '../foundation/xroute-error';
 
 export interface EvalIo {
   stdin: NodeJS.ReadableStream;
@@ -32,7 +33,7 @@ export interface EvalIo {
 }
 
 /** A configuration file that holds no usable MessageEvaluator configuration. */
-class EvalConfigError extends Error {
+class EvalConfigError extends XrouteError {
   constructor(
     readonly file: string,
     problem: string,

@@ -122,7 +122,7 @@ function openLogFile(file: string): WriteStream {
           : code === 'EISDIR'
             ? 'it is a directory'
             : (e as Error).message;
-    throw new UsageError(`cannot open --log-file ${file}: ${why}`, 'run');
+    throw new UsageError(`cannot open --log-file ${file}: ${why}`, 'run', e);
   }
   return createWriteStream(file, { flags: 'a' });
 }

@@ -12,6 +12,7 @@ import { describeOrigin } from '../parking/parked-origin';
 import { ParkedMessageJson, ParkedStore, Receipt, RetryOptions, Selection, parkedJson } from '../parking/parked-store';
 import { RabbitParkedStore } from '../transports/parked-rabbitmq';
 import { ActiveMqParkedStore } from '../transports/parked-activemq';
+import { XrouteError } from '../foundation/xroute-error';
 
 export const PARKED_ACTIONS = ['list', 'show', 'retry', 'drop'] as const;
 type ParkedAction = (typeof PARKED_ACTIONS)[number];
@@ -92,7 +93,7 @@ async function directAccess(o: ParkedCommandOptions): Promise<ParkedAccess> {
 }
 
 /** HTTP failures of the admin routes, with the route's own error text. */
-class AdminRouteError extends Error {
+class AdminRouteError extends XrouteError {
   constructor(
     readonly url: string,
     readonly status: number,

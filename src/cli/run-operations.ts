@@ -15,6 +15,7 @@ import { ON_STOP_MODES, OnStop } from '../runtime/drain';
 import { Logger } from '../logging/logger';
 import { startTracing } from '../tracing';
 import { packageVersion } from './package-version';
+import { XrouteError } from '../foundation/xroute-error';
 
 export interface RunOperationsOptions {
   readonly admin?: AdminAddress;
@@ -30,13 +31,14 @@ export interface RunOperationsOptions {
   readonly trace?: readonly string[];
 }
 
-class RunOptionError extends Error {
+class RunOptionError extends XrouteError {
   constructor(
     readonly option: string,
     readonly value: unknown,
     readonly expected: string,
+    options?: ErrorOptions,
   ) {
-    super(`${option} ${JSON.stringify(value)}: expected ${expected}`);
+    super(`${option} ${JSON.stringify(value)}: expected ${expected}`, options);
     this.name = 'RunOptionError';
   }
 }
@@ -107,6 +109,7 @@ function readPem(option: string, file: string): Buffer {
       option,
       file,
       code === 'ENOENT' ? 'a PEM file that exists' : code === 'EACCES' ? 'a PEM file xroute may read (permission denied)' : 'a readable PEM file',
+      { cause: e },
     );
   }
   if (!pem.includes('-----BEGIN ')) throw new RunOptionError(option, file, 'a PEM file (-----BEGIN ...)');

@@ -7,6 +7,7 @@
 import { CliIo } from './commands';
 import type { FlowStatus } from '../runtime/flow';
 import { readAdminToken } from '../admin/admin-auth';
+import { XrouteError } from '../foundation/xroute-error';
 
 export const DEFAULT_ADMIN = '127.0.0.1:9090';
 const TIMEOUT_MS = 5000;
@@ -132,7 +133,7 @@ export function adminRequestHeaders(tokenFile: string | undefined, env: NodeJS.P
 }
 
 /** An answer that is not 2xx, with the endpoint's own error when it gave one (a 401 says which token is missing). */
-export class AdminAnswerError extends Error {
+export class AdminAnswerError extends XrouteError {
   constructor(
     readonly code: number,
     readonly body: string,

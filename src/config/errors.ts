@@ -1,5 +1,6 @@
 /** Configuration problems, each naming the file, the component, the property and what was expected. */
 import type { ConfigProblem } from '../errors/config-problem';
+import { XrouteError } from '../foundation/xroute-error';
 
 export type { ConfigProblem };
 
@@ -21,7 +22,7 @@ export function formatProblem(p: ConfigProblem): string {
 }
 
 /** A topology or component configuration that cannot be used; carries every problem found. */
-export class ConfigError extends Error {
+export class ConfigError extends XrouteError {
   constructor(readonly problems: readonly ConfigProblem[]) {
     super(
       problems
@@ -34,14 +35,15 @@ export class ConfigError extends Error {
 }
 
 /** A file that is not valid JSON: where (line and column) and why. */
-export class JsonSyntaxError extends Error {
+export class JsonSyntaxError extends XrouteError {
   constructor(
     readonly file: string,
     readonly line: number,
     readonly column: number,
     readonly reason: string,
+    options?: ErrorOptions,
   ) {
-    super(`${file}:${line}:${column}: invalid JSON: ${reason}`);
+    super(`${file}:${line}:${column}: invalid JSON: ${reason}`, options);
     this.name = 'JsonSyntaxError';
   }
 }

@@ -16,7 +16,7 @@ export function parseJsonText(raw: string, file: string, topology?: boolean): un
   } catch (e) {
     const reason = (e as Error).message;
     const { line, column } = locate(text, reason);
-    throw new JsonSyntaxError(file, line, column, jsonSyntaxReason(text, firstErrorOffset(text)));
+    throw new JsonSyntaxError(file, line, column, jsonSyntaxReason(text, firstErrorOffset(text)), { cause: e });
   }
   return resolveReferences(json, file, topology ?? isTopologyShaped(json));
 }

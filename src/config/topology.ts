@@ -11,7 +11,7 @@ import { integerAtLeast } from '../foundation/integer-text';
 import { existsSync } from 'fs';
 import * as path from 'path';
 import { ComponentConfig, ComponentRegistry, Role } from '../runtime/component';
-import { DEFAULT_POLICY, parseSupervision, SupervisionConfig, SupervisionConfigError, SupervisionPolicy } from '../runtime/supervision-policy';
+import { DEFAULT_POLICY, parseSupervision, SupervisionConfig, SupervisionPolicy } from '../runtime/supervision-policy';
 import { ConfigError, ConfigProblem, describeFileError, describeValue, JsonSyntaxError, tooDeepAt, withoutContext } from './errors';
 import { parseJsonText, readJsonFile } from './json-file';
 import { tooDeepProblem, validateComponentConfig, validateFlowProperties } from './validate-component';
@@ -22,6 +22,7 @@ import type { ComponentSpec, LinkSpec, OutLinkSpec, Topology, TopologySource } f
 import { formatProblem } from './errors';
 import { issueOf } from './config-issues';
 import { readFileSync } from 'fs';
+import { SupervisionConfigError } from '../runtime/errors';
 
 const DEFAULT_LINK_CAPACITY = 256;
 

@@ -8,6 +8,7 @@
  */
 import { MASK, redactText } from '../logging/redact';
 import { isSecretProperty } from '../foundation/secret-properties';
+import { XrouteError } from '../foundation/xroute-error';
 
 export interface ConfigValueFields {
   /** The component's Name ("" when a shared module does not know it). */
@@ -37,7 +38,7 @@ export interface ConfigValueWording {
   readonly message?: string;
 }
 
-export class ConfigValueError extends Error {
+export class ConfigValueError extends XrouteError {
   readonly component: string;
   readonly property: string;
   readonly expected: string;

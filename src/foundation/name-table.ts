@@ -5,8 +5,9 @@
  * error: `unknown <what> "x"; did you mean "y"? known: a, b, c`.
  */
 import { closest } from './did-you-mean';
+import { XrouteError } from './xroute-error';
 
-export class UnknownNameError extends Error {
+export class UnknownNameError extends XrouteError {
   constructor(
     /** What the table holds, e.g. "ClassName", "ruleset kind", "scheme". */
     readonly what: string,
@@ -22,7 +23,7 @@ export class UnknownNameError extends Error {
   }
 }
 
-export class DuplicateNameError extends Error {
+export class DuplicateNameError extends XrouteError {
   constructor(
     readonly what: string,
     readonly duplicate: string,

@@ -413,8 +413,12 @@ class RegexBudgetError extends XrouteError {
   constructor(
     readonly pattern: string,
     readonly budgetMs: number,
+    options?: ErrorOptions,
   ) {
-    super(`regular expression /${pattern}/ was stopped after ${budgetMs} ms: it needs the backtracking engine and this input makes it backtrack without end`);
+    super(
+      `regular expression /${pattern}/ was stopped after ${budgetMs} ms: it needs the backtracking engine and this input makes it backtrack without end`,
+      options,
+    );
     this.name = 'RegexBudgetError';
   }
 }
@@ -441,7 +445,7 @@ function withinBudget<T>(budgetMs: number, pattern: string, search: () => T): T 
         // not backtrack without end: it gets one more try; a search that burnt its budget does not.
         const cpu = process.cpuUsage(cpuBefore);
         if (attempt === 1 && (cpu.user + cpu.system) / 1000 < budgetMs / 2) continue;
-        throw new RegexBudgetError(pattern, budgetMs);
+        throw new RegexBudgetError(pattern, budgetMs, { cause: e });
       }
     }
   } finally {

@@ -16,7 +16,6 @@
  * so a stopped flow leaves nothing behind and the process can exit by itself. They, the restart delays and the
  * crash window all run on the runtime's Clock (src/runtime/clock.ts): the real one, or a test's virtual one.
  */
-import { XrouteError } from '../foundation/xroute-error';
 import { dispatch, spawn, start as startNact, stop as stopNact, Ref, ActorSystemRef } from 'nact';
 import { Backoff } from '../foundation/backoff';
 import { Clock, ClockTimer, REAL_CLOCK } from './clock';
@@ -24,6 +23,7 @@ import { DEFAULT_POLICY, SupervisionPolicy } from './supervision-policy';
 import { Logger, silentLogger } from '../logging/logger';
 import { ConsumerHandle, MessageTally, Taken, XQueue } from '../xqueue/xqueue';
 import { addReports, DrainReport, DrainRequest } from './drain';
+import { ChildFailedError, TooManyCrashesError } from './errors';
 
 type ActorStatus = 'starting' | 'running' | 'restarting' | 'stopping' | 'stopped' | 'failed';
 export type StopReason = 'stop' | 'restart' | 'crash';
@@ -171,31 +171,6 @@ export interface ActorRef<Msg> {
   lastError(): unknown;
   /** Resolves when the actor has stopped (for any reason). */
   terminated(): Promise<void>;
-}
-
-/** A child escalated a failure it could not handle. */
-class ChildFailedError extends XrouteError {
-  constructor(
-    readonly child: string,
-    cause: unknown,
-  ) {
-    super(`child ${child} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-    this.name = 'ChildFailedError';
-  }
-}
-
-/** A crash count exceeded MaxRetry within WithinSeconds. */
-class TooManyCrashesError extends XrouteError {
-  constructor(
-    readonly actor: string,
-    readonly crashes: number,
-    readonly withinMs: number,
-    /** The last crash's error. */
-    cause: unknown,
-  ) {
-    super(`${actor} crashed ${crashes} times within ${withinMs / 1000}s; last: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-    this.name = 'TooManyCrashesError';
-  }
 }
 
 type Envelope<Msg> =

@@ -18,6 +18,7 @@ import { declareSecretProperties } from '../foundation/secret-properties';
 import { Message } from '../message/message';
 import { MessageTally, XQueue } from '../xqueue/xqueue';
 import type { ComponentTracer } from './message-trace';
+import { UnknownComponentClassError } from './errors';
 
 export type Role = 'receiver' | 'node' | 'persister';
 
@@ -368,21 +369,6 @@ export function inputOf(env: ComponentEnv): XQueue<Message> {
 export function outputOf(env: ComponentEnv): XQueue<Message> {
   if (env.output === undefined) throw missingLink(env, 'output');
   return env.output;
-}
-
-/** A ClassName the registry does not know: a ConfigValueError of the component's ClassName. */
-export class UnknownComponentClassError extends ConfigValueError {
-  constructor(
-    component: string,
-    readonly className: string,
-    readonly known: readonly string[],
-    /** The ClassName meant, when a known class is close enough to be a misspelling. */
-    readonly suggestion?: string,
-  ) {
-    const detail = `unknown ClassName ${JSON.stringify(className)}${suggestion === undefined ? '' : `; did you mean ${JSON.stringify(suggestion)}?`}; known classes: ${known.join(', ')}`;
-    super({ component, property: 'ClassName', expected: 'a known component class', got: className }, { detail, message: `${component}: ${detail}` });
-    this.name = 'UnknownComponentClassError';
-  }
 }
 
 /**

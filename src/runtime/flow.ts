@@ -13,7 +13,6 @@
  * with EXIT_GAVE_UP so that systemd, Docker or Kubernetes restart it. A component therefore never stays
  * failed for good in a running process: it is either restarted or the process ends.
  */
-import { XrouteError } from '../foundation/xroute-error';
 import { ActorRef, ActorRuntime, describe, HeldConsumer } from './actor';
 import {
   ChildStatus,
@@ -40,6 +39,7 @@ import { ReloadOptions, ReloadReceipt } from './reload-receipt';
 import { ComponentTrace, TraceOptions } from './message-trace';
 import { slowTracesOf } from '../tracing';
 import { ComponentView, SupervisedComponent } from './supervised-component';
+import { QueueFullError, UnknownComponentError, UnknownLinkError, FlowStoppingError } from './errors';
 
 export type { ComponentView } from './supervised-component';
 
@@ -61,24 +61,6 @@ export interface FlowOptions {
  * hold every message and promise it ever made (1M sends: 2.2 GB); past this many, send fails at once.
  */
 export const DEFAULT_MAX_WAITING_SENDS = 10_000;
-
-/**
- * send() found the link full and already as many sends waiting as the flow allows. It carries no stack
- * trace: a producer that does not await may cause a million of them, and the place is always send().
- */
-export class QueueFullError extends XrouteError {
-  constructor(
-    readonly flow: string,
-    readonly link: string,
-    readonly maxWaitingSends: number,
-  ) {
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    super(`flow ${flow}: link ${JSON.stringify(link)} is full and ${maxWaitingSends} sends are already waiting; await send() to be paced by the link`);
-    Error.stackTraceLimit = limit;
-    this.name = 'QueueFullError';
-  }
-}
 
 /** Exit codes of `xroute run`, documented in docs/operations.md. */
 export const EXIT_GAVE_UP = 3;
@@ -171,40 +153,7 @@ export interface StopOptions {
   readonly onStop?: OnStop;
 }
 
-export class UnknownComponentError extends XrouteError {
-  constructor(
-    readonly flow: string,
-    readonly component: string,
-    readonly known: readonly string[],
-  ) {
-    super(`flow ${flow} has no component ${JSON.stringify(component)}; components: ${known.join(', ')}`);
-    this.name = 'UnknownComponentError';
-  }
-}
-
-export class UnknownLinkError extends XrouteError {
-  constructor(
-    readonly flow: string,
-    readonly link: string,
-    readonly known: readonly string[],
-  ) {
-    super(`flow ${flow} has no link ${JSON.stringify(link)}; links: ${known.join(', ')}`);
-    this.name = 'UnknownLinkError';
-  }
-}
-
 const PAUSED_DETAIL = 'paused by an operator: it takes no work until it is resumed';
-
-/** A pause, resume or restart asked for while the flow stops. */
-export class FlowStoppingError extends XrouteError {
-  constructor(
-    readonly flow: string,
-    readonly component: string,
-  ) {
-    super(`flow ${flow} is stopping: ${component} is not paused, resumed or restarted`);
-    this.name = 'FlowStoppingError';
-  }
-}
 
 export class Flow {
   readonly name: string;

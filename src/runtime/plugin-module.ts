@@ -11,27 +11,14 @@
  * their own directory, so their relative imports and node_modules resolve as for a `.js` file next to
  * them; each file is transpiled once per process.
  */
-import { XrouteError } from '../foundation/xroute-error';
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import Module from 'node:module';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type * as TypeScript from 'typescript';
+import { PluginLoadError } from './errors';
 
 const SOURCE_EXTENSIONS = ['.js', '.cjs', '.ts', '.cts'];
 const TYPESCRIPT = /\.c?ts$/;
-
-/** A plugin module that cannot be loaded or started; `expected` says what a valid one looks like. */
-export class PluginLoadError extends XrouteError {
-  constructor(
-    readonly file: string,
-    readonly problem: string,
-    readonly expected?: string,
-    cause?: unknown,
-  ) {
-    super(problem, cause === undefined ? undefined : { cause });
-    this.name = 'PluginLoadError';
-  }
-}
 
 function isInside(dir: string, file: string): boolean {
   const rel = relative(dir, file);

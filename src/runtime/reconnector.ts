@@ -26,6 +26,19 @@ import { StatusReporter } from './component';
 import { describe } from './actor';
 import { outageStartOf } from './silence-watch';
 
+/** The reconnection settings of a component (back-off, Tolerance, MaxRetry): see ReconnectOptions. */
+export interface ReconnectPolicy {
+  readonly backoff: BackoffOptions;
+  readonly tolerance: number;
+  readonly maxRetry: number;
+}
+
+/** Timer functions of the owning actor, so that its stop clears them. */
+export interface ReconnectTimers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimer(handle: unknown): void;
+}
+
 export interface ReconnectOptions<C> {
   /** Component name, for logs. */
   readonly name: string;
@@ -51,7 +64,7 @@ export interface ReconnectOptions<C> {
   readonly logger: Logger;
   readonly status?: StatusReporter;
   /** Timer functions (an actor's, so that stop clears them); without them, the clock's timers. */
-  readonly timers?: { setTimeout(fn: () => void, ms: number): unknown; clearTimer(h: unknown): void };
+  readonly timers?: ReconnectTimers;
   /** Where outage lengths and next-attempt times are read, and the timers without `timers` (default REAL_CLOCK; an actor's is ctx.clock). */
   readonly clock?: Clock;
 }

@@ -3,7 +3,6 @@
  * stops them, keeping what waits in the links, then starts the new ones consumers first with what their
  * predecessors handed over, and waits until they run. A rollback is a Swap the other way over what a failed one changed.
  */
-import { XrouteError } from '../foundation/xroute-error';
 import type { HandedOver } from './actor';
 import type { ComponentRegistry } from './component';
 import { DrainRequest, SWAP_POLL_MS, untilDoneOrDeadline } from './drain';
@@ -12,6 +11,7 @@ import type { Logger } from '../logging/logger';
 import type { ComponentSpec, Topology } from './topology-types';
 import { Message } from '../message/message';
 import { XQueue } from '../xqueue/xqueue';
+import { ReloadStepError } from './errors';
 
 /** What the reload engine may see and do of a Flow (given by the Flow itself). */
 export interface ReloadHost {
@@ -28,17 +28,6 @@ export interface ReloadHost {
   /** Starts an incarnation of the component on its (new) spec and PluginDir with what its predecessor handed over. */
   spawn(c: SupervisedComponent, handed: HandedOver | undefined, pluginDirs: readonly string[]): void;
   isReady(c: SupervisedComponent): boolean;
-}
-
-/** A step of a swap could not be done (a new incarnation not ready, a removed link not empty). */
-class ReloadStepError extends XrouteError {
-  constructor(
-    readonly component: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ReloadStepError';
-  }
 }
 
 /** One component's change: `from` the running definition (none: added), `to` the new one (none: removed). */

@@ -8,24 +8,7 @@
  * A check that runs late (the event loop was blocked, so bytes may be waiting unread in the kernel) does
  * not judge: the next one does, after the socket was read.
  */
-import { XrouteError } from '../foundation/xroute-error';
-
-/** Nothing was received on a connection for its liveness limit. */
-export class SilentPeerError extends XrouteError {
-  constructor(
-    /** The connection, e.g. amqp://host:5672. */
-    readonly peer: string,
-    /** The configured limit (ms) and the property that set it. */
-    readonly limitMs: number,
-    readonly property: string,
-    /** When traffic was last seen (epoch ms). */
-    readonly lastTrafficAt: number,
-    readonly silentMs: number,
-  ) {
-    super(`${peer}: nothing received for ${silentMs} ms (limit ${limitMs} ms, set by ${property}): connection declared dead`);
-    this.name = 'SilentPeerError';
-  }
-}
+import { SilentPeerError } from './errors';
 
 /** When the outage that `error` reports began: the last traffic for a silent peer, else now. */
 export function outageStartOf(error: unknown, now = Date.now()): number {

@@ -9,8 +9,8 @@
  */
 import { BackoffOptions, DEFAULT_JITTER, parseBackoff } from '../foundation/backoff';
 import { closest } from '../foundation/did-you-mean';
-import { ConfigValueError } from '../errors/config-value-error';
 import { integerAtLeast } from '../foundation/integer-text';
+import { SupervisionConfigError } from './errors';
 
 export type Strategy = 'restart' | 'resume' | 'stop' | 'escalate';
 const STRATEGIES: readonly Strategy[] = ['restart', 'resume', 'stop', 'escalate'];
@@ -49,18 +49,6 @@ export const DEFAULT_POLICY: SupervisionPolicy = Object.freeze({
   giveUpBackoff: Object.freeze({ minMs: 1000, maxMs: 300_000, jitter: DEFAULT_JITTER }),
   fatalRetryMs: 30_000,
 });
-
-/** A Supervision map value that cannot be used; its property is "Supervision/<key>". */
-export class SupervisionConfigError extends ConfigValueError {
-  constructor(key: string, value: unknown, expected: string, cause?: unknown) {
-    const detail = `${JSON.stringify(value)}: expected ${expected}`;
-    super(
-      { component: '', property: key ? `Supervision/${key}` : 'Supervision', expected, got: value, cause },
-      { detail, message: `Supervision${key ? '.' + key : ''} ${detail}` },
-    );
-    this.name = 'SupervisionConfigError';
-  }
-}
 
 const SUPERVISION_KEYS = ['Strategy', 'MaxRetry', 'WithinSeconds', 'Backoff', 'MaxMessageAttempts', 'OnGiveUp', 'GiveUpBackoff', 'FatalRetrySeconds'] as const;
 export type SupervisionConfig = Partial<Record<(typeof SUPERVISION_KEYS)[number], string>>;

@@ -17,7 +17,7 @@
  * channel is lost, `lost()` makes every later call a no-op (the broker redelivers what was unsettled)
  * and the new channel gets a new tracker.
  */
-import { XrouteError } from '../foundation/xroute-error';
+import { DeliveryTagOrderError } from './amqp091-errors';
 
 export type SettleFrame =
   { readonly kind: 'ack'; readonly tag: number; readonly multiple: boolean } | { readonly kind: 'nack'; readonly tag: number; readonly requeue: boolean };
@@ -27,17 +27,6 @@ const DONE = 1;
 const FAILED_REQUEUE = 2;
 const FAILED_DROP = 3;
 type State = typeof IN_FLIGHT | typeof DONE | typeof FAILED_REQUEUE | typeof FAILED_DROP;
-
-/** A tag the broker cannot have delivered in this order: a programming error of the caller. */
-export class DeliveryTagOrderError extends XrouteError {
-  constructor(
-    readonly tag: number,
-    readonly expected: number,
-  ) {
-    super(`delivery tag ${tag} registered out of order (expected ${expected}): tags count up by one per channel`);
-    this.name = 'DeliveryTagOrderError';
-  }
-}
 
 export class AckTracker {
   /** Tags the broker still holds unsettled, ascending (a Map keeps insertion order; tags arrive ascending). */

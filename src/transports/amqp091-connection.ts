@@ -1,7 +1,7 @@
 /**
  * Connecting to an AMQP 0-9-1 broker (RabbitMQ) from a component's configuration, shared by AmqpReceiver
  * and AmqpPersister: address (URI, or the original's HostName/Port/VirtualHost), credentials, TLS, and
- * the classification of errors into configuration errors (fatal) and outages (retry).
+ * the classification of errors into configuration errors (fatal) and outages (retry) is amqp091-errors.ts.
  *
  * Address rules: `URI` amqp://[user:pass@]host[:port][/vhost] or amqps://...; default amqp://localhost:5672/.
  * HostName, Port and VirtualHost override the URI parts (as in the original); Username/Password override
@@ -14,10 +14,10 @@
  * amqplib's own check waits two to three heartbeats, so it never decides. The two functions that reach into
  * amqplib's connection for that are below: nothing else touches its internals.
  */
-import { XrouteError } from '../foundation/xroute-error';
 import * as amqp from 'amqplib';
 import { BackoffOptions } from '../foundation/backoff';
-import { TlsSettings, describeTlsFailure, isTlsConfigFailure, tlsSocketOptions } from './tls';
+import { TlsSettings, tlsSocketOptions } from './tls';
+import { AmqpStepError, isAmqpConfigError } from './amqp091-errors';
 
 export interface AmqpConnectionSettings {
   readonly protocol: 'amqp' | 'amqps';
@@ -78,63 +78,7 @@ export function abortAmqpConnection(conn: amqp.ChannelModel, error: Error): void
   socketOf(conn)?.destroy?.(error);
 }
 
-/** Reply codes that mean the configuration is wrong: retrying cannot help. */
-const CONFIG_REPLY_CODES = new Set([403, 404, 405, 406, 530]);
-
-/**
- * A configuration error (wrong password, missing exchange/queue under IsPassive, inequivalent declare,
- * no permission, a TLS certificate that is not trusted or does not match) as opposed to an outage
- * (refused, reset, DNS, broker shutting down).
- */
-function isAmqpConfigError(error: unknown): boolean {
-  if (isTlsConfigFailure(error)) return true;
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'number' && CONFIG_REPLY_CODES.has(code)) return true;
-  return /ACCESS[-_]REFUSED|SASL mechanism/.test(error.message);
-}
-
-/** A short, password-free description of an amqplib error for status and logs. */
-function describeAmqpError(error: unknown): string {
-  const tlsFailure = describeTlsFailure(error);
-  if (tlsFailure !== undefined) return tlsFailure;
-  if (!(error instanceof Error)) return String(error);
-  if (/Expected ConnectionOpenOk; got <ConnectionClose/.test(error.message))
-    return 'the broker closed the connection while opening it (unknown virtual host, no permission, or shutting down)';
-  return error.message;
-}
-
-/**
- * A failed step of talking to the broker (connect, check/declare, bind, consume, publish), naming the
- * component and the step. `configError` tells the Reconnector to give up instead of retrying.
- */
-export class AmqpStepError extends XrouteError {
-  readonly configError: boolean;
-  readonly replyCode?: number;
-  constructor(
-    readonly component: string,
-    readonly step: string,
-    override readonly cause: unknown,
-    hint?: string,
-  ) {
-    const configError = isAmqpConfigError(cause);
-    super(`${component}: ${step} failed: ${describeAmqpError(cause)}${configError && hint ? ` (${hint})` : ''}`);
-    this.name = 'AmqpStepError';
-    this.configError = configError;
-    const code = cause instanceof Error ? (cause as { code?: unknown }).code : undefined;
-    if (typeof code === 'number') this.replyCode = code;
-  }
-}
-
 /** Runs one broker step, wrapping its failure in an AmqpStepError. */
-/**
- * True when a publisher-confirm callback's error is the broker's basic.nack. amqplib fails every pending confirm
- * with 'channel closed' just before a channel's close event too; only 'message nacked' is a nack.
- */
-export function isBrokerNack(err: unknown): boolean {
-  return err instanceof Error && err.message === 'message nacked';
-}
-
 export async function amqpStep<T>(component: string, step: string, fn: () => Promise<T>, hint?: string): Promise<T> {
   try {
     return await fn();

@@ -9,30 +9,11 @@
  * reconnector tries again. A connection that receives nothing for its Heartbeat is declared dead here: the
  * loss is reported with a SilentPeerError (its outage dates from the last traffic) and the socket dropped.
  */
-import { XrouteError } from '../foundation/xroute-error';
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import type { AckTracker, SettleFrame } from './ack-tracker';
-import { AmqpConnectionSettings, AmqpStepError, abortAmqpConnection, amqpStep, bytesReceived, describeAddress, openAmqpConnection } from './amqp091-connection';
+import { AmqpConnectionSettings, abortAmqpConnection, amqpStep, bytesReceived, describeAddress, openAmqpConnection } from './amqp091-connection';
 import { SilenceWatch } from '../runtime/silence-watch';
-
-/**
- * The broker closed the channel with an error (e.g. 406 "unknown delivery tag", 404 on a publish to a
- * deleted exchange) while the connection stayed up: a fault of this client's use of the channel, not a
- * broker outage.
- */
-export class AmqpChannelError extends XrouteError {
-  /** The AMQP reply code (406, 404, ...), as amqplib names it on its errors. */
-  readonly code?: number;
-  constructor(
-    readonly component: string,
-    override readonly cause: Error,
-  ) {
-    super(`the broker closed the channel: ${cause.message}`);
-    this.name = 'AmqpChannelError';
-    const code = (cause as { code?: unknown }).code;
-    if (typeof code === 'number') this.code = code;
-  }
-}
+import { AmqpChannelError, AmqpStepError } from './amqp091-errors';
 
 /** What every component session has; `alive` turns false once, when it is lost or closed. */
 export interface AmqpSessionBase {

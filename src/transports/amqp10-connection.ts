@@ -16,7 +16,17 @@
 import rhea = require('rhea');
 import type { Socket } from 'net';
 import { readFileSync } from 'fs';
-import { Amqp10AuthError, Amqp10ConnectError, Amqp10ConnectionLostError, Amqp10LinkError, RheaInternalsError, connectFailure } from './amqp10-errors';
+import {
+  Amqp10AuthError,
+  Amqp10ConnectError,
+  Amqp10ConnectionLostError,
+  Amqp10LinkError,
+  RheaInternalsError,
+  connectFailure,
+  protocolFailure,
+  refusedConnection,
+  refusedLink,
+} from './amqp10-errors';
 import { IncomingDeliveries, IncomingDelivery } from './amqp10-incoming-deliveries';
 import { TlsSettings, tlsSocketOptions } from './tls';
 import { installRheaConsoleFilter } from './rhea-console-filter';
@@ -122,19 +132,14 @@ export class Amqp10Connection {
         conn.destroy();
         reject(err);
       };
-      const connectionError = (ctx: rhea.EventContext): Error => {
-        // SASL failures come as ctx.error (a rhea ConnectionError), a broker's close as connection.error.
-        const err = ((ctx as { error?: unknown }).error ?? ctx.connection.error) as { condition?: string; description?: string; message?: string } | undefined;
-        const condition = err?.condition;
-        const description = err?.description ?? err?.message ?? 'closed by the broker';
-        if (condition === 'amqp:unauthorized-access' || /authenticat|sasl/i.test(description)) return new Amqp10AuthError(label, e.username, description);
-        return new Amqp10ConnectError(label, description, condition);
-      };
+      // SASL failures come as ctx.error (a rhea ConnectionError), a broker's close as connection.error.
+      const connectionError = (ctx: rhea.EventContext): Amqp10ConnectError =>
+        refusedConnection(label, e.username, (ctx as { error?: unknown }).error ?? ctx.connection.error);
       container.on('error', (err: unknown) => {
         // Errors nobody else handled (rhea would throw them): never fatal for the process.
         const error = err instanceof Error ? err : new Error(String(err));
-        if (!settled) fail(new Amqp10ConnectError(label, error.message));
-        else conn.markLost(new Amqp10ConnectionLostError(label, error.message));
+        if (!settled) fail(new Amqp10ConnectError(label, error.message, undefined, err));
+        else conn.markLost(new Amqp10ConnectionLostError(label, error.message, undefined, err));
       });
       raw.on('connection_open', (ctx) => {
         if (settled) return;
@@ -149,27 +154,28 @@ export class Amqp10Connection {
         const err = connectionError(ctx);
         if (err instanceof Amqp10AuthError) authFailed = err;
         if (!settled) fail(err);
-        else conn.markLost(new Amqp10ConnectionLostError(label, err.message, (err as Amqp10ConnectError).condition));
+        else conn.markLost(new Amqp10ConnectionLostError(label, err.message, err.condition, err));
       });
-      raw.on('connection_close', () => {
-        if (!settled) fail(new Amqp10ConnectError(label, 'closed by the broker during the handshake'));
-        else conn.markLost(new Amqp10ConnectionLostError(label, 'closed by the broker'));
+      raw.on('connection_close', (ctx) => {
+        // rhea keeps the error of the broker's close frame, if it sent one, on the connection.
+        const closeError = ctx.connection.error;
+        if (!settled) fail(new Amqp10ConnectError(label, 'closed by the broker during the handshake', undefined, closeError));
+        else conn.markLost(new Amqp10ConnectionLostError(label, 'closed by the broker', undefined, closeError));
       });
       raw.on('protocol_error', (err: unknown) => {
-        const message = err instanceof Error ? err.message : String(err);
-        if (!settled) fail(/SASL/i.test(message) ? new Amqp10AuthError(label, e.username, message) : new Amqp10ConnectError(label, message));
-        else conn.markLost(new Amqp10ConnectionLostError(label, message));
+        if (!settled) fail(protocolFailure(label, e.username, err));
+        else conn.markLost(new Amqp10ConnectionLostError(label, err instanceof Error ? err.message : String(err), undefined, err));
       });
       raw.on('error', (err: unknown) => {
         const message = err instanceof Error ? err.message : String(err);
-        if (!settled) fail(new Amqp10ConnectError(label, message));
-        else conn.markLost(new Amqp10ConnectionLostError(label, message));
+        if (!settled) fail(new Amqp10ConnectError(label, message, undefined, err));
+        else conn.markLost(new Amqp10ConnectionLostError(label, message, undefined, err));
       });
       raw.on('disconnected', (ctx) => {
         const err = (ctx as { error?: { message?: string; code?: string } }).error;
         const reason = err?.code ?? err?.message ?? 'socket closed';
         if (!settled) fail(authFailed ?? connectFailure(label, err, reason));
-        else conn.markLost(new Amqp10ConnectionLostError(label, reason));
+        else conn.markLost(new Amqp10ConnectionLostError(label, reason, undefined, err));
       });
       // Link and session errors surface here only when the link itself has no listener.
       for (const event of ['session_error', 'session_close', 'receiver_error', 'sender_error', 'receiver_close', 'sender_close'] as const) {
@@ -306,8 +312,7 @@ export class Amqp10Connection {
       };
       const linkError = (fallback: string): Amqp10LinkError => {
         const l = link as unknown as { error?: LinkErrorInfo; remote: { detach?: { error?: LinkErrorInfo } } };
-        const err = l.error ?? l.remote.detach?.error;
-        return new Amqp10LinkError(this.label, address, err?.description ?? fallback, err?.condition);
+        return refusedLink(this.label, address, l.error ?? l.remote.detach?.error, fallback);
       };
       link.on(`${kind}_open`, () => {
         const attach = (link as unknown as { remote: { attach?: { source?: unknown; target?: unknown } } }).remote.attach;
@@ -322,8 +327,12 @@ export class Amqp10Connection {
       });
       const onClose = () => {
         if (!settled) finish(linkError(refused ? 'attach refused' : 'detached by the broker'));
-        else if (!this.closingLinks.has(link))
-          this.markLost(new Amqp10ConnectionLostError(this.label, `${kind} link to ${JSON.stringify(address)} ${linkError('detached by the broker').reason}`));
+        else if (!this.closingLinks.has(link)) {
+          const detached = linkError('detached by the broker');
+          this.markLost(
+            new Amqp10ConnectionLostError(this.label, `${kind} link to ${JSON.stringify(address)} ${detached.reason}`, detached.condition, detached),
+          );
+        }
       };
       link.on(`${kind}_error`, onClose);
       link.on(`${kind}_close`, onClose);
@@ -332,10 +341,11 @@ export class Amqp10Connection {
   }
 
   private linkEvent(ctx: rhea.EventContext, event: string): void {
-    const link = (ctx.receiver ?? ctx.sender ?? ctx.session) as object | undefined;
+    const link = (ctx.receiver ?? ctx.sender ?? ctx.session) as { error?: unknown } | undefined;
     if (link && this.closingLinks.has(link)) return;
     if (event === 'session_close' || event.endsWith('_error') || event.endsWith('_close')) {
-      this.markLost(new Amqp10ConnectionLostError(this.label, `${event.replace('_', ' ')} from the broker`));
+      // rhea keeps the error of the broker's detach or end frame on the link or session.
+      this.markLost(new Amqp10ConnectionLostError(this.label, `${event.replace('_', ' ')} from the broker`, undefined, link?.error));
     }
   }
 

@@ -1,4 +1,8 @@
-/** Typed errors of the AMQP 1.0 transport. None of them ever carries a password. */
+/**
+ * The errors of the AMQP 1.0 transport, and the one place that reads rhea's errors: its ConnectionError, the
+ * error conditions of a broker's close and detach frames (amqp:unauthorized-access, ...), SASL refusals and the TLS
+ * failures under them (docs/architecture.md, "Errors"). Each error keeps rhea's as `cause`; none carries a password.
+ */
 import { XrouteError } from '../foundation/xroute-error';
 import { ConfigValueError } from '../errors/config-value-error';
 import { describeTlsFailure } from './tls';
@@ -27,11 +31,13 @@ export class Amqp10AuthError extends Amqp10ConnectError {
     endpoint: EndpointLabel,
     readonly username: string | undefined,
     reason: string,
+    cause?: unknown,
   ) {
     super(
       endpoint,
       `authentication failed for user ${JSON.stringify(username ?? '')}: ${reason}; check Username/Password (or Principal/Credentials)`,
       'amqp:unauthorized-access',
+      cause,
     );
     this.name = 'Amqp10AuthError';
   }
@@ -70,14 +76,47 @@ export function connectFailure(
   return new Amqp10ConnectError(endpoint, reason, undefined, err);
 }
 
+/** An AMQP error as rhea reports it: a ConnectionError, or the error of a broker's close or detach frame. */
+interface RheaErrorInfo {
+  readonly condition?: string;
+  readonly description?: string;
+  readonly message?: string;
+}
+
+/**
+ * The error of a connection the broker refused or closed: refused credentials (the amqp:unauthorized-access
+ * condition, or a SASL outcome) are Amqp10AuthError, which is not retried; anything else Amqp10ConnectError.
+ */
+export function refusedConnection(endpoint: EndpointLabel, username: string | undefined, rheaError: unknown): Amqp10ConnectError {
+  const info = rheaError as RheaErrorInfo | undefined;
+  const description = info?.description ?? info?.message ?? 'closed by the broker';
+  if (info?.condition === 'amqp:unauthorized-access' || /authenticat|sasl/i.test(description))
+    return new Amqp10AuthError(endpoint, username, description, rheaError);
+  return new Amqp10ConnectError(endpoint, description, info?.condition, rheaError);
+}
+
+/** The error of a protocol error during the handshake: a SASL one is refused credentials. */
+export function protocolFailure(endpoint: EndpointLabel, username: string | undefined, err: unknown): Amqp10ConnectError {
+  const message = err instanceof Error ? err.message : String(err);
+  return /SASL/i.test(message) ? new Amqp10AuthError(endpoint, username, message, err) : new Amqp10ConnectError(endpoint, message, undefined, err);
+}
+
+/** The error of a link the broker refused or detached, from rhea's link error (or the detach frame's). */
+export function refusedLink(endpoint: EndpointLabel, address: string, rheaError: unknown, fallback: string): Amqp10LinkError {
+  const info = rheaError as RheaErrorInfo | undefined;
+  return new Amqp10LinkError(endpoint, address, info?.description ?? fallback, info?.condition, rheaError);
+}
+
 /** An open connection broke (socket closed, broker closed it, or a link was detached by the broker). */
 export class Amqp10ConnectionLostError extends XrouteError {
   constructor(
     readonly endpoint: EndpointLabel,
     readonly reason: string,
     readonly condition?: string,
+    /** rhea's error, or the classified one, when the loss came with one. */
+    cause?: unknown,
   ) {
-    super(`connection to ${endpoint} lost: ${reason}${condition ? ` (${condition})` : ''}`);
+    super(`connection to ${endpoint} lost: ${reason}${condition ? ` (${condition})` : ''}`, cause === undefined ? undefined : { cause });
     this.name = 'Amqp10ConnectionLostError';
   }
 }
@@ -89,8 +128,13 @@ export class Amqp10LinkError extends XrouteError {
     readonly address: string,
     readonly reason: string,
     readonly condition?: string,
+    /** The broker's detach error as rhea reports it. */
+    cause?: unknown,
   ) {
-    super(`${endpoint} refused the link to ${JSON.stringify(address)}: ${reason}${condition ? ` (${condition})` : ''}`);
+    super(
+      `${endpoint} refused the link to ${JSON.stringify(address)}: ${reason}${condition ? ` (${condition})` : ''}`,
+      cause === undefined ? undefined : { cause },
+    );
     this.name = 'Amqp10LinkError';
   }
 }
@@ -120,5 +164,39 @@ export class JmsConfigError extends ConfigValueError {
   ) {
     super({ component, property, expected: reason, cause }, { detail: reason });
     this.name = 'JmsConfigError';
+  }
+}
+
+export class AmqpMappingError extends XrouteError {
+  constructor(
+    readonly field: string,
+    readonly reason: string,
+  ) {
+    super(`cannot map message ${field} to AMQP 1.0: ${reason}`);
+    this.name = 'AmqpMappingError';
+  }
+}
+
+/** More deliveries than the window allowed: the peer ignored the session window. */
+export class IncomingWindowOverflowError extends XrouteError {
+  constructor(
+    readonly capacity: number,
+    readonly deliveryId: number,
+  ) {
+    super(`AMQP 1.0 session: delivery ${deliveryId} beyond the incoming window of ${capacity} unsettled deliveries`);
+    this.name = 'IncomingWindowOverflowError';
+  }
+}
+
+/** The broker refused or did not answer a step of a parked-message operation. */
+export class ActiveMqParkedError extends XrouteError {
+  constructor(
+    readonly place: string,
+    readonly step: string,
+    detail: string,
+    cause?: unknown,
+  ) {
+    super(`${place}: ${step}: ${detail}`, cause === undefined ? undefined : { cause });
+    this.name = 'ActiveMqParkedError';
   }
 }

@@ -15,22 +15,11 @@
  * The methods are the ones rhea's Incoming calls on its ring (push, pop_if, by_id, available), with rhea's
  * names; a unit test fails if rhea stops calling them (test/unit/transports/amqp10-incoming-window.test.ts).
  */
-import { XrouteError } from '../foundation/xroute-error';
+import { IncomingWindowOverflowError } from './amqp10-errors';
 
 /** What the buffer needs of a delivery: rhea's id (the session's delivery-id). */
 export interface IncomingDelivery {
   readonly id: number;
-}
-
-/** More deliveries than the window allowed: the peer ignored the session window. */
-export class IncomingWindowOverflowError extends XrouteError {
-  constructor(
-    readonly capacity: number,
-    readonly deliveryId: number,
-  ) {
-    super(`AMQP 1.0 session: delivery ${deliveryId} beyond the incoming window of ${capacity} unsettled deliveries`);
-    this.name = 'IncomingWindowOverflowError';
-  }
 }
 
 export class IncomingDeliveries<D extends IncomingDelivery> {

@@ -27,12 +27,12 @@
  * bytes as a data section, a map as an amqp-value map, and `x-opt-jms-msg-type` tells JMS clients which
  * JMS message type to build. An in-process object body cannot leave the process (AmqpMappingError).
  */
-import { XrouteError } from '../foundation/xroute-error';
 import rhea = require('rhea');
 import { Message, MessageBody, MapValue } from '../message/message';
 import { SelectorSource, SelectorValue } from '../jms/selector';
 import { floatingType } from './amqp10-typed-values';
 import { javaDoubleToString, javaFloatToString } from '../rules/java-numbers';
+import { AmqpMappingError } from './amqp10-errors';
 
 /** The fields of a received or outgoing AMQP 1.0 message that the mapping reads or writes (rhea's flat form). */
 export interface AmqpMessage {
@@ -58,16 +58,6 @@ export interface AmqpMessage {
 
 /** x-opt-jms-msg-type values (the AMQP JMS mapping). */
 const JMS_MSG_TYPE = { message: 0, object: 1, map: 2, bytes: 3, stream: 4, text: 5 } as const;
-
-export class AmqpMappingError extends XrouteError {
-  constructor(
-    readonly field: string,
-    readonly reason: string,
-  ) {
-    super(`cannot map message ${field} to AMQP 1.0: ${reason}`);
-    this.name = 'AmqpMappingError';
-  }
-}
 
 export interface ReceiveContext {
   /** The address the message was received from, used when the message has no `to`. */

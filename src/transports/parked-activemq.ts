@@ -9,29 +9,17 @@
  *   closes (ActiveMQ counts that as a redelivery of each); --all and --limit take the head of the queue and hold none.
  * Addresses are ActiveMQ's: `queue://NAME` (a bare NAME is a queue).
  */
-import { XrouteError } from '../foundation/xroute-error';
 import rhea = require('rhea');
 import type { Connection, Delivery, Message as RheaMessage, Receiver, Sender } from 'rhea';
 import { ParkedMessage, Pacer, ParkedStore, Receipt, ReceiptTally, RetryOptions, Selection, Selector, checkSelection, digestId } from '../parking/parked-store';
 import { ACTIVEMQ_ORIGIN_PROPERTIES, PARKED_HEADERS, headersForRetry, originOf } from '../parking/parked-origin';
 import { redactUri } from './amqp091-connection';
+import { ActiveMqParkedError } from './amqp10-errors';
 
 /** How long an operation waits for the broker to answer a step (attach, drain, accept). */
 const STEP_TIMEOUT_MS = 10_000;
 /** Credit asked for at a time while reading. */
 const CREDIT = 100;
-
-/** The broker refused or did not answer a step of a parked-message operation. */
-class ActiveMqParkedError extends XrouteError {
-  constructor(
-    readonly place: string,
-    readonly step: string,
-    detail: string,
-  ) {
-    super(`${place}: ${step}: ${detail}`);
-    this.name = 'ActiveMqParkedError';
-  }
-}
 
 /** "queue://X" for a bare name; an address with a scheme as given. */
 function address(name: string): string {
@@ -80,7 +68,7 @@ class LinkReader {
       this.poke();
     });
     receiver.on('receiver_error', (ctx) => {
-      this.failed = new ActiveMqParkedError(place, 'read', String(ctx.receiver?.error ?? 'link error'));
+      this.failed = new ActiveMqParkedError(place, 'read', String(ctx.receiver?.error ?? 'link error'), ctx.receiver?.error);
       this.poke();
     });
   }
@@ -163,8 +151,10 @@ export class ActiveMqParkedStore implements ParkedStore {
     conn.on('error', () => undefined);
     await once<void>(`ActiveMQ on ${where}`, 'connect', (resolve, reject) => {
       conn.once('connection_open', () => resolve());
-      conn.once('connection_error', (ctx) => reject(new ActiveMqParkedError(where, 'connect', String(ctx.connection.error ?? 'refused'))));
-      conn.once('disconnected', (ctx) => reject(new ActiveMqParkedError(where, 'connect', String(ctx.error ?? 'disconnected'))));
+      conn.once('connection_error', (ctx) =>
+        reject(new ActiveMqParkedError(where, 'connect', String(ctx.connection.error ?? 'refused'), ctx.connection.error)),
+      );
+      conn.once('disconnected', (ctx) => reject(new ActiveMqParkedError(where, 'connect', String(ctx.error ?? 'disconnected'), ctx.error)));
     });
     return new ActiveMqParkedStore(conn, queue, where);
   }
@@ -173,7 +163,9 @@ export class ActiveMqParkedStore implements ParkedStore {
     const receiver = this.conn.open_receiver({ source: { address: address(this.queue), distribution_mode: mode }, autoaccept: false, credit_window: 0 });
     await once<void>(this.place, 'attach', (resolve, reject) => {
       receiver.once('receiver_open', () => resolve());
-      receiver.once('receiver_error', (ctx) => reject(new ActiveMqParkedError(this.place, 'attach', String(ctx.receiver?.error ?? 'refused'))));
+      receiver.once('receiver_error', (ctx) =>
+        reject(new ActiveMqParkedError(this.place, 'attach', String(ctx.receiver?.error ?? 'refused'), ctx.receiver?.error)),
+      );
     });
     return new LinkReader(receiver, this.place);
   }
@@ -211,7 +203,9 @@ export class ActiveMqParkedStore implements ParkedStore {
     const created = this.conn.open_sender({ target: { address: address(to) } });
     await once<void>(this.place, `attach to ${to}`, (resolve, reject) => {
       created.once('sendable', () => resolve());
-      created.once('sender_error', (ctx) => reject(new ActiveMqParkedError(this.place, `attach to ${to}`, String(ctx.sender?.error ?? 'refused'))));
+      created.once('sender_error', (ctx) =>
+        reject(new ActiveMqParkedError(this.place, `attach to ${to}`, String(ctx.sender?.error ?? 'refused'), ctx.sender?.error)),
+      );
     });
     s = created;
     this.senders.set(to, s);

@@ -11,7 +11,6 @@
  * - drop acks the selected messages.
  * Messages not selected stay unacknowledged until the end and go back in place with the channel's close.
  */
-import { XrouteError } from '../foundation/xroute-error';
 import type { ChannelModel, ConfirmChannel, GetMessage, Message as AmqpMessage, MessageProperties, Options } from 'amqplib';
 import { randomUUID } from 'crypto';
 import { PARKED_HEADERS, headersForRetry, originOf } from '../parking/parked-origin';
@@ -29,17 +28,7 @@ import {
   checkSelection,
   digestId,
 } from '../parking/parked-store';
-
-/** The queue named is not there (a passive check failed). */
-class ParkingPlaceMissingError extends XrouteError {
-  constructor(
-    readonly place: string,
-    override readonly cause: unknown,
-  ) {
-    super(`${place} does not exist (${(cause as Error).message}); check --queue, or the receiver has parked nothing yet`);
-    this.name = 'ParkingPlaceMissingError';
-  }
-}
+import { ParkingPlaceMissingError } from './amqp091-errors';
 
 /** Marks a retry publish so that a return (unroutable) finds its message. */
 const RETRY_ID_HEADER = 'x-xroute-retry-id';

@@ -26,7 +26,7 @@ import { Reconnector } from '../runtime/reconnector';
 import { StatusReporter } from '../runtime/component';
 import { Logger } from '../logging/logger';
 import { describe } from '../runtime/actor';
-import type { ReconnectPolicy, Timers } from './amqp10-consumer';
+import type { ReconnectPolicy, ReconnectTimers } from '../runtime/reconnector';
 
 /** Side-queue deliveries the relay holds at most (its prefetch). */
 const RELAY_WINDOW = 200;
@@ -42,7 +42,7 @@ export interface RelayOptions {
   readonly reconnect: ReconnectPolicy;
   /** The component's IdleTimeout (ms; 0 = off): the liveness limit of the AMQP 1.0 side, the heartbeat of the 0-9-1 side. */
   readonly idleTimeoutMs?: number;
-  readonly timers: Timers;
+  readonly timers: ReconnectTimers;
   readonly guard: <A extends unknown[]>(fn: (...args: A) => void) => (...args: A) => void;
   readonly logger: Logger;
   /** Counters `relayed` and `relayRefused` (the component's own status is left to its consumer). */

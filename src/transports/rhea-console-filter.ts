@@ -1,7 +1,7 @@
 /**
  * rhea writes "Received transfer when credit was 0" straight to console.error each time a broker sends a
  * delivery beyond the credit granted (RabbitMQ 3.10's AMQP 1.0 plugin does so routinely; xroute keeps those
- * deliveries, see amqp10-consumer.ts). Under load that floods stderr with lines no operator can act on.
+ * deliveries, see actors/receivers/amqp10-consumer.ts). Under load that floods stderr with lines no operator can act on.
  * This filter drops exactly that message (matched on rhea's format string) and counts it instead; every
  * other console.error passes through unchanged.
  */

@@ -21,7 +21,8 @@
 import { Message } from '../../message';
 import { RuleConfigError, RuleEvaluationError, isRecord } from '../errors';
 import { KIND_PRECEDENCE, RulesetKindContext, RulesetKind } from '../ruleset-kinds';
-import { PluginLoadError, createPluginInstance, resolvePluginModule } from '../../runtime/plugin-module';
+import { createPluginInstance, resolvePluginModule } from '../../runtime/plugin-module';
+import { PluginLoadError } from '../../runtime/errors';
 
 type PluginMethod = (this: unknown, msg: Message) => unknown;
 

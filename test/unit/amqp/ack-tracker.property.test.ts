@@ -5,7 +5,8 @@
  * every message must end settled exactly once.
  */
 import fc from 'fast-check';
-import { AckTracker, DeliveryTagOrderError, SettleFrame } from '../../../src/transports/ack-tracker';
+import { AckTracker, SettleFrame } from '../../../src/transports/ack-tracker';
+import { DeliveryTagOrderError } from '../../../src/transports/amqp091-errors';
 
 type Outcome = 'done' | 'requeue' | 'drop';
 

@@ -1,7 +1,8 @@
 import { buildTopology } from '../../../src/config/topology';
-import { Flow, UnknownLinkError } from '../../../src/runtime/flow';
+import { Flow } from '../../../src/runtime/flow';
 import { Message } from '../../../src/message/message';
 import { fakeRegistry } from './fake-components';
+import { UnknownLinkError } from '../../../src/runtime/errors';
 
 const topology = () =>
   buildTopology(

@@ -1,6 +1,8 @@
 /**
  * The documentation is navigable: every relative link of README.md and docs/**\/*.md names a file or folder of the
- * repository, and every `#anchor` names a heading of the page it points to (GitHub's heading ids).
+ * repository, every `#anchor` names a heading of the page it points to (GitHub's heading ids), and every code path
+ * written as code (`src/transports/amqp10-connection.ts`, `actors/receivers/`) names a file or folder that exists, so a
+ * moved module cannot leave a page pointing at nothing.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -44,6 +46,22 @@ describe('links of README.md and docs/', () => {
       else if (anchor !== undefined && resolved.endsWith('.md') && !anchors(resolved).has(anchor)) broken.push(`${target}: no such heading`);
     }
     expect(broken).toEqual([]);
+  });
+});
+
+/** Repository paths written as inline code: a top-level folder, then a file with an extension or a folder ending in '/'. */
+const CODE_PATH = /`((?:src|actors|test|scripts|config|examples|docs)\/[\w./-]*(?:\.[a-z]+|\/))(?::\d+)?`/g;
+
+describe('code paths of README.md and docs/', () => {
+  it.each(pages.map((p) => [path.relative(root, p), p] as const))('%s names only files and folders that exist', (_name, page) => {
+    const missing = [...prose(page).matchAll(CODE_PATH)].map((m) => m[1]).filter((p) => !fs.existsSync(path.join(root, p)));
+    expect(missing).toEqual([]);
+  });
+
+  it('docs/architecture.md names its code paths as links, which the link test above checks', () => {
+    const page = pages.find((p) => path.relative(root, p) === path.join('docs', 'architecture.md'))!;
+    const codeLinks = [...prose(page).matchAll(/\]\(\.\.\/((?:src|actors|test|scripts)\/[^)#\s]*)\)/g)].map((m) => m[1]);
+    expect(codeLinks).toEqual(expect.arrayContaining(['src/runtime/errors.ts', 'actors/receivers/amqp10-consumer.ts', 'actors/receivers/amqp-receiver.ts']));
   });
 });
 

@@ -7,7 +7,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import * as ts from 'typescript';
 import { XrouteError } from '../../../src/foundation/xroute-error';
-import { Amqp10ConnectError, Amqp10TlsError, connectFailure } from '../../../src/transports/amqp10-errors';
+import { Amqp10AuthError, Amqp10ConnectError, Amqp10TlsError, connectFailure, refusedConnection, refusedLink } from '../../../src/transports/amqp10-errors';
+import { AmqpChannelError, AmqpStepError } from '../../../src/transports/amqp091-errors';
 import { CompiledXPath, XPathProblem } from '../../../src/transforms/xpath-expression';
 import { XPathError } from '../../../src/xml/xpath-compiler';
 import { ActorRef, ActorRuntime, Behaviour } from '../../../src/runtime/actor';
@@ -16,12 +17,11 @@ import { policy, waitFor } from '../runtime/helpers';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
-/** The configuration and command-line layers, whose errors have their own roots (ConfigValueError, ConfigError, UsageError). */
-const OWN_ROOTS = ['src/config/', 'src/cli/', 'src/errors/', 'src/foundation/'];
-
-/** Sites that build an error from a caught one without wrapping it, and why that is right. */
+/** Sites that build an error inside a catch without wrapping the caught one, and why that is right. */
 const NOT_WRAPPING: Record<string, string> = {
   'src/transports/amqp10-connection.ts: new Error(String(err))': 'turns a thrown non-Error into an Error; there is nothing to wrap',
+  "src/transports/amqp091-session.ts: new Error('connection closed')": 'the close event came without an error: there is nothing to wrap',
+  "src/transports/rabbit-header-relay.ts: new Error('AMQP 0-9-1 connection closed')": 'the close event came without an error: there is nothing to wrap',
   'actors/nodes/node-config-error.ts: new errorClass(component, join(e.property), e.problem, e.expectation, e.cause)':
     "rewords a RuleConfigError as the node's error, keeping its cause",
 };
@@ -35,62 +35,102 @@ function sourceFiles(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-const SOURCES = [...sourceFiles(join(ROOT, 'src')), ...sourceFiles(join(ROOT, 'actors'))].map((file) => ({
-  path: relative(ROOT, file),
-  tree: ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true),
-}));
+type Source = { path: string; tree: ts.SourceFile };
+const parse = (path: string, text: string): Source => ({ path, tree: ts.createSourceFile(path, text, ts.ScriptTarget.ES2022, true) });
+
+const SOURCES = [...sourceFiles(join(ROOT, 'src')), ...sourceFiles(join(ROOT, 'actors'))].map((file) =>
+  parse(relative(ROOT, file), readFileSync(file, 'utf8')),
+);
 
 function walk(node: ts.Node, visit: (node: ts.Node) => void): void {
   visit(node);
   ts.forEachChild(node, (child) => walk(child, visit));
 }
 
-/** Classes declared `extends Error`, outside the layers with their own roots. */
-function classesExtendingErrorDirectly(): string[] {
-  const found: string[] = [];
-  for (const { path, tree } of SOURCES) {
-    if (OWN_ROOTS.some((root) => path.startsWith(root))) continue;
+/** Every class declared in src/ and actors/: where, and the class it extends (as written). */
+function declaredClasses(sources: readonly Source[]): Map<string, { path: string; base: string | undefined }> {
+  const classes = new Map<string, { path: string; base: string | undefined }>();
+  for (const { path, tree } of sources)
     walk(tree, (node) => {
-      if (!ts.isClassDeclaration(node)) return;
-      const base = node.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0]?.expression;
-      if (base !== undefined && base.getText() === 'Error') found.push(`${path}: ${node.name?.text ?? '(anonymous)'}`);
+      if (!ts.isClassDeclaration(node) || node.name === undefined) return;
+      const base = node.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0]?.expression.getText();
+      classes.set(node.name.text, { path, base });
     });
-  }
-  return found;
+  return classes;
 }
 
-/** The caught error's name in a catch clause or an error callback (`(err) => ...`). */
-function caughtName(node: ts.Node): { name: string; body: ts.Node } | undefined {
-  if (ts.isCatchClause(node) && node.variableDeclaration && ts.isIdentifier(node.variableDeclaration.name))
-    return { name: node.variableDeclaration.name.text, body: node.block };
-  if ((ts.isArrowFunction(node) || ts.isFunctionExpression(node) || ts.isFunctionDeclaration(node)) && node.body) {
+let CLASSES = declaredClasses(SOURCES);
+
+/** The chain of classes from `name` up to the first one not declared in src/ or actors/ (Error, a library's class). */
+function ancestry(name: string): string[] {
+  const chain = [name];
+  for (let base = CLASSES.get(name)?.base; base !== undefined && !chain.includes(base); base = CLASSES.get(base)?.base) chain.push(base);
+  return chain;
+}
+
+/** An error class: its chain reaches a built-in error, or it is named like one. */
+function isErrorClass(name: string): boolean {
+  return ancestry(name).some((n) => /Error$/.test(n));
+}
+
+/** Error classes whose chain does not pass through XrouteError (the root itself aside). */
+function errorClassesOutsideTheRoot(): string[] {
+  return [...CLASSES.keys()]
+    .filter((name) => name !== 'XrouteError' && isErrorClass(name) && !ancestry(name).includes('XrouteError'))
+    .map((name) => `${CLASSES.get(name)!.path}: ${ancestry(name).join(' < ')}`);
+}
+
+/**
+ * A scope that handles a caught error: a catch clause (with or without a binding), the handler of a promise's
+ * .catch, or an error callback (`(err) => ...`). `name` is the caught error's name, undefined when it is unnamed.
+ */
+function caughtScope(node: ts.Node): { name: string | undefined; body: ts.Node } | undefined {
+  if (ts.isCatchClause(node)) {
+    const binding = node.variableDeclaration?.name;
+    return { name: binding !== undefined && ts.isIdentifier(binding) ? binding.text : undefined, body: node.block };
+  }
+  if (ts.isArrowFunction(node) || ts.isFunctionExpression(node) || ts.isFunctionDeclaration(node)) {
+    if (node.body === undefined) return undefined;
+    const first = node.parameters[0];
+    const firstName = first !== undefined && ts.isIdentifier(first.name) ? first.name.text : undefined;
+    const call = node.parent;
+    const catchHandler =
+      ts.isCallExpression(call) && ts.isPropertyAccessExpression(call.expression) && call.expression.name.text === 'catch' && call.arguments[0] === node;
+    if (catchHandler) return { name: firstName, body: node.body };
     const param = node.parameters.find((p) => ts.isIdentifier(p.name) && /^(e|err|error|cause)$/.test(p.name.text));
     if (param) return { name: (param.name as ts.Identifier).text, body: node.body };
   }
   return undefined;
 }
 
-/** `new X(...)` that uses a caught error (its message, say) without passing it, bare or as `cause`. */
-function wrappingSitesWithoutCause(): string[] {
+const unwrap = (e: ts.Expression): ts.Expression =>
+  ts.isAsExpression(e) || ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e) ? unwrap(e.expression) : e;
+
+/**
+ * `new X(...)` in a scope that handles a caught error, where X is an error class or the call uses the caught error
+ * (its message, say), that does not pass the caught error: bare, or as `cause` in ErrorOptions.
+ */
+function wrappingSitesWithoutCause(sources: readonly Source[] = SOURCES): string[] {
   const found: string[] = [];
-  for (const { path, tree } of SOURCES) {
-    const check = (node: ts.Node, caught: string | undefined): void => {
-      const scope = caughtName(node);
+  for (const { path, tree } of sources) {
+    const check = (node: ts.Node, caught: { name: string | undefined } | undefined): void => {
+      const scope = caughtScope(node);
       if (scope !== undefined) {
-        ts.forEachChild(scope.body, (child) => check(child, scope.name));
+        ts.forEachChild(scope.body, (child) => check(child, { name: scope.name }));
         return;
       }
-      if (caught !== undefined && ts.isNewExpression(node) && node.arguments !== undefined) {
+      if (caught !== undefined && ts.isNewExpression(node)) {
+        const args = node.arguments ?? [];
         let uses = false;
-        for (const arg of node.arguments) walk(arg, (n) => (uses ||= ts.isIdentifier(n) && n.text === caught));
-        const unwrap = (e: ts.Expression): ts.Expression => (ts.isAsExpression(e) || ts.isParenthesizedExpression(e) ? unwrap(e.expression) : e);
-        const passes = node.arguments.some((arg) => {
+        for (const arg of args) walk(arg, (n) => (uses ||= caught.name !== undefined && ts.isIdentifier(n) && n.text === caught.name));
+        const passes = args.some((arg) => {
           const a = unwrap(arg);
-          if (ts.isIdentifier(a)) return a.text === caught;
+          if (ts.isIdentifier(a)) return a.text === caught.name;
           return ts.isObjectLiteralExpression(a) && a.properties.some((p) => p.name !== undefined && p.name.getText() === 'cause');
         });
         const site = `${path}: ${node.getText()}`;
-        if (uses && !passes && NOT_WRAPPING[site] === undefined) found.push(site);
+        const errorClass = ts.isIdentifier(node.expression) && isErrorClass(node.expression.text);
+        if ((uses || errorClass) && !passes && NOT_WRAPPING[site] === undefined) found.push(site);
       }
       ts.forEachChild(node, (child) => check(child, caught));
     };
@@ -100,12 +140,49 @@ function wrappingSitesWithoutCause(): string[] {
 }
 
 describe('the error classes of the running system', () => {
-  it('all derive from XrouteError (outside configuration and the command line, which have their own roots)', () => {
-    expect(classesExtendingErrorDirectly()).toEqual([]);
+  it('all derive from XrouteError, directly or through another class (ConfigValueError, UsageError, ...)', () => {
+    expect(errorClassesOutsideTheRoot()).toEqual([]);
   });
 
-  it('pass the error they wrap as cause, wherever they are built from a caught one', () => {
+  it('are found: the scan sees the root, the configuration root and the classes of each layer', () => {
+    const rooted = [...CLASSES.keys()].filter((name) => ancestry(name).includes('XrouteError'));
+    expect(rooted).toEqual(
+      expect.arrayContaining([
+        'ConfigValueError',
+        'UsageError',
+        'TooManyCrashesError',
+        'Amqp10ConnectError',
+        'AmqpStepError',
+        'XQueueStoppedError',
+        'PoolRequestError',
+      ]),
+    );
+  });
+
+  it('pass the caught error as cause wherever one is built inside a catch or an error callback', () => {
     expect(wrappingSitesWithoutCause()).toEqual([]);
+  });
+});
+
+describe('the scan', () => {
+  const probe = parse(
+    'src/probe.ts',
+    `class LooseError extends TypeError {}
+     class WrappedError extends XrouteError {}
+     function a() { try { f(); } catch { throw new WrappedError('lost'); } }
+     function b() { try { f(); } catch (e) { throw new WrappedError('kept', { cause: e }); } }
+     function c() { return p.catch(() => { throw new WrappedError('lost too'); }); }`,
+  );
+  const real = CLASSES;
+  beforeAll(() => (CLASSES = declaredClasses([...SOURCES, probe])));
+  afterAll(() => (CLASSES = real));
+
+  it('reports an error class outside the root, however it reaches Error', () => {
+    expect(errorClassesOutsideTheRoot()).toEqual(['src/probe.ts: LooseError < TypeError']);
+  });
+
+  it('reports an error built in a catch without the caught error, the unnamed ones included', () => {
+    expect(wrappingSitesWithoutCause([probe])).toEqual(["src/probe.ts: new WrappedError('lost')", "src/probe.ts: new WrappedError('lost too')"]);
   });
 });
 
@@ -125,6 +202,37 @@ describe('the main wrapping sites', () => {
     const untrusted = Object.assign(new Error('unable to verify the first certificate'), { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
     const error = connectFailure('amqps://broker:5671', untrusted);
     expect({ tls: error instanceof Amqp10TlsError, cause: error.cause }).toEqual({ tls: true, cause: untrusted });
+  });
+
+  it("keep rhea's error under a connection the broker refused, refused credentials told apart", () => {
+    const sasl = { condition: 'amqp:unauthorized-access', description: 'SASL PLAIN authentication failed' };
+    const closed = { condition: 'amqp:connection:forced', description: 'broker shutting down' };
+    const auth = refusedConnection('amqp://127.0.0.1:5673', 'guest', sasl);
+    const other = refusedConnection('amqp://127.0.0.1:5673', 'guest', closed);
+    expect([auth instanceof Amqp10AuthError, auth.cause, other instanceof Amqp10AuthError, other.condition, other.cause]).toEqual([
+      true,
+      sasl,
+      false,
+      'amqp:connection:forced',
+      closed,
+    ]);
+  });
+
+  it("keep the broker's detach error under a refused link", () => {
+    const detach = { condition: 'amqp:not-found', description: 'no such queue' };
+    const error = refusedLink('amqp://127.0.0.1:5673', 'queue://missing', detach, 'attach refused');
+    expect({ reason: error.reason, condition: error.condition, cause: error.cause }).toEqual({
+      reason: 'no such queue',
+      condition: 'amqp:not-found',
+      cause: detach,
+    });
+  });
+
+  it("keep amqplib's error under a failed 0-9-1 step and a closed channel", () => {
+    const refused = Object.assign(new Error('Channel closed by server: 403 (ACCESS-REFUSED) with message "ACCESS_REFUSED"'), { code: 403 });
+    const step = new AmqpStepError('rcv', 'consume', refused);
+    const channel = new AmqpChannelError('rcv', refused);
+    expect([step.cause, step.configError, step.replyCode, channel.cause, channel.code]).toEqual([refused, true, 403, refused, 403]);
   });
 
   it("keep the XPath engine's error under a ruleset's bad XPath", () => {

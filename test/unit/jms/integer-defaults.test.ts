@@ -5,7 +5,7 @@
 import { JMS_RECEIVER_SCHEMA, readReceiverSettings } from '../../../actors/receivers/jms-receiver-settings';
 import { JMS_SUBSCRIBER_SCHEMA, readSubscriberSettings } from '../../../actors/receivers/jms-subscriber-settings';
 import { JMS_PERSISTER_KIND, JMS_PUBLISHER_KIND, jmsSenderSchema, readSenderSettings } from '../../../actors/persisters/jms-persister-settings';
-import { JmsConsumerSettings } from '../../../actors/support/jms-consumer';
+import { JmsConsumerSettings } from '../../../actors/receivers/jms-consumer';
 import { JsonSchema } from '../../../src/runtime/component';
 import { statedDefault } from '../../support/stated-defaults';
 

@@ -1,6 +1,6 @@
 /** Errors in logs and status details read as sentences: xroute's typed errors without their class name. */
 import { describe as describeError } from '../../../src/runtime/actor';
-import { AmqpStepError } from '../../../src/transports/amqp091-connection';
+import { AmqpStepError } from '../../../src/transports/amqp091-errors';
 
 describe('describe (errors in logs and status)', () => {
   it('gives a typed error\'s message without a class-name prefix such as "AmqpStepError:"', () => {

@@ -1,5 +1,5 @@
 import { buildTopology } from '../../../src/config/topology';
-import { Flow, UnknownComponentError } from '../../../src/runtime/flow';
+import { Flow } from '../../../src/runtime/flow';
 import { ComponentRegistry } from '../../../src/runtime/component';
 import { ComponentTrace, traceIdOf } from '../../../src/runtime/message-trace';
 import { TokenBucket } from '../../../src/runtime/token-bucket';
@@ -8,6 +8,7 @@ import { Message } from '../../../src/message/message';
 import { defaultRegistry } from '../../../actors';
 import { idleReceiver, upperPersister } from '../config/fake-components';
 import { waitFor } from './helpers';
+import { UnknownComponentError } from '../../../src/runtime/errors';
 
 const registry = new ComponentRegistry([...defaultRegistry().all(), idleReceiver, upperPersister]);
 

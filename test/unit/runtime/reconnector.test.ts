@@ -2,9 +2,9 @@ import { DEFAULT_FATAL_RETRY_MS, Reconnector, ReconnectOptions } from '../../../
 import { ComponentStatus, StatusReporter } from '../../../src/runtime/component';
 import { memoryLogger, LogEntry } from '../../../src/logging/logger';
 import { waitFor } from './helpers';
-import { SilentPeerError } from '../../../src/runtime/silence-watch';
 import { ClockTimer } from '../../../src/runtime/clock';
 import { VirtualClock } from '../../support/virtual-clock';
+import { SilentPeerError } from '../../../src/runtime/errors';
 
 class ConnectionRefused extends Error {
   override name = 'ConnectionRefused';

@@ -1,5 +1,6 @@
-import { SilenceWatch, SilentPeerError, checkIntervalMs, outageStartOf } from '../../../src/runtime/silence-watch';
+import { SilenceWatch, checkIntervalMs, outageStartOf } from '../../../src/runtime/silence-watch';
 import { waitFor } from './helpers';
+import { SilentPeerError } from '../../../src/runtime/errors';
 
 /** A byte counter that a test makes move (traffic) or keeps still (silence). */
 function counter() {

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { buildTopology } from '../../../src/config/topology';
-import { DEFAULT_MAX_WAITING_SENDS, Flow, QueueFullError } from '../../../src/runtime/flow';
+import { DEFAULT_MAX_WAITING_SENDS, Flow } from '../../../src/runtime/flow';
 import { Message } from '../../../src/message/message';
 import { fakeRegistry } from '../config/fake-components';
+import { QueueFullError } from '../../../src/runtime/errors';
 
 const topology = () =>
   buildTopology(

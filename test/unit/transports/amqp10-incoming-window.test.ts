@@ -9,9 +9,9 @@ import rhea = require('rhea');
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { AddressInfo, Server } from 'net';
-import { IncomingDeliveries, IncomingWindowOverflowError } from '../../../src/transports/amqp10-incoming-deliveries';
+import { IncomingDeliveries } from '../../../src/transports/amqp10-incoming-deliveries';
 import { Amqp10Connection, freeWindowOutOfOrder } from '../../../src/transports/amqp10-connection';
-import { RheaInternalsError } from '../../../src/transports/amqp10-errors';
+import { RheaInternalsError, IncomingWindowOverflowError } from '../../../src/transports/amqp10-errors';
 import { waitFor } from '../../support/component-harness';
 import { abortPeerConnections } from '../../support/amqp10-test-client';
 

@@ -1,7 +1,8 @@
-import { amqpSelectorSource, amqpToMessage, messageToAmqp, AmqpMappingError } from '../../../src/transports/amqp10-mapping';
+import { amqpSelectorSource, amqpToMessage, messageToAmqp } from '../../../src/transports/amqp10-mapping';
 import { Message } from '../../../src/message/message';
 import { JmsSelector } from '../../../src/jms/selector';
 import rhea = require('rhea');
+import { AmqpMappingError } from '../../../src/transports/amqp10-errors';
 
 describe('AMQP 1.0 → message model', () => {
   it('maps properties and header fields onto the JMS headers', () => {

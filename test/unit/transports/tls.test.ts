@@ -13,12 +13,13 @@ import { validateComponentConfig } from '../../../src/config/validate-component'
 import { memoryLogger } from '../../../src/logging/logger';
 import { StatusReporter } from '../../../src/runtime/component';
 import { DEFAULT_FATAL_RETRY_MS, Reconnector } from '../../../src/runtime/reconnector';
-import { AmqpStepError, isFatalAmqpError } from '../../../src/transports/amqp091-connection';
+import { isFatalAmqpError } from '../../../src/transports/amqp091-connection';
 import { Amqp10TlsError, connectFailure, isFatalAmqp10Error } from '../../../src/transports/amqp10-errors';
 import { describeTlsFailure, tlsSocketOptions } from '../../../src/transports/tls';
 import { TestCertificates, generateCertificates } from '../../support/tls-proxy';
 import { VirtualClock } from '../../support/virtual-clock';
 import { waitFor } from '../../support/wait';
+import { AmqpStepError } from '../../../src/transports/amqp091-errors';
 
 /** An error as Node's tls module raises it. */
 function nodeError(code: string, message: string): Error {

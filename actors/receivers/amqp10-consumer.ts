@@ -34,38 +34,27 @@
  * that applies it (ActiveMQ, Artemis) is trusted: its selection is not checked again.
  */
 import type { Delivery, EventContext, Receiver } from 'rhea';
-import { Message } from '../message/message';
-import { XQueue, Outcome } from '../xqueue/xqueue';
-import { XQueueStoppedError } from '../xqueue/errors';
-import { Partition } from '../xqueue/partition';
-import { Reconnector } from '../runtime/reconnector';
-import { Backoff, BackoffOptions } from '../foundation/backoff';
-import { StatusReporter, UnsettledDeliveries } from '../runtime/component';
-import { debugEnabled, Logger } from '../logging/logger';
-import { describe } from '../runtime/actor';
-import { DrainReport, SWAP_POLL_MS, untilDoneOrDeadline } from '../runtime/drain';
-import { Amqp10Parking } from './amqp10-parking';
-import { JmsSelector } from '../jms/selector';
-import { Amqp10Connection, Amqp10Endpoint } from './amqp10-connection';
-import { isFatalAmqp10Error } from './amqp10-errors';
-import { amqpSelectorSource, amqpToMessage, AmqpMessage } from './amqp10-mapping';
-import { chooseDialect, Dialect, DialectChoice, SourcePlan } from './amqp10-dialect';
-import { traceDelivery, traceSettled, tracingActive } from '../tracing';
+import { Message } from '../../src/message/message';
+import { XQueue, Outcome } from '../../src/xqueue/xqueue';
+import { XQueueStoppedError } from '../../src/xqueue/errors';
+import { Partition } from '../../src/xqueue/partition';
+import { ReconnectPolicy, ReconnectTimers, Reconnector } from '../../src/runtime/reconnector';
+import { Backoff, BackoffOptions } from '../../src/foundation/backoff';
+import { StatusReporter, UnsettledDeliveries } from '../../src/runtime/component';
+import { debugEnabled, Logger } from '../../src/logging/logger';
+import { describe } from '../../src/runtime/actor';
+import { DrainReport, SWAP_POLL_MS, untilDoneOrDeadline } from '../../src/runtime/drain';
+import { Amqp10Parking } from '../../src/transports/amqp10-parking';
+import { JmsSelector } from '../../src/jms/selector';
+import { Amqp10Connection, Amqp10Endpoint } from '../../src/transports/amqp10-connection';
+import { isFatalAmqp10Error } from '../../src/transports/amqp10-errors';
+import { amqpSelectorSource, amqpToMessage, AmqpMessage } from '../../src/transports/amqp10-mapping';
+import { chooseDialect, Dialect, DialectChoice, SourcePlan } from '../../src/transports/amqp10-dialect';
+import { traceDelivery, traceSettled, tracingActive } from '../../src/tracing';
 
 export type FailedOutcome = 'reject' | 'release' | 'modified';
 /** A delivery the selector does not select: accept (consumed and dropped) or release it undeliverable-here (left for other consumers). */
 export type UnselectedOutcome = 'accept' | 'release';
-
-export interface ReconnectPolicy {
-  readonly backoff: BackoffOptions;
-  readonly tolerance: number;
-  readonly maxRetry: number;
-}
-
-export interface Timers {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimer(handle: unknown): void;
-}
 
 export interface ConsumerOptions {
   readonly name: string;
@@ -88,7 +77,7 @@ export interface ConsumerOptions {
   /** Delay before a release/modified settlement (which the broker redelivers at once). */
   readonly redelivery: BackoffOptions;
   readonly reconnect: ReconnectPolicy;
-  readonly timers: Timers;
+  readonly timers: ReconnectTimers;
   /** Wraps callbacks from rhea so that a throw becomes a supervised crash. */
   readonly guard: <A extends unknown[]>(fn: (...args: A) => void) => (...args: A) => void;
   readonly logger: Logger;

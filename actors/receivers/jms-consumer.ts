@@ -11,23 +11,25 @@ import { ComponentEnv, JsonSchema, outputOf } from '../../src/runtime/component'
 import { displayMessage, parseDisplayMask } from '../../src/logging/display';
 import { Partition, WHOLE_QUEUE } from '../../src/xqueue/partition';
 import { JmsSelector } from '../../src/jms/selector';
-import { Amqp10Consumer, FailedOutcome, UnselectedOutcome } from '../../src/transports/amqp10-consumer';
+import { Amqp10Consumer, FailedOutcome, UnselectedOutcome } from './amqp10-consumer';
 import { Amqp10Connection, endpointLabel } from '../../src/transports/amqp10-connection';
 import { Dialect, SourcePlan } from '../../src/transports/amqp10-dialect';
 import { RabbitHeaderRelay } from '../../src/transports/rabbit-header-relay';
 import { DestinationKind } from '../../src/transports/amqp10-endpoint';
 import { Stamper, compileStringProperties } from '../../src/transports/string-property';
-import { ComponentConfigError, ConfigReader } from './config-values';
+import { ComponentConfigError, ConfigReader } from '../support/config-values';
 import { Amqp10Parking, Amqp10ParkingSettings } from '../../src/transports/amqp10-parking';
 import { defaultParkingQueue } from '../../src/parking/parked-origin';
 import { ActiveMqParkedStore } from '../../src/transports/parked-activemq';
 import { Amqp10Endpoint } from '../../src/transports/amqp10-connection';
 import { BackoffOptions } from '../../src/foundation/backoff';
-import { readRedeliveryDelay } from './redelivery-config';
+import { readRedeliveryDelay } from '../support/redelivery-config';
 import { REDELIVERED_COUNTER } from '../../src/runtime/reload-receipt';
-import { FAILED_OUTCOMES, JmsConnectionSettings, ineffectiveProperties, readJmsConnection, readSelector } from './jms-config';
+import { JmsConnectionSettings, ineffectiveProperties, readJmsConnection, readSelector } from '../support/jms-config';
 
 /** The receive-side integer settings of JMSReceiver and JMSSubscriber: their schema and the reader's defaults and ranges. */
+const FAILED_OUTCOMES: readonly FailedOutcome[] = ['reject', 'release', 'modified'];
+
 const JMS_CONSUMER_INTEGERS = {
   XAMode: integerSetting('bit 1 set (default {default}): accept after downstream work; 0: accept once in the XQueue', 1, {
     min: 0,
