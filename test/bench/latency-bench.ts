@@ -161,6 +161,13 @@ async function openLoopRun(broker: BrokerKit, side: MoverSide, rate: number, n: 
   });
 }
 
+/**
+ * What AmqpPersister publishes for a delivery that carried no JMS headers: the message model's defaults,
+ * JMSDeliveryMode 2 (persistent) and JMSPriority 4. The raw loop publishes the same, so the broker does the same
+ * work for both sides.
+ */
+const SAME_AS_XROUTE: amqplib.Options.Publish = { deliveryMode: 2, priority: 4 };
+
 /** Raw amqplib: consume (prefetch WINDOW), publish with confirm, ack the delivery on the confirm. */
 function rawMover(): MoverSide {
   return {
@@ -172,7 +179,7 @@ function rawMover(): MoverSide {
       await inCh.prefetch(WINDOW);
       await inCh.consume(inQueue, (m) => {
         if (m === null) return;
-        outCh.sendToQueue(outQueue, m.content, {}, (err) => {
+        outCh.sendToQueue(outQueue, m.content, SAME_AS_XROUTE, (err) => {
           if (err) inCh.nack(m);
           else inCh.ack(m);
         });
