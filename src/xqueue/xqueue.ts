@@ -127,6 +127,7 @@ export class XQueue<T> {
   private readonly addClock = new AddClock();
   private generations: Uint32Array;
   private readonly holders: (Consumer | undefined)[];
+  /** The producer's tally of the message in each cell (meaningful only while the cell is occupied or taken). */
   private readonly producerTallies: (MessageTally | undefined)[];
   private readonly free: CellRing;
   private readonly ready: CellRing;
@@ -283,9 +284,11 @@ export class XQueue<T> {
    */
   add(cell: number, item: T, onDone?: DoneCallback<T>, tally?: MessageTally): void {
     this.expectState(cell, RESERVED, 'add');
+    // Stored only when it changes (a link usually has one producer; an emptied cell keeps its last tally): an object
+    // store costs a write barrier, more than the increments themselves (docs/operations.md "Cost of counting").
+    if (this.producerTallies[cell] !== tally) this.producerTallies[cell] = tally;
     if (tally !== undefined) {
       tally.in++;
-      this.producerTallies[cell] = tally;
       if (tally.trace !== undefined) tally.trace.added(this.name, item);
     }
     this.cellState[cell] = OCCUPIED;
@@ -660,7 +663,7 @@ export class XQueue<T> {
     this.items[cell] = undefined;
     this.callbacks[cell] = undefined;
     this.holders[cell] = undefined;
-    this.producerTallies[cell] = undefined;
+    // producerTallies[cell] is left as it is: add() sets it for the next message, and nothing reads it for an empty cell.
   }
 
   /** A cell became free: hand it to the first waiting producer whose partition holds it, else free it. */
