@@ -42,6 +42,11 @@ export interface FramingOptions {
 export const DEFAULT_MAX_MSG_LENGTH = 4 * 1024 * 1024;
 const NEWLINE = Buffer.from([0x0a]);
 
+/** Where `needle` starts in `buf` at or after `from`; a one-byte needle is searched as a byte (memchr, no Buffer needle). */
+function find(buf: Buffer, needle: Buffer, from: number): number {
+  return needle.length === 1 ? buf.indexOf(needle[0], from) : buf.indexOf(needle, from);
+}
+
 export class StreamFramer {
   private readonly sot?: Buffer;
   private readonly eot?: Buffer;
@@ -102,8 +107,9 @@ export class StreamFramer {
 
   /** A message, null for a dropped one, undefined when more bytes are needed. */
   private next(): Buffer | null | undefined {
+    if (this.buf.length === 0) return undefined; // everything read has been framed
     if (this.sot && !this.started) {
-      const s = this.buf.indexOf(this.sot);
+      const s = find(this.buf, this.sot, 0);
       if (s < 0) {
         // Keep only a possible partial SOT at the end.
         this.buf = this.buf.subarray(Math.max(0, this.buf.length - this.sot.length + 1));
@@ -115,7 +121,7 @@ export class StreamFramer {
     }
     const end = this.eot ?? (this.sot as Buffer);
     const from = Math.max(0, this.scanned - end.length + 1);
-    const e = this.buf.indexOf(end, from);
+    const e = find(this.buf, end, from);
     if (e < 0) {
       this.scanned = this.buf.length;
       return undefined;
