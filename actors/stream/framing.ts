@@ -41,6 +41,7 @@ export interface FramingOptions {
 
 export const DEFAULT_MAX_MSG_LENGTH = 4 * 1024 * 1024;
 const NEWLINE = Buffer.from([0x0a]);
+const EMPTY = Buffer.alloc(0);
 
 /** Where `needle` starts in `buf` at or after `from`; a one-byte needle is searched as a byte (memchr, no Buffer needle). */
 function find(buf: Buffer, needle: Buffer, from: number): number {
@@ -52,7 +53,7 @@ export class StreamFramer {
   private readonly eot?: Buffer;
   private readonly maxLength: number;
   private readonly copy: boolean;
-  private buf: Buffer = Buffer.alloc(0);
+  private buf: Buffer = EMPTY;
   /** Inside a message (after its SOT) when SOT framing is used. */
   private started = false;
   /** Bytes of `buf` already searched for the delimiter. */
@@ -94,7 +95,7 @@ export class StreamFramer {
   }
 
   reset(): void {
-    this.buf = Buffer.alloc(0);
+    this.buf = EMPTY;
     this.started = false;
     this.scanned = 0;
     this.skipping = false;
@@ -128,7 +129,7 @@ export class StreamFramer {
     }
     const msg = this.buf.subarray(0, e);
     // With SOT-only framing the delimiter is the next message's SOT: keep the state "started".
-    this.buf = this.buf.subarray(e + end.length);
+    this.buf = e + end.length === this.buf.length ? EMPTY : this.buf.subarray(e + end.length);
     this.started = this.eot === undefined;
     this.scanned = 0;
     if (this.skipping) {
@@ -147,7 +148,7 @@ export class StreamFramer {
   private limitPartial(): void {
     if (this.buf.length > this.maxLength + (this.eot?.length ?? 0)) {
       this.dropped++;
-      this.buf = Buffer.alloc(0);
+      this.buf = EMPTY;
       this.scanned = 0;
       // Skip the rest of this message: wait for the next SOT, or (EOT only) the next EOT.
       this.started = false;

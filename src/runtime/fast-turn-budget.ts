@@ -3,8 +3,9 @@
  * XQueue handles its messages in a microtask of the turn that woke it, not a nact `setImmediate` turn later. A chain
  * of such wakes (a producer and a consumer feeding each other) never leaves the microtask queue, so it would starve
  * timers and I/O. The budget counts the messages handled on the fast path since the event loop last turned; once it
- * is spent, consumers are woken through nact again until a `setImmediate`, queued by the first fast message of the
- * turn, refills it.
+ * is spent, consumers are woken through nact again until a `setImmediate` refills it. The refill is queued once half
+ * the budget is spent, not every turn: a turn can still spend no more than it holds, and a steady flow of messages
+ * pays one `setImmediate` per half budget rather than one per turn.
  */
 
 /** Messages per event-loop turn on the fast path: room for a poll phase that answers 512 pooled persisters at once (issue 32). */
@@ -27,13 +28,13 @@ export class FastTurnBudget {
     return this.left > 0;
   }
 
-  /** Spends one message of this turn's budget (the first of a turn queues the refill). */
+  /** Spends one message of this turn's budget. */
   spend(): void {
-    if (!this.refillQueued) {
+    if (this.left > 0) this.left--;
+    if (!this.refillQueued && this.left <= this.perTurn / 2) {
       this.refillQueued = true;
       setImmediate(this.refill);
     }
-    if (this.left > 0) this.left--;
   }
 }
 
