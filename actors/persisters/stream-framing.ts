@@ -13,15 +13,16 @@ export interface RequestTemplate {
   format(msg: Message): string;
 }
 
-/** The bytes written for `msg`. */
-export function renderRequest(msg: Message, template: RequestTemplate | undefined): Buffer {
-  if (template) return Buffer.from(template.format(msg), 'utf8');
+/** What is written for `msg`: its bytes, or its text (written as UTF-8, with no Buffer made for it first). */
+export function renderRequest(msg: Message, template: RequestTemplate | undefined): string | Buffer {
+  if (template) return template.format(msg);
   if (msg.body.kind === 'bytes') return msg.body.bytes;
-  return Buffer.from(msg.bodyText() ?? '', 'utf8');
+  return msg.bodyText() ?? '';
 }
 
 /** The reply without `offhead` leading and `offtail` trailing bytes (never a negative length). */
 export function trimReply(raw: Buffer, offhead: number, offtail: number): Buffer {
+  if (offhead === 0 && offtail === 0) return raw;
   return raw.subarray(offhead, Math.max(offhead, raw.length - offtail));
 }
 

@@ -13,8 +13,8 @@ export interface PendingRequest {
   readonly queue: XQueue<Message>;
   /** With Parser (multiplexed): the cell id written into RCField, read back from the parsed reply. */
   readonly tag: string;
-  /** The rendered request, written again as it is after a reconnect. */
-  readonly data: Buffer;
+  /** The rendered request (text is written as UTF-8), written again as it is after a reconnect. */
+  readonly data: string | Buffer;
   /** JMSExpiration in ms since the epoch; Infinity when none. */
   readonly expiresAt: number;
   /** Written on the current connection (false again after the connection is lost). */
@@ -25,7 +25,7 @@ export interface PendingRequest {
   timeouts: number;
 }
 
-export function pendingRequest(taken: Taken<Message>, queue: XQueue<Message>, tag: string, data: Buffer, expiresAt: number): PendingRequest {
+export function pendingRequest(taken: Taken<Message>, queue: XQueue<Message>, tag: string, data: string | Buffer, expiresAt: number): PendingRequest {
   return { taken, queue, tag, data, expiresAt, written: false, writes: 0, timeouts: 0 };
 }
 

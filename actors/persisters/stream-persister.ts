@@ -196,14 +196,14 @@ class StreamPersisterBehaviour implements Behaviour<never> {
   // ------------------------------------------------------------------ requests
 
   private onMessage(taken: Taken<Message>, queue: XQueue<Message>): void {
-    this.lastActivity = Date.now();
+    this.noteActivity();
     const msg = taken.item;
-    const tag = String(taken.cell);
+    const tag = this.tagged ? String(taken.cell) : '';
     // RCField is -1 while the message is being processed, or the request's tag with a Parser (docs/components/stream-and-file.md).
     msg.setField(this.s.rcField, this.tagged ? tag : '-1');
     const expiry = msg.headers.JMSExpiration;
     const expiresAt = expiry !== undefined && expiry > 0 ? expiry : Infinity;
-    if (expiresAt < Date.now()) {
+    if (expiresAt !== Infinity && expiresAt < Date.now()) {
       this.env.status.count('expired');
       this.complete(queue, taken, RC_TIMEOUT);
       return;
@@ -446,7 +446,7 @@ class StreamPersisterBehaviour implements Behaviour<never> {
     for (const [k, v] of this.stringProperties) msg.setField(k, v);
     displayMessage(this.env.logger, rc === 0 ? 'persisted' : 'failed', msg, this.s.displayMask, this.stringPropertyNames);
     this.env.status.count(rc === 0 ? 'messages' : 'failures');
-    this.lastActivity = Date.now();
+    this.noteActivity();
     if (failure === undefined) queue.remove(taken);
     else queue.remove(taken, 'failed', failure);
     this.consumer?.poke();
@@ -474,6 +474,11 @@ class StreamPersisterBehaviour implements Behaviour<never> {
     } else if (this.hibernating) this.env.status.set('DISABLED', 'idle');
     else if (this.s.target.kind !== 'tcp' || this.conn?.socket) this.env.status.set('RUNNING');
     else this.env.status.set('RETRYING', `connecting to ${describeTarget(this.s.target)}`);
+  }
+
+  /** Traffic, for MaxIdleTime (no clock read per message when it is not set). */
+  private noteActivity(): void {
+    if (this.s.maxIdleMs > 0) this.lastActivity = Date.now();
   }
 
   /** MaxIdleTime without traffic: close the connection until the next message (the original's hibernation). */

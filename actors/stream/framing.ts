@@ -41,13 +41,19 @@ export interface FramingOptions {
 
 export const DEFAULT_MAX_MSG_LENGTH = 4 * 1024 * 1024;
 const NEWLINE = Buffer.from([0x0a]);
+const EMPTY = Buffer.alloc(0);
+
+/** Where `needle` starts in `buf` at or after `from`; a one-byte needle is searched as a byte (memchr, no Buffer needle). */
+function find(buf: Buffer, needle: Buffer, from: number): number {
+  return needle.length === 1 ? buf.indexOf(needle[0], from) : buf.indexOf(needle, from);
+}
 
 export class StreamFramer {
   private readonly sot?: Buffer;
   private readonly eot?: Buffer;
   private readonly maxLength: number;
   private readonly copy: boolean;
-  private buf: Buffer = Buffer.alloc(0);
+  private buf: Buffer = EMPTY;
   /** Inside a message (after its SOT) when SOT framing is used. */
   private started = false;
   /** Bytes of `buf` already searched for the delimiter. */
@@ -89,7 +95,7 @@ export class StreamFramer {
   }
 
   reset(): void {
-    this.buf = Buffer.alloc(0);
+    this.buf = EMPTY;
     this.started = false;
     this.scanned = 0;
     this.skipping = false;
@@ -102,8 +108,9 @@ export class StreamFramer {
 
   /** A message, null for a dropped one, undefined when more bytes are needed. */
   private next(): Buffer | null | undefined {
+    if (this.buf.length === 0) return undefined; // everything read has been framed
     if (this.sot && !this.started) {
-      const s = this.buf.indexOf(this.sot);
+      const s = find(this.buf, this.sot, 0);
       if (s < 0) {
         // Keep only a possible partial SOT at the end.
         this.buf = this.buf.subarray(Math.max(0, this.buf.length - this.sot.length + 1));
@@ -115,14 +122,14 @@ export class StreamFramer {
     }
     const end = this.eot ?? (this.sot as Buffer);
     const from = Math.max(0, this.scanned - end.length + 1);
-    const e = this.buf.indexOf(end, from);
+    const e = find(this.buf, end, from);
     if (e < 0) {
       this.scanned = this.buf.length;
       return undefined;
     }
     const msg = this.buf.subarray(0, e);
     // With SOT-only framing the delimiter is the next message's SOT: keep the state "started".
-    this.buf = this.buf.subarray(e + end.length);
+    this.buf = e + end.length === this.buf.length ? EMPTY : this.buf.subarray(e + end.length);
     this.started = this.eot === undefined;
     this.scanned = 0;
     if (this.skipping) {
@@ -141,7 +148,7 @@ export class StreamFramer {
   private limitPartial(): void {
     if (this.buf.length > this.maxLength + (this.eot?.length ?? 0)) {
       this.dropped++;
-      this.buf = Buffer.alloc(0);
+      this.buf = EMPTY;
       this.scanned = 0;
       // Skip the rest of this message: wait for the next SOT, or (EOT only) the next EOT.
       this.started = false;

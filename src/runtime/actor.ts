@@ -1,7 +1,9 @@
 /**
  * The one typed wrapper over nact that every component uses (supervision as operators see it: docs/operations.md).
  *
- * Each actor is a real nact actor: it gets its own mailbox and handles one message at a time. The wrapper
+ * Each actor is a real nact actor: it gets its own mailbox and handles one message at a time. An idle consumer woken
+ * by its XQueue skips nact's `setImmediate` turn (the fast path, ActorCell.deliver; bounded per event-loop turn by
+ * src/runtime/fast-turn-budget.ts), still one message at a time. The wrapper
  * works around these nact 7.6.2 defects (each found by a test against nact itself):
  *  - supervision is done here, inside the handler: a crash never reaches nact's onCrash, so a throwing
  *    supervisor hook cannot kill the process, stateless actors cannot ignore the policy, and a parent is
@@ -24,6 +26,7 @@ import { Logger, silentLogger } from '../logging/logger';
 import { ConsumerHandle, MessageTally, Taken, XQueue } from '../xqueue/xqueue';
 import { addReports, DrainReport, DrainRequest } from './drain';
 import { ChildFailedError, TooManyCrashesError } from './errors';
+import { FAST_TURNS } from './fast-turn-budget';
 
 type ActorStatus = 'starting' | 'running' | 'restarting' | 'stopping' | 'stopped' | 'failed';
 export type StopReason = 'stop' | 'restart' | 'crash';
@@ -173,14 +176,22 @@ export interface ActorRef<Msg> {
   terminated(): Promise<void>;
 }
 
+/** A consumer's wake-up: the XQueue signals that it may take. */
+interface Pull {
+  kind: 'pull';
+  consumer: ConsumerEntry<unknown>;
+}
+
 type Envelope<Msg> =
   | { kind: 'start' }
   | { kind: 'user'; msg: Msg }
-  | { kind: 'pull'; consumer: ConsumerEntry<unknown> }
+  | Pull
   | { kind: 'crash'; error: unknown; incarnation: number }
   | { kind: 'child-failed'; child: string; error: unknown };
 
 interface ConsumerEntry<T> {
+  /** Its wake-up envelope, made once (a wake costs no allocation). */
+  pull: Pull;
   queue: XQueue<T>;
   handle: ConsumerHandle;
   onMessage: (taken: Taken<T>, queue: XQueue<T>) => void | Promise<void>;
@@ -272,6 +283,14 @@ class ActorCell<Msg> {
   private adoptable: HeldConsumer[];
   private sleeping: { timer: ClockTimer; wake: () => void } | undefined;
   private busy: Promise<void> = Promise.resolve();
+  /** Envelopes handed to nact and not yet handled. The fast path is taken only when there are none. */
+  private queued = 0;
+  /** A fast turn is running (see deliver): what is delivered meanwhile waits in `deferred`, then goes to nact in order. */
+  private fast = false;
+  private fastPull: Pull | undefined;
+  private readonly deferred: Envelope<Msg>[] = [];
+  private readonly fastTurn = (): void => this.runFastTurn();
+  private readonly endFastTurn = (): void => this.endFast();
   private stopPromise: Promise<void> | undefined;
   private resolveTerminated!: () => void;
   private resolveBegun!: () => void;
@@ -295,7 +314,7 @@ class ActorCell<Msg> {
     this.path = parent ? `${parent.path}/${name}` : name;
     this.backoff = new Backoff(policy.backoff);
     const nactName = `a${++nactNameCounter}-${name.replace(/[^a-z0-9-$_.+!*'(),]/gi, '_')}`.slice(0, 200);
-    this.nactRef = spawn(runtime.nact, (state: number, env: Envelope<Msg>) => this.handle(env).then(() => state), nactName, {
+    this.nactRef = spawn(runtime.nact, (state: number, env: Envelope<Msg>) => this.handleQueued(state, env), nactName, {
       initialState: 0,
       // Never reached (handle() catches everything); guarded anyway so a surprise cannot kill the process.
       onCrash: (_m: unknown, _e: unknown, c: { stop: symbol }) => c.stop,
@@ -350,16 +369,84 @@ class ActorCell<Msg> {
     return this.terminatedPromise;
   }
 
+  /**
+   * Hands an envelope to nact, which runs it in a `setImmediate` turn once the ones before it are handled. The fast
+   * path: an XQueue waking this actor while it has nothing queued or running (an idle consumer and a message just
+   * added) runs the pull in a microtask of the waking turn instead, within the process's FastTurnBudget. It is still
+   * one envelope at a time: whatever is delivered while it runs waits and goes to nact, in order, when it ends.
+   */
   private deliver(env: Envelope<Msg>): void {
     if (this.state === 'stopped' || this.state === 'stopping' || this.state === 'failed') return;
+    if (this.fast) this.deferred.push(env);
+    else if (env.kind === 'pull' && this.queued === 0 && FAST_TURNS.available()) {
+      this.fast = true;
+      this.fastPull = env;
+      queueMicrotask(this.fastTurn);
+    } else this.toNact(env);
+  }
+
+  private toNact(env: Envelope<Msg>): void {
+    this.queued++;
     dispatch(this.nactRef, env);
   }
 
-  /** Runs inside nact, one envelope at a time. Never throws. */
+  /**
+   * A pull on the fast path. While its handlers return synchronously it ends synchronously (the next wake can take
+   * the fast path again at once); an asynchronous handler makes the rest of it a promise, awaited like a nact turn.
+   */
+  private runFastTurn(): void {
+    const pull = this.fastPull as Pull;
+    this.fastPull = undefined;
+    const rest = this.pullNow(pull);
+    if (rest === undefined) this.endFast();
+    else void rest.then(this.endFastTurn);
+  }
+
+  /** The fast turn is over: what was delivered during it goes to nact, in order. */
+  private endFast(): void {
+    this.fast = false;
+    if (this.deferred.length === 0) return;
+    for (const next of this.deferred.splice(0)) {
+      if (this.state === 'stopped' || this.state === 'stopping' || this.state === 'failed') return;
+      this.toNact(next);
+    }
+  }
+
+  /** An envelope nact runs, one at a time; a pull whose handlers are synchronous is over when this returns. */
+  private handleQueued(state: number, env: Envelope<Msg>): number | Promise<number> {
+    const rest = env.kind === 'pull' ? this.pullNow(env) : this.handle(env);
+    if (rest === undefined) {
+      this.queued--;
+      return state;
+    }
+    return rest.then(() => {
+      this.queued--;
+      return state;
+    });
+  }
+
+  /** Runs one envelope (from nact or the fast path, never two at once). Never throws. */
   private handle(env: Envelope<Msg>): Promise<void> {
     const run = this.process(env);
     this.busy = run;
     return run;
+  }
+
+  /**
+   * A pull, synchronously as far as its handlers are: undefined once it is over, else the promise of the rest (then
+   * also `busy`). Never throws: a crash is supervised, as in process().
+   */
+  private pullNow(pull: Pull): Promise<void> | undefined {
+    if (this.state === 'stopped' || this.state === 'stopping' || this.state === 'failed') return undefined;
+    let rest: Promise<void> | undefined;
+    try {
+      rest = this.drain(pull.consumer);
+      if (rest !== undefined) rest = rest.catch((error: unknown) => this.supervise(error));
+    } catch (error) {
+      rest = this.supervise(error);
+    }
+    if (rest !== undefined) this.busy = rest;
+    return rest;
   }
 
   private async process(env: Envelope<Msg>): Promise<void> {
@@ -377,7 +464,7 @@ class ActorCell<Msg> {
           if (this.behaviour?.receive) await this.behaviour.receive(env.msg, this.ctx);
           return;
         case 'pull':
-          await this.drain(env.consumer);
+          await this.pullNow(env);
           return;
         case 'crash':
           if (env.incarnation === this.incarnation) throw env.error;
@@ -671,6 +758,7 @@ class ActorCell<Msg> {
 
   private attachEntry<T>(queue: XQueue<T>, onMessage: ConsumerEntry<T>['onMessage'], batch: number, maxInFlight: number): ConsumerEntry<T> {
     const entry: ConsumerEntry<T> = {
+      pull: undefined as unknown as Pull,
       queue,
       onMessage,
       batch,
@@ -679,29 +767,51 @@ class ActorCell<Msg> {
       active: true,
       handle: undefined as unknown as ConsumerHandle,
     };
-    entry.handle = queue.attach(this.path, () => this.deliver({ kind: 'pull', consumer: entry as ConsumerEntry<unknown> }), this.tally);
+    const pull: Pull = { kind: 'pull', consumer: entry as ConsumerEntry<unknown> };
+    entry.pull = pull;
+    entry.handle = queue.attach(this.path, () => this.deliver(pull), this.tally);
     this.consumers.push(entry as ConsumerEntry<unknown>);
     return entry;
   }
 
-  private async drain(entry: ConsumerEntry<unknown>): Promise<void> {
-    if (!takes(entry) || entry.incarnation !== this.incarnation) return;
+  /**
+   * Takes and handles up to a batch of messages. Synchronous while the handlers are: returns undefined when it is
+   * done, or a promise of the rest once a handler returned one.
+   */
+  private drain(entry: ConsumerEntry<unknown>, from = 0): Promise<void> | undefined {
+    if (!takes(entry) || entry.incarnation !== this.incarnation) return undefined;
     const { queue, handle } = entry;
-    for (let n = 0; n < entry.batch; n++) {
-      if (entry.maxInFlight !== Infinity && queue.heldBy(handle) >= entry.maxInFlight) return; // scheduled until poke()
+    for (let n = from; n < entry.batch; n++) {
+      if (entry.maxInFlight !== Infinity && queue.heldBy(handle) >= entry.maxInFlight) return undefined; // scheduled until poke()
+      if (this.fast && !FAST_TURNS.available()) break; // this turn's fast budget is spent: the rest through nact
       const taken = queue.take(handle);
-      if (!taken) return; // idle: the queue wakes us when work arrives
+      if (!taken) return undefined; // idle: the queue wakes us when work arrives
+      if (this.fast) FAST_TURNS.spend();
+      let r: void | Promise<void>;
       try {
-        const r = entry.onMessage(taken, queue);
-        if (r && typeof (r as Promise<void>).then === 'function') await r;
+        r = entry.onMessage(taken, queue);
       } catch (error) {
         this.countMessageFailure(queue, taken);
         throw error;
       }
-      if (!takes(entry)) return; // detached, or stopped taking, by the message's handler
+      if (r && typeof (r as Promise<void>).then === 'function') return this.drainAfter(entry, taken, r, n + 1);
+      if (!takes(entry)) return undefined; // detached, or stopped taking, by the message's handler
     }
     // Batch done and maybe more waiting: yield to the event loop, then continue.
-    this.deliver({ kind: 'pull', consumer: entry });
+    this.deliver(entry.pull);
+    return undefined;
+  }
+
+  /** The rest of a drain once a handler's promise settles. */
+  private async drainAfter(entry: ConsumerEntry<unknown>, taken: Taken<unknown>, handled: Promise<void>, next: number): Promise<void> {
+    try {
+      await handled;
+    } catch (error) {
+      this.countMessageFailure(entry.queue, taken);
+      throw error;
+    }
+    if (!takes(entry)) return; // detached, or stopped taking, by the message's handler
+    await this.drain(entry, next);
   }
 
   /** A message that keeps crashing its consumer is removed as failed (its producer decides what to do). */
