@@ -171,11 +171,16 @@ export function traceDelivery(msg: Message, carrier: HeaderCarrier | undefined, 
   if (t === undefined) return;
   const parent = upstream(t, carrier, at.component);
   const span = t.tracer.startSpan(`process ${at.destination}`, { kind: SpanKind.CONSUMER }, parent);
-  const recording = span.isRecording();
-  if (recording) span.setAttributes(messagingAttributes(msg, at, 'process'));
+  if (!span.isRecording()) {
+    // Left out by the sampler: only its context goes on, for the traceparent sent on (flagged unsampled). Its span
+    // has nothing to end, time or record.
+    msg[TRACE_SLOT] = { context: trace.setSpan(parent, span), handedAt: 0, recording: false } satisfies TraceSlot;
+    return;
+  }
+  span.setAttributes(messagingAttributes(msg, at, 'process'));
   const now = performance.now();
   const consumer: Timed = { span, component: at.component, start: now };
-  msg[TRACE_SLOT] = { context: trace.setSpan(parent, span), handedAt: now, consumer, recording } satisfies TraceSlot;
+  msg[TRACE_SLOT] = { context: trace.setSpan(parent, span), handedAt: now, consumer, recording: true } satisfies TraceSlot;
 }
 
 /** The receiver settled the delivery of `msg` with its broker (ack, or given up on as `failed`): its CONSUMER span ends. */
@@ -305,6 +310,6 @@ export function tracePublished(msg: Message, failure?: string): void {
 
 /** The outgoing headers with the trace context of `carrier` put over any the message carried (a stale tracestate goes). */
 export function withTraceHeaders<T extends Record<string, unknown>>(headers: T, carrier: Record<string, string>): T {
-  delete headers.tracestate;
+  if (headers.tracestate !== undefined) delete headers.tracestate;
   return Object.assign(headers, carrier);
 }
