@@ -5,15 +5,16 @@
  *  - BoundedSpanProcessor keeps a count of the spans queued in the processor it wraps and counts a span beyond
  *    the bound as dropped (the inner processor drops it silently). It never refuses a span itself: a count that
  *    drifted above the inner queue would otherwise refuse every span for good, and export would never resume;
- *  - CountingExporter tells it when a batch leaves the queue and counts a failed batch as dropped. It lets one
- *    export be in flight at a time: a batch handed over while one is in flight is dropped and counted, not sent
- *    alongside. It always tells the processor that an export is done, the loss counted here: the processor's own
- *    path for a failed export loses track of the export still in flight, and then starts exports alongside each
- *    other, which with the collector down piled up to the exporter's limit of 30 pending exports, each holding its
- *    batch and retrying for up to its timeout (memory grew by about 100 MB in a 60 s outage), and refused every new
- *    batch ("Concurrent export limit reached") for seconds after the collector was back. An export that has not
- *    finished by its deadline is given up (its spans counted as dropped) and a fresh exporter, with fresh
- *    connections, takes the next batch.
+ *  - CountingExporter tells it when a batch leaves the queue and counts a failed batch as dropped. It sends one
+ *    export at a time: a batch handed over while one is in flight (the processor's flush at a stop hands over all
+ *    its batches at once) waits for it, up to the queue's size in spans; beyond that it is dropped and counted. It
+ *    always tells the processor that an export is done, the loss counted here: the processor's own path for a
+ *    failed export loses track of the export still in flight, and then starts exports alongside each other, which
+ *    with the collector down piled up to the exporter's limit of 30 pending exports, each holding its batch and
+ *    retrying for up to its timeout (memory grew by about 100 MB in a 60 s outage), and refused every new batch
+ *    ("Concurrent export limit reached") for seconds after the collector was back. An export that has not finished
+ *    by its deadline is given up (its spans counted as dropped) and a fresh exporter, with fresh connections, takes
+ *    the next batch.
  */
 import type { Context } from '@opentelemetry/api';
 import type { ExportResult } from '@opentelemetry/core';
@@ -82,20 +83,29 @@ const nodeTimers: ExportTimers = {
 /** What the processor is told of every export (the outcome is counted here). */
 const DONE: ExportResult = { code: 0 }; // ExportResultCode.SUCCESS
 
+interface Batch {
+  readonly spans: ReadableSpan[];
+  readonly done: (result: ExportResult) => void;
+}
+
 export class CountingExporter implements SpanExporter {
   /** Set once the processor that feeds this exporter exists (it is built around the exporter). */
   queue?: BoundedSpanProcessor;
   private exporter: SpanExporter;
   private inFlight = false;
+  private readonly waiting: Batch[] = [];
+  private waitingSpans = 0;
 
   /**
    * @param create makes the exporter (again, when one is given up)
    * @param deadlineMs how long one export may take, its retries included, before it is given up
+   * @param maxWaiting spans that may wait for the export in flight (the queue's size)
    */
   constructor(
     private readonly create: () => SpanExporter,
     private readonly dropped: DropReport,
     private readonly deadlineMs: number,
+    private readonly maxWaiting: number,
     private readonly timers: ExportTimers = nodeTimers,
   ) {
     this.exporter = create();
@@ -103,34 +113,49 @@ export class CountingExporter implements SpanExporter {
 
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
     this.queue?.left(spans.length);
-    if (this.inFlight) {
+    if (!this.inFlight) {
+      this.send({ spans, done: resultCallback });
+    } else if (this.waitingSpans + spans.length <= this.maxWaiting) {
+      this.waiting.push({ spans, done: resultCallback });
+      this.waitingSpans += spans.length;
+    } else {
       this.lost(spans.length, 'an export is still in progress');
       resultCallback(DONE);
-      return;
     }
+  }
+
+  private send(batch: Batch): void {
     this.inFlight = true;
     let settled = false;
-    const settle = (): boolean => {
+    const exporter = this.exporter;
+    const finish = (): boolean => {
       if (settled) return false;
       settled = true;
-      this.inFlight = false;
       this.timers.clearTimeout(deadline);
       return true;
     };
-    const exporter = this.exporter;
+    const next = () => {
+      this.inFlight = false;
+      batch.done(DONE);
+      const waiting = this.waiting.shift();
+      if (waiting !== undefined) {
+        this.waitingSpans -= waiting.spans.length;
+        this.send(waiting);
+      }
+    };
     const deadline = this.timers.setTimeout(() => {
-      if (!settle()) return;
-      this.lost(spans.length, `export not finished within ${this.deadlineMs} ms`);
+      if (!finish()) return;
+      this.lost(batch.spans.length, `export not finished within ${this.deadlineMs} ms`);
       this.exporter = this.create();
       exporter.shutdown().catch(() => undefined);
-      resultCallback(DONE);
+      next();
     }, this.deadlineMs);
-    exporter.export(spans, (result) => {
-      if (!settle()) return;
+    exporter.export(batch.spans, (result) => {
+      if (!finish()) return;
       // ExportResultCode.SUCCESS is 0
-      if (result.code === 0) traceCounts.exported += spans.length;
-      else this.lost(spans.length, result.error?.message ?? 'export failed');
-      resultCallback(DONE);
+      if (result.code === 0) traceCounts.exported += batch.spans.length;
+      else this.lost(batch.spans.length, result.error?.message ?? 'export failed');
+      next();
     });
   }
 

@@ -5,7 +5,7 @@
  *
  * When on: a BasicTracerProvider (sampler from OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG, read by the SDK),
  * a BatchSpanProcessor bounded by OTEL_BSP_MAX_QUEUE_SIZE around the OTLP/HTTP exporter (endpoint, headers and
- * timeout from OTEL_EXPORTER_OTLP_*, read by the exporter; one export in flight, given up at its deadline), a resource from OTEL_SERVICE_NAME and
+ * timeout from OTEL_EXPORTER_OTLP_*, read by the exporter; one export in flight at a time, given up at its deadline), a resource from OTEL_SERVICE_NAME and
  * OTEL_RESOURCE_ATTRIBUTES over service.name "xroute", and the W3C trace-context propagator. Lost spans are
  * counted (bounded-export.ts) and reported by a rate-limited warning.
  */
@@ -75,7 +75,7 @@ export async function startTracing(
     );
   const malformedContexts = new FailureSummary(logger, 'tracing', 'malformed trace contexts ignored', unrefTimers, windowMs);
 
-  const exporter = new CountingExporter(() => new OTLPTraceExporter(), dropped, settings.exportTimeoutMs);
+  const exporter = new CountingExporter(() => new OTLPTraceExporter(), dropped, settings.exportTimeoutMs, settings.maxQueueSize);
   const queue = new BoundedSpanProcessor(
     // The processor's own export timeout only backs up the exporter's deadline: a second later, so that it never fires first.
     new BatchSpanProcessor(exporter, { maxQueueSize: settings.maxQueueSize, exportTimeoutMillis: settings.exportTimeoutMs + 1000 }),
