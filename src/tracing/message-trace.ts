@@ -46,6 +46,14 @@ export function tracingActive(): boolean {
   return active !== undefined;
 }
 
+/**
+ * Whether a step's span of `msg` would be recorded: tracing is on and the sampler did not leave its trace out. The
+ * components ask it before building a step's name and attributes, so that a message left out costs nothing there.
+ */
+export function tracesMessage(msg: Message): boolean {
+  return active !== undefined && slotOf(msg)?.recording !== false;
+}
+
 /** A started span and what its end needs for the status' slow list. */
 interface Timed {
   readonly span: Span;

@@ -23,6 +23,8 @@ const OUTAGE_MS = 60_000;
 interface Phase {
   moved: number;
   perSecond: number;
+  /** CPU time of the xroute process per message moved, µs: what the machine's other work does not change much. */
+  cpuUsPerMessage: number;
   /** RSS after each batch of the phase, MB. */
   rssMb: number[];
 }
@@ -60,7 +62,8 @@ describe('a collector that stops for 60 s under load (RabbitMQ, real xroute run)
 
   /** Moves batches back to back for `ms`: the phase's rate, and the RSS after each batch. */
   async function movePhase(name: string, ms: number): Promise<void> {
-    const phase: Phase = { moved: 0, perSecond: 0, rssMb: [] };
+    const phase: Phase = { moved: 0, perSecond: 0, cpuUsPerMessage: 0, rssMb: [] };
+    const cpuBefore = await run!.metric('process_cpu_seconds_total');
     const started = performance.now();
     while (performance.now() - started < ms) {
       await moveBatch();
@@ -68,6 +71,7 @@ describe('a collector that stops for 60 s under load (RabbitMQ, real xroute run)
       phase.rssMb.push(await rssMb());
     }
     phase.perSecond = Math.round(phase.moved / ((performance.now() - started) / 1000));
+    phase.cpuUsPerMessage = Math.round((((await run!.metric('process_cpu_seconds_total')) - cpuBefore) * 1e6) / phase.moved);
     phases[name] = phase;
   }
 
@@ -101,7 +105,8 @@ describe('a collector that stops for 60 s under load (RabbitMQ, real xroute run)
     await receiver.resume();
     const rss = { before: phases['collector up'].rssMb.at(-1), outageMax: Math.max(...phases['collector down'].rssMb) };
     const rates = { up: phases['collector up'].perSecond, down: phases['collector down'].perSecond };
-    console.log(`collector outage: ${JSON.stringify({ batch: BATCH, rates, rss, droppedBefore, droppedAfter })}`);
+    const cpuUsPerMessage = { up: phases['collector up'].cpuUsPerMessage, down: phases['collector down'].cpuUsPerMessage };
+    console.log(`collector outage: ${JSON.stringify({ batch: BATCH, rates, cpuUsPerMessage, rss, droppedBefore, droppedAfter })}`);
   });
 
   afterAll(async () => {
@@ -111,9 +116,13 @@ describe('a collector that stops for 60 s under load (RabbitMQ, real xroute run)
   });
 
   it('moves messages as fast with the collector down as with it up', () => {
-    // Within the noise of a shared machine: the flow never waits for the exporter (without it, an outage would
-    // hold every message for the exporter's retries).
-    expect(phases['collector down'].perSecond).toBeGreaterThan(phases['collector up'].perSecond * 0.8);
+    // The flow never waits for the exporter (without that, an outage would hold every message for the exporter's
+    // retries). On a machine shared with other work the wall-clock rate of two phases varies by half either way, so
+    // the work per message is compared: the xroute process's CPU time per message moved, within noise (+25 %), and
+    // the rate only for a stall (under half).
+    const [up, down] = [phases['collector up'], phases['collector down']];
+    expect(down.cpuUsPerMessage).toBeLessThan(up.cpuUsPerMessage * 1.25);
+    expect(down.perSecond).toBeGreaterThan(up.perSecond * 0.5);
   });
 
   it('keeps memory bounded while spans cannot be exported (the export queue is bounded)', () => {
