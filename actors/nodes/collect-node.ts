@@ -21,7 +21,7 @@ import { parsePartition } from '../../src/xqueue/partition';
 import { displayMessage } from '../../src/logging/display';
 import { traceIdOf } from '../../src/runtime/message-trace';
 import { debugEnabled } from '../../src/logging/logger';
-import { ATTR_RULESET, traceRoute, tracingActive } from '../../src/tracing';
+import { ATTR_RULESET, traceRoute, tracesMessage } from '../../src/tracing';
 import { OutlinkSender } from './outlink-sender';
 import { Inbox } from './inbox';
 import { rulesetMatcher } from './ruleset-matcher';
@@ -230,7 +230,7 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
         ...(rc !== undefined ? { rc } : {}),
       });
     }
-    if (tracingActive()) {
+    if (tracesMessage(entry.request.item)) {
       const ruleset = this.settings.rulesets[entry.rid]?.name;
       traceRoute(entry.request.item, this.env.name, `route ${ruleset}`, { [ATTR_RULESET]: ruleset, 'xroute.outlink': this.settings.outlinkNames[outlink] });
     }

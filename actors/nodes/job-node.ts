@@ -53,7 +53,7 @@ import { redactText } from '../../src/logging/redact';
 import { JobEvent, JobInbox, JobNodeHandover, Request, claimHandover, makeHandover, removeRefusal, replaceRefusal, sameSharedState } from './job-node-handover';
 import { traceIdOf } from '../../src/runtime/message-trace';
 import { debugEnabled } from '../../src/logging/logger';
-import { traceJobEnd, traceJobStart, tracingActive } from '../../src/tracing';
+import { traceJobEnd, traceJobStart, tracesMessage } from '../../src/tracing';
 
 /** One job as a status query shows it. */
 interface JobSummary {
@@ -632,7 +632,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
       return false;
     }
     const dispatch = job.dispatches;
-    if (tracingActive())
+    if (tracesMessage(job.payload.item))
       traceJobStart(job.payload.item, this.env.name, this.rulesetName(job), {
         'xroute.job.id': job.id,
         'xroute.job.group': job.group,

@@ -11,7 +11,7 @@ import { debugEnabled, Logger } from '../../src/logging/logger';
 import { Message } from '../../src/message/message';
 import { EvaluatorLogger, MessageEvaluatorEngine } from '../../src/evaluator';
 import { traceIdOf } from '../../src/runtime/message-trace';
-import { ATTR_RETURN_CODE, ATTR_RULESET, TraceStep, endStep, startStep, tracingActive } from '../../src/tracing';
+import { ATTR_RETURN_CODE, ATTR_RULESET, TraceStep, endStep, startStep, tracesMessage } from '../../src/tracing';
 
 function evaluatorLogger(logger: Logger): EvaluatorLogger {
   return {
@@ -107,7 +107,9 @@ export const messageEvaluatorComponent: ComponentDefinition<never, MessageEvalua
               );
             }
           }
-          const step = tracingActive() ? startStep(taken.item, env.name, `evaluate ${taken.item.properties.get(evaluator.fieldName) ?? ''}`) : undefined;
+          const step = tracesMessage(taken.item)
+            ? startStep(taken.item, env.name, `evaluate ${taken.item.properties.get(evaluator.fieldName) ?? ''}`)
+            : undefined;
           const pending = evaluator.evaluate(taken.item);
           if (pending) {
             return pending.then(() => {

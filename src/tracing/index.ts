@@ -17,6 +17,7 @@ export {
   tracePublished,
   withTraceHeaders,
   tracingActive,
+  tracesMessage,
   ATTR_RULESET,
   ATTR_RETURN_CODE,
 } from './message-trace';

@@ -46,6 +46,14 @@ export function tracingActive(): boolean {
   return active !== undefined;
 }
 
+/**
+ * Whether a step's span of `msg` would be recorded: tracing is on and the sampler did not leave its trace out. The
+ * components ask it before building a step's name and attributes, so that a message left out costs nothing there.
+ */
+export function tracesMessage(msg: Message): boolean {
+  return active !== undefined && slotOf(msg)?.recording !== false;
+}
+
 /** A started span and what its end needs for the status' slow list. */
 interface Timed {
   readonly span: Span;
@@ -171,11 +179,16 @@ export function traceDelivery(msg: Message, carrier: HeaderCarrier | undefined, 
   if (t === undefined) return;
   const parent = upstream(t, carrier, at.component);
   const span = t.tracer.startSpan(`process ${at.destination}`, { kind: SpanKind.CONSUMER }, parent);
-  const recording = span.isRecording();
-  if (recording) span.setAttributes(messagingAttributes(msg, at, 'process'));
+  if (!span.isRecording()) {
+    // Left out by the sampler: only its context goes on, for the traceparent sent on (flagged unsampled). Its span
+    // has nothing to end, time or record.
+    msg[TRACE_SLOT] = { context: trace.setSpan(parent, span), handedAt: 0, recording: false } satisfies TraceSlot;
+    return;
+  }
+  span.setAttributes(messagingAttributes(msg, at, 'process'));
   const now = performance.now();
   const consumer: Timed = { span, component: at.component, start: now };
-  msg[TRACE_SLOT] = { context: trace.setSpan(parent, span), handedAt: now, consumer, recording } satisfies TraceSlot;
+  msg[TRACE_SLOT] = { context: trace.setSpan(parent, span), handedAt: now, consumer, recording: true } satisfies TraceSlot;
 }
 
 /** The receiver settled the delivery of `msg` with its broker (ack, or given up on as `failed`): its CONSUMER span ends. */
@@ -305,6 +318,6 @@ export function tracePublished(msg: Message, failure?: string): void {
 
 /** The outgoing headers with the trace context of `carrier` put over any the message carried (a stale tracestate goes). */
 export function withTraceHeaders<T extends Record<string, unknown>>(headers: T, carrier: Record<string, string>): T {
-  delete headers.tracestate;
+  if (headers.tracestate !== undefined) delete headers.tracestate;
   return Object.assign(headers, carrier);
 }

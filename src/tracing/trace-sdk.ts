@@ -5,7 +5,7 @@
  *
  * When on: a BasicTracerProvider (sampler from OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG, read by the SDK),
  * a BatchSpanProcessor bounded by OTEL_BSP_MAX_QUEUE_SIZE around the OTLP/HTTP exporter (endpoint, headers and
- * timeout from OTEL_EXPORTER_OTLP_*, read by the exporter), a resource from OTEL_SERVICE_NAME and
+ * timeout from OTEL_EXPORTER_OTLP_*, read by the exporter; one export in flight at a time, given up at its deadline), a resource from OTEL_SERVICE_NAME and
  * OTEL_RESOURCE_ATTRIBUTES over service.name "xroute", and the W3C trace-context propagator. Lost spans are
  * counted (bounded-export.ts) and reported by a rate-limited warning.
  */
@@ -14,6 +14,7 @@ import { Logger } from '../logging/logger';
 import { FailureSummary } from '../logging/failure-summary';
 import { redactText } from '../logging/redact';
 import { BoundedSpanProcessor, CountingExporter } from './bounded-export';
+import { PooledIdGenerator } from './pooled-ids';
 import { setActiveTracing } from './message-trace';
 import { readTraceSettings } from './trace-settings';
 
@@ -74,9 +75,10 @@ export async function startTracing(
     );
   const malformedContexts = new FailureSummary(logger, 'tracing', 'malformed trace contexts ignored', unrefTimers, windowMs);
 
-  const exporter = new CountingExporter(new OTLPTraceExporter(), dropped);
+  const exporter = new CountingExporter(() => new OTLPTraceExporter(), dropped, settings.exportTimeoutMs, settings.maxQueueSize);
   const queue = new BoundedSpanProcessor(
-    new BatchSpanProcessor(exporter, { maxQueueSize: settings.maxQueueSize, exportTimeoutMillis: settings.exportTimeoutMs }),
+    // The processor's own export timeout only backs up the exporter's deadline: a second later, so that it never fires first.
+    new BatchSpanProcessor(exporter, { maxQueueSize: settings.maxQueueSize, exportTimeoutMillis: settings.exportTimeoutMs + 1000 }),
     settings.maxQueueSize,
     dropped,
   );
@@ -84,7 +86,7 @@ export async function startTracing(
   const resource = defaultResource()
     .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: 'xroute', ...(options.version !== undefined ? { [ATTR_SERVICE_VERSION]: options.version } : {}) }))
     .merge(detectResources({ detectors: [envDetector] }));
-  const provider = new BasicTracerProvider({ resource, spanProcessors: [queue] });
+  const provider = new BasicTracerProvider({ resource, spanProcessors: [queue], idGenerator: new PooledIdGenerator() });
   // Registered globally too, so that plugins using @opentelemetry/api add their spans to the same traces.
   trace.setGlobalTracerProvider(provider);
   setActiveTracing({

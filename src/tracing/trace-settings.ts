@@ -15,9 +15,9 @@ export type TraceSettings =
       /** Spans held for export at most (OTEL_BSP_MAX_QUEUE_SIZE, default 2048): more are dropped and counted. */
       readonly maxQueueSize: number;
       /**
-       * The longest the batch processor waits for one export (OTEL_BSP_EXPORT_TIMEOUT): by default the exporter's own
-       * timeout plus a second, not the SDK's 30 s, so that an export that never answers holds up the next ones no
-       * longer than the exporter would have waited anyway.
+       * The longest one export may take, its retries included (OTEL_BSP_EXPORT_TIMEOUT): by default the exporter's own
+       * timeout plus a second, not the SDK's 30 s. An export still unfinished then is given up (its spans counted as
+       * dropped) and a fresh exporter takes the next batch (src/tracing/bounded-export.ts).
        */
       readonly exportTimeoutMs: number;
       /** Settings that were ignored, with the reason (logged as warnings). */

@@ -22,6 +22,7 @@ import {
   ATTR_RULESET,
   RunningTracing,
   tracingActive,
+  tracesMessage,
   endStep,
   startStep,
   startTracing,
@@ -54,15 +55,13 @@ function hops(engine: MessageEvaluatorEngine, traced: boolean): Step<ConsumeMess
   return (d) => {
     const msg = messageFromAmqp(d, { text: true, queue: 'in' });
     // As the components do: the arguments of a tracing call are built only while tracing is on.
-    if (traced && tracingActive()) {
-      traceDelivery(msg, d.properties.headers, RECEIVER);
-      traceRoute(msg, 'node_collect', 'route evaluate', { [ATTR_RULESET]: 'evaluate', 'xroute.outlink': 'evaluate' });
-    }
-    const step = traced && tracingActive() ? startStep(msg, 'pstr_eval', 'evaluate order') : undefined;
+    if (traced && tracingActive()) traceDelivery(msg, d.properties.headers, RECEIVER);
+    if (traced && tracesMessage(msg)) traceRoute(msg, 'node_collect', 'route evaluate', { [ATTR_RULESET]: 'evaluate', 'xroute.outlink': 'evaluate' });
+    const step = traced && tracesMessage(msg) ? startStep(msg, 'pstr_eval', 'evaluate order') : undefined;
     void engine.evaluate(msg);
     if (step !== undefined)
       endStep(msg, step, { [ATTR_RULESET]: msg.properties.get('RuleName') ?? '', [ATTR_RETURN_CODE]: msg.properties.get('ReturnCode') ?? '' });
-    if (traced && tracingActive()) traceRoute(msg, 'node_collect', 'route evaluate', { [ATTR_RULESET]: 'evaluate', 'xroute.outlink': 'out' });
+    if (traced && tracesMessage(msg)) traceRoute(msg, 'node_collect', 'route evaluate', { [ATTR_RULESET]: 'evaluate', 'xroute.outlink': 'out' });
     const { options } = messageToAmqp(msg);
     if (traced && tracingActive()) {
       const context = tracePublish(msg, PERSISTER);

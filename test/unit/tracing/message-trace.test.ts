@@ -28,6 +28,7 @@ import {
   tracePublished,
   traceRoute,
   traceSettled,
+  tracesMessage,
 } from '../../../src/tracing';
 
 const AT = { component: 'rcvr', system: 'rabbitmq', destination: 'orders' } as const;
@@ -147,5 +148,22 @@ describe('tracing on, a trace the sampler leaves out', () => {
     const step = startStep(msg, 'eval', 'evaluate r');
     const carrier = tracePublish(msg, OUT)!;
     expect([step, spans().length, carrier.traceparent.endsWith('-00')]).toEqual([undefined, 0, true]);
+  });
+
+  it('tells the components that its steps record nothing, so that they build no span names or attributes', () => {
+    const msg = Message.text('x');
+    traceDelivery(msg, undefined, AT);
+    expect(tracesMessage(msg)).toBe(false);
+  });
+});
+
+describe('whether a message is traced', () => {
+  it('is not while tracing is off, and is for a recorded trace or a message that has none yet', () => {
+    const recorded = Message.text('x');
+    const off = tracesMessage(recorded);
+    trace();
+    const fresh = tracesMessage(recorded);
+    traceDelivery(recorded, undefined, AT);
+    expect([off, fresh, tracesMessage(recorded)]).toEqual([false, true, true]);
   });
 });
