@@ -8,19 +8,16 @@ import { ComponentConfig } from '../../../src/runtime/component';
 import { Message } from '../../../src/message/message';
 import { messageFromJson, messageToJson } from '../../../src/message/json-form';
 import { Outcome, XQueue } from '../../../src/xqueue/xqueue';
-import { Harness, runComponent, waitFor } from '../../support/component-harness';
+import { Harness, harnessesStoppedAfterEach, runComponent, waitFor } from '../../support/component-harness';
 import { Admin, TestConsumer, uniqueName } from './amqp-kit';
 
 jest.setTimeout(60_000);
 
 let admin: Admin;
-const harnesses: Harness[] = [];
+const harnesses = harnessesStoppedAfterEach();
 
 beforeAll(async () => {
   admin = await Admin.open();
-});
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.stop()));
 });
 afterAll(async () => {
   await admin.cleanup();

@@ -3,25 +3,18 @@
  * happened to a message: the retry it scheduled after a failure (attempt, delay), the ack it sent once downstream
  * was done, the nack (no requeue) of a message its FailurePolicy gives up on. At info level none is built.
  */
-import { AMQP_RECEIVER } from '../../../actors/receivers/amqp-receiver';
-import { ComponentConfig } from '../../../src/runtime/component';
 import { LogEntry, memoryLogger } from '../../../src/logging/logger';
-import { Message } from '../../../src/message/message';
-import { XQueue } from '../../../src/xqueue/xqueue';
-import { Harness, runComponent, waitFor } from '../../support/component-harness';
+import { harnessesStoppedAfterEach, waitFor } from '../../support/component-harness';
+import { runAmqpReceiver } from '../../support/amqp-receiver-harness';
 import { Admin, uniqueName, waitForCounts } from './amqp-kit';
 
 jest.setTimeout(60_000);
 
-const CONNECTION = { URI: 'amqp://127.0.0.1/', Username: 'guest', Password: 'guest' };
 let admin: Admin;
-const harnesses: Harness[] = [];
+const harnesses = harnessesStoppedAfterEach();
 
 beforeAll(async () => {
   admin = await Admin.open();
-});
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.stop()));
 });
 afterAll(async () => {
   await admin.cleanup();
@@ -30,14 +23,8 @@ afterAll(async () => {
 /** A receiver on `queue` whose downstream fails each message `failures` times, then finishes it. */
 function receive(queue: string, config: Record<string, string>, failures: number, debug: boolean): LogEntry[] {
   const entries: LogEntry[] = [];
-  const out = new XQueue<Message>('root', 8);
-  harnesses.push(
-    runComponent(AMQP_RECEIVER, {
-      config: { Name: 'rcvr_debug', ...CONNECTION, QueueName: queue, ...config } as ComponentConfig,
-      output: out,
-      logger: memoryLogger(entries, {}, { debug }),
-    }),
-  );
+  const { h, out } = runAmqpReceiver({ Name: 'rcvr_debug', QueueName: queue, ...config }, { capacity: 8, logger: memoryLogger(entries, {}, { debug }) });
+  harnesses.push(h);
   const attempts = new Map<string, number>();
   const handle = out.attach('downstream', () => setImmediate(pull));
   function pull(): void {

@@ -4,10 +4,10 @@
  * the nack policy and bad configurations.
  */
 import { AMQP_RECEIVER } from '../../../actors/receivers/amqp-receiver';
-import { ComponentConfig } from '../../../src/runtime/component';
 import { Message } from '../../../src/message/message';
 import { XQueue } from '../../../src/xqueue/xqueue';
-import { Harness, runComponent, waitFor } from '../../support/component-harness';
+import { Harness, harnessesStoppedAfterEach, waitFor } from '../../support/component-harness';
+import { runAmqpReceiver } from '../../support/amqp-receiver-harness';
 import { Admin, TestConsumer, queueCounts, uniqueName, waitForCounts } from './amqp-kit';
 import { execFileSync } from 'child_process';
 import { sleep } from '../../support/wait';
@@ -15,31 +15,17 @@ import { sleep } from '../../support/wait';
 jest.setTimeout(60_000);
 
 let admin: Admin;
-const harnesses: Harness[] = [];
+const harnesses = harnessesStoppedAfterEach();
 
 beforeAll(async () => {
   admin = await Admin.open();
-});
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.stop()));
 });
 afterAll(async () => {
   await admin.cleanup();
 });
 
 function start(config: Record<string, unknown>, capacity = 100): { h: Harness; out: XQueue<Message>; consumer: TestConsumer } {
-  const out = new XQueue<Message>('root', capacity);
-  const h = runComponent(AMQP_RECEIVER, {
-    config: {
-      Name: 'rcvr_test',
-      ClassName: 'org.qbroker.receiver.RMQReceiver',
-      URI: 'amqp://127.0.0.1/',
-      Username: 'guest',
-      Password: 'guest',
-      ...config,
-    } as ComponentConfig,
-    output: out,
-  });
+  const { h, out } = runAmqpReceiver(config, { capacity });
   harnesses.push(h);
   return { h, out, consumer: new TestConsumer(out) };
 }

@@ -5,39 +5,31 @@
  * downstream finishes in a random order, and a channel the broker closes over an error is logged at error
  * level and counted, not reported as an outage.
  */
-import { AMQP_RECEIVER } from '../../../actors/receivers/amqp-receiver';
 import { AMQP_PERSISTER } from '../../../actors/persisters/amqp-persister';
 import { ComponentConfig } from '../../../src/runtime/component';
 import { Message } from '../../../src/message/message';
 import { Taken, XQueue } from '../../../src/xqueue/xqueue';
-import { Harness, runComponent, waitFor } from '../../support/component-harness';
+import { Harness, harnessesStoppedAfterEach, runComponent, waitFor } from '../../support/component-harness';
+import { RABBITMQ_CONNECTION, runAmqpReceiver } from '../../support/amqp-receiver-harness';
 import { Admin, queueCounts, uniqueName, waitForCounts } from './amqp-kit';
 import { sleep } from '../../support/wait';
 
 jest.setTimeout(90_000);
 
-const CONNECTION = { URI: 'amqp://127.0.0.1/', Username: 'guest', Password: 'guest' };
 let admin: Admin;
-const harnesses: Harness[] = [];
+const harnesses = harnessesStoppedAfterEach();
 
 beforeAll(async () => {
   admin = await Admin.open();
-});
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.stop()));
 });
 afterAll(async () => {
   await admin.cleanup();
 });
 
 function startReceiver(config: Record<string, unknown>, capacity = 50): { h: Harness; out: XQueue<Message> } {
-  const out = new XQueue<Message>('root', capacity);
-  const h = runComponent(AMQP_RECEIVER, {
-    config: { Name: 'rcvr_test', ClassName: 'org.qbroker.receiver.RMQReceiver', ...CONNECTION, ...config } as ComponentConfig,
-    output: out,
-  });
-  harnesses.push(h);
-  return { h, out };
+  const started = runAmqpReceiver(config, { capacity });
+  harnesses.push(started.h);
+  return started;
 }
 
 /** A downstream that decides per message (done, failed with a reason) and records when it saw each attempt. */
@@ -224,7 +216,7 @@ describe('channel errors', () => {
       config: {
         Name: 'pstr_test',
         ClassName: 'org.qbroker.persister.RMQPersister',
-        ...CONNECTION,
+        ...RABBITMQ_CONNECTION,
         ExchangeName: ex,
         ExchangeType: 'fanout',
         IsPassive: 'false',
