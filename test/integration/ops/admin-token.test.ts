@@ -6,7 +6,7 @@
  */
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import * as net from 'node:net';
+import { freePort } from '../../support/free-port';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Admin, BROKER_URL, uniqueName } from '../amqp/amqp-kit';
@@ -18,16 +18,6 @@ const MAIN = path.resolve(__dirname, '../../../dist/src/cli/main.js');
 const TOKEN = 'ops-admin-token-3a9f61d2c8e4b7f05';
 /** The environment of every process here: no token of the caller's own. */
 const { XROUTE_ADMIN_TOKEN: _caller, XROUTE_ADMIN: _callerAdmin, ...ENV } = process.env;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 function xroute(args: string[], env: NodeJS.ProcessEnv = ENV): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) =>
