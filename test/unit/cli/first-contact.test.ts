@@ -3,28 +3,15 @@
  * file, suggestions for a misspelt command or link, a refused Capacity, and an admin endpoint that tells the
  * truth about a --keep-running flow whose file receiver has ended. Needs the build (dist/).
  */
-import { ChildProcess, execFile, spawn } from 'child_process';
+import { ChildProcess, spawn } from 'child_process';
+import { XROUTE_MAIN as MAIN, runXroute } from '../../support/xroute-cli';
 import { mkdtempSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import { waitFor } from '../../support/component-harness';
 import { waitForOutput } from '../../support/process-output';
 
-const MAIN = path.resolve(__dirname, '../../../dist/src/cli/main.js');
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function xroute(args: string[], cwd = tmpdir()): Promise<Run> {
-  return new Promise((resolve) =>
-    execFile(process.execPath, [MAIN, ...args], { cwd, timeout: 30_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout: String(stdout), stderr: String(stderr) }),
-    ),
-  );
-}
+const xroute = (args: string[], cwd = tmpdir()) => runXroute(args, { cwd, timeout: 30_000 });
 
 function scratch(): string {
   return mkdtempSync(path.join(tmpdir(), 'xroute-first-'));
