@@ -1,4 +1,4 @@
-import { buildTopology } from '../../../src/config/topology';
+import { startTestFlow } from '../../support/flow-harness';
 import { Flow } from '../../../src/runtime/flow';
 import { AnyComponentDefinition, ComponentRegistry } from '../../../src/runtime/component';
 import { Message } from '../../../src/message/message';
@@ -14,8 +14,8 @@ const parsePrometheus = require('parse-prometheus-text-format') as (text: string
 
 const SECRET = 'Sup3rSecretPw';
 
-function topology(sw: Switch, registry: ComponentRegistry) {
-  return buildTopology(
+function startFlow(sw: Switch, registry: ComponentRegistry): Flow {
+  return startTestFlow(
     {
       Name: 'admin-flow',
       Supervision: { MaxRetry: '0', Backoff: '10,20', GiveUpBackoff: '200,400' },
@@ -32,7 +32,6 @@ function topology(sw: Switch, registry: ComponentRegistry) {
         Ruleset: { only_a: { JMSPropertyGroup: [{ Kind: '^a$' }] } },
       },
     },
-    '/t/admin.json',
     registry,
   );
 }
@@ -63,7 +62,7 @@ describe('admin endpoint', () => {
   };
 
   beforeAll(async () => {
-    flow = Flow.start(topology(sw, registry), { registry });
+    flow = startFlow(sw, registry);
     admin = await startAdminServer(flow, parseAdminAddress('127.0.0.1:0'));
     for (const kind of ['a', 'a', 'b']) await flow.send('eval', Message.text('x', { RuleName: 'only_a', Kind: kind }));
     for (let i = 0; i < 5; i++) await flow.send('root', Message.text(`m${i}`));

@@ -4,7 +4,7 @@
  */
 import * as http from 'http';
 import { AddressInfo } from 'net';
-import { buildTopology } from '../../../src/config/topology';
+import { startTestFlow } from '../../support/flow-harness';
 import { Flow } from '../../../src/runtime/flow';
 import { AnyComponentDefinition, ComponentRegistry } from '../../../src/runtime/component';
 import { AdminServer, parseAdminAddress, startAdminServer } from '../../../src/admin/admin-server';
@@ -86,19 +86,15 @@ describe('admin routes /parked', () => {
   };
 
   beforeAll(async () => {
-    flow = Flow.start(
-      buildTopology(
-        {
-          Name: 'parked-routes',
-          Receiver: ['rcvr'],
-          Persister: ['pstr'],
-          rcvr: { ClassName: 'receiver.ParkingReceiver', LinkName: 'root' },
-          pstr: { ClassName: 'persister.UpperPersister', LinkName: 'root' },
-        },
-        '/t/p.json',
-        registry,
-      ),
-      { registry },
+    flow = startTestFlow(
+      {
+        Name: 'parked-routes',
+        Receiver: ['rcvr'],
+        Persister: ['pstr'],
+        rcvr: { ClassName: 'receiver.ParkingReceiver', LinkName: 'root' },
+        pstr: { ClassName: 'persister.UpperPersister', LinkName: 'root' },
+      },
+      registry,
     );
     admin = await startAdminServer(flow, parseAdminAddress('127.0.0.1:0'), undefined, { token: TOKEN });
     await waitFor(() => flow.component('rcvr')?.status.parkingPlace() !== undefined, 'the receiver to provide its parking place');

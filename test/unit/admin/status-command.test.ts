@@ -2,13 +2,12 @@ import { PassThrough } from 'stream';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { buildTopology } from '../../../src/config/topology';
 import { Flow } from '../../../src/runtime/flow';
 import { startAdminServer, parseAdminAddress, AdminServer } from '../../../src/admin/admin-server';
 import { statusCommand, adminBaseUrl, statusExitCode, watchOptions } from '../../../src/cli/status-command';
 import type { FlowStatus } from '../../../src/runtime/flow';
 import { readRunOperations } from '../../../src/cli/run-operations';
-import { flakyRegistry, flakyTopologyJson, Switch } from '../runtime/flaky-component';
+import { startFlakyFlow, Switch } from '../runtime/flaky-component';
 import { waitFor } from '../../support/wait';
 
 function capture() {
@@ -25,7 +24,7 @@ describe('xroute status', () => {
   let flow: Flow;
   let admin: AdminServer;
   beforeAll(async () => {
-    flow = Flow.start(buildTopology(flakyTopologyJson(), '/t/flaky.json', flakyRegistry(sw)), { registry: flakyRegistry(sw) });
+    flow = startFlakyFlow(sw);
     admin = await startAdminServer(flow, parseAdminAddress(':0'));
   });
   afterAll(async () => {
@@ -185,7 +184,7 @@ describe('xroute run operational options', () => {
     const { startRunOperations } = await import('../../../src/cli/run-operations');
     const sw: Switch = { broken: false, starts: 0 };
     const lines: string[] = [];
-    const flow = Flow.start(buildTopology(flakyTopologyJson(), '/t/flaky.json', flakyRegistry(sw)), { registry: flakyRegistry(sw) });
+    const flow = startFlakyFlow(sw);
     const spy = jest.spyOn(flow, 'logTotals').mockImplementation((m?: string) => void lines.push(m ?? ''));
     const ops = await startRunOperations(flow, { statsIntervalSeconds: 0.02 }, flow.runtime.logger);
     try {
