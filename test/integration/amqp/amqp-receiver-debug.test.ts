@@ -6,19 +6,12 @@
 import { LogEntry, memoryLogger } from '../../../src/logging/logger';
 import { harnessesStoppedAfterEach, waitFor } from '../../support/component-harness';
 import { runAmqpReceiver } from '../../support/amqp-receiver-harness';
-import { Admin, uniqueName, waitForCounts } from './amqp-kit';
+import { adminForFile, uniqueName, waitForCounts } from './amqp-kit';
 
 jest.setTimeout(60_000);
 
-let admin: Admin;
+const admin = adminForFile();
 const harnesses = harnessesStoppedAfterEach();
-
-beforeAll(async () => {
-  admin = await Admin.open();
-});
-afterAll(async () => {
-  await admin.cleanup();
-});
 
 /** A receiver on `queue` whose downstream fails each message `failures` times, then finishes it. */
 function receive(queue: string, config: Record<string, string>, failures: number, debug: boolean): LogEntry[] {
@@ -43,8 +36,8 @@ const decisions = (entries: LogEntry[]) =>
 
 describe('AmqpReceiver debug lines', () => {
   it('logs the retry it scheduled after a failure, then the ack it sent', async () => {
-    const q = await admin.queue(uniqueName('debug.retry'));
-    await admin.publish('', q, ['once refused'], { messageId: 'd1' });
+    const q = await admin().queue(uniqueName('debug.retry'));
+    await admin().publish('', q, ['once refused'], { messageId: 'd1' });
     const entries = receive(q, { RedeliveryDelay: '50,50' }, 1, true);
     await waitFor(() => decisions(entries).some((d) => d.message === 'ack sent'), 'the ack', 20_000);
     await waitForCounts(q, (c) => c.ready === 0 && c.unacked === 0, 'the queue emptied');
@@ -55,8 +48,8 @@ describe('AmqpReceiver debug lines', () => {
   });
 
   it('logs the nack without requeue of a message its FailurePolicy gives up on', async () => {
-    const q = await admin.queue(uniqueName('debug.nack'));
-    await admin.publish('', q, ['refused'], { messageId: 'd2' });
+    const q = await admin().queue(uniqueName('debug.nack'));
+    await admin().publish('', q, ['refused'], { messageId: 'd2' });
     const entries = receive(q, { FailurePolicy: 'dead-letter' }, 1, true);
     await waitFor(() => decisions(entries).length > 0, 'the nack', 20_000);
     await waitForCounts(q, (c) => c.ready === 0 && c.unacked === 0, 'the message gone from the queue');
@@ -66,8 +59,8 @@ describe('AmqpReceiver debug lines', () => {
   });
 
   it('builds none of them when the log does not write debug lines', async () => {
-    const q = await admin.queue(uniqueName('debug.off'));
-    await admin.publish('', q, ['once refused'], { messageId: 'd3' });
+    const q = await admin().queue(uniqueName('debug.off'));
+    await admin().publish('', q, ['once refused'], { messageId: 'd3' });
     const entries = receive(q, { RedeliveryDelay: '50,50' }, 1, false);
     await waitForCounts(q, (c) => c.ready === 0 && c.unacked === 0, 'the queue emptied', 20_000);
     expect(decisions(entries)).toEqual([]);

@@ -9,9 +9,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Admin, uniqueName } from '../amqp/amqp-kit';
+import { uniqueName } from '../amqp/amqp-kit';
 import { publishAmqp10, queueInfo, RABBIT_URI, withRabbitChannel } from '../../support/amqp10-test-client';
-import { Instance, WorkerEvent, readWorkerLog, startInstance } from '../scaleout/instances';
+import { Instance, WorkerEvent, readWorkerLog, scaleOutFixture } from '../scaleout/instances';
 import { waitFor } from '../../support/wait';
 import { jobWorker, noticeAndBypassFiles, rabbitQueueReceiver } from '../../support/job-topology';
 
@@ -34,29 +34,18 @@ interface Protocol {
   ready(queue: string): Promise<number>;
 }
 
-let admin: Admin;
-let running: Instance[] = [];
-
-beforeAll(async () => {
-  admin = await Admin.open();
-});
-afterEach(async () => {
-  await Promise.all(running.map((i) => i.stop()));
-  running = [];
-});
-afterAll(async () => {
-  await admin?.cleanup();
-});
+const fixture = scaleOutFixture();
+const admin = fixture.admin;
 
 const AMQP091: Protocol = {
   name: 'AmqpReceiver (AMQP 0-9-1)',
   receiver: rabbitQueueReceiver,
   publish: async (queue, bodies) => {
-    await admin.queue(queue, { durable: true });
-    for (const b of bodies) admin.ch.sendToQueue(queue, Buffer.from(b), { messageId: b, persistent: true });
-    await admin.ch.waitForConfirms();
+    await admin().queue(queue, { durable: true });
+    for (const b of bodies) admin().ch.sendToQueue(queue, Buffer.from(b), { messageId: b, persistent: true });
+    await admin().ch.waitForConfirms();
   },
-  ready: async (queue) => (await admin.ch.checkQueue(queue)).messageCount,
+  ready: async (queue) => (await admin().ch.checkQueue(queue)).messageCount,
 };
 
 const AMQP10: Protocol = {
@@ -105,8 +94,7 @@ function topology(protocol: Protocol, queue: string, dir: string, log: string): 
 }
 
 function start(file: string, ...options: string[]): Instance {
-  const instance = startInstance(file, 'info', options);
-  running.push(instance);
+  const instance = fixture.start(file, 'info', options);
   return instance;
 }
 
