@@ -10,8 +10,8 @@ import { waitFor } from './component-harness';
 const OPERATIONS: Record<Role, string> = { receiver: 'get', node: 'forward', persister: 'store' };
 
 /** A definition of a test component of `role` named `className`, created by `create`. */
-export function testComponent(role: Role, className: string, create: AnyComponentDefinition['create']): AnyComponentDefinition {
-  return { className, role, operations: [OPERATIONS[role]], description: `test ${role}`, schema: { properties: {} }, create };
+export function testComponent(role: Role, className: string, create: AnyComponentDefinition['create'], description = `test ${role}`): AnyComponentDefinition {
+  return { className, role, operations: [OPERATIONS[role]], description, schema: { properties: {} }, create };
 }
 
 /** The topology of `json` (its Name names the file /t/NAME.json) over the components of `registry`. */

@@ -1,6 +1,6 @@
-import { startTestFlow } from '../../support/flow-harness';
+import { startTestFlow, testComponent } from '../../support/flow-harness';
 import { Flow } from '../../../src/runtime/flow';
-import { AnyComponentDefinition, ComponentRegistry } from '../../../src/runtime/component';
+import { ComponentRegistry } from '../../../src/runtime/component';
 import { Message } from '../../../src/message/message';
 import { AdminServer, parseAdminAddress, startAdminServer } from '../../../src/admin/admin-server';
 import { defaultRegistry } from '../../../actors';
@@ -37,19 +37,17 @@ function startFlow(sw: Switch, registry: ComponentRegistry): Flow {
 }
 
 /** A running receiver that holds one delivery unsettled, 42.5 s old (what an AMQP 1.0 receiver reports). */
-const holdingReceiver: AnyComponentDefinition = {
-  className: 'receiver.HoldingReceiver',
-  role: 'receiver',
-  operations: ['get'],
-  description: 'test receiver holding one delivery',
-  schema: { properties: {} },
-  create: (env) => ({
+const holdingReceiver = testComponent(
+  'receiver',
+  'receiver.HoldingReceiver',
+  (env) => ({
     start() {
       env.status.reportUnsettled(() => ({ deliveries: 1, oldestAgeSeconds: 42.5 }));
       env.status.set('RUNNING');
     },
   }),
-};
+  'test receiver holding one delivery',
+);
 
 describe('admin endpoint', () => {
   const sw: Switch = { broken: false, starts: 0 };

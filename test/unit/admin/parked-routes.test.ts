@@ -4,9 +4,9 @@
  */
 import * as http from 'http';
 import { AddressInfo } from 'net';
-import { startTestFlow } from '../../support/flow-harness';
+import { startTestFlow, testComponent } from '../../support/flow-harness';
 import { Flow } from '../../../src/runtime/flow';
-import { AnyComponentDefinition, ComponentRegistry } from '../../../src/runtime/component';
+import { ComponentRegistry } from '../../../src/runtime/component';
 import { AdminServer, parseAdminAddress, startAdminServer } from '../../../src/admin/admin-server';
 import { parkedRoute } from '../../../src/admin/parked-routes';
 import { Authorize } from '../../../src/admin/admin-auth';
@@ -57,20 +57,18 @@ const message = (id: string): ParkedMessage => {
 
 const parking = new MemoryParking(['a', 'b', 'c'].map(message));
 
-const parkingReceiver: AnyComponentDefinition = {
-  className: 'receiver.ParkingReceiver',
-  role: 'receiver',
-  operations: ['get'],
-  description: 'test receiver with a parking place in memory',
-  schema: { properties: {} },
-  create: (env) => ({
+const parkingReceiver = testComponent(
+  'receiver',
+  'receiver.ParkingReceiver',
+  (env) => ({
     start() {
       env.status.provideParking(async () => parking);
       env.status.setParked(parking.messages.length);
       env.status.set('RUNNING');
     },
   }),
-};
+  'test receiver with a parking place in memory',
+);
 
 describe('admin routes /parked', () => {
   const registry = new ComponentRegistry([parkingReceiver, upperPersister]);
