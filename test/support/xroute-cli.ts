@@ -1,5 +1,7 @@
 /** Runs the built command (dist/src/cli/main.js, so `npm run build` first) as an operator runs it, to its exit. */
 import { ExecFileOptions, execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
 export const XROUTE_MAIN = path.resolve(__dirname, '../../dist/src/cli/main.js');
@@ -24,4 +26,16 @@ export function runXroute(args: readonly string[], options: ExecFileOptions = {}
 export function metric(text: string, name: string, labels: string): number | undefined {
   const line = text.split('\n').find((l) => l.startsWith(`${name}{${labels}}`));
   return line === undefined ? undefined : Number(line.split(' ').pop());
+}
+
+/** A fresh folder (under the system's temporary one) for what a run of xroute reads and writes. */
+export function scratchDir(prefix = 'xroute-'): string {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}
+
+/** Writes `json` as the topology file flow.json in `dir` (a fresh folder by default) and returns its path. */
+export function writeFlowFile(json: unknown, dir = scratchDir()): string {
+  const file = path.join(dir, 'flow.json');
+  writeFileSync(file, JSON.stringify(json));
+  return file;
 }

@@ -7,11 +7,8 @@
  * SIGKILL halfway loses none of the other 50 (each parked or delivered, at most one window twice).
  */
 import { ChildProcess, spawn } from 'child_process';
-import { mkdtempSync, writeFileSync } from 'fs';
-import { tmpdir } from 'os';
-import * as path from 'path';
 import { waitForOutput } from '../../support/process-output';
-import { XROUTE_MAIN as MAIN, metric, runXroute } from '../../support/xroute-cli';
+import { XROUTE_MAIN as MAIN, metric, runXroute, scratchDir, writeFlowFile } from '../../support/xroute-cli';
 import { waitFor } from '../../support/component-harness';
 import type { FlowStatus } from '../../../src/runtime/flow';
 import type { ParkedMessageJson, Receipt } from '../../../src/parking/parked-store';
@@ -63,10 +60,8 @@ describe('100 poison messages through a flow with MaxAttempts 3 (RabbitMQ, real 
     exchange = await admin.exchange(uniqueName('poison.route'), 'direct');
     target = await admin.queue(uniqueName('poison.dst'));
     await admin.publishNumbered(source, POISON, 'p', Buffer.from('poison'));
-    file = path.join(mkdtempSync(path.join(tmpdir(), 'xroute-parked-')), 'flow.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
+    file = writeFlowFile(
+      {
         Name: 'parked',
         Receiver: ['rcvr'],
         Persister: ['pstr'],
@@ -89,7 +84,8 @@ describe('100 poison messages through a flow with MaxAttempts 3 (RabbitMQ, real 
           LinkName: 'in',
           Capacity: '16',
         },
-      }),
+      },
+      scratchDir('xroute-parked-'),
     );
     await startXroute();
     await waitFor(async () => (await rcvr()).parked === POISON, `${POISON} messages parked`, 60_000);

@@ -5,11 +5,8 @@
  * everything turns back to ok and every message arrives (counted).
  */
 import { ChildProcess, spawn } from 'child_process';
-import { mkdtempSync, writeFileSync } from 'fs';
-import { tmpdir } from 'os';
-import * as path from 'path';
 import { waitForOutput } from '../../support/process-output';
-import { XROUTE_MAIN as MAIN, metric, runXroute } from '../../support/xroute-cli';
+import { XROUTE_MAIN as MAIN, metric, runXroute, scratchDir, writeFlowFile } from '../../support/xroute-cli';
 import type { FlowStatus } from '../../../src/runtime/flow';
 import { Admin, uniqueName, waitForCounts } from '../amqp/amqp-kit';
 
@@ -41,11 +38,9 @@ describe('a persister whose exchange is missing (RabbitMQ, real xroute run --adm
       source,
       Array.from({ length: MESSAGES }, (_, i) => `m${i}`),
     );
-    const dir = mkdtempSync(path.join(tmpdir(), 'xroute-stuck-'));
-    const file = path.join(dir, 'flow.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
+    const dir = scratchDir('xroute-stuck-');
+    const file = writeFlowFile(
+      {
         Name: 'stuck',
         Supervision: { FatalRetrySeconds: '1' },
         Receiver: ['rcvr'],
@@ -67,7 +62,8 @@ describe('a persister whose exchange is missing (RabbitMQ, real xroute run --adm
           LinkName: 'in',
           Capacity: String(CAPACITY),
         },
-      }),
+      },
+      dir,
     );
     child = spawn(process.execPath, [MAIN, 'run', file, '--json-logs', '--admin', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     [, url] = await waitForOutput(child, /"url":"(http:\/\/127\.0\.0\.1:\d+)"/);

@@ -4,8 +4,8 @@
  * truth about a --keep-running flow whose file receiver has ended. Needs the build (dist/).
  */
 import { ChildProcess, spawn } from 'child_process';
-import { XROUTE_MAIN as MAIN, runXroute } from '../../support/xroute-cli';
-import { mkdtempSync, writeFileSync } from 'fs';
+import { XROUTE_MAIN as MAIN, runXroute, scratchDir, writeFlowFile } from '../../support/xroute-cli';
+import { writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import { waitFor } from '../../support/component-harness';
@@ -13,15 +13,8 @@ import { waitForOutput } from '../../support/process-output';
 
 const xroute = (args: string[], cwd = tmpdir()) => runXroute(args, { cwd, timeout: 30_000 });
 
-function scratch(): string {
-  return mkdtempSync(path.join(tmpdir(), 'xroute-first-'));
-}
-
-function flowFile(json: unknown, dir = scratch()): string {
-  const file = path.join(dir, 'flow.json');
-  writeFileSync(file, JSON.stringify(json));
-  return file;
-}
+const scratch = (): string => scratchDir('xroute-first-');
+const flowFile = (json: unknown, dir = scratch()): string => writeFlowFile(json, dir);
 
 const evaluator = { ClassName: 'org.qbroker.persister.MessageEvaluator', URI: 'eval://', Ruleset: { r: {} } };
 

@@ -3,24 +3,18 @@
  * SIGTERM stops the flow cleanly, logging each component's totals. Needs the build (dist/).
  */
 import { spawn } from 'child_process';
-import { XROUTE_MAIN as MAIN, runXroute } from '../../support/xroute-cli';
-import { mkdtempSync, writeFileSync } from 'fs';
-import { tmpdir } from 'os';
-import * as path from 'path';
+import { XROUTE_MAIN as MAIN, runXroute, scratchDir, writeFlowFile } from '../../support/xroute-cli';
 import { waitForOutput } from '../../support/process-output';
 
 function topologyFile(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'xroute-admin-cli-'));
-  const file = path.join(dir, 'flow.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
+  return writeFlowFile(
+    {
       Name: 'cli-admin',
       Persister: ['pstr_eval'],
       pstr_eval: { ClassName: 'org.qbroker.persister.MessageEvaluator', URI: 'eval://', LinkName: 'eval', Ruleset: { r: {} } },
-    }),
+    },
+    scratchDir('xroute-admin-cli-'),
   );
-  return file;
 }
 
 describe('xroute run --admin (process)', () => {
