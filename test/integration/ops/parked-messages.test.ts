@@ -8,7 +8,7 @@
  */
 import { ChildProcess, spawn } from 'child_process';
 import { waitForOutput } from '../../support/process-output';
-import { XROUTE_MAIN as MAIN, metric, runXroute, scratchDir, writeFlowFile } from '../../support/xroute-cli';
+import { XROUTE_MAIN as MAIN, metric, runXroute, scratchDir, startXrouteRun, terminate, writeFlowFile } from '../../support/xroute-cli';
 import { waitFor } from '../../support/component-harness';
 import type { FlowStatus } from '../../../src/runtime/flow';
 import type { ParkedMessageJson, Receipt } from '../../../src/parking/parked-store';
@@ -41,17 +41,10 @@ describe('100 poison messages through a flow with MaxAttempts 3 (RabbitMQ, real 
   };
 
   async function startXroute(): Promise<void> {
-    child = spawn(process.execPath, [MAIN, 'run', file, '--json-logs', '--admin', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'], env: ADMIN_ENV });
-    [, url] = await waitForOutput(child, /"url":"(http:\/\/127\.0\.0\.1:\d+)"/);
+    ({ child, url } = await startXrouteRun(file, [], ADMIN_ENV));
   }
 
-  async function stopXroute(): Promise<void> {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child!.on('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
-  }
+  const stopXroute = (): Promise<void> => terminate(child);
 
   beforeAll(async () => {
     admin = await Admin.open();

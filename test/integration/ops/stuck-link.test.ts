@@ -4,9 +4,8 @@
  * the messages in flight upstream and the failing persister with its next retry time; once the exchange is created
  * everything turns back to ok and every message arrives (counted).
  */
-import { ChildProcess, spawn } from 'child_process';
-import { waitForOutput } from '../../support/process-output';
-import { XROUTE_MAIN as MAIN, metric, runXroute, scratchDir, writeFlowFile } from '../../support/xroute-cli';
+import { ChildProcess } from 'child_process';
+import { metric, runXroute, scratchDir, startXrouteRun, terminate, writeFlowFile } from '../../support/xroute-cli';
 import type { FlowStatus } from '../../../src/runtime/flow';
 import { Admin, uniqueName, waitForCounts } from '../amqp/amqp-kit';
 
@@ -65,8 +64,7 @@ describe('a persister whose exchange is missing (RabbitMQ, real xroute run --adm
       },
       dir,
     );
-    child = spawn(process.execPath, [MAIN, 'run', file, '--json-logs', '--admin', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    [, url] = await waitForOutput(child, /"url":"(http:\/\/127\.0\.0\.1:\d+)"/);
+    ({ child, url } = await startXrouteRun(file));
     let heldSince: number | undefined;
     let last: FlowStatus | undefined;
     const deadline = Date.now() + 20_000;
@@ -83,11 +81,7 @@ describe('a persister whose exchange is missing (RabbitMQ, real xroute run --adm
   });
 
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child!.on('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await terminate(child);
     await admin.cleanup();
   });
 

@@ -3,13 +3,12 @@
  * file, suggestions for a misspelt command or link, a refused Capacity, and an admin endpoint that tells the
  * truth about a --keep-running flow whose file receiver has ended. Needs the build (dist/).
  */
-import { ChildProcess, spawn } from 'child_process';
-import { XROUTE_MAIN as MAIN, runXroute, scratchDir, writeFlowFile } from '../../support/xroute-cli';
+import { ChildProcess } from 'child_process';
+import { runXroute, scratchDir, startXrouteRun, terminate, writeFlowFile } from '../../support/xroute-cli';
 import { writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import { waitFor } from '../../support/component-harness';
-import { waitForOutput } from '../../support/process-output';
 
 const xroute = (args: string[], cwd = tmpdir()) => runXroute(args, { cwd, timeout: 30_000 });
 
@@ -71,11 +70,7 @@ describe('the admin endpoint of a --keep-running file flow (process)', () => {
   let child: ChildProcess | undefined;
 
   afterEach(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise<void>((resolve) => child!.on('exit', () => resolve()));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await terminate(child);
   });
 
   async function keepRunningFileFlow(): Promise<string> {
@@ -91,11 +86,9 @@ describe('the admin endpoint of a --keep-running file flow (process)', () => {
       },
       dir,
     );
-    const started = spawn(process.execPath, [MAIN, 'run', file, '--keep-running', '--json-logs', '--admin', '127.0.0.1:0'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    child = started;
-    return (await waitForOutput(started, /"url":"(http:\/\/127\.0\.0\.1:\d+)"/, 20_000))[1];
+    const started = await startXrouteRun(file, ['--keep-running']);
+    child = started.child;
+    return started.url;
   }
 
   it('is ready once the file receiver has read its file to the end', async () => {

@@ -2,8 +2,7 @@
  * `xroute run --admin` as a real process: the endpoint comes up where told, `xroute status` reads it, and
  * SIGTERM stops the flow cleanly, logging each component's totals. Needs the build (dist/).
  */
-import { spawn } from 'child_process';
-import { XROUTE_MAIN as MAIN, runXroute, scratchDir, writeFlowFile } from '../../support/xroute-cli';
+import { runXroute, scratchDir, startXrouteRun, writeFlowFile } from '../../support/xroute-cli';
 import { waitForOutput } from '../../support/process-output';
 
 function topologyFile(): string {
@@ -19,9 +18,8 @@ function topologyFile(): string {
 
 describe('xroute run --admin (process)', () => {
   it('serves the admin endpoint where told, answers xroute status, and logs the totals at SIGTERM', async () => {
-    const child = spawn(process.execPath, [MAIN, 'run', topologyFile(), '--json-logs', '--admin', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const { child, url } = await startXrouteRun(topologyFile());
     try {
-      const [, url] = await waitForOutput(child, /"url":"(http:\/\/127\.0\.0\.1:\d+)"/);
       const ready = await fetch(`${url}/readyz`);
       expect(ready.status).toBe(200);
       const status = await runXroute(['status', '--admin', url]);
