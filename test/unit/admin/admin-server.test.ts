@@ -1,4 +1,4 @@
-import { startTestFlow, testComponent } from '../../support/flow-harness';
+import { componentOf, startTestFlow, testComponent } from '../../support/flow-harness';
 import { Flow } from '../../../src/runtime/flow';
 import { ComponentRegistry } from '../../../src/runtime/component';
 import { Message } from '../../../src/message/message';
@@ -153,9 +153,9 @@ describe('admin endpoint', () => {
   it('counts a crash restart, reports the last error masked, and never shows a password on any route', async () => {
     sw.broken = true;
     (flow.component('pstr_flaky')!.ref as unknown as { tell(m: unknown): void }).tell('boom');
-    await waitFor(() => flow.status().components.find((c) => c.name === 'pstr_flaky')!.status === 'FAILED', 'the flow to report the give-up');
+    await waitFor(() => componentOf(flow, 'pstr_flaky')!.status === 'FAILED', 'the flow to report the give-up');
     sw.broken = false;
-    await waitFor(() => flow.status().components.find((c) => c.name === 'pstr_flaky')!.status === 'RUNNING', 'the flow to restart it');
+    await waitFor(() => componentOf(flow, 'pstr_flaky')!.status === 'RUNNING', 'the flow to restart it');
     const status = JSON.parse((await get('/status')).text);
     const flaky = status.components.find((c: { name: string }) => c.name === 'pstr_flaky');
     expect(flaky.restarts).toBeGreaterThanOrEqual(1);

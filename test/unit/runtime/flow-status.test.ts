@@ -1,4 +1,4 @@
-import { startTestFlow } from '../../support/flow-harness';
+import { componentOf, startTestFlow } from '../../support/flow-harness';
 import { Flow } from '../../../src/runtime/flow';
 import { AnyComponentDefinition, ComponentRegistry } from '../../../src/runtime/component';
 import { Message } from '../../../src/message/message';
@@ -71,7 +71,7 @@ function receive(flow: Flow, n: number): void {
   for (let i = 0; i < n; i++) flow.link('root').offer(Message.text(`m${i}`), undefined, undefined, totals);
 }
 
-const component = (flow: Flow, name: string) => flow.status().components.find((c) => c.name === name)!;
+const component = (flow: Flow, name: string) => componentOf(flow, name)!;
 const link = (flow: Flow, name: string) => flow.status().links.find((l) => l.name === name)!;
 
 describe('flow status: what moves and what is stuck', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import { PassThrough } from 'stream';
-import { testTopology } from '../../support/flow-harness';
+import { componentOf, testTopology } from '../../support/flow-harness';
 import { ConfigError } from '../../../src/config/errors';
 import { EXIT_GAVE_UP, Flow } from '../../../src/runtime/flow';
 import { runCommand } from '../../../src/cli/commands';
@@ -13,7 +13,7 @@ import { waitFor } from './helpers';
 
 const start = (sw: Switch, supervision: Record<string, string> = {}, logs: LogEntry[] = []) => startFlakyFlow(sw, supervision, { logger: memoryLogger(logs) });
 
-const pstr = (flow: Flow) => flow.status().components.find((c) => c.name === 'pstr')!;
+const pstr = (flow: Flow) => componentOf(flow, 'pstr')!;
 
 describe('flow supervisor', () => {
   it('restarts a component after its own MaxRetry is exhausted, and its backed-up link drains once it recovers, nothing lost', async () => {
