@@ -6,6 +6,7 @@
 import { JsonSchema } from '../../src/runtime/component';
 import { intStr, str, strMap } from '../../src/foundation/schema-helpers';
 import { RULESET_KEYS, TASK_KEYS } from './collect-node-config';
+import { outlinkListSchema } from './outlink-entries';
 
 const groupList = (description: string): JsonSchema => ({ type: 'array', description });
 
@@ -63,22 +64,7 @@ export const COLLECT_NODE_SCHEMA: JsonSchema = {
       },
       description: 'a list of ruleset maps',
     },
-    OutLink: {
-      type: 'array',
-      minItems: 4,
-      description: 'a list of outlinks: done, failure, nohit, then one or more collectibles (names or {Name, Capacity, Partition})',
-      items: {
-        anyOf: [
-          { type: 'string' },
-          {
-            type: 'object',
-            properties: { Name: { type: 'string' }, Capacity: { type: 'string' }, Partition: { type: 'string' } },
-            required: ['Name'],
-            additionalProperties: false,
-          },
-        ],
-      },
-    },
+    OutLink: outlinkListSchema(4, 'a list of outlinks: done, failure, nohit, then one or more collectibles (names or {Name, Capacity, Partition})'),
   },
   required: ['OutLink'],
 };

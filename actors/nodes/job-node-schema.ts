@@ -9,6 +9,7 @@ import { enumStr, intStr, integerSchemas, str, strMap } from '../../src/foundati
 import { closest } from '../../src/foundation/did-you-mean';
 import { isRecord } from '../../src/rules/errors';
 import { settingsIssues } from '../../src/config/config-issues';
+import { outlinkListSchema } from './outlink-entries';
 import { DUPLICATE_POLICIES, FAILED_JOB_POLICIES, JOB_NODE_INTEGERS, JOB_RULESET_INTEGERS, RULESET_KEYS, parseJobNodeSettings } from './job-node-config';
 
 const secondsStr = (description: string): JsonSchema => ({ type: 'string', pattern: '^\\s*-?(\\d+(\\.\\d*)?|\\.\\d+)\\s*$', description });
@@ -51,22 +52,7 @@ export const RULESET_SCHEMA: JsonSchema = {
   additionalProperties: false,
 };
 
-const OUTLINK_SCHEMA: JsonSchema = {
-  type: 'array',
-  minItems: 3,
-  description: 'a list of outlinks: notice, bypass, then one or more workers (names or {Name, Capacity, Partition})',
-  items: {
-    anyOf: [
-      { type: 'string' },
-      {
-        type: 'object',
-        properties: { Name: { type: 'string' }, Capacity: { type: 'string' }, Partition: { type: 'string' } },
-        required: ['Name'],
-        additionalProperties: false,
-      },
-    ],
-  },
-};
+const OUTLINK_SCHEMA = outlinkListSchema(3, 'a list of outlinks: notice, bypass, then one or more workers (names or {Name, Capacity, Partition})');
 
 export const JOB_NODE_SCHEMA: JsonSchema = {
   properties: {

@@ -3,7 +3,7 @@
  * Partition). Shared by the nodes that read one (JobNode, CollectNode); each checks the count and the
  * distinctness its outlink positions need.
  */
-import { ConfigValue } from '../../src/runtime/component';
+import { ConfigValue, JsonSchema } from '../../src/runtime/component';
 import { isRecord } from '../../src/rules/errors';
 
 /** Builds the node's own config error for the property, what is wrong, and what was expected. */
@@ -13,6 +13,26 @@ export interface OutlinkEntries {
   names: string[];
   /** The Partition of each entry ("start,length"), undefined where none is given. */
   partitions: (string | undefined)[];
+}
+
+/** The schema of an OutLink list of at least `minItems` entries, each a link name or a map with Name (and Capacity, Partition). */
+export function outlinkListSchema(minItems: number, description: string): JsonSchema {
+  return {
+    type: 'array',
+    minItems,
+    description,
+    items: {
+      anyOf: [
+        { type: 'string' },
+        {
+          type: 'object',
+          properties: { Name: { type: 'string' }, Capacity: { type: 'string' }, Partition: { type: 'string' } },
+          required: ['Name'],
+          additionalProperties: false,
+        },
+      ],
+    },
+  };
 }
 
 /** Reads the entries; `listExpected` says what the list should hold (e.g. "a list: notice, bypass, then ..."). */

@@ -218,15 +218,7 @@ class AmqpReceiver implements Behaviour<never> {
       nack(this.pending[i]);
     }
     this.pending = this.pending.filter((d, i) => i < this.pendingHead || d.session !== session);
-    for (let cell = 0; cell < this.byCell.length; cell++) {
-      const d = this.byCell[cell];
-      if (d?.session === session && this.output.takeback(cell) !== undefined) {
-        this.byCell[cell] = undefined;
-        this.outstanding--;
-        this.uncount(d);
-        nack(d);
-      }
-    }
+    this.withdrawUntaken(session, nack);
     if (n > 0) {
       this.env.status.count('returned', n);
       this.scheduleFlush(session);
@@ -342,13 +334,18 @@ class AmqpReceiver implements Behaviour<never> {
   /** XAMode 1: messages of `session` still waiting in the XQueue will be redelivered, so withdraw them. */
   private takeBackUntaken(session: Session): void {
     if (!this.s.clientAck) return;
+    this.withdrawUntaken(session, () => this.env.status.count('takenBack'));
+  }
+
+  /** Takes back from the XQueue each delivery of `session` no consumer has taken yet, and hands it to `withdrawn`. */
+  private withdrawUntaken(session: Session, withdrawn: (d: Delivery) => void): void {
     for (let cell = 0; cell < this.byCell.length; cell++) {
       const d = this.byCell[cell];
       if (d?.session === session && this.output.takeback(cell) !== undefined) {
         this.byCell[cell] = undefined;
         this.outstanding--;
         this.uncount(d);
-        this.env.status.count('takenBack');
+        withdrawn(d);
       }
     }
   }

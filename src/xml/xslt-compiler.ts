@@ -989,18 +989,18 @@ class StylesheetCompiler {
   }
 
   private xpath(source: string, el: XNode, scope: Scope): Eval {
-    try {
-      return compileXPath(source, this.options(el, scope));
-    } catch (e) {
-      if (e instanceof XPathError) throw new XsltCompileError(`the XPath "${source}" in ${describeElement(el)}: ${e.message}`, e);
-      throw e;
-    }
+    return this.compiled(source, el, () => compileXPath(source, this.options(el, scope)));
   }
 
   /** An expression whose value is used as a string (value-of, attribute value templates). */
   private xpathString(source: string, el: XNode, scope: Scope): (c: XContext) => string {
+    return this.compiled(source, el, () => compileStringXPath(source, this.options(el, scope)));
+  }
+
+  /** What `compile` makes of the XPath `source` of `el`; its XPathError becomes an XsltCompileError that names both. */
+  private compiled<T>(source: string, el: XNode, compile: () => T): T {
     try {
-      return compileStringXPath(source, this.options(el, scope));
+      return compile();
     } catch (e) {
       if (e instanceof XPathError) throw new XsltCompileError(`the XPath "${source}" in ${describeElement(el)}: ${e.message}`, e);
       throw e;

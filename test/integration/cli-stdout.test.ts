@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { jsonLines, logMessages } from '../support/json-lines';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -46,18 +47,8 @@ it('writes the flow output alone on stdout, the log on stderr, and exits 0 when 
   );
   const r = await runCli(['run', 'flow.json', '--log-level', 'debug'], dir);
   expect(r.code).toBe(0);
-  expect(
-    r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l)),
-  ).toEqual([{ item: 'chair' }, { item: 'table' }, { item: 'lamp' }]);
-  expect(
-    r.stderr
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l).message),
-  ).toEqual(expect.arrayContaining(['flow started', 'flow stopped']));
+  expect(jsonLines(r.stdout)).toEqual([{ item: 'chair' }, { item: 'table' }, { item: 'lamp' }]);
+  expect(logMessages(r.stderr)).toEqual(expect.arrayContaining(['flow started', 'flow stopped']));
 }, 40_000);
 
 it('reads stdin with a file://- StreamReceiver and exits 0 once stdin ends and every message is written', async () => {

@@ -8,7 +8,7 @@
  */
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import * as net from 'node:net';
+import { freePort } from '../support/free-port';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
@@ -36,16 +36,6 @@ function instructions(text: string): Instruction[] {
 }
 
 const exec = (i: Instruction | undefined): string[] => (i ? (JSON.parse(i.args.replace(/^(--\S+\s+)*CMD\s+/, '')) as string[]) : []);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 describe('the Dockerfile', () => {
   const steps = instructions(readFileSync(path.join(repoRoot, 'examples', 'deploy', 'Dockerfile'), 'utf8'));

@@ -94,3 +94,12 @@ export function runComponent(def: AnyComponentDefinition, options: HarnessOption
   };
   return harness;
 }
+
+/** The harnesses a test file starts, each stopped after the test that started it (registers a jest afterEach hook). */
+export function harnessesStoppedAfterEach(): Harness[] {
+  const harnesses: Harness[] = [];
+  afterEach(async () => {
+    await Promise.all(harnesses.splice(0).map((h) => h.stop()));
+  });
+  return harnesses;
+}

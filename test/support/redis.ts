@@ -4,6 +4,7 @@
  */
 import * as net from 'node:net';
 import Redis from 'ioredis';
+import { freePort } from './free-port';
 
 export const REDIS_URL = process.env.XROUTE_TEST_REDIS ?? 'redis://127.0.0.1:6379/0';
 
@@ -75,12 +76,4 @@ export class CuttableRedisProxy {
     for (const s of this.sockets) s.destroy();
     if (server !== undefined) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as import('node:net').AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }

@@ -75,6 +75,19 @@ export function figuresLine(f: Figures): string {
   return `${f.corpus}: ${f.cases} cases, ${f.agree} agree, ${f.refused} refused, ${f.documented} documented differences, ${f.silent} silent differences`;
 }
 
+/** Prints the figures line of each of `corpora`, from the reports of its cases (reports[i] is the report of cases[i]). */
+export function printFigures(corpora: Iterable<string>, cases: readonly { readonly corpus: string }[], reports: readonly CaseReport[]): void {
+  for (const corpus of corpora)
+    process.stdout.write(
+      figuresLine(
+        figures(
+          corpus,
+          reports.filter((_, i) => cases[i]!.corpus === corpus),
+        ),
+      ) + '\n',
+    );
+}
+
 /**
  * Entries of a deliberate-difference list that no case needs any more (the case now agrees, or is gone): a
  * stale entry fails the suite so the list stays exact.

@@ -13,7 +13,7 @@ import { parseXmlText } from '../../../src/xml/xml-parser';
 import { DOCUMENT, NAMESPACE, XNode } from '../../../src/xml/xml-dom';
 import { XPathError, XValue, compileXPath, toStr } from '../../../src/xml/xpath-compiler';
 import { XmlWriter, copyNode } from '../../../src/xml/xslt-output';
-import { CaseReport, figures, figuresLine, mapLimited, runProcess, staleEntries } from '../support/differential';
+import { CaseReport, mapLimited, printFigures, runProcess, staleEntries } from '../support/differential';
 import { normaliseXmlOutput } from '../support/xml-output';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain JS helper shared with shell use
 const { ensureTool } = require('../../support/debian-packages.js') as { ensureTool: (tool: string) => string };
@@ -151,15 +151,7 @@ describe('XPath conformance against xmllint', () => {
     const ours = CASES.map(runXroute);
     const oracle = await mapLimited(CASES, 4, (c) => runOracle(xmllint, c, ours[CASES.indexOf(c)]!));
     reports = CASES.map((c, i) => classify(c, ours[i]!, oracle[i]!));
-    for (const corpus of new Set(CASES.map((c) => c.corpus)))
-      process.stdout.write(
-        figuresLine(
-          figures(
-            corpus,
-            reports.filter((_, i) => CASES[i]!.corpus === corpus),
-          ),
-        ) + '\n',
-      );
+    printFigures(new Set(CASES.map((c) => c.corpus)), CASES, reports);
   }, 120_000);
 
   it('has no silent difference', () => {

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CompiledStylesheet } from '../../../src/transforms/xslt-engine';
 import { parseXml } from '../../../src/xml/safe-xml';
-import { CaseReport, figures, figuresLine, mapLimited, runProcess, staleEntries } from '../support/differential';
+import { CaseReport, mapLimited, printFigures, runProcess, staleEntries } from '../support/differential';
 import { decodeXml, normaliseXmlOutput } from '../support/xml-output';
 import { DIFFERENCES, REFUSED_CONSTRUCTS } from './expectations';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain JS helper shared with shell use
@@ -110,16 +110,11 @@ describe('XSLT conformance against xsltproc', () => {
     const dump = process.env.XROUTE_CONFORMANCE_DUMP; // a folder: each differing case's detail goes to a file there
     if (dump !== undefined)
       for (const r of reports) if (r.outcome !== 'agree') fs.writeFileSync(path.join(dump, `${r.outcome}-${r.id.replace(/\//g, '_')}.txt`), r.detail ?? '');
-    for (const [, corpus] of CORPORA) {
-      process.stdout.write(
-        figuresLine(
-          figures(
-            corpus,
-            reports.filter((_, i) => CASES[i]!.corpus === corpus),
-          ),
-        ) + '\n',
-      );
-    }
+    printFigures(
+      CORPORA.map(([, corpus]) => corpus),
+      CASES,
+      reports,
+    );
   }, 120_000);
 
   it('has no silent difference in any corpus', () => {

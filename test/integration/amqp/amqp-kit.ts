@@ -108,6 +108,24 @@ export class Admin {
   }
 }
 
+/**
+ * The Admin of a test file, for its tests to call: opened before them, and what it was told about deleted after
+ * them (registers beforeAll and afterAll).
+ */
+export function adminForFile(): () => Admin {
+  let admin: Admin | undefined;
+  beforeAll(async () => {
+    admin = await Admin.open();
+  });
+  afterAll(async () => {
+    await admin?.cleanup();
+  });
+  return () => {
+    if (admin === undefined) throw new Error('the Admin of the test file is opened in beforeAll');
+    return admin;
+  };
+}
+
 export interface QueueCounts {
   ready: number;
   unacked: number;

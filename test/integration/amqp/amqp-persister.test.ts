@@ -8,23 +8,13 @@ import { ComponentConfig } from '../../../src/runtime/component';
 import { Message } from '../../../src/message/message';
 import { messageFromJson, messageToJson } from '../../../src/message/json-form';
 import { Outcome, XQueue } from '../../../src/xqueue/xqueue';
-import { Harness, runComponent, waitFor } from '../../support/component-harness';
-import { Admin, TestConsumer, uniqueName } from './amqp-kit';
+import { Harness, harnessesStoppedAfterEach, runComponent, waitFor } from '../../support/component-harness';
+import { adminForFile, TestConsumer, uniqueName } from './amqp-kit';
 
 jest.setTimeout(60_000);
 
-let admin: Admin;
-const harnesses: Harness[] = [];
-
-beforeAll(async () => {
-  admin = await Admin.open();
-});
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.stop()));
-});
-afterAll(async () => {
-  await admin.cleanup();
-});
+const admin = adminForFile();
+const harnesses = harnessesStoppedAfterEach();
 
 const BASE = { Name: 'pstr_test', ClassName: 'org.qbroker.persister.RMQPersister', URI: 'amqp://guest:guest@127.0.0.1/', Operation: 'pub' };
 
@@ -43,7 +33,7 @@ function feed(input: XQueue<Message>, outcomes: Outcome[], messages: Message[]):
 
 describe('publishing', () => {
   it('publishes every message with a fixed routing key and removes it once confirmed', async () => {
-    const q = await admin.queue(uniqueName('fixed'));
+    const q = await admin().queue(uniqueName('fixed'));
     const { input, outcomes, h } = start({ RoutingKey: q });
     feed(
       input,
@@ -54,28 +44,34 @@ describe('publishing', () => {
     expect(outcomes.every((o) => o === 'done')).toBe(true);
     expect(input.stats()).toMatchObject({ size: 0, totalRemoved: 50 });
     expect(h.status.get().counters.confirmed).toBe(50);
-    const got = await admin.drain(q);
+    const got = await admin().drain(q);
     expect(got.map((m) => m.content.toString())).toEqual(Array.from({ length: 50 }, (_, i) => `m${i}`));
   });
 
   it('routes by a ##field## routing key template', async () => {
-    const x = await admin.exchange(uniqueName('tmpl'), 'direct');
-    const eu = await admin.queue(uniqueName('eu'));
-    const us = await admin.queue(uniqueName('us'));
-    await admin.ch.bindQueue(eu, x, 'orders.eu');
-    await admin.ch.bindQueue(us, x, 'orders.us');
+    const x = await admin().exchange(uniqueName('tmpl'), 'direct');
+    const eu = await admin().queue(uniqueName('eu'));
+    const us = await admin().queue(uniqueName('us'));
+    await admin().ch.bindQueue(eu, x, 'orders.eu');
+    await admin().ch.bindQueue(us, x, 'orders.us');
     const { input, outcomes } = start({ ExchangeName: x, RoutingKey: 'orders.##Region##' });
     feed(input, outcomes, [Message.text('1', { Region: 'eu' }), Message.text('2', { Region: 'us' }), Message.text('3', { Region: 'eu' })]);
     await waitFor(() => outcomes.length === 3, 'three outcomes');
-    expect((await admin.drain(eu)).map((m) => m.content.toString())).toEqual(['1', '3']);
-    expect((await admin.drain(us)).map((m) => m.content.toString())).toEqual(['2']);
+    expect((await admin().drain(eu)).map((m) => m.content.toString())).toEqual(['1', '3']);
+    expect((await admin().drain(us)).map((m) => m.content.toString())).toEqual(['2']);
   });
 
   it('removes a message from its XQueue only when the broker already holds it', async () => {
-    const q = await admin.queue(uniqueName('pending'));
+    const q = await admin().queue(uniqueName('pending'));
     const { input } = start({ RoutingKey: q });
     const seenByBroker: Promise<number>[] = [];
-    input.offer(Message.text('one'), () => seenByBroker.push(admin.ch.checkQueue(q).then((r) => r.messageCount)));
+    input.offer(Message.text('one'), () =>
+      seenByBroker.push(
+        admin()
+          .ch.checkQueue(q)
+          .then((r) => r.messageCount),
+      ),
+    );
     await waitFor(() => seenByBroker.length === 1, 'removal');
     expect(await seenByBroker[0]).toBe(1);
   });
@@ -83,7 +79,7 @@ describe('publishing', () => {
 
 describe('publish failures', () => {
   it('removes an unroutable message as failed (ReturnPolicy fail)', async () => {
-    const x = await admin.exchange(uniqueName('noroute'), 'direct');
+    const x = await admin().exchange(uniqueName('noroute'), 'direct');
     const { input, outcomes, h } = start({ ExchangeName: x, RoutingKey: 'nowhere' });
     feed(input, outcomes, [Message.text('lost?')]);
     await waitFor(() => outcomes.length === 1, 'outcome');
@@ -92,7 +88,7 @@ describe('publish failures', () => {
   });
 
   it('drops an unroutable message with an error log (ReturnPolicy drop)', async () => {
-    const x = await admin.exchange(uniqueName('drop'), 'direct');
+    const x = await admin().exchange(uniqueName('drop'), 'direct');
     const { input, outcomes, h } = start({ ExchangeName: x, RoutingKey: 'nowhere', ReturnPolicy: 'drop' });
     feed(input, outcomes, [Message.text('dropped', {}, { JMSMessageID: 'm-drop' })]);
     await waitFor(() => outcomes.length === 1, 'outcome');
@@ -101,19 +97,19 @@ describe('publish failures', () => {
   });
 
   it('publishes an unroutable message again until it can be routed (ReturnPolicy retry)', async () => {
-    const x = await admin.exchange(uniqueName('retry'), 'direct');
+    const x = await admin().exchange(uniqueName('retry'), 'direct');
     const { input, outcomes, h } = start({ ExchangeName: x, RoutingKey: 'later', ReturnPolicy: 'retry', RetryDelay: '100' });
     feed(input, outcomes, [Message.text('eventually')]);
     await waitFor(() => (h.status.get().counters.returned ?? 0) >= 1, 'first return');
-    const q = await admin.queue(uniqueName('late'));
-    await admin.ch.bindQueue(q, x, 'later');
+    const q = await admin().queue(uniqueName('late'));
+    await admin().ch.bindQueue(q, x, 'later');
     await waitFor(() => outcomes.length === 1, 'outcome');
     expect(outcomes).toEqual(['done']);
-    expect((await admin.drain(q)).map((m) => m.content.toString())).toEqual(['eventually']);
+    expect((await admin().drain(q)).map((m) => m.content.toString())).toEqual(['eventually']);
   });
 
   it('follows NackPolicy when the broker nacks a publish (queue full, reject-publish)', async () => {
-    const q = await admin.queue(uniqueName('full'), { durable: false, maxLength: 1, arguments: { 'x-overflow': 'reject-publish' } });
+    const q = await admin().queue(uniqueName('full'), { durable: false, maxLength: 1, arguments: { 'x-overflow': 'reject-publish' } });
     const { input, outcomes, h } = start({ RoutingKey: q, NackPolicy: 'fail', MaxInFlight: '1' });
     feed(input, outcomes, [Message.text('fits'), Message.text('rejected')]);
     await waitFor(() => outcomes.length === 2, 'two outcomes');
@@ -129,16 +125,16 @@ describe('publish failures', () => {
   });
 
   it('declares its exchange when IsPassive is false', async () => {
-    const x = admin.track('exchange', uniqueName('declared'));
+    const x = admin().track('exchange', uniqueName('declared'));
     const { h } = start({ ExchangeName: x, ExchangeType: 'fanout', IsPassive: 'false', IsDurable: 'false' });
     await waitFor(() => h.status.get().status === 'RUNNING', 'RUNNING');
-    await expect(admin.ch.checkExchange(x)).resolves.toBeDefined();
+    await expect(admin().ch.checkExchange(x)).resolves.toBeDefined();
   });
 });
 
 describe('mapping round trip', () => {
   it('carries headers, properties and body from persister to receiver unchanged', async () => {
-    const q = await admin.queue(uniqueName('roundtrip'));
+    const q = await admin().queue(uniqueName('roundtrip'));
     const original = messageFromJson({
       body: 'payload ü',
       properties: { Region: 'eu', RuleName: 'r1' },

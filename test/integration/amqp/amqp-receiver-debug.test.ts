@@ -3,41 +3,21 @@
  * happened to a message: the retry it scheduled after a failure (attempt, delay), the ack it sent once downstream
  * was done, the nack (no requeue) of a message its FailurePolicy gives up on. At info level none is built.
  */
-import { AMQP_RECEIVER } from '../../../actors/receivers/amqp-receiver';
-import { ComponentConfig } from '../../../src/runtime/component';
 import { LogEntry, memoryLogger } from '../../../src/logging/logger';
-import { Message } from '../../../src/message/message';
-import { XQueue } from '../../../src/xqueue/xqueue';
-import { Harness, runComponent, waitFor } from '../../support/component-harness';
-import { Admin, uniqueName, waitForCounts } from './amqp-kit';
+import { harnessesStoppedAfterEach, waitFor } from '../../support/component-harness';
+import { runAmqpReceiver } from '../../support/amqp-receiver-harness';
+import { adminForFile, uniqueName, waitForCounts } from './amqp-kit';
 
 jest.setTimeout(60_000);
 
-const CONNECTION = { URI: 'amqp://127.0.0.1/', Username: 'guest', Password: 'guest' };
-let admin: Admin;
-const harnesses: Harness[] = [];
-
-beforeAll(async () => {
-  admin = await Admin.open();
-});
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.stop()));
-});
-afterAll(async () => {
-  await admin.cleanup();
-});
+const admin = adminForFile();
+const harnesses = harnessesStoppedAfterEach();
 
 /** A receiver on `queue` whose downstream fails each message `failures` times, then finishes it. */
 function receive(queue: string, config: Record<string, string>, failures: number, debug: boolean): LogEntry[] {
   const entries: LogEntry[] = [];
-  const out = new XQueue<Message>('root', 8);
-  harnesses.push(
-    runComponent(AMQP_RECEIVER, {
-      config: { Name: 'rcvr_debug', ...CONNECTION, QueueName: queue, ...config } as ComponentConfig,
-      output: out,
-      logger: memoryLogger(entries, {}, { debug }),
-    }),
-  );
+  const { h, out } = runAmqpReceiver({ Name: 'rcvr_debug', QueueName: queue, ...config }, { capacity: 8, logger: memoryLogger(entries, {}, { debug }) });
+  harnesses.push(h);
   const attempts = new Map<string, number>();
   const handle = out.attach('downstream', () => setImmediate(pull));
   function pull(): void {
@@ -56,8 +36,8 @@ const decisions = (entries: LogEntry[]) =>
 
 describe('AmqpReceiver debug lines', () => {
   it('logs the retry it scheduled after a failure, then the ack it sent', async () => {
-    const q = await admin.queue(uniqueName('debug.retry'));
-    await admin.publish('', q, ['once refused'], { messageId: 'd1' });
+    const q = await admin().queue(uniqueName('debug.retry'));
+    await admin().publish('', q, ['once refused'], { messageId: 'd1' });
     const entries = receive(q, { RedeliveryDelay: '50,50' }, 1, true);
     await waitFor(() => decisions(entries).some((d) => d.message === 'ack sent'), 'the ack', 20_000);
     await waitForCounts(q, (c) => c.ready === 0 && c.unacked === 0, 'the queue emptied');
@@ -68,8 +48,8 @@ describe('AmqpReceiver debug lines', () => {
   });
 
   it('logs the nack without requeue of a message its FailurePolicy gives up on', async () => {
-    const q = await admin.queue(uniqueName('debug.nack'));
-    await admin.publish('', q, ['refused'], { messageId: 'd2' });
+    const q = await admin().queue(uniqueName('debug.nack'));
+    await admin().publish('', q, ['refused'], { messageId: 'd2' });
     const entries = receive(q, { FailurePolicy: 'dead-letter' }, 1, true);
     await waitFor(() => decisions(entries).length > 0, 'the nack', 20_000);
     await waitForCounts(q, (c) => c.ready === 0 && c.unacked === 0, 'the message gone from the queue');
@@ -79,8 +59,8 @@ describe('AmqpReceiver debug lines', () => {
   });
 
   it('builds none of them when the log does not write debug lines', async () => {
-    const q = await admin.queue(uniqueName('debug.off'));
-    await admin.publish('', q, ['once refused'], { messageId: 'd3' });
+    const q = await admin().queue(uniqueName('debug.off'));
+    await admin().publish('', q, ['once refused'], { messageId: 'd3' });
     const entries = receive(q, { RedeliveryDelay: '50,50' }, 1, false);
     await waitForCounts(q, (c) => c.ready === 0 && c.unacked === 0, 'the queue emptied', 20_000);
     expect(decisions(entries)).toEqual([]);

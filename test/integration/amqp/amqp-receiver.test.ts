@@ -4,42 +4,21 @@
  * the nack policy and bad configurations.
  */
 import { AMQP_RECEIVER } from '../../../actors/receivers/amqp-receiver';
-import { ComponentConfig } from '../../../src/runtime/component';
 import { Message } from '../../../src/message/message';
 import { XQueue } from '../../../src/xqueue/xqueue';
-import { Harness, runComponent, waitFor } from '../../support/component-harness';
-import { Admin, TestConsumer, queueCounts, uniqueName, waitForCounts } from './amqp-kit';
+import { Harness, harnessesStoppedAfterEach, waitFor } from '../../support/component-harness';
+import { runAmqpReceiver } from '../../support/amqp-receiver-harness';
+import { adminForFile, TestConsumer, queueCounts, uniqueName, waitForCounts } from './amqp-kit';
 import { execFileSync } from 'child_process';
 import { sleep } from '../../support/wait';
 
 jest.setTimeout(60_000);
 
-let admin: Admin;
-const harnesses: Harness[] = [];
-
-beforeAll(async () => {
-  admin = await Admin.open();
-});
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.stop()));
-});
-afterAll(async () => {
-  await admin.cleanup();
-});
+const admin = adminForFile();
+const harnesses = harnessesStoppedAfterEach();
 
 function start(config: Record<string, unknown>, capacity = 100): { h: Harness; out: XQueue<Message>; consumer: TestConsumer } {
-  const out = new XQueue<Message>('root', capacity);
-  const h = runComponent(AMQP_RECEIVER, {
-    config: {
-      Name: 'rcvr_test',
-      ClassName: 'org.qbroker.receiver.RMQReceiver',
-      URI: 'amqp://127.0.0.1/',
-      Username: 'guest',
-      Password: 'guest',
-      ...config,
-    } as ComponentConfig,
-    output: out,
-  });
+  const { h, out } = runAmqpReceiver(config, { capacity });
   harnesses.push(h);
   return { h, out, consumer: new TestConsumer(out) };
 }
@@ -48,8 +27,8 @@ const bodies = (c: TestConsumer) => c.seen.map((m) => m.bodyText()).sort();
 
 describe('declaration and passive checks', () => {
   it('consumes an existing queue with IsPassive true without declaring it', async () => {
-    const q = await admin.queue(uniqueName('passive'), { durable: false });
-    await admin.publish('', q, ['a', 'b']);
+    const q = await admin().queue(uniqueName('passive'), { durable: false });
+    await admin().publish('', q, ['a', 'b']);
     // IsDurable "true" would be an inequivalent declare: it works because nothing is declared.
     const { consumer, h } = start({ QueueName: q, IsPassive: 'true', IsDurable: 'true' });
     await waitFor(() => consumer.seen.length === 2, 'two messages');
@@ -58,8 +37,8 @@ describe('declaration and passive checks', () => {
   });
 
   it('declares the exchange and queue with IsDurable and AutoDelete when IsPassive is false', async () => {
-    const q = admin.track('queue', uniqueName('declared'));
-    const x = admin.track('exchange', uniqueName('declared-x'));
+    const q = admin().track('queue', uniqueName('declared'));
+    const x = admin().track('exchange', uniqueName('declared-x'));
     const { h } = start({ QueueName: q, ExchangeName: x, ExchangeType: 'topic', RoutingKey: 'a.#', IsPassive: 'false', IsDurable: 'true', AutoDelete: 'true' });
     await waitFor(() => h.status.get().status === 'RUNNING', 'RUNNING');
     const queues = execFileSync('rabbitmqctl', ['list_queues', '-q', '--no-table-headers', 'name', 'durable', 'auto_delete']).toString();
@@ -79,7 +58,7 @@ describe('declaration and passive checks', () => {
   });
 
   it('fails with a configuration error when a passive check finds no exchange', async () => {
-    const q = await admin.queue(uniqueName('q'));
+    const q = await admin().queue(uniqueName('q'));
     const x = uniqueName('nox');
     const { h } = start({ QueueName: q, ExchangeName: x, RoutingKey: 'k' });
     await waitFor(() => h.status.get().status === 'FAILED', 'FAILED');
@@ -89,26 +68,26 @@ describe('declaration and passive checks', () => {
 
 describe('exchange types and bindings', () => {
   it('binds a direct exchange once per routing key of a list', async () => {
-    const x = await admin.exchange(uniqueName('direct'), 'direct');
-    const q = admin.track('queue', uniqueName('direct-q'));
+    const x = await admin().exchange(uniqueName('direct'), 'direct');
+    const q = admin().track('queue', uniqueName('direct-q'));
     const { consumer, h } = start({ ExchangeName: x, ExchangeType: 'direct', QueueName: q, RoutingKey: ['red', 'green'], IsPassive: 'false' });
     await waitFor(() => h.status.get().status === 'RUNNING', 'RUNNING');
-    await admin.publish(x, 'red', ['r']);
-    await admin.publish(x, 'blue', ['b']);
-    await admin.publish(x, 'green', ['g']);
+    await admin().publish(x, 'red', ['r']);
+    await admin().publish(x, 'blue', ['b']);
+    await admin().publish(x, 'green', ['g']);
     await waitFor(() => consumer.seen.length === 2, 'two messages');
     await sleep(200);
     expect(bodies(consumer)).toEqual(['g', 'r']);
   });
 
   it('binds a topic exchange with every pattern of a list', async () => {
-    const x = await admin.exchange(uniqueName('topic'), 'topic');
-    const q = admin.track('queue', uniqueName('topic-q'));
+    const x = await admin().exchange(uniqueName('topic'), 'topic');
+    const q = admin().track('queue', uniqueName('topic-q'));
     const { consumer, h } = start({ ExchangeName: x, ExchangeType: 'topic', QueueName: q, RoutingKey: ['orders.*.eu', 'audit.#'], IsPassive: 'false' });
     await waitFor(() => h.status.get().status === 'RUNNING', 'RUNNING');
-    await admin.publish(x, 'orders.new.eu', ['o1']);
-    await admin.publish(x, 'orders.new.us', ['o2']);
-    await admin.publish(x, 'audit.x.y', ['a1']);
+    await admin().publish(x, 'orders.new.eu', ['o1']);
+    await admin().publish(x, 'orders.new.us', ['o2']);
+    await admin().publish(x, 'audit.x.y', ['a1']);
     await waitFor(() => consumer.seen.length === 2, 'two messages');
     await sleep(200);
     expect(bodies(consumer)).toEqual(['a1', 'o1']);
@@ -116,18 +95,18 @@ describe('exchange types and bindings', () => {
   });
 
   it('binds a fanout exchange to a server-named queue', async () => {
-    const x = await admin.exchange(uniqueName('fanout'), 'fanout');
+    const x = await admin().exchange(uniqueName('fanout'), 'fanout');
     const { consumer, h } = start({ ExchangeName: x, ExchangeType: 'fanout', IsPassive: 'true' });
     await waitFor(() => h.status.get().status === 'RUNNING', 'RUNNING');
-    await admin.publish(x, 'anything', ['f1', 'f2']);
+    await admin().publish(x, 'anything', ['f1', 'f2']);
     await waitFor(() => consumer.seen.length === 2, 'two messages');
     expect(consumer.seen[0].headers.JMSDestination).toMatch(/^amq\.gen-/);
     expect(consumer.seen[0].getProperty('RMQ_Exchange')).toBe(x);
   });
 
   it('binds a headers exchange with the match arguments from BindingArguments', async () => {
-    const x = await admin.exchange(uniqueName('headers'), 'headers');
-    const q = admin.track('queue', uniqueName('headers-q'));
+    const x = await admin().exchange(uniqueName('headers'), 'headers');
+    const q = admin().track('queue', uniqueName('headers-q'));
     const { consumer, h } = start({
       ExchangeName: x,
       ExchangeType: 'headers',
@@ -136,8 +115,8 @@ describe('exchange types and bindings', () => {
       BindingArguments: { 'x-match': 'all', format: 'pdf', type: 'report' },
     });
     await waitFor(() => h.status.get().status === 'RUNNING', 'RUNNING');
-    await admin.publish(x, '', ['match'], { headers: { format: 'pdf', type: 'report' } });
-    await admin.publish(x, '', ['half'], { headers: { format: 'pdf', type: 'log' } });
+    await admin().publish(x, '', ['match'], { headers: { format: 'pdf', type: 'report' } });
+    await admin().publish(x, '', ['half'], { headers: { format: 'pdf', type: 'log' } });
     await waitFor(() => consumer.seen.length === 1, 'one message');
     await sleep(200);
     expect(bodies(consumer)).toEqual(['match']);
@@ -147,8 +126,8 @@ describe('exchange types and bindings', () => {
 
 describe('the messages it produces', () => {
   it('maps AMQP properties and headers onto the message model', async () => {
-    const q = await admin.queue(uniqueName('map'));
-    await admin.publish('', q, ['héllo'], {
+    const q = await admin().queue(uniqueName('map'));
+    await admin().publish('', q, ['héllo'], {
       messageId: 'id-1',
       correlationId: 'corr-1',
       type: 'order',
@@ -188,9 +167,9 @@ describe('the messages it produces', () => {
   });
 
   it('applies Priority, Persistence, Expiry and StringProperty to every message', async () => {
-    const q = await admin.queue(uniqueName('override'));
-    await admin.publish('', q, ['x'], { priority: 1, deliveryMode: 1, timestamp: 1_700_000_000, expiration: '1000' });
-    await admin.publish('', q, ['never'], { priority: 1 });
+    const q = await admin().queue(uniqueName('override'));
+    await admin().publish('', q, ['x'], { priority: 1, deliveryMode: 1, timestamp: 1_700_000_000, expiration: '1000' });
+    await admin().publish('', q, ['never'], { priority: 1 });
     const { consumer } = start({
       QueueName: q,
       Priority: '9',
@@ -212,8 +191,8 @@ describe('the messages it produces', () => {
   });
 
   it('delivers a bytes body in TextMode 0', async () => {
-    const q = await admin.queue(uniqueName('bytes'));
-    await admin.publish('', q, [Buffer.from([0, 1, 2, 255])]);
+    const q = await admin().queue(uniqueName('bytes'));
+    await admin().publish('', q, [Buffer.from([0, 1, 2, 255])]);
     const { consumer } = start({ QueueName: q, TextMode: '0' });
     await waitFor(() => consumer.seen.length === 1, 'one message');
     expect(consumer.seen[0].body).toEqual({ kind: 'bytes', bytes: Buffer.from([0, 1, 2, 255]) });
@@ -222,8 +201,8 @@ describe('the messages it produces', () => {
 
 describe('acknowledgement', () => {
   it('XAMode 1 acks a delivery only when downstream removes it', async () => {
-    const q = await admin.queue(uniqueName('xa1'));
-    await admin.publish('', q, ['1', '2', '3']);
+    const q = await admin().queue(uniqueName('xa1'));
+    await admin().publish('', q, ['1', '2', '3']);
     const { consumer, h } = start({ QueueName: q, XAMode: '1' });
     await waitFor(() => consumer.held.length === 3, 'three held messages');
     expect(await queueCounts(q)).toMatchObject({ ready: 0, unacked: 3 });
@@ -235,8 +214,8 @@ describe('acknowledgement', () => {
   });
 
   it('XAMode 0 acks a delivery as soon as it is in the XQueue', async () => {
-    const q = await admin.queue(uniqueName('xa0'));
-    await admin.publish('', q, ['1', '2', '3']);
+    const q = await admin().queue(uniqueName('xa0'));
+    await admin().publish('', q, ['1', '2', '3']);
     const { consumer } = start({ QueueName: q, XAMode: '0' });
     await waitFor(() => consumer.held.length === 3, 'three held messages');
     await waitForCounts(q, (c) => c.unacked === 0 && c.ready === 0, 'acked while still held downstream');
@@ -244,8 +223,8 @@ describe('acknowledgement', () => {
   });
 
   it('requeues a message whose downstream processing failed (FailurePolicy requeue) and flags the redelivery', async () => {
-    const q = await admin.queue(uniqueName('requeue'));
-    await admin.publish('', q, ['poison'], { messageId: 'p1' });
+    const q = await admin().queue(uniqueName('requeue'));
+    await admin().publish('', q, ['poison'], { messageId: 'p1' });
     const { consumer } = start({ QueueName: q, FailurePolicy: 'requeue' });
     await waitFor(() => consumer.held.length === 1, 'first delivery');
     expect(consumer.held[0].item.headers.JMSRedelivered).toBe(false);
@@ -256,11 +235,11 @@ describe('acknowledgement', () => {
   });
 
   it("dead-letters a failed message (FailurePolicy dead-letter) to the queue's dead-letter exchange", async () => {
-    const dlx = await admin.exchange(uniqueName('dlx'), 'fanout');
-    const dlq = await admin.queue(uniqueName('dlq'));
-    await admin.ch.bindQueue(dlq, dlx, '');
-    const q = await admin.queue(uniqueName('dl-src'), { durable: false, deadLetterExchange: dlx });
-    await admin.publish('', q, ['bad'], { messageId: 'd1' });
+    const dlx = await admin().exchange(uniqueName('dlx'), 'fanout');
+    const dlq = await admin().queue(uniqueName('dlq'));
+    await admin().ch.bindQueue(dlq, dlx, '');
+    const q = await admin().queue(uniqueName('dl-src'), { durable: false, deadLetterExchange: dlx });
+    await admin().publish('', q, ['bad'], { messageId: 'd1' });
     const { consumer, h } = start({ QueueName: q, FailurePolicy: 'dead-letter' });
     await waitFor(() => consumer.held.length === 1, 'delivery');
     consumer.remove(1, 'failed');
@@ -271,11 +250,11 @@ describe('acknowledgement', () => {
   });
 
   it('requeues a first failure and dead-letters a failed redelivery (FailurePolicy requeue-once)', async () => {
-    const dlx = await admin.exchange(uniqueName('dlx1'), 'fanout');
-    const dlq = await admin.queue(uniqueName('dlq1'));
-    await admin.ch.bindQueue(dlq, dlx, '');
-    const q = await admin.queue(uniqueName('once'), { durable: false, deadLetterExchange: dlx });
-    await admin.publish('', q, ['bad']);
+    const dlx = await admin().exchange(uniqueName('dlx1'), 'fanout');
+    const dlq = await admin().queue(uniqueName('dlq1'));
+    await admin().ch.bindQueue(dlq, dlx, '');
+    const q = await admin().queue(uniqueName('once'), { durable: false, deadLetterExchange: dlx });
+    await admin().publish('', q, ['bad']);
     const { consumer } = start({ QueueName: q, FailurePolicy: 'requeue-once' });
     await waitFor(() => consumer.held.length === 1, 'delivery');
     consumer.remove(1, 'failed');
@@ -287,8 +266,8 @@ describe('acknowledgement', () => {
 
 describe('lifecycle', () => {
   it('stops by itself once the queue is idle in Mode non-daemon', async () => {
-    const q = await admin.queue(uniqueName('nondaemon'));
-    await admin.publish('', q, ['1', '2']);
+    const q = await admin().queue(uniqueName('nondaemon'));
+    await admin().publish('', q, ['1', '2']);
     const { consumer, h } = start({ QueueName: q, Mode: 'non-daemon', ReceiveTime: '300' });
     consumer.setAuto('done');
     await waitFor(() => h.status.get().status === 'STOPPED', 'STOPPED', 5000);
@@ -297,7 +276,7 @@ describe('lifecycle', () => {
   });
 
   it('keeps running on an idle queue in Mode daemon', async () => {
-    const q = await admin.queue(uniqueName('daemon'));
+    const q = await admin().queue(uniqueName('daemon'));
     const { h } = start({ QueueName: q, Mode: 'daemon', ReceiveTime: '100' });
     await waitFor(() => h.status.get().status === 'RUNNING', 'RUNNING');
     await sleep(600);
@@ -305,13 +284,13 @@ describe('lifecycle', () => {
   });
 
   it('reconnects and resumes when the broker cancels its consumer (queue deleted and declared again)', async () => {
-    const q = admin.track('queue', uniqueName('cancelled'));
+    const q = admin().track('queue', uniqueName('cancelled'));
     const { consumer, h } = start({ QueueName: q, IsPassive: 'false' });
     consumer.setAuto('done');
     await waitFor(() => h.status.get().status === 'RUNNING', 'RUNNING');
-    await admin.ch.deleteQueue(q);
+    await admin().ch.deleteQueue(q);
     await waitFor(() => (h.status.get().counters.connects ?? 0) >= 2, 'second connection');
-    await admin.publish('', q, ['after']);
+    await admin().publish('', q, ['after']);
     await waitFor(() => consumer.seen.length === 1, 'message after the reconnect');
     expect(h.logs.filter((l) => l.level === 'warn' && /connection lost/.test(l.message))).toHaveLength(1);
   });
@@ -319,7 +298,7 @@ describe('lifecycle', () => {
 
 describe('bad configuration', () => {
   it('reports a wrong password as FAILED, naming the component, without the password', async () => {
-    const q = await admin.queue(uniqueName('auth'));
+    const q = await admin().queue(uniqueName('auth'));
     const { h } = start({ QueueName: q, Password: 'not-the-password' });
     await waitFor(() => h.status.get().status === 'FAILED', 'FAILED');
     const detail = h.status.get().detail ?? '';
@@ -329,10 +308,10 @@ describe('bad configuration', () => {
   });
 
   it('keeps retrying an unreachable host (RETRYING with the reason) while other receivers keep running', async () => {
-    const q = await admin.queue(uniqueName('other'));
+    const q = await admin().queue(uniqueName('other'));
     const bad = start({ QueueName: q, URI: 'amqp://127.0.0.1:5999/' });
     const good = start({ Name: 'rcvr_good', QueueName: q });
-    await admin.publish('', q, ['still flowing']);
+    await admin().publish('', q, ['still flowing']);
     await waitFor(() => good.consumer.seen.length === 1, 'the good receiver consuming');
     await waitFor(() => bad.h.status.get().status === 'RETRYING', 'RETRYING');
     expect(bad.h.status.get().detail).toMatch(/rcvr_test: connection to amqp:\/\/127\.0\.0\.1:5999\/ .*ECONNREFUSED/);

@@ -5,39 +5,24 @@
  * downstream finishes in a random order, and a channel the broker closes over an error is logged at error
  * level and counted, not reported as an outage.
  */
-import { AMQP_RECEIVER } from '../../../actors/receivers/amqp-receiver';
 import { AMQP_PERSISTER } from '../../../actors/persisters/amqp-persister';
 import { ComponentConfig } from '../../../src/runtime/component';
 import { Message } from '../../../src/message/message';
 import { Taken, XQueue } from '../../../src/xqueue/xqueue';
-import { Harness, runComponent, waitFor } from '../../support/component-harness';
-import { Admin, queueCounts, uniqueName, waitForCounts } from './amqp-kit';
+import { Harness, harnessesStoppedAfterEach, runComponent, waitFor } from '../../support/component-harness';
+import { RABBITMQ_CONNECTION, runAmqpReceiver } from '../../support/amqp-receiver-harness';
+import { adminForFile, queueCounts, uniqueName, waitForCounts } from './amqp-kit';
 import { sleep } from '../../support/wait';
 
 jest.setTimeout(90_000);
 
-const CONNECTION = { URI: 'amqp://127.0.0.1/', Username: 'guest', Password: 'guest' };
-let admin: Admin;
-const harnesses: Harness[] = [];
-
-beforeAll(async () => {
-  admin = await Admin.open();
-});
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.stop()));
-});
-afterAll(async () => {
-  await admin.cleanup();
-});
+const admin = adminForFile();
+const harnesses = harnessesStoppedAfterEach();
 
 function startReceiver(config: Record<string, unknown>, capacity = 50): { h: Harness; out: XQueue<Message> } {
-  const out = new XQueue<Message>('root', capacity);
-  const h = runComponent(AMQP_RECEIVER, {
-    config: { Name: 'rcvr_test', ClassName: 'org.qbroker.receiver.RMQReceiver', ...CONNECTION, ...config } as ComponentConfig,
-    output: out,
-  });
-  harnesses.push(h);
-  return { h, out };
+  const started = runAmqpReceiver(config, { capacity });
+  harnesses.push(started.h);
+  return started;
 }
 
 /** A downstream that decides per message (done, failed with a reason) and records when it saw each attempt. */
@@ -62,8 +47,8 @@ function downstream(out: XQueue<Message>, decide: (m: Message, attempt: number) 
 
 describe('redelivery policy', () => {
   it('waits the back-off delay, doubling, between attempts of a failing message, and keeps it unacked meanwhile', async () => {
-    const q = await admin.queue(uniqueName('backoff'));
-    await admin.publish('', q, ['poison'], { messageId: 'p1' });
+    const q = await admin().queue(uniqueName('backoff'));
+    await admin().publish('', q, ['poison'], { messageId: 'p1' });
     const { out } = startReceiver({ QueueName: q, RedeliveryDelay: '300,1200' });
     const d = downstream(out, () => ({ outcome: 'failed' }));
     await waitFor(() => (d.seen.get('p1')?.length ?? 0) >= 4, 'four attempts', 20_000);
@@ -78,8 +63,8 @@ describe('redelivery policy', () => {
   });
 
   it('marks the attempts after the first as redelivered', async () => {
-    const q = await admin.queue(uniqueName('flag'));
-    await admin.publish('', q, ['x'], { messageId: 'f1' });
+    const q = await admin().queue(uniqueName('flag'));
+    await admin().publish('', q, ['x'], { messageId: 'f1' });
     const { out } = startReceiver({ QueueName: q, RedeliveryDelay: '50,50' });
     const flags: boolean[] = [];
     downstream(out, (m, attempt) => {
@@ -92,17 +77,17 @@ describe('redelivery policy', () => {
   });
 
   it('publishes a message to DeadLetterExchange after MaxAttempts and acks it only then, with the reason in its headers', async () => {
-    const dlx = await admin.exchange(uniqueName('dlx'), 'fanout');
-    const dlq = await admin.queue(uniqueName('dlq'));
-    await admin.ch.bindQueue(dlq, dlx, '');
-    const q = await admin.queue(uniqueName('maxatt'));
-    await admin.publish('', q, ['bad'], { messageId: 'm1', headers: { Region: 'eu' } });
+    const dlx = await admin().exchange(uniqueName('dlx'), 'fanout');
+    const dlq = await admin().queue(uniqueName('dlq'));
+    await admin().ch.bindQueue(dlq, dlx, '');
+    const q = await admin().queue(uniqueName('maxatt'));
+    await admin().publish('', q, ['bad'], { messageId: 'm1', headers: { Region: 'eu' } });
     const { h, out } = startReceiver({ QueueName: q, RedeliveryDelay: '100,200', MaxAttempts: '3', DeadLetterExchange: dlx });
     const d = downstream(out, () => ({ outcome: 'failed' }));
     await waitForCounts(dlq, (c) => c.ready === 1, 'the dead-lettered message');
     await waitForCounts(q, (c) => c.ready === 0 && c.unacked === 0, 'the original acked');
     expect(d.seen.get('m1')).toHaveLength(3);
-    const [dead] = await admin.drain(dlq);
+    const [dead] = await admin().drain(dlq);
     expect(dead.content.toString()).toBe('bad');
     expect(dead.properties.messageId).toBe('m1');
     expect(dead.properties.headers).toMatchObject({
@@ -115,15 +100,15 @@ describe('redelivery policy', () => {
   });
 
   it('parks a message in its ParkingQueue after MaxAttempts when no DeadLetterExchange is configured, with its origin and failure, and acks it only then', async () => {
-    const q = await admin.queue(uniqueName('parked'));
-    const parking = admin.track('queue', uniqueName('parking'));
-    await admin.publish('', q, ['stuck'], { messageId: 's1', headers: { Region: 'eu' }, contentType: 'text/plain' });
+    const q = await admin().queue(uniqueName('parked'));
+    const parking = admin().track('queue', uniqueName('parking'));
+    await admin().publish('', q, ['stuck'], { messageId: 's1', headers: { Region: 'eu' }, contentType: 'text/plain' });
     const { out } = startReceiver({ QueueName: q, RedeliveryDelay: '20,40', MaxAttempts: '2', ParkingQueue: parking });
     const d = downstream(out, () => ({ outcome: 'failed' }));
     await waitForCounts(parking, (c) => c.ready === 1, 'the parked message');
     await waitForCounts(q, (c) => c.ready === 0 && c.unacked === 0, 'the original acked');
     expect(d.seen.get('s1')).toHaveLength(2);
-    const [parked] = await admin.drain(parking);
+    const [parked] = await admin().drain(parking);
     expect({ body: parked.content.toString(), messageId: parked.properties.messageId, contentType: parked.properties.contentType }).toEqual({
       body: 'stuck',
       messageId: 's1',
@@ -144,9 +129,9 @@ describe('redelivery policy', () => {
   });
 
   it('counts a parked message once as failed and parked, and each hand-over as an attempt', async () => {
-    const q = await admin.queue(uniqueName('counted'));
-    const parking = admin.track('queue', uniqueName('parking'));
-    await admin.publishNumbered(q, 2, 'c', Buffer.from('x'));
+    const q = await admin().queue(uniqueName('counted'));
+    const parking = admin().track('queue', uniqueName('parking'));
+    await admin().publishNumbered(q, 2, 'c', Buffer.from('x'));
     const { h, out } = startReceiver({ QueueName: q, RedeliveryDelay: '10,20', MaxAttempts: '3', ParkingQueue: parking });
     downstream(out, (m) => ({ outcome: m.headers.JMSMessageID === 'c0' ? 'failed' : 'done' }));
     await waitForCounts(parking, (c) => c.ready === 1, 'the parked message');
@@ -160,20 +145,20 @@ describe('redelivery policy', () => {
   });
 
   it('declares its default parking queue, named after the receiver, when MaxAttempts is set without a DeadLetterExchange', async () => {
-    const q = await admin.queue(uniqueName('default-parking'));
-    admin.track('queue', 'xroute.parked.rcvr_test');
+    const q = await admin().queue(uniqueName('default-parking'));
+    admin().track('queue', 'xroute.parked.rcvr_test');
     const { h } = startReceiver({ QueueName: q, MaxAttempts: '3' });
     await waitFor(() => h.status.status === 'RUNNING', 'running');
     expect(await queueCounts('xroute.parked.rcvr_test')).toMatchObject({ ready: 0 });
   });
 
   it('loses nothing: with random failures every message ends acked exactly once or dead-lettered', async () => {
-    const dlx = await admin.exchange(uniqueName('dlx-all'), 'fanout');
-    const dlq = await admin.queue(uniqueName('dlq-all'));
-    await admin.ch.bindQueue(dlq, dlx, '');
-    const q = await admin.queue(uniqueName('mixed'));
+    const dlx = await admin().exchange(uniqueName('dlx-all'), 'fanout');
+    const dlq = await admin().queue(uniqueName('dlq-all'));
+    await admin().ch.bindQueue(dlq, dlx, '');
+    const q = await admin().queue(uniqueName('mixed'));
     const N = 60;
-    await admin.publishNumbered(q, N, 'n', Buffer.from('x'));
+    await admin().publishNumbered(q, N, 'n', Buffer.from('x'));
     const { out } = startReceiver({ QueueName: q, RedeliveryDelay: '20,80', MaxAttempts: '3', DeadLetterExchange: dlx }, 16);
     const doomed = new Set(Array.from({ length: N }, (_, i) => `n${i}`).filter(() => Math.random() < 0.2));
     const done = new Set<string>();
@@ -184,7 +169,7 @@ describe('redelivery policy', () => {
       return { outcome: fail ? 'failed' : 'done', delayMs: Math.floor(Math.random() * 10) };
     });
     await waitForCounts(q, (c) => c.ready === 0 && c.unacked === 0, 'every message settled', 30_000);
-    const dead = (await admin.drain(dlq)).map((m) => m.properties.messageId as string);
+    const dead = (await admin().drain(dlq)).map((m) => m.properties.messageId as string);
     expect(new Set(dead)).toEqual(doomed);
     expect(dead).toHaveLength(doomed.size);
     expect(done.size + doomed.size).toBe(N);
@@ -193,9 +178,9 @@ describe('redelivery policy', () => {
 
 describe('acknowledgement in any completion order', () => {
   it('acks messages that finish in a random order without a channel error or a redelivery', async () => {
-    const q = await admin.queue(uniqueName('ooo'));
+    const q = await admin().queue(uniqueName('ooo'));
     const N = 500;
-    await admin.publishNumbered(q, N, 'o', Buffer.from('x'));
+    await admin().publishNumbered(q, N, 'o', Buffer.from('x'));
     const { h, out } = startReceiver({ QueueName: q }, 32);
     let redelivered = 0;
     const d = downstream(out, (m) => {
@@ -217,14 +202,14 @@ describe('acknowledgement in any completion order', () => {
 describe('channel errors', () => {
   it('logs a channel the broker closed at error level with its reason and counts it, without reporting an outage (AmqpPersister)', async () => {
     const ex = uniqueName('vanishing');
-    admin.track('exchange', ex);
-    const q = await admin.queue(uniqueName('vanishing-q'));
+    admin().track('exchange', ex);
+    const q = await admin().queue(uniqueName('vanishing-q'));
     const input = new XQueue<Message>('in', 10);
     const h = runComponent(AMQP_PERSISTER, {
       config: {
         Name: 'pstr_test',
         ClassName: 'org.qbroker.persister.RMQPersister',
-        ...CONNECTION,
+        ...RABBITMQ_CONNECTION,
         ExchangeName: ex,
         ExchangeType: 'fanout',
         IsPassive: 'false',
@@ -236,7 +221,7 @@ describe('channel errors', () => {
     });
     harnesses.push(h);
     await waitFor(() => h.status.status === 'RUNNING', 'running');
-    await admin.ch.deleteExchange(ex);
+    await admin().ch.deleteExchange(ex);
     // A publish to the deleted exchange: the broker closes the channel with 404 NOT_FOUND.
     const outcomes: string[] = [];
     await input.put(Message.text('after the delete'), (_m, outcome) => outcomes.push(outcome));
@@ -248,20 +233,20 @@ describe('channel errors', () => {
     // Re-opened at once (the exchange is declared again) and the message is published again: nothing lost.
     await waitFor(() => h.status.get().counters.connects === 2, 'the channel re-opened');
     expect(h.status.status).toBe('RUNNING');
-    await admin.ch.bindQueue(q, ex, '');
+    await admin().ch.bindQueue(q, ex, '');
     await waitFor(() => outcomes.length === 1, 'the message confirmed after the re-open');
     expect(outcomes).toEqual(['done']);
-    expect((await admin.drain(q)).map((m) => m.content.toString())).toEqual(['after the delete']);
+    expect((await admin().drain(q)).map((m) => m.content.toString())).toEqual(['after the delete']);
   });
 
   it('logs and counts a channel error of the receiver (its dead-letter exchange deleted) and loses no message', async () => {
-    const dlx = await admin.exchange(uniqueName('dlx-gone'), 'fanout');
-    const q = await admin.queue(uniqueName('dlx-gone-src'));
+    const dlx = await admin().exchange(uniqueName('dlx-gone'), 'fanout');
+    const q = await admin().queue(uniqueName('dlx-gone-src'));
     const { h, out } = startReceiver({ QueueName: q, DeadLetterExchange: dlx, FailurePolicy: 'dead-letter' });
     downstream(out, () => ({ outcome: 'failed' }));
     await waitFor(() => h.status.status === 'RUNNING', 'running');
-    await admin.ch.deleteExchange(dlx);
-    await admin.publish('', q, ['bad'], { messageId: 'g1' });
+    await admin().ch.deleteExchange(dlx);
+    await admin().publish('', q, ['bad'], { messageId: 'g1' });
     await waitFor(() => (h.status.get().counters.channelErrors ?? 0) === 1, 'the channel error counted', 20_000);
     expect(h.logs.filter((l) => l.level === 'error' && /closed the channel/.test(l.message))[0].meta).toMatchObject({ replyCode: 404 });
     expect(h.logs.some((l) => /connection lost/.test(l.message))).toBe(false);

@@ -15,6 +15,7 @@ import { ReloadReceipt } from '../../../src/runtime/reload-receipt';
 import { defaultRegistry } from '../../../actors';
 import { Admin, uniqueName } from '../amqp/amqp-kit';
 import { waitFor } from '../../support/component-harness';
+import { jobWorker, noticeAndBypassFiles, rabbitQueueReceiver } from '../../support/job-topology';
 
 jest.setTimeout(90_000);
 
@@ -40,13 +41,6 @@ type Json = Record<string, unknown>;
 
 function topologyJson(queue: string, runs: string, dir: string, rulesets: Json[]): Json {
   const workers = [1, 2, 3, 4, 5, 6];
-  const worker = (n: number) => ({
-    ClassName: 'org.qbroker.persister.JobPersister',
-    Operation: 'execute',
-    LinkName: `worker${n}`,
-    Script: ['/bin/sh', '-c', WORKER, 'worker', '##body##', runs],
-    KillGrace: '0',
-  });
   return {
     Name: 'reload-jobs',
     Capacity: '16',
@@ -54,12 +48,7 @@ function topologyJson(queue: string, runs: string, dir: string, rulesets: Json[]
     Node: ['node_jobs'],
     Persister: [...workers.map((n) => `pstr_worker${n}`), 'pstr_notice', 'pstr_bypass'],
     rcvr_jobs: {
-      ClassName: 'org.qbroker.receiver.RMQReceiver',
-      URI: 'amqp://127.0.0.1:5672/',
-      Username: 'guest',
-      Password: 'guest',
-      QueueName: queue,
-      IsDurable: 'true',
+      ...rabbitQueueReceiver(queue),
       Operation: 'get',
       LinkName: 'jobs',
       Mode: 'daemon',
@@ -74,21 +63,8 @@ function topologyJson(queue: string, runs: string, dir: string, rulesets: Json[]
       OutLink: ['notice', 'bypass', ...workers.map((n) => `worker${n}`)],
       Ruleset: rulesets,
     },
-    ...Object.fromEntries(workers.map((n) => [`pstr_worker${n}`, worker(n)])),
-    pstr_notice: {
-      ClassName: 'org.qbroker.persister.StreamPersister',
-      URI: `file://${path.join(dir, 'notice.log')}`,
-      Operation: 'write',
-      LinkName: 'notice',
-      Template: '##body##\n',
-    },
-    pstr_bypass: {
-      ClassName: 'org.qbroker.persister.StreamPersister',
-      URI: `file://${path.join(dir, 'bypass.log')}`,
-      Operation: 'write',
-      LinkName: 'bypass',
-      Template: '##body##\n',
-    },
+    ...Object.fromEntries(workers.map((n) => [`pstr_worker${n}`, jobWorker(n, WORKER, [runs])])),
+    ...noticeAndBypassFiles(dir),
   };
 }
 

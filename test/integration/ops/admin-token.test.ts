@@ -4,9 +4,10 @@
  * changes nothing; and the token never appears in any log line, answer, metric or command output, with debug logs
  * on and every route used.
  */
-import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import * as net from 'node:net';
+import { freePort } from '../../support/free-port';
+import { XROUTE_MAIN as MAIN, runXroute } from '../../support/xroute-cli';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Admin, BROKER_URL, uniqueName } from '../amqp/amqp-kit';
@@ -14,28 +15,11 @@ import { waitFor } from '../../support/wait';
 
 jest.setTimeout(90_000);
 
-const MAIN = path.resolve(__dirname, '../../../dist/src/cli/main.js');
 const TOKEN = 'ops-admin-token-3a9f61d2c8e4b7f05';
 /** The environment of every process here: no token of the caller's own. */
 const { XROUTE_ADMIN_TOKEN: _caller, XROUTE_ADMIN: _callerAdmin, ...ENV } = process.env;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-function xroute(args: string[], env: NodeJS.ProcessEnv = ENV): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) =>
-    execFile(process.execPath, [MAIN, ...args], { env, timeout: 30_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout: String(stdout), stderr: String(stderr) }),
-    ),
-  );
-}
+const xroute = (args: string[], env: NodeJS.ProcessEnv = ENV) => runXroute(args, { env, timeout: 30_000 });
 
 function topology(inQueue: string, outQueue: string, hostname: string) {
   const common = { URI: `${BROKER_URL}/`, IsPassive: 'true', MaxRetry: '0' };

@@ -6,11 +6,9 @@
  * fixed, `xroute parked retry` of 50 of them delivers exactly those 50 through the flow, and a retry killed with
  * SIGKILL halfway loses none of the other 50 (each parked or delivered, at most one window twice).
  */
-import { ChildProcess, execFile, spawn } from 'child_process';
-import { mkdtempSync, writeFileSync } from 'fs';
-import { tmpdir } from 'os';
-import * as path from 'path';
+import { ChildProcess, spawn } from 'child_process';
 import { waitForOutput } from '../../support/process-output';
+import { XROUTE_MAIN as MAIN, metric, runXroute, scratchDir, startXrouteRun, terminate, writeFlowFile } from '../../support/xroute-cli';
 import { waitFor } from '../../support/component-harness';
 import type { FlowStatus } from '../../../src/runtime/flow';
 import type { ParkedMessageJson, Receipt } from '../../../src/parking/parked-store';
@@ -18,24 +16,12 @@ import { Admin, BROKER_URL, queueCounts, uniqueName, waitForCounts } from '../am
 
 jest.setTimeout(180_000);
 
-const MAIN = path.resolve(__dirname, '../../../dist/src/cli/main.js');
 const POISON = 100;
 const WINDOW = 5;
 /** The admin token of the flow under test: retry and drop through its admin endpoint change state and need it. */
 const ADMIN_ENV = { ...process.env, XROUTE_ADMIN_TOKEN: 'parked-messages-admin-token' };
 
-function xroute(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [MAIN, ...args], { maxBuffer: 1 << 26, env: ADMIN_ENV }, (e, out, err) =>
-      resolve({ code: e ? ((e as { code?: number }).code ?? -1) : 0, out: String(out), err: String(err) }),
-    );
-  });
-}
-
-function metric(text: string, name: string, labels: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${name}{${labels}}`));
-  return line === undefined ? undefined : Number(line.split(' ').pop());
-}
+const xroute = (...args: string[]) => runXroute(args, { maxBuffer: 1 << 26, env: ADMIN_ENV });
 
 describe('100 poison messages through a flow with MaxAttempts 3 (RabbitMQ, real xroute run --admin)', () => {
   let admin: Admin;
@@ -50,22 +36,15 @@ describe('100 poison messages through a flow with MaxAttempts 3 (RabbitMQ, real 
   const rcvr = async () => (await status()).components.find((c) => c.name === 'rcvr')!;
   const list = async (): Promise<ParkedMessageJson[]> => {
     const r = await xroute('parked', 'list', '--url', BROKER_URL, '--queue', parking, '--limit', '1000', '--json');
-    expect(r.err).toBe('');
-    return JSON.parse(r.out) as ParkedMessageJson[];
+    expect(r.stderr).toBe('');
+    return JSON.parse(r.stdout) as ParkedMessageJson[];
   };
 
   async function startXroute(): Promise<void> {
-    child = spawn(process.execPath, [MAIN, 'run', file, '--json-logs', '--admin', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'], env: ADMIN_ENV });
-    [, url] = await waitForOutput(child, /"url":"(http:\/\/127\.0\.0\.1:\d+)"/);
+    ({ child, url } = await startXrouteRun(file, [], ADMIN_ENV));
   }
 
-  async function stopXroute(): Promise<void> {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child!.on('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
-  }
+  const stopXroute = (): Promise<void> => terminate(child);
 
   beforeAll(async () => {
     admin = await Admin.open();
@@ -74,10 +53,8 @@ describe('100 poison messages through a flow with MaxAttempts 3 (RabbitMQ, real 
     exchange = await admin.exchange(uniqueName('poison.route'), 'direct');
     target = await admin.queue(uniqueName('poison.dst'));
     await admin.publishNumbered(source, POISON, 'p', Buffer.from('poison'));
-    file = path.join(mkdtempSync(path.join(tmpdir(), 'xroute-parked-')), 'flow.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
+    file = writeFlowFile(
+      {
         Name: 'parked',
         Receiver: ['rcvr'],
         Persister: ['pstr'],
@@ -100,7 +77,8 @@ describe('100 poison messages through a flow with MaxAttempts 3 (RabbitMQ, real 
           LinkName: 'in',
           Capacity: '16',
         },
-      }),
+      },
+      scratchDir('xroute-parked-'),
     );
     await startXroute();
     await waitFor(async () => (await rcvr()).parked === POISON, `${POISON} messages parked`, 60_000);
@@ -139,8 +117,8 @@ describe('100 poison messages through a flow with MaxAttempts 3 (RabbitMQ, real 
     });
     const s = await xroute('status', '--admin', url);
     expect(s.code).toBe(4);
-    expect(s.out).toMatch(/^flow parked: DEGRADED \(100 messages parked\)/);
-    expect(s.out).toMatch(/parked messages:\n {2}rcvr: 100 \(xroute parked list --component rcvr\)/);
+    expect(s.stdout).toMatch(/^flow parked: DEGRADED \(100 messages parked\)/);
+    expect(s.stdout).toMatch(/parked messages:\n {2}rcvr: 100 \(xroute parked list --component rcvr\)/);
   });
 
   it('lists every parked message with its origin queue, receiver, reason and attempts (xroute parked list)', async () => {
@@ -150,16 +128,16 @@ describe('100 poison messages through a flow with MaxAttempts 3 (RabbitMQ, real 
     for (const m of listed)
       expect(m.origin).toMatchObject({ by: 'xroute', queue: source, receiver: 'rcvr', attempts: 3, reason: expect.stringMatching(/unroutable|return/i) });
     const table = await xroute('parked', 'list', '--url', BROKER_URL, '--queue', parking, '--limit', '3');
-    expect(table.out.split('\n')[0]).toMatch(/^ID\s+ORIGIN\s+REASON\s+AGE\s+ATTEMPTS$/);
-    expect(table.out.split('\n')[1]).toContain(source);
+    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+ORIGIN\s+REASON\s+AGE\s+ATTEMPTS$/);
+    expect(table.stdout.split('\n')[1]).toContain(source);
   });
 
   it('lists the same through the admin endpoint, and shows one message with its body, headers and properties', async () => {
     const listed = await xroute('parked', 'list', '--admin', url, '--component', 'rcvr', '--limit', '1000', '--json');
-    const viaAdmin = JSON.parse(listed.out) as ParkedMessageJson[];
+    const viaAdmin = JSON.parse(listed.stdout) as ParkedMessageJson[];
     expect(viaAdmin).toHaveLength(POISON);
     const shown = await xroute('parked', 'show', viaAdmin[0].id, '--admin', url, '--component', 'rcvr');
-    expect(JSON.parse(shown.out)).toMatchObject({
+    expect(JSON.parse(shown.stdout)).toMatchObject({
       id: viaAdmin[0].id,
       body: 'poison',
       bodyEncoding: 'utf8',
@@ -179,7 +157,7 @@ describe('100 poison messages through a flow with MaxAttempts 3 (RabbitMQ, real 
     await admin.ch.bindQueue(target, exchange, 'k');
     const chosen = (await list()).filter((_, i) => i % 2 === 0);
     const r = await xroute('parked', 'retry', ...chosen.map((m) => m.id), '--url', BROKER_URL, '--queue', parking, '--json');
-    expect({ code: r.code, receipt: JSON.parse(r.out) as Receipt }).toMatchObject({
+    expect({ code: r.code, receipt: JSON.parse(r.stdout) as Receipt }).toMatchObject({
       code: 0,
       receipt: { selected: 50, delivered: 50, leftParked: 0, notFound: [] },
     });
@@ -218,10 +196,10 @@ describe('100 poison messages through a flow with MaxAttempts 3 (RabbitMQ, real 
   it('retries the rest through the admin endpoint, after which nothing is parked and the flow is ready again (exit 0)', async () => {
     const left = (await list()).length;
     const r = await xroute('parked', 'retry', '--all', '--admin', url, '--component', 'rcvr', '--json');
-    expect({ code: r.code, receipt: JSON.parse(r.out) as Receipt }).toMatchObject({ code: 0, receipt: { selected: left, delivered: left, leftParked: 0 } });
+    expect({ code: r.code, receipt: JSON.parse(r.stdout) as Receipt }).toMatchObject({ code: 0, receipt: { selected: left, delivered: left, leftParked: 0 } });
     await waitForCounts(target, (c) => c.ready === left, 'the rest through the flow', 30_000);
     await waitFor(async () => (await rcvr()).parked === 0, 'nothing parked', 10_000);
     const s = await xroute('status', '--admin', url);
-    expect({ code: s.code, verdict: s.out.split('\n')[0] }).toMatchObject({ code: 0, verdict: expect.stringMatching(/^flow parked: ready/) });
+    expect({ code: s.code, verdict: s.stdout.split('\n')[0] }).toMatchObject({ code: 0, verdict: expect.stringMatching(/^flow parked: ready/) });
   });
 });

@@ -9,10 +9,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Admin, uniqueName } from '../amqp/amqp-kit';
+import { uniqueName } from '../amqp/amqp-kit';
 import { publishAmqp10, queueInfo, RABBIT_URI, withRabbitChannel } from '../../support/amqp10-test-client';
-import { Instance, WorkerEvent, readWorkerLog, startInstance } from '../scaleout/instances';
+import { Instance, WorkerEvent, readWorkerLog, scaleOutFixture } from '../scaleout/instances';
 import { waitFor } from '../../support/wait';
+import { jobWorker, noticeAndBypassFiles, rabbitQueueReceiver } from '../../support/job-topology';
 
 jest.setTimeout(180_000);
 
@@ -33,36 +34,18 @@ interface Protocol {
   ready(queue: string): Promise<number>;
 }
 
-let admin: Admin;
-let running: Instance[] = [];
-
-beforeAll(async () => {
-  admin = await Admin.open();
-});
-afterEach(async () => {
-  await Promise.all(running.map((i) => i.stop()));
-  running = [];
-});
-afterAll(async () => {
-  await admin?.cleanup();
-});
+const fixture = scaleOutFixture();
+const admin = fixture.admin;
 
 const AMQP091: Protocol = {
   name: 'AmqpReceiver (AMQP 0-9-1)',
-  receiver: (queue) => ({
-    ClassName: 'org.qbroker.receiver.RMQReceiver',
-    URI: 'amqp://127.0.0.1:5672/',
-    Username: 'guest',
-    Password: 'guest',
-    QueueName: queue,
-    IsDurable: 'true',
-  }),
+  receiver: rabbitQueueReceiver,
   publish: async (queue, bodies) => {
-    await admin.queue(queue, { durable: true });
-    for (const b of bodies) admin.ch.sendToQueue(queue, Buffer.from(b), { messageId: b, persistent: true });
-    await admin.ch.waitForConfirms();
+    await admin().queue(queue, { durable: true });
+    for (const b of bodies) admin().ch.sendToQueue(queue, Buffer.from(b), { messageId: b, persistent: true });
+    await admin().ch.waitForConfirms();
   },
-  ready: async (queue) => (await admin.ch.checkQueue(queue)).messageCount,
+  ready: async (queue) => (await admin().ch.checkQueue(queue)).messageCount,
 };
 
 const AMQP10: Protocol = {
@@ -80,13 +63,7 @@ const AMQP10: Protocol = {
 
 /** receiver -> JobNode (one ruleset, Threshold 4) -> 4 JobPersister workers running WORKER. */
 function topology(protocol: Protocol, queue: string, dir: string, log: string): string {
-  const worker = (n: number) => ({
-    ClassName: 'org.qbroker.persister.JobPersister',
-    Operation: 'execute',
-    LinkName: `worker${n}`,
-    Script: ['/bin/sh', '-c', WORKER, 'worker', '##body##', log],
-    KillGrace: '0',
-  });
+  const worker = (n: number) => jobWorker(n, WORKER, [log]);
   const file = path.join(dir, 'topology.json');
   writeFileSync(
     file,
@@ -110,28 +87,14 @@ function topology(protocol: Protocol, queue: string, dir: string, log: string): 
       pstr_worker2: worker(2),
       pstr_worker3: worker(3),
       pstr_worker4: worker(4),
-      pstr_notice: {
-        ClassName: 'org.qbroker.persister.StreamPersister',
-        URI: `file://${path.join(dir, 'notice.log')}`,
-        Operation: 'write',
-        LinkName: 'notice',
-        Template: '##body##\n',
-      },
-      pstr_bypass: {
-        ClassName: 'org.qbroker.persister.StreamPersister',
-        URI: `file://${path.join(dir, 'bypass.log')}`,
-        Operation: 'write',
-        LinkName: 'bypass',
-        Template: '##body##\n',
-      },
+      ...noticeAndBypassFiles(dir),
     }),
   );
   return file;
 }
 
 function start(file: string, ...options: string[]): Instance {
-  const instance = startInstance(file, 'info', options);
-  running.push(instance);
+  const instance = fixture.start(file, 'info', options);
   return instance;
 }
 

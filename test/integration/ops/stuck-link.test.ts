@@ -4,33 +4,17 @@
  * the messages in flight upstream and the failing persister with its next retry time; once the exchange is created
  * everything turns back to ok and every message arrives (counted).
  */
-import { ChildProcess, execFile, spawn } from 'child_process';
-import { mkdtempSync, writeFileSync } from 'fs';
-import { tmpdir } from 'os';
-import * as path from 'path';
-import { waitForOutput } from '../../support/process-output';
+import { ChildProcess } from 'child_process';
+import { metric, runXroute, scratchDir, startXrouteRun, terminate, writeFlowFile } from '../../support/xroute-cli';
 import type { FlowStatus } from '../../../src/runtime/flow';
 import { Admin, uniqueName, waitForCounts } from '../amqp/amqp-kit';
 
 jest.setTimeout(120_000);
 
-const MAIN = path.resolve(__dirname, '../../../dist/src/cli/main.js');
 const MESSAGES = 30;
 const CAPACITY = 8;
 
-function xrouteStatus(url: string, ...options: string[]): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [MAIN, 'status', '--admin', url, ...options], (err, out) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, out: String(out) }),
-    );
-  });
-}
-
-/** One sample of a Prometheus text exposition, e.g. metric(text, 'xroute_link_stuck', 'link="in",reason="full"'). */
-function metric(text: string, name: string, labels: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${name}{${labels}}`));
-  return line === undefined ? undefined : Number(line.split(' ').pop());
-}
+const xrouteStatus = (url: string, ...options: string[]) => runXroute(['status', '--admin', url, ...options]);
 
 describe('a persister whose exchange is missing (RabbitMQ, real xroute run --admin)', () => {
   let admin: Admin;
@@ -53,11 +37,9 @@ describe('a persister whose exchange is missing (RabbitMQ, real xroute run --adm
       source,
       Array.from({ length: MESSAGES }, (_, i) => `m${i}`),
     );
-    const dir = mkdtempSync(path.join(tmpdir(), 'xroute-stuck-'));
-    const file = path.join(dir, 'flow.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
+    const dir = scratchDir('xroute-stuck-');
+    const file = writeFlowFile(
+      {
         Name: 'stuck',
         Supervision: { FatalRetrySeconds: '1' },
         Receiver: ['rcvr'],
@@ -79,10 +61,10 @@ describe('a persister whose exchange is missing (RabbitMQ, real xroute run --adm
           LinkName: 'in',
           Capacity: String(CAPACITY),
         },
-      }),
+      },
+      dir,
     );
-    child = spawn(process.execPath, [MAIN, 'run', file, '--json-logs', '--admin', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    [, url] = await waitForOutput(child, /"url":"(http:\/\/127\.0\.0\.1:\d+)"/);
+    ({ child, url } = await startXrouteRun(file));
     let heldSince: number | undefined;
     let last: FlowStatus | undefined;
     const deadline = Date.now() + 20_000;
@@ -99,11 +81,7 @@ describe('a persister whose exchange is missing (RabbitMQ, real xroute run --adm
   });
 
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child!.on('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await terminate(child);
     await admin.cleanup();
   });
 
@@ -129,15 +107,19 @@ describe('a persister whose exchange is missing (RabbitMQ, real xroute run --adm
   it('is reported by xroute status: not ready (exit 1), the stuck link, the in-flight messages and the next retry', async () => {
     const r = await xrouteStatus(url);
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/^flow stuck: NOT READY/);
-    expect(r.out).toMatch(/stuck links:\n {2}in: consumer-not-running/);
-    expect(r.out).toMatch(new RegExp(`rcvr\\s+receiver\\.AmqpReceiver\\s+RUNNING amber(\\s+\\S+){4}\\s+${CAPACITY}\\s`));
-    expect(r.out).toMatch(/pstr\s+persister\.AmqpPersister\s+FAILED red.*(in \d+ s|\d+ s ago)$/m);
+    expect(r.stdout).toMatch(/^flow stuck: NOT READY/);
+    expect(r.stdout).toMatch(/stuck links:\n {2}in: consumer-not-running/);
+    expect(r.stdout).toMatch(new RegExp(`rcvr\\s+receiver\\.AmqpReceiver\\s+RUNNING amber(\\s+\\S+){4}\\s+${CAPACITY}\\s`));
+    expect(r.stdout).toMatch(/pstr\s+persister\.AmqpPersister\s+FAILED red.*(in \d+ s|\d+ s ago)$/m);
   });
 
   it('is reported again at each refresh of xroute status --watch', async () => {
     const r = await xrouteStatus(url, '--watch', '--interval', '0.2', '--count', '2');
-    expect({ code: r.code, blocks: r.out.match(/^flow stuck: NOT READY/gm)?.length, stuck: r.out.match(/^ {2}in: consumer-not-running$/gm)?.length }).toEqual({
+    expect({
+      code: r.code,
+      blocks: r.stdout.match(/^flow stuck: NOT READY/gm)?.length,
+      stuck: r.stdout.match(/^ {2}in: consumer-not-running$/gm)?.length,
+    }).toEqual({
       code: 1,
       blocks: 2,
       stuck: 2,

@@ -5,7 +5,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { Admin } from '../amqp/amqp-kit';
+import { Admin, adminForFile } from '../amqp/amqp-kit';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -46,23 +46,20 @@ export function startInstance(topologyFile: string, logLevel: 'warn' | 'info' = 
  * The hooks of a scale-out test file: one broker Admin for the file (cleaned up after it), and every instance
  * a test starts with `start` stopped (SIGINT) after that test.
  */
-export function scaleOutFixture(): { admin: () => Admin; start: (topologyFile: string, logLevel?: 'warn' | 'info') => Instance } {
-  let admin: Admin | undefined;
+export function scaleOutFixture(): {
+  admin: () => Admin;
+  start: (topologyFile: string, logLevel?: 'warn' | 'info', options?: readonly string[]) => Instance;
+} {
+  const admin = adminForFile();
   let started: Instance[] = [];
-  beforeAll(async () => {
-    admin = await Admin.open();
-  });
   afterEach(async () => {
     await Promise.all(started.map((i) => i.stop()));
     started = [];
   });
-  afterAll(async () => {
-    await admin?.cleanup();
-  });
   return {
-    admin: () => admin as Admin,
-    start: (topologyFile, logLevel) => {
-      const instance = startInstance(topologyFile, logLevel);
+    admin,
+    start: (topologyFile, logLevel, options) => {
+      const instance = startInstance(topologyFile, logLevel, options);
       started.push(instance);
       return instance;
     },

@@ -11,6 +11,7 @@ import { liveProcessesInGroups } from '../../support/process-groups';
 import { uniqueName, waitForCounts } from '../amqp/amqp-kit';
 import { WORKER_SCRIPT, maxConcurrentPerKey, readWorkerLog, scaleOutFixture } from './instances';
 import { waitFor } from '../../support/wait';
+import { rabbitQueueReceiver } from '../../support/job-topology';
 
 jest.setTimeout(60_000);
 
@@ -27,13 +28,8 @@ function topology(dir: string, queue: string, log: string, pids: string): string
     Receiver: ['rcvr_jobs'],
     Persister: ['pstr_jobs'],
     rcvr_jobs: {
-      ClassName: 'org.qbroker.receiver.RMQReceiver',
-      URI: 'amqp://127.0.0.1:5672/',
-      Username: 'guest',
-      Password: 'guest',
+      ...rabbitQueueReceiver(queue),
       Operation: 'get',
-      QueueName: queue,
-      IsDurable: 'true',
       LinkName: 'jobs',
       XAMode: '1',
       TextMode: '1',

@@ -12,6 +12,7 @@ import { REDIS_URL, deleteRedisPrefix, requireRedis } from '../../support/redis'
 import { Admin, uniqueName, waitForCounts } from '../amqp/amqp-kit';
 import { Instance, WORKER_SCRIPT, WorkerEvent, firstTimeOpen, maxConcurrent, maxConcurrentPerKey, readWorkerLog, startInstance } from './instances';
 import { waitFor } from '../../support/wait';
+import { jobWorker, noticeAndBypassFiles, rabbitQueueReceiver } from '../../support/job-topology';
 
 jest.setTimeout(60_000);
 
@@ -41,13 +42,7 @@ afterAll(async () => {
 /** A topology: RabbitMQ queue -> JobNode (one group, Threshold 2, key = body) -> 3 JobPersister workers. */
 function topology(queue: string, dir: string, log: string, tenths: number): string {
   namespace = uniqueName('jobnode-shared');
-  const worker = (n: number) => ({
-    ClassName: 'org.qbroker.persister.JobPersister',
-    Operation: 'execute',
-    LinkName: `worker${n}`,
-    Script: ['/bin/sh', '-c', WORKER_SCRIPT, 'worker', '##body##', log, String(tenths)],
-    KillGrace: '1000',
-  });
+  const worker = (n: number) => jobWorker(n, WORKER_SCRIPT, [log, String(tenths)], '1000');
   const config = {
     Name: 'scaleout-jobs',
     Capacity: '4',
@@ -55,13 +50,8 @@ function topology(queue: string, dir: string, log: string, tenths: number): stri
     Node: ['node_jobs'],
     Persister: ['pstr_worker1', 'pstr_worker2', 'pstr_worker3', 'pstr_notice', 'pstr_bypass'],
     rcvr_jobs: {
-      ClassName: 'org.qbroker.receiver.RMQReceiver',
-      URI: 'amqp://127.0.0.1:5672/',
-      Username: 'guest',
-      Password: 'guest',
+      ...rabbitQueueReceiver(queue),
       Operation: 'get',
-      QueueName: queue,
-      IsDurable: 'true',
       LinkName: 'jobs',
       Mode: 'daemon',
       XAMode: '1',
@@ -84,20 +74,7 @@ function topology(queue: string, dir: string, log: string, tenths: number): stri
     pstr_worker1: worker(1),
     pstr_worker2: worker(2),
     pstr_worker3: worker(3),
-    pstr_notice: {
-      ClassName: 'org.qbroker.persister.StreamPersister',
-      URI: `file://${path.join(dir, 'notice.log')}`,
-      Operation: 'write',
-      LinkName: 'notice',
-      Template: '##body##\n',
-    },
-    pstr_bypass: {
-      ClassName: 'org.qbroker.persister.StreamPersister',
-      URI: `file://${path.join(dir, 'bypass.log')}`,
-      Operation: 'write',
-      LinkName: 'bypass',
-      Template: '##body##\n',
-    },
+    ...noticeAndBypassFiles(dir),
   };
   const file = path.join(dir, 'topology.json');
   writeFileSync(file, JSON.stringify(config));

@@ -6,32 +6,25 @@
 import * as https from 'node:https';
 import * as net from 'node:net';
 import { readFileSync } from 'node:fs';
-import { buildTopology } from '../../../src/config/topology';
 import { Flow } from '../../../src/runtime/flow';
 import { Behaviour } from '../../../src/runtime/actor';
-import { AnyComponentDefinition, ComponentRegistry } from '../../../src/runtime/component';
+import { ComponentRegistry } from '../../../src/runtime/component';
 import { ReloadReceipt } from '../../../src/runtime/reload-receipt';
 import { AdminServer, parseAdminAddress, startAdminServer } from '../../../src/admin/admin-server';
 import { ReloadControl } from '../../../src/admin/control-routes';
 import { generateCertificates } from '../../support/tls-proxy';
+import { startRunningFlow, testComponent } from '../../support/flow-harness';
 import { waitFor } from '../runtime/helpers';
 
 const TOKEN = 'admin-test-token-7d41c9e2a8f3';
 const BEARER = { authorization: `Bearer ${TOKEN}` };
 
-const runningPersister: AnyComponentDefinition = {
-  className: 'persister.RunningPersister',
-  role: 'persister',
-  operations: ['store'],
-  description: 'test persister',
-  schema: { properties: {} },
-  create: (env): Behaviour<never> => ({
-    start(ctx) {
-      env.status.set('RUNNING');
-      ctx.consume(env.input!, (t, q) => void q.remove(t));
-    },
-  }),
-};
+const runningPersister = testComponent('persister', 'persister.RunningPersister', (env): Behaviour<never> => ({
+  start(ctx) {
+    env.status.set('RUNNING');
+    ctx.consume(env.input!, (t, q) => void q.remove(t));
+  },
+}));
 const registry = new ComponentRegistry([runningPersister]);
 
 function receipt(outcome: ReloadReceipt['outcome'], dryRun: boolean): ReloadReceipt {
@@ -62,14 +55,8 @@ function fakeControl(): ReloadControl & { asked: { dryRun: boolean }[]; next: Re
   return control;
 }
 
-async function startFlow(): Promise<Flow> {
-  const flow = Flow.start(
-    buildTopology({ Name: 'ctl', Persister: ['pstr'], pstr: { ClassName: 'persister.RunningPersister', LinkName: 'in' } }, '/t/ctl.json', registry),
-    { registry },
-  );
-  await waitFor(() => flow.status().components[0].status === 'RUNNING', 'pstr running');
-  return flow;
-}
+const startFlow = (): Promise<Flow> =>
+  startRunningFlow({ Name: 'ctl', Persister: ['pstr'], pstr: { ClassName: 'persister.RunningPersister', LinkName: 'in' } }, registry, ['pstr']);
 
 const stateOf = (flow: Flow) => flow.status().components[0].status;
 

@@ -1,6 +1,6 @@
-import { buildTopology } from '../../../src/config/topology';
+import { componentOf, startTestFlow, testComponent } from '../../support/flow-harness';
 import { Flow } from '../../../src/runtime/flow';
-import { AnyComponentDefinition, ComponentRegistry } from '../../../src/runtime/component';
+import { ComponentRegistry } from '../../../src/runtime/component';
 import { Message } from '../../../src/message/message';
 import { AdminServer, parseAdminAddress, startAdminServer } from '../../../src/admin/admin-server';
 import { defaultRegistry } from '../../../actors';
@@ -14,8 +14,8 @@ const parsePrometheus = require('parse-prometheus-text-format') as (text: string
 
 const SECRET = 'Sup3rSecretPw';
 
-function topology(sw: Switch, registry: ComponentRegistry) {
-  return buildTopology(
+function startFlow(sw: Switch, registry: ComponentRegistry): Flow {
+  return startTestFlow(
     {
       Name: 'admin-flow',
       Supervision: { MaxRetry: '0', Backoff: '10,20', GiveUpBackoff: '200,400' },
@@ -32,25 +32,22 @@ function topology(sw: Switch, registry: ComponentRegistry) {
         Ruleset: { only_a: { JMSPropertyGroup: [{ Kind: '^a$' }] } },
       },
     },
-    '/t/admin.json',
     registry,
   );
 }
 
 /** A running receiver that holds one delivery unsettled, 42.5 s old (what an AMQP 1.0 receiver reports). */
-const holdingReceiver: AnyComponentDefinition = {
-  className: 'receiver.HoldingReceiver',
-  role: 'receiver',
-  operations: ['get'],
-  description: 'test receiver holding one delivery',
-  schema: { properties: {} },
-  create: (env) => ({
+const holdingReceiver = testComponent(
+  'receiver',
+  'receiver.HoldingReceiver',
+  (env) => ({
     start() {
       env.status.reportUnsettled(() => ({ deliveries: 1, oldestAgeSeconds: 42.5 }));
       env.status.set('RUNNING');
     },
   }),
-};
+  'test receiver holding one delivery',
+);
 
 describe('admin endpoint', () => {
   const sw: Switch = { broken: false, starts: 0 };
@@ -63,7 +60,7 @@ describe('admin endpoint', () => {
   };
 
   beforeAll(async () => {
-    flow = Flow.start(topology(sw, registry), { registry });
+    flow = startFlow(sw, registry);
     admin = await startAdminServer(flow, parseAdminAddress('127.0.0.1:0'));
     for (const kind of ['a', 'a', 'b']) await flow.send('eval', Message.text('x', { RuleName: 'only_a', Kind: kind }));
     for (let i = 0; i < 5; i++) await flow.send('root', Message.text(`m${i}`));
@@ -156,9 +153,9 @@ describe('admin endpoint', () => {
   it('counts a crash restart, reports the last error masked, and never shows a password on any route', async () => {
     sw.broken = true;
     (flow.component('pstr_flaky')!.ref as unknown as { tell(m: unknown): void }).tell('boom');
-    await waitFor(() => flow.status().components.find((c) => c.name === 'pstr_flaky')!.status === 'FAILED', 'the flow to report the give-up');
+    await waitFor(() => componentOf(flow, 'pstr_flaky')!.status === 'FAILED', 'the flow to report the give-up');
     sw.broken = false;
-    await waitFor(() => flow.status().components.find((c) => c.name === 'pstr_flaky')!.status === 'RUNNING', 'the flow to restart it');
+    await waitFor(() => componentOf(flow, 'pstr_flaky')!.status === 'RUNNING', 'the flow to restart it');
     const status = JSON.parse((await get('/status')).text);
     const flaky = status.components.find((c: { name: string }) => c.name === 'pstr_flaky');
     expect(flaky.restarts).toBeGreaterThanOrEqual(1);

@@ -4,9 +4,9 @@
  */
 import * as http from 'http';
 import { AddressInfo } from 'net';
-import { buildTopology } from '../../../src/config/topology';
+import { startTestFlow, testComponent } from '../../support/flow-harness';
 import { Flow } from '../../../src/runtime/flow';
-import { AnyComponentDefinition, ComponentRegistry } from '../../../src/runtime/component';
+import { ComponentRegistry } from '../../../src/runtime/component';
 import { AdminServer, parseAdminAddress, startAdminServer } from '../../../src/admin/admin-server';
 import { parkedRoute } from '../../../src/admin/parked-routes';
 import { Authorize } from '../../../src/admin/admin-auth';
@@ -57,20 +57,18 @@ const message = (id: string): ParkedMessage => {
 
 const parking = new MemoryParking(['a', 'b', 'c'].map(message));
 
-const parkingReceiver: AnyComponentDefinition = {
-  className: 'receiver.ParkingReceiver',
-  role: 'receiver',
-  operations: ['get'],
-  description: 'test receiver with a parking place in memory',
-  schema: { properties: {} },
-  create: (env) => ({
+const parkingReceiver = testComponent(
+  'receiver',
+  'receiver.ParkingReceiver',
+  (env) => ({
     start() {
       env.status.provideParking(async () => parking);
       env.status.setParked(parking.messages.length);
       env.status.set('RUNNING');
     },
   }),
-};
+  'test receiver with a parking place in memory',
+);
 
 describe('admin routes /parked', () => {
   const registry = new ComponentRegistry([parkingReceiver, upperPersister]);
@@ -86,19 +84,15 @@ describe('admin routes /parked', () => {
   };
 
   beforeAll(async () => {
-    flow = Flow.start(
-      buildTopology(
-        {
-          Name: 'parked-routes',
-          Receiver: ['rcvr'],
-          Persister: ['pstr'],
-          rcvr: { ClassName: 'receiver.ParkingReceiver', LinkName: 'root' },
-          pstr: { ClassName: 'persister.UpperPersister', LinkName: 'root' },
-        },
-        '/t/p.json',
-        registry,
-      ),
-      { registry },
+    flow = startTestFlow(
+      {
+        Name: 'parked-routes',
+        Receiver: ['rcvr'],
+        Persister: ['pstr'],
+        rcvr: { ClassName: 'receiver.ParkingReceiver', LinkName: 'root' },
+        pstr: { ClassName: 'persister.UpperPersister', LinkName: 'root' },
+      },
+      registry,
     );
     admin = await startAdminServer(flow, parseAdminAddress('127.0.0.1:0'), undefined, { token: TOKEN });
     await waitFor(() => flow.component('rcvr')?.status.parkingPlace() !== undefined, 'the receiver to provide its parking place');

@@ -1,31 +1,21 @@
-import { PassThrough } from 'stream';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { buildTopology } from '../../../src/config/topology';
 import { Flow } from '../../../src/runtime/flow';
 import { startAdminServer, parseAdminAddress, AdminServer } from '../../../src/admin/admin-server';
 import { statusCommand, adminBaseUrl, statusExitCode, watchOptions } from '../../../src/cli/status-command';
 import type { FlowStatus } from '../../../src/runtime/flow';
 import { readRunOperations } from '../../../src/cli/run-operations';
-import { flakyRegistry, flakyTopologyJson, Switch } from '../runtime/flaky-component';
+import { startFlakyFlow, Switch } from '../runtime/flaky-component';
 import { waitFor } from '../../support/wait';
-
-function capture() {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  const chunks = { out: '', err: '' };
-  out.on('data', (d) => (chunks.out += String(d)));
-  err.on('data', (d) => (chunks.err += String(d)));
-  return { io: { stdout: out, stderr: err }, chunks };
-}
+import { captureIo } from '../../support/captured-io';
 
 describe('xroute status', () => {
   const sw: Switch = { broken: false, starts: 0 };
   let flow: Flow;
   let admin: AdminServer;
   beforeAll(async () => {
-    flow = Flow.start(buildTopology(flakyTopologyJson(), '/t/flaky.json', flakyRegistry(sw)), { registry: flakyRegistry(sw) });
+    flow = startFlakyFlow(sw);
     admin = await startAdminServer(flow, parseAdminAddress(':0'));
   });
   afterAll(async () => {
@@ -34,55 +24,56 @@ describe('xroute status', () => {
   });
 
   it('prints a table of components and links and exits 1 when reachable but not ready', async () => {
-    const { io, chunks } = capture();
+    const { io, ...chunks } = captureIo();
     const code = await statusCommand({ admin: admin.url, json: false }, io, {});
     expect(code).toBe(1);
-    expect(chunks.out).toMatch(/^flow flaky: NOT READY/);
-    expect(chunks.out).toMatch(/COMPONENT\s+CLASS\s+STATE\s+RESTARTS\s+IN\s+DONE\s+FAILED/);
-    expect(chunks.out).toMatch(/pstr\s+persister\.FlakyPersister\s+RUNNING\s+0\s+0\s+0\s+0/);
-    expect(chunks.out).toMatch(/root\s+running\s+rcvr -> pstr\s+0\/8/);
+    expect(chunks.out()).toMatch(/^flow flaky: NOT READY/);
+    expect(chunks.out()).toMatch(/COMPONENT\s+CLASS\s+STATE\s+RESTARTS\s+IN\s+DONE\s+FAILED/);
+    expect(chunks.out()).toMatch(/pstr\s+persister\.FlakyPersister\s+RUNNING\s+0\s+0\s+0\s+0/);
+    expect(chunks.out()).toMatch(/root\s+running\s+rcvr -> pstr\s+0\/8/);
   });
 
   it('lists the deliveries a receiver holds unsettled, with the age of the oldest', async () => {
     const status = flow.component('rcvr')!.status;
     status.reportUnsettled(() => ({ deliveries: 2, oldestAgeSeconds: 125.04 }));
-    const { io, chunks } = capture();
+    const { io, ...chunks } = captureIo();
     await statusCommand({ admin: admin.url, json: false }, io, {});
     status.reportUnsettled(() => ({ deliveries: 0, oldestAgeSeconds: 0 }));
-    expect(chunks.out).toContain('deliveries held unsettled until downstream is done:\n  rcvr: 2, oldest 125.0 s');
+    expect(chunks.out()).toContain('deliveries held unsettled until downstream is done:\n  rcvr: 2, oldest 125.0 s');
   });
 
   it('exits 0 when every component is ready', async () => {
     flow.component('rcvr')!.status.set('RUNNING');
-    const { io } = capture();
+    const { io } = captureIo();
     expect(await statusCommand({ admin: admin.url, json: false }, io, {})).toBe(0);
   });
 
   it('prints /status as is with --json, reading XROUTE_ADMIN when no --admin is given', async () => {
-    const { io, chunks } = capture();
+    const { io, ...chunks } = captureIo();
     await statusCommand({ json: true }, io, { XROUTE_ADMIN: admin.url.replace('http://', '') });
-    expect(JSON.parse(chunks.out).name).toBe('flaky');
+    expect(JSON.parse(chunks.out()).name).toBe('flaky');
   });
 
   it('exits 2 when the admin endpoint cannot be reached', async () => {
     const closed = await startAdminServer(flow, parseAdminAddress(':0'));
     await closed.close();
-    const { io, chunks } = capture();
+    const { io, ...chunks } = captureIo();
     expect(await statusCommand({ admin: closed.url, json: false }, io, {})).toBe(2);
-    expect(chunks.err).toContain(`cannot read ${closed.url}/status: ECONNREFUSED`);
+    expect(chunks.err()).toContain(`cannot read ${closed.url}/status: ECONNREFUSED`);
   });
 
   it('prints the status again with --watch, --count times', async () => {
-    const { io, chunks } = capture();
+    const { io, ...chunks } = captureIo();
     await statusCommand({ admin: admin.url, json: false, watch: { intervalMs: 10, count: 2 } }, io, {});
-    expect(chunks.out.match(/^flow flaky:/gm)?.length).toBe(2);
+    expect(chunks.out().match(/^flow flaky:/gm)?.length).toBe(2);
   });
 
   it('prints one JSON line per refresh after the first with --watch --json', async () => {
-    const { io, chunks } = capture();
+    const { io, ...chunks } = captureIo();
     await statusCommand({ admin: admin.url, json: true, watch: { intervalMs: 10, count: 3 } }, io, {});
     expect(
-      chunks.out
+      chunks
+        .out()
         .trimEnd()
         .split('\n')
         .slice(-2)
@@ -91,10 +82,10 @@ describe('xroute status', () => {
   });
 
   it('shows the in-flight, rate, last message and next retry columns and the stuck links', async () => {
-    const { io, chunks } = capture();
+    const { io, ...chunks } = captureIo();
     await statusCommand({ admin: admin.url, json: false }, io, {});
-    expect(chunks.out).toMatch(/INFLIGHT\s+IN\/S\s+OUT\/S\s+LAST MSG\s+NEXT RETRY/);
-    expect(chunks.out).toMatch(/LINK\s+STATE\s+FROM -> TO\s+DEPTH\/CAPACITY\s+IN\/S\s+OUT\/S\s+OLDEST\s+STUCK/);
+    expect(chunks.out()).toMatch(/INFLIGHT\s+IN\/S\s+OUT\/S\s+LAST MSG\s+NEXT RETRY/);
+    expect(chunks.out()).toMatch(/LINK\s+STATE\s+FROM -> TO\s+DEPTH\/CAPACITY\s+IN\/S\s+OUT\/S\s+OLDEST\s+STUCK/);
   });
 
   it('exits 4 when the flow is ready but a link is stuck (degraded), 1 when not ready, 0 when ready', () => {
@@ -185,7 +176,7 @@ describe('xroute run operational options', () => {
     const { startRunOperations } = await import('../../../src/cli/run-operations');
     const sw: Switch = { broken: false, starts: 0 };
     const lines: string[] = [];
-    const flow = Flow.start(buildTopology(flakyTopologyJson(), '/t/flaky.json', flakyRegistry(sw)), { registry: flakyRegistry(sw) });
+    const flow = startFlakyFlow(sw);
     const spy = jest.spyOn(flow, 'logTotals').mockImplementation((m?: string) => void lines.push(m ?? ''));
     const ops = await startRunOperations(flow, { statsIntervalSeconds: 0.02 }, flow.runtime.logger);
     try {

@@ -1,14 +1,13 @@
-import { buildTopology } from '../../../src/config/topology';
 import { Flow } from '../../../src/runtime/flow';
 import { AdminServer, parseAdminAddress, startAdminServer } from '../../../src/admin/admin-server';
 import { MAX_TRACE_BODY_BYTES } from '../../../src/admin/trace-route';
 import { fakeRegistry } from '../config/fake-components';
+import { startTestFlow } from '../../support/flow-harness';
 
 const SECRET = 'Tr4ceSecretPw';
 
 function startFlow(): Flow {
-  const registry = fakeRegistry();
-  const topology = buildTopology(
+  return startTestFlow(
     {
       Name: 'trace-admin',
       Receiver: ['rcvr'],
@@ -16,10 +15,8 @@ function startFlow(): Flow {
       rcvr: { ClassName: 'receiver.IdleReceiver', LinkName: 'in', Extra: `amqp://me:${SECRET}@broker.example/` },
       store: { ClassName: 'persister.UpperPersister', LinkName: 'in' },
     },
-    '/t/trace-admin.json',
-    registry,
+    fakeRegistry(),
   );
-  return Flow.start(topology, { registry });
 }
 
 describe('admin endpoint: /trace and /components/NAME', () => {

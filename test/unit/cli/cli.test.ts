@@ -4,6 +4,7 @@ import * as path from 'path';
 import { PassThrough } from 'stream';
 import { COMMANDS, main } from '../../../src/cli/main';
 import { waitFor } from '../../support/wait';
+import { logMessages } from '../../support/json-lines';
 
 interface Run {
   code: number;
@@ -236,12 +237,7 @@ describe('xroute run: options, log level and log destination', () => {
   it('writes log lines to stderr and nothing to stdout', async () => {
     const r = await xroute(['run', flow(), '--json-logs'], signalled());
     expect(r.stdout).toBe('');
-    expect(
-      r.stderr
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l).message),
-    ).toEqual(expect.arrayContaining(['flow started', 'flow stopped']));
+    expect(logMessages(r.stderr)).toEqual(expect.arrayContaining(['flow started', 'flow stopped']));
   });
 
   it('says in the log how to stop the flow', async () => {

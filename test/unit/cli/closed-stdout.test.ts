@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isLive } from '../../support/process-groups';
+import { jsonLines } from '../../support/json-lines';
 
 jest.setTimeout(60_000);
 
@@ -39,10 +40,7 @@ it('run: stops the flow cleanly when its stdout reader exits, reaps its jobs, an
   const r = await pipeToHead(['run', 'config/demo.json', '--json-logs', '--log-level', 'debug']);
   expect(r.line).toMatch(/^notice/);
   expect(r.stderr).not.toMatch(STACK_OR_EPIPE);
-  const log = r.stderr
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as { message: string; pid?: number; pids?: number[] });
+  const log = jsonLines<{ message: string; pid?: number; pids?: number[] }>(r.stderr);
   const messages = log.map((l) => l.message);
   expect(messages).toEqual(expect.arrayContaining(['stopping: stdout was closed by its reader', 'flow stopped']));
   const jobPids = log.flatMap((l) => [...(l.pid !== undefined ? [l.pid] : []), ...(l.pids ?? [])]);

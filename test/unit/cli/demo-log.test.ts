@@ -5,6 +5,7 @@
 import { spawn } from 'child_process';
 import { readFileSync } from 'fs';
 import * as path from 'path';
+import { jsonLines } from '../../support/json-lines';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -18,10 +19,7 @@ it('logs at most the 16 lines the README announces around the demo at --log-leve
   child.stderr.on('data', (d) => (stderr += String(d)));
   child.stdout.on('data', (d) => (stdout += String(d)));
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  const lines = stderr
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as { level: string; message: string });
+  const lines = jsonLines<{ level: string; message: string }>(stderr);
   expect(code).toBe(0);
   expect(stdout).toContain('EXPIRED on worker2');
   expect(readFileSync(path.join(root, 'README.md'), 'utf8')).toContain('at the default `--log-level info`, at most 16 lines');

@@ -3,38 +3,17 @@
  * file, suggestions for a misspelt command or link, a refused Capacity, and an admin endpoint that tells the
  * truth about a --keep-running flow whose file receiver has ended. Needs the build (dist/).
  */
-import { ChildProcess, execFile, spawn } from 'child_process';
-import { mkdtempSync, writeFileSync } from 'fs';
+import { ChildProcess } from 'child_process';
+import { runXroute, scratchDir, startXrouteRun, terminate, writeFlowFile } from '../../support/xroute-cli';
+import { writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import { waitFor } from '../../support/component-harness';
-import { waitForOutput } from '../../support/process-output';
 
-const MAIN = path.resolve(__dirname, '../../../dist/src/cli/main.js');
+const xroute = (args: string[], cwd = tmpdir()) => runXroute(args, { cwd, timeout: 30_000 });
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function xroute(args: string[], cwd = tmpdir()): Promise<Run> {
-  return new Promise((resolve) =>
-    execFile(process.execPath, [MAIN, ...args], { cwd, timeout: 30_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout: String(stdout), stderr: String(stderr) }),
-    ),
-  );
-}
-
-function scratch(): string {
-  return mkdtempSync(path.join(tmpdir(), 'xroute-first-'));
-}
-
-function flowFile(json: unknown, dir = scratch()): string {
-  const file = path.join(dir, 'flow.json');
-  writeFileSync(file, JSON.stringify(json));
-  return file;
-}
+const scratch = (): string => scratchDir('xroute-first-');
+const flowFile = (json: unknown, dir = scratch()): string => writeFlowFile(json, dir);
 
 const evaluator = { ClassName: 'org.qbroker.persister.MessageEvaluator', URI: 'eval://', Ruleset: { r: {} } };
 
@@ -91,11 +70,7 @@ describe('the admin endpoint of a --keep-running file flow (process)', () => {
   let child: ChildProcess | undefined;
 
   afterEach(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise<void>((resolve) => child!.on('exit', () => resolve()));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await terminate(child);
   });
 
   async function keepRunningFileFlow(): Promise<string> {
@@ -111,11 +86,9 @@ describe('the admin endpoint of a --keep-running file flow (process)', () => {
       },
       dir,
     );
-    const started = spawn(process.execPath, [MAIN, 'run', file, '--keep-running', '--json-logs', '--admin', '127.0.0.1:0'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    child = started;
-    return (await waitForOutput(started, /"url":"(http:\/\/127\.0\.0\.1:\d+)"/, 20_000))[1];
+    const started = await startXrouteRun(file, ['--keep-running']);
+    child = started.child;
+    return started.url;
   }
 
   it('is ready once the file receiver has read its file to the end', async () => {

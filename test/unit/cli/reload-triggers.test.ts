@@ -7,7 +7,6 @@ import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { defaultRegistry } from '../../../actors';
 import { runCommand, validateCommand } from '../../../src/cli/commands';
 import { readTopologyFile } from '../../../src/cli/reload-trigger';
@@ -15,6 +14,7 @@ import { reloadCommand } from '../../../src/cli/reload-command';
 import { memoryLogger, LogEntry } from '../../../src/logging/logger';
 import type { ReloadReceipt } from '../../../src/runtime/reload-receipt';
 import { waitFor } from '../runtime/helpers';
+import { captureIo } from '../../support/captured-io';
 
 const TOKEN = 'reload-test-token-5c2e8a1f9d3b';
 
@@ -30,16 +30,6 @@ function topology(template: string, extra: Record<string, unknown> = {}) {
       ...extra,
     },
   };
-}
-
-function io() {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += String(d)));
-  stderr.on('data', (d) => (err += String(d)));
-  return { io: { stdout, stderr }, out: () => out, err: () => err };
 }
 
 /** The receipts the flow and the reload path logged, in order. */
@@ -60,7 +50,12 @@ describe('the reload triggers of xroute run', () => {
     const stopSignal = new Promise<string>((r) => (resolveStop = r));
     stop = () => resolveStop('SIGTERM');
     const operations = options.admin ? { admin: { host: '127.0.0.1', port: 0 }, adminSecurity: { token: TOKEN } } : {};
-    run = runCommand(file, defaultRegistry(), io().io, memoryLogger(entries), stopSignal, { keepRunning: true, watch: options.watch, signals, operations });
+    run = runCommand(file, defaultRegistry(), captureIo().io, memoryLogger(entries), stopSignal, {
+      keepRunning: true,
+      watch: options.watch,
+      signals,
+      operations,
+    });
     return waitFor(() => entries.some((e) => e.message === 'flow started'), 'the flow started');
   };
 
@@ -114,7 +109,7 @@ describe('the reload triggers of xroute run', () => {
   it('refuses a file that does not validate with exactly what xroute validate prints, and changes nothing', async () => {
     await start();
     writeFileSync(file, JSON.stringify(topology('Hi', { Ruleset: { bad: { PatternGroup: [{ Pattern: ['(unclosed'] }] } } })));
-    const validate = io();
+    const validate = captureIo();
     validateCommand([file], defaultRegistry(), validate.io);
     signals.emit('SIGHUP');
     await waitFor(() => receipts(entries).length === 1, 'the receipt');
@@ -126,9 +121,9 @@ describe('the reload triggers of xroute run', () => {
     await start({ admin: true });
     const admin = entries.find((e) => e.message === 'admin endpoint listening')!.meta.url as string;
     writeFileSync(file, JSON.stringify(topology('Bonjour, ##body##!')));
-    const dry = io();
+    const dry = captureIo();
     const dryCode = await reloadCommand({ admin, dryRun: true, json: false }, dry.io, { XROUTE_ADMIN_TOKEN: TOKEN });
-    const real = io();
+    const real = captureIo();
     const realCode = await reloadCommand({ admin, dryRun: false, json: true }, real.io, { XROUTE_ADMIN_TOKEN: TOKEN });
     const applied = JSON.parse(real.out()) as ReloadReceipt;
     expect([dryCode, dry.out(), realCode, applied.outcome, applied.trigger, applied.components.map((c) => c.action)]).toEqual([
@@ -146,7 +141,7 @@ describe('the reload triggers of xroute run', () => {
   it('xroute reload without the token exits 2 with the endpoint’s reason, and nothing is reloaded', async () => {
     await start({ admin: true });
     const admin = entries.find((e) => e.message === 'admin endpoint listening')!.meta.url as string;
-    const out = io();
+    const out = captureIo();
     const code = await reloadCommand({ admin, dryRun: false, json: false }, out.io, {});
     expect([code, out.err(), receipts(entries)]).toEqual([2, expect.stringContaining('HTTP 401: this route needs the admin token'), []]);
   });

@@ -2,42 +2,29 @@
  * `xroute run --admin` as a real process: the endpoint comes up where told, `xroute status` reads it, and
  * SIGTERM stops the flow cleanly, logging each component's totals. Needs the build (dist/).
  */
-import { execFile, spawn } from 'child_process';
-import { mkdtempSync, writeFileSync } from 'fs';
-import { tmpdir } from 'os';
-import * as path from 'path';
+import { runXroute, scratchDir, startXrouteRun, writeFlowFile } from '../../support/xroute-cli';
 import { waitForOutput } from '../../support/process-output';
 
-const MAIN = path.resolve(__dirname, '../../../dist/src/cli/main.js');
-
 function topologyFile(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'xroute-admin-cli-'));
-  const file = path.join(dir, 'flow.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
+  return writeFlowFile(
+    {
       Name: 'cli-admin',
       Persister: ['pstr_eval'],
       pstr_eval: { ClassName: 'org.qbroker.persister.MessageEvaluator', URI: 'eval://', LinkName: 'eval', Ruleset: { r: {} } },
-    }),
+    },
+    scratchDir('xroute-admin-cli-'),
   );
-  return file;
 }
 
 describe('xroute run --admin (process)', () => {
   it('serves the admin endpoint where told, answers xroute status, and logs the totals at SIGTERM', async () => {
-    const child = spawn(process.execPath, [MAIN, 'run', topologyFile(), '--json-logs', '--admin', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const { child, url } = await startXrouteRun(topologyFile());
     try {
-      const [, url] = await waitForOutput(child, /"url":"(http:\/\/127\.0\.0\.1:\d+)"/);
       const ready = await fetch(`${url}/readyz`);
       expect(ready.status).toBe(200);
-      const status = await new Promise<{ code: number | null; out: string }>((resolve) => {
-        execFile(process.execPath, [MAIN, 'status', '--admin', url], (err, out) =>
-          resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: String(out) }),
-        );
-      });
+      const status = await runXroute(['status', '--admin', url]);
       expect(status.code).toBe(0);
-      expect(status.out).toMatch(/^flow cli-admin: ready/);
+      expect(status.stdout).toMatch(/^flow cli-admin: ready/);
       const totals = waitForOutput(
         child,
         /"message":"component totals"[^\n]*"component":"pstr_eval"|"component":"pstr_eval"[^\n]*"message":"component totals"/,
@@ -52,12 +39,8 @@ describe('xroute run --admin (process)', () => {
   }, 60_000);
 
   it('rejects a malformed --admin with exit 2, naming the option', async () => {
-    const r = await new Promise<{ code: number; err: string }>((resolve) => {
-      execFile(process.execPath, [MAIN, 'run', topologyFile(), '--admin', 'localhost:http'], (err, _out, stderr) =>
-        resolve({ code: (err as { code?: number } | null)?.code ?? 0, err: String(stderr) }),
-      );
-    });
+    const r = await runXroute(['run', topologyFile(), '--admin', 'localhost:http']);
     expect(r.code).toBe(2);
-    expect(r.err).toContain('--admin "localhost:http": expected HOST:PORT');
+    expect(r.stderr).toContain('--admin "localhost:http": expected HOST:PORT');
   }, 30_000);
 });

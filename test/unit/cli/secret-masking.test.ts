@@ -3,20 +3,12 @@
  * nothing else, as a user meets it: real `xroute run` and `xroute validate` processes, a real TCP login
  * server that quotes the login line back in its refusal, the admin endpoint read over HTTP. Needs the build.
  */
-import { ChildProcess, execFile, spawn } from 'child_process';
-import { mkdtempSync, writeFileSync } from 'fs';
+import { ChildProcess, spawn } from 'child_process';
 import net from 'node:net';
-import { tmpdir } from 'os';
-import * as path from 'path';
 import { waitFor } from '../../support/wait';
+import { XROUTE_MAIN as MAIN, runXroute, scratchDir, writeFlowFile } from '../../support/xroute-cli';
 
-const MAIN = path.resolve(__dirname, '../../../dist/src/cli/main.js');
-
-function flowFile(json: unknown): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'xroute-secrets-')), 'flow.json');
-  writeFileSync(file, JSON.stringify(json));
-  return file;
-}
+const flowFile = (json: unknown): string => writeFlowFile(json, scratchDir('xroute-secrets-'));
 
 /** A login server that refuses every line, quoting it back. */
 async function refusingServer(): Promise<{ port: number; close(): Promise<void> }> {
@@ -139,10 +131,10 @@ describe('secret masking in a running flow (process)', () => {
 });
 
 describe('secret masking in xroute validate (process)', () => {
-  const validate = (json: unknown) =>
-    new Promise<string>((resolve) =>
-      execFile(process.execPath, [MAIN, 'validate', flowFile(json)], (_err, stdout, stderr) => resolve(String(stdout) + String(stderr))),
-    );
+  const validate = async (json: unknown) => {
+    const r = await runXroute(['validate', flowFile(json)]);
+    return r.stdout + r.stderr;
+  };
   const receiver = { ClassName: 'org.qbroker.receiver.RMQReceiver', URI: 'amqp://127.0.0.1/', QueueName: 'q', LinkName: 'root', Username: 'app' };
   const persister = { ClassName: 'org.qbroker.persister.MessageEvaluator', URI: 'eval://', LinkName: 'root', Ruleset: { r: {} } };
 

@@ -9,6 +9,7 @@ import { Flow } from '../../../src/runtime/flow';
 import { memoryLogger, LogEntry } from '../../../src/logging/logger';
 import { defaultRegistry } from '../../../actors';
 import { waitFor } from '../../support/component-harness';
+import { componentOf } from '../../support/flow-harness';
 
 const SECRET = 'Echoed-S3cret-pw';
 
@@ -43,12 +44,8 @@ it('masks a password that a refusing login peer echoes back, in logs and in the 
   );
   const flow = Flow.start(topology, { registry, logger: memoryLogger(entries) });
   try {
-    await waitFor(
-      () => /ErrorResponse/.test(flow.status().components.find((c) => c.name === 'pstr_login')?.detail ?? ''),
-      'the refused login in the status',
-      10_000,
-    );
-    const detail = flow.status().components.find((c) => c.name === 'pstr_login')?.detail ?? '';
+    await waitFor(() => /ErrorResponse/.test(componentOf(flow, 'pstr_login')?.detail ?? ''), 'the refused login in the status', 10_000);
+    const detail = componentOf(flow, 'pstr_login')?.detail ?? '';
     expect(detail).toContain('login refused');
     expect(detail).not.toContain(SECRET);
     const logged = JSON.stringify(entries);

@@ -6,7 +6,8 @@ import { XQueue } from '../../../src/xqueue/xqueue';
 import { Harness, runComponent, waitFor } from '../../support/component-harness';
 import { FILE_PERSISTER } from '../../../actors/persisters/file-persister';
 import { FAST_POLICY, send, startPool, RunningPool } from './pool-support';
-import { HttpPeer, freePort, startHttpPeer } from './peers';
+import { HttpPeer, startHttpPeer } from './peers';
+import { freePort } from '../../support/free-port';
 
 let http: HttpPeer | undefined;
 let harness: Harness | undefined;

@@ -53,15 +53,6 @@ export async function startTcpPeer(
   return peer;
 }
 
-/** A port nothing listens on (bound, then released). */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 export interface HttpPeer {
   base: string;
   requests: { method: string; url: string; body: string }[];

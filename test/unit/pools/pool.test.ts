@@ -6,7 +6,8 @@ import { XQueue } from '../../../src/xqueue/xqueue';
 import { PoolHandle } from '../../../actors/pools/pool-handle';
 import { POOL_RC, PoolRequestError } from '../../../actors/pools/pool-request';
 import { startPool, send, drain, waitFor, RunningPool } from './pool-support';
-import { TcpPeer, freePort, startTcpPeer } from './peers';
+import { TcpPeer, startTcpPeer } from './peers';
+import { freePort } from '../../support/free-port';
 import { FlakyLog, flakyPersister } from './test-components';
 
 let peer: TcpPeer;

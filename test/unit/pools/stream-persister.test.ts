@@ -9,7 +9,8 @@ import { Harness, runComponent, waitFor } from '../../support/component-harness'
 import { eventLoopTurns } from '../../support/wait';
 import { STREAM_PERSISTER } from '../../../actors/persisters/stream-persister';
 import { FAST_POLICY, send } from './pool-support';
-import { TcpPeer, freePort, startTcpPeer } from './peers';
+import { TcpPeer, startTcpPeer } from './peers';
+import { freePort } from '../../support/free-port';
 import { formatCollectible, parseCollectible } from '../../../actors/persisters/event-text';
 
 let peer: TcpPeer | undefined;

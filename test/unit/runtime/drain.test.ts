@@ -1,11 +1,11 @@
 /** Drain then stop (docs/operations.md#stopping), with in-process fakes: the order of a flow stop and one component's. */
-import { buildTopology } from '../../../src/config/topology';
 import { Flow } from '../../../src/runtime/flow';
 import { ActorRuntime, Behaviour, QueueConsumer } from '../../../src/runtime/actor';
-import { AnyComponentDefinition, ComponentRegistry } from '../../../src/runtime/component';
+import { ComponentRegistry } from '../../../src/runtime/component';
 import { DrainRequest, untilDoneOrDeadline } from '../../../src/runtime/drain';
 import { Message } from '../../../src/message/message';
 import { XQueue } from '../../../src/xqueue/xqueue';
+import { startTestFlow, testComponent } from '../../support/flow-harness';
 import { waitFor } from './helpers';
 
 /** What the fakes of one test did, in order. */
@@ -15,62 +15,48 @@ let held: (() => void)[] = [];
 const finishHeld = (): void => held.splice(0).forEach((finish) => finish());
 
 /** A receiver that hands 3 messages downstream at start, and drains as a broker receiver does: it waits for them. */
-const handingReceiver: AnyComponentDefinition = {
-  className: 'receiver.HandingReceiver',
-  role: 'receiver',
-  operations: ['get'],
-  description: 'test receiver',
-  schema: { properties: {} },
-  create: (env): Behaviour<never> => {
-    let outstanding = 0;
-    let acknowledged = 0;
-    return {
-      start() {
-        for (let i = 0; i < 3; i++) {
-          outstanding++;
-          env.output!.offer(Message.text(`m${i}`), () => {
-            outstanding--;
-            acknowledged++;
-          });
-        }
-      },
-      async drain(_ctx, request: DrainRequest) {
-        events.push(`drain ${env.name} ${request.onStop}`);
-        const before = acknowledged;
-        await untilDoneOrDeadline(request.deadline, () => outstanding === 0);
-        return { acknowledged: acknowledged - before, returned: outstanding };
-      },
-      stop() {
-        events.push(`stop ${env.name}`);
-      },
-    };
-  },
-};
-
-/** A persister that holds each message it takes until the test finishes it (finishHeld). */
-const holdingPersister: AnyComponentDefinition = {
-  className: 'persister.HoldingPersister',
-  role: 'persister',
-  operations: ['store'],
-  description: 'test persister',
-  schema: { properties: {} },
-  create: (env): Behaviour<never> => ({
-    start(ctx) {
-      ctx.consume(env.input!, (taken, q) => {
-        events.push(`take ${taken.item.bodyText()}`);
-        held.push(() => q.remove(taken));
-      });
+const handingReceiver = testComponent('receiver', 'receiver.HandingReceiver', (env): Behaviour<never> => {
+  let outstanding = 0;
+  let acknowledged = 0;
+  return {
+    start() {
+      for (let i = 0; i < 3; i++) {
+        outstanding++;
+        env.output!.offer(Message.text(`m${i}`), () => {
+          outstanding--;
+          acknowledged++;
+        });
+      }
+    },
+    async drain(_ctx, request: DrainRequest) {
+      events.push(`drain ${env.name} ${request.onStop}`);
+      const before = acknowledged;
+      await untilDoneOrDeadline(request.deadline, () => outstanding === 0);
+      return { acknowledged: acknowledged - before, returned: outstanding };
     },
     stop() {
       events.push(`stop ${env.name}`);
     },
-  }),
-};
+  };
+});
+
+/** A persister that holds each message it takes until the test finishes it (finishHeld). */
+const holdingPersister = testComponent('persister', 'persister.HoldingPersister', (env): Behaviour<never> => ({
+  start(ctx) {
+    ctx.consume(env.input!, (taken, q) => {
+      events.push(`take ${taken.item.bodyText()}`);
+      held.push(() => q.remove(taken));
+    });
+  },
+  stop() {
+    events.push(`stop ${env.name}`);
+  },
+}));
 
 const registry = () => new ComponentRegistry([handingReceiver, holdingPersister]);
 
-function startFlow(): Flow {
-  const topology = buildTopology(
+const startFlow = (): Flow =>
+  startTestFlow(
     {
       Name: 'drain',
       Receiver: ['rcvr'],
@@ -78,11 +64,8 @@ function startFlow(): Flow {
       rcvr: { ClassName: 'receiver.HandingReceiver', LinkName: 'in' },
       pstr: { ClassName: 'persister.HoldingPersister', LinkName: 'in', Capacity: '8' },
     },
-    '/t/drain.json',
     registry(),
   );
-  return Flow.start(topology, { registry: registry() });
-}
 
 beforeEach(() => {
   events = [];

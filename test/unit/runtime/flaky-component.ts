@@ -1,5 +1,7 @@
 /** A test-only persister that crashes on purpose while its switch is on, for the flow supervisor tests. */
 import { AnyComponentDefinition, ComponentRegistry } from '../../../src/runtime/component';
+import { Flow, FlowOptions } from '../../../src/runtime/flow';
+import { startTestFlow } from '../../support/flow-harness';
 import { forwardNode, idleReceiver, upperPersister } from '../config/fake-components';
 
 export interface Switch {
@@ -46,4 +48,9 @@ export function flakyTopologyJson(supervision: Record<string, string> = {}): Rec
     rcvr: { ClassName: 'receiver.IdleReceiver', LinkName: 'root' },
     pstr: { ClassName: 'persister.FlakyPersister', LinkName: 'root', Capacity: '8' },
   };
+}
+
+/** The flow of flakyTopologyJson(supervision), started over flakyRegistry(sw). */
+export function startFlakyFlow(sw: Switch, supervision: Record<string, string> = {}, options: Omit<FlowOptions, 'registry'> = {}): Flow {
+  return startTestFlow(flakyTopologyJson(supervision), flakyRegistry(sw), options);
 }

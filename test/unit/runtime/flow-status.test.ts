@@ -1,4 +1,4 @@
-import { buildTopology } from '../../../src/config/topology';
+import { componentOf, startTestFlow } from '../../support/flow-harness';
 import { Flow } from '../../../src/runtime/flow';
 import { AnyComponentDefinition, ComponentRegistry } from '../../../src/runtime/component';
 import { Message } from '../../../src/message/message';
@@ -46,7 +46,7 @@ function gatedPersister(gate: Gate): AnyComponentDefinition {
 
 function startFlow(gate: Gate, outCapacity = 8) {
   const registry = new ComponentRegistry([idleReceiver, forwardNode, gatedPersister(gate)]);
-  const topology = buildTopology(
+  const flow = startTestFlow(
     {
       Name: 'flow-status',
       Receiver: ['rcvr'],
@@ -56,10 +56,9 @@ function startFlow(gate: Gate, outCapacity = 8) {
       node: { ClassName: 'node.ForwardNode', LinkName: 'root', OutLink: ['out'], Capacity: '8' },
       pstr: { ClassName: 'persister.GatedPersister', LinkName: 'out', Capacity: String(outCapacity), ExchangeName: 'orders' },
     },
-    '/t/flow-status.json',
     registry,
+    { rateSampleMs: 50 },
   );
-  const flow = Flow.start(topology, { registry, rateSampleMs: 50 });
   // The test receiver and node do not report themselves running; the real ones do once connected.
   flow.component('rcvr')!.status.set('RUNNING');
   flow.component('node')!.status.set('RUNNING');
@@ -72,7 +71,7 @@ function receive(flow: Flow, n: number): void {
   for (let i = 0; i < n; i++) flow.link('root').offer(Message.text(`m${i}`), undefined, undefined, totals);
 }
 
-const component = (flow: Flow, name: string) => flow.status().components.find((c) => c.name === name)!;
+const component = (flow: Flow, name: string) => componentOf(flow, name)!;
 const link = (flow: Flow, name: string) => flow.status().links.find((l) => l.name === name)!;
 
 describe('flow status: what moves and what is stuck', () => {

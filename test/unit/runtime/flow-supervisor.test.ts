@@ -2,19 +2,18 @@ import { mkdtempSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import { PassThrough } from 'stream';
-import { buildTopology } from '../../../src/config/topology';
+import { componentOf, testTopology } from '../../support/flow-harness';
 import { ConfigError } from '../../../src/config/errors';
 import { EXIT_GAVE_UP, Flow } from '../../../src/runtime/flow';
 import { runCommand } from '../../../src/cli/commands';
 import { Message } from '../../../src/message/message';
 import { memoryLogger, LogEntry } from '../../../src/logging/logger';
-import { flakyRegistry, flakyTopologyJson, Switch } from './flaky-component';
+import { flakyRegistry, flakyTopologyJson, startFlakyFlow, Switch } from './flaky-component';
 import { waitFor } from './helpers';
 
-const start = (sw: Switch, supervision: Record<string, string> = {}, logs: LogEntry[] = []) =>
-  Flow.start(buildTopology(flakyTopologyJson(supervision), '/t/flaky.json', flakyRegistry(sw)), { registry: flakyRegistry(sw), logger: memoryLogger(logs) });
+const start = (sw: Switch, supervision: Record<string, string> = {}, logs: LogEntry[] = []) => startFlakyFlow(sw, supervision, { logger: memoryLogger(logs) });
 
-const pstr = (flow: Flow) => flow.status().components.find((c) => c.name === 'pstr')!;
+const pstr = (flow: Flow) => componentOf(flow, 'pstr')!;
 
 describe('flow supervisor', () => {
   it('restarts a component after its own MaxRetry is exhausted, and its backed-up link drains once it recovers, nothing lost', async () => {
@@ -60,7 +59,7 @@ describe('flow supervisor', () => {
   it('lets a component override the flow-level OnGiveUp', () => {
     const json = flakyTopologyJson({ OnGiveUp: 'exit' });
     (json.pstr as Record<string, unknown>).Supervision = { OnGiveUp: 'restart' };
-    const t = buildTopology(json, '/t/flaky.json', flakyRegistry({ broken: false, starts: 0 }));
+    const t = testTopology(json, flakyRegistry({ broken: false, starts: 0 }));
     expect(t.components.find((c) => c.name === 'pstr')!.policy.onGiveUp).toBe('restart');
   });
 
@@ -82,7 +81,7 @@ describe('flow supervisor', () => {
 describe('Supervision configuration', () => {
   const problems = (supervision: unknown) => {
     try {
-      buildTopology({ ...flakyTopologyJson(), Supervision: supervision }, '/t/flaky.json', flakyRegistry({ broken: false, starts: 0 }));
+      testTopology({ ...flakyTopologyJson(), Supervision: supervision }, flakyRegistry({ broken: false, starts: 0 }));
       return [];
     } catch (e) {
       return (e as ConfigError).problems.map((p) => `${p.component} ${p.property}: ${p.message}`);
@@ -102,7 +101,7 @@ describe('Supervision configuration', () => {
   });
 
   it('reads FatalRetrySeconds into the policy', () => {
-    const t = buildTopology({ ...flakyTopologyJson(), Supervision: { FatalRetrySeconds: '7' } }, '/t/flaky.json', flakyRegistry({ broken: false, starts: 0 }));
+    const t = testTopology({ ...flakyTopologyJson(), Supervision: { FatalRetrySeconds: '7' } }, flakyRegistry({ broken: false, starts: 0 }));
     expect(t.components[0].policy.fatalRetryMs).toBe(7000);
   });
 });

@@ -1,4 +1,4 @@
-import { buildTopology } from '../../../src/config/topology';
+import { testTopology } from '../../support/flow-harness';
 import { Flow } from '../../../src/runtime/flow';
 import { ComponentRegistry } from '../../../src/runtime/component';
 import { ComponentTrace, traceIdOf } from '../../../src/runtime/message-trace';
@@ -14,7 +14,7 @@ const registry = new ComponentRegistry([...defaultRegistry().all(), idleReceiver
 
 /** idle receiver -> in -> CollectNode -> evaluate (MessageEvaluator, bounces back) -> out (a persister). */
 function topology() {
-  return buildTopology(
+  return testTopology(
     {
       Name: 'traced',
       Receiver: ['rcvr'],
@@ -34,7 +34,6 @@ function topology() {
       },
       store: { ClassName: 'persister.UpperPersister', LinkName: 'out' },
     },
-    '/t/traced.json',
     registry,
   );
 }

@@ -1,48 +1,35 @@
 /** Flow.pause, resume and restart of one component (QBroker's admin disable/enable/restart), with in-process fakes. */
-import { buildTopology } from '../../../src/config/topology';
 import { Flow } from '../../../src/runtime/flow';
 import { Behaviour } from '../../../src/runtime/actor';
-import { AnyComponentDefinition, ComponentRegistry } from '../../../src/runtime/component';
+import { ComponentRegistry } from '../../../src/runtime/component';
 import { Message } from '../../../src/message/message';
+import { componentOf, startRunningFlow, testComponent, testTopology } from '../../support/flow-harness';
 import { waitFor } from './helpers';
 
 /** Bodies each persister incarnation took, and how many incarnations started. */
 let taken: string[] = [];
 let starts = 0;
 
-const recordingPersister: AnyComponentDefinition = {
-  className: 'persister.RecordingPersister',
-  role: 'persister',
-  operations: ['store'],
-  description: 'test persister',
-  schema: { properties: {} },
-  create: (env): Behaviour<never> => ({
-    start(ctx) {
-      starts++;
-      env.status.set('RUNNING');
-      ctx.consume(env.input!, (t, q) => {
-        taken.push(t.item.bodyText() ?? '');
-        q.remove(t);
-      });
-    },
-  }),
-};
+const recordingPersister = testComponent('persister', 'persister.RecordingPersister', (env): Behaviour<never> => ({
+  start(ctx) {
+    starts++;
+    env.status.set('RUNNING');
+    ctx.consume(env.input!, (t, q) => {
+      taken.push(t.item.bodyText() ?? '');
+      q.remove(t);
+    });
+  },
+}));
 
 const registry = () => new ComponentRegistry([recordingPersister]);
 
-const pstr = (flow: Flow) => flow.status().components.find((c) => c.name === 'pstr')!;
+const pstr = (flow: Flow) => componentOf(flow, 'pstr')!;
 
 /** The flow, once its persister runs (an actor starts a turn after it is spawned). */
-async function startFlow(): Promise<Flow> {
-  const topology = buildTopology(
-    { Name: 'ctl', Persister: ['pstr'], pstr: { ClassName: 'persister.RecordingPersister', LinkName: 'in', Capacity: '8' } },
-    '/t/ctl.json',
-    registry(),
-  );
-  const flow = Flow.start(topology, { registry: registry() });
-  await waitFor(() => pstr(flow).status === 'RUNNING', 'pstr running');
-  return flow;
-}
+const startFlow = (): Promise<Flow> =>
+  startRunningFlow({ Name: 'ctl', Persister: ['pstr'], pstr: { ClassName: 'persister.RecordingPersister', LinkName: 'in', Capacity: '8' } }, registry(), [
+    'pstr',
+  ]);
 
 beforeEach(() => {
   taken = [];
@@ -102,9 +89,8 @@ describe('Flow.resume', () => {
 describe('a pause and a reload of the same component', () => {
   it('pauses after the reload under way, so that the new incarnation is the one paused', async () => {
     const flow = await startFlow();
-    const next = buildTopology(
+    const next = testTopology(
       { Name: 'ctl', Persister: ['pstr'], pstr: { ClassName: 'persister.RecordingPersister', LinkName: 'in', Capacity: '8', Description: 'v2' } },
-      '/t/ctl.json',
       registry(),
     );
     const [receipt] = await Promise.all([flow.reload(next), flow.pause('pstr')]);

@@ -1,7 +1,5 @@
-import { buildTopology } from '../../../src/config/topology';
-import { Flow } from '../../../src/runtime/flow';
 import { RECENT_ERRORS, StatusReporter } from '../../../src/runtime/component';
-import { flakyRegistry, flakyTopologyJson, Switch } from './flaky-component';
+import { startFlakyFlow, Switch } from './flaky-component';
 import { waitFor } from './helpers';
 
 describe("a component's recent errors (the status page's details)", () => {
@@ -36,8 +34,7 @@ describe("a component's recent errors (the status page's details)", () => {
 
   it("keeps a component's crashes, which its details show with their times", async () => {
     const sw: Switch = { broken: true, starts: 0 };
-    const registry = flakyRegistry(sw);
-    const flow = Flow.start(buildTopology(flakyTopologyJson(), '/t/flaky.json', registry), { registry });
+    const flow = startFlakyFlow(sw);
     try {
       await waitFor(() => (flow.componentDetails('pstr')?.errors.length ?? 0) > 0, 'a recorded crash');
       expect(flow.componentDetails('pstr')!.errors[0]).toEqual({

@@ -8,6 +8,7 @@ import { ReloadReceipt } from '../../../src/runtime/reload-receipt';
 import { formatReceipt } from '../../../src/runtime/reload-receipt-text';
 import { ledger, reloadRegistry, setProducing } from './fixtures/reload-components';
 import { waitFor } from './helpers';
+import { componentOf } from '../../support/flow-harness';
 
 const registry = reloadRegistry();
 let dir: string;
@@ -95,10 +96,10 @@ describe('flow.reload applies a plan', () => {
   it('keeps an unchanged component untouched: same actor, counters go on from where they were', async () => {
     const f = started();
     await flowing(f);
-    const before = f.status().components.find((c) => c.name === 'store')!;
+    const before = componentOf(f, 'store')!;
     const ref = f.component('store')!.ref;
     await f.reload(topology((j) => ((j.stamp as Json).Suffix = 'v2')));
-    const after = f.status().components.find((c) => c.name === 'store')!;
+    const after = componentOf(f, 'store')!;
     expect(f.component('store')!.ref).toBe(ref);
     expect(after.since).toBe(before.since);
     expect(after.messages.in).toBeGreaterThanOrEqual(before.messages.in);
@@ -107,10 +108,10 @@ describe('flow.reload applies a plan', () => {
   it('keeps the counters of a replaced component across its incarnations', async () => {
     const f = started();
     await flowing(f);
-    const before = f.status().components.find((c) => c.name === 'stamp')!.messages.done;
+    const before = componentOf(f, 'stamp')!.messages.done;
     await f.reload(topology((j) => ((j.stamp as Json).Suffix = 'v2')));
     await flowing(f);
-    expect(f.status().components.find((c) => c.name === 'stamp')!.messages.done).toBeGreaterThan(before);
+    expect(componentOf(f, 'stamp')!.messages.done).toBeGreaterThan(before);
   });
 
   it('replaces a changed receiver after it drained: what it handed downstream is finished, none lost or duplicated', async () => {

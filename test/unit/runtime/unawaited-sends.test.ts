@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { buildTopology } from '../../../src/config/topology';
+import { testTopology } from '../../support/flow-harness';
 import { DEFAULT_MAX_WAITING_SENDS, Flow } from '../../../src/runtime/flow';
 import { Message } from '../../../src/message/message';
 import { fakeRegistry } from '../config/fake-components';
 import { QueueFullError } from '../../../src/runtime/errors';
 
 const topology = () =>
-  buildTopology(
+  testTopology(
     {
       Name: 'flow',
       Capacity: '2',
@@ -16,7 +16,6 @@ const topology = () =>
       rcvr: { ClassName: 'receiver.IdleReceiver', LinkName: 'root' },
       pstr: { ClassName: 'persister.UpperPersister', LinkName: 'root' },
     },
-    '/t/flow.json',
     fakeRegistry(),
   );
 
