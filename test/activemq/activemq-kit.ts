@@ -5,12 +5,9 @@
  */
 import rhea = require('rhea');
 import { randomUUID } from 'crypto';
-import { AnyComponentDefinition, ComponentConfig } from '../../src/runtime/component';
-import { DEFAULT_POLICY, SupervisionPolicy } from '../../src/runtime/supervision-policy';
-import { XQueue } from '../../src/xqueue/xqueue';
-import { Message } from '../../src/message/message';
-import { Harness, runComponent, waitFor } from '../support/component-harness';
-import { closeRheaConnection, Drain, drain, OutgoingAmqp, publishAmqp10, TestBroker } from '../support/amqp10-test-client';
+import { Harness, waitFor } from '../support/component-harness';
+import { ComponentKit } from '../support/component-kit';
+import { closeRheaConnection, OutgoingAmqp, publishAmqp10, TestBroker } from '../support/amqp10-test-client';
 import { activemqUrl, hostPort } from '../support/activemq-broker';
 
 /** ActiveMQ accepts any SASL PLAIN login when it has no authentication plugin; a user's broker takes these from the environment. */
@@ -21,6 +18,11 @@ export function brokerAt(url: string): TestBroker & { url: string } {
 
 /** The broker at ACTIVEMQ_URL. */
 export const ACTIVEMQ = brokerAt(activemqUrl());
+
+/** What every component on `broker` is configured with: its URI, the login, and a short reconnect backoff. */
+function brokerLogin(broker: TestBroker & { url: string }): Record<string, string> {
+  return { URI: broker.url, Username: broker.username, Password: broker.password, ReconnectBackoff: '100,1000' };
+}
 
 export function unique(prefix: string): string {
   return `${prefix}.${randomUUID().slice(0, 8)}`;
@@ -36,7 +38,7 @@ export async function publish(broker: TestBroker, address: string, messages: rea
  * `Instance` on each message; `credit` is the link Capacity (the receiver's credit window).
  */
 export function jmsMoveTopology(inQueue: string, outQueue: string, instance: string, credit: number): Record<string, unknown> {
-  const login = { URI: ACTIVEMQ.url, Username: ACTIVEMQ.username, Password: ACTIVEMQ.password, ReconnectBackoff: '100,1000' };
+  const login = brokerLogin(ACTIVEMQ);
   return {
     Name: 'jms-move',
     Description: 'Moves messages from one ActiveMQ queue to another; a message is accepted on the input only once the output accepted it (XAMode 1)',
@@ -66,41 +68,9 @@ export function jmsMoveTopology(inQueue: string, outQueue: string, instance: str
 }
 
 /** Components started on one broker, stopped (and their drains detached) by cleanup(). */
-export class Kit {
-  private readonly running: Harness[] = [];
-  private readonly drains: Drain[] = [];
-
-  constructor(private readonly broker: TestBroker & { url: string } = ACTIVEMQ) {}
-
-  /** Starts a component with the broker's URI and login; a persister gets an input XQueue, a receiver an output XQueue. */
-  start(
-    def: AnyComponentDefinition,
-    config: ComponentConfig,
-    options: { capacity?: number; policy?: SupervisionPolicy } = {},
-  ): { h: Harness; q: XQueue<Message> } {
-    const q = new XQueue<Message>(`q-${String(config.Name)}`, options.capacity ?? 64);
-    const role = def.role === 'receiver' ? { output: q } : { input: q };
-    const login = { URI: this.broker.url, Username: this.broker.username, Password: this.broker.password, ReconnectBackoff: '100,1000' };
-    const h = runComponent(def, { config: { ...login, ...config }, ...role, policy: options.policy ?? DEFAULT_POLICY });
-    this.running.push(h);
-    return { h, q };
-  }
-
-  collect(out: XQueue<Message>, options: Parameters<typeof drain>[1] = {}): Drain {
-    const d = drain(out, options);
-    this.drains.push(d);
-    return d;
-  }
-
-  async stop(h: Harness): Promise<void> {
-    const i = this.running.indexOf(h);
-    if (i >= 0) this.running.splice(i, 1);
-    await h.stop();
-  }
-
-  async cleanup(): Promise<void> {
-    for (const d of this.drains.splice(0)) d.detach();
-    await Promise.all(this.running.splice(0).map((h) => h.stop()));
+export class Kit extends ComponentKit {
+  constructor(broker: TestBroker & { url: string } = ACTIVEMQ) {
+    super(() => brokerLogin(broker));
   }
 }
 
