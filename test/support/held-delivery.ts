@@ -114,7 +114,7 @@ async function heldDeliveryRun(o: HeldRunOptions): Promise<HeldRun> {
  * specifies is unchanged: the others within twice the time they take with nothing held, and every held run loses
  * nothing, duplicates nothing and shows its held delivery unsettled.
  */
-const HELD_RUN = { total: 10_000, holdLimitMs: 120_000, pairs: 3 };
+const HELD_RUN = { total: 10_000, holdLimitMs: 120_000, pairs: 5 };
 
 /** One round: the run with a delivery held and the run without, each on a fresh source. */
 export interface HeldPair {
