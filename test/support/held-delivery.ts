@@ -10,9 +10,9 @@ import { UnsettledDeliveries } from '../../src/runtime/component';
 import { Taken, XQueue } from '../../src/xqueue/xqueue';
 import { Harness, waitFor } from './component-harness';
 import { OutgoingAmqp } from './amqp10-test-client';
-import { median } from '../bench/interleaved';
+import { median } from './median';
 
-export interface HeldRun {
+interface HeldRun {
   /** Milliseconds from the start of publishing until every message but the held one arrived. */
   readonly othersMs: number;
   /** Messages taken from the XQueue, and how many distinct bodies among them. */
