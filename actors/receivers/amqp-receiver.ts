@@ -29,7 +29,7 @@ import type { Channel, ConfirmChannel, ConsumeMessage, Message as AmqpMessage } 
 import { ActorContext, Behaviour, StopReason } from '../../src/runtime/actor';
 import { DrainReport, DrainRequest, SWAP_POLL_MS, untilDoneOrDeadline } from '../../src/runtime/drain';
 import { REDELIVERED_COUNTER } from '../../src/runtime/reload-receipt';
-import { ComponentDefinition, ComponentEnv, outputOf } from '../../src/runtime/component';
+import { ComponentDefinition, ComponentEnv, outputOf, StatusCounter } from '../../src/runtime/component';
 import { Reconnector } from '../../src/runtime/reconnector';
 import { amqpReconnector, reportSessionLost } from '../support/amqp091-config';
 import { AckTracker } from '../../src/transports/ack-tracker';
@@ -125,11 +125,19 @@ class AmqpReceiver implements Behaviour<never> {
   private failures!: FailureSummary;
   /** Debug lines (ack and nack sent, retry scheduled) are built only when the log writes them. */
   private debug = false;
+  /** The status counters counted per message, held (an increment each, no look-up by name). */
+  private readonly received: StatusCounter;
+  private readonly attempts: StatusCounter;
+  private readonly acked: StatusCounter;
 
   constructor(
     private readonly env: ComponentEnv,
     private readonly s: AmqpReceiverSettings,
-  ) {}
+  ) {
+    this.received = env.status.counter('received');
+    this.attempts = env.status.counter('attempts');
+    this.acked = env.status.counter('acked');
+  }
 
   start(ctx: ActorContext<never>): void {
     this.ctx = ctx;
@@ -366,7 +374,7 @@ class AmqpReceiver implements Behaviour<never> {
     }
     if (!session.alive) return;
     session.acks.delivered(m.fields.deliveryTag);
-    this.env.status.count('received');
+    this.received.add();
     // A reload's receipt reports how many the broker redelivered while it swapped components (expected 0).
     if (m.fields.redelivered) this.env.status.count(REDELIVERED_COUNTER);
     this.deliveredSinceIdleCheck = true;
@@ -448,7 +456,7 @@ class AmqpReceiver implements Behaviour<never> {
         d.counted = true;
         this.env.status.totals.in++;
       }
-      this.env.status.count('attempts');
+      this.attempts.add();
       this.output.add(cell, msg, this.onDone);
     } else {
       this.output.add(cell, msg, this.onDoneAcked, this.env.status.totals);
@@ -507,7 +515,7 @@ class AmqpReceiver implements Behaviour<never> {
       this.env.status.count('ackSkipped');
       return;
     }
-    this.env.status.count('acked');
+    this.acked.add();
     if (this.debug) this.env.logger.debug('ack sent', { queue: d.session.queue, deliveryTag: d.m.fields.deliveryTag, messageId: d.m.properties.messageId });
     this.scheduleFlush(d.session);
   }

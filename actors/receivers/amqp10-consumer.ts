@@ -40,7 +40,7 @@ import { XQueueStoppedError } from '../../src/xqueue/errors';
 import { Partition } from '../../src/xqueue/partition';
 import { ReconnectPolicy, ReconnectTimers, Reconnector } from '../../src/runtime/reconnector';
 import { Backoff, BackoffOptions } from '../../src/foundation/backoff';
-import { StatusReporter, UnsettledDeliveries } from '../../src/runtime/component';
+import { StatusCounter, StatusReporter, UnsettledDeliveries } from '../../src/runtime/component';
 import { debugEnabled, Logger } from '../../src/logging/logger';
 import { describe } from '../../src/runtime/actor';
 import { DrainReport, SWAP_POLL_MS, untilDoneOrDeadline } from '../../src/runtime/drain';
@@ -147,8 +147,13 @@ export class Amqp10Consumer {
   private heldFailures = 0;
   /** Debug lines (settlement sent, retry scheduled) are built only when the log writes them. */
   private readonly debug: boolean;
+  /** The status counters counted per message, held (an increment each, no look-up by name). */
+  private readonly received: StatusCounter;
+  private readonly acked: StatusCounter;
 
   constructor(private readonly o: ConsumerOptions) {
+    this.received = o.status.counter('received');
+    this.acked = o.status.counter('acked');
     this.failureBackoff = new Backoff(o.redelivery);
     this.debug = debugEnabled(o.logger);
     this.reconnector = new Reconnector<Session>({
@@ -486,7 +491,7 @@ export class Amqp10Consumer {
   /** Puts one delivery into its cell (or drops it when the selector does not select it). */
   private deliver(s: Session, cell: number, amqp: AmqpMessage, delivery: Delivery): void {
     const q = this.o.output;
-    this.o.status.count('received');
+    this.received.add();
     if (this.o.selector && !s.dialect.appliesSelectors && !this.o.selector.matches(amqpSelectorSource(amqp))) {
       q.cancel(cell);
       if (this.o.unselected === 'release') delivery.modified({ delivery_failed: false, undeliverable_here: true });
@@ -527,7 +532,7 @@ export class Amqp10Consumer {
     if (outcome === 'done') {
       delivery.accept();
       this.failureBackoff.reset();
-      this.o.status.count('acked');
+      this.acked.add();
       if (parking !== undefined && message !== undefined) parking.succeeded(message);
       if (this.debug) this.o.logger.debug('ack sent (accepted)', { component: this.o.name, address: s.plan.address, deliveryId: delivery.id });
       return;

@@ -89,6 +89,28 @@ export interface RecordedError {
 /** Errors kept per component: enough to see what went wrong lately, bounded for a component that fails for days. */
 export const RECENT_ERRORS = 10;
 
+/**
+ * One named counter of a StatusReporter (StatusReporter.counter). A receiver holds the ones it counts per message,
+ * so a message pays an increment, not a look-up by name. It shows in the status once counted (even by 0).
+ */
+export class StatusCounter {
+  value = 0;
+  counted = false;
+
+  constructor(
+    readonly name: string,
+    private readonly onFirst: (c: StatusCounter) => void,
+  ) {}
+
+  add(by = 1): void {
+    if (!this.counted) {
+      this.counted = true;
+      this.onFirst(this);
+    }
+    this.value += by;
+  }
+}
+
 /** Where a component reports its state; the flow, pools and `xroute` status read it. */
 export class StatusReporter {
   readonly totals = new ComponentTotals();
@@ -98,7 +120,12 @@ export class StatusReporter {
   private parkingOpener: (() => Promise<ParkedStore>) | undefined;
   private snapshot: StatusSnapshot = { status: 'READY', since: Date.now(), counters: {} };
   private readonly listeners = new Set<(s: StatusSnapshot) => void>();
-  private readonly counters: Record<string, number> = {};
+  private readonly counterByName = new Map<string, StatusCounter>();
+  /** The counters counted so far, in the order they were first counted (the order the status lists them in). */
+  private readonly counted: StatusCounter[] = [];
+  private readonly firstCount = (c: StatusCounter): void => {
+    this.counted.push(c);
+  };
   private readonly errors: RecordedError[] = [];
 
   /** `detail` is redacted like a log line: operators read it, and an error text may quote a password. */
@@ -106,7 +133,7 @@ export class StatusReporter {
     const detail = rawDetail === undefined ? undefined : redactText(rawDetail);
     if (status === this.snapshot.status && detail === this.snapshot.detail && nextRetryAt === this.snapshot.nextRetryAt) return;
     const since = status === this.snapshot.status ? this.snapshot.since : Date.now();
-    this.snapshot = { status, detail, since, ...(nextRetryAt !== undefined ? { nextRetryAt } : {}), counters: this.counters };
+    this.snapshot = { status, detail, since, ...(nextRetryAt !== undefined ? { nextRetryAt } : {}), counters: this.counterValues() };
     if ((status === 'RETRYING' || status === 'FAILED') && detail !== undefined) this.recordError(detail);
     for (const l of [...this.listeners]) l(this.snapshot);
   }
@@ -129,7 +156,20 @@ export class StatusReporter {
   }
 
   count(name: string, by = 1): void {
-    this.counters[name] = (this.counters[name] ?? 0) + by;
+    this.counter(name).add(by);
+  }
+
+  /** The counter `name`, to hold and count with directly (it shows in the status once counted). */
+  counter(name: string): StatusCounter {
+    let c = this.counterByName.get(name);
+    if (c === undefined) this.counterByName.set(name, (c = new StatusCounter(name, this.firstCount)));
+    return c;
+  }
+
+  private counterValues(): Record<string, number> {
+    const values: Record<string, number> = {};
+    for (const c of this.counted) values[c.name] = c.value;
+    return values;
   }
 
   /** A pool lists its children (read only when a status is asked for). */
@@ -173,7 +213,7 @@ export class StatusReporter {
   }
 
   get(): StatusSnapshot {
-    return { ...this.snapshot, counters: { ...this.counters } };
+    return { ...this.snapshot, counters: this.counterValues() };
   }
 
   get status(): ComponentStatus {

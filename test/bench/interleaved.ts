@@ -4,13 +4,9 @@
  * other's garbage or a warmer cache); the ratio is the median of the per-round ratios.
  */
 
-/** The median (the mean of the two middle values for an even count). */
-export function median(xs: readonly number[]): number {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
+import { median } from '../support/median';
+
+export { median };
 
 export type Step<T> = (item: T) => void | Promise<void>;
 

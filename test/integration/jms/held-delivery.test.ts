@@ -1,12 +1,13 @@
 /**
  * One delivery held downstream does not stop a JMS receiver on RabbitMQ's AMQP 1.0 (docs/components/jms-queues.md
  * "One held delivery never stops the receiver"): with XAMode 1 the held one stays unsettled at the broker while
- * the 9,999 others arrive, as fast as they do with nothing held.
+ * the 9,999 others arrive, as fast as they do with nothing held: within twice the time, as the median of rounds that alternate
+ * which run goes first (test/support/held-delivery.ts HELD_RUN says why one pair of runs was too noisy).
  */
 import { JMS_RECEIVER } from '../../../actors/receivers/jms-receiver';
 import { JMS_SUBSCRIBER } from '../../../actors/receivers/jms-subscriber';
 import { ComponentConfig } from '../../../src/runtime/component';
-import { HELD_RUN_PASSES, heldThenFree, heldRunVerdict } from '../../support/held-delivery';
+import { HELD_RUN_PASSES, heldAndFreePairs, heldRunVerdict } from '../../support/held-delivery';
 import { OutgoingAmqp, publishAmqp10, withRabbitChannel } from '../../support/amqp10-test-client';
 import { Kit, unique } from './jms-queue-kit';
 
@@ -39,7 +40,7 @@ const cases = [
 
 describe.each(cases)('$component.className on RabbitMQ AMQP 1.0 with one delivery held', ({ component, source, publishTo, publishFirst }) => {
   it('gets the 9,999 others within twice the time they take with nothing held, none lost or duplicated, and shows the held one unsettled with its age', async () => {
-    const { free, held } = await heldThenFree(
+    const pairs = await heldAndFreePairs(
       `RabbitMQ AMQP 1.0 ${component.className}`,
       (hold) => {
         const name = unique(hold ? 'held' : 'free');
@@ -51,6 +52,6 @@ describe.each(cases)('$component.className on RabbitMQ AMQP 1.0 with one deliver
       },
       () => kit.cleanup(),
     );
-    expect(heldRunVerdict(free, held)).toEqual(HELD_RUN_PASSES);
+    expect(heldRunVerdict(pairs)).toEqual(HELD_RUN_PASSES);
   });
 });
