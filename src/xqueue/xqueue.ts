@@ -302,11 +302,20 @@ export class XQueue<T> {
   }
 
   /** Reserve (waiting when full) and add. Resolves with the cell id once the message is in the queue. */
-  async put(item: T, onDone?: DoneCallback<T>, options: { partition?: Partition; signal?: AbortSignal; tally?: MessageTally } = {}): Promise<number> {
-    const cell = this.tryReserve(options.partition ?? WHOLE_QUEUE);
-    const reserved = cell >= 0 ? cell : await this.reserve(options);
-    this.add(reserved, item, onDone, options.tally);
-    return reserved;
+  put(item: T, onDone?: DoneCallback<T>, options?: { partition?: Partition; signal?: AbortSignal; tally?: MessageTally }): Promise<number> {
+    // Not an async function: a free cell is filled at once and costs one resolved promise (issue 32).
+    let cell: number;
+    try {
+      cell = this.tryReserve(options?.partition ?? WHOLE_QUEUE);
+      if (cell >= 0) this.add(cell, item, onDone, options?.tally);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (cell >= 0) return Promise.resolve(cell);
+    return this.reserve(options).then((reserved) => {
+      this.add(reserved, item, onDone, options?.tally);
+      return reserved;
+    });
   }
 
   /** Adds without waiting; returns the cell, or -1 when no cell is free (nothing is added). */
