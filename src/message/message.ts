@@ -98,33 +98,35 @@ export class Message {
   body: MessageBody;
 
   constructor(init: { headers?: MessageHeaders; properties?: Iterable<[string, string]> | Record<string, string>; body?: MessageBody } = {}) {
-    this.headers = { ...(init.headers ?? {}) };
-    // A fresh message carries the JMS defaults the original's messages have, so templates and patterns see them.
-    this.headers.JMSPriority ??= DEFAULT_PRIORITY;
-    this.headers.JMSDeliveryMode ??= PERSISTENT;
-    this.properties = new Map(
-      init.properties === undefined
-        ? []
-        : Symbol.iterator in init.properties
-          ? (init.properties as Iterable<[string, string]>)
-          : Object.entries(init.properties as Record<string, string>),
-    );
+    // A fresh message carries the JMS defaults the original's messages have, so templates and patterns see them. With no
+    // headers or properties given nothing is copied (a request per round trip is made this way; issue 32).
+    const headers: MessageHeaders = init.headers === undefined ? {} : { ...init.headers };
+    headers.JMSPriority ??= DEFAULT_PRIORITY;
+    headers.JMSDeliveryMode ??= PERSISTENT;
+    this.headers = headers;
+    const props = init.properties;
+    this.properties =
+      props === undefined
+        ? new Map()
+        : Symbol.iterator in props
+          ? new Map(props as Iterable<[string, string]>)
+          : new Map(Object.entries(props as Record<string, string>));
     this.body = init.body ?? { kind: 'none' };
   }
 
-  static text(text: string, properties: Record<string, string> = {}, headers: MessageHeaders = {}): Message {
+  static text(text: string, properties?: Record<string, string>, headers?: MessageHeaders): Message {
     return new Message({ body: { kind: 'text', text }, properties, headers });
   }
 
-  static bytes(bytes: Buffer, properties: Record<string, string> = {}, headers: MessageHeaders = {}): Message {
+  static bytes(bytes: Buffer, properties?: Record<string, string>, headers?: MessageHeaders): Message {
     return new Message({ body: { kind: 'bytes', bytes }, properties, headers });
   }
 
-  static object(object: unknown, properties: Record<string, string> = {}, headers: MessageHeaders = {}): Message {
+  static object(object: unknown, properties?: Record<string, string>, headers?: MessageHeaders): Message {
     return new Message({ body: { kind: 'object', object }, properties, headers });
   }
 
-  static map(map: Record<string, MapValue>, properties: Record<string, string> = {}, headers: MessageHeaders = {}): Message {
+  static map(map: Record<string, MapValue>, properties?: Record<string, string>, headers?: MessageHeaders): Message {
     return new Message({ body: { kind: 'map', map }, properties, headers });
   }
 

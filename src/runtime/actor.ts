@@ -133,7 +133,7 @@ interface ConsumeOptions {
 
 export interface QueueConsumer {
   readonly handle: ConsumerHandle;
-  /** Call after removing a message when maxInFlight is used, so taking resumes. */
+  /** Call after removing a message when maxInFlight is used, so taking resumes (a no-op unless maxInFlight held taking back). */
   poke(): void;
   /** Messages this consumer has taken and not yet removed. */
   inFlight(): number;
@@ -197,6 +197,11 @@ interface ConsumerEntry<T> {
   onMessage: (taken: Taken<T>, queue: XQueue<T>) => void | Promise<void>;
   batch: number;
   maxInFlight: number;
+  /**
+   * The last drain stopped at maxInFlight: the consumer is still marked scheduled in its queue, and poke() parks it.
+   * Otherwise it is idle (the queue wakes it) or a pull of it is on its way, and a park would wake it a second time.
+   */
+  heldBack: boolean;
   incarnation: number;
   active: boolean;
   /** The QueueConsumer given to the behaviour follows the entry across a resume. */
@@ -204,6 +209,9 @@ interface ConsumerEntry<T> {
 }
 
 let nactNameCounter = 0;
+
+/** What the fast path schedules its microtask on (ActorCell.deliver). */
+const RESOLVED: Promise<void> = Promise.resolve();
 
 /**
  * How often each message has crashed a consumer, per queue. Kept outside the actor so that a poison message
@@ -381,7 +389,10 @@ class ActorCell<Msg> {
     else if (env.kind === 'pull' && this.queued === 0 && FAST_TURNS.available()) {
       this.fast = true;
       this.fastPull = env;
-      queueMicrotask(this.fastTurn);
+      // A reaction to a resolved promise, not queueMicrotask: the same microtask queue, without the AsyncResource and
+      // bound function Node makes for each queueMicrotask, per message (issue 32).
+      // runFastTurn never throws (pullNow supervises), so no rejection can come of it.
+      void RESOLVED.then(this.fastTurn);
     } else this.toNact(env);
   }
 
@@ -747,7 +758,10 @@ class ActorCell<Msg> {
         return binding.entry.handle;
       },
       poke: () => {
-        if (binding.entry.active) queue.park(binding.entry.handle);
+        const entry = binding.entry;
+        if (!entry.active || !entry.heldBack) return;
+        entry.heldBack = false;
+        queue.park(entry.handle);
       },
       inFlight: () => (binding.entry.active ? queue.heldBy(binding.entry.handle) : 0),
       stopTaking: () => {
@@ -763,6 +777,7 @@ class ActorCell<Msg> {
       onMessage,
       batch,
       maxInFlight,
+      heldBack: false,
       incarnation: this.incarnation,
       active: true,
       handle: undefined as unknown as ConsumerHandle,
@@ -782,7 +797,10 @@ class ActorCell<Msg> {
     if (!takes(entry) || entry.incarnation !== this.incarnation) return undefined;
     const { queue, handle } = entry;
     for (let n = from; n < entry.batch; n++) {
-      if (entry.maxInFlight !== Infinity && queue.heldBy(handle) >= entry.maxInFlight) return undefined; // scheduled until poke()
+      if (entry.maxInFlight !== Infinity && queue.heldBy(handle) >= entry.maxInFlight) {
+        entry.heldBack = true;
+        return undefined; // scheduled until poke()
+      }
       if (this.fast && !FAST_TURNS.available()) break; // this turn's fast budget is spent: the rest through nact
       const taken = queue.take(handle);
       if (!taken) return undefined; // idle: the queue wakes us when work arrives

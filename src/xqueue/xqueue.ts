@@ -112,7 +112,8 @@ interface Consumer extends ConsumerHandle {
   wake: () => void;
   scheduled: boolean;
   attached: boolean;
-  held: Set<number>;
+  /** Cells it has taken and not yet removed or put back (which cells: holders[]). */
+  heldCount: number;
   tally: MessageTally | undefined;
 }
 
@@ -302,11 +303,20 @@ export class XQueue<T> {
   }
 
   /** Reserve (waiting when full) and add. Resolves with the cell id once the message is in the queue. */
-  async put(item: T, onDone?: DoneCallback<T>, options: { partition?: Partition; signal?: AbortSignal; tally?: MessageTally } = {}): Promise<number> {
-    const cell = this.tryReserve(options.partition ?? WHOLE_QUEUE);
-    const reserved = cell >= 0 ? cell : await this.reserve(options);
-    this.add(reserved, item, onDone, options.tally);
-    return reserved;
+  put(item: T, onDone?: DoneCallback<T>, options?: { partition?: Partition; signal?: AbortSignal; tally?: MessageTally }): Promise<number> {
+    // Not an async function: a free cell is filled at once and costs one resolved promise (issue 32).
+    let cell: number;
+    try {
+      cell = this.tryReserve(options?.partition ?? WHOLE_QUEUE);
+      if (cell >= 0) this.add(cell, item, onDone, options?.tally);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (cell >= 0) return Promise.resolve(cell);
+    return this.reserve(options).then((reserved) => {
+      this.add(reserved, item, onDone, options?.tally);
+      return reserved;
+    });
   }
 
   /** Adds without waiting; returns the cell, or -1 when no cell is free (nothing is added). */
@@ -338,7 +348,7 @@ export class XQueue<T> {
 
   /** Attaches a consumer. `wake` is called (once per idle period) when a message can be taken. */
   attach(name: string, wake: () => void, tally?: MessageTally): ConsumerHandle {
-    const consumer: Consumer = { id: ++this.consumerIds, name, wake, scheduled: false, attached: true, held: new Set(), tally };
+    const consumer: Consumer = { id: ++this.consumerIds, name, wake, scheduled: false, attached: true, heldCount: 0, tally };
     this.consumers.push(consumer);
     this.wakeConsumer();
     return consumer;
@@ -354,9 +364,9 @@ export class XQueue<T> {
     consumer.attached = false;
     const i = this.consumers.indexOf(consumer);
     if (i >= 0) this.consumers.splice(i, 1);
-    const held = [...consumer.held].sort((a, b) => this.seq[a] - this.seq[b]);
+    const held = this.cellsHeldBy(consumer).sort((a, b) => this.seq[a] - this.seq[b]);
     for (const cell of held) this.restore(cell);
-    consumer.held.clear();
+    consumer.heldCount = 0;
     this.wakeConsumer();
     return held.length;
   }
@@ -371,7 +381,7 @@ export class XQueue<T> {
     const i = this.consumers.indexOf(consumer);
     if (i >= 0) this.consumers.splice(i, 1);
     this.wakeConsumer();
-    return consumer.held.size;
+    return consumer.heldCount;
   }
 
   /**
@@ -382,12 +392,10 @@ export class XQueue<T> {
     const old = this.ownConsumer(from);
     const next = this.ownConsumer(to);
     if (!old.attached || old === next) return 0;
-    const cells = [...old.held];
-    for (const cell of cells) {
-      this.holders[cell] = next;
-      next.held.add(cell);
-    }
-    old.held.clear();
+    const cells = this.cellsHeldBy(old);
+    for (const cell of cells) this.holders[cell] = next;
+    next.heldCount += cells.length;
+    old.heldCount = 0;
     if (old.tally !== next.tally) {
       if (old.tally !== undefined) old.tally.in -= cells.length;
       if (next.tally !== undefined) next.tally.in += cells.length;
@@ -411,7 +419,7 @@ export class XQueue<T> {
     this.cellState[cell] = TAKEN;
     this.takenCount++;
     this.holders[cell] = consumer;
-    consumer.held.add(cell);
+    consumer.heldCount++;
     const item = this.items[cell] as T;
     const tally = consumer.tally;
     if (tally !== undefined) {
@@ -434,7 +442,7 @@ export class XQueue<T> {
     const onDone = this.callbacks[cell];
     const holder = this.holders[cell];
     const producerTally = this.producerTallies[cell];
-    holder?.held.delete(cell);
+    if (holder !== undefined) holder.heldCount--;
     this.clearCell(cell);
     this.takenCount--;
     const consumerTally = holder?.tally;
@@ -466,7 +474,8 @@ export class XQueue<T> {
   /** Rolls a taken message back: it is offered again at its original FIFO position. */
   putback(taken: Taken<T>): boolean {
     if (!this.isCurrent(taken)) return false;
-    this.holders[taken.cell]?.held.delete(taken.cell);
+    const holder = this.holders[taken.cell];
+    if (holder !== undefined) holder.heldCount--;
     this.restore(taken.cell);
     this.wakeConsumer();
     return true;
@@ -484,7 +493,7 @@ export class XQueue<T> {
 
   /** How many messages this consumer has taken and not yet removed or put back. */
   heldBy(handle: ConsumerHandle): number {
-    return this.ownConsumer(handle).held.size;
+    return this.ownConsumer(handle).heldCount;
   }
 
   /** Reads a cell's message in any state without changing anything. */
@@ -589,7 +598,13 @@ export class XQueue<T> {
   /** Age of the oldest message present: the first waiting one (the ready ring is in sequence order) or one held by a consumer. */
   private oldestAgeMs(): number {
     let oldest = this.ready.size > 0 ? this.seq[this.ready.at(0)] : this.nextSeq;
-    if (this.takenCount > 0) for (const c of this.consumers) for (const cell of c.held) oldest = Math.min(oldest, this.seq[cell]);
+    if (this.takenCount > 0) {
+      const taking = new Set(this.consumers);
+      for (let cell = 0; cell < this.holders.length; cell++) {
+        const holder = this.holders[cell];
+        if (holder !== undefined && taking.has(holder) && this.cellState[cell] === TAKEN) oldest = Math.min(oldest, this.seq[cell]);
+      }
+    }
     const now = Date.now();
     this.addClock.stamp(this.nextSeq, now, oldest);
     if (oldest === this.nextSeq) return 0;
@@ -610,6 +625,16 @@ export class XQueue<T> {
     }
   }
 
+  /**
+   * The cells `consumer` holds. A scan of the cells, for the rare detach and adopt: a count per consumer is all that each
+   * take and remove pays (no set of cells per consumer to keep; issue 32).
+   */
+  private cellsHeldBy(consumer: Consumer): number[] {
+    const cells: number[] = [];
+    for (let cell = 0; cell < this.holders.length; cell++) if (this.holders[cell] === consumer && this.cellState[cell] === TAKEN) cells.push(cell);
+    return cells;
+  }
+
   private isCurrent(taken: Taken<T>): boolean {
     const cell = taken.cell;
     return this.validCell(cell) && this.cellState[cell] === TAKEN && this.generations[cell] === taken.generation && this.holders[cell]?.attached === true;
@@ -617,7 +642,7 @@ export class XQueue<T> {
 
   private ownConsumer(handle: ConsumerHandle): Consumer {
     const consumer = handle as Consumer;
-    if (typeof consumer.wake !== 'function' || !(consumer.held instanceof Set)) throw new XQueueError(this.name, `unknown consumer ${handle.name}`);
+    if (typeof consumer.wake !== 'function' || typeof consumer.heldCount !== 'number') throw new XQueueError(this.name, `unknown consumer ${handle.name}`);
     return consumer;
   }
 
