@@ -76,6 +76,23 @@ function collectGarbage(): void {
   gc();
 }
 
+/**
+ * What is held once the calibration's garbage is gone. V8 frees the buffers' backing stores on a background thread
+ * after a GC, so `external` can stay high for a while after `gc()` (on a loaded machine a baseline 18 MB too high was
+ * seen, which the run's own growth then hid). Collects until the figure stops falling.
+ */
+async function settledHeldKb(): Promise<number> {
+  let held = Infinity;
+  for (let i = 0; i < 20; i++) {
+    collectGarbage();
+    await new Promise<void>((r) => setTimeout(r, 20));
+    const now = heldKb();
+    if (now >= held - 64) return Math.min(now, held);
+    held = now;
+  }
+  return held;
+}
+
 async function runXQueue(n: number, consumerNs: number): Promise<{ ms: number; maxBacklog: number }> {
   const runtime = new ActorRuntime('overload');
   const q = new XQueue<Msg>('overload', CAPACITY);
@@ -148,9 +165,7 @@ export async function main(argv: string[]): Promise<OverloadResult> {
   if (!Number.isInteger(messages) || messages <= 0) throw new Error(`messages: expected a positive integer, got ${argv[1]}`);
   const producerNsPerMessage = producerCost();
   const consumerNsPerMessage = 10 * producerNsPerMessage;
-  await yieldToLoop();
-  collectGarbage();
-  const baselineKb = heldKb();
+  const baselineKb = await settledHeldKb();
   peakHeldKb = baselineKb;
   const { ms, maxBacklog } = mode === 'nact' ? await runNact(messages, consumerNsPerMessage) : await runXQueue(messages, consumerNsPerMessage);
   sampleMemory();
