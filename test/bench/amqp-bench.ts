@@ -42,12 +42,13 @@ async function withChannel<T>(work: (ch: amqplib.ConfirmChannel) => Promise<T>):
   }
 }
 
-export async function freshQueue(n: number): Promise<string> {
+/** A queue of `n` messages of PAYLOAD, each with `headers` (application properties) when given. */
+export async function freshQueue(n: number, headers?: Record<string, string>): Promise<string> {
   const queue = `xroute.test.bench.${randomUUID().slice(0, 8)}`;
   await withChannel(async (ch) => {
     await ch.assertQueue(queue, { durable: false });
     for (let i = 0; i < n; i++) {
-      if (!ch.sendToQueue(queue, PAYLOAD, { messageId: String(i) })) await new Promise((r) => ch.once('drain', r));
+      if (!ch.sendToQueue(queue, PAYLOAD, { messageId: String(i), headers })) await new Promise((r) => ch.once('drain', r));
     }
     await ch.waitForConfirms();
   });

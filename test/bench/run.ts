@@ -60,7 +60,7 @@ const SUITES: readonly Suite[] = [
   { name: 'pools', run: (smoke) => benchPools(smoke ? { children: [1, 4], messages: 200, requests: 20 } : { children: [1, 64, 512] }) },
   {
     name: 'tracing',
-    run: (smoke) => benchTracing(smoke ? { messages: 400, flowMessages: 200, flowRounds: 2 } : { messages: 400_000, flowMessages: 10_000, flowRounds: 12 }),
+    run: (smoke) => benchTracing(smoke ? { messages: 400, flowMessages: 200, flowRounds: 2 } : { messages: 400_000, flowMessages: 10_000, flowRounds: 16 }),
   },
 ];
 
