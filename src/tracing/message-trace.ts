@@ -22,7 +22,19 @@
  * and are not started; the traceparent sent on is then the receiver span's, flagged unsampled. Attributes are
  * computed only for spans that record.
  */
-import { Attributes, Context, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, TextMapPropagator, TraceFlags, Tracer, trace } from '@opentelemetry/api';
+import {
+  Attributes,
+  Context,
+  ROOT_CONTEXT,
+  Span,
+  SpanKind,
+  SpanOptions,
+  SpanStatusCode,
+  TextMapPropagator,
+  TraceFlags,
+  Tracer,
+  trace,
+} from '@opentelemetry/api';
 import { Message, TRACE_SLOT } from '../message/message';
 import { HeaderCarrier, headerGetter, headerSetter, headerText } from './carrier';
 import { recordSlowTrace, traceCounts } from './trace-stats';
@@ -61,10 +73,15 @@ interface Timed {
   readonly start: number;
 }
 
-/** Tracing's state of a message, in its TRACE_SLOT. Replaced, never changed: a clone may share it. */
+/**
+ * Tracing's state of a message, in its TRACE_SLOT. Replaced, never changed (but for the context of a message the
+ * sampler left out, made once when first asked for): a clone may share it.
+ */
 interface TraceSlot {
-  /** The context of the message's latest step: the parent of its next. */
-  readonly context: Context;
+  /** The context of the message's latest step: the parent of its next (read it through contextOf). */
+  context?: Context;
+  /** A message the sampler left out: its receiver's non-recording span and that span's parent, its context's parts. */
+  readonly unsampled?: { readonly span: Span; readonly parent: Context };
   /** performance.now() when the latest step handed it on (the start of the wait in the next link). */
   readonly handedAt: number;
   /** False when the sampler left this message's trace out: its steps start no span. */
@@ -76,6 +93,18 @@ interface TraceSlot {
 
 function slotOf(msg: Message): TraceSlot | undefined {
   return msg[TRACE_SLOT] as TraceSlot | undefined;
+}
+
+/**
+ * The context of the message's latest step. For a message the sampler left out it is made when first needed (a
+ * publish, a pool checkout): most such messages never need it, and making it allocates a context per message.
+ */
+function contextOf(slot: TraceSlot): Context {
+  if (slot.context === undefined) {
+    const u = slot.unsampled as NonNullable<TraceSlot['unsampled']>;
+    slot.context = trace.setSpan(u.parent, u.span);
+  }
+  return slot.context;
 }
 
 type MessagingSystem = 'rabbitmq' | 'activemq' | 'jms' | 'tcp' | 'file' | 'http';
@@ -120,6 +149,11 @@ function messagingAttributes(msg: Message, at: Endpoint, operation: 'process' | 
   return attributes;
 }
 
+// The options of each kind of span, made once (the SDK only reads them).
+const CONSUMER: SpanOptions = { kind: SpanKind.CONSUMER };
+const INTERNAL: SpanOptions = { kind: SpanKind.INTERNAL };
+const PRODUCER: SpanOptions = { kind: SpanKind.PRODUCER };
+
 function sampled(span: Span): boolean {
   return (span.spanContext().traceFlags & TraceFlags.SAMPLED) !== 0;
 }
@@ -141,7 +175,7 @@ export function traceCheckout(request: Message, pool: string, child: string, att
   if (active === undefined) return;
   traceRoute(request, pool, `checkout ${child}`, attributes);
   const slot = slotOf(request);
-  if (slot !== undefined) requestContexts.set(child, slot.context);
+  if (slot !== undefined) requestContexts.set(child, contextOf(slot));
 }
 
 /** The pooled `child` was checked in: its work no longer belongs to the request. */
@@ -178,11 +212,11 @@ export function traceDelivery(msg: Message, carrier: HeaderCarrier | undefined, 
   const t = active;
   if (t === undefined) return;
   const parent = upstream(t, carrier, at.component);
-  const span = t.tracer.startSpan(`process ${at.destination}`, { kind: SpanKind.CONSUMER }, parent);
+  const span = t.tracer.startSpan(`process ${at.destination}`, CONSUMER, parent);
   if (!span.isRecording()) {
     // Left out by the sampler: only its context goes on, for the traceparent sent on (flagged unsampled). Its span
     // has nothing to end, time or record.
-    msg[TRACE_SLOT] = { context: trace.setSpan(parent, span), handedAt: 0, recording: false } satisfies TraceSlot;
+    msg[TRACE_SLOT] = { unsampled: { span, parent }, handedAt: 0, recording: false } satisfies TraceSlot;
     return;
   }
   span.setAttributes(messagingAttributes(msg, at, 'process'));
@@ -218,9 +252,9 @@ export function startStep(msg: Message, component: string, name: string, attribu
   if (t === undefined) return undefined;
   const slot = slotOf(msg);
   if (slot?.recording === false) return undefined;
-  const parent = slot?.context ?? inherited(component);
+  const parent = slot !== undefined ? contextOf(slot) : inherited(component);
   const now = performance.now();
-  const span = t.tracer.startSpan(name, { kind: SpanKind.INTERNAL }, parent);
+  const span = t.tracer.startSpan(name, INTERNAL, parent);
   const recording = span.isRecording();
   if (recording) {
     span.setAttributes(attributes);
@@ -284,13 +318,13 @@ export function tracePublish(msg: Message, at: Endpoint): Record<string, string>
   const slot = slotOf(msg);
   const carrier: Record<string, string> = {};
   if (slot?.recording === false) {
-    t.propagator.inject(slot.context, carrier, headerSetter);
+    t.propagator.inject(contextOf(slot), carrier, headerSetter);
     return carrier;
   }
   const now = performance.now();
   if (slot?.producer !== undefined) end(slot.producer, now, 'published again');
-  const parent = slot?.context ?? inherited(at.component);
-  const span = t.tracer.startSpan(`send ${at.destination}`, { kind: SpanKind.PRODUCER }, parent);
+  const parent = slot !== undefined ? contextOf(slot) : inherited(at.component);
+  const span = t.tracer.startSpan(`send ${at.destination}`, PRODUCER, parent);
   const recording = span.isRecording();
   if (recording) {
     span.setAttributes(messagingAttributes(msg, at, 'send'));

@@ -27,11 +27,11 @@ import { messageCountOrExit } from './script-args';
 const ROUNDS = 4;
 const HOST = process.env.XROUTE_RABBITMQ_HOST ?? '127.0.0.1';
 const PORT = Number(process.env.XROUTE_RABBITMQ_PORT ?? 5672);
-const URL = `amqp://guest:guest@${HOST}:${PORT}`;
+export const BROKER = `amqp://guest:guest@${HOST}:${PORT}`;
 const PAYLOAD = Buffer.alloc(1024, 'x');
 
 async function withChannel<T>(work: (ch: amqplib.ConfirmChannel) => Promise<T>): Promise<T> {
-  const conn = await amqplib.connect(URL);
+  const conn = await amqplib.connect(BROKER);
   conn.on('error', () => undefined);
   try {
     const ch = await conn.createConfirmChannel();
@@ -42,12 +42,13 @@ async function withChannel<T>(work: (ch: amqplib.ConfirmChannel) => Promise<T>):
   }
 }
 
-export async function freshQueue(n: number): Promise<string> {
+/** A queue of `n` messages of PAYLOAD, each with `headers` (application properties) when given. */
+export async function freshQueue(n: number, headers?: Record<string, string>): Promise<string> {
   const queue = `xroute.test.bench.${randomUUID().slice(0, 8)}`;
   await withChannel(async (ch) => {
     await ch.assertQueue(queue, { durable: false });
     for (let i = 0; i < n; i++) {
-      if (!ch.sendToQueue(queue, PAYLOAD, { messageId: String(i) })) await new Promise((r) => ch.once('drain', r));
+      if (!ch.sendToQueue(queue, PAYLOAD, { messageId: String(i), headers })) await new Promise((r) => ch.once('drain', r));
     }
     await ch.waitForConfirms();
   });
@@ -60,7 +61,7 @@ export async function dropQueue(queue: string): Promise<void> {
 
 /** Raw amqplib: consume + ack per message. */
 export async function rawConsume(queue: string, n: number, prefetch: number): Promise<number> {
-  const conn = await amqplib.connect(URL);
+  const conn = await amqplib.connect(BROKER);
   conn.on('error', () => undefined);
   try {
     const ch = await conn.createChannel();
@@ -101,7 +102,7 @@ export async function xrouteConsume(queue: string, n: number, prefetch: number):
       });
     },
   }));
-  const h = runComponent(AMQP_RECEIVER, { config: { Name: 'rcvr_bench', URI: URL, QueueName: queue, XAMode: '1' } as ComponentConfig, output: link });
+  const h = runComponent(AMQP_RECEIVER, { config: { Name: 'rcvr_bench', URI: BROKER, QueueName: queue, XAMode: '1' } as ComponentConfig, output: link });
   try {
     await waitFor(() => count >= n && (h.status.get().counters.acked ?? 0) >= n, 'all messages acked', 300_000);
     return n / ((last - first) / 1000);
@@ -134,7 +135,7 @@ export async function xroutePublish(queue: string, n: number, window = Number(pr
   const link = new XQueue<Message>('root', window);
   const messages = Array.from({ length: n }, (_, i) => Message.bytes(PAYLOAD, {}, { JMSMessageID: String(i) }));
   const h = runComponent(AMQP_PERSISTER, {
-    config: { Name: 'pstr_bench', URI: URL, RoutingKey: queue, MaxInFlight: String(window) } as ComponentConfig,
+    config: { Name: 'pstr_bench', URI: BROKER, RoutingKey: queue, MaxInFlight: String(window) } as ComponentConfig,
     input: link,
   });
   try {

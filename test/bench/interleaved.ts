@@ -75,27 +75,49 @@ export interface RateComparison {
   readonly ratio: number;
 }
 
+/** Per measured figure: the medians of the subject's and the baseline's values, and the median of their per-round ratios. */
+export type RunComparison<K extends string> = Record<K, RateComparison>;
+
 /**
- * Compares two runs that each measure and return their own rate (for benches with set-up per run,
- * such as a broker queue or a pool): `rounds` rounds, alternating which runs first.
+ * Compares two runs that each measure and return their own figures (for benches with set-up per run, such as a
+ * broker queue or a pool): `rounds` rounds of one subject run and one baseline run, alternating which runs first.
+ * Each figure (a rate, a CPU time per item) is compared on its own: the median of the per-round ratios.
  */
-export async function compareRates(rounds: number, subject: () => Promise<number>, baseline: () => Promise<number>): Promise<RateComparison> {
-  const subjectRates: number[] = [];
-  const baselineRates: number[] = [];
-  const ratios: number[] = [];
+export async function compareRuns<K extends string>(
+  rounds: number,
+  subject: () => Promise<Record<K, number>>,
+  baseline: () => Promise<Record<K, number>>,
+): Promise<RunComparison<K>> {
+  const subjects: Record<K, number>[] = [];
+  const baselines: Record<K, number>[] = [];
   for (let round = 0; round < rounds; round++) {
-    let s: number;
-    let b: number;
     if (round % 2 === 0) {
-      s = await subject();
-      b = await baseline();
+      subjects.push(await subject());
+      baselines.push(await baseline());
     } else {
-      b = await baseline();
-      s = await subject();
+      baselines.push(await baseline());
+      subjects.push(await subject());
     }
-    subjectRates.push(s);
-    baselineRates.push(b);
-    ratios.push(s / b);
   }
-  return { subject: median(subjectRates), baseline: median(baselineRates), ratio: median(ratios) };
+  const keys = Object.keys(subjects[0] ?? {}) as K[];
+  const result = {} as Record<K, RateComparison>;
+  for (const k of keys)
+    result[k] = {
+      subject: median(subjects.map((r) => r[k])),
+      baseline: median(baselines.map((r) => r[k])),
+      ratio: median(subjects.map((r, i) => r[k] / baselines[i][k])),
+    };
+  return result;
+}
+
+/** compareRuns of one figure, a rate. */
+export async function compareRates(rounds: number, subject: () => Promise<number>, baseline: () => Promise<number>): Promise<RateComparison> {
+  const rate = async (run: () => Promise<number>) => ({ rate: await run() });
+  return (
+    await compareRuns(
+      rounds,
+      () => rate(subject),
+      () => rate(baseline),
+    )
+  ).rate;
 }

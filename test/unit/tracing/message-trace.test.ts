@@ -150,6 +150,24 @@ describe('tracing on, a trace the sampler leaves out', () => {
     expect([step, spans().length, carrier.traceparent.endsWith('-00')]).toEqual([undefined, 0, true]);
   });
 
+  it('continues the upstream trace in the traceparent it sends on, its receiver span the parent, in the exact W3C form', () => {
+    const msg = Message.text('x');
+    traceDelivery(msg, { traceparent: UPSTREAM.replace(/-01$/, '-00') }, AT);
+    const { traceparent } = tracePublish(msg, OUT)!;
+    const [, traceId, parentId] = /^00-([0-9a-f]{32})-([0-9a-f]{16})-00$/.exec(traceparent) ?? [];
+    expect([traceId, parentId !== undefined && parentId !== UPSTREAM.split('-')[2]]).toEqual([UPSTREAM.split('-')[1], true]);
+  });
+
+  it('makes a pool request the parent of the pooled child work, its trace left out as well', () => {
+    const request = Message.object({});
+    traceDelivery(request, { traceparent: UPSTREAM.replace(/-01$/, '-00') }, AT);
+    traceCheckout(request, 'pool', 'pool_1', {});
+    const work = Message.text('from the child');
+    traceDelivery(work, undefined, { ...AT, component: 'pool_1' });
+    traceCheckin('pool_1');
+    expect(tracePublish(work, OUT)!.traceparent.split('-')[1]).toBe(UPSTREAM.split('-')[1]);
+  });
+
   it('tells the components that its steps record nothing, so that they build no span names or attributes', () => {
     const msg = Message.text('x');
     traceDelivery(msg, undefined, AT);
