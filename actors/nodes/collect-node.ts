@@ -21,7 +21,7 @@ import { parsePartition } from '../../src/xqueue/partition';
 import { displayMessage } from '../../src/logging/display';
 import { traceIdOf } from '../../src/runtime/message-trace';
 import { debugEnabled } from '../../src/logging/logger';
-import { ATTR_RULESET, traceRoute, tracesMessage } from '../../src/tracing';
+import { ATTR_RULESET, traceRoute, tracesMessage } from '../../src/tracing/message-trace';
 import { OutlinkSender } from './outlink-sender';
 import { Inbox } from './inbox';
 import { rulesetMatcher } from './ruleset-matcher';

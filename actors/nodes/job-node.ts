@@ -53,7 +53,7 @@ import { redactText } from '../../src/logging/redact';
 import { JobEvent, JobInbox, JobNodeHandover, Request, claimHandover, makeHandover, removeRefusal, replaceRefusal, sameSharedState } from './job-node-handover';
 import { traceIdOf } from '../../src/runtime/message-trace';
 import { debugEnabled } from '../../src/logging/logger';
-import { traceJobEnd, traceJobStart, tracesMessage } from '../../src/tracing';
+import { traceJobEnd, traceJobStart, tracesMessage } from '../../src/tracing/message-trace';
 
 /** One job as a status query shows it. */
 interface JobSummary {

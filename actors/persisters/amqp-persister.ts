@@ -20,7 +20,7 @@ import { displayMessage } from '../../src/logging/display';
 import { Message } from '../../src/message/message';
 import { Taken } from '../../src/xqueue/xqueue';
 import { messageToAmqp } from '../../src/transports/amqp091-mapping';
-import { tracePublish, tracePublished, tracingActive, withTraceHeaders } from '../../src/tracing';
+import { tracePublish, tracePublished, tracingActive, withTraceHeaders } from '../../src/tracing/message-trace';
 import { settleWithin } from '../../src/transports/amqp091-connection';
 import { AmqpSessionBase, openAmqpSession } from '../../src/transports/amqp091-session';
 import { declareExchange, declareQueue } from '../../src/transports/amqp091-topology';

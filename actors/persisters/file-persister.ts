@@ -18,7 +18,7 @@ import { describe } from '../../src/runtime/actor';
 import { intStr, integerSchemas, integerSetting, str, strMap } from '../../src/foundation/schema-helpers';
 import { Template } from '../../src/rules/template';
 import { displayMessage, parseDisplayMask } from '../../src/logging/display';
-import { tracePublish, tracePublished, tracingActive } from '../../src/tracing';
+import { tracePublish, tracePublished, tracingActive } from '../../src/tracing/message-trace';
 import { Message } from '../../src/message/message';
 import { Taken, XQueue } from '../../src/xqueue/xqueue';
 import { filePathOf, parseAddress } from '../support/address';

@@ -33,7 +33,7 @@ import { Amqp10Connection, deliveryRejection, endpointLabel, sessionHasRoom } fr
 import { chooseDialect, Dialect, TargetPlan } from '../../src/transports/amqp10-dialect';
 import { isFatalAmqp10Error } from '../../src/transports/amqp10-errors';
 import { messageToAmqp } from '../../src/transports/amqp10-mapping';
-import { tracePublish, tracePublished, tracingActive, withTraceHeaders } from '../../src/tracing';
+import { tracePublish, tracePublished, tracingActive, withTraceHeaders } from '../../src/tracing/message-trace';
 import { encodeAmqpMessage } from '../../src/transports/amqp10-encoding';
 import { jmsMigrationIssues, ineffectiveProperties } from '../support/jms-config';
 import { JmsSenderKind, JmsSenderSettings, jmsSenderSchema, readSenderSettings, senderNoEffect } from './jms-persister-settings';

@@ -11,7 +11,7 @@ import { debugEnabled, Logger } from '../../src/logging/logger';
 import { Message } from '../../src/message/message';
 import { EvaluatorLogger, MessageEvaluatorEngine } from '../../src/evaluator';
 import { traceIdOf } from '../../src/runtime/message-trace';
-import { ATTR_RETURN_CODE, ATTR_RULESET, TraceStep, endStep, startStep, tracesMessage } from '../../src/tracing';
+import { ATTR_RETURN_CODE, ATTR_RULESET, TraceStep, endStep, startStep, tracesMessage } from '../../src/tracing/message-trace';
 
 function evaluatorLogger(logger: Logger): EvaluatorLogger {
   return {

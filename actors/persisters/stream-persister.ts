@@ -37,7 +37,7 @@ import fs from 'node:fs';
 import { ActorContext, Behaviour, QueueConsumer, TimerHandle } from '../../src/runtime/actor';
 import { ComponentDefinition, ComponentEnv, inputOf } from '../../src/runtime/component';
 import { displayMessage } from '../../src/logging/display';
-import { tracePublish, tracePublished, tracingActive } from '../../src/tracing';
+import { tracePublish, tracePublished, tracingActive } from '../../src/tracing/message-trace';
 import { Message } from '../../src/message/message';
 import { QueueState, Taken, XQueue } from '../../src/xqueue/xqueue';
 import { isClosedOutput, isClosedOutputError, tolerateOutputErrors } from '../../src/runtime/closed-output';

@@ -31,7 +31,7 @@ import { Template } from '../../src/rules/template';
 import { Taken, XQueue } from '../../src/xqueue/xqueue';
 import { displayMessage, parseDisplayMask } from '../../src/logging/display';
 import { registerConfigSecrets } from '../../src/logging/redact';
-import { traceCheckin, traceCheckout, tracingActive } from '../../src/tracing';
+import { traceCheckin, traceCheckout, tracingActive } from '../../src/tracing/message-trace';
 import { parseAddress } from '../support/address';
 import { ConfigReader } from '../support/config-values';
 import { ClassDefaults, fillDefaults, findImplementation, implementationKey, parseDefaultProperties } from './default-properties';

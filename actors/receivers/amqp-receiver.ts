@@ -43,7 +43,7 @@ import { XQueueStoppedError } from '../../src/xqueue/errors';
 import { messageFromAmqp } from '../../src/transports/amqp091-mapping';
 import { amqpStep, describeAddress, openAmqpConnection, settleWithin } from '../../src/transports/amqp091-connection';
 import { RabbitParkedStore, republishOptions } from '../../src/transports/parked-rabbitmq';
-import { traceDelivery, traceSettled, tracingActive } from '../../src/tracing';
+import { traceDelivery, traceSettled, tracingActive } from '../../src/tracing/message-trace';
 import { AmqpSessionBase, flushSettlement, openAmqpSession, scheduleSettlement } from '../../src/transports/amqp091-session';
 import { checkExchange, declareSource } from '../../src/transports/amqp091-topology';
 import { PARKED_HEADERS } from '../../src/parking/parked-origin';

@@ -50,7 +50,7 @@ import { Amqp10Connection, Amqp10Endpoint } from '../../src/transports/amqp10-co
 import { isFatalAmqp10Error } from '../../src/transports/amqp10-errors';
 import { amqpSelectorSource, amqpToMessage, AmqpMessage } from '../../src/transports/amqp10-mapping';
 import { chooseDialect, Dialect, DialectChoice, SourcePlan } from '../../src/transports/amqp10-dialect';
-import { traceDelivery, traceSettled, tracingActive } from '../../src/tracing';
+import { traceDelivery, traceSettled, tracingActive } from '../../src/tracing/message-trace';
 
 export type FailedOutcome = 'reject' | 'release' | 'modified';
 /** A delivery the selector does not select: accept (consumed and dropped) or release it undeliverable-here (left for other consumers). */

@@ -19,7 +19,7 @@ import { settingsIssues } from '../../src/config/config-issues';
 import { Reconnector } from '../../src/runtime/reconnector';
 import { boolStr, intStr, integerSchemas, integerSetting, str, strMap } from '../../src/foundation/schema-helpers';
 import { displayMessage, parseDisplayMask } from '../../src/logging/display';
-import { settleTraceOnDone, traceDelivery, tracingActive } from '../../src/tracing';
+import { settleTraceOnDone, traceDelivery, tracingActive } from '../../src/tracing/message-trace';
 import { Message } from '../../src/message/message';
 import { Partition, parsePartition } from '../../src/xqueue/partition';
 import { XQueueStoppedError } from '../../src/xqueue/errors';

@@ -2,25 +2,10 @@
 export { startTracing } from './trace-sdk';
 export type { RunningTracing } from './trace-sdk';
 export { readTraceSettings } from './trace-settings';
-export {
-  traceDelivery,
-  traceSettled,
-  traceCheckout,
-  traceCheckin,
-  settleTraceOnDone,
-  startStep,
-  endStep,
-  traceRoute,
-  traceJobStart,
-  traceJobEnd,
-  tracePublish,
-  tracePublished,
-  withTraceHeaders,
-  tracingActive,
-  tracesMessage,
-  ATTR_RULESET,
-  ATTR_RETURN_CODE,
-} from './message-trace';
-export type { TraceStep } from './message-trace';
+// The per-message hooks (traceDelivery, startStep, tracePublish, ...) are imported from ./message-trace itself, not
+// re-exported here: compiled to CommonJS, an index of re-exports is an object of getters in V8's dictionary mode, so
+// every call through it is a hash lookup and a getter call that the optimiser cannot inline (about 15 ns a hook,
+// the tracing bench's off row, docs/operations.md#tracing), where a call into ./message-trace inlines to the check
+// on its first line.
 export { traceCounts, slowTracesOf } from './trace-stats';
 export type { SlowTrace } from './trace-stats';

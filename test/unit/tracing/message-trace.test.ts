@@ -15,7 +15,6 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { Message, TRACE_SLOT } from '../../../src/message/message';
 import { messageToJson } from '../../../src/message/json-form';
-import { setActiveTracing } from '../../../src/tracing/message-trace';
 import {
   endStep,
   startStep,
@@ -29,7 +28,8 @@ import {
   traceRoute,
   traceSettled,
   tracesMessage,
-} from '../../../src/tracing';
+  setActiveTracing,
+} from '../../../src/tracing/message-trace';
 
 const AT = { component: 'rcvr', system: 'rabbitmq', destination: 'orders' } as const;
 const OUT = { component: 'pstr', system: 'rabbitmq', destination: 'out' } as const;
