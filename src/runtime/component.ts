@@ -16,7 +16,7 @@ import { redactText } from '../logging/redact';
 import { ConfigValueError } from '../errors/config-value-error';
 import { declareSecretProperties } from '../foundation/secret-properties';
 import { Message } from '../message/message';
-import { MessageTally, XQueue } from '../xqueue/xqueue';
+import { MessageTally, XQueue, tallyTraced } from '../xqueue/xqueue';
 import type { ComponentTracer } from './message-trace';
 import { UnknownComponentClassError } from './errors';
 
@@ -51,10 +51,20 @@ export class ComponentTotals implements MessageTally {
   done = 0;
   failed = 0;
   reconnects = 0;
-  /** The component's tracer while `--trace` or POST /trace names it (the flow sets it). */
-  trace: ComponentTracer | undefined = undefined;
+  private tracer: ComponentTracer | undefined = undefined;
   /** MessageEvaluator: messages per ruleset (as named in the message) and return code. */
   readonly results = new Map<string, Map<string, number>>();
+
+  /** The component's tracer while `--trace` or POST /trace names it (the flow sets it). */
+  get trace(): ComponentTracer | undefined {
+    return this.tracer;
+  }
+
+  /** Counted for the XQueues (tallyTraced): they read a tally's trace only while some tally has one. */
+  set trace(tracer: ComponentTracer | undefined) {
+    if ((tracer === undefined) !== (this.tracer === undefined)) tallyTraced(tracer !== undefined);
+    this.tracer = tracer;
+  }
 
   countResult(ruleset: string, rc: string): void {
     let byRc = this.results.get(ruleset);

@@ -45,8 +45,20 @@ export interface MessageTally {
   in: number;
   done: number;
   failed: number;
-  /** Set while the component's messages are traced (`xroute run --trace`); one field read per hop otherwise. */
+  /**
+   * Set while the component's messages are traced (`xroute run --trace`). Read only while some tally in the process is
+   * traced: whoever sets it counts it with tallyTraced (ComponentTotals' trace setter does), so that an untraced message
+   * pays one read of that count per hop, not a read of each tally's trace.
+   */
   trace?: QueueTracer;
+}
+
+/** How many tallies in the process are traced now (tallyTraced): while none is, the queues read no tally's trace. */
+let tracedTallies = 0;
+
+/** A tally's trace was set (`traced` true) or cleared: the queues read tallies' traces while any is set. */
+export function tallyTraced(traced: boolean): void {
+  tracedTallies += traced ? 1 : -1;
 }
 
 /**
@@ -290,7 +302,7 @@ export class XQueue<T> {
     if (this.producerTallies[cell] !== tally) this.producerTallies[cell] = tally;
     if (tally !== undefined) {
       tally.in++;
-      if (tally.trace !== undefined) tally.trace.added(this.name, item);
+      if (tracedTallies !== 0) tally.trace?.added(this.name, item);
     }
     this.cellState[cell] = OCCUPIED;
     this.reservedCount--;
@@ -424,7 +436,7 @@ export class XQueue<T> {
     const tally = consumer.tally;
     if (tally !== undefined) {
       tally.in++;
-      if (tally.trace !== undefined) tally.trace.took(this.name, item);
+      if (tracedTallies !== 0) tally.trace?.took(this.name, item);
     }
     const generation = ++this.generations[cell];
     return { cell, item, generation };
@@ -455,8 +467,10 @@ export class XQueue<T> {
       if (consumerTally !== undefined) consumerTally.done++;
       if (producerTally !== undefined) producerTally.done++;
     }
-    if (consumerTally?.trace !== undefined) consumerTally.trace.finished(this.name, item, outcome, reason);
-    if (producerTally?.trace !== undefined) producerTally.trace.delivered(this.name, item, outcome, reason);
+    if (tracedTallies !== 0) {
+      consumerTally?.trace?.finished(this.name, item, outcome, reason);
+      producerTally?.trace?.delivered(this.name, item, outcome, reason);
+    }
     this.releaseCell(cell, false);
     if (onDone) {
       try {
