@@ -24,6 +24,17 @@ export async function requireRedis(): Promise<void> {
   }
 }
 
+/** The keys under `prefix:`, as another Redis client sees them. */
+export async function redisKeys(prefix: string): Promise<string[]> {
+  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await r.connect();
+    return (await r.keys(`${prefix}:*`)).sort();
+  } finally {
+    r.disconnect();
+  }
+}
+
 /** Deletes every key under `prefix:`. */
 export async function deleteRedisPrefix(prefix: string): Promise<void> {
   const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });

@@ -3,14 +3,13 @@
  * per test); the in-process store runs the same tests in the unit project. Redis must be reachable: these tests fail,
  * saying so, when it is not.
  */
-import { REDIS_URL, deleteRedisPrefix, redisUnreachable } from '../../support/redis';
+import { REDIS_URL, deleteRedisPrefix, redisKeys, redisUnreachable } from '../../support/redis';
 import { RedisSharedState } from '../../../actors/nodes/job-node-shared-redis';
 import { LEASE_MS, SharedStateCluster, describeSharedStateContract } from '../../support/shared-state-contract';
 import { sleep } from '../../support/wait';
 
 let namespaceCounter = 0;
-function redisCluster(): SharedStateCluster {
-  const namespace = `xroute-test:shared-state:${process.pid}:${Date.now()}:${++namespaceCounter}`;
+function redisCluster(namespace = `xroute-test:shared-state:${process.pid}:${Date.now()}:${++namespaceCounter}`): SharedStateCluster {
   const made: RedisSharedState[] = [];
   return {
     async instance(leaseMs = LEASE_MS) {
@@ -31,4 +30,20 @@ function redisCluster(): SharedStateCluster {
   };
 }
 
-describeSharedStateContract('Redis', redisCluster);
+describeSharedStateContract('Redis', () => redisCluster());
+
+describe('the Redis store', () => {
+  it('keeps its slots and claimed keys in Redis under its namespace, where any other client sees them', async () => {
+    const namespace = `xroute-test:shared-state:${process.pid}:${Date.now()}:visible`;
+    const cluster = redisCluster(namespace);
+    try {
+      const store = await cluster.instance();
+      expect(await store.acquireSlots('g', 2, 1)).toBe(1);
+      expect(await store.claimKey('order-7')).toBe(true);
+      expect(await redisKeys(namespace)).toEqual(expect.arrayContaining([`${namespace}:slots:g`, `${namespace}:key:order-7`]));
+    } finally {
+      await cluster.dispose();
+    }
+    expect(await redisKeys(namespace)).toEqual([]);
+  });
+});

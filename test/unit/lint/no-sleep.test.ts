@@ -3,35 +3,32 @@
  * this tree: a unit test reaches no Node timer and no sleep helper; it waits for a condition or moves a VirtualClock.
  * Integration and fault tests, where a real broker or process sets the pace, and test/support may use timers.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { rulesReported } from '../../support/lint-cases';
 
-const test = (body: string): string => `it('waits', async () => {\n${body}\n});\n`;
-
-/** Each case: the file a snippet pretends to be, and its code. */
-const CASES = {
-  promiseSleep: { filePath: 'test/unit/runtime/sleep-probe.test.ts', code: test('  await new Promise((resolve) => setTimeout(resolve, 50));') },
-  delayedAction: { filePath: 'test/unit/runtime/sleep-probe.test.ts', code: test("  setTimeout(() => console.log('later'), 50);") },
-  intervalPoll: { filePath: 'test/unit/pools/sleep-probe.test.ts', code: test('  const t = setInterval(() => undefined, 10);\n  clearInterval(t);') },
-  timersPromises: {
-    filePath: 'test/unit/cli/sleep-probe.test.ts',
-    code: `import { setTimeout as pause } from 'node:timers/promises';\n${test('  await pause(50);')}`,
-  },
-  supportSleep: { filePath: 'test/unit/cli/sleep-probe.test.ts', code: `import { sleep } from '../../support/wait';\n${test('  await sleep(50);')}` },
-  supportWaitFor: {
-    filePath: 'test/unit/cli/sleep-probe.test.ts',
-    code: `import { waitFor } from '../../support/wait';\nlet done = false;\n${test("  done = true;\n  await waitFor(() => done, 'done');")}`,
-  },
-  virtualClock: {
-    filePath: 'test/unit/runtime/sleep-probe.test.ts',
-    code: `import { VirtualClock } from '../../support/virtual-clock';\n${test('  const clock = new VirtualClock();\n  clock.set(() => undefined, 50);\n  clock.advance(50);')}`,
-  },
-  actorTimer: {
-    filePath: 'test/unit/runtime/sleep-probe.test.ts',
-    code: `export const start = (ctx: { setTimeout(fn: () => void, ms: number): unknown }) => ctx.setTimeout(() => undefined, 50);\n`,
-  },
-  integrationSleep: { filePath: 'test/integration/amqp/sleep-probe.test.ts', code: test('  await new Promise((resolve) => setTimeout(resolve, 50));') },
-  supportTimer: { filePath: 'test/support/sleep-probe.ts', code: 'export const later = (fn: () => void) => setTimeout(fn, 50);\n' },
+/**
+ * The file each snippet pretends to be. The snippets themselves are data, in fixtures/sleep-probes/NAME.ts.txt: the
+ * sleeps among them are what the rule must reject, so they are kept out of the unit tree's code.
+ */
+const PRETENDS_TO_BE = {
+  promiseSleep: 'test/unit/runtime/sleep-probe.test.ts',
+  delayedAction: 'test/unit/runtime/sleep-probe.test.ts',
+  intervalPoll: 'test/unit/pools/sleep-probe.test.ts',
+  timersPromises: 'test/unit/cli/sleep-probe.test.ts',
+  supportSleep: 'test/unit/cli/sleep-probe.test.ts',
+  supportWaitFor: 'test/unit/cli/sleep-probe.test.ts',
+  virtualClock: 'test/unit/runtime/sleep-probe.test.ts',
+  actorTimer: 'test/unit/runtime/sleep-probe.test.ts',
+  integrationSleep: 'test/integration/amqp/sleep-probe.test.ts',
+  supportTimer: 'test/support/sleep-probe.ts',
 };
+const CASES = Object.fromEntries(
+  Object.entries(PRETENDS_TO_BE).map(([name, filePath]) => [
+    name,
+    { filePath, code: readFileSync(join(__dirname, 'fixtures', 'sleep-probes', `${name}.ts.txt`), 'utf8') },
+  ]),
+) as Record<keyof typeof PRETENDS_TO_BE, { filePath: string; code: string }>;
 type CaseName = keyof typeof CASES;
 
 let reported: Record<CaseName, string[]>;
