@@ -168,10 +168,16 @@ async function openLoopRun(broker: BrokerKit, side: MoverSide, rate: number, n: 
  */
 const SAME_AS_XROUTE: amqplib.Options.Publish = { deliveryMode: 2, priority: 4 };
 
-/** Raw amqplib: consume (prefetch WINDOW), publish with confirm, ack the delivery on the confirm. */
-function rawMover(): MoverSide {
+/**
+ * One delivery's work in a raw loop: what to publish (body and options) on the confirm channel, or undefined to
+ * reject it.
+ */
+type RawWork = (m: amqplib.ConsumeMessage) => { body: Buffer; options: amqplib.Options.Publish } | undefined;
+
+/** Raw amqplib: consume (prefetch WINDOW), publish what `work` makes with confirm, ack the delivery on the confirm. */
+function rawLoop(label: string, work: RawWork): MoverSide {
   return {
-    label: 'raw amqplib',
+    label,
     async start(inQueue, outQueue) {
       const conn = await connect();
       const inCh = await conn.createChannel();
@@ -179,7 +185,9 @@ function rawMover(): MoverSide {
       await inCh.prefetch(WINDOW);
       await inCh.consume(inQueue, (m) => {
         if (m === null) return;
-        outCh.sendToQueue(outQueue, m.content, SAME_AS_XROUTE, (err) => {
+        const out = work(m);
+        if (out === undefined) return inCh.nack(m, false, false);
+        outCh.sendToQueue(outQueue, out.body, out.options, (err) => {
           if (err) inCh.nack(m);
           else inCh.ack(m);
         });
@@ -191,47 +199,32 @@ function rawMover(): MoverSide {
   };
 }
 
+/** Raw amqplib moving each delivery as it is. */
+function rawMover(): MoverSide {
+  return rawLoop('raw amqplib', (m) => ({ body: m.content, options: SAME_AS_XROUTE }));
+}
+
 /** The evaluate path's rulesets, shared by xroute's topology and the raw loop. */
 const EVALUATE_RULE = { FieldName: 'RuleName', Template: 'order' };
 const EVALUATE_RULESET = { order: { FormatterArgument: [{ FieldName: 'body', Template: ['ORDER:##body##'] }] } };
 
 /**
- * Raw amqplib doing the evaluate path's work (the header comment): rawMover's loop, each delivery evaluated as
- * a Message by the same engine and published with its properties as headers when its ReturnCode is 0.
+ * Raw amqplib doing the evaluate path's work (the header comment): each delivery evaluated as a Message by the same
+ * engine and published with its properties as headers when its ReturnCode is 0.
  */
 function rawEvaluator(): MoverSide {
   const engine = new MessageEvaluatorEngine({ Ruleset: EVALUATE_RULESET }, { baseDir: process.cwd(), pluginDirs: [] });
   const ruleName = new Template(EVALUATE_RULE.Template);
-  return {
-    label: 'raw amqplib + MessageEvaluatorEngine',
-    async start(inQueue, outQueue) {
-      const conn = await connect();
-      const inCh = await conn.createChannel();
-      const outCh = await conn.createConfirmChannel();
-      await inCh.prefetch(WINDOW);
-      await inCh.consume(inQueue, (m) => {
-        if (m === null) return;
-        const headers = m.properties.headers ?? {};
-        const msg = Message.text(m.content.toString('utf8'), Object.fromEntries(Object.keys(headers).map((k) => [k, String(headers[k])])));
-        msg.setProperty(EVALUATE_RULE.FieldName, ruleName.format(msg));
-        engine.evaluate(msg); // synchronous: the ruleset is a formatter
-        if (msg.getProperty(engine.rcField) !== '0') {
-          inCh.nack(m, false, false);
-          return;
-        }
-        msg.deleteProperty(engine.rcField);
-        const { JMSDeliveryMode: deliveryMode, JMSPriority: priority } = msg.headers;
-        const options = { headers: Object.fromEntries(msg.properties), deliveryMode, priority };
-        outCh.sendToQueue(outQueue, Buffer.from(msg.bodyText() ?? '', 'utf8'), options, (err) => {
-          if (err) inCh.nack(m);
-          else inCh.ack(m);
-        });
-      });
-      return async () => {
-        await conn.close().catch(() => undefined);
-      };
-    },
-  };
+  return rawLoop('raw amqplib + MessageEvaluatorEngine', (m) => {
+    const headers = m.properties.headers ?? {};
+    const msg = Message.text(m.content.toString('utf8'), Object.fromEntries(Object.keys(headers).map((k) => [k, String(headers[k])])));
+    msg.setProperty(EVALUATE_RULE.FieldName, ruleName.format(msg));
+    engine.evaluate(msg); // synchronous: the ruleset is a formatter
+    if (msg.getProperty(engine.rcField) !== '0') return undefined;
+    msg.deleteProperty(engine.rcField);
+    const { JMSDeliveryMode: deliveryMode, JMSPriority: priority } = msg.headers;
+    return { body: Buffer.from(msg.bodyText() ?? '', 'utf8'), options: { headers: Object.fromEntries(msg.properties), deliveryMode, priority } };
+  });
 }
 
 /** xroute: a flow built from `topology(inQueue, outQueue)`, started and waited for until every component runs. */

@@ -26,6 +26,11 @@ function virtualTimers(clock: VirtualClock): ExportTimers {
 }
 
 /** Spans to hand to an exporter directly. */
+/** A CountingExporter over `held` (never replaced), with the deadline above and its timers on a virtual clock. */
+function exporterOver(held: SpanExporter, onDrop: (n: number, why: string) => void = () => undefined, queue = 10): CountingExporter {
+  return new CountingExporter(() => held, onDrop, DEADLINE_MS, queue, virtualTimers(new VirtualClock()));
+}
+
 function endedSpans(n: number): ReadableSpan[] {
   const memory = new InMemorySpanExporter();
   const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(memory)] }).getTracer('t');
@@ -55,13 +60,7 @@ describe('the bounded export queue', () => {
   it('frees the queue as a batch leaves for the exporter, and counts a failed batch as dropped', () => {
     const reports: string[] = [];
     const held = new HeldExporter();
-    const exporter = new CountingExporter(
-      () => held,
-      (n, why) => reports.push(`${n} ${why}`),
-      DEADLINE_MS,
-      10,
-      virtualTimers(new VirtualClock()),
-    );
+    const exporter = exporterOver(held, (n, why) => reports.push(`${n} ${why}`));
     const queue = new BoundedSpanProcessor(new SimpleSpanProcessor(exporter), 10, () => undefined);
     exporter.queue = queue;
     const tracer = new BasicTracerProvider({ spanProcessors: [queue] }).getTracer('t');
@@ -73,13 +72,7 @@ describe('the bounded export queue', () => {
 
   it('counts what the collector accepted', () => {
     const held = new HeldExporter();
-    const exporter = new CountingExporter(
-      () => held,
-      () => undefined,
-      DEADLINE_MS,
-      10,
-      virtualTimers(new VirtualClock()),
-    );
+    const exporter = exporterOver(held);
     const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('t');
     tracer.startSpan('a').end();
     held.settle(ExportResultCode.SUCCESS);
@@ -88,13 +81,7 @@ describe('the bounded export queue', () => {
 
   it('tells the processor an export is done even when it failed (the loss is counted here)', () => {
     const held = new HeldExporter();
-    const exporter = new CountingExporter(
-      () => held,
-      () => undefined,
-      DEADLINE_MS,
-      10,
-      virtualTimers(new VirtualClock()),
-    );
+    const exporter = exporterOver(held);
     const told: ExportResult[] = [];
     exporter.export(endedSpans(2), (r) => told.push(r));
     held.settle(ExportResultCode.FAILED);
@@ -103,13 +90,7 @@ describe('the bounded export queue', () => {
 
   it('sends one batch at a time: a batch handed over while one is in flight waits for it', () => {
     const held = new HeldExporter();
-    const exporter = new CountingExporter(
-      () => held,
-      () => undefined,
-      DEADLINE_MS,
-      10,
-      virtualTimers(new VirtualClock()),
-    );
+    const exporter = exporterOver(held);
     const told: ExportResult[] = [];
     exporter.export(endedSpans(2), (r) => told.push(r));
     exporter.export(endedSpans(3), (r) => told.push(r));
@@ -123,13 +104,7 @@ describe('the bounded export queue', () => {
   it('drops and counts a batch that would make more spans wait than the queue holds', () => {
     const reports: string[] = [];
     const held = new HeldExporter();
-    const exporter = new CountingExporter(
-      () => held,
-      (n, why) => reports.push(`${n} ${why}`),
-      DEADLINE_MS,
-      4,
-      virtualTimers(new VirtualClock()),
-    );
+    const exporter = exporterOver(held, (n, why) => reports.push(`${n} ${why}`), 4);
     const told: ExportResult[] = [];
     exporter.export(endedSpans(2), (r) => told.push(r));
     exporter.export(endedSpans(3), (r) => told.push(r));
