@@ -54,8 +54,16 @@ export class HopTrace {
     if (Number.isNaN(t[seq])) t[seq] = at;
   }
 
-  /** Each event's p50 and p99 since the intended send, in order of p50; messages below `skip` warm up. */
-  timeline(intendedAt: (seq: number) => number, skip: number, extra: Record<string, (seq: number) => number> = {}): HopEvent[] {
+  /**
+   * Each event's p50 and p99 since the intended send, in order of p50; messages below `skip` warm up, and only
+   * those `only` keeps count (e.g. the slowest, to see where their time went).
+   */
+  timeline(
+    intendedAt: (seq: number) => number,
+    skip: number,
+    extra: Record<string, (seq: number) => number> = {},
+    only: (seq: number) => boolean = () => true,
+  ): HopEvent[] {
     const all = new Map<string, (seq: number) => number>([
       ...[...this.times].map(([e, t]): [string, (seq: number) => number] => [e, (s) => t[s]]),
       ...Object.entries(extra),
@@ -64,6 +72,7 @@ export class HopTrace {
     for (const [event, at] of all) {
       const offsets: number[] = [];
       for (let s = skip; s < this.size; s++) {
+        if (!only(s)) continue;
         const d = at(s) - intendedAt(s);
         if (!Number.isNaN(d)) offsets.push(d);
       }

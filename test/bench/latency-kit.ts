@@ -10,7 +10,7 @@ export interface MoverSide {
 }
 
 /** Two fresh queues of a run (source and destination) and what the bench does with them. */
-interface RunQueues {
+export interface RunQueues {
   readonly inQueue: string;
   readonly outQueue: string;
   /** Queues messages 0..n-1 on the source; resolves once the broker holds them all. */

@@ -71,10 +71,10 @@ export class ArrivalLog {
     return this.duplicates;
   }
 
-  /** Latencies (ms) of every arrived message but the first `skip` (the warm-up). */
-  latencies(skip = 0): number[] {
+  /** Latencies (ms) of every arrived message from `from` (the first ones warm up) up to, not including, `to`. */
+  latencies(from = 0, to = this.size): number[] {
     const out: number[] = [];
-    for (let i = skip; i < this.size; i++) if (!Number.isNaN(this.arrived[i])) out.push(this.arrived[i] - this.intended[i]);
+    for (let i = from; i < to; i++) if (!Number.isNaN(this.arrived[i])) out.push(this.arrived[i] - this.intended[i]);
     return out;
   }
 }
