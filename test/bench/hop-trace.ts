@@ -47,7 +47,11 @@ export class HopTrace {
 
   /** Logs `event` for a message now (the first time only: a redelivery keeps the first). */
   mark(event: string, msg: Message, at = performance.now()): void {
-    const seq = this.seqOf(msg);
+    this.markSeq(event, this.seqOf(msg), at);
+  }
+
+  /** Logs `event` for message `seq` now (a raw client's events: it has no Message). */
+  markSeq(event: string, seq: number, at = performance.now()): void {
     if (!(seq >= 0 && seq < this.size)) return;
     let t = this.times.get(event);
     if (!t) this.times.set(event, (t = new Float64Array(this.size).fill(NaN)));

@@ -144,8 +144,8 @@ interface SideRun {
   readonly log: ArrivalLog;
   readonly trace?: HopTrace;
   readonly loopDelay: LoopDelay;
-  /** Measured blocks: sequence numbers [from, to) and when the block ran. */
-  readonly blocks: { from: number; to: number; t0: number; t1: number }[];
+  /** Measured blocks: sequence numbers [from, to), when the block ran and the process's CPU time in it (µs). */
+  readonly blocks: { from: number; to: number; t0: number; t1: number; cpuUs: number }[];
 }
 
 interface InterleavedResult {
@@ -157,6 +157,9 @@ interface InterleavedResult {
   readonly hops: HopEvent[];
   /** ...and of its messages at or above its p99: which hop their time went to. */
   readonly slowHops: HopEvent[];
+  /** The raw client's timeline (its delivery and confirm), of all and of its slowest 1 %. */
+  readonly rawHops: HopEvent[];
+  readonly rawSlowHops: HopEvent[];
   readonly pauses: { readonly xroute: PauseStats; readonly raw: PauseStats };
 }
 
@@ -182,7 +185,7 @@ async function interleavedRun(broker: BrokerKit, ours: MoverSide, raw: MoverSide
           blocks: [],
         });
         const x = mk(ours, qo, new HopTrace(size));
-        const r = mk(raw, qr);
+        const r = mk(raw, qr, new HopTrace(size));
         const stops: (() => Promise<void>)[] = [];
         try {
           for (const s of [x, r]) {
@@ -190,6 +193,7 @@ async function interleavedRun(broker: BrokerKit, ours: MoverSide, raw: MoverSide
             stops.push(await s.side.start(s.q.inQueue, s.q.outQueue, s.trace));
           }
           const block = async (s: SideRun, from: number, count: number, measured: boolean) => {
+            const cpu0 = process.cpuUsage();
             const t0 = performance.now();
             s.loopDelay.begin();
             await openLoop(rate, count, (i, at) => {
@@ -202,7 +206,9 @@ async function interleavedRun(broker: BrokerKit, ours: MoverSide, raw: MoverSide
               300_000,
             );
             s.loopDelay.end();
-            if (measured) s.blocks.push({ from, to: from + count, t0, t1: performance.now() });
+            if (!measured) return;
+            const cpu = process.cpuUsage(cpu0);
+            s.blocks.push({ from, to: from + count, t0, t1: performance.now(), cpuUs: cpu.user + cpu.system });
           };
           for (const s of [x, r]) await block(s, 0, warm, false);
           for (let b = 0; b < pairs; b++) for (const s of b % 2 === 0 ? [x, r] : [r, x]) await block(s, warm + b * perBlock, perBlock, true);
@@ -220,21 +226,29 @@ async function interleavedRun(broker: BrokerKit, ours: MoverSide, raw: MoverSide
           return seqs;
         };
         const xSlow = slowOf(x, xs.p99);
+        const rSlow = slowOf(r, rs.p99);
         const flights = (s: SideRun, seqs: readonly number[]) => seqs.map((i) => ({ from: s.log.intendedAt(i), to: s.log.arrivedAt(i) }));
-        const arrival = { 'arrived at the destination queue': (i: number) => x.log.arrivedAt(i) };
-        const intended = (i: number) => x.log.intendedAt(i);
-        const slowSet = new Set(xSlow);
-        const hops = x.trace?.timeline(intended, warm, arrival) ?? [];
-        const slowHops = x.trace?.timeline(intended, warm, arrival, (i) => slowSet.has(i)) ?? [];
+        const timelines = (s: SideRun, slow: readonly number[]) => {
+          const arrival = { 'arrived at the destination queue': (i: number) => s.log.arrivedAt(i) };
+          const intended = (i: number) => s.log.intendedAt(i);
+          const slowSet = new Set(slow);
+          const all = s.trace?.timeline(intended, warm, arrival) ?? [];
+          const slowest = s.trace?.timeline(intended, warm, arrival, (i) => slowSet.has(i)) ?? [];
+          return { all: all.length > 1 ? all : [], slowest: slowest.length > 1 ? slowest : [] };
+        };
+        const xt = timelines(x, xSlow);
+        const rt = timelines(r, rSlow);
         return {
           xroute: xs,
           raw: rs,
           p99: blockedP99Ratio(blocksOf(x), blocksOf(r)),
-          hops: hops.length > 1 ? hops : [],
-          slowHops: slowHops.length > 1 ? slowHops : [],
+          hops: xt.all,
+          slowHops: xt.slowest,
+          rawHops: rt.all,
+          rawSlowHops: rt.slowest,
           pauses: {
             xroute: watch.stats(x.blocks, x.loopDelay, flights(x, xSlow)),
-            raw: watch.stats(r.blocks, r.loopDelay, flights(r, slowOf(r, rs.p99))),
+            raw: watch.stats(r.blocks, r.loopDelay, flights(r, rSlow)),
           },
         };
       }),
@@ -257,20 +271,26 @@ const SAME_AS_XROUTE: amqplib.Options.Publish = { deliveryMode: 2, priority: 4 }
  */
 type RawWork = (m: amqplib.ConsumeMessage) => { body: Buffer; options: amqplib.Options.Publish } | undefined;
 
-/** Raw amqplib: consume (prefetch WINDOW), publish what `work` makes with confirm, ack the delivery on the confirm. */
+/**
+ * Raw amqplib: consume (prefetch WINDOW), publish what `work` makes with confirm, ack the delivery on the confirm.
+ * With a trace, the delivery and the confirm of each message are logged, like xroute's link events.
+ */
 function rawLoop(label: string, work: RawWork): MoverSide {
   return {
     label,
-    async start(inQueue, outQueue) {
+    async start(inQueue, outQueue, trace) {
       const conn = await connect();
       const inCh = await conn.createChannel();
       const outCh = await conn.createConfirmChannel();
       await inCh.prefetch(WINDOW);
       await inCh.consume(inQueue, (m) => {
         if (m === null) return;
+        const seq = trace ? sequenceOf(m.content.toString('utf8')) : -1;
+        trace?.markSeq('raw: delivered', seq);
         const out = work(m);
         if (out === undefined) return inCh.nack(m, false, false);
         outCh.sendToQueue(outQueue, out.body, out.options, (err) => {
+          trace?.markSeq('raw: confirmed', seq);
           if (err) inCh.nack(m);
           else inCh.ack(m);
         });
@@ -443,13 +463,15 @@ export async function brokerPath(
   for (const load of LOADS) {
     const rate = Math.max(10, Math.round(max * load));
     const run = await interleavedRun(broker, ours, raw, rate, load === 0.5 ? opts.pairs : Math.max(1, Math.round(opts.pairs / 4)), opts.blockMs);
-    details.push({ path: name, load, rate, xroute: run.xroute, raw: run.raw, p99: run.p99, pauses: run.pauses, hops: run.hops, slowHops: run.slowHops });
+    details.push({ path: name, load, rate, ...run });
     const at = `${name} at ${load * 100} %`;
     rows.push(latencyRow(`${at} (${rate} msg/s)`, run.xroute, run.raw, load === 0.5 ? 'p99 <= 1.2x raw' : undefined, at, run.p99));
     if (load !== 0.5) continue;
     rows.push(...spreadRows(at, run.p99));
     rows.push(...hopRows(at, run.hops));
     rows.push(...hopRows(`${at}, slowest 1 %`, run.slowHops));
+    rows.push(...hopRows(`${at}, raw client`, run.rawHops));
+    rows.push(...hopRows(`${at}, raw client, slowest 1 %`, run.rawSlowHops));
     rows.push(...pauseRows(at, run.pauses));
   }
 }
@@ -476,6 +498,7 @@ function pauseRows(prefix: string, p: { xroute: PauseStats; raw: PauseStats }): 
     row('longest GC pause', 'ms', (s) => s.gcMaxMs),
     row('event-loop delay p99', 'ms', (s) => s.loopDelayP99Ms),
     row('event-loop delay max', 'ms', (s) => s.loopDelayMaxMs),
+    row('process CPU time per message', 'µs', (s) => s.cpuPerMessageUs),
     row("share of the slowest 1 %'s latency spent in GC pauses", 'share', (s) => s.slowInPause),
   ];
 }
@@ -600,8 +623,10 @@ export interface LatencyDetail {
   readonly pauses?: { readonly xroute: PauseStats; readonly raw: PauseStats };
   /** xroute's timeline (broker paths): per event, p50 and p99 of the time since the intended send... */
   readonly hops?: readonly HopEvent[];
-  /** ...and of its slowest 1 % alone. */
+  /** ...and of its slowest 1 % alone; the same of the raw client (its delivery and confirm). */
   readonly slowHops?: readonly HopEvent[];
+  readonly rawHops?: readonly HopEvent[];
+  readonly rawSlowHops?: readonly HopEvent[];
 }
 
 export const latencyDetails: LatencyDetail[] = [];

@@ -5,7 +5,7 @@ import type { ArrivalLog } from './latency';
 /** One side of a broker path: moves every message from `inQueue` to `outQueue` until stopped. */
 export interface MoverSide {
   readonly label: string;
-  /** `trace`, when given, watches the side's links (xroute only: the raw client has none). */
+  /** `trace`, when given, logs the side's events per message: xroute's link events, a raw client's delivery and confirm. */
   start(inQueue: string, outQueue: string, trace?: HopTrace): Promise<() => Promise<void>>;
 }
 

@@ -17,6 +17,8 @@ export interface PauseStats {
   /** Event-loop delay during the side's blocks (ms): the median of the blocks' p99s, and the longest. */
   readonly loopDelayP99Ms: number;
   readonly loopDelayMaxMs: number;
+  /** The process's CPU time (user + system) per message of the side's blocks, in µs: bench, client and broker client together. */
+  readonly cpuPerMessageUs: number;
   /** Of the time the messages at or above the side's p99 spent in flight: the share that was a GC pause. */
   readonly slowInPause: number;
 }
@@ -30,6 +32,13 @@ export interface Flight {
 export interface Window {
   readonly t0: number;
   readonly t1: number;
+}
+
+/** A side's block: its time window, how many messages it carried and the CPU time the process spent in it (µs). */
+export interface Block extends Window {
+  readonly from: number;
+  readonly to: number;
+  readonly cpuUs: number;
 }
 
 /** Watches GC pauses from construction to stop(); `side()` gives a loop-delay meter to run during each block. */
@@ -55,7 +64,7 @@ export class PauseWatch {
   }
 
   /** One side's figures: its blocks, its loop-delay histogram and the flights of its slowest messages. */
-  stats(blocks: readonly Window[], loopDelay: LoopDelay, slow: readonly Flight[]): PauseStats {
+  stats(blocks: readonly Block[], loopDelay: LoopDelay, slow: readonly Flight[]): PauseStats {
     const mine = this.pauses.filter((p) => blocks.some((b) => p.t0 >= b.t0 && p.t0 < b.t1));
     const lengths = mine.map((p) => p.t1 - p.t0);
     let inPause = 0;
@@ -70,6 +79,7 @@ export class PauseWatch {
       gcMaxMs: Math.max(0, ...lengths),
       loopDelayP99Ms: loopDelay.p99Ms(),
       loopDelayMaxMs: loopDelay.maxMs(),
+      cpuPerMessageUs: blocks.reduce((a, b) => a + b.cpuUs, 0) / blocks.reduce((a, b) => a + (b.to - b.from), 0),
       slowInPause: total > 0 ? inPause / total : NaN,
     };
   }
