@@ -58,7 +58,9 @@ export class PendingRequests implements Iterable<PendingRequest> {
   remove(p: PendingRequest): boolean {
     const i = this.list.indexOf(p);
     if (i < 0) return false;
-    this.list.splice(i, 1);
+    // The oldest leaves first (FIFO replies): shift makes no array of the removed, as splice does.
+    if (i === 0) this.list.shift();
+    else this.list.splice(i, 1);
     return true;
   }
 

@@ -169,7 +169,8 @@ export class XQueue<T> {
   private takenCount = 0;
   private runState: QueueState = 'running';
   private readonly stateListeners = new Set<(s: QueueState) => void>();
-  private emptyWaiters: (() => void)[] = [];
+  /** whenEmpty's callers; undefined while there are none (a remove then reads no list). */
+  private emptyWaiters: (() => void)[] | undefined;
   private added = 0;
   private removed = 0;
   private failed = 0;
@@ -575,7 +576,7 @@ export class XQueue<T> {
   /** Resolves when no message is waiting, in flight or reserved (used to drain on shutdown). */
   whenEmpty(): Promise<void> {
     if (this.isEmpty()) return Promise.resolve();
-    return new Promise((resolve) => this.emptyWaiters.push(resolve));
+    return new Promise((resolve) => (this.emptyWaiters ??= []).push(resolve));
   }
 
   get depth(): number {
@@ -810,9 +811,9 @@ export class XQueue<T> {
   }
 
   private notifyIfEmpty(): void {
-    if (this.emptyWaiters.length > 0 && this.isEmpty()) {
+    if (this.emptyWaiters !== undefined && this.isEmpty()) {
       const ws = this.emptyWaiters;
-      this.emptyWaiters = [];
+      this.emptyWaiters = undefined;
       for (const w of ws) w();
     }
   }
