@@ -41,6 +41,11 @@ export class PendingRequests implements Iterable<PendingRequest> {
     return this.list[0];
   }
 
+  /** The request at `index` (0 = the oldest); index < size. */
+  at(index: number): PendingRequest {
+    return this.list[index];
+  }
+
   /** The request taken last. */
   get newest(): PendingRequest | undefined {
     return this.list[this.list.length - 1];

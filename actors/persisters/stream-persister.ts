@@ -230,7 +230,9 @@ class StreamPersisterBehaviour implements Behaviour<never> {
     const socket = this.conn?.socket;
     if (!socket) return; // written once connected
     let wrote = false;
-    for (const p of this.pending) {
+    // By index: no iterator per call (flush runs after every request and every reply).
+    for (let i = 0; i < this.pending.size; i++) {
+      const p = this.pending.at(i);
       if (p.written) continue;
       if (this.simple && wrote) break;
       if (this.simple && this.pending.oldest !== p) break; // one request at a time
@@ -304,8 +306,9 @@ class StreamPersisterBehaviour implements Behaviour<never> {
       return;
     }
     const socket = this.conn?.socket;
-    for (const reply of this.framer.push(chunk)) {
-      if (socket !== this.conn?.socket) return; // a reply dropped the connection
+    this.framer.feed(chunk);
+    for (let reply = this.framer.take(); reply !== undefined; reply = this.framer.take()) {
+      if (socket !== this.conn?.socket) return; // a reply dropped the connection (the next connection resets the framer)
       this.onReply(reply);
     }
   }
