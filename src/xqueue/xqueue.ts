@@ -17,6 +17,7 @@ import { AddClock } from './add-clock';
 import { CellRing } from './cell-ring';
 import { XQueueStoppedError, ReserveAbortedError, XQueueError } from './errors';
 import { Partition, WHOLE_QUEUE, inPartition } from './partition';
+import type { TallySource } from './message-counts';
 
 export type CellState = 'empty' | 'reserved' | 'occupied' | 'taken';
 const EMPTY = 0;
@@ -39,12 +40,13 @@ export type QueueState = 'running' | 'paused' | 'stopped';
 /**
  * Where the queue counts one component's traffic: a consumer's messages taken and removed, or a producer's
  * messages added and how its consumers finished them. Owned by the component, so the figures survive its
- * restarts; plain fields so counting costs an increment on the hot path.
+ * restarts. The queue keeps the counts in its own records, where the hop writes anyway (a consumer's, a producer's),
+ * and gives each record to the tally once (track); the tally sums them when read (MessageCounts), so a message pays
+ * no increment for its component's figures (docs/operations.md "Cost of counting").
  */
 export interface MessageTally {
-  in: number;
-  done: number;
-  failed: number;
+  /** From now on the queue counts this component's messages in `source` (a consumer attached, a new producer). */
+  track(source: TallySource): void;
   /**
    * Set while the component's messages are traced (`xroute run --trace`). Read only while some tally in the process is
    * traced: whoever sets it counts it with tallyTraced (ComponentTotals' trace setter does), so that an untraced message
@@ -120,13 +122,58 @@ interface Waiter {
   cleanup?: () => void;
 }
 
-interface Consumer extends ConsumerHandle {
-  wake: () => void;
-  scheduled: boolean;
-  attached: boolean;
+/**
+ * An attached consumer, and its counts at this queue: what it removed done or failed and how many cells it holds,
+ * written by take and remove anyway. Its tally's source: in is done + failed + held (a message put back leaves it).
+ */
+class Consumer implements ConsumerHandle, TallySource {
+  scheduled = false;
+  attached = true;
   /** Cells it has taken and not yet removed or put back (which cells: holders[]). */
-  heldCount: number;
-  tally: MessageTally | undefined;
+  heldCount = 0;
+  done = 0;
+  failed = 0;
+
+  constructor(
+    readonly id: number,
+    readonly name: string,
+    readonly wake: () => void,
+    readonly tally: MessageTally | undefined,
+  ) {}
+
+  get in(): number {
+    return this.done + this.failed + this.heldCount;
+  }
+
+  /** Detached: it removes nothing more and holds nothing. */
+  get settled(): boolean {
+    return !this.attached;
+  }
+}
+
+/**
+ * The messages one producer's tally (or every producer without one) added to this queue: added stands in for a
+ * count of the queue's own, and what is done is derived when read (added, less taken back, failed and still
+ * present), so the removal of a message writes nothing here unless it failed.
+ */
+class Producer implements TallySource {
+  added = 0;
+  takenBack = 0;
+  failed = 0;
+  readonly settled = false;
+
+  constructor(
+    readonly tally: MessageTally | undefined,
+    private readonly presentOf: (producer: Producer) => number,
+  ) {}
+
+  get in(): number {
+    return this.added - this.takenBack;
+  }
+
+  get done(): number {
+    return this.added - this.takenBack - this.failed - this.presentOf(this);
+  }
 }
 
 export class XQueue<T> {
@@ -140,8 +187,15 @@ export class XQueue<T> {
   private readonly addClock = new AddClock();
   private generations: Uint32Array;
   private readonly holders: (Consumer | undefined)[];
-  /** The producer's tally of the message in each cell (meaningful only while the cell is occupied or taken). */
-  private readonly producerTallies: (MessageTally | undefined)[];
+  /** The producer of the message in each cell (meaningful only while the cell is occupied or taken). */
+  private readonly producerOfCell: (Producer | undefined)[];
+  /** One per tally that added here, and one for producers without a tally; `lastProducer` is the last one to add. */
+  private readonly producers: Producer[] = [];
+  private lastProducer: Producer;
+  /** Attached consumers, taking or handing over (consumers[] lists the ones that take). */
+  private readonly counting: Consumer[] = [];
+  /** What consumers detached since removed: the queue's totals are this plus what the attached ones removed. */
+  private readonly retired = { done: 0, failed: 0 };
   private readonly free: CellRing;
   private readonly ready: CellRing;
   private readonly waiters: Waiter[] = [];
@@ -155,7 +209,7 @@ export class XQueue<T> {
   private runState: QueueState = 'running';
   private readonly stateListeners = new Set<(s: QueueState) => void>();
   private emptyWaiters: (() => void)[] = [];
-  private counters = { added: 0, removed: 0, failed: 0, putback: 0, takeback: 0 };
+  private counters = { putback: 0, takeback: 0 };
   /** Completion callbacks that threw (the error goes to onCallbackError). */
   callbackErrors = 0;
   onCallbackError?: (err: unknown, cell: number) => void;
@@ -172,10 +226,11 @@ export class XQueue<T> {
     this.seq = new Float64Array(n);
     this.generations = new Uint32Array(n);
     this.holders = new Array<Consumer | undefined>(n).fill(undefined);
-    this.producerTallies = new Array<MessageTally | undefined>(n).fill(undefined);
+    this.producerOfCell = new Array<Producer | undefined>(n).fill(undefined);
     this.free = new CellRing(n);
     this.ready = new CellRing(n);
     for (let i = 0; i < n; i++) this.free.pushBack(i);
+    this.lastProducer = this.producerFor(undefined);
   }
 
   get capacity(): number {
@@ -212,7 +267,7 @@ export class XQueue<T> {
       this.items.push(undefined);
       this.callbacks.push(undefined);
       this.holders.push(undefined);
-      this.producerTallies.push(undefined);
+      this.producerOfCell.push(undefined);
     }
     this.free.grow(n);
     this.ready.grow(n);
@@ -297,20 +352,19 @@ export class XQueue<T> {
    */
   add(cell: number, item: T, onDone?: DoneCallback<T>, tally?: MessageTally): void {
     this.expectState(cell, RESERVED, 'add');
-    // Stored only when it changes (a link usually has one producer; an emptied cell keeps its last tally): an object
-    // store costs a write barrier, more than the increments themselves (docs/operations.md "Cost of counting").
-    if (this.producerTallies[cell] !== tally) this.producerTallies[cell] = tally;
-    if (tally !== undefined) {
-      tally.in++;
-      if (tracedTallies !== 0) tally.trace?.added(this.name, item);
-    }
+    let producer = this.lastProducer;
+    if (producer.tally !== tally) producer = this.producerFor(tally);
+    // Stored only when it changes (a link usually has one producer; an emptied cell keeps its last one): an object
+    // store costs a write barrier, more than an increment (docs/operations.md "Cost of counting").
+    if (this.producerOfCell[cell] !== producer) this.producerOfCell[cell] = producer;
+    producer.added++;
+    if (tracedTallies !== 0) tally?.trace?.added(this.name, item);
     this.cellState[cell] = OCCUPIED;
     this.reservedCount--;
     this.items[cell] = item;
     this.callbacks[cell] = onDone;
     this.seq[cell] = this.nextSeq++;
     this.ready.pushBack(cell);
-    this.counters.added++;
     this.wakeConsumer();
   }
 
@@ -347,8 +401,7 @@ export class XQueue<T> {
     const idx = this.ready.indexOf(cell);
     if (idx >= 0) this.ready.removeAt(idx);
     const item = this.items[cell];
-    const tally = this.producerTallies[cell];
-    if (tally !== undefined) tally.in--; // withdrawn unseen: it comes back (and is counted) when redelivered
+    this.producerOfCell[cell]!.takenBack++; // withdrawn unseen: it comes back (and is counted) when redelivered
     this.clearCell(cell);
     this.counters.takeback++;
     this.releaseCell(cell, false);
@@ -360,8 +413,10 @@ export class XQueue<T> {
 
   /** Attaches a consumer. `wake` is called (once per idle period) when a message can be taken. */
   attach(name: string, wake: () => void, tally?: MessageTally): ConsumerHandle {
-    const consumer: Consumer = { id: ++this.consumerIds, name, wake, scheduled: false, attached: true, heldCount: 0, tally };
+    const consumer = new Consumer(++this.consumerIds, name, wake, tally);
     this.consumers.push(consumer);
+    this.counting.push(consumer);
+    tally?.track(consumer);
     this.wakeConsumer();
     return consumer;
   }
@@ -379,6 +434,9 @@ export class XQueue<T> {
     const held = this.cellsHeldBy(consumer).sort((a, b) => this.seq[a] - this.seq[b]);
     for (const cell of held) this.restore(cell);
     consumer.heldCount = 0;
+    this.counting.splice(this.counting.indexOf(consumer), 1);
+    this.retired.done += consumer.done;
+    this.retired.failed += consumer.failed;
     this.wakeConsumer();
     return held.length;
   }
@@ -406,12 +464,9 @@ export class XQueue<T> {
     if (!old.attached || old === next) return 0;
     const cells = this.cellsHeldBy(old);
     for (const cell of cells) this.holders[cell] = next;
+    // The messages count in for the consumer that holds them (Consumer.in): they move from one to the other.
     next.heldCount += cells.length;
     old.heldCount = 0;
-    if (old.tally !== next.tally) {
-      if (old.tally !== undefined) old.tally.in -= cells.length;
-      if (next.tally !== undefined) next.tally.in += cells.length;
-    }
     this.detach(from);
     return cells.length;
   }
@@ -433,11 +488,7 @@ export class XQueue<T> {
     this.holders[cell] = consumer;
     consumer.heldCount++;
     const item = this.items[cell] as T;
-    const tally = consumer.tally;
-    if (tally !== undefined) {
-      tally.in++;
-      if (tracedTallies !== 0) tally.trace?.took(this.name, item);
-    }
+    if (tracedTallies !== 0) consumer.tally?.trace?.took(this.name, item);
     const generation = ++this.generations[cell];
     return { cell, item, generation };
   }
@@ -452,24 +503,18 @@ export class XQueue<T> {
     const cell = taken.cell;
     const item = this.items[cell] as T;
     const onDone = this.callbacks[cell];
-    const holder = this.holders[cell];
-    const producerTally = this.producerTallies[cell];
-    if (holder !== undefined) holder.heldCount--;
+    const holder = this.holders[cell] as Consumer; // isCurrent: an attached consumer holds it
+    holder.heldCount--;
     this.clearCell(cell);
     this.takenCount--;
-    const consumerTally = holder?.tally;
+    // The only counts a removal writes: the consumer's, in place of a count of the queue's own (stats() sums them).
     if (outcome === 'failed') {
-      this.counters.failed++;
-      if (consumerTally !== undefined) consumerTally.failed++;
-      if (producerTally !== undefined) producerTally.failed++;
-    } else {
-      this.counters.removed++;
-      if (consumerTally !== undefined) consumerTally.done++;
-      if (producerTally !== undefined) producerTally.done++;
-    }
+      holder.failed++;
+      this.producerOfCell[cell]!.failed++;
+    } else holder.done++;
     if (tracedTallies !== 0) {
-      consumerTally?.trace?.finished(this.name, item, outcome, reason);
-      producerTally?.trace?.delivered(this.name, item, outcome, reason);
+      holder.tally?.trace?.finished(this.name, item, outcome, reason);
+      this.producerOfCell[cell]!.tally?.trace?.delivered(this.name, item, outcome, reason);
     }
     this.releaseCell(cell, false);
     if (onDone) {
@@ -600,9 +645,9 @@ export class XQueue<T> {
       free: this.free.size,
       waitingProducers: this.waiters.length - this.waiterHead,
       consumers: this.consumers.length,
-      totalAdded: this.counters.added,
-      totalRemoved: this.counters.removed,
-      totalFailed: this.counters.failed,
+      totalAdded: this.producers.reduce((sum, p) => sum + p.added, 0),
+      totalRemoved: this.counting.reduce((sum, c) => sum + c.done, this.retired.done),
+      totalFailed: this.counting.reduce((sum, c) => sum + c.failed, this.retired.failed),
       totalPutback: this.counters.putback,
       totalTakeback: this.counters.takeback,
       oldestAgeMs: this.oldestAgeMs(),
@@ -655,9 +700,8 @@ export class XQueue<T> {
   }
 
   private ownConsumer(handle: ConsumerHandle): Consumer {
-    const consumer = handle as Consumer;
-    if (typeof consumer.wake !== 'function' || typeof consumer.heldCount !== 'number') throw new XQueueError(this.name, `unknown consumer ${handle.name}`);
-    return consumer;
+    if (!(handle instanceof Consumer)) throw new XQueueError(this.name, `unknown consumer ${handle.name}`);
+    return handle;
   }
 
   private hasWaiters(): boolean {
@@ -681,9 +725,7 @@ export class XQueue<T> {
   private restore(cell: number): void {
     this.cellState[cell] = OCCUPIED;
     this.takenCount--;
-    // Given back unfinished: its consumer counts it in again when it (or a replacement) takes it (in - done - failed is in flight).
-    const tally = this.holders[cell]?.tally;
-    if (tally !== undefined) tally.in--;
+    // Given back unfinished: it leaves its consumer's in (Consumer.in counts held cells), and counts in again when taken.
     this.holders[cell] = undefined;
     this.counters.putback++;
     const s = this.seq[cell];
@@ -702,8 +744,31 @@ export class XQueue<T> {
     this.items[cell] = undefined;
     this.callbacks[cell] = undefined;
     this.holders[cell] = undefined;
-    // producerTallies[cell] is left as it is: add() sets it for the next message, and nothing reads it for an empty cell.
+    // producerOfCell[cell] is left as it is: add() sets it for the next message, and nothing reads it for an empty cell.
   }
+
+  /** The record of `tally`'s messages here (made, and given to the tally, at its first add). */
+  private producerFor(tally: MessageTally | undefined): Producer {
+    let producer = this.producers.find((p) => p.tally === tally);
+    if (producer === undefined) {
+      producer = new Producer(tally, this.presentFrom);
+      this.producers.push(producer);
+      tally?.track(producer);
+    }
+    this.lastProducer = producer;
+    return producer;
+  }
+
+  /** How many messages of `producer` are in the queue (waiting or taken): all of them while no other producer added. */
+  private readonly presentFrom = (producer: Producer): number => {
+    if (this.producers.every((p) => p === producer || p.added === 0)) return this.ready.size + this.takenCount;
+    let present = 0;
+    for (let cell = 0; cell < this.producerOfCell.length; cell++) {
+      const state = this.cellState[cell];
+      if ((state === OCCUPIED || state === TAKEN) && this.producerOfCell[cell] === producer) present++;
+    }
+    return present;
+  };
 
   /** A cell became free: hand it to the first waiting producer whose partition holds it, else free it. */
   private releaseCell(cell: number, toFront: boolean): void {
