@@ -454,7 +454,7 @@ class AmqpReceiver implements Behaviour<never> {
       // Messages are counted once (in, then done or given up); each hand-over is an attempt.
       if (d.counted !== true) {
         d.counted = true;
-        this.env.status.totals.in++;
+        this.env.status.totals.countIn();
       }
       this.attempts.add();
       this.output.add(cell, msg, this.onDone);
@@ -485,7 +485,7 @@ class AmqpReceiver implements Behaviour<never> {
     this.byCell[cell] = undefined;
     this.outstanding--;
     if (outcome === 'done') {
-      this.env.status.totals.done++;
+      this.env.status.totals.countDone();
       this.ack(d);
     } else this.failed(d, reason ?? 'failed downstream');
   };
@@ -494,7 +494,7 @@ class AmqpReceiver implements Behaviour<never> {
   private uncount(d: Delivery): void {
     if (d.counted !== true) return;
     d.counted = false;
-    this.env.status.totals.in--;
+    this.env.status.totals.countIn(-1);
   }
 
   /** XAMode 0: the message was acked when it entered the XQueue; a failure can only be reported. */
@@ -563,7 +563,7 @@ class AmqpReceiver implements Behaviour<never> {
       return;
     }
     this.env.status.count('failed');
-    this.env.status.totals.failed++;
+    this.env.status.totals.countFailed();
     const target = this.giveUpTarget(d);
     if (target !== undefined) {
       this.failures.record(reason, `a message failed; publishing it to ${target.label}`, meta);

@@ -17,6 +17,7 @@ import { ConfigValueError } from '../errors/config-value-error';
 import { declareSecretProperties } from '../foundation/secret-properties';
 import { Message } from '../message/message';
 import { MessageTally, XQueue, tallyTraced } from '../xqueue/xqueue';
+import { MessageCounts } from '../xqueue/message-counts';
 import type { ComponentTracer } from './message-trace';
 import { UnknownComponentClassError } from './errors';
 
@@ -43,13 +44,10 @@ export interface StatusSnapshot {
 
 /**
  * The figures every component has, whatever its class: messages in, done and failed (counted by the
- * XQueues it reads or writes) and reconnects (counted by its Reconnector). The one source for the admin
- * status, the metrics and the totals logged at stop.
+ * XQueues it reads or writes, summed when read: MessageCounts) and reconnects (counted by its Reconnector). The one
+ * source for the admin status, the metrics and the totals logged at stop.
  */
-export class ComponentTotals implements MessageTally {
-  in = 0;
-  done = 0;
-  failed = 0;
+export class ComponentTotals extends MessageCounts implements MessageTally {
   reconnects = 0;
   private tracer: ComponentTracer | undefined = undefined;
   /** MessageEvaluator: messages per ruleset (as named in the message) and return code. */

@@ -364,10 +364,11 @@ export class Flow {
     const components = [...this.components.values()].map((c): ComponentStatusView => {
       const state = states.get(c.name)!;
       const t = c.status.totals;
+      const m = t.counts();
       const children = c.status.children();
       const unsettled = c.status.unsettled();
       const snap = c.status.get();
-      const counts = componentCounts(c);
+      const counts: InOut = { in: m.in, out: m.done + m.failed };
       const lastMessageAt = this.meter.lastMovedAt(`c:${c.name}`, counts, now);
       const h = health.components.get(c.name)!;
       const nextRetryAt = c.nextRestartAt ?? snap.nextRetryAt;
@@ -383,13 +384,13 @@ export class Flow {
         restarts: c.restarts,
         reconnects: t.reconnects,
         ...(lastErrorOf(c) !== undefined ? { lastError: lastErrorOf(c) } : {}),
-        messages: { in: t.in, done: t.done, failed: t.failed },
+        messages: m,
         ...(c.nextRestartAt !== undefined ? { nextRestartAt: c.nextRestartAt } : {}),
         ready: state.status === 'RUNNING' || endedItsInput(c, state.status),
         ...(children ? { children } : {}),
         ...(unsettled ? { unsettled } : {}),
         ...(nextRetryAt !== undefined && state.status !== 'RUNNING' ? { nextRetryAt } : { nextRetryAt: undefined }),
-        inFlight: Math.max(0, t.in - t.done - t.failed),
+        inFlight: Math.max(0, m.in - m.done - m.failed),
         rate: this.meter.rates(`c:${c.name}`, counts, now),
         ...(lastMessageAt !== undefined ? { lastMessageAt } : {}),
         ...(c.endpoint !== undefined ? { endpoint: c.endpoint } : {}),
@@ -475,7 +476,8 @@ export class Flow {
   totals(): ComponentTotalsLine[] {
     return [...this.components.values()].map((c) => {
       const t = c.status.totals;
-      return { component: c.name, in: t.in, done: t.done, failed: t.failed, restarts: c.restarts, reconnects: t.reconnects };
+      const m = t.counts();
+      return { component: c.name, in: m.in, done: m.done, failed: m.failed, restarts: c.restarts, reconnects: t.reconnects };
     });
   }
 
@@ -696,8 +698,8 @@ function endedItsInput(c: SupervisedComponent, status: ComponentStatus): boolean
 }
 
 function componentCounts(c: SupervisedComponent): InOut {
-  const t = c.status.totals;
-  return { in: t.in, out: t.done + t.failed };
+  const m = c.status.totals.counts();
+  return { in: m.in, out: m.done + m.failed };
 }
 
 function linkCounts(s: XQueueStats): InOut {

@@ -17,6 +17,7 @@ import { AddClock } from './add-clock';
 import { CellRing } from './cell-ring';
 import { XQueueStoppedError, ReserveAbortedError, XQueueError } from './errors';
 import { Partition, WHOLE_QUEUE, inPartition } from './partition';
+import type { TallySource } from './message-counts';
 
 export type CellState = 'empty' | 'reserved' | 'occupied' | 'taken';
 const EMPTY = 0;
@@ -39,12 +40,13 @@ export type QueueState = 'running' | 'paused' | 'stopped';
 /**
  * Where the queue counts one component's traffic: a consumer's messages taken and removed, or a producer's
  * messages added and how its consumers finished them. Owned by the component, so the figures survive its
- * restarts; plain fields so counting costs an increment on the hot path.
+ * restarts. The queue keeps the counts in its own records, where the hop writes anyway (a consumer's, a producer's),
+ * and gives each record to the tally once (track); the tally sums them when read (MessageCounts), so a message pays
+ * no increment for its component's figures (docs/operations.md "Cost of counting").
  */
 export interface MessageTally {
-  in: number;
-  done: number;
-  failed: number;
+  /** From now on the queue counts this component's messages in `source` (a consumer attached, a new producer). */
+  track(source: TallySource): void;
   /**
    * Set while the component's messages are traced (`xroute run --trace`). Read only while some tally in the process is
    * traced: whoever sets it counts it with tallyTraced (ComponentTotals' trace setter does), so that an untraced message
@@ -135,20 +137,65 @@ class Cell<T> {
   generation = 0;
   /** The consumer that took the message (while TAKEN). */
   holder: Consumer | undefined = undefined;
-  /** The producer's tally of the message (meaningful only while the cell is occupied or taken). */
-  producerTally: MessageTally | undefined = undefined;
+  /** The producer of the message (meaningful only while the cell is occupied or taken). */
+  producer: Producer | undefined = undefined;
 }
 
 /** Generations wrap here, staying small integers (a field that outgrows them would box every increment). */
 const GENERATION_MASK = 0x3fffffff;
 
-interface Consumer extends ConsumerHandle {
-  wake: () => void;
-  scheduled: boolean;
-  attached: boolean;
+/**
+ * An attached consumer, and its counts at this queue: what it removed done or failed and how many cells it holds,
+ * written by take and remove anyway. Its tally's source: in is done + failed + held (a message put back leaves it).
+ */
+class Consumer implements ConsumerHandle, TallySource {
+  scheduled = false;
+  attached = true;
   /** Cells it has taken and not yet removed or put back (which cells: each cell's holder). */
-  heldCount: number;
-  tally: MessageTally | undefined;
+  heldCount = 0;
+  done = 0;
+  failed = 0;
+
+  constructor(
+    readonly id: number,
+    readonly name: string,
+    readonly wake: () => void,
+    readonly tally: MessageTally | undefined,
+  ) {}
+
+  get in(): number {
+    return this.done + this.failed + this.heldCount;
+  }
+
+  /** Detached: it removes nothing more and holds nothing. */
+  get settled(): boolean {
+    return !this.attached;
+  }
+}
+
+/**
+ * The messages one producer's tally (or every producer without one) added to this queue: added stands in for a
+ * count of the queue's own, and what is done is derived when read (added, less taken back, failed and still
+ * present), so the removal of a message writes nothing here unless it failed.
+ */
+class Producer implements TallySource {
+  added = 0;
+  takenBack = 0;
+  failed = 0;
+  readonly settled = false;
+
+  constructor(
+    readonly tally: MessageTally | undefined,
+    private readonly presentOf: (producer: Producer) => number,
+  ) {}
+
+  get in(): number {
+    return this.added - this.takenBack;
+  }
+
+  get done(): number {
+    return this.added - this.takenBack - this.failed - this.presentOf(this);
+  }
 }
 
 export class XQueue<T> {
@@ -157,6 +204,13 @@ export class XQueue<T> {
   private readonly cells: Cell<T>[];
   /** Dates messages by their sequence number, stamped at each stats() (no clock read per message). */
   private readonly addClock = new AddClock();
+  /** One per tally that added here, and one for producers without a tally; `lastProducer` is the last one to add. */
+  private readonly producers: Producer[] = [];
+  private lastProducer: Producer;
+  /** Attached consumers, taking or handing over (consumers[] lists the ones that take). */
+  private readonly counting: Consumer[] = [];
+  /** What consumers detached since removed: the queue's totals are this plus what the attached ones removed. */
+  private readonly retired = { done: 0, failed: 0 };
   private readonly free: CellRing;
   private readonly ready: CellRing;
   private readonly waiters: Waiter[] = [];
@@ -171,9 +225,6 @@ export class XQueue<T> {
   private readonly stateListeners = new Set<(s: QueueState) => void>();
   /** whenEmpty's callers; undefined while there are none (a remove then reads no list). */
   private emptyWaiters: (() => void)[] | undefined;
-  private added = 0;
-  private removed = 0;
-  private failed = 0;
   private putbacks = 0;
   private takebacks = 0;
   /** Completion callbacks that threw (the error goes to onCallbackError). */
@@ -191,6 +242,7 @@ export class XQueue<T> {
     this.free = new CellRing(n);
     this.ready = new CellRing(n);
     for (let i = 0; i < n; i++) this.free.pushBack(i);
+    this.lastProducer = this.producerFor(undefined);
   }
 
   get capacity(): number {
@@ -302,20 +354,19 @@ export class XQueue<T> {
    */
   add(cell: number, item: T, onDone?: DoneCallback<T>, tally?: MessageTally): void {
     const c = this.expectState(cell, RESERVED, 'add');
-    // Stored only when it changes (a link usually has one producer; an emptied cell keeps its last tally): an object
-    // store costs a write barrier, more than the increments themselves (docs/operations.md "Cost of counting").
-    if (c.producerTally !== tally) c.producerTally = tally;
-    if (tally !== undefined) {
-      tally.in++;
-      if (tracedTallies !== 0) tally.trace?.added(this.name, item);
-    }
+    let producer = this.lastProducer;
+    if (producer.tally !== tally) producer = this.producerFor(tally);
+    // Stored only when it changes (a link usually has one producer; an emptied cell keeps its last one): an object
+    // store costs a write barrier, more than an increment (docs/operations.md "Cost of counting").
+    if (c.producer !== producer) c.producer = producer;
+    producer.added++;
+    if (tracedTallies !== 0) tally?.trace?.added(this.name, item);
     c.state = OCCUPIED;
     this.reservedCount--;
     c.item = item;
     c.onDone = onDone;
     c.seq = this.nextSeq++;
     this.ready.pushBack(cell);
-    this.added++;
     this.wakeConsumer();
   }
 
@@ -353,8 +404,7 @@ export class XQueue<T> {
     const idx = this.ready.indexOf(cell);
     if (idx >= 0) this.ready.removeAt(idx);
     const item = c.item;
-    const tally = c.producerTally;
-    if (tally !== undefined) tally.in--; // withdrawn unseen: it comes back (and is counted) when redelivered
+    (c.producer as Producer).takenBack++; // withdrawn unseen: it comes back (and is counted) when redelivered
     clearCell(c);
     this.takebacks++;
     this.releaseCell(cell, false);
@@ -366,8 +416,10 @@ export class XQueue<T> {
 
   /** Attaches a consumer. `wake` is called (once per idle period) when a message can be taken. */
   attach(name: string, wake: () => void, tally?: MessageTally): ConsumerHandle {
-    const consumer: Consumer = { id: ++this.consumerIds, name, wake, scheduled: false, attached: true, heldCount: 0, tally };
+    const consumer = new Consumer(++this.consumerIds, name, wake, tally);
     this.consumers.push(consumer);
+    this.counting.push(consumer);
+    tally?.track(consumer);
     this.wakeConsumer();
     return consumer;
   }
@@ -385,6 +437,9 @@ export class XQueue<T> {
     const held = this.cellsHeldBy(consumer).sort((a, b) => this.cells[a].seq - this.cells[b].seq);
     for (const cell of held) this.restore(cell);
     consumer.heldCount = 0;
+    this.counting.splice(this.counting.indexOf(consumer), 1);
+    this.retired.done += consumer.done;
+    this.retired.failed += consumer.failed;
     this.wakeConsumer();
     return held.length;
   }
@@ -412,12 +467,9 @@ export class XQueue<T> {
     if (!old.attached || old === next) return 0;
     const cells = this.cellsHeldBy(old);
     for (const cell of cells) this.cells[cell].holder = next;
+    // The messages count in for the consumer that holds them (Consumer.in): they move from one to the other.
     next.heldCount += cells.length;
     old.heldCount = 0;
-    if (old.tally !== next.tally) {
-      if (old.tally !== undefined) old.tally.in -= cells.length;
-      if (next.tally !== undefined) next.tally.in += cells.length;
-    }
     this.detach(from);
     return cells.length;
   }
@@ -440,11 +492,7 @@ export class XQueue<T> {
     c.holder = consumer;
     consumer.heldCount++;
     const item = c.item as T;
-    const tally = consumer.tally;
-    if (tally !== undefined) {
-      tally.in++;
-      if (tracedTallies !== 0) tally.trace?.took(this.name, item);
-    }
+    if (tracedTallies !== 0) consumer.tally?.trace?.took(this.name, item);
     const generation = (c.generation + 1) & GENERATION_MASK;
     c.generation = generation;
     return { cell, item, generation };
@@ -461,24 +509,18 @@ export class XQueue<T> {
     const cell = taken.cell;
     const item = c.item as T;
     const onDone = c.onDone;
-    const holder = c.holder as Consumer;
-    const producerTally = c.producerTally;
+    const holder = c.holder as Consumer; // current(): an attached consumer holds it
     holder.heldCount--;
     clearCell(c);
     this.takenCount--;
-    const consumerTally = holder.tally;
+    // The only counts a removal writes: the consumer's, in place of a count of the queue's own (stats() sums them).
     if (outcome === 'failed') {
-      this.failed++;
-      if (consumerTally !== undefined) consumerTally.failed++;
-      if (producerTally !== undefined) producerTally.failed++;
-    } else {
-      this.removed++;
-      if (consumerTally !== undefined) consumerTally.done++;
-      if (producerTally !== undefined) producerTally.done++;
-    }
+      holder.failed++;
+      (c.producer as Producer).failed++; // clearCell leaves the producer
+    } else holder.done++;
     if (tracedTallies !== 0) {
-      consumerTally?.trace?.finished(this.name, item, outcome, reason);
-      producerTally?.trace?.delivered(this.name, item, outcome, reason);
+      holder.tally?.trace?.finished(this.name, item, outcome, reason);
+      c.producer?.tally?.trace?.delivered(this.name, item, outcome, reason);
     }
     this.releaseCell(cell, false);
     if (onDone) {
@@ -609,9 +651,9 @@ export class XQueue<T> {
       free: this.free.size,
       waitingProducers: this.waiters.length - this.waiterHead,
       consumers: this.consumers.length,
-      totalAdded: this.added,
-      totalRemoved: this.removed,
-      totalFailed: this.failed,
+      totalAdded: this.producers.reduce((sum, p) => sum + p.added, 0),
+      totalRemoved: this.counting.reduce((sum, c) => sum + c.done, this.retired.done),
+      totalFailed: this.counting.reduce((sum, c) => sum + c.failed, this.retired.failed),
       totalPutback: this.putbacks,
       totalTakeback: this.takebacks,
       oldestAgeMs: this.oldestAgeMs(),
@@ -670,9 +712,8 @@ export class XQueue<T> {
   }
 
   private ownConsumer(handle: ConsumerHandle): Consumer {
-    const consumer = handle as Consumer;
-    if (typeof consumer.wake !== 'function' || typeof consumer.heldCount !== 'number') throw new XQueueError(this.name, `unknown consumer ${handle.name}`);
-    return consumer;
+    if (!(handle instanceof Consumer)) throw new XQueueError(this.name, `unknown consumer ${handle.name}`);
+    return handle;
   }
 
   private hasWaiters(): boolean {
@@ -697,9 +738,7 @@ export class XQueue<T> {
     const c = this.cells[cell];
     c.state = OCCUPIED;
     this.takenCount--;
-    // Given back unfinished: its consumer counts it in again when it (or a replacement) takes it (in - done - failed is in flight).
-    const tally = c.holder?.tally;
-    if (tally !== undefined) tally.in--;
+    // Given back unfinished: it leaves its consumer's in (Consumer.in counts held cells), and counts in again when taken.
     c.holder = undefined;
     this.putbacks++;
     const s = c.seq;
@@ -712,6 +751,26 @@ export class XQueue<T> {
     }
     this.ready.insertAt(lo, cell);
   }
+
+  /** The record of `tally`'s messages here (made, and given to the tally, at its first add). */
+  private producerFor(tally: MessageTally | undefined): Producer {
+    let producer = this.producers.find((p) => p.tally === tally);
+    if (producer === undefined) {
+      producer = new Producer(tally, this.presentFrom);
+      this.producers.push(producer);
+      tally?.track(producer);
+    }
+    this.lastProducer = producer;
+    return producer;
+  }
+
+  /** How many messages of `producer` are in the queue (waiting or taken): all of them while no other producer added. */
+  private readonly presentFrom = (producer: Producer): number => {
+    if (this.producers.every((p) => p === producer || p.added === 0)) return this.ready.size + this.takenCount;
+    let present = 0;
+    for (const c of this.cells) if ((c.state === OCCUPIED || c.state === TAKEN) && c.producer === producer) present++;
+    return present;
+  };
 
   /** A cell became free: hand it to the first waiting producer whose partition holds it, else free it. */
   private releaseCell(cell: number, toFront: boolean): void {
@@ -829,5 +888,5 @@ function clearCell<T>(c: Cell<T>): void {
   c.item = undefined;
   c.onDone = undefined;
   c.holder = undefined;
-  // producerTally is left as it is: add() sets it for the next message, and nothing reads it for an empty cell.
+  // producer is left as it is: add() sets it for the next message, and nothing reads it for an empty cell.
 }

@@ -62,7 +62,8 @@ async function produce(q: XQueue<Item>, n: number, onDone?: () => void, tally?: 
  * One hop as a flow counts it (a receiver's output link): the producer and the consumer each counted in their
  * component totals (ComponentTotals, what /status, /metrics and `xroute status` read: in, done, failed, in flight as
  * in - done - failed), and the flow's meter sampling them and the link's stats for the rates, last message time and
- * oldest age, at the flow's interval.
+ * oldest age, at the flow's interval. The totals sum the queue's consumer and producer records when read; the
+ * uncounted hop moves the same records (they hold the queue's own totals) with no totals to read them.
  */
 const xqueueOneHopCounted: Variant = (n) => oneHop(n, true);
 const xqueueOneHop: Variant = (n) => oneHop(n, false);

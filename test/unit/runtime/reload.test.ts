@@ -9,6 +9,7 @@ import { formatReceipt } from '../../../src/runtime/reload-receipt-text';
 import { ledger, reloadRegistry, setProducing } from './fixtures/reload-components';
 import { waitFor } from './helpers';
 import { componentOf } from '../../support/flow-harness';
+import { flowMetrics } from '../../../src/admin/metrics';
 
 const registry = reloadRegistry();
 let dir: string;
@@ -205,6 +206,27 @@ describe('flow.reload hands work over', () => {
     expect(ledger.order.slice(0, handed).every((a) => a.endsWith(':next'))).toBe(true);
     expect(ledger.duplicated()).toEqual([]);
     expect(f.link('in').stats().totalPutback).toBe(0);
+  });
+
+  it('counts each message once in every component, as /status and /metrics read them, across the hand-over', async () => {
+    const f = started(topology((j) => ((j.stamp as Json).ClassName = 'node.HandingNode')));
+    await waitFor(() => f.link('in').inFlight >= 8, 'the handing node holds messages');
+    setProducing(false);
+    await f.reload(topology((j) => Object.assign(j.stamp as Json, { ClassName: 'node.HandingNode', Suffix: 'next' })));
+    const handed = (ledger.handedOver[0] as { held: unknown[] }).held.length;
+    await waitFor(() => ledger.order.length >= handed && f.link('out').size === 0, 'the handed-over messages stored');
+    const finished = ledger.order.length;
+    const messages = (name: string) => componentOf(f, name)!.messages;
+    expect({ rcvr: messages('rcvr'), stamp: messages('stamp'), store: messages('store') }).toEqual({
+      rcvr: { in: ledger.produced, done: finished, failed: 0 },
+      stamp: { in: ledger.produced, done: finished, failed: 0 },
+      store: { in: finished, done: finished, failed: 0 },
+    });
+    expect(componentOf(f, 'stamp')!.inFlight).toBe(f.link('in').inFlight);
+    const metric = async (name: string) =>
+      Object.fromEntries((await flowMetrics(f).getSingleMetric(name)!.get()).values.map((v) => [`${v.labels.component}${v.labels.outcome ?? ''}`, v.value]));
+    expect(await metric('xroute_component_messages_in_total')).toEqual({ rcvr: ledger.produced, stamp: ledger.produced, store: finished });
+    expect(await metric('xroute_component_messages_total')).toMatchObject({ stampdone: finished, stampfailed: 0, storedone: finished });
   });
 });
 

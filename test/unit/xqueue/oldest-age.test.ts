@@ -1,4 +1,5 @@
 import { XQueue } from '../../../src/xqueue/xqueue';
+import { MessageCounts } from '../../../src/xqueue/message-counts';
 import { attachCounting } from './helpers';
 import { waitFor } from '../runtime/helpers';
 
@@ -49,7 +50,7 @@ describe('XQueue oldest message age', () => {
 describe('XQueue consumer tally', () => {
   it('counts a message put back out again, so in - done - failed is what the consumer holds', () => {
     const q = new XQueue<string>('q', 4);
-    const tally = { in: 0, done: 0, failed: 0 };
+    const tally = new MessageCounts();
     q.offer('a');
     q.offer('b');
     const handle = q.attach('c', () => undefined, tally);
@@ -61,7 +62,7 @@ describe('XQueue consumer tally', () => {
 
   it('counts the messages of a detached consumer out again', () => {
     const q = new XQueue<string>('q', 4);
-    const tally = { in: 0, done: 0, failed: 0 };
+    const tally = new MessageCounts();
     q.offer('a');
     const handle = q.attach('c', () => undefined, tally);
     q.take(handle);
