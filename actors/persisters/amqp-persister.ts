@@ -20,7 +20,7 @@ import { displayMessage } from '../../src/logging/display';
 import { Message } from '../../src/message/message';
 import { Taken } from '../../src/xqueue/xqueue';
 import { messageToAmqp } from '../../src/transports/amqp091-mapping';
-import { tracePublish, tracePublished, tracingActive, withTraceHeaders } from '../../src/tracing/message-trace';
+import { tracePublish, tracePublished, tracingActive } from '../../src/tracing/message-trace';
 import { settleWithin } from '../../src/transports/amqp091-connection';
 import { AmqpSessionBase, openAmqpSession } from '../../src/transports/amqp091-session';
 import { declareExchange, declareQueue } from '../../src/transports/amqp091-topology';
@@ -148,10 +148,8 @@ class AmqpPersister implements Behaviour<never> {
       return 'handled';
     }
     options.mandatory = true;
-    const context = tracingActive()
-      ? tracePublish(msg, { component: this.env.name, system: 'rabbitmq', destination: s.exchange.name || routingKey, routingKey })
-      : undefined;
-    if (context !== undefined) options.headers = withTraceHeaders(options.headers ?? {}, context);
+    if (tracingActive())
+      tracePublish(msg, { component: this.env.name, system: 'rabbitmq', destination: s.exchange.name || routingKey, routingKey }, (options.headers ??= {}));
     const p: Publish = { taken, session, routingKey, content, returned: false, settled: false };
     session.inFlight.add(p);
     try {

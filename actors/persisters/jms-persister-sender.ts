@@ -33,7 +33,7 @@ import { Amqp10Connection, deliveryRejection, endpointLabel, sessionHasRoom } fr
 import { chooseDialect, Dialect, TargetPlan } from '../../src/transports/amqp10-dialect';
 import { isFatalAmqp10Error } from '../../src/transports/amqp10-errors';
 import { messageToAmqp } from '../../src/transports/amqp10-mapping';
-import { tracePublish, tracePublished, tracingActive, withTraceHeaders } from '../../src/tracing/message-trace';
+import { tracePublish, tracePublished, tracingActive } from '../../src/tracing/message-trace';
 import { encodeAmqpMessage } from '../../src/transports/amqp10-encoding';
 import { jmsMigrationIssues, ineffectiveProperties } from '../support/jms-config';
 import { JmsSenderKind, JmsSenderSettings, jmsSenderSchema, readSenderSettings, senderNoEffect } from './jms-persister-settings';
@@ -260,10 +260,8 @@ class JmsSender implements Behaviour<never> {
       const durable = this.s.durable ?? h.JMSDeliveryMode !== 1;
       const amqp = messageToAmqp(msg, { textMode: this.s.textMode, durable, priority: this.s.priority, ttlMs: this.s.ttlMs });
       amqp.to = session.plan.address;
-      const context = tracingActive()
-        ? tracePublish(msg, { component: this.env.name, system: session.dialect.name, destination: this.s.destination })
-        : undefined;
-      if (context !== undefined) amqp.application_properties = withTraceHeaders(amqp.application_properties ?? {}, context);
+      if (tracingActive())
+        tracePublish(msg, { component: this.env.name, system: session.dialect.name, destination: this.s.destination }, (amqp.application_properties ??= {}));
       bytes = encodeAmqpMessage(amqp);
     } catch (e) {
       tracePublished(msg, 'cannot convert the message for sending');

@@ -19,7 +19,7 @@ export const headerGetter: TextMapGetter<HeaderCarrier> = {
   get: (carrier, key) => headerText(carrier[key]),
 };
 
-export const headerSetter: TextMapSetter<Record<string, string>> = {
+export const headerSetter: TextMapSetter<Record<string, unknown>> = {
   set: (carrier, key, value) => {
     carrier[key] = value;
   },

@@ -19,8 +19,10 @@
  * sampler left out costs one non-recording span at the receiver and nothing more: every sampler of the OpenTelemetry
  * configuration decides a child as it decided the root (parent-based ones follow the parent, ratio ones see the same
  * trace id, always_on records every span), so the steps after an unrecorded receiver span would be unrecorded too,
- * and are not started; the traceparent sent on is then the receiver span's, flagged unsampled. Attributes are
- * computed only for spans that record.
+ * and are not started; the traceparent sent on is then the receiver span's, flagged unsampled. Such a message keeps
+ * only that span in its slot while it is in flight (no context, no copy of its slot): its context is made for the
+ * moment of an injection and dropped at once (docs/operations.md#what-it-costs). Attributes are computed only for
+ * spans that record.
  */
 import {
   Attributes,
@@ -74,37 +76,45 @@ interface Timed {
 }
 
 /**
- * Tracing's state of a message, in its TRACE_SLOT. Replaced, never changed (but for the context of a message the
- * sampler left out, made once when first asked for): a clone may share it.
+ * Tracing's state of a recorded message, in its TRACE_SLOT. Replaced, never changed: a clone may share it.
  */
 interface TraceSlot {
-  /** The context of the message's latest step: the parent of its next (read it through contextOf). */
-  context?: Context;
-  /** A message the sampler left out: its receiver's non-recording span and that span's parent, its context's parts. */
-  readonly unsampled?: { readonly span: Span; readonly parent: Context };
+  /** The context of the message's latest step: the parent of its next. */
+  readonly context: Context;
   /** performance.now() when the latest step handed it on (the start of the wait in the next link). */
   readonly handedAt: number;
-  /** False when the sampler left this message's trace out: its steps start no span. */
+  /** False when a step's span did not record (a sampler that decides per span): the steps after it start none. */
   readonly recording: boolean;
   readonly consumer?: Timed;
   readonly producer?: Timed;
   readonly job?: Timed;
 }
 
-function slotOf(msg: Message): TraceSlot | undefined {
-  return msg[TRACE_SLOT] as TraceSlot | undefined;
+/**
+ * The TRACE_SLOT of a message the sampler left out at its receiver: that receiver's non-recording span alone, the
+ * span whose context is sent on. One small object for the message's time in flight, where a context would be a
+ * map and three closures kept per message.
+ */
+class Unsampled {
+  readonly recording = false;
+  constructor(readonly span: Span) {}
 }
 
-/**
- * The context of the message's latest step. For a message the sampler left out it is made when first needed (a
- * publish, a pool checkout): most such messages never need it, and making it allocates a context per message.
- */
-function contextOf(slot: TraceSlot): Context {
-  if (slot.context === undefined) {
-    const u = slot.unsampled as NonNullable<TraceSlot['unsampled']>;
-    slot.context = trace.setSpan(u.parent, u.span);
-  }
-  return slot.context;
+type Slot = TraceSlot | Unsampled;
+
+function slotOf(msg: Message): Slot | undefined {
+  return msg[TRACE_SLOT] as Slot | undefined;
+}
+
+/** The slot of a recorded message (undefined for none, or for one the sampler left out). */
+function recordedSlot(msg: Message): TraceSlot | undefined {
+  const slot = slotOf(msg);
+  return slot instanceof Unsampled ? undefined : slot;
+}
+
+/** The context of the message's latest step: for a message the sampler left out, made for this one use. */
+function contextOf(slot: Slot): Context {
+  return slot instanceof Unsampled ? trace.setSpan(ROOT_CONTEXT, slot.span) : slot.context;
 }
 
 type MessagingSystem = 'rabbitmq' | 'activemq' | 'jms' | 'tcp' | 'file' | 'http';
@@ -214,9 +224,9 @@ export function traceDelivery(msg: Message, carrier: HeaderCarrier | undefined, 
   const parent = upstream(t, carrier, at.component);
   const span = t.tracer.startSpan(`process ${at.destination}`, CONSUMER, parent);
   if (!span.isRecording()) {
-    // Left out by the sampler: only its context goes on, for the traceparent sent on (flagged unsampled). Its span
-    // has nothing to end, time or record.
-    msg[TRACE_SLOT] = { unsampled: { span, parent }, handedAt: 0, recording: false } satisfies TraceSlot;
+    // Left out by the sampler: only its span's context goes on, for the traceparent sent on (flagged unsampled).
+    // The span has nothing to end, time or record.
+    msg[TRACE_SLOT] = new Unsampled(span);
     return;
   }
   span.setAttributes(messagingAttributes(msg, at, 'process'));
@@ -228,7 +238,7 @@ export function traceDelivery(msg: Message, carrier: HeaderCarrier | undefined, 
 /** The receiver settled the delivery of `msg` with its broker (ack, or given up on as `failed`): its CONSUMER span ends. */
 export function traceSettled(msg: Message, outcome: 'done' | 'failed', reason?: string): void {
   if (active === undefined) return;
-  const slot = slotOf(msg);
+  const slot = recordedSlot(msg);
   if (slot?.consumer === undefined) return;
   end(slot.consumer, performance.now(), outcome === 'failed' ? (reason ?? 'failed downstream') : undefined);
   msg[TRACE_SLOT] = { ...slot, consumer: undefined } satisfies TraceSlot;
@@ -252,7 +262,7 @@ export function startStep(msg: Message, component: string, name: string, attribu
   if (t === undefined) return undefined;
   const slot = slotOf(msg);
   if (slot?.recording === false) return undefined;
-  const parent = slot !== undefined ? contextOf(slot) : inherited(component);
+  const parent = slot !== undefined ? (slot as TraceSlot).context : inherited(component);
   const now = performance.now();
   const span = t.tracer.startSpan(name, INTERNAL, parent);
   const recording = span.isRecording();
@@ -261,7 +271,7 @@ export function startStep(msg: Message, component: string, name: string, attribu
     span.setAttribute(ATTR_COMPONENT, component);
     if (slot !== undefined) span.setAttribute(ATTR_QUEUE_WAIT_MS, now - slot.handedAt);
   }
-  msg[TRACE_SLOT] = { ...slot, context: trace.setSpan(parent, span), handedAt: now, recording } satisfies TraceSlot;
+  msg[TRACE_SLOT] = { ...(slot as TraceSlot | undefined), context: trace.setSpan(parent, span), handedAt: now, recording } satisfies TraceSlot;
   return { span, component, start: now };
 }
 
@@ -271,7 +281,7 @@ export function endStep(msg: Message, step: TraceStep, attributes?: Attributes, 
   if (attributes !== undefined && step.span.isRecording()) step.span.setAttributes(attributes);
   const now = performance.now();
   end(step, now, failure);
-  const slot = slotOf(msg);
+  const slot = recordedSlot(msg);
   if (slot !== undefined) msg[TRACE_SLOT] = { ...slot, handedAt: now } satisfies TraceSlot;
 }
 
@@ -291,14 +301,14 @@ export function traceJobStart(msg: Message, component: string, ruleset: string, 
   if (active === undefined || slotOf(msg)?.recording === false) return;
   traceRoute(msg, component, `dispatch ${ruleset}`, { [ATTR_RULESET]: ruleset, ...attributes });
   const step = startStep(msg, component, `job ${ruleset}`, { [ATTR_RULESET]: ruleset, ...attributes });
-  const slot = slotOf(msg);
+  const slot = recordedSlot(msg);
   if (slot !== undefined && step !== undefined) msg[TRACE_SLOT] = { ...slot, job: step } satisfies TraceSlot;
 }
 
 /** The job of `msg` ended: completed, failed, expired (TTL), aborted or dispatched again. */
 export function traceJobEnd(msg: Message, ending: string, reason?: string): void {
   if (active === undefined) return;
-  const slot = slotOf(msg);
+  const slot = recordedSlot(msg);
   if (slot?.job === undefined) return;
   slot.job.span.setAttribute('xroute.job.end', ending);
   end(slot.job, performance.now(), ending === 'completed' ? undefined : (reason ?? ending));
@@ -308,29 +318,30 @@ export function traceJobEnd(msg: Message, ending: string, reason?: string): void
 // ------------------------------------------------------------------ persisters
 
 /**
- * A persister publishes `msg`: starts its PRODUCER span and returns the headers that carry it (traceparent and,
- * when there is one, tracestate), to be set on the outgoing message over any the message had. Undefined while
- * tracing is off. A message published again (reconnect, retry) ends its previous attempt's span first.
+ * A persister publishes `msg`: starts its PRODUCER span and, given the outgoing `headers` (AMQP 0-9-1 headers, AMQP
+ * 1.0 application properties), puts the context that carries it there (traceparent and, when there is one,
+ * tracestate) over any the message had; a stale tracestate goes. A persister whose target has no headers (a file,
+ * a stream) passes none: a message the sampler left out then costs nothing here. A message published again
+ * (reconnect, retry) ends its previous attempt's span first.
  */
-export function tracePublish(msg: Message, at: Endpoint): Record<string, string> | undefined {
+export function tracePublish(msg: Message, at: Endpoint, headers?: Record<string, unknown>): void {
   const t = active;
-  if (t === undefined) return undefined;
+  if (t === undefined) return;
   const slot = slotOf(msg);
-  const carrier: Record<string, string> = {};
-  if (slot?.recording === false) {
-    t.propagator.inject(contextOf(slot), carrier, headerSetter);
-    return carrier;
+  if (slot instanceof Unsampled) {
+    if (headers !== undefined) inject(t, trace.setSpan(ROOT_CONTEXT, slot.span), headers);
+    return;
   }
   const now = performance.now();
   if (slot?.producer !== undefined) end(slot.producer, now, 'published again');
-  const parent = slot !== undefined ? contextOf(slot) : inherited(at.component);
+  const parent = slot !== undefined ? slot.context : inherited(at.component);
   const span = t.tracer.startSpan(`send ${at.destination}`, PRODUCER, parent);
   const recording = span.isRecording();
   if (recording) {
     span.setAttributes(messagingAttributes(msg, at, 'send'));
     if (slot !== undefined) span.setAttribute(ATTR_QUEUE_WAIT_MS, now - slot.handedAt);
   }
-  t.propagator.inject(trace.setSpan(parent, span), carrier, headerSetter);
+  if (headers !== undefined) inject(t, trace.setSpan(parent, span), headers);
   msg[TRACE_SLOT] = {
     ...slot,
     context: parent,
@@ -338,20 +349,19 @@ export function tracePublish(msg: Message, at: Endpoint): Record<string, string>
     recording,
     producer: { span, component: at.component, start: now },
   } satisfies TraceSlot;
-  return carrier;
+}
+
+/** Puts the trace context of `context` into the outgoing `headers`, in place of any the message carried. */
+function inject(t: ActiveTracing, context: Context, headers: Record<string, unknown>): void {
+  if (headers.tracestate !== undefined) delete headers.tracestate;
+  t.propagator.inject(context, headers, headerSetter);
 }
 
 /** The broker confirmed (or refused: `failure`) the publish of `msg`: its PRODUCER span ends. */
 export function tracePublished(msg: Message, failure?: string): void {
   if (active === undefined) return;
-  const slot = slotOf(msg);
+  const slot = recordedSlot(msg);
   if (slot?.producer === undefined) return;
   end(slot.producer, performance.now(), failure);
   msg[TRACE_SLOT] = { ...slot, producer: undefined } satisfies TraceSlot;
-}
-
-/** The outgoing headers with the trace context of `carrier` put over any the message carried (a stale tracestate goes). */
-export function withTraceHeaders<T extends Record<string, unknown>>(headers: T, carrier: Record<string, string>): T {
-  if (headers.tracestate !== undefined) delete headers.tracestate;
-  return Object.assign(headers, carrier);
 }

@@ -36,7 +36,6 @@ import {
   tracePublished,
   traceRoute,
   traceSettled,
-  withTraceHeaders,
 } from '../../src/tracing/message-trace';
 import type { BenchRow } from './bench-types';
 import { RunComparison, Step, compareRuns, median } from './interleaved';
@@ -84,10 +83,7 @@ function hops(engine: MessageEvaluatorEngine, traced: boolean): Step<ConsumeMess
       endStep(msg, step, { [ATTR_RULESET]: msg.properties.get('RuleName') ?? '', [ATTR_RETURN_CODE]: msg.properties.get('ReturnCode') ?? '' });
     if (traced && tracesMessage(msg)) traceRoute(msg, 'node_collect', 'route evaluate', { [ATTR_RULESET]: 'evaluate', 'xroute.outlink': 'out' });
     const { options } = messageToAmqp(msg);
-    if (traced && tracingActive()) {
-      const context = tracePublish(msg, PERSISTER);
-      if (context !== undefined) options.headers = withTraceHeaders(options.headers ?? {}, context);
-    }
+    if (traced && tracingActive()) tracePublish(msg, PERSISTER, (options.headers ??= {}));
     // The persister's confirm and the receiver's settle call these without a check of their own (AmqpPersister.finish,
     // AmqpReceiver.onDone): they return at their first line while tracing is off.
     if (traced) {

@@ -45,6 +45,11 @@ function trace(sampler?: Sampler): void {
 }
 
 const spans = (): ReadableSpan[] => exporter.getFinishedSpans();
+/** The headers a persister publishes `msg` with, starting from `headers`. */
+const published = (msg: Message, headers: Record<string, unknown> = {}): Record<string, string> => {
+  tracePublish(msg, OUT, headers);
+  return headers as Record<string, string>;
+};
 const named = (prefix: string): ReadableSpan => spans().find((s) => s.name.startsWith(prefix))!;
 const parentOf = (s: ReadableSpan) => s.parentSpanContext?.spanId;
 
@@ -55,7 +60,7 @@ describe('tracing off', () => {
     const msg = Message.text('x');
     traceDelivery(msg, { traceparent: UPSTREAM }, AT);
     traceRoute(msg, 'node', 'route r', {});
-    expect([msg[TRACE_SLOT], startStep(msg, 'e', 'evaluate'), tracePublish(msg, OUT)]).toEqual([undefined, undefined, undefined]);
+    expect([msg[TRACE_SLOT], startStep(msg, 'e', 'evaluate'), published(msg, { a: '1' })]).toEqual([undefined, undefined, { a: '1' }]);
   });
 });
 
@@ -68,7 +73,7 @@ describe('tracing on', () => {
     traceRoute(msg, 'node', 'route r', {});
     const step = startStep(msg, 'eval', 'evaluate r');
     endStep(msg, step, { 'xroute.return_code': '0' });
-    const carrier = tracePublish(msg, OUT)!;
+    const carrier = published(msg);
     tracePublished(msg);
     traceSettled(msg, 'done');
     const [consumer, route, evaluate, producer] = ['process', 'route', 'evaluate', 'send'].map(named);
@@ -80,6 +85,17 @@ describe('tracing on', () => {
     ]);
     expect([consumer.kind, producer.kind]).toEqual([SpanKind.CONSUMER, SpanKind.PRODUCER]);
     expect(carrier.traceparent).toBe(`00-0af7651916cd43dd8448eb211c80319c-${producer.spanContext().spanId}-01`);
+  });
+
+  it('puts its traceparent over the one the message came with and drops a stale tracestate, keeping the other headers', () => {
+    const msg = Message.text('x');
+    traceDelivery(msg, { traceparent: UPSTREAM }, AT);
+    const headers = published(msg, { kind: 'order', traceparent: UPSTREAM, tracestate: 'vendor=stale' });
+    expect([Object.keys(headers).sort(), headers.traceparent === UPSTREAM, headers.traceparent.split('-')[1]]).toEqual([
+      ['kind', 'traceparent'],
+      false,
+      UPSTREAM.split('-')[1],
+    ]);
   });
 
   it('keeps the context out of the message properties and its JSON form, and in its clones', () => {
@@ -146,14 +162,22 @@ describe('tracing on, a trace the sampler leaves out', () => {
     const msg = Message.text('x');
     traceDelivery(msg, undefined, AT);
     const step = startStep(msg, 'eval', 'evaluate r');
-    const carrier = tracePublish(msg, OUT)!;
+    const carrier = published(msg);
     expect([step, spans().length, carrier.traceparent.endsWith('-00')]).toEqual([undefined, 0, true]);
+  });
+
+  it('sends the same unsampled context from every publish of the message, and nothing to a target without headers', () => {
+    const msg = Message.text('x');
+    traceDelivery(msg, undefined, AT);
+    const first = published(msg).traceparent;
+    tracePublish(msg, OUT);
+    expect([published(msg).traceparent, spans().length]).toEqual([first, 0]);
   });
 
   it('continues the upstream trace in the traceparent it sends on, its receiver span the parent, in the exact W3C form', () => {
     const msg = Message.text('x');
     traceDelivery(msg, { traceparent: UPSTREAM.replace(/-01$/, '-00') }, AT);
-    const { traceparent } = tracePublish(msg, OUT)!;
+    const { traceparent } = published(msg);
     const [, traceId, parentId] = /^00-([0-9a-f]{32})-([0-9a-f]{16})-00$/.exec(traceparent) ?? [];
     expect([traceId, parentId !== undefined && parentId !== UPSTREAM.split('-')[2]]).toEqual([UPSTREAM.split('-')[1], true]);
   });
@@ -165,7 +189,7 @@ describe('tracing on, a trace the sampler leaves out', () => {
     const work = Message.text('from the child');
     traceDelivery(work, undefined, { ...AT, component: 'pool_1' });
     traceCheckin('pool_1');
-    expect(tracePublish(work, OUT)!.traceparent.split('-')[1]).toBe(UPSTREAM.split('-')[1]);
+    expect(published(work).traceparent.split('-')[1]).toBe(UPSTREAM.split('-')[1]);
   });
 
   it('tells the components that its steps record nothing, so that they build no span names or attributes', () => {
