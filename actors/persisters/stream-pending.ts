@@ -41,6 +41,11 @@ export class PendingRequests implements Iterable<PendingRequest> {
     return this.list[0];
   }
 
+  /** The request at `index` (0 = the oldest); index < size. */
+  at(index: number): PendingRequest {
+    return this.list[index];
+  }
+
   /** The request taken last. */
   get newest(): PendingRequest | undefined {
     return this.list[this.list.length - 1];
@@ -58,7 +63,9 @@ export class PendingRequests implements Iterable<PendingRequest> {
   remove(p: PendingRequest): boolean {
     const i = this.list.indexOf(p);
     if (i < 0) return false;
-    this.list.splice(i, 1);
+    // The oldest leaves first (FIFO replies): shift makes no array of the removed, as splice does.
+    if (i === 0) this.list.shift();
+    else this.list.splice(i, 1);
     return true;
   }
 

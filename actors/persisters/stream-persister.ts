@@ -35,7 +35,7 @@
 import { XrouteError } from '../../src/foundation/xroute-error';
 import fs from 'node:fs';
 import { ActorContext, Behaviour, QueueConsumer, TimerHandle } from '../../src/runtime/actor';
-import { ComponentDefinition, ComponentEnv, inputOf } from '../../src/runtime/component';
+import { ComponentDefinition, ComponentEnv, StatusCounter, inputOf } from '../../src/runtime/component';
 import { displayMessage } from '../../src/logging/display';
 import { tracePublish, tracePublished, tracingActive } from '../../src/tracing/message-trace';
 import { Message } from '../../src/message/message';
@@ -99,6 +99,9 @@ class StreamPersisterBehaviour implements Behaviour<never> {
   private readonly stringPropertyNames: readonly string[];
   private expiryTimer?: TimerHandle;
   private expiryAt = Infinity;
+  /** Counted per completed request: held, not looked up by name each time. */
+  private readonly messages: StatusCounter;
+  private readonly failures: StatusCounter;
 
   constructor(
     private readonly env: ComponentEnv,
@@ -112,6 +115,8 @@ class StreamPersisterBehaviour implements Behaviour<never> {
     this.tagged = parser !== undefined && s.mode !== 'simple';
     this.stringProperties = Object.entries(s.stringProperty);
     this.stringPropertyNames = Object.keys(s.stringProperty);
+    this.messages = env.status.counter('messages');
+    this.failures = env.status.counter('failures');
   }
 
   start(ctx: ActorContext<never>): void {
@@ -225,7 +230,9 @@ class StreamPersisterBehaviour implements Behaviour<never> {
     const socket = this.conn?.socket;
     if (!socket) return; // written once connected
     let wrote = false;
-    for (const p of this.pending) {
+    // By index: no iterator per call (flush runs after every request and every reply).
+    for (let i = 0; i < this.pending.size; i++) {
+      const p = this.pending.at(i);
       if (p.written) continue;
       if (this.simple && wrote) break;
       if (this.simple && this.pending.oldest !== p) break; // one request at a time
@@ -299,8 +306,9 @@ class StreamPersisterBehaviour implements Behaviour<never> {
       return;
     }
     const socket = this.conn?.socket;
-    for (const reply of this.framer.push(chunk)) {
-      if (socket !== this.conn?.socket) return; // a reply dropped the connection
+    this.framer.feed(chunk);
+    for (let reply = this.framer.take(); reply !== undefined; reply = this.framer.take()) {
+      if (socket !== this.conn?.socket) return; // a reply dropped the connection (the next connection resets the framer)
       this.onReply(reply);
     }
   }
@@ -444,8 +452,8 @@ class StreamPersisterBehaviour implements Behaviour<never> {
     tracePublished(msg, rc === 0 ? undefined : (failure ?? `return code ${rc}`));
     msg.setField(this.s.rcField, String(rc));
     for (const [k, v] of this.stringProperties) msg.setField(k, v);
-    displayMessage(this.env.logger, rc === 0 ? 'persisted' : 'failed', msg, this.s.displayMask, this.stringPropertyNames);
-    this.env.status.count(rc === 0 ? 'messages' : 'failures');
+    if (this.s.displayMask !== 0) displayMessage(this.env.logger, rc === 0 ? 'persisted' : 'failed', msg, this.s.displayMask, this.stringPropertyNames);
+    (rc === 0 ? this.messages : this.failures).add(1);
     this.noteActivity();
     if (failure === undefined) queue.remove(taken);
     else queue.remove(taken, 'failed', failure);

@@ -72,15 +72,26 @@ export class StreamFramer {
 
   /** Feeds a chunk; returns the messages it completed, in order. */
   push(chunk: Buffer): Buffer[] {
-    this.buf = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk]);
+    this.feed(chunk);
     const out: Buffer[] = [];
+    for (let msg = this.take(); msg !== undefined; msg = this.take()) out.push(msg);
+    return out;
+  }
+
+  /** Feeds a chunk without framing it yet: take() then returns its messages one by one (no array of them is made). */
+  feed(chunk: Buffer): void {
+    this.buf = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk]);
+  }
+
+  /** The next message of what was fed, in order; undefined when more bytes are needed. */
+  take(): Buffer | undefined {
     for (;;) {
       const msg = this.next();
       if (msg === undefined) break;
-      if (msg !== null) out.push(msg);
+      if (msg !== null) return msg;
     }
     if (this.started || !this.sot) this.limitPartial();
-    return out;
+    return undefined;
   }
 
   /** End of stream: what is left (a message without its EOT), or undefined. */

@@ -296,6 +296,10 @@ class ActorCell<Msg> {
   /** A fast turn is running (see deliver): what is delivered meanwhile waits in `deferred`, then goes to nact in order. */
   private fast = false;
   private fastPull: Pull | undefined;
+  /** Guarded callbacks of this actor running now (nested ones count): a fast turn woken meanwhile runs when they end. */
+  private guarded = 0;
+  /** A fast turn woken inside a guarded callback, to run when it returns (instead of in a microtask). */
+  private fastAtGuardEnd = false;
   private readonly deferred: Envelope<Msg>[] = [];
   private readonly fastTurn = (): void => this.runFastTurn();
   private readonly endFastTurn = (): void => this.endFast();
@@ -382,6 +386,9 @@ class ActorCell<Msg> {
    * path: an XQueue waking this actor while it has nothing queued or running (an idle consumer and a message just
    * added) runs the pull in a microtask of the waking turn instead, within the process's FastTurnBudget. It is still
    * one envelope at a time: whatever is delivered while it runs waits and goes to nact, in order, when it ends.
+   * Woken from inside one of its own guarded callbacks (a reply a persister reads completes a request, whose producer
+   * puts the next one from its completion callback), the pull runs as that callback returns: still not inside the
+   * behaviour's code, and without a microtask per message (issue 32).
    */
   private deliver(env: Envelope<Msg>): void {
     if (this.state === 'stopped' || this.state === 'stopping' || this.state === 'failed') return;
@@ -389,10 +396,11 @@ class ActorCell<Msg> {
     else if (env.kind === 'pull' && this.queued === 0 && FAST_TURNS.available()) {
       this.fast = true;
       this.fastPull = env;
+      if (this.guarded > 0) this.fastAtGuardEnd = true;
       // A reaction to a resolved promise, not queueMicrotask: the same microtask queue, without the AsyncResource and
       // bound function Node makes for each queueMicrotask, per message (issue 32).
       // runFastTurn never throws (pullNow supervises), so no rejection can come of it.
-      void RESOLVED.then(this.fastTurn);
+      else void RESOLVED.then(this.fastTurn);
     } else this.toNact(env);
   }
 
@@ -565,11 +573,18 @@ class ActorCell<Msg> {
     const incarnation = this.incarnation;
     return (...args: A) => {
       if (incarnation !== this.incarnation || this.state === 'stopped') return;
+      this.guarded++;
       try {
         const r = fn(...args);
         if (r && typeof (r as Promise<void>).then === 'function') (r as Promise<void>).catch((e) => this.reportCrash(e));
       } catch (e) {
         this.reportCrash(e);
+      } finally {
+        this.guarded--;
+      }
+      if (this.guarded === 0 && this.fastAtGuardEnd) {
+        this.fastAtGuardEnd = false;
+        this.runFastTurn();
       }
     };
   }

@@ -35,16 +35,16 @@ export class CellRing {
   }
 
   at(index: number): number {
-    return this.slots[(this.head + index) % this.slots.length];
+    return this.slots[this.slot(index)];
   }
 
   pushBack(cell: number): void {
-    this.slots[(this.head + this.count) % this.slots.length] = cell;
+    this.slots[this.slot(this.count)] = cell;
     this.count++;
   }
 
   pushFront(cell: number): void {
-    this.head = (this.head - 1 + this.slots.length) % this.slots.length;
+    this.head = this.head === 0 ? this.slots.length - 1 : this.head - 1;
     this.slots[this.head] = cell;
     this.count++;
   }
@@ -52,16 +52,22 @@ export class CellRing {
   popFront(): number {
     if (this.count === 0) return -1;
     const cell = this.slots[this.head];
-    this.head = (this.head + 1) % this.slots.length;
+    this.head = this.head + 1 === this.slots.length ? 0 : this.head + 1;
     this.count--;
     return cell;
+  }
+
+  /** Where the element at `index` (0 = front, index < capacity) is kept: a compare, not a division, per hop. */
+  private slot(index: number): number {
+    const i = this.head + index;
+    return i < this.slots.length ? i : i - this.slots.length;
   }
 
   /** Removes the element at `index` (0 = front), shifting the later ones forward. O(size - index). */
   removeAt(index: number): number {
     const cell = this.at(index);
     for (let i = index; i < this.count - 1; i++) {
-      this.slots[(this.head + i) % this.slots.length] = this.slots[(this.head + i + 1) % this.slots.length];
+      this.slots[this.slot(i)] = this.slots[this.slot(i + 1)];
     }
     this.count--;
     return cell;
@@ -70,9 +76,9 @@ export class CellRing {
   /** Inserts at `index`, shifting the later ones back. O(size - index). */
   insertAt(index: number, cell: number): void {
     for (let i = this.count; i > index; i--) {
-      this.slots[(this.head + i) % this.slots.length] = this.slots[(this.head + i - 1) % this.slots.length];
+      this.slots[this.slot(i)] = this.slots[this.slot(i - 1)];
     }
-    this.slots[(this.head + index) % this.slots.length] = cell;
+    this.slots[this.slot(index)] = cell;
     this.count++;
   }
 

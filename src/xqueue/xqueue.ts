@@ -120,11 +120,33 @@ interface Waiter {
   cleanup?: () => void;
 }
 
+/**
+ * One cell: everything the queue knows of it in one object, so that a hop reads and writes one object per cell rather
+ * than one slot in each of seven per-cell arrays (with many queues, e.g. 512 pooled children, each array slot was a
+ * cache line of its own to fetch; issue 32).
+ */
+class Cell<T> {
+  state = EMPTY;
+  item: T | undefined = undefined;
+  onDone: DoneCallback<T> | undefined = undefined;
+  /** Order of adding (restore puts a message back at its place; the AddClock dates messages by it). */
+  seq = 0;
+  /** Counts the takes of the cell (wraps within the small-integer range): tells a Taken from a later take of the cell. */
+  generation = 0;
+  /** The consumer that took the message (while TAKEN). */
+  holder: Consumer | undefined = undefined;
+  /** The producer's tally of the message (meaningful only while the cell is occupied or taken). */
+  producerTally: MessageTally | undefined = undefined;
+}
+
+/** Generations wrap here, staying small integers (a field that outgrows them would box every increment). */
+const GENERATION_MASK = 0x3fffffff;
+
 interface Consumer extends ConsumerHandle {
   wake: () => void;
   scheduled: boolean;
   attached: boolean;
-  /** Cells it has taken and not yet removed or put back (which cells: holders[]). */
+  /** Cells it has taken and not yet removed or put back (which cells: each cell's holder). */
   heldCount: number;
   tally: MessageTally | undefined;
 }
@@ -132,16 +154,9 @@ interface Consumer extends ConsumerHandle {
 export class XQueue<T> {
   /** Cells producers may reserve: 0..cap-1 (resize changes it; cells past it are retired as they free). */
   private cap: number;
-  private cellState: Uint8Array;
-  private readonly items: (T | undefined)[];
-  private readonly callbacks: (DoneCallback<T> | undefined)[];
-  private seq: Float64Array;
+  private readonly cells: Cell<T>[];
   /** Dates messages by their sequence number, stamped at each stats() (no clock read per message). */
   private readonly addClock = new AddClock();
-  private generations: Uint32Array;
-  private readonly holders: (Consumer | undefined)[];
-  /** The producer's tally of the message in each cell (meaningful only while the cell is occupied or taken). */
-  private readonly producerTallies: (MessageTally | undefined)[];
   private readonly free: CellRing;
   private readonly ready: CellRing;
   private readonly waiters: Waiter[] = [];
@@ -154,8 +169,13 @@ export class XQueue<T> {
   private takenCount = 0;
   private runState: QueueState = 'running';
   private readonly stateListeners = new Set<(s: QueueState) => void>();
-  private emptyWaiters: (() => void)[] = [];
-  private counters = { added: 0, removed: 0, failed: 0, putback: 0, takeback: 0 };
+  /** whenEmpty's callers; undefined while there are none (a remove then reads no list). */
+  private emptyWaiters: (() => void)[] | undefined;
+  private added = 0;
+  private removed = 0;
+  private failed = 0;
+  private putbacks = 0;
+  private takebacks = 0;
   /** Completion callbacks that threw (the error goes to onCallbackError). */
   callbackErrors = 0;
   onCallbackError?: (err: unknown, cell: number) => void;
@@ -166,13 +186,8 @@ export class XQueue<T> {
   ) {
     this.cap = normaliseCapacity(capacity);
     const n = this.cap;
-    this.cellState = new Uint8Array(n);
-    this.items = new Array<T | undefined>(n).fill(undefined);
-    this.callbacks = new Array<DoneCallback<T> | undefined>(n).fill(undefined);
-    this.seq = new Float64Array(n);
-    this.generations = new Uint32Array(n);
-    this.holders = new Array<Consumer | undefined>(n).fill(undefined);
-    this.producerTallies = new Array<MessageTally | undefined>(n).fill(undefined);
+    this.cells = [];
+    for (let i = 0; i < n; i++) this.cells.push(new Cell<T>());
     this.free = new CellRing(n);
     this.ready = new CellRing(n);
     for (let i = 0; i < n; i++) this.free.pushBack(i);
@@ -192,28 +207,19 @@ export class XQueue<T> {
     const next = normaliseCapacity(capacity);
     const previous = this.cap;
     if (next === previous) return;
-    const cells = this.items.length;
+    const cells = this.cells.length;
     if (next > cells) this.growCells(next);
     this.cap = next;
     if (next < previous) this.free.retain((cell) => cell < next);
     // Cells retired by an earlier shrink that are empty now become free again.
-    for (let cell = previous; cell < Math.min(next, cells); cell++) if (this.cellState[cell] === EMPTY) this.free.pushBack(cell);
+    for (let cell = previous; cell < Math.min(next, cells); cell++) if (this.cells[cell].state === EMPTY) this.free.pushBack(cell);
     for (let cell = cells; cell < next; cell++) this.free.pushBack(cell);
     this.serveWaiters();
   }
 
-  /** Room for `n` cells: the per-cell arrays and the rings grow, what they hold is kept. */
+  /** Room for `n` cells: new cells and room in the rings, what they hold is kept. */
   private growCells(n: number): void {
-    const cells = this.items.length;
-    this.cellState = copyInto(new Uint8Array(n), this.cellState);
-    this.seq = copyInto(new Float64Array(n), this.seq);
-    this.generations = copyInto(new Uint32Array(n), this.generations);
-    for (let i = cells; i < n; i++) {
-      this.items.push(undefined);
-      this.callbacks.push(undefined);
-      this.holders.push(undefined);
-      this.producerTallies.push(undefined);
-    }
+    for (let i = this.cells.length; i < n; i++) this.cells.push(new Cell<T>());
     this.free.grow(n);
     this.ready.grow(n);
   }
@@ -284,8 +290,7 @@ export class XQueue<T> {
 
   /** Returns a reserved cell unused. It is reused first. */
   cancel(cell: number): void {
-    this.expectState(cell, RESERVED, 'cancel');
-    this.cellState[cell] = EMPTY;
+    this.expectState(cell, RESERVED, 'cancel').state = EMPTY;
     this.reservedCount--;
     this.releaseCell(cell, true);
     this.notifyIfEmpty();
@@ -296,21 +301,21 @@ export class XQueue<T> {
    * producer's, counts the message in and, at removal, done or failed.
    */
   add(cell: number, item: T, onDone?: DoneCallback<T>, tally?: MessageTally): void {
-    this.expectState(cell, RESERVED, 'add');
+    const c = this.expectState(cell, RESERVED, 'add');
     // Stored only when it changes (a link usually has one producer; an emptied cell keeps its last tally): an object
     // store costs a write barrier, more than the increments themselves (docs/operations.md "Cost of counting").
-    if (this.producerTallies[cell] !== tally) this.producerTallies[cell] = tally;
+    if (c.producerTally !== tally) c.producerTally = tally;
     if (tally !== undefined) {
       tally.in++;
       if (tracedTallies !== 0) tally.trace?.added(this.name, item);
     }
-    this.cellState[cell] = OCCUPIED;
+    c.state = OCCUPIED;
     this.reservedCount--;
-    this.items[cell] = item;
-    this.callbacks[cell] = onDone;
-    this.seq[cell] = this.nextSeq++;
+    c.item = item;
+    c.onDone = onDone;
+    c.seq = this.nextSeq++;
     this.ready.pushBack(cell);
-    this.counters.added++;
+    this.added++;
     this.wakeConsumer();
   }
 
@@ -343,14 +348,15 @@ export class XQueue<T> {
    * Returns the message, or undefined when the cell is not occupied (already taken or removed).
    */
   takeback(cell: number): T | undefined {
-    if (!this.validCell(cell) || this.cellState[cell] !== OCCUPIED) return undefined;
+    if (!this.validCell(cell) || this.cells[cell].state !== OCCUPIED) return undefined;
+    const c = this.cells[cell];
     const idx = this.ready.indexOf(cell);
     if (idx >= 0) this.ready.removeAt(idx);
-    const item = this.items[cell];
-    const tally = this.producerTallies[cell];
+    const item = c.item;
+    const tally = c.producerTally;
     if (tally !== undefined) tally.in--; // withdrawn unseen: it comes back (and is counted) when redelivered
-    this.clearCell(cell);
-    this.counters.takeback++;
+    clearCell(c);
+    this.takebacks++;
     this.releaseCell(cell, false);
     this.notifyIfEmpty();
     return item;
@@ -376,7 +382,7 @@ export class XQueue<T> {
     consumer.attached = false;
     const i = this.consumers.indexOf(consumer);
     if (i >= 0) this.consumers.splice(i, 1);
-    const held = this.cellsHeldBy(consumer).sort((a, b) => this.seq[a] - this.seq[b]);
+    const held = this.cellsHeldBy(consumer).sort((a, b) => this.cells[a].seq - this.cells[b].seq);
     for (const cell of held) this.restore(cell);
     consumer.heldCount = 0;
     this.wakeConsumer();
@@ -405,7 +411,7 @@ export class XQueue<T> {
     const next = this.ownConsumer(to);
     if (!old.attached || old === next) return 0;
     const cells = this.cellsHeldBy(old);
-    for (const cell of cells) this.holders[cell] = next;
+    for (const cell of cells) this.cells[cell].holder = next;
     next.heldCount += cells.length;
     old.heldCount = 0;
     if (old.tally !== next.tally) {
@@ -428,17 +434,19 @@ export class XQueue<T> {
       return undefined;
     }
     const cell = this.ready.popFront();
-    this.cellState[cell] = TAKEN;
+    const c = this.cells[cell];
+    c.state = TAKEN;
     this.takenCount++;
-    this.holders[cell] = consumer;
+    c.holder = consumer;
     consumer.heldCount++;
-    const item = this.items[cell] as T;
+    const item = c.item as T;
     const tally = consumer.tally;
     if (tally !== undefined) {
       tally.in++;
       if (tracedTallies !== 0) tally.trace?.took(this.name, item);
     }
-    const generation = ++this.generations[cell];
+    const generation = (c.generation + 1) & GENERATION_MASK;
+    c.generation = generation;
     return { cell, item, generation };
   }
 
@@ -448,22 +456,23 @@ export class XQueue<T> {
    * was detached after a crash.
    */
   remove(taken: Taken<T>, outcome: Outcome = 'done', reason?: string): boolean {
-    if (!this.isCurrent(taken)) return false;
+    const c = this.current(taken);
+    if (c === undefined) return false;
     const cell = taken.cell;
-    const item = this.items[cell] as T;
-    const onDone = this.callbacks[cell];
-    const holder = this.holders[cell];
-    const producerTally = this.producerTallies[cell];
-    if (holder !== undefined) holder.heldCount--;
-    this.clearCell(cell);
+    const item = c.item as T;
+    const onDone = c.onDone;
+    const holder = c.holder as Consumer;
+    const producerTally = c.producerTally;
+    holder.heldCount--;
+    clearCell(c);
     this.takenCount--;
-    const consumerTally = holder?.tally;
+    const consumerTally = holder.tally;
     if (outcome === 'failed') {
-      this.counters.failed++;
+      this.failed++;
       if (consumerTally !== undefined) consumerTally.failed++;
       if (producerTally !== undefined) producerTally.failed++;
     } else {
-      this.counters.removed++;
+      this.removed++;
       if (consumerTally !== undefined) consumerTally.done++;
       if (producerTally !== undefined) producerTally.done++;
     }
@@ -487,9 +496,9 @@ export class XQueue<T> {
 
   /** Rolls a taken message back: it is offered again at its original FIFO position. */
   putback(taken: Taken<T>): boolean {
-    if (!this.isCurrent(taken)) return false;
-    const holder = this.holders[taken.cell];
-    if (holder !== undefined) holder.heldCount--;
+    const c = this.current(taken);
+    if (c === undefined) return false;
+    (c.holder as Consumer).heldCount--;
     this.restore(taken.cell);
     this.wakeConsumer();
     return true;
@@ -512,11 +521,11 @@ export class XQueue<T> {
 
   /** Reads a cell's message in any state without changing anything. */
   browse(cell: number): T | undefined {
-    return this.validCell(cell) ? this.items[cell] : undefined;
+    return this.validCell(cell) ? this.cells[cell].item : undefined;
   }
 
   cellStateOf(cell: number): CellState | 'out-of-range' {
-    return this.validCell(cell) ? STATE_NAMES[this.cellState[cell]] : 'out-of-range';
+    return this.validCell(cell) ? STATE_NAMES[this.cells[cell].state] : 'out-of-range';
   }
 
   /** Ids of the waiting (occupied) cells in FIFO order. */
@@ -567,7 +576,7 @@ export class XQueue<T> {
   /** Resolves when no message is waiting, in flight or reserved (used to drain on shutdown). */
   whenEmpty(): Promise<void> {
     if (this.isEmpty()) return Promise.resolve();
-    return new Promise((resolve) => this.emptyWaiters.push(resolve));
+    return new Promise((resolve) => (this.emptyWaiters ??= []).push(resolve));
   }
 
   get depth(): number {
@@ -600,23 +609,22 @@ export class XQueue<T> {
       free: this.free.size,
       waitingProducers: this.waiters.length - this.waiterHead,
       consumers: this.consumers.length,
-      totalAdded: this.counters.added,
-      totalRemoved: this.counters.removed,
-      totalFailed: this.counters.failed,
-      totalPutback: this.counters.putback,
-      totalTakeback: this.counters.takeback,
+      totalAdded: this.added,
+      totalRemoved: this.removed,
+      totalFailed: this.failed,
+      totalPutback: this.putbacks,
+      totalTakeback: this.takebacks,
       oldestAgeMs: this.oldestAgeMs(),
     };
   }
 
   /** Age of the oldest message present: the first waiting one (the ready ring is in sequence order) or one held by a consumer. */
   private oldestAgeMs(): number {
-    let oldest = this.ready.size > 0 ? this.seq[this.ready.at(0)] : this.nextSeq;
+    let oldest = this.ready.size > 0 ? this.cells[this.ready.at(0)].seq : this.nextSeq;
     if (this.takenCount > 0) {
       const taking = new Set(this.consumers);
-      for (let cell = 0; cell < this.holders.length; cell++) {
-        const holder = this.holders[cell];
-        if (holder !== undefined && taking.has(holder) && this.cellState[cell] === TAKEN) oldest = Math.min(oldest, this.seq[cell]);
+      for (const c of this.cells) {
+        if (c.holder !== undefined && taking.has(c.holder) && c.state === TAKEN) oldest = Math.min(oldest, c.seq);
       }
     }
     const now = Date.now();
@@ -629,14 +637,15 @@ export class XQueue<T> {
   // ------------------------------------------------------------------ internals
 
   private validCell(cell: number): boolean {
-    return Number.isInteger(cell) && cell >= 0 && cell < this.items.length;
+    return Number.isInteger(cell) && cell >= 0 && cell < this.cells.length;
   }
 
-  private expectState(cell: number, expected: number, op: string): void {
-    if (!this.validCell(cell)) throw new XQueueError(this.name, `${op}: cell ${cell} out of range 0..${this.items.length - 1}`);
-    if (this.cellState[cell] !== expected) {
-      throw new XQueueError(this.name, `${op}: cell ${cell} is ${STATE_NAMES[this.cellState[cell]]}, expected ${STATE_NAMES[expected]}`);
-    }
+  /** The cell, which must be in state `expected`. */
+  private expectState(cell: number, expected: number, op: string): Cell<T> {
+    if (!this.validCell(cell)) throw new XQueueError(this.name, `${op}: cell ${cell} out of range 0..${this.cells.length - 1}`);
+    const c = this.cells[cell];
+    if (c.state !== expected) throw new XQueueError(this.name, `${op}: cell ${cell} is ${STATE_NAMES[c.state]}, expected ${STATE_NAMES[expected]}`);
+    return c;
   }
 
   /**
@@ -645,13 +654,19 @@ export class XQueue<T> {
    */
   private cellsHeldBy(consumer: Consumer): number[] {
     const cells: number[] = [];
-    for (let cell = 0; cell < this.holders.length; cell++) if (this.holders[cell] === consumer && this.cellState[cell] === TAKEN) cells.push(cell);
+    for (let cell = 0; cell < this.cells.length; cell++) {
+      const c = this.cells[cell];
+      if (c.holder === consumer && c.state === TAKEN) cells.push(cell);
+    }
     return cells;
   }
 
-  private isCurrent(taken: Taken<T>): boolean {
+  /** The cell of `taken` while that take is current (not removed or put back since, its consumer attached), else undefined. */
+  private current(taken: Taken<T>): Cell<T> | undefined {
     const cell = taken.cell;
-    return this.validCell(cell) && this.cellState[cell] === TAKEN && this.generations[cell] === taken.generation && this.holders[cell]?.attached === true;
+    if (!this.validCell(cell)) return undefined;
+    const c = this.cells[cell];
+    return c.state === TAKEN && c.generation === taken.generation && c.holder?.attached === true ? c : undefined;
   }
 
   private ownConsumer(handle: ConsumerHandle): Consumer {
@@ -673,36 +688,29 @@ export class XQueue<T> {
   }
 
   private markReserved(cell: number): void {
-    this.cellState[cell] = RESERVED;
+    this.cells[cell].state = RESERVED;
     this.reservedCount++;
   }
 
   /** TAKEN -> OCCUPIED at its original place in sequence order. */
   private restore(cell: number): void {
-    this.cellState[cell] = OCCUPIED;
+    const c = this.cells[cell];
+    c.state = OCCUPIED;
     this.takenCount--;
     // Given back unfinished: its consumer counts it in again when it (or a replacement) takes it (in - done - failed is in flight).
-    const tally = this.holders[cell]?.tally;
+    const tally = c.holder?.tally;
     if (tally !== undefined) tally.in--;
-    this.holders[cell] = undefined;
-    this.counters.putback++;
-    const s = this.seq[cell];
+    c.holder = undefined;
+    this.putbacks++;
+    const s = c.seq;
     let lo = 0;
     let hi = this.ready.size;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.seq[this.ready.at(mid)] < s) lo = mid + 1;
+      if (this.cells[this.ready.at(mid)].seq < s) lo = mid + 1;
       else hi = mid;
     }
     this.ready.insertAt(lo, cell);
-  }
-
-  private clearCell(cell: number): void {
-    this.cellState[cell] = EMPTY;
-    this.items[cell] = undefined;
-    this.callbacks[cell] = undefined;
-    this.holders[cell] = undefined;
-    // producerTallies[cell] is left as it is: add() sets it for the next message, and nothing reads it for an empty cell.
   }
 
   /** A cell became free: hand it to the first waiting producer whose partition holds it, else free it. */
@@ -803,9 +811,9 @@ export class XQueue<T> {
   }
 
   private notifyIfEmpty(): void {
-    if (this.emptyWaiters.length > 0 && this.isEmpty()) {
+    if (this.emptyWaiters !== undefined && this.isEmpty()) {
       const ws = this.emptyWaiters;
-      this.emptyWaiters = [];
+      this.emptyWaiters = undefined;
       for (const w of ws) w();
     }
   }
@@ -816,7 +824,10 @@ function normaliseCapacity(capacity: number): number {
   return Number.isFinite(capacity) && capacity > 0 ? Math.floor(capacity) : 1;
 }
 
-function copyInto<A extends Uint8Array | Float64Array | Uint32Array>(target: A, source: A): A {
-  target.set(source as ArrayLike<number>);
-  return target;
+function clearCell<T>(c: Cell<T>): void {
+  c.state = EMPTY;
+  c.item = undefined;
+  c.onDone = undefined;
+  c.holder = undefined;
+  // producerTally is left as it is: add() sets it for the next message, and nothing reads it for an empty cell.
 }

@@ -65,6 +65,17 @@ describe('stream framing', () => {
     expect(String(msg)).toBe('one');
   });
 
+  it('gives the messages of what was fed one take at a time, as push does all at once', () => {
+    const f = new StreamFramer({ maxLength: 3 });
+    f.feed(Buffer.from('ab\ntoolong\ncd'));
+    expect(String(f.take())).toBe('ab');
+    expect(f.take()).toBeUndefined();
+    f.feed(Buffer.from('\n'));
+    expect(String(f.take())).toBe('cd');
+    expect(f.take()).toBeUndefined();
+    expect(f.dropped).toBe(1);
+  });
+
   it('without copy gives views of the chunk read, for a reader that decodes each message at once', () => {
     const chunk = Buffer.from('one\ntwo\n');
     const msgs = new StreamFramer({ copy: false }).push(chunk);

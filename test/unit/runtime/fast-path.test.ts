@@ -59,6 +59,28 @@ describe('the fast path', () => {
     expect(seen.slice(1)).toEqual(Array.from({ length: n }, (_, i) => i));
   });
 
+  it('runs a consumer woken inside one of its own guarded callbacks as that callback returns, not inside it', async () => {
+    const q = new XQueue<number>('in', 8);
+    const seen: (number | string)[] = [];
+    let callback!: () => void;
+    runtime.spawn('consumer', () => ({
+      start(ctx) {
+        ctx.consume(q, (t, queue) => {
+          seen.push(t.item);
+          queue.remove(t);
+        });
+        callback = ctx.guard(() => {
+          q.offer(1);
+          seen.push('callback returns');
+        });
+      },
+    }));
+    await idle(q, seen);
+    callback();
+    seen.push('caller goes on');
+    expect(seen).toEqual([-1, 'callback returns', 1, 'caller goes on']);
+  });
+
   it('handles one envelope at a time: a message told during an asynchronous handler waits for it to finish', async () => {
     const q = new XQueue<number>('in', 8);
     const order: string[] = [];
