@@ -54,16 +54,51 @@ export async function openAmqpConnection(s: AmqpConnectionSettings, onError: (er
     socketOptions,
   );
   conn.on('error', onError);
+  const socket = socketOf(conn);
+  if (socket !== undefined) coalesceWrites(socket);
   return conn;
+}
+
+/** What coalesceWrites needs of a socket (net.Socket and tls.TLSSocket have it). */
+interface CorkableSocket {
+  write(...args: unknown[]): boolean;
+  cork(): void;
+  uncork(): void;
+}
+
+/**
+ * The frames written to a connection's socket in one callback leave in one system call (issue 32). amqplib's
+ * muxer writes each channel's frames as a chunk of its own, and an uncorked socket sends each chunk at once: a
+ * publish, an ack and a confirm's ack were a write(2) each. The socket is corked at the first write of a callback
+ * and uncorked in the next tick, before anything else runs, so the chunks go out as one writev(2) in the same turn:
+ * nothing waits longer than it did.
+ */
+export function coalesceWrites(socket: CorkableSocket): void {
+  const write = socket.write;
+  let corked = false;
+  const uncork = (): void => {
+    corked = false;
+    socket.uncork();
+  };
+  socket.write = (...args: unknown[]): boolean => {
+    if (!corked) {
+      corked = true;
+      socket.cork();
+      process.nextTick(uncork);
+    }
+    return write.apply(socket, args);
+  };
 }
 
 /** The default Heartbeat: a silent partition is detected within 8 s (docs/operations.md). */
 export const DEFAULT_HEARTBEAT_SECONDS = 8;
 
 /** amqplib's socket under a ChannelModel (its `connection.stream`: the socket itself for TCP and TLS). */
-function socketOf(conn: amqp.ChannelModel): { bytesRead?: number; destroy?(error?: Error): void } | undefined {
-  return (conn as unknown as { connection?: { stream?: { bytesRead?: number; destroy?(error?: Error): void } } }).connection?.stream;
+function socketOf(conn: amqp.ChannelModel): AmqpSocket | undefined {
+  return (conn as unknown as { connection?: { stream?: AmqpSocket } }).connection?.stream;
 }
+
+type AmqpSocket = CorkableSocket & { bytesRead?: number; destroy?(error?: Error): void };
 
 /** Bytes received on the connection so far (heartbeats included), for the liveness watch. */
 export function bytesReceived(conn: amqp.ChannelModel): number {

@@ -47,15 +47,27 @@ export class HopTrace {
 
   /** Logs `event` for a message now (the first time only: a redelivery keeps the first). */
   mark(event: string, msg: Message, at = performance.now()): void {
-    const seq = this.seqOf(msg);
+    this.markSeq(event, this.seqOf(msg), at);
+  }
+
+  /** Logs `event` for message `seq` now (a raw client's events: it has no Message). */
+  markSeq(event: string, seq: number, at = performance.now()): void {
     if (!(seq >= 0 && seq < this.size)) return;
     let t = this.times.get(event);
     if (!t) this.times.set(event, (t = new Float64Array(this.size).fill(NaN)));
     if (Number.isNaN(t[seq])) t[seq] = at;
   }
 
-  /** Each event's p50 and p99 since the intended send, in order of p50; messages below `skip` warm up. */
-  timeline(intendedAt: (seq: number) => number, skip: number, extra: Record<string, (seq: number) => number> = {}): HopEvent[] {
+  /**
+   * Each event's p50 and p99 since the intended send, in order of p50; messages below `skip` warm up, and only
+   * those `only` keeps count (e.g. the slowest, to see where their time went).
+   */
+  timeline(
+    intendedAt: (seq: number) => number,
+    skip: number,
+    extra: Record<string, (seq: number) => number> = {},
+    only: (seq: number) => boolean = () => true,
+  ): HopEvent[] {
     const all = new Map<string, (seq: number) => number>([
       ...[...this.times].map(([e, t]): [string, (seq: number) => number] => [e, (s) => t[s]]),
       ...Object.entries(extra),
@@ -64,6 +76,7 @@ export class HopTrace {
     for (const [event, at] of all) {
       const offsets: number[] = [];
       for (let s = skip; s < this.size; s++) {
+        if (!only(s)) continue;
         const d = at(s) - intendedAt(s);
         if (!Number.isNaN(d)) offsets.push(d);
       }

@@ -78,18 +78,30 @@ export const ACTIVEMQ: BrokerKit = {
 export function rawRheaMover(window: number): MoverSide {
   return {
     label: 'raw rhea',
-    async start(inQueue, outQueue) {
+    async start(inQueue, outQueue, trace) {
       const conn = await open();
       const sender = conn.open_sender({ target: { address: outQueue } });
       const receiver = conn.open_receiver({ source: { address: inQueue }, autoaccept: false, credit_window: window });
       const waiting = new Map<rhea.Delivery, rhea.Delivery>();
+      const seqs = new Map<rhea.Delivery, number>();
       receiver.on('message', (ctx) => {
-        if (ctx.message && ctx.delivery) waiting.set(sender.send({ body: ctx.message.body, durable: false }), ctx.delivery);
+        if (!ctx.message || !ctx.delivery) return;
+        const out = sender.send({ body: ctx.message.body, durable: false });
+        waiting.set(out, ctx.delivery);
+        if (trace) {
+          const seq = sequenceOf(textOf(ctx.message.body));
+          trace.markSeq('raw: delivered', seq);
+          seqs.set(out, seq);
+        }
       });
       const settle = (ctx: rhea.EventContext, ok: boolean) => {
         const incoming = ctx.delivery && waiting.get(ctx.delivery);
         if (!incoming || !ctx.delivery) return;
         waiting.delete(ctx.delivery);
+        if (trace) {
+          trace.markSeq('raw: accepted', seqs.get(ctx.delivery) ?? -1);
+          seqs.delete(ctx.delivery);
+        }
         if (ok) incoming.accept();
         else incoming.release();
       };

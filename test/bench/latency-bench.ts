@@ -1,9 +1,11 @@
 /**
  * Latency suite (`npm run bench -- --only latency`, docs/benchmarks.md): what each path adds per message, beside
  * the raw client library doing the same work, interleaved in one process. For each path its maximum rate is
- * measured first (a backlog drained by each side; the lower of the two is the path's maximum), then each side
- * carries an open-loop load of 10 %, 50 % and 90 % of it (latency from each message's intended send time to its
- * arrival at the destination, on this process's clock) in alternating order. Paths:
+ * measured first (a backlog drained by each side; the lower of the two is the path's maximum), then both sides
+ * carry an open-loop load of 10 %, 50 % and 90 % of it (latency from each message's intended send time to its
+ * arrival at the destination, on this process's clock) in short alternating blocks, so that drift and a
+ * neighbour's noise hit both alike; a p99 ratio comes with its 95 % bootstrap interval over the block pairs
+ * (latency-blocks.ts), and with the GC pauses and event-loop delay of each side (latency-pauses.ts). Paths:
  *  - RabbitMQ queue -> AmqpReceiver (XAMode 1) -> AmqpPersister -> RabbitMQ queue, vs amqplib consume, publish
  *    with confirm, ack on the confirm (the same at-least-once work);
  *  - the same with a CollectNode and a MessageEvaluator (bounce) in between, vs the same amqplib loop doing the same
@@ -21,7 +23,8 @@
  *  - the in-process XQueue hop (a put, an actor taking and removing it) vs a setImmediate hand-off.
  * Rows give p50, p99, p99.9 and max for both sides, and the ratio of xroute's p99 to the raw client's. For the
  * broker paths the xroute runs also log when each message is added to, taken from and removed from each link
- * (hop-trace.ts): the timeline of the 50 % run is printed as rows, every run's is in bench-results.json.
+ * (hop-trace.ts): the timeline of the 50 % run, of all messages and of the slowest 1 % alone, is printed as rows;
+ * every run's is in bench-results.json.
  */
 import * as amqplib from 'amqplib';
 import { Flow } from '../../src/runtime/flow';
@@ -36,7 +39,9 @@ import type { BenchRow } from './bench-types';
 import { HopEvent, HopTrace } from './hop-trace';
 import { ACTIVEMQ, jmsMoveTopology, rawRheaMover } from './latency-activemq';
 import { ArrivalLog, bodyFor, runQueueNames, LatencySummary, openLoop, sequenceOf, summarise, until } from './latency';
-import type { BrokerKit, MoverSide } from './latency-kit';
+import type { BrokerKit, MoverSide, RunQueues } from './latency-kit';
+import { BlockedRatio, blockedP99Ratio } from './latency-blocks';
+import { LoopDelay, PauseStats, PauseWatch } from './latency-pauses';
 import { MessageEvaluatorEngine } from '../../src/evaluator';
 import { Template } from '../../src/rules/template';
 import net from 'node:net';
@@ -49,8 +54,12 @@ const WINDOW = 256;
 const LOADS = [0.1, 0.5, 0.9] as const;
 
 export interface LatencyBenchOptions {
-  /** Messages per measured run (each load, each side). */
-  messages: number;
+  /** Milliseconds of load per block (latency-blocks.ts): a side's block carries rate x blockMs messages. */
+  blockMs: number;
+  /** Pairs of blocks (one per side) at 50 % load, where the target is; 10 and 90 % get `pairs / 4`, at least 1. */
+  pairs: number;
+  /** Messages through the in-process XQueue hop and its setImmediate reference, at each rate. */
+  hopMessages: number;
   /** Messages of the backlog that measures a path's maximum rate. */
   backlog: number;
   /** Sequential round trips for the request/reply rows. */
@@ -128,37 +137,125 @@ async function maxRate(broker: BrokerKit, side: MoverSide, n: number): Promise<n
   });
 }
 
-interface OpenLoopResult {
-  readonly latency: LatencySummary;
-  /** Per event, the time since the intended send (xroute's side only). */
-  readonly hops: HopEvent[];
+/** One side during an interleaved run: its queues, its log and where its blocks lie. */
+interface SideRun {
+  readonly side: MoverSide;
+  readonly q: RunQueues;
+  readonly log: ArrivalLog;
+  readonly trace?: HopTrace;
+  readonly loopDelay: LoopDelay;
+  /** Measured blocks: sequence numbers [from, to), when the block ran and the process's CPU time in it (µs). */
+  readonly blocks: { from: number; to: number; t0: number; t1: number; cpuUs: number }[];
 }
 
-/** One open-loop run at `rate`: the latencies of `n` messages (the first tenth, at most 500, warm up). */
-async function openLoopRun(broker: BrokerKit, side: MoverSide, rate: number, n: number): Promise<OpenLoopResult> {
-  return broker.withQueues(async (q) => {
-    const log = new ArrivalLog(n);
-    const trace = new HopTrace(n);
-    await q.watch(log);
-    const stop = await side.start(q.inQueue, q.outQueue, trace);
-    try {
-      await openLoop(rate, n, (seq, at) => {
-        log.sent(seq, at);
-        q.send(seq);
-      });
-      await until(
-        () => log.arrivals === n,
-        () => `${side.label}: ${log.arrivals}/${n} arrived`,
-        300_000,
-      );
-      if (log.duplicated > 0) throw new Error(`${side.label}: ${log.duplicated} duplicates`);
-      const skip = Math.min(500, Math.floor(n / 10));
-      const hops = trace.timeline((s) => log.intendedAt(s), skip, { 'arrived at the destination queue': (s) => log.arrivedAt(s) });
-      return { latency: summarise(log.latencies(skip)), hops: hops.length > 1 ? hops : [] };
-    } finally {
-      await stop();
-    }
-  });
+interface InterleavedResult {
+  readonly xroute: LatencySummary;
+  readonly raw: LatencySummary;
+  /** xroute's pooled p99 over raw's, with its spread over the block pairs (latency-blocks.ts). */
+  readonly p99: BlockedRatio;
+  /** xroute's timeline (per event, the time since the intended send), of all its measured messages... */
+  readonly hops: HopEvent[];
+  /** ...and of its messages at or above its p99: which hop their time went to. */
+  readonly slowHops: HopEvent[];
+  /** The raw client's timeline (its delivery and confirm), of all and of its slowest 1 %. */
+  readonly rawHops: HopEvent[];
+  readonly rawSlowHops: HopEvent[];
+  readonly pauses: { readonly xroute: PauseStats; readonly raw: PauseStats };
+}
+
+/**
+ * Both sides at `rate`, open loop, in alternating blocks of `blockMs` (latency-blocks.ts): each side is started
+ * once on its own queues; after a warm-up block each, `pairs` pairs of blocks run in the order xroute raw, raw
+ * xroute, ...; a block ends when all its messages arrived, so the two loads never overlap.
+ */
+async function interleavedRun(broker: BrokerKit, ours: MoverSide, raw: MoverSide, rate: number, pairs: number, blockMs: number): Promise<InterleavedResult> {
+  const perBlock = Math.max(20, Math.round((rate * blockMs) / 1000));
+  const warm = Math.max(10, Math.round(perBlock / 3));
+  const size = warm + pairs * perBlock;
+  const watch = new PauseWatch();
+  try {
+    return await broker.withQueues((qo) =>
+      broker.withQueues(async (qr) => {
+        const mk = (side: MoverSide, q: RunQueues, trace?: HopTrace): SideRun => ({
+          side,
+          q,
+          log: new ArrivalLog(size),
+          trace,
+          loopDelay: watch.side(),
+          blocks: [],
+        });
+        const x = mk(ours, qo, new HopTrace(size));
+        const r = mk(raw, qr, new HopTrace(size));
+        const stops: (() => Promise<void>)[] = [];
+        try {
+          for (const s of [x, r]) {
+            await s.q.watch(s.log);
+            stops.push(await s.side.start(s.q.inQueue, s.q.outQueue, s.trace));
+          }
+          const block = async (s: SideRun, from: number, count: number, measured: boolean) => {
+            const cpu0 = process.cpuUsage();
+            const t0 = performance.now();
+            s.loopDelay.begin();
+            await openLoop(rate, count, (i, at) => {
+              s.log.sent(from + i, at);
+              s.q.send(from + i);
+            });
+            await until(
+              () => s.log.arrivals === from + count,
+              () => `${s.side.label}: ${s.log.arrivals}/${from + count} arrived`,
+              300_000,
+            );
+            s.loopDelay.end();
+            if (!measured) return;
+            const cpu = process.cpuUsage(cpu0);
+            s.blocks.push({ from, to: from + count, t0, t1: performance.now(), cpuUs: cpu.user + cpu.system });
+          };
+          for (const s of [x, r]) await block(s, 0, warm, false);
+          for (let b = 0; b < pairs; b++) for (const s of b % 2 === 0 ? [x, r] : [r, x]) await block(s, warm + b * perBlock, perBlock, true);
+          for (const s of [x, r]) if (s.log.duplicated > 0) throw new Error(`${s.side.label}: ${s.log.duplicated} duplicates`);
+        } finally {
+          for (const stop of stops) await stop();
+        }
+        watch.stop();
+        const blocksOf = (s: SideRun) => s.blocks.map((b) => s.log.latencies(b.from, b.to));
+        const xs = summarise(x.log.latencies(warm));
+        const rs = summarise(r.log.latencies(warm));
+        const slowOf = (s: SideRun, p99: number) => {
+          const seqs: number[] = [];
+          for (let i = warm; i < size; i++) if (s.log.arrivedAt(i) - s.log.intendedAt(i) >= p99) seqs.push(i);
+          return seqs;
+        };
+        const xSlow = slowOf(x, xs.p99);
+        const rSlow = slowOf(r, rs.p99);
+        const flights = (s: SideRun, seqs: readonly number[]) => seqs.map((i) => ({ from: s.log.intendedAt(i), to: s.log.arrivedAt(i) }));
+        const timelines = (s: SideRun, slow: readonly number[]) => {
+          const arrival = { 'arrived at the destination queue': (i: number) => s.log.arrivedAt(i) };
+          const intended = (i: number) => s.log.intendedAt(i);
+          const slowSet = new Set(slow);
+          const all = s.trace?.timeline(intended, warm, arrival) ?? [];
+          const slowest = s.trace?.timeline(intended, warm, arrival, (i) => slowSet.has(i)) ?? [];
+          return { all: all.length > 1 ? all : [], slowest: slowest.length > 1 ? slowest : [] };
+        };
+        const xt = timelines(x, xSlow);
+        const rt = timelines(r, rSlow);
+        return {
+          xroute: xs,
+          raw: rs,
+          p99: blockedP99Ratio(blocksOf(x), blocksOf(r)),
+          hops: xt.all,
+          slowHops: xt.slowest,
+          rawHops: rt.all,
+          rawSlowHops: rt.slowest,
+          pauses: {
+            xroute: watch.stats(x.blocks, x.loopDelay, flights(x, xSlow)),
+            raw: watch.stats(r.blocks, r.loopDelay, flights(r, rSlow)),
+          },
+        };
+      }),
+    );
+  } finally {
+    watch.stop();
+  }
 }
 
 /**
@@ -174,20 +271,26 @@ const SAME_AS_XROUTE: amqplib.Options.Publish = { deliveryMode: 2, priority: 4 }
  */
 type RawWork = (m: amqplib.ConsumeMessage) => { body: Buffer; options: amqplib.Options.Publish } | undefined;
 
-/** Raw amqplib: consume (prefetch WINDOW), publish what `work` makes with confirm, ack the delivery on the confirm. */
+/**
+ * Raw amqplib: consume (prefetch WINDOW), publish what `work` makes with confirm, ack the delivery on the confirm.
+ * With a trace, the delivery and the confirm of each message are logged, like xroute's link events.
+ */
 function rawLoop(label: string, work: RawWork): MoverSide {
   return {
     label,
-    async start(inQueue, outQueue) {
+    async start(inQueue, outQueue, trace) {
       const conn = await connect();
       const inCh = await conn.createChannel();
       const outCh = await conn.createConfirmChannel();
       await inCh.prefetch(WINDOW);
       await inCh.consume(inQueue, (m) => {
         if (m === null) return;
+        const seq = trace ? sequenceOf(m.content.toString('utf8')) : -1;
+        trace?.markSeq('raw: delivered', seq);
         const out = work(m);
         if (out === undefined) return inCh.nack(m, false, false);
         outCh.sendToQueue(outQueue, out.body, out.options, (err) => {
+          trace?.markSeq('raw: confirmed', seq);
           if (err) inCh.nack(m);
           else inCh.ack(m);
         });
@@ -323,14 +426,15 @@ function round3(x: number): number {
 }
 
 /** `key` names what is measured without this run's figures (the rate of a load depends on the run). */
-function latencyRow(name: string, ours: LatencySummary, raw: LatencySummary, target?: string, key = name): BenchRow {
+function latencyRow(name: string, ours: LatencySummary, raw: LatencySummary, target?: string, key = name, p99?: BlockedRatio): BenchRow {
+  const spread = p99 ? `; p99 ratio 95 % ${round3(p99.lo)}-${round3(p99.hi)}, pairs ${round3(p99.pairMin)}-${round3(p99.pairMax)} over ${p99.pairs}` : '';
   return {
     key,
-    name: `${name}: p50 ${round3(ours.p50)} / p99.9 ${round3(ours.p999)} / max ${round3(ours.max)} ms (raw ${round3(raw.p50)} / ${round3(raw.p999)} / ${round3(raw.max)})`,
+    name: `${name}: p50 ${round3(ours.p50)} / p99.9 ${round3(ours.p999)} / max ${round3(ours.max)} ms (raw ${round3(raw.p50)} / ${round3(raw.p999)} / ${round3(raw.max)}${spread})`,
     unit: 'ms p99',
     value: round3(ours.p99),
     baseline: round3(raw.p99),
-    ratio: round3(ours.p99 / raw.p99),
+    ratio: round3(p99?.ratio ?? ours.p99 / raw.p99),
     target,
   };
 }
@@ -356,29 +460,47 @@ export async function brokerPath(
     baseline: Math.round(rawMax),
     ratio: round3(oursMax / rawMax),
   });
-  for (const [i, load] of LOADS.entries()) {
+  for (const load of LOADS) {
     const rate = Math.max(10, Math.round(max * load));
-    let o: OpenLoopResult;
-    let r: OpenLoopResult;
-    if (i % 2 === 0) {
-      o = await openLoopRun(broker, ours, rate, opts.messages);
-      r = await openLoopRun(broker, raw, rate, opts.messages);
-    } else {
-      r = await openLoopRun(broker, raw, rate, opts.messages);
-      o = await openLoopRun(broker, ours, rate, opts.messages);
-    }
-    details.push({ path: name, load, rate, xroute: o.latency, raw: r.latency, hops: o.hops });
-    rows.push(
-      latencyRow(
-        `${name} at ${load * 100} % (${rate} msg/s)`,
-        o.latency,
-        r.latency,
-        load === 0.5 ? 'p99 <= 1.2x raw' : undefined,
-        `${name} at ${load * 100} %`,
-      ),
-    );
-    if (load === 0.5) rows.push(...hopRows(`${name} at ${load * 100} %`, o.hops));
+    const run = await interleavedRun(broker, ours, raw, rate, load === 0.5 ? opts.pairs : Math.max(1, Math.round(opts.pairs / 4)), opts.blockMs);
+    details.push({ path: name, load, rate, ...run });
+    const at = `${name} at ${load * 100} %`;
+    rows.push(latencyRow(`${at} (${rate} msg/s)`, run.xroute, run.raw, load === 0.5 ? 'p99 <= 1.2x raw' : undefined, at, run.p99));
+    if (load !== 0.5) continue;
+    rows.push(...spreadRows(at, run.p99));
+    rows.push(...hopRows(at, run.hops));
+    rows.push(...hopRows(`${at}, slowest 1 %`, run.slowHops));
+    rows.push(...hopRows(`${at}, raw client`, run.rawHops));
+    rows.push(...hopRows(`${at}, raw client, slowest 1 %`, run.rawSlowHops));
+    rows.push(...pauseRows(at, run.pauses));
   }
+}
+
+/** The spread of a blocked p99 ratio as rows: the ends of its 95 % bootstrap interval (their medians over runs are rows too). */
+function spreadRows(prefix: string, p99: BlockedRatio): BenchRow[] {
+  const of = `${prefix}: p99 ratio over ${p99.pairs} block pairs`;
+  return [
+    { key: `${prefix}: p99 ratio, 95 % interval, low`, name: `${of}, 95 % bootstrap interval, low`, unit: 'ratio', value: round3(p99.lo) },
+    { key: `${prefix}: p99 ratio, 95 % interval, high`, name: `${of}, 95 % bootstrap interval, high`, unit: 'ratio', value: round3(p99.hi) },
+  ];
+}
+
+/** GC and event-loop stalls during each side's blocks, and how many of its slowest messages a GC pause caught. */
+function pauseRows(prefix: string, p: { xroute: PauseStats; raw: PauseStats }): BenchRow[] {
+  const row = (what: string, unit: string, pick: (s: PauseStats) => number): BenchRow => {
+    const value = round3(pick(p.xroute));
+    const baseline = round3(pick(p.raw));
+    return { key: `${prefix}: ${what}`, name: `${prefix}: ${what}`, unit, value, baseline, ratio: baseline > 0 ? round3(value / baseline) : undefined };
+  };
+  return [
+    row('GC pauses during the blocks', 'count', (s) => s.gcPauses),
+    row('GC pause time during the blocks', 'ms', (s) => s.gcTotalMs),
+    row('longest GC pause', 'ms', (s) => s.gcMaxMs),
+    row('event-loop delay p99', 'ms', (s) => s.loopDelayP99Ms),
+    row('event-loop delay max', 'ms', (s) => s.loopDelayMaxMs),
+    row('process CPU time per message', 'µs', (s) => s.cpuPerMessageUs),
+    row("share of the slowest 1 %'s latency spent in GC pauses", 'share', (s) => s.slowInPause),
+  ];
 }
 
 /** The timeline as rows: each event's p50 since the intended send, what it adds to the one before, and its p99. */
@@ -496,8 +618,15 @@ export interface LatencyDetail {
   readonly rate: number;
   readonly xroute: LatencySummary;
   readonly raw: LatencySummary;
-  /** xroute's timeline (broker paths): per event, p50 and p99 of the time since the intended send. */
+  /** Broker paths: the p99 ratio's spread over its block pairs, and the stalls of each side. */
+  readonly p99?: BlockedRatio;
+  readonly pauses?: { readonly xroute: PauseStats; readonly raw: PauseStats };
+  /** xroute's timeline (broker paths): per event, p50 and p99 of the time since the intended send... */
   readonly hops?: readonly HopEvent[];
+  /** ...and of its slowest 1 % alone; the same of the raw client (its delivery and confirm). */
+  readonly slowHops?: readonly HopEvent[];
+  readonly rawHops?: readonly HopEvent[];
+  readonly rawSlowHops?: readonly HopEvent[];
 }
 
 export const latencyDetails: LatencyDetail[] = [];
@@ -537,7 +666,7 @@ export async function benchLatency(opts: LatencyBenchOptions): Promise<BenchRow[
     target: '>= 0.9x raw socket',
   });
   for (const rate of [1_000, 10_000, 50_000]) {
-    const hop = await queueHop(rate, Math.max(opts.messages, 2_000));
+    const hop = await queueHop(rate, opts.hopMessages);
     latencyDetails.push({ path: 'XQueue hop', load: NaN, rate, xroute: hop.xroute, raw: hop.raw });
     rows.push(latencyRow(`XQueue hop (put -> actor remove) vs setImmediate hand-off at ${rate} msg/s`, hop.xroute, hop.raw));
   }

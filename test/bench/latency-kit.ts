@@ -5,12 +5,12 @@ import type { ArrivalLog } from './latency';
 /** One side of a broker path: moves every message from `inQueue` to `outQueue` until stopped. */
 export interface MoverSide {
   readonly label: string;
-  /** `trace`, when given, watches the side's links (xroute only: the raw client has none). */
+  /** `trace`, when given, logs the side's events per message: xroute's link events, a raw client's delivery and confirm. */
   start(inQueue: string, outQueue: string, trace?: HopTrace): Promise<() => Promise<void>>;
 }
 
 /** Two fresh queues of a run (source and destination) and what the bench does with them. */
-interface RunQueues {
+export interface RunQueues {
   readonly inQueue: string;
   readonly outQueue: string;
   /** Queues messages 0..n-1 on the source; resolves once the broker holds them all. */

@@ -52,7 +52,12 @@ const SUITES: readonly Suite[] = [
   // RabbitMQ on 127.0.0.1:5672, like amqp, and ActiveMQ at ACTIVEMQ_URL, like jms-activemq (its JMS path).
   {
     name: 'latency',
-    run: (smoke) => benchLatency(smoke ? { messages: 300, backlog: 500, roundTrips: 100 } : { messages: 10_000, backlog: 20_000, roundTrips: 5_000 }),
+    run: (smoke) =>
+      benchLatency(
+        smoke
+          ? { blockMs: 100, pairs: 2, hopMessages: 2_000, backlog: 500, roundTrips: 100 }
+          : { blockMs: 1_000, pairs: 12, hopMessages: 10_000, backlog: 20_000, roundTrips: 5_000 },
+      ),
     details: () => [...latencyDetails],
   },
   // RabbitMQ on 127.0.0.1:5672, like amqp: swap time of a reload and throughput during reloads.

@@ -10,7 +10,7 @@ describe('latency bench (smoke)', () => {
   let rows: BenchRow[];
   beforeAll(async () => {
     // The ActiveMQ path has its own smoke test in the activemq project (test/activemq/bench-latency-jms.test.ts).
-    rows = await benchLatency({ messages: 200, backlog: 300, roundTrips: 50, activemq: false });
+    rows = await benchLatency({ blockMs: 100, pairs: 2, hopMessages: 2_000, backlog: 300, roundTrips: 50, activemq: false });
   }, 180_000);
 
   it('measures each broker path at 10, 50 and 90 % of its maximum rate', () => {
@@ -37,6 +37,16 @@ describe('latency bench (smoke)', () => {
         expect(s.p999).toBeLessThanOrEqual(s.max);
       }
     }
+  });
+
+  it('gives each 50 % p99 ratio its spread over the block pairs, and the GC pauses and loop delay of both sides', () => {
+    for (const d of latencyDetails.filter((x) => x.load === 0.5)) {
+      expect(d.p99?.pairs).toBe(2);
+      expect(d.p99?.pairMin).toBeLessThanOrEqual(d.p99?.pairMax ?? NaN);
+      expect(d.p99?.lo).toBeLessThanOrEqual(d.p99?.hi ?? NaN);
+      for (const side of [d.pauses?.xroute, d.pauses?.raw]) expect(side?.loopDelayMaxMs).toBeGreaterThan(0);
+    }
+    expect(rows.filter((r) => /at 50 %: p99 ratio over 2 block pairs, 95 % bootstrap interval, (low|high)$/.test(r.name))).toHaveLength(4);
   });
 
   it('breaks each xroute broker run into a timeline of link events ending at the arrival, in time order', () => {
