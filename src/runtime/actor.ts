@@ -2,7 +2,8 @@
  * The one typed wrapper over nact that every component uses (supervision as operators see it: docs/operations.md).
  *
  * Each actor is a real nact actor: it gets its own mailbox and handles one message at a time. An idle consumer woken
- * by its XQueue skips nact's `setImmediate` turn (the fast path, ActorCell.deliver; bounded per event-loop turn by
+ * by its XQueue, or an idle actor woken by its own waker (ActorContext.waker, e.g. a node's inbox), skips nact's
+ * `setImmediate` turn (the fast path, ActorCell.deliver; bounded per event-loop turn by
  * src/runtime/fast-turn-budget.ts), still one message at a time. The wrapper
  * works around these nact 7.6.2 defects (each found by a test against nact itself):
  *  - supervision is done here, inside the handler: a crash never reaches nact's onCrash, so a throwing
