@@ -54,9 +54,6 @@ interface Returned {
   readonly outcome: Outcome;
 }
 
-/** Returns wait in the node's inbox; the actor is told once until it takes them (inbox.ts). */
-export type CollectNodeMessage = { readonly type: 'returned'; readonly token: object };
-
 /** Where a bounced message goes next, and which task takes over (the original's collect()). */
 export interface Hop {
   readonly outlink: number;
@@ -86,7 +83,7 @@ export function nextHop(rs: CollectRuleset, task: number, rc: number, warn: (tex
   return { outlink: NOHIT_OUTLINK, task, rc };
 }
 
-class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
+class CollectNodeBehaviour implements Behaviour<never> {
   private readonly token = {};
   private readonly inbox = new Inbox<Returned>();
   private readonly stopSignal = new AbortController();
@@ -111,7 +108,7 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
     );
   }
 
-  start(ctx: ActorContext<CollectNodeMessage>): void {
+  start(ctx: ActorContext<never>): void {
     const env = this.env;
     const s = this.settings;
     if (env.outlinks.length !== s.outlinkNames.length)
@@ -125,15 +122,18 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
       }
       return sender;
     });
-    const token = this.token;
-    this.inbox.attach(token, () => ctx.self.tell({ type: 'returned', token }));
+    // Returns wait in the inbox, which wakes the actor once until it takes them (inbox.ts); the wake runs as an
+    // XQueue pull does, on the fast path when the node is idle (ActorContext.waker; issue 32).
+    this.inbox.attach(
+      this.token,
+      ctx.waker(() => this.takeReturns()),
+    );
     ctx.consume(this.input, (taken) => this.onMessage(taken));
   }
 
   /** Every return that arrived since the last turn, in order of arrival. */
-  receive(msg: CollectNodeMessage): void {
-    if (msg.token !== this.token) return; // from an earlier incarnation: its input messages were put back
-    for (const r of this.inbox.take(msg.token)) {
+  private takeReturns(): void {
+    for (const r of this.inbox.take(this.token)) {
       if (r.outlink < FIRST_COLLECTIBLE) this.finished(r.entry, r.outcome);
       else this.collected(r.entry, r.outcome);
     }
@@ -254,7 +254,7 @@ class CollectNodeBehaviour implements Behaviour<CollectNodeMessage> {
   }
 }
 
-export const collectNodeComponent: ComponentDefinition<CollectNodeMessage, CollectNodeSettings> = {
+export const collectNodeComponent: ComponentDefinition<never, CollectNodeSettings> = {
   className: 'node.CollectNode',
   role: 'node',
   needsInput: true,

@@ -84,7 +84,6 @@ export interface JobNodeStatus {
 /** Messages JobNode's actor understands. Only `status` is for other components; the rest it sends itself. */
 export type JobNodeMessage =
   | { readonly type: 'status'; readonly reply: (status: JobNodeStatus) => void }
-  | { readonly type: 'inbox'; readonly token: object }
   | { readonly type: 'worker-drained'; readonly token: object; readonly worker: number }
   | { readonly type: 'shared-state'; readonly token: object; readonly run: () => void };
 
@@ -198,9 +197,18 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     this.adoptOrphanedWorkers();
     // A reload's successor: this consume takes over the requests the predecessor held (SpawnOptions.adopt).
     this.consumer = ctx.consume(this.input, (taken) => this.onRequest(taken));
-    const self = ctx.self;
-    const token = this.token;
-    this.inbox.attach(token, () => self.tell({ type: 'inbox', token }));
+    // The inbox wakes the actor once until it takes its events; the wake runs as an XQueue pull does, on the fast
+    // path when the node is idle (ActorContext.waker; issue 32).
+    this.inbox.attach(
+      this.token,
+      ctx.waker(() => this.takeEvents()),
+    );
+  }
+
+  /** Every completion signal that arrived since the last turn, in order of arrival; none once handed over. */
+  private takeEvents(): void {
+    if (this.handedOver) return;
+    for (const event of this.inbox.take(this.token)) this.onEvent(event);
   }
 
   drain(_ctx: ActorContext<JobNodeMessage>, request: DrainRequest): void | Promise<void> {
@@ -337,9 +345,6 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
     // Handed over: only the shared state's late answers still run (they give back what the successor does not count).
     if (this.handedOver && msg.type !== 'shared-state') return;
     switch (msg.type) {
-      case 'inbox':
-        for (const event of this.inbox.take(this.token)) this.onEvent(event);
-        return;
       case 'worker-drained':
         this.scheduler.workerReady(msg.worker);
         return;

@@ -2,7 +2,8 @@
  * The one typed wrapper over nact that every component uses (supervision as operators see it: docs/operations.md).
  *
  * Each actor is a real nact actor: it gets its own mailbox and handles one message at a time. An idle consumer woken
- * by its XQueue skips nact's `setImmediate` turn (the fast path, ActorCell.deliver; bounded per event-loop turn by
+ * by its XQueue, or an idle actor woken by its own waker (ActorContext.waker, e.g. a node's inbox), skips nact's
+ * `setImmediate` turn (the fast path, ActorCell.deliver; bounded per event-loop turn by
  * src/runtime/fast-turn-budget.ts), still one message at a time. The wrapper
  * works around these nact 7.6.2 defects (each found by a test against nact itself):
  *  - supervision is done here, inside the handler: a crash never reaches nact's onCrash, so a throwing
@@ -122,6 +123,14 @@ export interface ActorContext<Msg> {
    * message this actor holds back into the queue. Attachments end with the incarnation.
    */
   consume<T>(queue: XQueue<T>, onMessage: (taken: Taken<T>, queue: XQueue<T>) => void | Promise<void>, options?: ConsumeOptions): QueueConsumer;
+  /**
+   * A wake-up of this incarnation, for a signal from outside its turns (an inbox whose events arrived, actors/nodes/inbox.ts):
+   * each call of the returned function runs `onWake` in a turn of this actor, handled as an XQueue pull is: when the
+   * actor is idle with nothing queued, in a microtask of the calling turn (the fast path, within its per-turn budget),
+   * else through nact after what is queued. `onWake` must be synchronous; a throw is a crash of this actor. A wake
+   * reaching a later incarnation is ignored.
+   */
+  waker(onWake: () => void): () => void;
 }
 
 interface ConsumeOptions {
@@ -182,10 +191,21 @@ interface Pull {
   consumer: ConsumerEntry<unknown>;
 }
 
+/** A behaviour's wake-up (ActorContext.waker): run `onWake` in a turn of the incarnation that made it. */
+interface Wake {
+  kind: 'wake';
+  onWake: () => void;
+  incarnation: number;
+}
+
+/** The envelopes the fast path may run: wake-ups whose handling is synchronous and needs no behaviour message. */
+type FastEnvelope = Pull | Wake;
+
 type Envelope<Msg> =
   | { kind: 'start' }
   | { kind: 'user'; msg: Msg }
   | Pull
+  | Wake
   | { kind: 'crash'; error: unknown; incarnation: number }
   | { kind: 'child-failed'; child: string; error: unknown };
 
@@ -295,7 +315,7 @@ class ActorCell<Msg> {
   private queued = 0;
   /** A fast turn is running (see deliver): what is delivered meanwhile waits in `deferred`, then goes to nact in order. */
   private fast = false;
-  private fastPull: Pull | undefined;
+  private fastPull: FastEnvelope | undefined;
   /** Guarded callbacks of this actor running now (nested ones count): a fast turn woken meanwhile runs when they end. */
   private guarded = 0;
   /** A fast turn woken inside a guarded callback, to run when it returns (instead of in a microtask). */
@@ -370,6 +390,10 @@ class ActorCell<Msg> {
       fail: (error) => this.reportCrash(error),
       stopSelf: () => void this.stopNow('stop'),
       consume: (queue, onMessage, options = {}) => this.consume(queue, onMessage, options),
+      waker: (onWake) => {
+        const wake: Wake = { kind: 'wake', onWake, incarnation: this.incarnation };
+        return () => this.deliver(wake);
+      },
     };
   }
 
@@ -384,7 +408,8 @@ class ActorCell<Msg> {
   /**
    * Hands an envelope to nact, which runs it in a `setImmediate` turn once the ones before it are handled. The fast
    * path: an XQueue waking this actor while it has nothing queued or running (an idle consumer and a message just
-   * added) runs the pull in a microtask of the waking turn instead, within the process's FastTurnBudget. It is still
+   * added), or a wake-up of its own (ActorContext.waker: an inbox's completions), runs the pull or wake in a microtask
+   * of the waking turn instead, within the process's FastTurnBudget. It is still
    * one envelope at a time: whatever is delivered while it runs waits and goes to nact, in order, when it ends.
    * Woken from inside one of its own guarded callbacks (a reply a persister reads completes a request, whose producer
    * puts the next one from its completion callback), the pull runs as that callback returns: still not inside the
@@ -393,7 +418,7 @@ class ActorCell<Msg> {
   private deliver(env: Envelope<Msg>): void {
     if (this.state === 'stopped' || this.state === 'stopping' || this.state === 'failed') return;
     if (this.fast) this.deferred.push(env);
-    else if (env.kind === 'pull' && this.queued === 0 && FAST_TURNS.available()) {
+    else if ((env.kind === 'pull' || env.kind === 'wake') && this.queued === 0 && FAST_TURNS.available()) {
       this.fast = true;
       this.fastPull = env;
       if (this.guarded > 0) this.fastAtGuardEnd = true;
@@ -414,9 +439,9 @@ class ActorCell<Msg> {
    * the fast path again at once); an asynchronous handler makes the rest of it a promise, awaited like a nact turn.
    */
   private runFastTurn(): void {
-    const pull = this.fastPull as Pull;
+    const env = this.fastPull as FastEnvelope;
     this.fastPull = undefined;
-    const rest = this.pullNow(pull);
+    const rest = env.kind === 'pull' ? this.pullNow(env) : this.wakeNow(env);
     if (rest === undefined) this.endFast();
     else void rest.then(this.endFastTurn);
   }
@@ -433,7 +458,7 @@ class ActorCell<Msg> {
 
   /** An envelope nact runs, one at a time; a pull whose handlers are synchronous is over when this returns. */
   private handleQueued(state: number, env: Envelope<Msg>): number | Promise<number> {
-    const rest = env.kind === 'pull' ? this.pullNow(env) : this.handle(env);
+    const rest = env.kind === 'pull' ? this.pullNow(env) : env.kind === 'wake' ? this.wakeNow(env) : this.handle(env);
     if (rest === undefined) {
       this.queued--;
       return state;
@@ -468,6 +493,23 @@ class ActorCell<Msg> {
     return rest;
   }
 
+  /**
+   * A wake-up, synchronously: undefined once `onWake` returned, else (it threw) the promise of the crash's supervision
+   * (then also `busy`). On the fast path it spends one message of the turn's budget. Never throws.
+   */
+  private wakeNow(wake: Wake): Promise<void> | undefined {
+    if (this.state !== 'running' || wake.incarnation !== this.incarnation) return undefined;
+    if (this.fast) FAST_TURNS.spend();
+    try {
+      wake.onWake();
+      return undefined;
+    } catch (error) {
+      const rest = this.supervise(error);
+      this.busy = rest;
+      return rest;
+    }
+  }
+
   private async process(env: Envelope<Msg>): Promise<void> {
     if (this.state === 'stopped' || this.state === 'stopping' || this.state === 'failed') return;
     try {
@@ -484,6 +526,9 @@ class ActorCell<Msg> {
           return;
         case 'pull':
           await this.pullNow(env);
+          return;
+        case 'wake':
+          await this.wakeNow(env);
           return;
         case 'crash':
           if (env.incarnation === this.incarnation) throw env.error;

@@ -1,6 +1,7 @@
 /**
  * The bound on the actor runtime's fast path (src/runtime/actor.ts, ActorCell.deliver): an idle consumer woken by an
- * XQueue handles its messages in a microtask of the turn that woke it, not a nact `setImmediate` turn later. A chain
+ * XQueue handles its messages in a microtask of the turn that woke it, not a nact `setImmediate` turn later (and so
+ * does an idle actor woken by its own waker, ActorContext.waker: one message of the budget per wake). A chain
  * of such wakes (a producer and a consumer feeding each other) never leaves the microtask queue, so it would starve
  * timers and I/O. The budget counts the messages handled on the fast path since the event loop last turned; once it
  * is spent, consumers are woken through nact again until a `setImmediate` refills it. The refill is queued once half

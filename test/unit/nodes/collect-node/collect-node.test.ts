@@ -136,6 +136,46 @@ describe('CollectNode: evaluate, then route by return code', () => {
     expect(new Set(completedAt).size).toBe(1);
   });
 
+  it('handles a burst of returns in the event-loop turn they arrive in, while it is idle (its inbox wakes it as a pull does)', async () => {
+    const r = rig({ Ruleset: [EVALUATE] });
+    const done = new HandWorker(r.done);
+    let turn = 0;
+    const completedAt: number[] = [];
+    for (const id of ['b1', 'b2', 'b3']) await r.input.put(Message.text(id, { kind: 'order' }), () => completedAt.push(turn));
+    const outs = [await done.take(), await done.take(), await done.take()];
+    await eventLoopTurns(2);
+    let ticker = setImmediate(function tick() {
+      turn++;
+      ticker = setImmediate(tick);
+    });
+    try {
+      for (const out of outs) r.done.remove(out, 'done');
+      await waitFor(() => completedAt.length === 3, 'the three upstream completions');
+    } finally {
+      clearImmediate(ticker);
+    }
+    expect(completedAt).toEqual([0, 0, 0]);
+  });
+
+  it('carries a message put into its idle input through the evaluator and back to done in the event-loop turn it was put in', async () => {
+    const r = rig({ Ruleset: [EVALUATE] });
+    let turn = 0;
+    const addedToDoneAt: number[] = [];
+    r.done.attach('test-done', () => addedToDoneAt.push(turn));
+    await eventLoopTurns(2);
+    let ticker = setImmediate(function tick() {
+      turn++;
+      ticker = setImmediate(tick);
+    });
+    try {
+      r.input.offer(Message.text('c1', { kind: 'order' }));
+      await waitFor(() => addedToDoneAt.length === 1, 'the message added to done');
+    } finally {
+      clearImmediate(ticker);
+    }
+    expect(addedToDoneAt).toEqual([0]);
+  });
+
   it('holds messages taken from its input while the target outlink is full, and sends them in order once it frees (back pressure)', async () => {
     const r = rig({ Ruleset: [EVALUATE] }, { doneCapacity: 1 });
     const done = new HandWorker(r.done);
