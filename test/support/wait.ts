@@ -47,3 +47,24 @@ export function sleep(ms: number): Promise<void> {
 export async function eventLoopTurns(turns = 2): Promise<void> {
   for (let i = 0; i < turns; i++) await new Promise((resolve) => setImmediate(resolve));
 }
+
+/**
+ * Counts full event-loop turns (a `setImmediate` each) while `during` runs: `turn` is how many have ended since it
+ * began, 0 before. Shows in which turn something happened: work done in the turn that caused it reads 0.
+ */
+export class TurnCounter {
+  turn = 0;
+
+  async during(work: () => Promise<void>): Promise<void> {
+    const tick = (): void => {
+      this.turn++;
+      ticker = setImmediate(tick);
+    };
+    let ticker = setImmediate(tick);
+    try {
+      await work();
+    } finally {
+      clearImmediate(ticker);
+    }
+  }
+}

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { rulesReported } from '../../support/lint-cases';
 
 /**
- * The file each snippet pretends to be. The snippets themselves are data, in fixtures/sleep-probes/NAME.ts.txt: the
- * sleeps among them are what the rule must reject, so they are kept out of the unit tree's code.
+ * The file each snippet pretends to be. The snippets themselves are data, in test/fixtures/sleep-probes/NAME.ts.txt:
+ * the sleeps among them are what the rule must reject, so they are kept out of the unit tree altogether.
  */
 const PRETENDS_TO_BE = {
   promiseSleep: 'test/unit/runtime/sleep-probe.test.ts',
@@ -26,7 +26,7 @@ const PRETENDS_TO_BE = {
 const CASES = Object.fromEntries(
   Object.entries(PRETENDS_TO_BE).map(([name, filePath]) => [
     name,
-    { filePath, code: readFileSync(join(__dirname, 'fixtures', 'sleep-probes', `${name}.ts.txt`), 'utf8') },
+    { filePath, code: readFileSync(join(__dirname, '..', '..', 'fixtures', 'sleep-probes', `${name}.ts.txt`), 'utf8') },
   ]),
 ) as Record<keyof typeof PRETENDS_TO_BE, { filePath: string; code: string }>;
 type CaseName = keyof typeof CASES;

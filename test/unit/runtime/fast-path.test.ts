@@ -7,8 +7,7 @@ import { ActorRuntime, Behaviour } from '../../../src/runtime/actor';
 import { FAST_MESSAGES_PER_TURN, FastTurnBudget } from '../../../src/runtime/fast-turn-budget';
 import { XQueue } from '../../../src/xqueue/xqueue';
 import { policy, waitFor } from './helpers';
-
-const nextTurn = () => new Promise<void>((r) => setImmediate(r));
+import { eventLoopTurns } from '../../support/wait';
 
 let runtime: ActorRuntime;
 beforeEach(() => {
@@ -44,7 +43,7 @@ describe('the fast path', () => {
     await idle(q, seen);
     setImmediate(() => seen.push('next turn'));
     q.offer(1);
-    await nextTurn();
+    await eventLoopTurns(1);
     expect(seen).toEqual([-1, 1, 'next turn']);
   });
 
@@ -104,7 +103,7 @@ describe('the fast path', () => {
     q.offer(1);
     await waitFor(() => order.includes('start 1'), 'the second message started');
     ref.tell('told');
-    await nextTurn();
+    await eventLoopTurns(1);
     release();
     await waitFor(() => order.includes('told'), 'the told message received');
     expect(order).toEqual(['start 0', 'end 0', 'start 1', 'end 1', 'told']);
@@ -151,9 +150,9 @@ describe('the fast path', () => {
     // Without the budget the relay never leaves the microtask queue once it runs: the event loop never turns again.
     await waitFor(() => passes > 0, 'the relay running');
     const before = passes;
-    await nextTurn();
+    await eventLoopTurns(1);
     const afterOneTurn = passes;
-    await nextTurn();
+    await eventLoopTurns(1);
     expect(afterOneTurn).toBeGreaterThan(before);
     expect(passes).toBeGreaterThan(afterOneTurn);
     ping.stop();
@@ -169,7 +168,7 @@ describe('FastTurnBudget', () => {
       spent.push(budget.available());
       if (budget.available()) budget.spend();
     }
-    await nextTurn();
+    await eventLoopTurns(1);
     expect([spent, budget.available()]).toEqual([[true, true, true, false], true]);
   });
 });

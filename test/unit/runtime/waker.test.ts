@@ -8,8 +8,7 @@ import { ActorRuntime, Behaviour } from '../../../src/runtime/actor';
 import { FAST_MESSAGES_PER_TURN } from '../../../src/runtime/fast-turn-budget';
 import { XQueue } from '../../../src/xqueue/xqueue';
 import { policy, waitFor } from './helpers';
-
-const nextTurn = () => new Promise<void>((r) => setImmediate(r));
+import { eventLoopTurns } from '../../support/wait';
 
 let runtime: ActorRuntime;
 beforeEach(() => {
@@ -32,7 +31,7 @@ async function wakeable(seen: string[], extra: Partial<Behaviour<string>> = {}):
     ...extra,
   }));
   await waitFor(() => wake !== undefined && ref.status() === 'running', 'the actor started');
-  await nextTurn();
+  await eventLoopTurns(1);
   return { wake: wake as () => void, tell: (m) => ref.tell(m) };
 }
 
@@ -43,7 +42,7 @@ describe('an actor woken by its own waker', () => {
     setImmediate(() => seen.push('next turn'));
     wake();
     seen.push('waker returned');
-    await nextTurn();
+    await eventLoopTurns(1);
     expect(seen).toEqual(['waker returned', 'woken', 'next turn']);
   });
 
@@ -99,7 +98,7 @@ describe('an actor woken by its own waker', () => {
     wakes[0]();
     wakes[1]();
     await waitFor(() => seen.length === 2, 'the second wake handled');
-    await nextTurn();
+    await eventLoopTurns(1);
     expect({ seen, restarts: ref.restarts() }).toEqual({ seen: ['woken 0', 'woken 1'], restarts: 1 });
   });
 
@@ -117,7 +116,7 @@ describe('an actor woken by its own waker', () => {
         },
       }));
     await waitFor(() => wakes.length === 2 && wakes.every((w) => w !== undefined), 'both actors started');
-    await nextTurn();
+    await eventLoopTurns(1);
     let turnsSeen = 0;
     const ticker = (): void => {
       turnsSeen++;

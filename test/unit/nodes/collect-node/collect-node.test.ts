@@ -10,7 +10,7 @@ import { loadTopology } from '../../../../src/config/topology';
 import { defaultRegistry } from '../../../../actors';
 import { Harness, runComponent } from '../../../support/component-harness';
 import { HandWorker, waitFor } from '../job-node/component-support';
-import { eventLoopTurns } from '../../../support/wait';
+import { TurnCounter, eventLoopTurns } from '../../../support/wait';
 
 const EVALUATOR = {
   Name: 'eval',
@@ -32,6 +32,24 @@ interface Rig {
   upstream: Map<string, Outcome>;
   send(body: string, props?: Record<string, string>): Promise<number>;
   stop(): Promise<void>;
+}
+
+/**
+ * Three messages put into the rig's input and forwarded to done, taken there by hand: `removeAll` removes them at once
+ * while counting event-loop turns, and `completedAt` holds the turn each upstream completion came in.
+ */
+async function threeForwarded(r: Rig): Promise<{ completedAt: number[]; removeAll(): Promise<void> }> {
+  const done = new HandWorker(r.done);
+  const turns = new TurnCounter();
+  const completedAt: number[] = [];
+  for (const id of ['a1', 'a2', 'a3']) await r.input.put(Message.text(id, { kind: 'order' }), () => completedAt.push(turns.turn));
+  const outs = [await done.take(), await done.take(), await done.take()];
+  const removeAll = () =>
+    turns.during(async () => {
+      for (const out of outs) r.done.remove(out, 'done');
+      await waitFor(() => completedAt.length === 3, 'the three upstream completions');
+    });
+  return { completedAt, removeAll };
 }
 
 const rigs: Rig[] = [];
@@ -117,62 +135,28 @@ describe('CollectNode: evaluate, then route by return code', () => {
   });
 
   it('handles the returns that reach it in one turn together: messages removed downstream at once are removed from its input in one turn', async () => {
-    const r = rig({ Ruleset: [EVALUATE] });
-    const done = new HandWorker(r.done);
-    let turn = 0;
-    const completedAt: number[] = [];
-    for (const id of ['a1', 'a2', 'a3']) await r.input.put(Message.text(id, { kind: 'order' }), () => completedAt.push(turn));
-    const outs = [await done.take(), await done.take(), await done.take()];
-    let ticker = setImmediate(function tick() {
-      turn++;
-      ticker = setImmediate(tick);
-    });
-    try {
-      for (const out of outs) r.done.remove(out, 'done');
-      await waitFor(() => completedAt.length === 3, 'the three upstream completions');
-    } finally {
-      clearImmediate(ticker);
-    }
+    const { completedAt, removeAll } = await threeForwarded(rig({ Ruleset: [EVALUATE] }));
+    await removeAll();
     expect(new Set(completedAt).size).toBe(1);
   });
 
   it('handles a burst of returns in the event-loop turn they arrive in, while it is idle (its inbox wakes it as a pull does)', async () => {
-    const r = rig({ Ruleset: [EVALUATE] });
-    const done = new HandWorker(r.done);
-    let turn = 0;
-    const completedAt: number[] = [];
-    for (const id of ['b1', 'b2', 'b3']) await r.input.put(Message.text(id, { kind: 'order' }), () => completedAt.push(turn));
-    const outs = [await done.take(), await done.take(), await done.take()];
+    const { completedAt, removeAll } = await threeForwarded(rig({ Ruleset: [EVALUATE] }));
     await eventLoopTurns(2);
-    let ticker = setImmediate(function tick() {
-      turn++;
-      ticker = setImmediate(tick);
-    });
-    try {
-      for (const out of outs) r.done.remove(out, 'done');
-      await waitFor(() => completedAt.length === 3, 'the three upstream completions');
-    } finally {
-      clearImmediate(ticker);
-    }
+    await removeAll();
     expect(completedAt).toEqual([0, 0, 0]);
   });
 
   it('carries a message put into its idle input through the evaluator and back to done in the event-loop turn it was put in', async () => {
     const r = rig({ Ruleset: [EVALUATE] });
-    let turn = 0;
+    const turns = new TurnCounter();
     const addedToDoneAt: number[] = [];
-    r.done.attach('test-done', () => addedToDoneAt.push(turn));
+    r.done.attach('test-done', () => addedToDoneAt.push(turns.turn));
     await eventLoopTurns(2);
-    let ticker = setImmediate(function tick() {
-      turn++;
-      ticker = setImmediate(tick);
-    });
-    try {
+    await turns.during(async () => {
       r.input.offer(Message.text('c1', { kind: 'order' }));
       await waitFor(() => addedToDoneAt.length === 1, 'the message added to done');
-    } finally {
-      clearImmediate(ticker);
-    }
+    });
     expect(addedToDoneAt).toEqual([0]);
   });
 

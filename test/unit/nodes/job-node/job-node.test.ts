@@ -5,7 +5,7 @@ import { JobQuery, isJobQuery } from '../../../../actors/nodes';
 import { queryJobNodeStatus } from '../../../../actors/nodes/job-node';
 import { HandWorker, Rig, rig, waitFor } from './component-support';
 import { VirtualClock } from '../../../support/virtual-clock';
-import { eventLoopTurns } from '../../../support/wait';
+import { TurnCounter, eventLoopTurns } from '../../../support/wait';
 
 const RULESETS = [
   { Name: 'pings', PreferredOutLink: 'bypass', JMSPropertyGroup: [{ JMSType: '^ping$' }] },
@@ -68,22 +68,16 @@ describe('JobNode component: scheduling and completion', () => {
   it("handles a worker's completion in the event-loop turn the worker removes the job in, while it is idle (its inbox wakes it as a pull does)", async () => {
     r = rig({ Ruleset: RULESETS });
     const w0 = new HandWorker(r.workers[0]);
-    let turn = 0;
+    const turns = new TurnCounter();
     let completedAt: number | undefined;
-    await r.input.put(Message.text('job', { JobType: 'adhoc', JobID: 'T' }), () => (completedAt = turn));
+    await r.input.put(Message.text('job', { JobType: 'adhoc', JobID: 'T' }), () => (completedAt = turns.turn));
     const job = await w0.take();
     await r.noticeReader.waitFor((e) => e.status === 'SCHEDULED', 'SCHEDULED');
     await eventLoopTurns(2);
-    let ticker = setImmediate(function tick() {
-      turn++;
-      ticker = setImmediate(tick);
-    });
-    try {
+    await turns.during(async () => {
       w0.finish(job, '0');
       await waitFor(() => completedAt !== undefined, 'the upstream completion');
-    } finally {
-      clearImmediate(ticker);
-    }
+    });
     expect(completedAt).toBe(0);
   });
 
