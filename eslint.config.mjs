@@ -1,8 +1,10 @@
 // ESLint flat config: `npm run lint` (zero warnings allowed; `npm test` runs it after the build).
 // typescript-eslint's recommended rules without type information (type-checked linting re-runs the
 // compiler and takes minutes on a shared two-core machine; `tsc` already checks types), plus the layer
-// boundaries of the source tree as `no-restricted-imports` rules per file glob.
-import { readdirSync } from 'node:fs';
+// boundaries of the source tree as `no-restricted-imports` rules per file glob, and the barrel rule (no module of src/
+// or actors/ imports through an index.ts that re-exports).
+import { readdirSync, readFileSync } from 'node:fs';
+import { posix } from 'node:path';
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import globals from 'globals';
@@ -16,8 +18,36 @@ const ACTOR_FOLDERS = readdirSync(new URL('./actors/', import.meta.url), { withF
   .filter((entry) => entry.isDirectory() && !SHARED_ACTOR_FOLDERS.includes(entry.name))
   .map((entry) => entry.name);
 
-/** A relative import path that climbs into `folder` of actors/ and names a file there, not its index. */
-const internalsOf = (folder) => `^(\\.\\./)+(actors/)?${folder}/(?!index$)`;
+/**
+ * What a module re-exports, per module it re-exports from ('./job-node' -> the names, or '*' for `export *`), and the
+ * names it defines itself. Read from the source text: the re-exports of this tree are one statement each.
+ */
+function readExports(file) {
+  // `X as Y` is imported from its module as X; `type X` is X.
+  const importedName = (specifier) =>
+    specifier
+      .trim()
+      .replace(/^type\s+/, '')
+      .split(/\s+as\s+/)[0];
+  const text = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8');
+  const from = new Map();
+  for (const [, list, module] of text.matchAll(/^export (?:type )?\{([^}]*)\} from '([^']+)'/gm)) {
+    const names = list
+      .split(',')
+      .map(importedName)
+      .filter((n) => n !== '');
+    const known = from.get(module);
+    from.set(module, known === '*' ? '*' : [...(known ?? []), ...names]);
+  }
+  for (const [, module] of text.matchAll(/^export \* from '([^']+)'/gm)) from.set(module, '*');
+  const defined = [...text.matchAll(/^export (?:declare )?(?:abstract )?(?:const|let|async function|function|class|enum|interface|type) (\w+)/gm)].map(
+    (m) => m[1],
+  );
+  return { from, defined };
+}
+
+/** A relative import path that climbs into `folder` of actors/ and names a file there other than its public modules. */
+const internalsOf = (folder, publicModules) => `^(\\.\\./)+(actors/)?${folder}/(?!(${['index', ...publicModules].join('|')})$)`;
 /** A relative import path that climbs into `folder` of actors/ at all (index or file). */
 const anyOf = (folder) => `^(\\.\\./)+(actors/)?${folder}(/|$)`;
 
@@ -63,7 +93,18 @@ const srcLayerBoundaries = Object.entries(SRC_LAYERS).map(([folder, allowed]) =>
   },
 }));
 
-/** Rule (b): an actor folder imports another actor folder only through its index.ts. */
+/** Each actor folder's public surface: the modules its index.ts re-exports from, and the names it re-exports from each. */
+const PUBLIC_SURFACE = new Map(
+  ACTOR_FOLDERS.map((folder) => [
+    folder,
+    [...readExports(`actors/${folder}/index.ts`).from].map(([module, names]) => ({ module: posix.normalize(module), names })),
+  ]),
+);
+
+/**
+ * Rule (b): an actor folder imports from another actor folder only what that folder's index.ts names, from the module
+ * that defines it (the index itself is a barrel, which the barrel rule below keeps out of src/ and actors/).
+ */
 const actorFolderBoundaries = ACTOR_FOLDERS.map((folder) => ({
   name: `xroute/boundaries/actors/${folder}`,
   files: [`actors/${folder}/**/*.ts`],
@@ -71,10 +112,71 @@ const actorFolderBoundaries = ACTOR_FOLDERS.map((folder) => ({
     'no-restricted-imports': [
       'error',
       {
-        patterns: ACTOR_FOLDERS.filter((other) => other !== folder).map((other) => ({
-          regex: internalsOf(other),
-          message: `actors/${folder} may import actors/${other} only through its public surface, actors/${other}/index.ts.`,
-        })),
+        patterns: ACTOR_FOLDERS.filter((other) => other !== folder).flatMap((other) => {
+          const surface = PUBLIC_SURFACE.get(other);
+          const publicModules = surface.map((s) => s.module);
+          const message = `actors/${folder} may import from actors/${other} only what actors/${other}/index.ts names, from the module that defines it.`;
+          return [
+            { regex: internalsOf(other, publicModules), message },
+            ...surface.filter((s) => s.names !== '*').map((s) => ({ regex: `^(\\.\\./)+(actors/)?${other}/${s.module}$`, allowImportNames: s.names, message })),
+          ];
+        }),
+      },
+    ],
+  },
+}));
+
+/** Files that may import a barrel: the package's entries, which are lists of re-exports by design, and the component registry. */
+const BARREL_IMPORTERS = ['src/index.ts', 'src/internal.ts', 'actors/index.ts'];
+
+/** `folder` and the folders under it, at every depth, as paths from the repository root. */
+function foldersUnder(folder) {
+  const below = readdirSync(new URL(`./${folder}/`, import.meta.url), { withFileTypes: true }).filter((entry) => entry.isDirectory());
+  return [folder, ...below.flatMap((entry) => foldersUnder(`${folder}/${entry.name}`))];
+}
+
+/** The folders of src/ and actors/, at every depth. */
+const SOURCE_FOLDERS = [...foldersUnder('src'), ...foldersUnder('actors')];
+
+/**
+ * The barrels of src/ and actors/: each index.ts that re-exports, and src/internal.ts (module path without `.ts`,
+ * and the names it defines itself, which may be imported from it).
+ */
+const BARRELS = SOURCE_FOLDERS.flatMap((folder) => (readdirSync(new URL(`./${folder}/`, import.meta.url)).includes('index.ts') ? [`${folder}/index.ts`] : []))
+  .concat('src/internal.ts')
+  .map((file) => ({ file, ...readExports(file) }))
+  .filter((barrel) => barrel.from.size > 0);
+
+/** A relative import of `target` (a path from the root, without `.ts`) from a file in `folder`, as TypeScript writes it. */
+function relativeImport(folder, target) {
+  const rel = posix.relative(folder, target);
+  if (rel === '') return '.';
+  return rel.startsWith('.') ? rel : `./${rel}`;
+}
+
+/**
+ * The barrel rule: a module of src/ or actors/ imports a name from the module that defines it, never through a barrel.
+ * Compiled to CommonJS, a re-export is a getter on the barrel's exports object: each use of the name through it is a
+ * getter call the optimiser does not inline (about 15 ns, docs/operations.md#tracing). Tests may import barrels.
+ * One block per folder, since the import paths are relative; @typescript-eslint's copy of no-restricted-imports, so
+ * that these blocks and the layer blocks above (which own the core rule) do not replace each other's options.
+ */
+const barrelImports = SOURCE_FOLDERS.map((folder) => ({
+  name: `xroute/barrels/${folder}`,
+  files: [`${folder}/*.ts`],
+  ignores: BARREL_IMPORTERS,
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        paths: BARRELS.flatMap((barrel) => {
+          const module = barrel.file.replace(/\.ts$/, '');
+          const specifiers = module.endsWith('/index')
+            ? [relativeImport(folder, posix.dirname(module)), relativeImport(folder, module)]
+            : [relativeImport(folder, module)];
+          const message = `${barrel.file} re-exports: import from the module that defines the name (a call through a re-export is a getter call, docs/operations.md#tracing).`;
+          return specifiers.map((name) => ({ name, message, ...(barrel.defined.length > 0 ? { allowImportNames: barrel.defined } : {}) }));
+        }),
       },
     ],
   },
@@ -183,6 +285,7 @@ export default defineConfig(
   },
   ...srcLayerBoundaries,
   ...actorFolderBoundaries,
+  ...barrelImports,
   {
     name: 'xroute/boundaries/actors-shared',
     files: SHARED_ACTOR_FOLDERS.map((folder) => `actors/${folder}/**/*.ts`),

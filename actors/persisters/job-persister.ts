@@ -29,7 +29,7 @@ import { ComponentDefinition, ComponentEnv, inputOf } from '../../src/runtime/co
 import { displayMessage } from '../../src/logging/display';
 import { Message } from '../../src/message/message';
 import { Taken, XQueue } from '../../src/xqueue/xqueue';
-import { JOB_EVENT_PROPERTY, JobQuery } from '../nodes';
+import { JOB_EVENT_PROPERTY, JobQuery } from '../nodes/job-event-protocol';
 import { JobExit, JobProcess, RC_EXCEPTION } from './job-persister-process';
 import { JOB_PERSISTER_OPERATIONS, JOB_PERSISTER_SCHEMA, JobPersisterSettings, readJobPersisterSettings } from './job-persister-settings';
 

@@ -9,7 +9,8 @@ import { displayMessage } from '../../src/logging/display';
 import { intStr, str } from '../../src/foundation/schema-helpers';
 import { debugEnabled, Logger } from '../../src/logging/logger';
 import { Message } from '../../src/message/message';
-import { EvaluatorLogger, MessageEvaluatorEngine } from '../../src/evaluator';
+import { MessageEvaluatorEngine } from '../../src/evaluator/engine';
+import type { EvaluatorLogger } from '../../src/rules/ruleset-kinds';
 import { traceIdOf } from '../../src/runtime/message-trace';
 import { ATTR_RETURN_CODE, ATTR_RULESET, TraceStep, endStep, startStep, tracesMessage } from '../../src/tracing/message-trace';
 

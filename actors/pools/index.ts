@@ -1,7 +1,7 @@
 /**
- * The public surface of actors/pools: the pool components and the client API a program uses to send
- * requests to a pool. Other actor folders import from here, never from a file of this folder (the lint
- * config enforces it).
+ * The public surface of actors/pools: the pool components.
+ * Other actor folders import only the names listed here, each from the module that defines it, never through this
+ * index (eslint.config.mjs reads this list and enforces both); the registry, actors/index.ts, and tests import it.
  */
 export { PERSISTER_POOL } from './persister-pool';
 export { RECEIVER_POOL } from './receiver-pool';

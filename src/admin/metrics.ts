@@ -6,7 +6,7 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { Flow } from '../runtime/flow';
 import { registerFlowMetrics } from './flow-metrics';
-import { traceCounts } from '../tracing';
+import { traceCounts } from '../tracing/trace-stats';
 
 export function flowMetrics(flow: Flow): Registry {
   const registry = new Registry();

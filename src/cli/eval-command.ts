@@ -17,12 +17,12 @@
 import { open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { messageFromJson, messageToJson } from '../message';
+import { messageFromJson, messageToJson } from '../message/json-form';
 import { readJsonFile } from '../config/json-file';
 import { describeFileError } from '../config/errors';
 import { isRecord } from '../rules/errors';
 import { displayFields } from '../logging/display';
-import { MessageEvaluatorEngine } from '../evaluator';
+import { MessageEvaluatorEngine } from '../evaluator/engine';
 import { isClosedOutput } from '../runtime/closed-output';
 import { XrouteError } from '../foundation/xroute-error';
 

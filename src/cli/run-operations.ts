@@ -13,7 +13,7 @@ import { ReloadControl } from '../admin/control-routes';
 import { Flow, StopOptions } from '../runtime/flow';
 import { ON_STOP_MODES, OnStop } from '../runtime/drain';
 import { Logger } from '../logging/logger';
-import { startTracing } from '../tracing';
+import { startTracing } from '../tracing/trace-sdk';
 import { packageVersion } from './package-version';
 import { XrouteError } from '../foundation/xroute-error';
 

@@ -2,7 +2,7 @@
  * A rule name that lists several rulesets: `a,b` runs them as a chain, `a|b` applies the first that
  * matches, `a:b` applies every one that matches (src/rules/rule-lists.ts holds the three behaviours).
  */
-import { Message } from '../message';
+import { Message } from '../message/message';
 import { ListRuntime, evaluateColonList, evaluateCommaList, evaluatePipeList, splitRuleList } from '../rules/rule-lists';
 
 export type RuleList = NonNullable<ReturnType<typeof splitRuleList>>;

@@ -19,7 +19,7 @@
  * files, malformed formatter entries, Branch/Loop references to unknown or composite rulesets,
  * a list-valued Ruleset, more rulesets than MaxNumberRules).
  */
-import { Message } from '../message';
+import { Message } from '../message/message';
 import { ConfigWhere, RuleConfigError, at, isRecord } from '../rules/errors';
 import { didYouMean } from '../foundation/did-you-mean';
 import { EvaluatorLogger } from '../rules/ruleset-kinds';

@@ -2,8 +2,6 @@
 import type { EvaluatorLogger, RulesetKindRegistry } from '../rules/ruleset-kinds';
 import type { DisplayHook } from '../rules/ruleset';
 
-export type { EvaluatorLogger };
-
 export interface MessageEvaluatorOptions {
   /** Directory relative paths in the configuration resolve against. */
   baseDir: string;

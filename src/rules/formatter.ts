@@ -12,7 +12,7 @@
  * Substitution, unknown key) is rejected at start-up instead of failing every matching message.
  * `ResetOption` is accepted and ignored, as in the original.
  */
-import { Message } from '../message';
+import { Message } from '../message/message';
 import { ConfigWhere, RuleConfigError, RuleEvaluationError, at, isRecord } from './errors';
 import { Template } from './template';
 import { Substitution, compileSubstitution } from './substitution';

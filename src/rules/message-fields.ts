@@ -4,7 +4,7 @@
  * user properties, and templates alone fall back to the body for `body`. One reader is compiled per
  * name at start-up so the hot path is a single closure call.
  */
-import { Message } from '../message';
+import { Message } from '../message/message';
 import { compileDatePattern } from './java-date';
 import { FunctionBuilder } from './codegen';
 

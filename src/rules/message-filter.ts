@@ -14,7 +14,7 @@
  * "excluded" (exclude side), so the rule never matches; a warning is issued at start-up.
  * Extension (docs/evaluator/rules.md): `Pattern` may be a single string as well as a list of strings.
  */
-import { Message } from '../message';
+import { Message } from '../message/message';
 import { ConfigWhere, RuleConfigError, at, isRecord } from './errors';
 import { compilePerl5 } from './regex-dialect';
 import { IntervalSet } from './intervals';

@@ -4,7 +4,7 @@
  * the writable headers and silently ignore the rest, and other names are string properties.
  * Failures throw RuleEvaluationError.
  */
-import { Message, MapValue } from '../message';
+import { Message, MapValue } from '../message/message';
 import { RuleEvaluationError } from './errors';
 import { FunctionBuilder } from './codegen';
 import { javaDoubleToString, parseJavaDouble, parseJavaLong } from './java-numbers';

@@ -13,7 +13,7 @@
  *    result is 0 if at least one matched and none failed, 1 if none matched, -1 at the first failure
  *    (fixed: the original reported the last item's outcome and continued after failures).
  */
-import { Message } from '../message';
+import { Message } from '../message/message';
 import { CompiledRuleset, EXCEPTION, FAILURE, SUCCESS } from './ruleset';
 
 export interface ListRuntime {

@@ -27,7 +27,7 @@
  *  - an action may carry `emit` (see RuleAction) so the engine inlines it: the formatter does.
  */
 import { XrouteError } from '../foundation/xroute-error';
-import { Message } from '../message';
+import { Message } from '../message/message';
 import { ConfigWhere } from './errors';
 import { Template } from './template';
 import { Substitution } from './substitution';

@@ -5,7 +5,7 @@
  * kind's action returns a Promise.
  */
 import { integerValue } from '../foundation/integer-text';
-import { Message } from '../message';
+import { Message } from '../message/message';
 import { ConfigWhere, RuleConfigError, at, isRecord } from './errors';
 import { MessageFilter, compileMessageFilter } from './message-filter';
 import {

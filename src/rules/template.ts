@@ -9,7 +9,7 @@
  * `##other##` is never expanded again, and names are matched literally (`##a.b##` does not match
  * `##aXb##`). Names containing `(` or `)` are still rejected at start-up, for compatibility.
  */
-import { Message } from '../message';
+import { Message } from '../message/message';
 import { ConfigWhere, RuleConfigError } from './errors';
 import { emitFieldRead } from './message-fields';
 import { FunctionBuilder } from './codegen';

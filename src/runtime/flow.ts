@@ -37,7 +37,7 @@ import { fingerprintTopology } from './reload-plan';
 import { ReloadHost, Reloader } from './flow-reload';
 import { ReloadOptions, ReloadReceipt } from './reload-receipt';
 import { ComponentTrace, TraceOptions } from './message-trace';
-import { slowTracesOf } from '../tracing';
+import { slowTracesOf } from '../tracing/trace-stats';
 import { ComponentView, SupervisedComponent } from './supervised-component';
 import { QueueFullError, UnknownComponentError, UnknownLinkError, FlowStoppingError } from './errors';
 

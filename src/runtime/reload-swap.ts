@@ -96,7 +96,10 @@ export class Swap {
     }
   }
 
-  /** Links `to` does not have: dropped once empty (their readers waited for that in stopOld). */
+  /**
+   * Links `to` does not have: dropped once empty (their readers waited for that in stopOld), and closed, so that the
+   * totals of a component that wrote to one keep its figures but not the queue.
+   */
   private removeLinks(): void {
     for (const [name, q] of this.host.links) {
       if (this.to.links.has(name)) continue;
@@ -110,7 +113,7 @@ export class Swap {
         continue;
       }
       this.host.links.delete(name);
-      q.stop();
+      q.close();
     }
   }
 

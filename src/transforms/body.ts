@@ -5,7 +5,7 @@
  * bodies can be rewritten (a bytes body stays bytes): the kinds check that up front with
  * {@link readRewritableBodyText} and then write through the rules engine's replaceBodyText.
  */
-import type { Message } from '../message';
+import type { Message } from '../message/message';
 import { BodyTypeError } from './errors';
 
 export function readBodyText(msg: Message, kind: string, ruleset: string): string {

@@ -12,7 +12,7 @@
  * - `sort` compares numbers as numbers when every item is a number or the DataType is long or
  *   double, text otherwise; `uniq` keeps the first of equal items, in their order.
  */
-import type { Message } from '../message';
+import type { Message } from '../message/message';
 import type { Substitution } from '../rules/substitution';
 import { TransformProblem } from './errors';
 import { describeJson, type JsonPath, type JsonSlot } from './json-path';

@@ -13,7 +13,7 @@
  * the previous placeholder ended, as the one left-to-right scan does, and no inserted value is
  * scanned again. The `##.path##` values are inserted as they are (no JSON escaping), as in Java.
  */
-import type { Message } from '../message';
+import type { Message } from '../message/message';
 import { type Template, placeholders } from '../rules/template';
 import type { JsonFormatterCompileContext } from './kind-types';
 import { JsonPath } from './json-path';

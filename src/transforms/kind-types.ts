@@ -3,7 +3,7 @@
  * use (src/rules/ruleset-kinds.ts), so each kind compiles and tests on its own with any object
  * of this shape, and the engine can pass its own context unchanged.
  */
-import type { Message } from '../message';
+import type { Message } from '../message/message';
 import type { RulesetKindContext } from '../rules/ruleset-kinds';
 
 export type TransformCompileContext = Pick<RulesetKindContext, 'rulesetName' | 'where' | 'resolvePath' | 'readTextFile' | 'formatTemplate'>;

@@ -3,7 +3,7 @@
  * a value without a `##name##` placeholder is static; one with placeholders is rendered for
  * every message through the engine's template formatter.
  */
-import type { Message } from '../message';
+import type { Message } from '../message/message';
 import { Template } from '../rules/template';
 import type { TransformCompileContext } from './kind-types';
 

@@ -26,7 +26,7 @@ import { jsonToXml } from './json-to-xml';
 import { parsePhpSerialized } from './php-unserialize';
 import { stringKey } from './ruleset-values';
 import { readXmlBody } from './xml-support';
-import type { Message } from '../message';
+import type { Message } from '../message/message';
 import { xmlToJson } from './xml-to-json';
 
 const KIND = 'translation';

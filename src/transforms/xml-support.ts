@@ -13,7 +13,7 @@
  * body: the next XML step makes it the tree parsing the new body would give (xml-settle.ts)
  * rather than parsing again, and parses only where that cannot be promised.
  */
-import type { Message, MessageBody } from '../message';
+import type { Message, MessageBody } from '../message/message';
 import { XmlInputError, asConfigError } from './errors';
 import type { TransformCompileContext } from './kind-types';
 import { readBodyText, readRewritableBodyText } from './body';

@@ -12,7 +12,7 @@ import { stringMapKey } from './ruleset-values';
 import { CompiledXPath } from './xpath-expression';
 import { compileXPathKey, readXmlBody } from './xml-support';
 import { perMessage } from './errors';
-import type { Message } from '../message';
+import type { Message } from '../message/message';
 
 const KIND = 'xpath-map';
 

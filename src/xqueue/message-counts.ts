@@ -68,6 +68,12 @@ export class MessageCounts {
     return this.counts().failed;
   }
 
+  /** How many records of the queues it reads now (those settled are folded in first, and let go). */
+  get recordsHeld(): number {
+    this.foldSettled();
+    return this.sources.length;
+  }
+
   /** All three figures, summed once. */
   counts(): InDoneFailed {
     this.foldSettled();

@@ -182,11 +182,12 @@ class Producer implements TallySource {
   added = 0;
   takenBack = 0;
   failed = 0;
-  readonly settled = false;
+  /** Its queue was closed (XQueue.close): the figures are final, and the queue is no longer read. */
+  settled = false;
 
   constructor(
     readonly tally: MessageTally | undefined,
-    private readonly presentOf: (producer: Producer) => number,
+    private presentOf: (producer: Producer) => number,
   ) {}
 
   get in(): number {
@@ -195,6 +196,16 @@ class Producer implements TallySource {
 
   get done(): number {
     return this.added - this.takenBack - this.failed - this.presentOf(this);
+  }
+
+  /**
+   * Its queue is closed: what is present now stays so, and the record stops reading the queue, so that a tally that
+   * holds it until its next read (which folds it in) does not keep the queue and its cells alive.
+   */
+  settle(): void {
+    const present = this.presentOf(this);
+    this.presentOf = () => present;
+    this.settled = true;
   }
 }
 
@@ -222,6 +233,8 @@ export class XQueue<T> {
   private reservedCount = 0;
   private takenCount = 0;
   private runState: QueueState = 'running';
+  /** close() was called: the queue stays stopped. */
+  private closed = false;
   private readonly stateListeners = new Set<(s: QueueState) => void>();
   /** whenEmpty's callers; undefined while there are none (a remove then reads no list). */
   private emptyWaiters: (() => void)[] | undefined;
@@ -610,6 +623,17 @@ export class XQueue<T> {
     for (const c of [...this.consumers]) this.signal(c, true);
   }
 
+  /**
+   * Stops the queue for good: it has left the flow (a reload removed its link). Its producers' records settle with
+   * their figures as they are now: the components' tallies fold them in at their next read and let them go, and with
+   * them this queue (docs/operations.md "Cost of counting"). A closed queue is never resumed.
+   */
+  close(): void {
+    this.closed = true;
+    this.stop();
+    for (const p of this.producers) p.settle();
+  }
+
   onStateChange(listener: (state: QueueState) => void): () => void {
     this.stateListeners.add(listener);
     return () => this.stateListeners.delete(listener);
@@ -860,7 +884,7 @@ export class XQueue<T> {
   }
 
   private setState(s: QueueState): void {
-    if (this.runState === s) return;
+    if (this.runState === s || (this.closed && s !== 'stopped')) return;
     this.runState = s;
     for (const l of [...this.stateListeners]) l(s);
   }

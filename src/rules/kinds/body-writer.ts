@@ -1,5 +1,5 @@
 /** Replacing the body with text, for kinds that may only write text or bytes bodies (docs/evaluator/rules.md). */
-import { Message } from '../../message';
+import { Message } from '../../message/message';
 import { RuleEvaluationError } from '../errors';
 
 export function replaceBodyText(msg: Message, text: string): void {

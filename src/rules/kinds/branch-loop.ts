@@ -11,7 +11,7 @@
  * Deliberate fixes: references to unknown rulesets, non-string entries and nested Branch/Loop are
  * rejected at start-up (the original skipped them silently).
  */
-import { Message } from '../../message';
+import { Message } from '../../message/message';
 import { RuleConfigError } from '../errors';
 import { KIND_PRECEDENCE, RuleHandle, RulesetKindContext, RulesetKind } from '../ruleset-kinds';
 

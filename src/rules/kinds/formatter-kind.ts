@@ -3,7 +3,7 @@
  * applied after a successful formatter (docs/evaluator/rules.md). Deliberate fix: an empty FormatterArgument list still
  * applies its TemplateFile (the original then applied nothing).
  */
-import { Message } from '../../message';
+import { Message } from '../../message/message';
 import { FunctionBuilder } from '../codegen';
 import { compileFormatter } from '../formatter';
 import { KIND_PRECEDENCE, RulesetKind } from '../ruleset-kinds';

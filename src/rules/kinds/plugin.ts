@@ -18,7 +18,7 @@
  * A check-only engine (the settings reader, `xroute validate`) finds the module but neither loads nor starts
  * it: checking a configuration runs no user code.
  */
-import { Message } from '../../message';
+import { Message } from '../../message/message';
 import { RuleConfigError, RuleEvaluationError, isRecord } from '../errors';
 import { KIND_PRECEDENCE, RulesetKindContext, RulesetKind } from '../ruleset-kinds';
 import { createPluginInstance, resolvePluginModule } from '../../runtime/plugin-module';

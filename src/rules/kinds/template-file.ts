@@ -4,7 +4,7 @@
  * `NeedChop: "true"` removes one trailing \n. Used alone (kind "templateFile") and after the default
  * formatter (kind "formatter").
  */
-import { Message } from '../../message';
+import { Message } from '../../message/message';
 import { RuleConfigError } from '../errors';
 import { KIND_PRECEDENCE, RulesetKindContext, RulesetKind } from '../ruleset-kinds';
 import { replaceBodyText } from './body-writer';

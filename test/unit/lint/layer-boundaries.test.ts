@@ -1,9 +1,9 @@
 /**
  * The layer boundaries eslint.config.mjs enforces, checked on snippets linted as files of this tree:
  * src/ below its composition root never imports actors/; the lower layers of src/ (foundation, message, xqueue,
- * jms, xml, logging, errors, runtime) import only the folders below them; an actor folder reaches another only through
- * its index.ts (actors/support and actors/stream are libraries every actor folder may use, and they
- * import no component folder); tests import anything.
+ * jms, xml, logging, errors, runtime) import only the folders below them; an actor folder imports from another only
+ * the names its index.ts lists, from the modules that define them (actors/support and actors/stream are libraries
+ * every actor folder may use, and they import no component folder); tests import anything. Barrels: barrel-imports.test.ts.
  */
 import { rulesReported } from '../../support/lint-cases';
 
@@ -11,19 +11,27 @@ const importing = (from: string): string => `import { thing } from '${from}';\ne
 
 /** Each case: the file a snippet pretends to be, and the module it imports. */
 const CASES = {
-  srcIntoActors: { filePath: 'src/rules/boundary-probe.ts', code: importing('../../actors/nodes') },
+  srcIntoActors: { filePath: 'src/rules/boundary-probe.ts', code: importing('../../actors') },
   srcIntoActorFile: { filePath: 'src/evaluator/boundary-probe.ts', code: importing('../../actors/persisters/message-evaluator') },
   cliIntoActors: { filePath: 'src/cli/boundary-probe.ts', code: importing('../../actors') },
   entryIntoActorFile: { filePath: 'src/index.ts', code: importing('../actors/pools/pool-client') },
   actorIntoOtherInternals: { filePath: 'actors/persisters/boundary-probe.ts', code: importing('../nodes/job-node-events') },
   actorIntoOtherInternalsViaRoot: { filePath: 'actors/receivers/boundary-probe.ts', code: importing('../../actors/pools/pool-client') },
   actorIntoOtherIndex: { filePath: 'actors/persisters/boundary-probe.ts', code: importing('../nodes') },
+  actorIntoOtherPublicName: {
+    filePath: 'actors/persisters/boundary-probe.ts',
+    code: `import { isJobQuery } from '../nodes/job-event-protocol';\nexport const used = isJobQuery;\n`,
+  },
+  actorIntoOtherUnlistedName: {
+    filePath: 'actors/persisters/boundary-probe.ts',
+    code: `import type { EventPriority } from '../nodes/job-event-protocol';\nexport type Used = EventPriority;\n`,
+  },
   actorIntoOwnFile: { filePath: 'actors/nodes/boundary-probe.ts', code: importing('./job-node-events') },
   actorIntoSharedLibraries: {
     filePath: 'actors/persisters/boundary-probe.ts',
     code: `${importing('../support/config-values')}export { framing } from '../stream/framing';\n`,
   },
-  sharedIntoComponentFolder: { filePath: 'actors/support/boundary-probe.ts', code: importing('../nodes') },
+  sharedIntoComponentFolder: { filePath: 'actors/support/boundary-probe.ts', code: importing('../nodes/job-node') },
   testIntoInternals: { filePath: 'test/unit/boundary-probe.test.ts', code: importing('../../actors/nodes/job-node-events') },
   foundationIntoLogging: { filePath: 'src/foundation/boundary-probe.ts', code: importing('../logging/logger') },
   xmlIntoTransforms: { filePath: 'src/xml/boundary-probe.ts', code: importing('../transforms/errors') },
@@ -33,7 +41,7 @@ const CASES = {
     filePath: 'src/runtime/boundary-probe.ts',
     code: `${importing('../foundation/backoff')}export { XQueue } from '../xqueue/xqueue';\n`,
   },
-  runtimeIntoActors: { filePath: 'src/runtime/boundary-probe.ts', code: importing('../../actors/nodes') },
+  runtimeIntoActors: { filePath: 'src/runtime/boundary-probe.ts', code: importing('../../actors') },
   configIntoRuntime: { filePath: 'src/config/boundary-probe.ts', code: importing('../runtime/component') },
 };
 type CaseName = keyof typeof CASES;
@@ -103,8 +111,16 @@ describe('an actor folder', () => {
     expect(reported.actorIntoOtherInternalsViaRoot).toEqual(['no-restricted-imports']);
   });
 
-  it('may import another actor folder through its index.ts', () => {
-    expect(reported.actorIntoOtherIndex).toEqual([]);
+  it('may import a name the index.ts of another actor folder lists, from the module that defines it', () => {
+    expect(reported.actorIntoOtherPublicName).toEqual([]);
+  });
+
+  it('may not import a name that index.ts does not list, even from a module it lists', () => {
+    expect(reported.actorIntoOtherUnlistedName).toEqual(['no-restricted-imports']);
+  });
+
+  it('may not import another actor folder through its index.ts, a barrel', () => {
+    expect(reported.actorIntoOtherIndex).toEqual(['@typescript-eslint/no-restricted-imports']);
   });
 
   it('may import its own files', () => {

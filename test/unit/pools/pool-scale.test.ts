@@ -1,18 +1,11 @@
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { Message } from '../../../src/message/message';
 import { REQUEST_QUERY, peerAndPoolPerTest, send, startPool } from './pool-support';
 import { eventLoopTurns, waitFor } from '../../support/wait';
+import { gcFunction } from '../../support/garbage';
 
 jest.setTimeout(60_000);
 
 const t = peerAndPoolPerTest();
-
-/** The garbage collector, reachable without starting node with --expose-gc. */
-function gcFunction(): () => void {
-  v8.setFlagsFromString('--expose-gc');
-  return vm.runInNewContext('gc') as () => void;
-}
 
 async function settledHeap(gc: () => void): Promise<number> {
   for (let i = 0; i < 3; i++) {

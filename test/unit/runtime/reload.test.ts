@@ -10,6 +10,9 @@ import { ledger, reloadRegistry, setProducing } from './fixtures/reload-componen
 import { waitFor } from './helpers';
 import { componentOf } from '../../support/flow-harness';
 import { flowMetrics } from '../../../src/admin/metrics';
+import { untilCollected } from '../../support/garbage';
+import type { XQueue } from '../../../src/xqueue/xqueue';
+import type { Message } from '../../../src/message/message';
 
 const registry = reloadRegistry();
 let dir: string;
@@ -58,10 +61,43 @@ function actions(receipt: ReloadReceipt): Record<string, string> {
 }
 
 /** Stops producing, lets every message arrive, and checks that each arrived once. */
-async function settledExactlyOnce(f: Flow): Promise<void> {
+async function settledExactlyOnce(f: Flow, input = 'in'): Promise<void> {
   setProducing(false);
-  await waitFor(() => ledger.arrived.size === ledger.produced && f.link('in').size === 0 && f.link('out').size === 0, 'every message delivered');
+  await waitFor(() => ledger.arrived.size === ledger.produced && f.link(input).size === 0 && f.link('out').size === 0, 'every message delivered');
   expect({ lost: ledger.lost(), duplicated: ledger.duplicated() }).toEqual({ lost: [], duplicated: [] });
+}
+
+/** The values of the flow's prom-client metric `name` by component and outcome ("stampdone"), as /metrics serves them. */
+async function metric(f: Flow, name: string): Promise<Record<string, number>> {
+  return Object.fromEntries((await flowMetrics(f).getSingleMetric(name)!.get()).values.map((v) => [`${v.labels.component}${v.labels.outcome ?? ''}`, v.value]));
+}
+
+/** A weak reference to the flow's link `name` (the test itself holds no strong one). */
+function weakLink(f: Flow, name: string): WeakRef<XQueue<Message>> {
+  return new WeakRef(f.link(name));
+}
+
+/** Every figure of every component, as /status and /metrics read them. */
+async function figures(f: Flow): Promise<Record<string, unknown>> {
+  return {
+    status: Object.fromEntries(f.status().components.map((c) => [c.name, c.messages])),
+    totals: f.totals(),
+    in: await metric(f, 'xroute_component_messages_in_total'),
+    finished: await metric(f, 'xroute_component_messages_total'),
+  };
+}
+
+/** The rcvr and stamp read and write `link` in place of "in". */
+function onInput(link: string): (json: Json) => void {
+  return (j) => {
+    (j.rcvr as Json).LinkName = link;
+    (j.stamp as Json).LinkName = link;
+  };
+}
+
+/** How many queue records the totals of the flow's components hold. */
+function recordsHeld(f: Flow): number {
+  return f.componentViews().reduce((n, c) => n + c.status.totals.recordsHeld, 0);
 }
 
 beforeEach(() => {
@@ -223,10 +259,8 @@ describe('flow.reload hands work over', () => {
       store: { in: finished, done: finished, failed: 0 },
     });
     expect(componentOf(f, 'stamp')!.inFlight).toBe(f.link('in').inFlight);
-    const metric = async (name: string) =>
-      Object.fromEntries((await flowMetrics(f).getSingleMetric(name)!.get()).values.map((v) => [`${v.labels.component}${v.labels.outcome ?? ''}`, v.value]));
-    expect(await metric('xroute_component_messages_in_total')).toEqual({ rcvr: ledger.produced, stamp: ledger.produced, store: finished });
-    expect(await metric('xroute_component_messages_total')).toMatchObject({ stampdone: finished, stampfailed: 0, storedone: finished });
+    expect(await metric(f, 'xroute_component_messages_in_total')).toEqual({ rcvr: ledger.produced, stamp: ledger.produced, store: finished });
+    expect(await metric(f, 'xroute_component_messages_total')).toMatchObject({ stampdone: finished, stampfailed: 0, storedone: finished });
   });
 });
 
@@ -356,6 +390,34 @@ describe('flow.reload and a removed link', () => {
     expect(f.component('rcvr')!.ref).not.toBe(receiver);
     await waitFor(() => f.status().components.every((c) => c.status === 'RUNNING'), 'the previous definitions running again');
     expect(f.topology.components.find((c) => c.name === 'rcvr')?.linkName).toBe('in');
+  });
+});
+
+describe('flow.reload and the counts of a removed link', () => {
+  it('keeps every figure of a surviving producer of a removed link, and lets the removed link go', async () => {
+    const f = started();
+    await flowing(f);
+    await settledExactlyOnce(f);
+    const before = await figures(f);
+    const removed = weakLink(f, 'in');
+    const receipt = await f.reload(topology(onInput('in2')));
+    expect(receipt.outcome).toBe('applied');
+    expect(receipt.links.find((l) => l.name === 'in')?.action).toBe('removed');
+    expect(await figures(f)).toEqual(before);
+    await untilCollected(removed, 'the removed link');
+  });
+
+  it('holds no more queue records after many reloads that each remove the link its receiver wrote to', async () => {
+    const f = started();
+    const held: number[] = [];
+    for (let round = 1; round <= 5; round++) {
+      setProducing(true);
+      await flowing(f, 50);
+      await settledExactlyOnce(f, round === 1 ? 'in' : `in${round - 1}`);
+      expect((await f.reload(topology(onInput(`in${round}`)))).outcome).toBe('applied');
+      held.push(recordsHeld(f));
+    }
+    expect(held).toEqual(held.map(() => held[0]));
   });
 });
 

@@ -4,6 +4,7 @@
  */
 import { MessageCounts } from '../../../src/xqueue/message-counts';
 import { ConsumerHandle, XQueue } from '../../../src/xqueue/xqueue';
+import { untilCollected } from '../../support/garbage';
 
 const idle = (): void => undefined;
 
@@ -84,6 +85,34 @@ describe('A producer tally', () => {
     q.remove(q.take(c)!, 'failed');
     q.take(c);
     expect(tally.counts()).toEqual({ in: 4, done: 1, failed: 1 });
+  });
+});
+
+describe('A producer tally of a closed queue', () => {
+  /** A queue `tally` added four messages to (one failed, one still waiting), then closed; the test keeps no strong reference. */
+  function closedQueue(tally: MessageCounts): WeakRef<XQueue<string>> {
+    const q = new XQueue<string>('q', 8);
+    const c = q.attach('c', idle);
+    for (const m of ['a', 'b', 'c', 'd']) q.offer(m, undefined, undefined, tally);
+    q.remove(q.take(c)!);
+    q.remove(q.take(c)!, 'failed');
+    q.remove(q.take(c)!);
+    q.detach(c);
+    q.close();
+    return new WeakRef(q);
+  }
+
+  it('keeps the figures it read before the queue closed', () => {
+    const tally = new MessageCounts();
+    closedQueue(tally);
+    expect([tally.counts(), tally.recordsHeld]).toEqual([{ in: 4, done: 2, failed: 1 }, 0]);
+  });
+
+  it('lets the closed queue go', async () => {
+    const tally = new MessageCounts();
+    const closed = closedQueue(tally);
+    await untilCollected(closed, 'the closed queue');
+    expect(tally.counts()).toEqual({ in: 4, done: 2, failed: 1 });
   });
 });
 

@@ -146,6 +146,17 @@ describe('XQueue.onStateChange', () => {
   });
 });
 
+describe('XQueue.close', () => {
+  it('stops the queue for good: resume and pause leave it stopped', () => {
+    const q = new XQueue<string>('q', 2);
+    q.close();
+    q.resume();
+    q.pause();
+    expect(q.state).toBe('stopped');
+    expect(() => q.tryReserve()).toThrow();
+  });
+});
+
 describe('XQueue.whenEmpty', () => {
   it('resolves at once on an empty queue', async () => {
     await expect(new XQueue('q', 1).whenEmpty()).resolves.toBeUndefined();
