@@ -14,8 +14,9 @@ import { GCProfiler, getHeapStatistics } from 'node:v8';
 import { ArrivalLog, openLoop, until } from './latency';
 import { evaluateTopology, moveTopology, RABBITMQ, rawEvaluator, rawMover, xrouteMover } from './latency-bench';
 import type { MoverSide } from './latency-kit';
+import { BenchUsageError, runScript } from './script-args';
 
-interface GcFigures {
+export interface GcFigures {
   readonly bytesPerMessage: number;
   /** Bytes that survived a scavenge (copied within or promoted out of the young generation), per message. */
   readonly survivedPerMessage: number;
@@ -27,7 +28,7 @@ interface GcFigures {
 }
 
 /** The GCProfiler's entry for one collection, as far as it is read here. */
-interface GcEntry {
+export interface GcEntry {
   readonly gcType: string;
   /** Microseconds. */
   readonly cost: number;
@@ -48,7 +49,8 @@ function oldUsed(spaces: readonly SpaceStats[]): number {
   return spaces.filter((s) => s.spaceName !== 'new_space').reduce((a, s) => a + s.spaceUsedSize, 0);
 }
 
-function figures(entries: readonly GcEntry[], usedAtStart: number, usedAtEnd: number, messages: number): GcFigures {
+/** Per message, from the GCProfiler's entries of a window whose heap use was `usedAtStart` at its start and `usedAtEnd` at its end. */
+export function figures(entries: readonly GcEntry[], usedAtStart: number, usedAtEnd: number, messages: number): GcFigures {
   let allocated = 0;
   let survived = 0;
   let last = usedAtStart;
@@ -131,26 +133,38 @@ async function measure(side: MoverSide, rate: number, messages: number, profileF
   });
 }
 
-async function main(): Promise<void> {
-  const [which = 'xroute', rate = '2000', messages = '20000'] = process.argv.slice(2);
-  const sides: Record<string, () => MoverSide> = {
-    xroute: () => xrouteMover(moveTopology),
-    'xroute-evaluate': () => xrouteMover(evaluateTopology),
-    raw: () => rawMover(1),
-    raw2: () => rawMover(2),
-    'raw-evaluate': () => rawEvaluator(),
+const SIDES: Readonly<Record<string, () => MoverSide>> = {
+  xroute: () => xrouteMover(moveTopology),
+  'xroute-evaluate': () => xrouteMover(evaluateTopology),
+  raw: () => rawMover(1),
+  raw2: () => rawMover(2),
+  'raw-evaluate': () => rawEvaluator(),
+};
+
+/** SIDE [RATE] [MESSAGES] from `argv`; anything else is a BenchUsageError. */
+export function allocArgs(argv: readonly string[]): { side: string; rate: number; messages: number } {
+  const usage = `usage: node dist/test/bench/latency-alloc-bench.js ${Object.keys(SIDES).join('|')} [RATE msg/s, default 2000] [MESSAGES, default 20000]`;
+  const [side = '', rate = '2000', messages = '20000', ...rest] = argv;
+  if (!(side in SIDES) || rest.length > 0) throw new BenchUsageError(usage);
+  const positive = (text: string) => {
+    const n = Number(text);
+    if (!Number.isSafeInteger(n) || n <= 0) throw new BenchUsageError(`${JSON.stringify(text)} is not a positive integer; ${usage}`);
+    return n;
   };
-  const make = sides[which];
-  if (make === undefined) throw new Error(`unknown side ${which}; expected ${Object.keys(sides).join(', ')}`);
-  const result = await measure(make(), Number(rate), Number(messages), process.env.ALLOC_PROFILE);
-  console.log(JSON.stringify({ side: which, rate: Number(rate), messages: Number(messages), ...result }));
+  return { side, rate: positive(rate), messages: positive(messages) };
 }
 
-if (require.main === module)
-  main().then(
-    () => process.exit(0),
-    (e: unknown) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
+async function main(): Promise<void> {
+  let args: ReturnType<typeof allocArgs>;
+  try {
+    args = allocArgs(process.argv.slice(2));
+  } catch (e) {
+    if (!(e instanceof BenchUsageError)) throw e;
+    process.stderr.write(`${e.message}\n`);
+    process.exit(2);
+  }
+  const result = await measure(SIDES[args.side](), args.rate, args.messages, process.env.ALLOC_PROFILE);
+  console.log(JSON.stringify({ ...args, ...result }));
+}
+
+if (require.main === module) runScript(main);

@@ -8,6 +8,7 @@
  */
 import type { BenchRow } from './bench-types';
 import { brokerPath, LatencyDetail, RABBITMQ, rawMover } from './latency-bench';
+import { runScript } from './script-args';
 
 async function main(): Promise<void> {
   const rows: BenchRow[] = [];
@@ -17,11 +18,4 @@ async function main(): Promise<void> {
   for (const row of rows) if (row.unit !== 'ms p50 since publish') console.log(JSON.stringify(row));
 }
 
-if (require.main === module)
-  main().then(
-    () => process.exit(0),
-    (e: unknown) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
+if (require.main === module) runScript(main);
