@@ -88,7 +88,9 @@ export function messageFromAmqp(delivery: Pick<ConsumeMessage, 'content' | 'fiel
   if (options.queue !== undefined) headers.JMSDestination = options.queue;
   headers.JMSRedelivered = f.redelivered === true;
 
-  const properties = new Map<string, string>();
+  // The message's own property map is filled in place (a map built here would be copied by the constructor).
+  const msg = new Message({ headers });
+  const properties = msg.properties;
   const h = p.headers;
   if (h) for (const key of Object.keys(h)) properties.set(key, headerValueToString(h[key]));
   properties.set('RMQ_DeliveryTag', String(f.deliveryTag));
@@ -100,7 +102,6 @@ export function messageFromAmqp(delivery: Pick<ConsumeMessage, 'content' | 'fiel
   if (p.appId) properties.set('RMQ_AppId', String(p.appId));
   if (p.clusterId) properties.set('RMQ_ClusterId', String(p.clusterId));
 
-  const msg = new Message({ headers, properties });
   msg.body = options.text ? { kind: 'text', text: delivery.content.toString('utf8') } : { kind: 'bytes', bytes: delivery.content };
   return msg;
 }

@@ -76,7 +76,7 @@ async function connect(): Promise<amqplib.ChannelModel> {
 }
 
 /** RabbitMQ through amqplib; the queues are deleted after each run. */
-const RABBITMQ: BrokerKit = {
+export const RABBITMQ: BrokerKit = {
   async withQueues(work) {
     const { inQueue, outQueue } = runQueueNames();
     const conn = await connect();
@@ -273,15 +273,18 @@ type RawWork = (m: amqplib.ConsumeMessage) => { body: Buffer; options: amqplib.O
 
 /**
  * Raw amqplib: consume (prefetch WINDOW), publish what `work` makes with confirm, ack the delivery on the confirm.
- * With a trace, the delivery and the confirm of each message are logged, like xroute's link events.
+ * With a trace, the delivery and the confirm of each message are logged, like xroute's link events. The consume
+ * and the confirm channel share one connection, or with `connections` 2 each has its own, as xroute's receiver
+ * and persister have.
  */
-function rawLoop(label: string, work: RawWork): MoverSide {
+function rawLoop(label: string, work: RawWork, connections: 1 | 2 = 1): MoverSide {
   return {
     label,
     async start(inQueue, outQueue, trace) {
       const conn = await connect();
+      const outConn = connections === 2 ? await connect() : conn;
       const inCh = await conn.createChannel();
-      const outCh = await conn.createConfirmChannel();
+      const outCh = await outConn.createConfirmChannel();
       await inCh.prefetch(WINDOW);
       await inCh.consume(inQueue, (m) => {
         if (m === null) return;
@@ -297,14 +300,16 @@ function rawLoop(label: string, work: RawWork): MoverSide {
       });
       return async () => {
         await conn.close().catch(() => undefined);
+        if (outConn !== conn) await outConn.close().catch(() => undefined);
       };
     },
   };
 }
 
-/** Raw amqplib moving each delivery as it is. */
-function rawMover(): MoverSide {
-  return rawLoop('raw amqplib', (m) => ({ body: m.content, options: SAME_AS_XROUTE }));
+/** Raw amqplib moving each delivery as it is, on one connection (or two: one per channel). */
+export function rawMover(connections: 1 | 2 = 1): MoverSide {
+  const label = connections === 1 ? 'raw amqplib' : 'raw amqplib, two connections';
+  return rawLoop(label, (m) => ({ body: m.content, options: SAME_AS_XROUTE }), connections);
 }
 
 /** The evaluate path's rulesets, shared by xroute's topology and the raw loop. */
@@ -315,7 +320,7 @@ const EVALUATE_RULESET = { order: { FormatterArgument: [{ FieldName: 'body', Tem
  * Raw amqplib doing the evaluate path's work (the header comment): each delivery evaluated as a Message by the same
  * engine and published with its properties as headers when its ReturnCode is 0.
  */
-function rawEvaluator(): MoverSide {
+export function rawEvaluator(): MoverSide {
   const engine = new MessageEvaluatorEngine({ Ruleset: EVALUATE_RULESET }, { baseDir: process.cwd(), pluginDirs: [] });
   const ruleName = new Template(EVALUATE_RULE.Template);
   return rawLoop('raw amqplib + MessageEvaluatorEngine', (m) => {
@@ -350,7 +355,7 @@ export function xrouteMover(topology: (inQueue: string, outQueue: string) => Rec
 
 const amqpEndpoint = { URI: URL, Username: 'guest', Password: 'guest' };
 
-function moveTopology(inQueue: string, outQueue: string): Record<string, unknown> {
+export function moveTopology(inQueue: string, outQueue: string): Record<string, unknown> {
   return {
     Name: 'latency-move',
     Capacity: String(WINDOW),
@@ -378,7 +383,7 @@ function moveTopology(inQueue: string, outQueue: string): Record<string, unknown
   };
 }
 
-function evaluateTopology(inQueue: string, outQueue: string): Record<string, unknown> {
+export function evaluateTopology(inQueue: string, outQueue: string): Record<string, unknown> {
   return {
     Name: 'latency-evaluate',
     Capacity: String(WINDOW),

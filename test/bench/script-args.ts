@@ -35,3 +35,14 @@ export function messageCountOrExit(fallback: number, script: string): number {
     process.exit(2);
   }
 }
+
+/** Runs a bench script's `main` when the file is run by itself: exit code 0 once it resolves, 1 with the error if it rejects. */
+export function runScript(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (e: unknown) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}

@@ -40,6 +40,17 @@ describe('AMQP delivery -> message', () => {
     expect(Object.fromEntries(m.properties)).toEqual({ RMQ_DeliveryTag: '7', RMQ_Exchange: 'ex', RMQ_RoutingKey: 'rk' });
   });
 
+  it("lists the delivery's headers first, in their order, then the RMQ_ metadata", () => {
+    const m = messageFromAmqp(delivery({ headers: { b: 'x', a: 1 }, appId: 'app' }), { text: true });
+    expect([...m.properties.keys()]).toEqual(['b', 'a', 'RMQ_DeliveryTag', 'RMQ_Exchange', 'RMQ_RoutingKey', 'RMQ_AppId']);
+  });
+
+  it('gives a delivery without priority or delivery mode the JMS defaults, after the headers it carries', () => {
+    const m = messageFromAmqp(delivery({ messageId: 'id' }), { text: true, queue: 'q' });
+    expect(m.headers).toEqual({ JMSMessageID: 'id', JMSDestination: 'q', JMSRedelivered: false, JMSPriority: 4, JMSDeliveryMode: 2 });
+    expect(Object.keys(m.headers)).toEqual(['JMSMessageID', 'JMSDestination', 'JMSRedelivered', 'JMSPriority', 'JMSDeliveryMode']);
+  });
+
   it('computes JMSExpiration from the timestamp and the TTL, or from the receive time without a timestamp', () => {
     expect(messageFromAmqp(delivery({ timestamp: 100, expiration: '2500' }), { text: true }).headers.JMSExpiration).toBe(102_500);
     expect(messageFromAmqp(delivery({ expiration: '2500' }), { text: true, now: 1000 }).headers.JMSExpiration).toBe(3500);
