@@ -139,6 +139,8 @@ class Cell<T> {
   holder: Consumer | undefined = undefined;
   /** The producer of the message (meaningful only while the cell is occupied or taken). */
   producer: Producer | undefined = undefined;
+  /** What put() returns for this cell when it was free: made once, not a promise per message (issue 32). */
+  putResult: Promise<number> | undefined = undefined;
 }
 
 /** Generations wrap here, staying small integers (a field that outgrows them would box every increment). */
@@ -393,7 +395,7 @@ export class XQueue<T> {
     } catch (err) {
       return Promise.reject(err);
     }
-    if (cell >= 0) return Promise.resolve(cell);
+    if (cell >= 0) return (this.cells[cell].putResult ??= Promise.resolve(cell));
     return this.reserve(options).then((reserved) => {
       this.add(reserved, item, onDone, options?.tally);
       return reserved;

@@ -370,6 +370,15 @@ describe('XQueue.put', () => {
     expect(q.browse(cell)).toBe('a');
   });
 
+  it('resolves each put into a reused cell with that cell, the message being the new one', async () => {
+    const q = new XQueue<string>('q', 1);
+    const c = attachCounting(q);
+    expect(await q.put('a')).toBe(0);
+    q.remove(q.take(c.handle)!);
+    expect(await q.put('b')).toBe(0);
+    expect(q.browse(0)).toBe('b');
+  });
+
   it('waits while the queue is full (back pressure) instead of growing it', async () => {
     const q = new XQueue<string>('q', 1);
     await q.put('a');
