@@ -24,22 +24,18 @@
  * moment of an injection and dropped at once (docs/operations.md#what-it-costs). Attributes are computed only for
  * spans that record.
  */
-import {
-  Attributes,
-  Context,
-  ROOT_CONTEXT,
-  Span,
-  SpanKind,
-  SpanOptions,
-  SpanStatusCode,
-  TextMapPropagator,
-  TraceFlags,
-  Tracer,
-  trace,
-} from '@opentelemetry/api';
+import * as otel from '@opentelemetry/api';
+import type { Attributes, Context, Span, SpanOptions, TextMapPropagator, Tracer } from '@opentelemetry/api';
 import { Message, TRACE_SLOT } from '../message/message';
 import { HeaderCarrier, headerGetter, headerSetter, headerText } from './carrier';
 import { recordSlowTrace, traceCounts } from './trace-stats';
+
+// Read once: the API's CommonJS index exports these through getters, which every use in a hook would call
+// (src/tracing/index.ts says what such a call costs).
+const trace = otel.trace;
+const ROOT_CONTEXT = otel.ROOT_CONTEXT;
+const SAMPLED = otel.TraceFlags.SAMPLED;
+const ERROR = otel.SpanStatusCode.ERROR;
 
 /** What a running tracing gives the hooks: the tracer, the propagator and where to report malformed contexts. */
 export interface ActiveTracing {
@@ -160,16 +156,16 @@ function messagingAttributes(msg: Message, at: Endpoint, operation: 'process' | 
 }
 
 // The options of each kind of span, made once (the SDK only reads them).
-const CONSUMER: SpanOptions = { kind: SpanKind.CONSUMER };
-const INTERNAL: SpanOptions = { kind: SpanKind.INTERNAL };
-const PRODUCER: SpanOptions = { kind: SpanKind.PRODUCER };
+const CONSUMER: SpanOptions = { kind: otel.SpanKind.CONSUMER };
+const INTERNAL: SpanOptions = { kind: otel.SpanKind.INTERNAL };
+const PRODUCER: SpanOptions = { kind: otel.SpanKind.PRODUCER };
 
 function sampled(span: Span): boolean {
-  return (span.spanContext().traceFlags & TraceFlags.SAMPLED) !== 0;
+  return (span.spanContext().traceFlags & SAMPLED) !== 0;
 }
 
 function end(t: Timed, now: number, failure?: string): void {
-  if (failure !== undefined) t.span.setStatus({ code: SpanStatusCode.ERROR, message: failure });
+  if (failure !== undefined) t.span.setStatus({ code: ERROR, message: failure });
   t.span.end();
   if (sampled(t.span)) recordSlowTrace(t.component, t.span.spanContext().traceId, Math.round(now - t.start), Date.now());
 }
