@@ -265,6 +265,9 @@ class ConsumerBinding<T> implements QueueConsumer {
 
 let nactNameCounter = 0;
 
+/** The children of every actor that has spawned none, shared: spawnChild gives an actor its own map before adding. */
+const NO_CHILDREN = new Map<string, ActorCell<unknown>>();
+
 /** What the fast path schedules its microtask on (ActorCell.deliver). */
 const RESOLVED: Promise<void> = Promise.resolve();
 
@@ -330,7 +333,8 @@ class ActorCell<Msg> {
   readonly path: string;
   readonly ref: ActorRef<Msg>;
   private readonly nactRef: Ref<Envelope<Msg>>;
-  readonly children = new Map<string, ActorCell<unknown>>();
+  /** NO_CHILDREN (shared, always empty) until the first child: most actors have none (a pool's 512 children). */
+  children: Map<string, ActorCell<unknown>> = NO_CHILDREN;
   behaviour: Behaviour<Msg> | undefined;
   state: ActorStatus = 'starting';
   incarnation = 0;
@@ -767,6 +771,7 @@ class ActorCell<Msg> {
       options.adopt,
       options.onCrash,
     );
+    if (this.children === NO_CHILDREN) this.children = new Map();
     this.children.set(name, child as ActorCell<unknown>);
     child.begin();
     return child.ref;
