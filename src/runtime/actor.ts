@@ -94,7 +94,11 @@ export interface TimerHandle {
   readonly id: number;
 }
 
-/** Handed to a behaviour: its own identity, timers, children and XQueue consumers. */
+/**
+ * Handed to a behaviour: its own identity, timers, children and XQueue consumers. Its methods, like an ActorRef's, are
+ * shared on a prototype (issue 32): call them on the context (`ctx.guard(fn)`) or bind them; taken off it
+ * (`const { guard } = ctx`) they have no `this`.
+ */
 export interface ActorContext<Msg> {
   readonly name: string;
   readonly path: string;
