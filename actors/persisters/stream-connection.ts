@@ -154,28 +154,28 @@ export class StreamConnection {
       return;
     }
     this.current = socket;
-    const { guard } = this.o.ctx;
+    const ctx = this.o.ctx;
     socket.on(
       'data',
-      guard((chunk: Buffer) => {
+      ctx.guard((chunk: Buffer) => {
         if (socket === this.current) this.o.events.data(chunk);
       }),
     );
     socket.on(
       'error',
-      guard((err: Error) => this.drop(err, socket)),
+      ctx.guard((err: Error) => this.drop(err, socket)),
     );
     if (this.o.watchEnd) {
       socket.on(
         'end',
-        guard(() => {
+        ctx.guard(() => {
           if (socket === this.current) this.o.events.peerEnd();
         }),
       );
     }
     socket.on(
       'close',
-      guard(() => this.drop(new Error(`connection to ${this.o.label} closed by the peer`), socket)),
+      ctx.guard(() => this.drop(new Error(`connection to ${this.o.label} closed by the peer`), socket)),
     );
     this.o.events.attached();
   }

@@ -64,18 +64,39 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     format,
     transports: [new winston.transports.Stream({ stream })],
   });
-  return wrap(logger);
+  return new WinstonLogger(logger);
 }
 
-function wrap(w: winston.Logger): Logger {
-  return {
-    error: (m, meta) => w.error(m, meta),
-    warn: (m, meta) => w.warn(m, meta),
-    info: (m, meta) => w.info(m, meta),
-    debug: (m, meta) => w.debug(m, meta),
-    isDebugEnabled: () => w.isDebugEnabled(),
-    child: (meta) => wrap(w.child(meta)),
-  };
+/**
+ * A winston logger seen as a Logger: methods on a prototype, not closures per logger (every actor keeps a child
+ * logger, and a pool has 512 of them; issue 32).
+ */
+class WinstonLogger implements Logger {
+  constructor(private readonly w: winston.Logger) {}
+
+  error(message: string, meta?: Record<string, unknown>): void {
+    this.w.error(message, meta);
+  }
+
+  warn(message: string, meta?: Record<string, unknown>): void {
+    this.w.warn(message, meta);
+  }
+
+  info(message: string, meta?: Record<string, unknown>): void {
+    this.w.info(message, meta);
+  }
+
+  debug(message: string, meta?: Record<string, unknown>): void {
+    this.w.debug(message, meta);
+  }
+
+  isDebugEnabled(): boolean {
+    return this.w.isDebugEnabled();
+  }
+
+  child(meta: Record<string, unknown>): Logger {
+    return new WinstonLogger(this.w.child(meta));
+  }
 }
 
 /** A logger that drops everything (tests, and the engine when no logger is given). */
@@ -100,17 +121,42 @@ export function memoryLogger(
   base: Record<string, unknown> = {},
   options: { debug?: boolean } = {},
 ): Logger & { entries: LogEntry[] } {
-  const at =
-    (level: LogLevel) =>
-    (message: string, meta: Record<string, unknown> = {}) =>
-      entries.push({ level, message: redactText(message), meta: redact({ ...base, ...meta }) as Record<string, unknown> });
-  return {
-    entries,
-    error: at('error'),
-    warn: at('warn'),
-    info: at('info'),
-    debug: at('debug'),
-    isDebugEnabled: () => options.debug === true,
-    child: (meta) => memoryLogger(entries, { ...base, ...meta }, options),
-  };
+  return new MemoryLogger(entries, base, options);
+}
+
+/** memoryLogger's logger: methods on a prototype (as WinstonLogger). */
+class MemoryLogger implements Logger {
+  constructor(
+    readonly entries: LogEntry[],
+    private readonly base: Record<string, unknown>,
+    private readonly options: { debug?: boolean },
+  ) {}
+
+  private record(level: LogLevel, message: string, meta: Record<string, unknown> = {}): void {
+    this.entries.push({ level, message: redactText(message), meta: redact({ ...this.base, ...meta }) as Record<string, unknown> });
+  }
+
+  error(message: string, meta?: Record<string, unknown>): void {
+    this.record('error', message, meta);
+  }
+
+  warn(message: string, meta?: Record<string, unknown>): void {
+    this.record('warn', message, meta);
+  }
+
+  info(message: string, meta?: Record<string, unknown>): void {
+    this.record('info', message, meta);
+  }
+
+  debug(message: string, meta?: Record<string, unknown>): void {
+    this.record('debug', message, meta);
+  }
+
+  isDebugEnabled(): boolean {
+    return this.options.debug === true;
+  }
+
+  child(meta: Record<string, unknown>): Logger {
+    return new MemoryLogger(this.entries, { ...this.base, ...meta }, this.options);
+  }
 }

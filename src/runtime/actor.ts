@@ -94,7 +94,11 @@ export interface TimerHandle {
   readonly id: number;
 }
 
-/** Handed to a behaviour: its own identity, timers, children and XQueue consumers. */
+/**
+ * Handed to a behaviour: its own identity, timers, children and XQueue consumers. Its methods, like an ActorRef's, are
+ * shared on a prototype (issue 32): call them on the context (`ctx.guard(fn)`) or bind them; taken off it
+ * (`const { guard } = ctx`) they have no `this`.
+ */
 export interface ActorContext<Msg> {
   readonly name: string;
   readonly path: string;
@@ -265,6 +269,9 @@ class ConsumerBinding<T> implements QueueConsumer {
 
 let nactNameCounter = 0;
 
+/** The children of every actor that has spawned none, shared: spawnChild gives an actor its own map before adding. */
+const NO_CHILDREN = new Map<string, ActorCell<unknown>>();
+
 /** What the fast path schedules its microtask on (ActorCell.deliver). */
 const RESOLVED: Promise<void> = Promise.resolve();
 
@@ -330,13 +337,14 @@ class ActorCell<Msg> {
   readonly path: string;
   readonly ref: ActorRef<Msg>;
   private readonly nactRef: Ref<Envelope<Msg>>;
-  private readonly children = new Map<string, ActorCell<unknown>>();
-  private behaviour: Behaviour<Msg> | undefined;
-  private state: ActorStatus = 'starting';
-  private incarnation = 0;
-  private restartCount = 0;
+  /** NO_CHILDREN (shared, always empty) until the first child: most actors have none (a pool's 512 children). */
+  children: Map<string, ActorCell<unknown>> = NO_CHILDREN;
+  behaviour: Behaviour<Msg> | undefined;
+  state: ActorStatus = 'starting';
+  incarnation = 0;
+  restartCount = 0;
   private crashTimes: number[] = [];
-  private lastError: unknown;
+  lastError: unknown;
   private readonly backoff: Backoff;
   /** Live timers of this incarnation by id; an interval re-arms its entry's one-shot timer at each tick. */
   private readonly timers = new Map<number, { timer: ClockTimer }>();
@@ -345,7 +353,8 @@ class ActorCell<Msg> {
   /** Consumers of a predecessor whose held messages this actor's first consume() of their queue takes over. */
   private adoptable: HeldConsumer[];
   private sleeping: { timer: ClockTimer; wake: () => void } | undefined;
-  private busy: Promise<void> = Promise.resolve();
+  /** The envelope being handled, or a settled promise (the shared one: a cell keeps no promise of its own while idle). */
+  private busy: Promise<void> = RESOLVED;
   /** Envelopes handed to nact and not yet handled. The fast path is taken only when there are none. */
   private queued = 0;
   /** A fast turn is running (see deliver): what is delivered meanwhile waits in `deferred`, then goes to nact in order. */
@@ -365,7 +374,7 @@ class ActorCell<Msg> {
   private readonly begun = new Promise<void>((r) => (this.resolveBegun = r));
   private readonly terminatedPromise = new Promise<void>((r) => (this.resolveTerminated = r));
   /** Its `incarnation` is a plain field, set at each restart (a getter would put the object in dictionary mode). */
-  private readonly ctx: { -readonly [K in keyof ActorContext<Msg>]: ActorContext<Msg>[K] };
+  readonly ctx: CellContext<Msg>;
 
   constructor(
     private readonly runtime: ActorRuntime,
@@ -385,48 +394,10 @@ class ActorCell<Msg> {
     this.nactRef = spawn(runtime.nact, (state: number, env: Envelope<Msg>) => this.handleQueued(state, env), nactName, {
       initialState: 0,
       // Never reached (handle() catches everything); guarded anyway so a surprise cannot kill the process.
-      onCrash: (_m: unknown, _e: unknown, c: { stop: symbol }) => c.stop,
+      onCrash: stopOnNactCrash,
     } as never) as Ref<Envelope<Msg>>;
-    this.ref = {
-      name,
-      path: this.path,
-      tell: (msg: Msg) => this.deliver({ kind: 'user', msg }),
-      stop: () => this.stopNow('stop'),
-      drain: (request) => this.drainNow(request),
-      stopTaking: () => this.stopTakingAll(),
-      held: () => this.heldAll(),
-      refuseReplace: (nextSettings) => this.askBetweenMessages((b) => b.refuseReplace?.(this.ctx, nextSettings)),
-      refuseRemove: () => this.askBetweenMessages((b) => b.refuseRemove?.(this.ctx)),
-      handOver: () => this.handOverNow(),
-      handsOver: () => this.state === 'running' && this.behaviour?.handOver !== undefined,
-      status: () => this.state,
-      restarts: () => this.restartCount,
-      lastError: () => this.lastError,
-      terminated: () => this.terminatedPromise,
-    };
-    this.ctx = {
-      name,
-      path: this.path,
-      self: this.ref,
-      logger,
-      incarnation: this.incarnation,
-      policy,
-      clock: runtime.clock,
-      tell: (msg) => this.deliver({ kind: 'user', msg }),
-      setTimeout: (fn, ms) => this.addTimer(fn, ms, false),
-      setInterval: (fn, ms) => this.addTimer(fn, ms, true),
-      clearTimer: (h) => this.clearTimer(h),
-      spawn: (childName, childFactory, options = {}) => this.spawnChild(childName, childFactory, options),
-      children: () => [...this.children.values()].map((c) => c.ref),
-      guard: (fn) => this.guard(fn),
-      fail: (error) => this.reportCrash(error),
-      stopSelf: () => void this.stopNow('stop'),
-      consume: (queue, onMessage, options = {}) => this.consume(queue, onMessage, options),
-      waker: (onWake) => {
-        const wake: Wake = { kind: 'wake', onWake, incarnation: this.incarnation };
-        return () => this.deliver(wake);
-      },
-    };
+    this.ref = new CellRef(this);
+    this.ctx = new CellContext(this, runtime.clock);
   }
 
   begin(): void {
@@ -447,7 +418,7 @@ class ActorCell<Msg> {
    * puts the next one from its completion callback), the pull runs as that callback returns: still not inside the
    * behaviour's code, and without a microtask per message (issue 32).
    */
-  private deliver(env: Envelope<Msg>): void {
+  deliver(env: Envelope<Msg>): void {
     if (this.state === 'stopped' || this.state === 'stopping' || this.state === 'failed') return;
     if (this.fast) this.deferred.push(env);
     else if ((env.kind === 'pull' || env.kind === 'wake') && this.queued === 0 && FAST_TURNS.available()) {
@@ -643,11 +614,11 @@ class ActorCell<Msg> {
     else this.logger.error('top-level actor stopped after failure', { actor: this.path, error: describe(error) });
   }
 
-  private reportCrash(error: unknown): void {
+  reportCrash(error: unknown): void {
     this.deliver({ kind: 'crash', error, incarnation: this.incarnation });
   }
 
-  private guard<A extends unknown[]>(fn: (...args: A) => void | Promise<void>): (...args: A) => void {
+  guard<A extends unknown[]>(fn: (...args: A) => void | Promise<void>): (...args: A) => void {
     const incarnation = this.incarnation;
     return (...args: A) => {
       if (incarnation !== this.incarnation || this.state === 'stopped') return;
@@ -669,7 +640,7 @@ class ActorCell<Msg> {
 
   // ------------------------------------------------------------------ drain and stop
 
-  private async drainNow(request: DrainRequest): Promise<DrainReport | undefined> {
+  async drainNow(request: DrainRequest): Promise<DrainReport | undefined> {
     const own = async (): Promise<DrainReport | undefined> => {
       const b = this.behaviour;
       if (this.state !== 'running' || b?.drain === undefined) return undefined;
@@ -683,12 +654,12 @@ class ActorCell<Msg> {
     return addReports(await Promise.all([own(), ...[...this.children.values()].map((c) => c.drainNow(request))]));
   }
 
-  private stopTakingAll(): void {
+  stopTakingAll(): void {
     for (const e of this.consumers) if (e.binding !== undefined) e.binding.stopped = true;
     for (const c of this.children.values()) c.stopTakingAll();
   }
 
-  private heldAll(): number {
+  heldAll(): number {
     let n = 0;
     for (const e of this.consumers) if (e.active) n += e.queue.heldBy(e.handle);
     for (const c of this.children.values()) n += c.heldAll();
@@ -706,14 +677,14 @@ class ActorCell<Msg> {
   }
 
   /** A reload's question to the running behaviour (refuseReplace, refuseRemove), between two messages. */
-  private async askBetweenMessages(ask: (b: Behaviour<Msg>) => string | undefined): Promise<string | undefined> {
+  async askBetweenMessages(ask: (b: Behaviour<Msg>) => string | undefined): Promise<string | undefined> {
     await this.betweenMessages();
     const b = this.behaviour;
     if (this.state !== 'running' || b === undefined) return undefined;
     return ask(b);
   }
 
-  private async handOverNow(): Promise<HandedOver | undefined> {
+  async handOverNow(): Promise<HandedOver | undefined> {
     await this.betweenMessages();
     const b = this.behaviour;
     if (this.state !== 'running' || b?.handOver === undefined) return undefined;
@@ -790,7 +761,7 @@ class ActorCell<Msg> {
 
   // ------------------------------------------------------------------ children and timers
 
-  private spawnChild<M>(name: string, factory: BehaviourFactory<M>, options: SpawnOptions): ActorRef<M> {
+  spawnChild<M>(name: string, factory: BehaviourFactory<M>, options: SpawnOptions): ActorRef<M> {
     if (this.state === 'stopping' || this.state === 'stopped') throw new Error(`cannot spawn ${name}: ${this.path} is ${this.state}`);
     if (this.children.has(name)) throw new Error(`${this.path} already has a child named ${name}`);
     const child = new ActorCell<M>(
@@ -804,12 +775,13 @@ class ActorCell<Msg> {
       options.adopt,
       options.onCrash,
     );
+    if (this.children === NO_CHILDREN) this.children = new Map();
     this.children.set(name, child as ActorCell<unknown>);
     child.begin();
     return child.ref;
   }
 
-  private addTimer(fn: () => void, ms: number, interval: boolean): TimerHandle {
+  addTimer(fn: () => void, ms: number, interval: boolean): TimerHandle {
     const id = ++this.timerIds;
     const clock = this.runtime.clock;
     // An interval is a one-shot timer re-armed before each run (as Node's setInterval does), so a clock needs only
@@ -824,7 +796,7 @@ class ActorCell<Msg> {
     return { id };
   }
 
-  private clearTimer(handle: TimerHandle | undefined): void {
+  clearTimer(handle: TimerHandle | undefined): void {
     if (!handle) return;
     const t = this.timers.get(handle.id);
     if (!t) return;
@@ -838,7 +810,7 @@ class ActorCell<Msg> {
 
   // ------------------------------------------------------------------ XQueue consumers (pulling, docs/architecture.md)
 
-  private consume<T>(queue: XQueue<T>, onMessage: (taken: Taken<T>, queue: XQueue<T>) => void | Promise<void>, options: ConsumeOptions): QueueConsumer {
+  consume<T>(queue: XQueue<T>, onMessage: (taken: Taken<T>, queue: XQueue<T>) => void | Promise<void>, options: ConsumeOptions): QueueConsumer {
     const binding = new ConsumerBinding(this.attachEntry(queue, onMessage, options.batch ?? 256, options.maxInFlight ?? Infinity), queue);
     const predecessor = this.adoptable.findIndex((h) => h.queue === (queue as XQueue<unknown>));
     if (predecessor >= 0) {
@@ -935,6 +907,150 @@ class ActorCell<Msg> {
         e.binding.entry.binding = e.binding;
       }
     }
+  }
+}
+
+/** nact's onCrash of every cell's actor (see the ActorCell constructor). */
+function stopOnNactCrash(_m: unknown, _e: unknown, c: { stop: symbol }): symbol {
+  return c.stop;
+}
+
+/**
+ * An ActorCell's ActorRef: its methods on a prototype, not a closure each per actor (a pool keeps 512 children's refs
+ * and contexts, which every garbage collection walks; issue 32).
+ */
+class CellRef<Msg> implements ActorRef<Msg> {
+  readonly name: string;
+  readonly path: string;
+
+  constructor(private readonly cell: ActorCell<Msg>) {
+    this.name = cell.name;
+    this.path = cell.path;
+  }
+
+  tell(msg: Msg): void {
+    this.cell.deliver({ kind: 'user', msg });
+  }
+
+  stop(): Promise<void> {
+    return this.cell.stopNow('stop');
+  }
+
+  drain(request: DrainRequest): Promise<DrainReport | undefined> {
+    return this.cell.drainNow(request);
+  }
+
+  stopTaking(): void {
+    this.cell.stopTakingAll();
+  }
+
+  held(): number {
+    return this.cell.heldAll();
+  }
+
+  refuseReplace(nextSettings: unknown): Promise<string | undefined> {
+    const cell = this.cell;
+    return cell.askBetweenMessages((b) => b.refuseReplace?.(cell.ctx, nextSettings));
+  }
+
+  refuseRemove(): Promise<string | undefined> {
+    const cell = this.cell;
+    return cell.askBetweenMessages((b) => b.refuseRemove?.(cell.ctx));
+  }
+
+  handOver(): Promise<HandedOver | undefined> {
+    return this.cell.handOverNow();
+  }
+
+  handsOver(): boolean {
+    return this.cell.state === 'running' && this.cell.behaviour?.handOver !== undefined;
+  }
+
+  status(): ActorStatus {
+    return this.cell.state;
+  }
+
+  restarts(): number {
+    return this.cell.restartCount;
+  }
+
+  lastError(): unknown {
+    return this.cell.lastError;
+  }
+
+  terminated(): Promise<void> {
+    return this.cell.terminated();
+  }
+}
+
+/**
+ * An ActorCell's ActorContext: data fields and prototype methods (as CellRef). Its `incarnation` is a plain field the
+ * cell sets at each restart (a getter would put the object in dictionary mode).
+ */
+class CellContext<Msg> implements ActorContext<Msg> {
+  readonly name: string;
+  readonly path: string;
+  readonly self: ActorRef<Msg>;
+  readonly logger: Logger;
+  incarnation: number;
+  readonly policy: SupervisionPolicy;
+
+  constructor(
+    private readonly cell: ActorCell<Msg>,
+    readonly clock: Clock,
+  ) {
+    this.name = cell.name;
+    this.path = cell.path;
+    this.self = cell.ref;
+    this.logger = cell.logger;
+    this.incarnation = cell.incarnation;
+    this.policy = cell.policy;
+  }
+
+  tell(msg: Msg): void {
+    this.cell.deliver({ kind: 'user', msg });
+  }
+
+  setTimeout(fn: () => void, ms: number): TimerHandle {
+    return this.cell.addTimer(fn, ms, false);
+  }
+
+  setInterval(fn: () => void, ms: number): TimerHandle {
+    return this.cell.addTimer(fn, ms, true);
+  }
+
+  clearTimer(handle: TimerHandle | undefined): void {
+    this.cell.clearTimer(handle);
+  }
+
+  spawn<M>(name: string, factory: BehaviourFactory<M>, options: SpawnOptions = {}): ActorRef<M> {
+    return this.cell.spawnChild(name, factory, options);
+  }
+
+  children(): ActorRef<unknown>[] {
+    return [...this.cell.children.values()].map((c) => c.ref);
+  }
+
+  guard<A extends unknown[]>(fn: (...args: A) => void | Promise<void>): (...args: A) => void {
+    return this.cell.guard(fn);
+  }
+
+  fail(error: unknown): void {
+    this.cell.reportCrash(error);
+  }
+
+  stopSelf(): void {
+    void this.cell.stopNow('stop');
+  }
+
+  consume<T>(queue: XQueue<T>, onMessage: (taken: Taken<T>, queue: XQueue<T>) => void | Promise<void>, options: ConsumeOptions = {}): QueueConsumer {
+    return this.cell.consume(queue, onMessage, options);
+  }
+
+  waker(onWake: () => void): () => void {
+    const cell = this.cell;
+    const wake: Wake = { kind: 'wake', onWake, incarnation: cell.incarnation };
+    return () => cell.deliver(wake);
   }
 }
 

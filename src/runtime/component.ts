@@ -107,13 +107,14 @@ export class StatusCounter {
 
   constructor(
     readonly name: string,
-    private readonly onFirst: (c: StatusCounter) => void,
+    /** Told of the first count (a reporter, not a closure per reporter: a pool keeps 512 children's; issue 32). */
+    private readonly reporter: Pick<StatusReporter, 'firstCounted'>,
   ) {}
 
   add(by = 1): void {
     if (!this.counted) {
       this.counted = true;
-      this.onFirst(this);
+      this.reporter.firstCounted(this);
     }
     this.value += by;
   }
@@ -131,9 +132,6 @@ export class StatusReporter {
   private readonly counterByName = new Map<string, StatusCounter>();
   /** The counters counted so far, in the order they were first counted (the order the status lists them in). */
   private readonly counted: StatusCounter[] = [];
-  private readonly firstCount = (c: StatusCounter): void => {
-    this.counted.push(c);
-  };
   private readonly errors: RecordedError[] = [];
 
   /** `detail` is redacted like a log line: operators read it, and an error text may quote a password. */
@@ -170,8 +168,13 @@ export class StatusReporter {
   /** The counter `name`, to hold and count with directly (it shows in the status once counted). */
   counter(name: string): StatusCounter {
     let c = this.counterByName.get(name);
-    if (c === undefined) this.counterByName.set(name, (c = new StatusCounter(name, this.firstCount)));
+    if (c === undefined) this.counterByName.set(name, (c = new StatusCounter(name, this)));
     return c;
+  }
+
+  /** A counter of this reporter counted for the first time (StatusCounter.add). */
+  firstCounted(c: StatusCounter): void {
+    this.counted.push(c);
   }
 
   private counterValues(): Record<string, number> {

@@ -252,8 +252,10 @@ export class XQueue<T> {
   ) {
     this.cap = normaliseCapacity(capacity);
     const n = this.cap;
-    this.cells = [];
-    for (let i = 0; i < n; i++) this.cells.push(new Cell<T>());
+    const cells: Cell<T>[] = [];
+    for (let i = 0; i < n; i++) cells.push(new Cell<T>());
+    // A copy has exactly n slots; an array grown by push keeps at least 17 (a pool keeps 512 children's queues; issue 32).
+    this.cells = cells.slice();
     this.free = new CellRing(n);
     this.ready = new CellRing(n);
     for (let i = 0; i < n; i++) this.free.pushBack(i);
