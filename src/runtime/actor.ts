@@ -341,7 +341,6 @@ class ActorCell<Msg> {
   children: Map<string, ActorCell<unknown>> = NO_CHILDREN;
   behaviour: Behaviour<Msg> | undefined;
   state: ActorStatus = 'starting';
-  incarnation = 0;
   restartCount = 0;
   private crashTimes: number[] = [];
   lastError: unknown;
@@ -373,7 +372,7 @@ class ActorCell<Msg> {
   /** Resolves once the first start has been handled (or the actor stopped before it). */
   private readonly begun = new Promise<void>((r) => (this.resolveBegun = r));
   private readonly terminatedPromise = new Promise<void>((r) => (this.resolveTerminated = r));
-  /** Its `incarnation` is a plain field, set at each restart (a getter would put the object in dictionary mode). */
+  /** Holds the incarnation (a plain field there: a getter in an object literal would put the context in dictionary mode). */
   readonly ctx: CellContext<Msg>;
 
   constructor(
@@ -398,6 +397,11 @@ class ActorCell<Msg> {
     } as never) as Ref<Envelope<Msg>>;
     this.ref = new CellRef(this);
     this.ctx = new CellContext(this, runtime.clock);
+  }
+
+  /** 0 for the first incarnation, +1 per restart: kept in the context, which the behaviour reads it from. */
+  get incarnation(): number {
+    return this.ctx.incarnation;
   }
 
   begin(): void {
@@ -595,8 +599,7 @@ class ActorCell<Msg> {
     const delay = this.backoff.next();
     await this.sleep(delay);
     if (this.state !== 'restarting') return;
-    this.incarnation++;
-    this.ctx.incarnation = this.incarnation;
+    this.ctx.incarnation++;
     this.restartCount++;
     this.logger.info('actor restarting', { actor: this.path, restart: this.restartCount, delayMs: delay });
     try {
@@ -985,7 +988,7 @@ class CellRef<Msg> implements ActorRef<Msg> {
 
 /**
  * An ActorCell's ActorContext: data fields and prototype methods (as CellRef). Its `incarnation` is a plain field the
- * cell sets at each restart (a getter would put the object in dictionary mode).
+ * cell increments at each restart and reads as its own (a getter would put the object in dictionary mode).
  */
 class CellContext<Msg> implements ActorContext<Msg> {
   readonly name: string;
@@ -1003,7 +1006,7 @@ class CellContext<Msg> implements ActorContext<Msg> {
     this.path = cell.path;
     this.self = cell.ref;
     this.logger = cell.logger;
-    this.incarnation = cell.incarnation;
+    this.incarnation = 0;
     this.policy = cell.policy;
   }
 
