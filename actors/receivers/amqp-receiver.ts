@@ -159,6 +159,7 @@ class AmqpReceiver implements Behaviour<never> {
       this.s.reconnect,
       () => this.open(),
       (session, attempts) => this.connected(session, attempts),
+      (session) => this.discard(session),
     );
     this.reconnector.start();
   }
@@ -318,6 +319,12 @@ class AmqpReceiver implements Behaviour<never> {
     this.deliveredSinceIdleCheck = true;
     this.env.status.count('connects');
     this.env.logger.info('consuming', { component: this.env.name, queue: session.queue, prefetch: this.s.prefetch, clientAck: this.s.clientAck, attempts });
+  }
+
+  /** A session that came up after the stop began: its consumer's deliveries go back to the broker with it. */
+  private discard(session: Session): void {
+    session.alive = false;
+    void session.conn.close().catch(() => undefined);
   }
 
   /** The connection or channel of `session` is gone: nothing of it can be acked any more. */

@@ -198,6 +198,7 @@ class StreamReceiverBehaviour implements Behaviour<never> {
             ? openFile(t.path, this.offset, this.s.bufferSize)
             : Promise.resolve(process.stdin),
       onConnected: (source) => this.attach(source),
+      discard: (source) => source.destroy(),
       backoff: { minMs: this.s.pauseTimeMs, maxMs: this.s.standbyTimeMs },
       resource: t.kind === 'file' ? 'file' : 'connection',
       tolerance: this.s.tolerance,

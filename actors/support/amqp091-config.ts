@@ -186,11 +186,13 @@ export function amqpReconnector<S>(
   settings: ReconnectSettings,
   connect: () => Promise<S>,
   onConnected: (session: S, attempts: number) => void,
+  discard?: (session: S) => void,
 ): Reconnector<S> {
   return new Reconnector<S>({
     name: env.name,
     connect,
     onConnected: (session, info) => onConnected(session, info.attempts),
+    discard,
     isFatal: isFatalAmqpError,
     fatalRetryMs: ctx.policy.fatalRetryMs,
     ...settings,

@@ -46,6 +46,12 @@ export interface ReconnectOptions<C> {
   connect(attempt: number): Promise<C>;
   /** Called with every new connection; lost() must be called when it breaks. */
   onConnected?(connection: C, info: { attempts: number; outageMs: number }): void;
+  /**
+   * Closes a connection whose attempt was still in flight at stop(): it is dropped, not handed to onConnected, so
+   * nothing else holds it. Without it, `connect` must check itself whether its owner stopped meanwhile; an open
+   * connection left behind keeps the process alive after the flow stopped.
+   */
+  discard?(connection: C): void;
   /** Gives up after this error (e.g. a configuration error such as a missing queue with IsPassive). */
   isFatal?(error: unknown): boolean;
   /** Called when a fatal error first moves the connection to the slow retry schedule. */
@@ -173,7 +179,10 @@ export class Reconnector<C> {
       this.failed(error);
       return;
     }
-    if (gen !== this.generation) return; // stopped meanwhile: the caller's stop closes what it opened
+    if (gen !== this.generation) {
+      this.options.discard?.(conn); // stopped meanwhile: the owner's stop did not know of this connection
+      return;
+    }
     const outageMs = this.clock.now() - this.outageStart;
     const attempts = this.attempts;
     this.state = 'connected';

@@ -38,6 +38,11 @@ export class RelayHub {
     return this.cutAt !== undefined;
   }
 
+  /** Relayed connections neither end has closed yet. */
+  get open(): number {
+    return this.live.size;
+  }
+
   track(socket: net.Socket): void {
     this.sockets.add(socket);
     socket.once('close', () => this.sockets.delete(socket));
@@ -140,6 +145,11 @@ export class TcpProxy {
   /** Connections relayed to the target so far. */
   get relayed(): number {
     return this.hub.relayed;
+  }
+
+  /** Relayed connections neither end has closed yet. */
+  get open(): number {
+    return this.hub.open;
   }
 
   /** Bytes dropped by cuts so far. */

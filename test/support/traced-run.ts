@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { FlowStatus } from '../../src/runtime/flow';
 import { waitFor } from './component-harness';
 import { waitForOutput } from './process-output';
+import { stopProcess } from './xroute-cli';
 import { OtlpReceiver, ReceivedSpan } from './otlp-receiver';
 
 const MAIN = path.resolve(__dirname, '../../dist/src/cli/main.js');
@@ -72,10 +73,7 @@ export async function runTraced(topology: object, receiver: OtlpReceiver | undef
       return Number(m[1]);
     },
     async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.on('exit', r));
-      child.kill('SIGTERM');
-      await exited;
+      await stopProcess(child, 'SIGTERM', undefined, () => text);
     },
   };
 }

@@ -66,10 +66,40 @@ export async function startXrouteRun(file: string, options: readonly string[] = 
   }
 }
 
-/** Sends SIGTERM to `child` if it still runs, and resolves once it has exited. */
+/**
+ * How long a stopped `xroute run` may take to exit: more than the default drain deadline (60 s, src/runtime/drain.ts),
+ * so a process that does not exit is one that stopped its flow but still holds something open.
+ */
+const EXIT_AFTER_SIGNAL_MS = 75_000;
+
+/**
+ * Sends `signal` to `child` unless it has exited already, and resolves with its exit code (null when a signal ended
+ * it). After `timeoutMs` it kills the process and rejects, naming the signal and, when given, the end of what it printed.
+ */
+export async function stopProcess(
+  child: ChildProcess,
+  signal: NodeJS.Signals,
+  timeoutMs = EXIT_AFTER_SIGNAL_MS,
+  output: () => string = () => '',
+): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.kill(signal);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      child.kill('SIGKILL'); // it would outlive the test otherwise
+      reject(new Error(`pid ${child.pid} did not exit within ${timeoutMs} ms of ${signal} (killed); its output ended with:\n${output().slice(-2000)}`));
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([exited, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Sends SIGTERM to `child` if it still runs, and resolves once it has exited (bounded: see stopProcess). */
 export async function terminate(child: ChildProcess | undefined): Promise<void> {
-  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  child.kill('SIGTERM');
-  await exited;
+  if (child !== undefined) await stopProcess(child, 'SIGTERM');
 }

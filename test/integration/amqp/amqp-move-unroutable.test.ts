@@ -11,6 +11,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { Admin, uniqueName, waitForCounts } from './amqp-kit';
 import { sleep } from '../../support/wait';
+import { stopProcess } from '../../support/xroute-cli';
 
 jest.setTimeout(90_000);
 
@@ -42,7 +43,6 @@ it('backs off instead of spinning while nothing is bound to the output, and deli
   const collect = (d: Buffer) => lines.push(...String(d).split('\n').filter(Boolean));
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   try {
     await waitForCounts(inQueue, (c) => c.unacked === MESSAGES, 'every message held by the receiver', 20_000);
     const before = lines.length;
@@ -60,7 +60,6 @@ it('backs off instead of spinning while nothing is bound to the output, and deli
     const moved = await admin.drain(outQueue);
     expect(new Set(moved.map((m) => m.properties.messageId)).size).toBe(MESSAGES);
   } finally {
-    child.kill('SIGINT');
-    expect(await exited).toBe(0);
+    expect(await stopProcess(child, 'SIGINT', undefined, () => lines.join('\n'))).toBe(0);
   }
 });

@@ -11,6 +11,7 @@ import { runAmqpReceiver } from '../../support/amqp-receiver-harness';
 import { adminForFile, TestConsumer, queueCounts, uniqueName, waitForCounts } from './amqp-kit';
 import { execFileSync } from 'child_process';
 import { sleep } from '../../support/wait';
+import { TcpProxy } from '../../support/tcp-proxy';
 
 jest.setTimeout(60_000);
 
@@ -293,6 +294,24 @@ describe('lifecycle', () => {
     await admin().publish('', q, ['after']);
     await waitFor(() => consumer.seen.length === 1, 'message after the reconnect');
     expect(h.logs.filter((l) => l.level === 'warn' && /connection lost/.test(l.message))).toHaveLength(1);
+  });
+
+  it('closes a connection that comes up after it was stopped while connecting, and the broker gets its delivery back', async () => {
+    const q = await admin().queue(uniqueName('late-connection'));
+    await admin().publish('', q, ['m']);
+    const proxy = await TcpProxy.start({ host: '127.0.0.1', port: 5672 });
+    try {
+      proxy.cut(); // the receiver's connection waits at the proxy: its connect is in flight
+      const { h } = start({ QueueName: q, URI: `amqp://127.0.0.1:${proxy.port}/` });
+      await waitFor(() => proxy.heldBytes > 0, 'the receiver connecting (its protocol header held at the proxy)');
+      await h.stop();
+      proxy.resume();
+      await waitFor(() => proxy.relayed === 1, 'the held connection relayed to the broker');
+      await waitFor(() => proxy.open === 0, 'the connection opened after the stop to be closed');
+      await waitForCounts(q, (c) => c.consumers === 0 && c.unacked === 0 && c.ready === 1, 'the message back in the queue, no consumer left');
+    } finally {
+      await proxy.close();
+    }
   });
 });
 

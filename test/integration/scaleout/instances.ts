@@ -6,6 +6,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Admin, adminForFile } from '../amqp/amqp-kit';
+import { stopProcess } from '../../support/xroute-cli';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -36,7 +37,7 @@ export function startInstance(topologyFile: string, logLevel: 'warn' | 'info' = 
     lines,
     exited,
     stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+      await stopProcess(child, 'SIGINT', undefined, () => lines.join('\n'));
       return exited;
     },
   };

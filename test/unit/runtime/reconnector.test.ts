@@ -318,10 +318,11 @@ describe('Reconnector', () => {
     expect(s.r.status).toBe('stopped');
   });
 
-  it('stop() during a connect in flight drops the connection that arrives afterwards', async () => {
+  it('stop() during a connect in flight drops the connection that arrives afterwards and hands it to discard to close', async () => {
     let resolve!: (c: Conn) => void;
     const connecting = new Promise<Conn>((r) => (resolve = r));
-    const s = setup(() => connecting);
+    const discarded: Conn[] = [];
+    const s = setup(() => connecting, { discard: (c) => discarded.push(c) });
     s.r.start();
     s.r.stop();
     resolve({ n: 1 });
@@ -329,7 +330,19 @@ describe('Reconnector', () => {
 
     expect(s.r.connection).toBeUndefined();
     expect(s.connected).toEqual([]);
+    expect(discarded).toEqual([{ n: 1 }]);
     expect(s.r.status).toBe('stopped');
+  });
+
+  it('discards only a connection that arrives after stop(), never one it hands to onConnected', async () => {
+    const discarded: Conn[] = [];
+    const s = setup(fakeConnect(0).connect, { discard: (c) => discarded.push(c) });
+    s.r.start();
+    await s.clock.runUntil(() => s.r.status === 'connected', 'connected');
+    s.r.stop();
+
+    expect(s.connected).toEqual([{ n: 1 }]);
+    expect(discarded).toEqual([]);
   });
 
   it('uses the timer functions it is given (an actor’s), so the actor’s stop clears them', async () => {
