@@ -22,7 +22,7 @@ import { displayMessage } from '../../src/logging/display';
 import { traceIdOf } from '../../src/runtime/message-trace';
 import { debugEnabled } from '../../src/logging/logger';
 import { ATTR_RULESET, traceRoute, tracesMessage } from '../../src/tracing/message-trace';
-import { OutlinkSender } from './outlink-sender';
+import { OutlinkSender, SenderDone } from './outlink-sender';
 import { Inbox } from './inbox';
 import { rulesetMatcher } from './ruleset-matcher';
 import { COLLECT_NODE_SCHEMA } from './collect-node-schema';
@@ -39,19 +39,24 @@ import {
 
 type Request = Taken<Message>;
 
-/** One input message on its way through the node. */
+/**
+ * One input message on its way through the node. It is in one outlink at a time, so the entry itself records
+ * where it was sent and, once that outlink's consumer removed it, with which outcome: the return that waits in
+ * the inbox is the entry (nothing is allocated per hop; issue 32).
+ */
 interface Entry {
   readonly request: Request;
   readonly rid: number;
   /** Index of the task that decides the next hop when the message comes back. */
   task: number;
+  /** The outlink position it was last sent to. */
+  outlink: number;
+  /** How that outlink's consumer removed it (read when the entry comes back). */
+  outcome: Outcome;
 }
 
-/** A message placed in an outlink came back: removed by that outlink's consumer with `outcome`. */
-interface Returned {
-  readonly entry: Entry;
-  readonly outlink: number;
-  readonly outcome: Outcome;
+function newEntry(request: Request, rid: number): Entry {
+  return { request, rid, task: 0, outlink: NOHIT_OUTLINK, outcome: 'done' };
 }
 
 /** Where a bounced message goes next, and which task takes over (the original's collect()). */
@@ -85,7 +90,12 @@ export function nextHop(rs: CollectRuleset, task: number, rc: number, warn: (tex
 
 class CollectNodeBehaviour implements Behaviour<never> {
   private readonly token = {};
-  private readonly inbox = new Inbox<Returned>();
+  private readonly inbox = new Inbox<Entry>();
+  /** Every outlink's messages come back here, keyed by their entry. */
+  private readonly returned: SenderDone<Entry> = (entry, _item, outcome) => {
+    entry.outcome = outcome;
+    this.inbox.push(entry);
+  };
   private readonly stopSignal = new AbortController();
   private readonly input: XQueue<Message>;
   /** One sender per outlink position; fixed outlinks that name the same link share one. */
@@ -133,9 +143,9 @@ class CollectNodeBehaviour implements Behaviour<never> {
 
   /** Every return that arrived since the last turn, in order of arrival. */
   private takeReturns(): void {
-    for (const r of this.inbox.take(this.token)) {
-      if (r.outlink < FIRST_COLLECTIBLE) this.finished(r.entry, r.outcome);
-      else this.collected(r.entry, r.outcome);
+    for (const entry of this.inbox.take(this.token)) {
+      if (entry.outlink < FIRST_COLLECTIBLE) this.finished(entry, entry.outcome);
+      else this.collected(entry, entry.outcome);
     }
   }
 
@@ -150,11 +160,11 @@ class CollectNodeBehaviour implements Behaviour<never> {
     if (this.debug)
       this.env.logger.debug('ruleset matched', { id: traceIdOf(request.item), ruleset: rid < 0 ? '(filter failed)' : this.settings.rulesets[rid].name });
     if (rid < 0) {
-      this.exit({ request, rid: 0, task: 0 }, FAILURE_OUTLINK, -1);
+      this.exit(newEntry(request, 0), FAILURE_OUTLINK, -1);
       return;
     }
     const rs = this.settings.rulesets[rid];
-    const entry: Entry = { request, rid, task: 0 };
+    const entry = newEntry(request, rid);
     if (rs.preferred < FIRST_COLLECTIBLE) {
       this.exit(entry, rs.preferred, undefined);
       return;
@@ -234,8 +244,8 @@ class CollectNodeBehaviour implements Behaviour<never> {
       const ruleset = this.settings.rulesets[entry.rid]?.name;
       traceRoute(entry.request.item, this.env.name, `route ${ruleset}`, { [ATTR_RULESET]: ruleset, 'xroute.outlink': this.settings.outlinkNames[outlink] });
     }
-    const inbox = this.inbox;
-    this.senders[outlink].send(entry, entry.request.item, (_item, outcome) => inbox.push({ entry, outlink, outcome }));
+    entry.outlink = outlink;
+    this.senders[outlink].send(entry, entry.request.item, this.returned);
   }
 
   /** A failed format is logged and the message goes on unformatted, as in the original. */

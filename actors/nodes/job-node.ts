@@ -783,7 +783,7 @@ class JobNodeBehaviour implements Behaviour<JobNodeMessage> {
 
   private sendBypass(request: Request): void {
     const inbox = this.inbox;
-    this.bypassSender.send(request, request.item, (_item, outcome) => inbox.push({ type: 'bypass-returned', request, outcome }));
+    this.bypassSender.send(request, request.item, (_request, _item, outcome) => inbox.push({ type: 'bypass-returned', request, outcome }));
   }
 
   // ------------------------------------------------------------------ escalations

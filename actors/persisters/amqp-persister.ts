@@ -26,6 +26,7 @@ import { AmqpSessionBase, openAmqpSession } from '../../src/transports/amqp091-s
 import { declareExchange, declareQueue } from '../../src/transports/amqp091-topology';
 import { AMQP_PERSISTER_SCHEMA, AmqpPersisterSettings, PublishFailurePolicy, readPersisterSettings } from './amqp-persister-settings';
 import { isBrokerNack } from '../../src/transports/amqp091-errors';
+import { publishConfirmed } from '../../src/transports/amqp091-publish';
 
 interface Session extends AmqpSessionBase {
   readonly ch: ConfirmChannel;
@@ -153,7 +154,7 @@ class AmqpPersister implements Behaviour<never> {
     const p: Publish = { taken, session, routingKey, content, returned: false, settled: false };
     session.inFlight.add(p);
     try {
-      session.ch.publish(s.exchange.name, routingKey, content, options, (err: unknown) => this.confirmed(p, err));
+      publishConfirmed(session.ch, s.exchange.name, routingKey, content, options, (err: unknown) => this.confirmed(p, err));
     } catch (e) {
       // The channel closed under us; its close event re-queues the message and reconnects.
       session.inFlight.delete(p);

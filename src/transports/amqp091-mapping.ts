@@ -126,9 +126,11 @@ export function messageToAmqp(msg: Message, now = Date.now()): AmqpPublication {
   if (h.JMSReplyTo !== undefined && h.JMSReplyTo !== '') options.replyTo = h.JMSReplyTo;
 
   let headers: Record<string, string> | undefined;
-  for (const [k, v] of msg.properties) {
+  const properties = msg.properties;
+  // By key: a [key, value] pair per property is what `for (const [k, v] of map)` allocates (issue 32).
+  for (const k of properties.keys()) {
     if (k.startsWith(RMQ_PREFIX)) continue;
-    (headers ??= {})[k] = v;
+    (headers ??= {})[k] = properties.get(k) as string;
   }
   if (headers) options.headers = headers;
   const contentType = msg.properties.get('RMQ_ContentType');
