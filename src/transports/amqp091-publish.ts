@@ -5,7 +5,9 @@
  * publish that only a full collection frees (issue 32; docs/benchmarks.md, the evaluate path's old generation).
  * Here the same fields and properties are built with the headers as they are and handed to the channel's
  * `sendMessage` and `pushConfirmCallback`, the two calls amqplib's ConfirmChannel.publish makes. A channel
- * without those two methods (another amqplib) and a publish with CC or BCC go through `publish` as before.
+ * without those two methods (another amqplib) and a publish with CC or BCC go through `publish` as before. The two
+ * methods are amqplib internals: package.json pins amqplib to its minor version (~2.3), and
+ * test/unit/transports/amqp091-publish.test.ts checks the frames byte for byte against the installed amqplib's own.
  */
 import type { ConfirmChannel, Options } from 'amqplib';
 
