@@ -87,7 +87,7 @@ class AmqpPersister implements Behaviour<never> {
   private transport(): SenderTransport<Session, Taken<Message>> {
     return {
       open: () => this.open(),
-      reconnector: (connect, onConnected) => amqpReconnector<Session>(this.ctx, this.env, this.s.reconnect, connect, onConnected),
+      reconnector: (connect, onConnected, discard) => amqpReconnector<Session>(this.ctx, this.env, this.s.reconnect, connect, onConnected, discard),
       attach: () => this.env.status.count('connects'),
       ready: () => true,
       send: (session, taken) => this.publish(session, taken),

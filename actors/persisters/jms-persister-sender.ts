@@ -127,11 +127,12 @@ class JmsSender implements Behaviour<never> {
   private transport(): SenderTransport<Session, Send> {
     return {
       open: () => this.open(),
-      reconnector: (connect, onConnected) =>
+      reconnector: (connect, onConnected, discard) =>
         new Reconnector<Session>({
           name: this.env.name,
           connect,
           onConnected,
+          discard,
           isFatal: isFatalAmqp10Error,
           // Configuration errors are FAILED with the reason and retried only on the slow schedule.
           fatalRetryMs: this.ctx.policy.fatalRetryMs,

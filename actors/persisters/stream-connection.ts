@@ -67,17 +67,14 @@ export class StreamConnection {
     return this.current;
   }
 
-  /** Starts connecting (status RETRYING unless `quiet`, as when a session is renewed). */
+  /** Starts connecting (status RETRYING unless `quiet`, as when a session is renewed); not once stopped. */
   open(quiet = false): void {
+    if (this.stopped) return;
     const reconnector = new Reconnector<net.Socket>({
       name: this.o.name,
-      connect: async () => {
-        const socket = await this.connect();
-        if (this.reconnector === reconnector && !this.stopped) return socket;
-        socket.destroy(); // closed or renewed while connecting
-        throw new Error('connection no longer wanted');
-      },
+      connect: () => this.connect(),
       onConnected: (socket) => this.attach(socket),
+      discard: (socket) => socket.destroy(), // closed or renewed while connecting
       backoff: this.o.backoff,
       tolerance: this.o.tolerance,
       maxRetry: 0,
@@ -149,10 +146,6 @@ export class StreamConnection {
   }
 
   private attach(socket: net.Socket): void {
-    if (this.stopped) {
-      socket.destroy();
-      return;
-    }
     this.current = socket;
     const ctx = this.o.ctx;
     socket.on(

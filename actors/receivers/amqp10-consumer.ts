@@ -160,6 +160,8 @@ export class Amqp10Consumer {
       name: o.name,
       connect: () => this.connect(),
       onConnected: (s) => this.connected(s),
+      // Came up after the stop: nothing was wired to it yet (no credit granted), so closing it is all.
+      discard: (s) => void s.conn.close(500),
       isFatal: isFatalAmqp10Error,
       onGiveUp: (e) => o.onGiveUp(e),
       fatalRetryMs: o.fatalRetryMs,
@@ -297,8 +299,6 @@ export class Amqp10Consumer {
       const plan = await this.o.plan(dialect, conn);
       // Unsettled at once: the credit cells, the overflow and the failures held for their delay (one window each).
       const receiver = await conn.openReceiver({ name: plan.linkName, source: plan.source as never, autoaccept: false, credit_window: 0 }, 3 * this.window());
-      // Stopped while connecting: the Reconnector drops this result, so close it here.
-      if (this.stopped) throw new Error('stopped while connecting');
       const session: Session = {
         conn,
         receiver,
@@ -326,10 +326,6 @@ export class Amqp10Consumer {
   }
 
   private connected(s: Session): void {
-    if (this.stopped) {
-      void s.conn.close();
-      return;
-    }
     this.session = s;
     this.lastActivity = Date.now();
     this.o.logger.info('subscribed', { component: this.o.name, address: s.plan.address, link: s.plan.linkName, dialect: s.dialect.name });

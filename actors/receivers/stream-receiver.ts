@@ -219,10 +219,6 @@ class StreamReceiverBehaviour implements Behaviour<never> {
   }
 
   private attach(source: Readable): void {
-    if (this.done) {
-      source.destroy();
-      return;
-    }
     this.source = source;
     this.ended = false;
     // A TCP reconnect starts a new stream; a file re-open continues the same one.

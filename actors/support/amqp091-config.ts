@@ -186,7 +186,7 @@ export function amqpReconnector<S>(
   settings: ReconnectSettings,
   connect: () => Promise<S>,
   onConnected: (session: S, attempts: number) => void,
-  discard?: (session: S) => void,
+  discard: (session: S) => void,
 ): Reconnector<S> {
   return new Reconnector<S>({
     name: env.name,

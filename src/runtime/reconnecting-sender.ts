@@ -32,8 +32,11 @@ export type SendResult = 'handled' | 'not-sent';
 export interface SenderTransport<S extends SenderSession, P> {
   /** Opens a session (connection, channel or link, topology). Throwing means "try again later". */
   open(): Promise<S>;
-  /** The transport's Reconnector around `connect`, calling `onConnected` with each new session. */
-  reconnector(connect: () => Promise<S>, onConnected: (session: S) => void): Reconnector<S>;
+  /**
+   * The transport's Reconnector around `connect`, calling `onConnected` with each new session and `discard` with
+   * one that came up after it was stopped.
+   */
+  reconnector(connect: () => Promise<S>, onConnected: (session: S) => void, discard: (session: S) => void): Reconnector<S>;
   /** A new session is the current one: wire its confirm and loss events. */
   attach(session: S): void;
   /** Room to send one more now (link credit, a bounded buffer); a later event calls flush() again. */
@@ -79,7 +82,6 @@ export class ReconnectingSender<S extends SenderSession, P> {
   /** Refused items waiting for their retry delay. */
   private delayed = 0;
   private stopping = false;
-  private suspended = false;
   private pokeScheduled = false;
 
   constructor(private readonly o: ReconnectingSenderOptions<S, P>) {}
@@ -89,23 +91,19 @@ export class ReconnectingSender<S extends SenderSession, P> {
     return this.current;
   }
 
-  /** Stopped or suspended: a session opened now is not wanted. */
-  get closing(): boolean {
-    return this.stopping || this.suspended;
-  }
-
   /** Nothing waits to be sent, to be retried or to be confirmed. */
   get idle(): boolean {
     const s = this.current;
     return this.unsent.length === 0 && this.delayed === 0 && (s === undefined || this.o.transport.unconfirmed(s) === 0);
   }
 
-  /** Starts connecting (again, after suspend()). */
+  /** Starts connecting (again, after suspend(); not after stop()). */
   start(): void {
-    this.suspended = false;
+    if (this.stopping) return;
     this.reconnector = this.o.transport.reconnector(
-      () => this.open(),
+      () => this.o.transport.open(),
       (session) => this.connected(session),
+      (session) => this.discard(session),
     );
     this.reconnector.start();
   }
@@ -162,7 +160,6 @@ export class ReconnectingSender<S extends SenderSession, P> {
 
   /** Disconnects until start() (MaxIdleTime); nothing may be waiting. */
   suspend(): void {
-    this.suspended = true;
     this.reconnector?.stop();
     this.reconnector = undefined;
     const session = this.current;
@@ -184,21 +181,13 @@ export class ReconnectingSender<S extends SenderSession, P> {
     await this.o.transport.close(session);
   }
 
-  /** Opens a session; one that comes up after stop() or suspend() is closed at once. */
-  private async open(): Promise<S> {
-    const session = await this.o.transport.open();
-    if (!this.closing) return session;
+  /** A session that came up after stop() or suspend(): closed at once. */
+  private discard(session: S): void {
     session.alive = false;
-    await this.o.transport.close(session).catch(() => undefined);
-    throw new Error('stopped while connecting');
+    void this.o.transport.close(session).catch(() => undefined);
   }
 
   private connected(session: S): void {
-    if (this.stopping || this.suspended) {
-      session.alive = false;
-      void this.o.transport.close(session);
-      return;
-    }
     if (!session.alive) {
       // Died between opening and now: the Reconnector was still connecting when the loss was reported.
       this.reconnector?.lost(session.lostError ?? new Error('connection lost'), session);

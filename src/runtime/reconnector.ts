@@ -48,10 +48,11 @@ export interface ReconnectOptions<C> {
   onConnected?(connection: C, info: { attempts: number; outageMs: number }): void;
   /**
    * Closes a connection whose attempt was still in flight at stop(): it is dropped, not handed to onConnected, so
-   * nothing else holds it. Without it, `connect` must check itself whether its owner stopped meanwhile; an open
-   * connection left behind keeps the process alive after the flow stopped.
+   * nothing else holds it, and an open connection left behind keeps the process alive after the flow stopped.
+   * The one place a late connection is closed: `connect` need not check whether its owner stopped meanwhile.
+   * Required, so that a new user cannot forget it: every connection a `connect` returns holds something to close.
    */
-  discard?(connection: C): void;
+  discard(connection: C): void;
   /** Gives up after this error (e.g. a configuration error such as a missing queue with IsPassive). */
   isFatal?(error: unknown): boolean;
   /** Called when a fatal error first moves the connection to the slow retry schedule. */
@@ -159,7 +160,7 @@ export class Reconnector<C> {
     this.schedule(0);
   }
 
-  /** Stops retrying; the caller closes the connection. */
+  /** Stops retrying; the caller closes the connection it was handed, discard the one still being opened. */
   stop(): void {
     this.state = 'stopped';
     this.generation++;
@@ -180,7 +181,7 @@ export class Reconnector<C> {
       return;
     }
     if (gen !== this.generation) {
-      this.options.discard?.(conn); // stopped meanwhile: the owner's stop did not know of this connection
+      this.options.discard(conn); // stopped meanwhile: the owner's stop did not know of this connection
       return;
     }
     const outageMs = this.clock.now() - this.outageStart;

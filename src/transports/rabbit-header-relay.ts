@@ -74,6 +74,7 @@ export class RabbitHeaderRelay {
       name: `${o.name} header relay`,
       connect: () => this.connect(),
       onConnected: (s) => this.connected(s),
+      discard: (s) => void this.discard(s),
       isFatal: isFatalAmqp10Error,
       backoff: o.reconnect.backoff,
       tolerance: o.reconnect.tolerance,
@@ -142,14 +143,13 @@ export class RabbitHeaderRelay {
         this.o.guard(() => this.sendWaiting(s)),
       );
       await ch.prefetch(RELAY_WINDOW);
-      // Consume even when stopped meanwhile: a non-durable side queue is auto-deleted only once it had a consumer.
+      // Consumes even when stopped meanwhile (discard closes it then): a non-durable side queue is auto-deleted only once it had a consumer.
       const ok = await ch.consume(
         this.o.route.from,
         this.o.guard((m: ConsumeMessage | null) => this.onDelivery(s, m)),
         { noAck: false },
       );
       s.consumerTag = ok.consumerTag;
-      if (this.stopped) throw new Error('stopped while connecting'); // the catch closes both connections
       return s;
     } catch (e) {
       await conn10?.close(500);
@@ -159,10 +159,6 @@ export class RabbitHeaderRelay {
   }
 
   private connected(s: RelaySession): void {
-    if (this.stopped) {
-      void this.discard(s);
-      return;
-    }
     this.session = s;
     this.o.logger.info('header relay running', { component: this.o.name, from: this.o.route.from, to: this.o.route.to });
     s.conn10.onLost((err) => this.o.guard(() => this.lost(s, err))());

@@ -10,6 +10,7 @@ import { messageFromJson, messageToJson } from '../../../src/message/json-form';
 import { Outcome, XQueue } from '../../../src/xqueue/xqueue';
 import { Harness, harnessesStoppedAfterEach, runComponent, waitFor } from '../../support/component-harness';
 import { adminForFile, TestConsumer, uniqueName } from './amqp-kit';
+import { TcpProxy } from '../../support/tcp-proxy';
 
 jest.setTimeout(60_000);
 
@@ -129,6 +130,23 @@ describe('publish failures', () => {
     const { h } = start({ ExchangeName: x, ExchangeType: 'fanout', IsPassive: 'false', IsDurable: 'false' });
     await waitFor(() => h.status.get().status === 'RUNNING', 'RUNNING');
     await expect(admin().ch.checkExchange(x)).resolves.toBeDefined();
+  });
+});
+
+describe('lifecycle', () => {
+  it('closes a connection that comes up after it was stopped while connecting', async () => {
+    const proxy = await TcpProxy.start({ host: '127.0.0.1', port: 5672 });
+    try {
+      proxy.cut(); // the persister's connection waits at the proxy: its connect is in flight
+      const { h } = start({ RoutingKey: uniqueName('late-connection'), URI: `amqp://guest:guest@127.0.0.1:${proxy.port}/` });
+      await waitFor(() => proxy.heldBytes > 0, 'the persister connecting (its protocol header held at the proxy)');
+      await h.stop();
+      proxy.resume();
+      await waitFor(() => proxy.relayed === 1, 'the held connection relayed to the broker');
+      await waitFor(() => proxy.open === 0, 'the connection opened after the stop to be closed');
+    } finally {
+      await proxy.close();
+    }
   });
 });
 

@@ -9,6 +9,7 @@ import { validateComponentConfig } from '../../../src/config/validate-component'
 import { StreamFramer } from '../../../actors/stream/framing';
 import { FAST_POLICY, drain } from './pool-support';
 import { TcpPeer, startTcpPeer } from './peers';
+import { holdTcpConnects } from '../../support/held-tcp-connects';
 
 let peer: TcpPeer | undefined;
 let harness: Harness | undefined;
@@ -141,6 +142,21 @@ describe('StreamReceiver', () => {
     fs.appendFileSync(file, 'sec');
     fs.appendFileSync(file, 'ond\n');
     expect((await drain(q, 1)).map((m) => m.bodyText())).toEqual(['second']);
+  });
+
+  it('destroys a TCP source whose connect completes after the receiver was stopped', async () => {
+    peer = await startTcpPeer(() => undefined);
+    const held = holdTcpConnects();
+    try {
+      run({ URI: peer.uri });
+      await waitFor(() => held.started === 1, 'the receiver connecting');
+      await harness!.stop();
+      held.release();
+      await waitFor(() => peer!.connections === 1, 'the connection made after the stop to reach the peer');
+      await waitFor(() => peer!.sockets.size === 0, 'the connection made after the stop to be closed');
+    } finally {
+      held.restore();
+    }
   });
 
   it('stamps StringProperty on every message', async () => {

@@ -31,8 +31,8 @@ class FakeBroker {
         this.sessions.push(s);
         return s;
       },
-      reconnector: (connect, onConnected) =>
-        new Reconnector({ name: 'sender', connect, onConnected, backoff: { minMs: 1, maxMs: 1, jitter: 0 }, logger: silentLogger, clock: this.clock }),
+      reconnector: (connect, onConnected, discard) =>
+        new Reconnector({ name: 'sender', connect, onConnected, discard, backoff: { minMs: 1, maxMs: 1, jitter: 0 }, logger: silentLogger, clock: this.clock }),
       attach: () => undefined,
       ready: () => true,
       send: (session, taken): SendResult => {
@@ -190,6 +190,19 @@ describe('ReconnectingSender', () => {
     release();
     await waitFor(() => broker.sessions.length === 1 && broker.sessions[0].closed, 'the late session to be closed');
     expect(broker.sessions.map((s) => s.closed)).toEqual([true]);
+  });
+
+  it('closes a session that comes up after suspend, also when started again meanwhile, and sends on the new one', async () => {
+    const { broker, sender, take } = setup();
+    let release!: () => void;
+    broker.hold = new Promise((r) => (release = r));
+    sender.start();
+    sender.suspend();
+    sender.start();
+    for (const t of take('a')) sender.submit(t);
+    release();
+    await waitFor(() => broker.sessions.length === 2 && broker.sent.length === 1, 'both sessions and a send');
+    expect([broker.sessions.map((s) => s.closed), broker.sent]).toEqual([[true, false], ['2:a']]);
   });
 
   it('disconnects on suspend and connects again on start', async () => {

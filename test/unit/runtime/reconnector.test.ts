@@ -46,6 +46,7 @@ function setup(connect: (attempt: number) => Promise<Conn>, overrides: Partial<R
     logger: memoryLogger(logs),
     status,
     onConnected: (c) => connected.push(c),
+    discard: () => undefined,
     onGiveUp: (e) => gaveUp.push(e),
     clock,
     ...overrides,

@@ -90,6 +90,7 @@ describe('which TLS failures are configuration errors', () => {
         attempts++;
         throw new AmqpStepError('rcvr', 'connection to amqps://h:5671/', UNTRUSTED);
       },
+      discard: () => undefined,
       isFatal: isFatalAmqpError,
       backoff: { minMs: 1, maxMs: 1 },
       logger: memoryLogger([]),

@@ -4,6 +4,7 @@ import { silentLogger } from '../../../../src/logging/logger';
 import { StreamConnection, StreamConnectionEvents } from '../../../../actors/persisters/stream-connection';
 import { ClockTimer, REAL_CLOCK } from '../../../../src/runtime/clock';
 import { waitFor } from '../../../support/wait';
+import { HeldTcpConnects, holdTcpConnects } from '../../../support/held-tcp-connects';
 
 interface Server {
   port: number;
@@ -52,8 +53,11 @@ const ctx = {
 
 let server: Server | undefined;
 let conn: StreamConnection | undefined;
+let held: HeldTcpConnects | undefined;
 
 afterEach(async () => {
+  held?.restore();
+  held = undefined;
   conn?.stop();
   conn = undefined;
   for (const t of timers) REAL_CLOCK.clear(t);
@@ -129,6 +133,36 @@ describe('StreamConnection', () => {
     await waitFor(() => c.socket !== undefined, 'the connection');
     c.drop(new Error('stale'), new net.Socket());
     expect([detached, c.socket !== undefined]).toEqual([0, true]);
+  });
+
+  /** A connection to a server that counts the connections closed, its connect held (holdTcpConnects) and started. */
+  async function connectingHeld() {
+    let closed = 0;
+    let attached = 0;
+    server = await startServer((s) => s.on('close', () => closed++));
+    const h = holdTcpConnects();
+    held = h;
+    const c = connection(server.port, { attached: () => attached++ });
+    c.open();
+    await waitFor(() => h.started === 1, 'the connection connecting');
+    return { c, held: h, closed: () => closed, attached: () => attached };
+  }
+
+  it('closes a connection whose connect completes after it was stopped, without attaching it', async () => {
+    const { c, held, closed, attached } = await connectingHeld();
+    c.stop();
+    held.release();
+    await waitFor(() => server!.sockets.length === 1 && closed() === 1, 'the connection made after the stop to reach the server and be closed');
+    expect([attached(), c.socket]).toEqual([0, undefined]);
+  });
+
+  it('closes a connection whose connect completes after the session was renewed, and attaches the new one', async () => {
+    const { c, held, closed, attached } = await connectingHeld();
+    c.renew();
+    await waitFor(() => held.started === 2, 'the connect of the renewed session');
+    held.release();
+    await waitFor(() => server!.sockets.length === 2 && closed() === 1 && c.socket !== undefined, 'one connection closed, the other attached');
+    expect(attached()).toBe(1);
   });
 
   it('reports the peer ending the stream when asked to', async () => {
