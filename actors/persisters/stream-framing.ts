@@ -7,6 +7,7 @@
  *    until the peer ends the stream (PatternReplyReader).
  */
 import { Message } from '../../src/message/message';
+import type { Frame } from '../stream/framing';
 
 /** What renders a request (a Template's format). */
 export interface RequestTemplate {
@@ -20,10 +21,12 @@ export function renderRequest(msg: Message, template: RequestTemplate | undefine
   return msg.bodyText() ?? '';
 }
 
-/** The reply without `offhead` leading and `offtail` trailing bytes (never a negative length). */
-export function trimReply(raw: Buffer, offhead: number, offtail: number): Buffer {
-  if (offhead === 0 && offtail === 0) return raw;
-  return raw.subarray(offhead, Math.max(offhead, raw.length - offtail));
+/** Narrows a framed reply (in place) by `offhead` leading and `offtail` trailing bytes, never to a negative length. */
+export function trimReply(reply: Frame, offhead: number, offtail: number): void {
+  if (offhead === 0 && offtail === 0) return;
+  const start = Math.min(reply.start + offhead, reply.end);
+  reply.end = Math.max(start, reply.end - offtail);
+  reply.start = start;
 }
 
 /** Simple mode: accumulates the chunks of one reply until its text matches the pattern. */

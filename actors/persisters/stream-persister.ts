@@ -41,7 +41,7 @@ import { tracePublish, tracePublished, tracingActive } from '../../src/tracing/m
 import { Message } from '../../src/message/message';
 import { QueueState, Taken, XQueue } from '../../src/xqueue/xqueue';
 import { isClosedOutput, isClosedOutputError, tolerateOutputErrors } from '../../src/runtime/closed-output';
-import { StreamFramer } from '../stream/framing';
+import { Frame, StreamFramer } from '../stream/framing';
 import { describeTarget } from '../stream/stream-target';
 import { checkReplyParser, createReplyParser } from './stream-reply-parser';
 import { StreamConnection, streamPersisterConnection } from './stream-connection';
@@ -107,8 +107,8 @@ class StreamPersisterBehaviour implements Behaviour<never> {
     private readonly env: ComponentEnv,
     private readonly s: StreamPersisterSettings,
   ) {
-    // Each reply is decoded or copied as it is stored (stream-reply.ts): no copy of it is needed here.
-    this.framer = new StreamFramer({ sot: s.sot, eot: s.eot, maxLength: s.maxMsgLength, copy: false });
+    // Each reply is decoded or copied from the chunk read as it is stored (takeFrame, stream-reply.ts).
+    this.framer = new StreamFramer({ sot: s.sot, eot: s.eot, maxLength: s.maxMsgLength });
     this.simpleReply = new PatternReplyReader(s.replyPattern);
     const parser = s.parser ? createReplyParser(env.name, s.parser, env.pluginDirs) : undefined;
     this.replies = new ReplyHandler(s, parser);
@@ -307,15 +307,15 @@ class StreamPersisterBehaviour implements Behaviour<never> {
     }
     const socket = this.conn?.socket;
     this.framer.feed(chunk);
-    for (let reply = this.framer.take(); reply !== undefined; reply = this.framer.take()) {
+    for (let reply = this.framer.takeFrame(); reply !== undefined; reply = this.framer.takeFrame()) {
       if (socket !== this.conn?.socket) return; // a reply dropped the connection (the next connection resets the framer)
       this.onReply(reply);
     }
   }
 
   /** Multiplexed: one framed reply. */
-  private onReply(raw: Buffer): void {
-    this.settle(this.replies.framed(raw, this.pending));
+  private onReply(reply: Frame): void {
+    this.settle(this.replies.framed(reply, this.pending));
   }
 
   /** Simple mode: accumulate until Pattern matches the reply so far. */

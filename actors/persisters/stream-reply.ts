@@ -9,6 +9,7 @@ import { Message } from '../../src/message/message';
 import { ReplyParser } from './stream-reply-parser';
 import { PendingRequest, PendingRequests } from './stream-pending';
 import { trimReply } from './stream-framing';
+import type { Frame } from '../stream/framing';
 
 /** RCField value of a request whose reply the Parser could not read (EXCEPTION). */
 export const RC_PARSE_ERROR = -1;
@@ -18,11 +19,12 @@ export const PARSE_ERROR_PROPERTY = 'ParseError';
 export type ParsedReply = { readonly ok: true; readonly message: Message } | { readonly ok: false; readonly reason: string };
 
 /** Stores the raw reply in `dataField`: the body (text or bytes) or a property. */
-export function storeReply(msg: Message, reply: Buffer, dataField: string, textMode: boolean): void {
+export function storeReply(msg: Message, reply: Frame, dataField: string, textMode: boolean): void {
+  const { buf, start, end } = reply;
   if (dataField === 'body') {
-    msg.body = textMode ? { kind: 'text', text: reply.toString('utf8') } : { kind: 'bytes', bytes: Buffer.from(reply) };
+    msg.body = textMode ? { kind: 'text', text: buf.toString('utf8', start, end) } : { kind: 'bytes', bytes: Buffer.from(buf.subarray(start, end)) };
   } else {
-    msg.setField(dataField, reply.toString('utf8'));
+    msg.setField(dataField, buf.toString('utf8', start, end));
   }
 }
 
@@ -75,18 +77,18 @@ export class ReplyHandler {
   ) {}
 
   /**
-   * Multiplexed: a framed reply answers the oldest written request, or with a Parser the written request
+   * Multiplexed: a framed reply (the framer's Frame, narrowed here by Offhead and Offtail) answers the oldest written request, or with a Parser the written request
    * whose tag the parsed reply carries in RCField (the oldest when it carries none).
    */
-  framed(raw: Buffer, pending: PendingRequests): ReplyOutcome {
+  framed(reply: Frame, pending: PendingRequests): ReplyOutcome {
     const oldest = pending.oldest;
-    if (!oldest?.written) return { kind: 'no-request', bytes: raw.length };
-    const reply = trimReply(raw, this.s.offhead, this.s.offtail);
+    if (!oldest?.written) return { kind: 'no-request', bytes: reply.end - reply.start };
+    trimReply(reply, this.s.offhead, this.s.offtail);
     if (!this.parser) {
       storeReply(oldest.taken.item, reply, this.s.dataField, this.s.textMode);
       return { kind: 'answered', request: oldest };
     }
-    const parsed = this.parse(this.parser, oldest, reply.toString('utf8'));
+    const parsed = this.parse(this.parser, oldest, reply.buf.toString('utf8', reply.start, reply.end));
     if (!parsed.ok) return parsed.outcome;
     const tag = parsed.message.getField(this.s.rcField);
     const request = tag === undefined ? oldest : pending.writtenWithTag(tag);
@@ -98,7 +100,8 @@ export class ReplyHandler {
   /** Simple mode: the whole reply text of the one request in flight. */
   whole(text: string, request: PendingRequest): ReplyOutcome {
     if (!this.parser) {
-      storeReply(request.taken.item, Buffer.from(text, 'utf8'), this.s.dataField, this.s.textMode);
+      const buf = Buffer.from(text, 'utf8');
+      storeReply(request.taken.item, { buf, start: 0, end: buf.length }, this.s.dataField, this.s.textMode);
       return { kind: 'answered', request };
     }
     const parsed = this.parse(this.parser, request, text);

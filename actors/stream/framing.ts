@@ -48,18 +48,29 @@ function find(buf: Buffer, needle: Buffer, from: number): number {
   return needle.length === 1 ? buf.indexOf(needle[0], from) : buf.indexOf(needle, from);
 }
 
+/** A message framed in a chunk read: bytes start..end (exclusive) of buf. */
+export interface Frame {
+  buf: Buffer;
+  start: number;
+  end: number;
+}
+
 export class StreamFramer {
   private readonly sot?: Buffer;
   private readonly eot?: Buffer;
   private readonly maxLength: number;
   private readonly copy: boolean;
+  /** What was fed and is not framed yet: buf from `pos` on (no view of the rest is made per message). */
   private buf: Buffer = EMPTY;
+  private pos = 0;
   /** Inside a message (after its SOT) when SOT framing is used. */
   private started = false;
-  /** Bytes of `buf` already searched for the delimiter. */
+  /** Bytes after `pos` already searched for the delimiter. */
   private scanned = 0;
   /** Dropping the rest of an over-long message (EOT-only framing). */
   private skipping = false;
+  /** What takeFrame() gives: one object, rewritten by each take. */
+  private readonly frame: Frame = { buf: EMPTY, start: 0, end: 0 };
   /** Messages dropped for exceeding maxLength. */
   dropped = 0;
 
@@ -80,23 +91,37 @@ export class StreamFramer {
 
   /** Feeds a chunk without framing it yet: take() then returns its messages one by one (no array of them is made). */
   feed(chunk: Buffer): void {
-    this.buf = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk]);
+    if (this.pos >= this.buf.length) this.buf = chunk;
+    else this.buf = Buffer.concat([this.pos === 0 ? this.buf : this.buf.subarray(this.pos), chunk]);
+    this.pos = 0;
   }
 
   /** The next message of what was fed, in order; undefined when more bytes are needed. */
   take(): Buffer | undefined {
+    const frame = this.takeFrame();
+    if (frame === undefined) return undefined;
+    const msg = frame.buf.subarray(frame.start, frame.end);
+    return this.copy ? Buffer.from(msg) : msg;
+  }
+
+  /**
+   * As take(), without a Buffer made for the message: where it lies in the chunk read, valid until the next take (the
+   * Frame is the framer's own, rewritten each time), for a reader that decodes or copies the bytes at once.
+   */
+  takeFrame(): Frame | undefined {
     for (;;) {
-      const msg = this.next();
-      if (msg === undefined) break;
-      if (msg !== null) return msg;
+      const found = this.next();
+      if (found === undefined) break;
+      if (found) return this.frame;
     }
+    this.frame.buf = EMPTY; // holds no chunk once everything fed is framed
     if (this.started || !this.sot) this.limitPartial();
     return undefined;
   }
 
   /** End of stream: what is left (a message without its EOT), or undefined. */
   flush(): Buffer | undefined {
-    const rest = this.buf;
+    const rest = this.buf.subarray(this.pos);
     const inMessage = !this.sot || this.started;
     const skipping = this.skipping;
     this.reset();
@@ -107,6 +132,8 @@ export class StreamFramer {
 
   reset(): void {
     this.buf = EMPTY;
+    this.pos = 0;
+    this.frame.buf = EMPTY;
     this.started = false;
     this.scanned = 0;
     this.skipping = false;
@@ -114,52 +141,62 @@ export class StreamFramer {
 
   /** Bytes held for an unfinished message. */
   get pending(): number {
-    return this.buf.length;
+    return this.buf.length - this.pos;
   }
 
-  /** A message, null for a dropped one, undefined when more bytes are needed. */
-  private next(): Buffer | null | undefined {
-    if (this.buf.length === 0) return undefined; // everything read has been framed
+  /** true: a message is in `frame`; false: one was dropped; undefined: more bytes are needed. */
+  private next(): boolean | undefined {
+    const buf = this.buf;
+    if (this.pos >= buf.length) return undefined; // everything read has been framed
     if (this.sot && !this.started) {
-      const s = find(this.buf, this.sot, 0);
+      const s = find(buf, this.sot, this.pos);
       if (s < 0) {
         // Keep only a possible partial SOT at the end.
-        this.buf = this.buf.subarray(Math.max(0, this.buf.length - this.sot.length + 1));
+        this.buf = buf.subarray(Math.max(this.pos, buf.length - this.sot.length + 1));
+        this.pos = 0;
         return undefined;
       }
-      this.buf = this.buf.subarray(s + this.sot.length);
+      this.pos = s + this.sot.length;
       this.started = true;
       this.scanned = 0;
     }
     const end = this.eot ?? (this.sot as Buffer);
-    const from = Math.max(0, this.scanned - end.length + 1);
-    const e = find(this.buf, end, from);
+    const start = this.pos;
+    const e = find(buf, end, start + Math.max(0, this.scanned - end.length + 1));
     if (e < 0) {
-      this.scanned = this.buf.length;
+      this.scanned = buf.length - start;
       return undefined;
     }
-    const msg = this.buf.subarray(0, e);
     // With SOT-only framing the delimiter is the next message's SOT: keep the state "started".
-    this.buf = e + end.length === this.buf.length ? EMPTY : this.buf.subarray(e + end.length);
+    this.pos = e + end.length;
+    if (this.pos === buf.length) {
+      this.buf = EMPTY;
+      this.pos = 0;
+    }
     this.started = this.eot === undefined;
     this.scanned = 0;
     if (this.skipping) {
       // The tail of a message already dropped for its length.
       this.skipping = false;
-      return null;
+      return false;
     }
-    if (msg.length > this.maxLength) {
+    if (e - start > this.maxLength) {
       this.dropped++;
-      return null;
+      return false;
     }
-    return this.copy ? Buffer.from(msg) : msg;
+    const frame = this.frame;
+    frame.buf = buf;
+    frame.start = start;
+    frame.end = e;
+    return true;
   }
 
   /** An unfinished message already longer than maxLength is dropped now rather than buffered forever. */
   private limitPartial(): void {
-    if (this.buf.length > this.maxLength + (this.eot?.length ?? 0)) {
+    if (this.buf.length - this.pos > this.maxLength + (this.eot?.length ?? 0)) {
       this.dropped++;
       this.buf = EMPTY;
+      this.pos = 0;
       this.scanned = 0;
       // Skip the rest of this message: wait for the next SOT, or (EOT only) the next EOT.
       this.started = false;

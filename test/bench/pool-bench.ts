@@ -66,7 +66,7 @@ function roundTrip(q: XQueue<Message>, text: string): Promise<Message> {
  * `count` numbered requests of sender `c` through `q`, `window` in flight: each reply's completion callback checks it
  * and puts the next request, as rawThroughput's 'data' listener does with its socket.
  */
-function requestChain(q: XQueue<Message>, c: number, count: number, window: number): Promise<void> {
+export function requestChain(q: XQueue<Message>, c: number, count: number, window: number): Promise<void> {
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = 0;
@@ -79,6 +79,34 @@ function requestChain(q: XQueue<Message>, c: number, count: number, window: numb
       if (++answered === count) return resolve();
       next();
     };
+    for (let k = 0; k < window; k++) next();
+  });
+}
+
+/** requestChain's work over a plain socket: its 'data' listener checks each reply and writes the next request. */
+export function socketChain(s: net.Socket, c: number, count: number, window: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let answered = 0;
+    let sent = 0;
+    let buf = '';
+    const next = () => {
+      if (sent < count) s.write(`c${c}m${sent++}\n`);
+    };
+    const onData = (chunk: Buffer): void => {
+      buf += chunk.toString('utf8');
+      let nl: number;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        if (line !== `echo:c${c}m${answered}`) return reject(new Error(`wrong reply ${line}`));
+        if (++answered === count) {
+          s.off('data', onData);
+          return resolve();
+        }
+        next();
+      }
+    };
+    s.on('data', onData);
     for (let k = 0; k < window; k++) next();
   });
 }
@@ -101,9 +129,9 @@ async function pooledThroughput(port: number, children: number, perChild: number
   }
 }
 
-/** The same request/reply with plain sockets, one per "child", keeping `window` requests in flight on each. */
-async function rawThroughput(port: number, clients: number, perClient: number, window = 1): Promise<number> {
-  const sockets = await Promise.all(
+/** `clients` sockets connected to the echo server on loopback, without Nagle's delay. */
+export function connectSockets(port: number, clients: number): Promise<net.Socket[]> {
+  return Promise.all(
     Array.from(
       { length: clients },
       () =>
@@ -114,33 +142,14 @@ async function rawThroughput(port: number, clients: number, perClient: number, w
         }),
     ),
   );
+}
+
+/** The same request/reply with plain sockets, one per "child", keeping `window` requests in flight on each. */
+async function rawThroughput(port: number, clients: number, perClient: number, window = 1): Promise<number> {
+  const sockets = await connectSockets(port, clients);
   try {
     const t0 = process.hrtime.bigint();
-    await Promise.all(
-      sockets.map(
-        (s, c) =>
-          new Promise<void>((resolve, reject) => {
-            let answered = 0;
-            let sent = 0;
-            let buf = '';
-            const next = () => {
-              if (sent < perClient) s.write(`c${c}m${sent++}\n`);
-            };
-            s.on('data', (chunk) => {
-              buf += chunk.toString('utf8');
-              let nl: number;
-              while ((nl = buf.indexOf('\n')) >= 0) {
-                const line = buf.slice(0, nl);
-                buf = buf.slice(nl + 1);
-                if (line !== `echo:c${c}m${answered}`) return reject(new Error(`wrong reply ${line}`));
-                if (++answered === perClient) return resolve();
-                next();
-              }
-            });
-            for (let k = 0; k < window; k++) next();
-          }),
-      ),
-    );
+    await Promise.all(sockets.map((s, c) => socketChain(s, c, perClient, window)));
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
     return (clients * perClient) / seconds;
   } finally {

@@ -77,6 +77,21 @@ describe('stream framing', () => {
     expect(f.dropped).toBe(1);
   });
 
+  it('gives where each message lies in the chunk read, one take at a time, without a Buffer per message', () => {
+    const f = new StreamFramer();
+    const chunk = Buffer.from('one\ntwo\nthr');
+    f.feed(chunk);
+    const texts: string[] = [];
+    for (let m = f.takeFrame(); m !== undefined; m = f.takeFrame()) {
+      expect(m.buf).toBe(chunk);
+      texts.push(m.buf.toString('utf8', m.start, m.end));
+    }
+    f.feed(Buffer.from('ee\n'));
+    const last = f.takeFrame();
+    expect(last && last.buf.toString('utf8', last.start, last.end)).toBe('three');
+    expect(texts).toEqual(['one', 'two']);
+  });
+
   it('without copy gives views of the chunk read, for a reader that decodes each message at once', () => {
     const chunk = Buffer.from('one\ntwo\n');
     const msgs = new StreamFramer({ copy: false }).push(chunk);

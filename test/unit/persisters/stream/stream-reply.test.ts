@@ -3,6 +3,13 @@ import { PARSE_ERROR_PROPERTY, ReplyHandler, copyParsedReply, markParseError, pa
 import { PendingRequests, pendingRequest } from '../../../../actors/persisters/stream-pending';
 import { XQueue } from '../../../../src/xqueue/xqueue';
 import { ReplyParser } from '../../../../actors/persisters/stream-reply-parser';
+import { Frame } from '../../../../actors/stream/framing';
+
+/** `text` framed in a chunk between other bytes, as the framer gives a reply. */
+function frameOf(text: string): Frame {
+  const buf = Buffer.from(`<before>${text}<after>`);
+  return { buf, start: 8, end: 8 + Buffer.byteLength(text) };
+}
 
 const keyValueParser: ReplyParser = {
   parse(text, msg) {
@@ -17,21 +24,21 @@ const keyValueParser: ReplyParser = {
 describe('storeReply', () => {
   it('stores the reply as a text body in text mode', () => {
     const msg = Message.text('request');
-    storeReply(msg, Buffer.from('answer'), 'body', true);
+    storeReply(msg, frameOf('answer'), 'body', true);
     expect(msg.body).toEqual({ kind: 'text', text: 'answer' });
   });
 
   it('stores a copy of the reply bytes as a bytes body otherwise', () => {
     const msg = Message.text('request');
-    const reply = Buffer.from('answer');
+    const reply = frameOf('answer');
     storeReply(msg, reply, 'body', false);
-    reply.write('ANSWER');
+    reply.buf.write('ANSWER', reply.start);
     expect(msg.body).toEqual({ kind: 'bytes', bytes: Buffer.from('answer') });
   });
 
   it('stores the reply in a property when DataField names one', () => {
     const msg = Message.text('request');
-    storeReply(msg, Buffer.from('answer'), 'Reply', true);
+    storeReply(msg, frameOf('answer'), 'Reply', true);
     expect(msg.getField('Reply')).toBe('answer');
     expect(msg.bodyText()).toBe('request');
   });
@@ -92,28 +99,28 @@ describe('ReplyHandler', () => {
 
   it('answers the oldest written request with a framed reply, without Offhead and Offtail bytes', () => {
     const pending = pendingOf(1, 2);
-    const outcome = new ReplyHandler({ ...settings, offhead: 1, offtail: 1 }, undefined).framed(Buffer.from('[ok]'), pending);
+    const outcome = new ReplyHandler({ ...settings, offhead: 1, offtail: 1 }, undefined).framed(frameOf('[ok]'), pending);
     expect(outcome).toEqual({ kind: 'answered', request: pending.oldest });
     expect(pending.oldest?.taken.item.bodyText()).toBe('ok');
   });
 
   it('drops a reply when no written request waits for one', () => {
-    expect(new ReplyHandler(settings, undefined).framed(Buffer.from('late'), new PendingRequests())).toEqual({ kind: 'no-request', bytes: 4 });
+    expect(new ReplyHandler(settings, undefined).framed(frameOf('late'), new PendingRequests())).toEqual({ kind: 'no-request', bytes: 4 });
   });
 
   it('answers the request whose tag a parsed reply carries, not the oldest', () => {
     const pending = pendingOf(1, 2);
-    const outcome = new ReplyHandler(settings, keyValueParser).framed(Buffer.from('RC=2,status=ok'), pending);
+    const outcome = new ReplyHandler(settings, keyValueParser).framed(frameOf('RC=2,status=ok'), pending);
     expect(outcome.kind === 'answered' && outcome.request.tag).toBe('2');
   });
 
   it('drops a parsed reply tagged for no written request', () => {
-    expect(new ReplyHandler(settings, keyValueParser).framed(Buffer.from('RC=9,status=ok'), pendingOf(1))).toEqual({ kind: 'unknown-tag', tag: '9' });
+    expect(new ReplyHandler(settings, keyValueParser).framed(frameOf('RC=9,status=ok'), pendingOf(1))).toEqual({ kind: 'unknown-tag', tag: '9' });
   });
 
   it('charges a reply the Parser refuses to the oldest request, with the reason in ParseError', () => {
     const pending = pendingOf(1, 2);
-    const outcome = new ReplyHandler(settings, keyValueParser).framed(Buffer.from('garbage'), pending);
+    const outcome = new ReplyHandler(settings, keyValueParser).framed(frameOf('garbage'), pending);
     expect(outcome).toEqual({ kind: 'parse-error', request: pending.oldest, reason: 'not a key=value pair: garbage' });
     expect(pending.oldest?.taken.item.getField(PARSE_ERROR_PROPERTY)).toBe('not a key=value pair: garbage');
   });

@@ -1,0 +1,88 @@
+/**
+ * The pool bench's sequential request/reply (pool-bench.ts) in a process that runs one side, for instruction counts and
+ * CPU profiles (issue 32). Each round starts a new pool (or new sockets) and times one chain of round trips per child,
+ * as the bench does; with `callgrind`, valgrind's counters are zeroed as the last round's chains start and dumped as
+ * they end, so the dump holds that round only:
+ *   valgrind --tool=callgrind --dump-instr=no node --predictable --max-semi-space-size=64 \
+ *     dist/test/bench/pool-probe.js pool 512 40 4 callgrind
+ * (instructions per round trip = the `.1` dump's total / (children × round trips per child)).
+ * Usage: node dist/test/bench/pool-probe.js <pool|raw> <children> <round trips per child> <rounds> [callgrind]
+ */
+import { spawn } from 'node:child_process';
+import { Message } from '../../src/message/message';
+import { XQueue } from '../../src/xqueue/xqueue';
+import { startPool } from '../unit/pools/pool-support';
+import { startTcpPeer } from '../unit/pools/peers';
+import { connectSockets, requestChain, socketChain } from './pool-bench';
+
+/** Runs `callgrind_control <flag>` on this process; the event loop keeps turning meanwhile, so valgrind sees the command. */
+function control(flag: '-z' | '-d'): Promise<void> {
+  return new Promise((resolve) => {
+    const spin = setInterval(() => undefined, 1);
+    spawn('callgrind_control', [flag, String(process.pid)], { stdio: 'ignore' }).on('exit', () => {
+      clearInterval(spin);
+      resolve();
+    });
+  });
+}
+
+interface Side {
+  chain(c: number, count: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function pooled(port: number, children: number): Promise<Side> {
+  const pool = startPool('persister', { MaxNumberPersister: String(children), DefaultPoolSize: String(children) }, [], Math.max(16, children));
+  // A ReceiveTime that valgrind's slowness cannot reach (a timeout would reconnect).
+  const uri = `tcp://127.0.0.1:${port}?Operation=request&ReceiveTime=600000`;
+  const handles = await Promise.all(Array.from({ length: children }, () => pool.client.request({ URI: uri, capacity: 4 })));
+  const queues: XQueue<Message>[] = handles.map((h) => h.transmit);
+  await Promise.all(queues.map((q) => new Promise((resolve) => q.put(Message.text('warm\n'), resolve))));
+  return { chain: (c, count) => requestChain(queues[c], c, count, 1), stop: () => pool.stop() };
+}
+
+async function raw(port: number, clients: number): Promise<Side> {
+  const sockets = await connectSockets(port, clients);
+  return {
+    chain: (c, count) => socketChain(sockets[c], c, count, 1),
+    stop: async () => {
+      for (const s of sockets) s.destroy();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const [side, childrenArg, perArg, roundsArg, counting] = process.argv.slice(2);
+  const children = Number(childrenArg);
+  const per = Number(perArg);
+  const rounds = Number(roundsArg);
+  if (!['pool', 'raw'].includes(side) || !(children > 0 && per > 0 && rounds > 0))
+    throw new Error('usage: pool-probe <pool|raw> <children> <per child> <rounds> [callgrind]');
+  const peer = await startTcpPeer();
+  try {
+    for (let r = 0; r < rounds; r++) {
+      const s = side === 'pool' ? await pooled(peer.port, children) : await raw(peer.port, children);
+      peer.received.length = 0;
+      const counted = counting === 'callgrind' && r === rounds - 1;
+      if (counted) await control('-z');
+      const cpu0 = process.cpuUsage();
+      const t0 = process.hrtime.bigint();
+      await Promise.all(Array.from({ length: children }, (_, c) => s.chain(c, per)));
+      const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+      const cpu = process.cpuUsage(cpu0);
+      if (counted) await control('-d');
+      await s.stop();
+      const trips = children * per;
+      console.log(
+        `${side}, ${children} children, round ${r + 1}: ${Math.round(trips / seconds)} round trips/s, CPU ${((cpu.user + cpu.system) / trips).toFixed(2)} µs each`,
+      );
+    }
+  } finally {
+    await peer.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
