@@ -134,7 +134,10 @@ export function messageToAmqp(msg: Message, options: SendOptions = {}): AmqpMess
   }
   if (h.JMSReplyTo !== undefined && h.JMSReplyTo !== '') out.reply_to = h.JMSReplyTo;
   let app: Record<string, unknown> | undefined; // made only for a message with properties to send
-  for (const [k, v] of msg.properties) {
+  const properties = msg.properties;
+  // By key: `for (const [k, v] of map)` allocates a [key, value] pair per property (as in amqp091-mapping.ts).
+  for (const k of properties.keys()) {
+    const v = properties.get(k) as string;
     if (k === 'JMSXGroupID') out.group_id = v;
     else if (k === 'JMSXGroupSeq' && /^\d+$/.test(v)) out.group_sequence = Number(v);
     else if (k === 'JMSXUserID')
