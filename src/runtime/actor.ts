@@ -370,7 +370,6 @@ class ActorCell<Msg> {
   private fastAtGuardEnd = false;
   private readonly deferred: Envelope<Msg>[] = [];
   private readonly fastTurn = (): void => this.runFastTurn();
-  private readonly endFastTurn = (): void => this.endFast();
   private stopPromise: Promise<void> | undefined;
   /** Opens once the first start has been handled (or the actor stopped before it). */
   private readonly begun = new Latch();
@@ -452,7 +451,12 @@ class ActorCell<Msg> {
     this.fastPull = undefined;
     const rest = env.kind === 'pull' ? this.pullNow(env) : this.wakeNow(env);
     if (rest === undefined) this.endFast();
-    else void rest.then(this.endFastTurn);
+    else this.endFastAfter(rest);
+  }
+
+  /** An asynchronous handler's fast turn ends when its promise does (a closure then only: most turns end at once). */
+  private endFastAfter(rest: Promise<void>): void {
+    void rest.then(() => this.endFast());
   }
 
   /** The fast turn is over: what was delivered during it goes to nact, in order. */
