@@ -450,8 +450,7 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
     const msg = taken.item;
     tracePublished(msg, rc === 0 ? undefined : (failure ?? `return code ${rc}`));
     msg.setField(this.s.rcField, String(rc));
-    // By index: no iterator per completed request.
-    for (let i = 0; i < this.stringProperties.length; i++) msg.setField(this.stringProperties[i][0], this.stringProperties[i][1]);
+    for (const [k, v] of this.stringProperties) msg.setField(k, v);
     if (this.s.displayMask !== 0) displayMessage(this.env.logger, rc === 0 ? 'persisted' : 'failed', msg, this.s.displayMask, this.stringPropertyNames);
     (rc === 0 ? this.messages : this.failures).add(1);
     this.noteActivity();
