@@ -44,7 +44,7 @@ import { isClosedOutput, isClosedOutputError, tolerateOutputErrors } from '../..
 import { Frame, StreamFramer } from '../stream/framing';
 import { describeTarget } from '../stream/stream-target';
 import { checkReplyParser, createReplyParser } from './stream-reply-parser';
-import { StreamConnection, streamPersisterConnection } from './stream-connection';
+import { StreamConnection, StreamConnectionEvents, streamPersisterConnection } from './stream-connection';
 import { PatternReplyReader, renderRequest } from './stream-framing';
 import { PendingRequest, PendingRequests, pendingRequest } from './stream-pending';
 import { RC_PARSE_ERROR, ReplyHandler, ReplyOutcome } from './stream-reply';
@@ -67,7 +67,11 @@ class ReplyTimeoutError extends XrouteError {
   }
 }
 
-class StreamPersisterBehaviour implements Behaviour<never> {
+/**
+ * Its connection's events (StreamConnectionEvents) are its own methods: the connection calls them on it, with no object
+ * of four closures per persister (a pool keeps 512; issue 32).
+ */
+class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEvents {
   private ctx!: ActorContext<never>;
   private consumer?: QueueConsumer;
   /** TCP targets only. */
@@ -151,12 +155,7 @@ class StreamPersisterBehaviour implements Behaviour<never> {
     this.hibernating = false;
     const t = this.s.target;
     if (t.kind === 'tcp') {
-      this.conn ??= streamPersisterConnection(this.s, t, this.env, this.ctx, {
-        attached: () => this.onAttached(),
-        data: (chunk) => this.onData(chunk),
-        peerEnd: () => this.onPeerEnd(),
-        detached: () => this.onDetached(),
-      });
+      this.conn ??= streamPersisterConnection(this.s, t, this.env, this.ctx, this);
       this.conn.open();
       return;
     }
@@ -178,7 +177,7 @@ class StreamPersisterBehaviour implements Behaviour<never> {
     this.env.status.set('RUNNING');
   }
 
-  private onAttached(): void {
+  attached(): void {
     this.sessionWrites = 0;
     this.framer.reset();
     this.simpleReply.reset();
@@ -186,7 +185,7 @@ class StreamPersisterBehaviour implements Behaviour<never> {
   }
 
   /** The connection is gone: every pending request is written again on the next one. */
-  private onDetached(): void {
+  detached(): void {
     this.pending.forgetWrites();
     this.clearReplyTimer();
     this.simpleReply.reset();
@@ -296,7 +295,7 @@ class StreamPersisterBehaviour implements Behaviour<never> {
 
   // ------------------------------------------------------------------ replies
 
-  private onData(chunk: Buffer): void {
+  data(chunk: Buffer): void {
     if (!this.requesting) {
       this.countUnmatched(chunk.length);
       return;
@@ -330,7 +329,7 @@ class StreamPersisterBehaviour implements Behaviour<never> {
   }
 
   /** Simple mode: the peer ended the stream; a started reply ends here (as the original's read loop). */
-  private onPeerEnd(): void {
+  peerEnd(): void {
     const cur = this.pending.oldest;
     if (!cur?.written) return;
     const text = this.simpleReply.end();

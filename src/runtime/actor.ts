@@ -28,6 +28,7 @@ import { ConsumerHandle, MessageTally, Taken, XQueue } from '../xqueue/xqueue';
 import { addReports, DrainReport, DrainRequest } from './drain';
 import { ChildFailedError, TooManyCrashesError } from './errors';
 import { FAST_TURNS } from './fast-turn-budget';
+import { Latch } from './latch';
 
 type ActorStatus = 'starting' | 'running' | 'restarting' | 'stopping' | 'stopped' | 'failed';
 export type StopReason = 'stop' | 'restart' | 'crash';
@@ -271,6 +272,9 @@ let nactNameCounter = 0;
 
 /** The children of every actor that has spawned none, shared: spawnChild gives an actor its own map before adding. */
 const NO_CHILDREN = new Map<string, ActorCell<unknown>>();
+/** The crash times and predecessor consumers of every actor that has none, shared (always empty: never pushed to). */
+const NO_CRASHES: readonly number[] = [];
+const NO_HELD: readonly HeldConsumer[] = [];
 
 /** What the fast path schedules its microtask on (ActorCell.deliver). */
 const RESOLVED: Promise<void> = Promise.resolve();
@@ -342,15 +346,16 @@ class ActorCell<Msg> {
   behaviour: Behaviour<Msg> | undefined;
   state: ActorStatus = 'starting';
   restartCount = 0;
-  private crashTimes: number[] = [];
+  private crashTimes: readonly number[] = NO_CRASHES;
   lastError: unknown;
-  private readonly backoff: Backoff;
+  /** Made at the first restart: most actors never crash. */
+  private backoff: Backoff | undefined;
   /** Live timers of this incarnation by id; an interval re-arms its entry's one-shot timer at each tick. */
   private readonly timers = new Map<number, { timer: ClockTimer }>();
   private timerIds = 0;
   private consumers: ConsumerEntry<unknown>[] = [];
   /** Consumers of a predecessor whose held messages this actor's first consume() of their queue takes over. */
-  private adoptable: HeldConsumer[];
+  private adoptable: readonly HeldConsumer[];
   private sleeping: { timer: ClockTimer; wake: () => void } | undefined;
   /** The envelope being handled, or a settled promise (the shared one: a cell keeps no promise of its own while idle). */
   private busy: Promise<void> = RESOLVED;
@@ -365,13 +370,10 @@ class ActorCell<Msg> {
   private fastAtGuardEnd = false;
   private readonly deferred: Envelope<Msg>[] = [];
   private readonly fastTurn = (): void => this.runFastTurn();
-  private readonly endFastTurn = (): void => this.endFast();
   private stopPromise: Promise<void> | undefined;
-  private resolveTerminated!: () => void;
-  private resolveBegun!: () => void;
-  /** Resolves once the first start has been handled (or the actor stopped before it). */
-  private readonly begun = new Promise<void>((r) => (this.resolveBegun = r));
-  private readonly terminatedPromise = new Promise<void>((r) => (this.resolveTerminated = r));
+  /** Opens once the first start has been handled (or the actor stopped before it). */
+  private readonly begun = new Latch();
+  private readonly stoppedLatch = new Latch();
   /** Holds the incarnation (a plain field there: a getter in an object literal would put the context in dictionary mode). */
   readonly ctx: CellContext<Msg>;
 
@@ -386,9 +388,8 @@ class ActorCell<Msg> {
     adopt: readonly HeldConsumer[] = [],
     private readonly onCrash?: (error: unknown) => void,
   ) {
-    this.adoptable = [...adopt];
+    this.adoptable = adopt.length === 0 ? NO_HELD : [...adopt];
     this.path = parent ? `${parent.path}/${name}` : name;
-    this.backoff = new Backoff(policy.backoff);
     const nactName = `a${++nactNameCounter}-${name.replace(/[^a-z0-9-$_.+!*'(),]/gi, '_')}`.slice(0, 200);
     this.nactRef = spawn(runtime.nact, (state: number, env: Envelope<Msg>) => this.handleQueued(state, env), nactName, {
       initialState: 0,
@@ -409,7 +410,7 @@ class ActorCell<Msg> {
   }
 
   terminated(): Promise<void> {
-    return this.terminatedPromise;
+    return this.stoppedLatch.wait();
   }
 
   /**
@@ -450,7 +451,12 @@ class ActorCell<Msg> {
     this.fastPull = undefined;
     const rest = env.kind === 'pull' ? this.pullNow(env) : this.wakeNow(env);
     if (rest === undefined) this.endFast();
-    else void rest.then(this.endFastTurn);
+    else this.endFastAfter(rest);
+  }
+
+  /** An asynchronous handler's fast turn ends when its promise does (a closure then only: most turns end at once). */
+  private endFastAfter(rest: Promise<void>): void {
+    void rest.then(() => this.endFast());
   }
 
   /** The fast turn is over: what was delivered during it goes to nact, in order. */
@@ -525,7 +531,7 @@ class ActorCell<Msg> {
           try {
             await this.startBehaviour();
           } finally {
-            this.resolveBegun();
+            this.begun.open();
           }
           return;
         case 'user':
@@ -561,7 +567,7 @@ class ActorCell<Msg> {
   /** What a predecessor held and this incarnation's start did not take over goes back to its queue, in order. */
   private releaseUnadopted(): void {
     const left = this.adoptable;
-    this.adoptable = [];
+    this.adoptable = NO_HELD;
     for (const held of left) held.queue.detach(held.handle);
   }
 
@@ -571,9 +577,8 @@ class ActorCell<Msg> {
     if (this.state === 'stopping' || this.state === 'stopped') return;
     const now = this.runtime.clock.now();
     const { strategy, maxRetry, withinMs } = this.policy;
-    if (this.crashTimes.length > 0 && now - this.crashTimes[this.crashTimes.length - 1] > withinMs) this.backoff.reset();
-    this.crashTimes = this.crashTimes.filter((t) => now - t <= withinMs);
-    this.crashTimes.push(now);
+    if (this.crashTimes.length > 0 && now - this.crashTimes[this.crashTimes.length - 1] > withinMs) this.backoff?.reset();
+    this.crashTimes = [...this.crashTimes.filter((t) => now - t <= withinMs), now];
     this.lastError = error;
     this.onCrash?.(error);
     this.logger.error('actor crashed', { actor: this.path, strategy, crashes: this.crashTimes.length, error: describe(error) });
@@ -596,7 +601,7 @@ class ActorCell<Msg> {
   private async restart(): Promise<void> {
     this.state = 'restarting';
     await this.teardown('restart');
-    const delay = this.backoff.next();
+    const delay = (this.backoff ??= new Backoff(this.policy.backoff)).next();
     await this.sleep(delay);
     if (this.state !== 'restarting') return;
     this.ctx.incarnation++;
@@ -671,7 +676,7 @@ class ActorCell<Msg> {
 
   /** Resolves at a moment no message of this actor is being handled (what a reload asks is asked between two). */
   private async betweenMessages(): Promise<void> {
-    await Promise.race([this.begun, this.terminatedPromise]);
+    if (!this.begun.isOpen && !this.stoppedLatch.isOpen) await Promise.race([this.begun.wait(), this.stoppedLatch.wait()]);
     for (;;) {
       const current = this.busy;
       await current;
@@ -723,7 +728,7 @@ class ActorCell<Msg> {
     stopNact(this.nactRef);
     this.state = finalState;
     this.parent?.children.delete(this.name);
-    this.resolveTerminated();
+    this.stoppedLatch.open();
   }
 
   /** Children deepest first, then our own consumers, timers and behaviour. */
@@ -817,7 +822,8 @@ class ActorCell<Msg> {
     const binding = new ConsumerBinding(this.attachEntry(queue, onMessage, options.batch ?? 256, options.maxInFlight ?? Infinity), queue);
     const predecessor = this.adoptable.findIndex((h) => h.queue === (queue as XQueue<unknown>));
     if (predecessor >= 0) {
-      const [held] = this.adoptable.splice(predecessor, 1);
+      const held = this.adoptable[predecessor];
+      this.adoptable = this.adoptable.filter((_, i) => i !== predecessor);
       queue.adopt(held.handle, binding.entry.handle);
     }
     return binding;

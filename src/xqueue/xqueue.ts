@@ -187,9 +187,13 @@ class Producer implements TallySource {
   /** Its queue was closed (XQueue.close): the figures are final, and the queue is no longer read. */
   settled = false;
 
+  /** What is present once settled (its queue closed); until then the queue counts it. */
+  private settledPresent = 0;
+
   constructor(
     readonly tally: MessageTally | undefined,
-    private presentOf: (producer: Producer) => number,
+    /** Its queue, until it is closed (a method of the queue's, not a closure per queue: issue 32). */
+    private queue: { presentFrom(producer: Producer): number } | undefined,
   ) {}
 
   get in(): number {
@@ -197,16 +201,20 @@ class Producer implements TallySource {
   }
 
   get done(): number {
-    return this.added - this.takenBack - this.failed - this.presentOf(this);
+    return this.added - this.takenBack - this.failed - this.present();
   }
 
   /**
    * Its queue is closed: what is present now stays so, and the record stops reading the queue, so that a tally that
    * holds it until its next read (which folds it in) does not keep the queue and its cells alive.
    */
+  private present(): number {
+    return this.queue === undefined ? this.settledPresent : this.queue.presentFrom(this);
+  }
+
   settle(): void {
-    const present = this.presentOf(this);
-    this.presentOf = () => present;
+    this.settledPresent = this.present();
+    this.queue = undefined;
     this.settled = true;
   }
 }
@@ -223,7 +231,8 @@ export class XQueue<T> {
   /** Attached consumers, taking or handing over (consumers[] lists the ones that take). */
   private readonly counting: Consumer[] = [];
   /** What consumers detached since removed: the queue's totals are this plus what the attached ones removed. */
-  private readonly retired = { done: 0, failed: 0 };
+  private retiredDone = 0;
+  private retiredFailed = 0;
   private readonly free: CellRing;
   private readonly ready: CellRing;
   private readonly waiters: Waiter[] = [];
@@ -455,8 +464,8 @@ export class XQueue<T> {
     for (const cell of held) this.restore(cell);
     consumer.heldCount = 0;
     this.counting.splice(this.counting.indexOf(consumer), 1);
-    this.retired.done += consumer.done;
-    this.retired.failed += consumer.failed;
+    this.retiredDone += consumer.done;
+    this.retiredFailed += consumer.failed;
     this.wakeConsumer();
     return held.length;
   }
@@ -680,8 +689,8 @@ export class XQueue<T> {
       waitingProducers: this.waiters.length - this.waiterHead,
       consumers: this.consumers.length,
       totalAdded: this.producers.reduce((sum, p) => sum + p.added, 0),
-      totalRemoved: this.counting.reduce((sum, c) => sum + c.done, this.retired.done),
-      totalFailed: this.counting.reduce((sum, c) => sum + c.failed, this.retired.failed),
+      totalRemoved: this.counting.reduce((sum, c) => sum + c.done, this.retiredDone),
+      totalFailed: this.counting.reduce((sum, c) => sum + c.failed, this.retiredFailed),
       totalPutback: this.putbacks,
       totalTakeback: this.takebacks,
       oldestAgeMs: this.oldestAgeMs(),
@@ -784,7 +793,7 @@ export class XQueue<T> {
   private producerFor(tally: MessageTally | undefined): Producer {
     let producer = this.producers.find((p) => p.tally === tally);
     if (producer === undefined) {
-      producer = new Producer(tally, this.presentFrom);
+      producer = new Producer(tally, this);
       this.producers.push(producer);
       tally?.track(producer);
     }
@@ -792,13 +801,16 @@ export class XQueue<T> {
     return producer;
   }
 
-  /** How many messages of `producer` are in the queue (waiting or taken): all of them while no other producer added. */
-  private readonly presentFrom = (producer: Producer): number => {
+  /**
+   * How many messages of `producer` are in the queue (waiting or taken): all of them while no other producer added.
+   * For the queue's Producer records only (which is why it takes one).
+   */
+  presentFrom(producer: Producer): number {
     if (this.producers.every((p) => p === producer || p.added === 0)) return this.ready.size + this.takenCount;
     let present = 0;
     for (const c of this.cells) if ((c.state === OCCUPIED || c.state === TAKEN) && c.producer === producer) present++;
     return present;
-  };
+  }
 
   /** A cell became free: hand it to the first waiting producer whose partition holds it, else free it. */
   private releaseCell(cell: number, toFront: boolean): void {

@@ -71,7 +71,14 @@ export function requestChain(q: XQueue<Message>, c: number, count: number, windo
     let sent = 0;
     let answered = 0;
     const next = (): void => {
-      if (sent < count) q.put(Message.text(`c${c}m${sent++}\n`), onReply).catch(reject);
+      if (sent >= count) return;
+      // offer adds at once without a promise (the raw side writes to its socket at once); put only when no cell is free.
+      const m = Message.text(`c${c}m${sent++}\n`);
+      try {
+        if (q.offer(m, onReply) < 0) q.put(m, onReply).catch(reject);
+      } catch (err) {
+        reject(err);
+      }
     };
     const onReply = (reply: Message, outcome: string): void => {
       const line = reply.bodyText();

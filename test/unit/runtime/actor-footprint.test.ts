@@ -54,6 +54,12 @@ describe('an actor footprint', () => {
     expect([a.ref.tell, a.ref.stop, a.ref.status, a.ref.held, a.ref.terminated]).toEqual([b.ref.tell, b.ref.stop, b.ref.status, b.ref.held, b.ref.terminated]);
   });
 
+  it('makes its stop promise only when asked: terminated() asked for first after the stop still resolves', async () => {
+    const a = await spawned('a');
+    await a.ref.stop();
+    await expect(a.ref.terminated()).resolves.toBeUndefined();
+  });
+
   it('still names itself in its context and ref, with the ref as the context’s self', async () => {
     const a = await spawned('a');
     expect([a.ctx.name, a.ctx.path, a.ref.name, a.ref.path, a.ctx.self === a.ref, a.ctx.incarnation]).toEqual(['a', 'a', 'a', 'a', true, 0]);

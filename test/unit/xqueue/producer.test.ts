@@ -435,6 +435,43 @@ describe('XQueue.offer', () => {
     q.offer('a', undefined, p);
     expect(q.offer('b', undefined, p)).toBe(-1);
   });
+
+  it('attaches the completion callback to the message, as put does', () => {
+    const q = new XQueue<string>('q', 2);
+    const r = recorder<string>();
+    q.offer('a', r.onDone);
+    const c = attachCounting(q);
+    q.remove(q.take(c.handle)!);
+    expect(r.calls).toEqual([['a', 'done', 0]]);
+  });
+
+  it('returns -1 on a paused queue, where put would wait', () => {
+    const q = new XQueue<string>('q', 2);
+    q.pause();
+    expect(q.offer('a')).toBe(-1);
+    expect(q.stats().totalAdded).toBe(0);
+  });
+
+  it('does not jump ahead of a producer waiting for a cell', async () => {
+    const q = fullQueueOfOne();
+    const waiting = q.put('b');
+    const c = attachCounting(q);
+    q.remove(q.take(c.handle)!);
+    expect(q.offer('c')).toBe(-1);
+    await expect(waiting).resolves.toBe(0);
+  });
+
+  it('throws XQueueStoppedError on a stopped queue (put rejects with it)', () => {
+    const q = new XQueue<string>('q', 2);
+    q.stop();
+    expect(() => q.offer('a')).toThrow(XQueueStoppedError);
+  });
+
+  it('throws XQueueStoppedError on a closed queue', () => {
+    const q = new XQueue<string>('q', 2);
+    q.close();
+    expect(() => q.offer('a')).toThrow(XQueueStoppedError);
+  });
 });
 
 describe('XQueue.takeback', () => {
