@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'fs';
 import { resolve } from 'path';
+import { createPrivateKey } from 'crypto';
 import { createSecureContext } from 'tls';
 import { TlsSettings } from '../../src/transports/tls';
 import { secretStr } from '../../src/foundation/secret-properties';
@@ -64,25 +65,45 @@ export function readTlsSettings(reader: ConfigReader, baseDir: string): TlsSetti
   };
 }
 
+/** The PEM headers of an encrypted key: PKCS#8 ("ENCRYPTED PRIVATE KEY") and the traditional form ("Proc-Type: 4,ENCRYPTED"). */
+const ENCRYPTED_KEY_PEM = /-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type:\s*4,ENCRYPTED/;
+
 /** Loads certificate and key the way the TLS connection will, turning OpenSSL's codes into property errors. */
 function checkKeyPair(component: string, cert: { path: string; pem: Buffer }, key: { path: string; pem: Buffer }, passphrase: string | undefined): void {
+  checkKeyDecrypts(component, key, passphrase);
   try {
     createSecureContext({ cert: cert.pem, key: key.pem, passphrase });
   } catch (e) {
     const code = String((e as { code?: unknown }).code ?? '');
-    if (code === 'ERR_OSSL_BAD_DECRYPT') {
-      // Never the passphrase itself: only whether one was given.
-      throw new ComponentConfigError(
-        component,
-        'KeyPassphrase',
-        passphrase === undefined ? undefined : '***',
-        `the passphrase that decrypts KeyFile ${JSON.stringify(key.path)}`,
-        e,
-      );
-    }
+    if (code === 'ERR_OSSL_BAD_DECRYPT') throw wrongPassphrase(component, key.path, passphrase, e);
     if (code === 'ERR_OSSL_X509_KEY_VALUES_MISMATCH')
       throw new ComponentConfigError(component, 'KeyFile', key.path, `the key of CertFile ${JSON.stringify(cert.path)} (they do not match)`, e);
     if (code === 'ERR_OSSL_PEM_NO_START_LINE') throw new ComponentConfigError(component, 'CertFile', cert.path, 'a PEM certificate', e);
     throw new ComponentConfigError(component, 'KeyFile', key.path, `a PEM private key (${(e as Error).message})`, e);
   }
+}
+
+/**
+ * An encrypted key must decode with the passphrase given. A wrong passphrase does not always fail as "bad decrypt":
+ * when the CBC padding of the wrongly decrypted bytes happens to look valid (about one wrong passphrase in 256), the
+ * key fails later as data OpenSSL cannot decode (ERR_OSSL_UNSUPPORTED), which would otherwise read as a bad KeyFile.
+ */
+function checkKeyDecrypts(component: string, key: { path: string; pem: Buffer }, passphrase: string | undefined): void {
+  if (!ENCRYPTED_KEY_PEM.test(key.pem.toString('latin1'))) return;
+  try {
+    createPrivateKey({ key: key.pem, format: 'pem', passphrase });
+  } catch (e) {
+    throw wrongPassphrase(component, key.path, passphrase, e);
+  }
+}
+
+function wrongPassphrase(component: string, keyPath: string, passphrase: string | undefined, cause: unknown): ComponentConfigError {
+  // Never the passphrase itself: only whether one was given.
+  return new ComponentConfigError(
+    component,
+    'KeyPassphrase',
+    passphrase === undefined ? undefined : '***',
+    `the passphrase that decrypts KeyFile ${JSON.stringify(keyPath)}`,
+    cause,
+  );
 }

@@ -3,6 +3,9 @@
  * AMQP sides, the socket options built from the settings, and reading the TLS properties (files against
  * baseDir, key/passphrase checks that never show the passphrase, schema and ineffective-property reports).
  */
+import { createPrivateKey } from 'crypto';
+import { readFileSync } from 'fs';
+import { join } from 'path';
 import { ConfigReader, ComponentConfigError } from '../../../actors/support/config-values';
 import { readTlsSettings } from '../../../actors/support/tls-config';
 import { readJmsConnection } from '../../../actors/support/jms-config';
@@ -167,6 +170,22 @@ describe('reading the TLS properties', () => {
       mentionsKey: true,
       leaks: false,
     });
+  });
+
+  it('names KeyPassphrase for a wrong passphrase that decrypts KeyFile to undecodable bytes rather than failing as bad decrypt', () => {
+    // About one wrong passphrase in 256 leaves valid-looking CBC padding; search for one (bounded) for this run's key.
+    const keyPem = readFileSync(join(certs.dir, 'client.key'));
+    let wrong: string | undefined;
+    for (let i = 0; i < 5_000 && wrong === undefined; i++) {
+      try {
+        createPrivateKey({ key: keyPem, format: 'pem', passphrase: `wrong-${i}` });
+      } catch (e) {
+        if ((e as { code?: string }).code !== 'ERR_OSSL_BAD_DECRYPT') wrong = `wrong-${i}`;
+      }
+    }
+    if (wrong === undefined) throw new Error('no wrong passphrase among 5 000 decrypted client.key to undecodable bytes');
+    const e = problem({ CertFile: 'client.pem', KeyFile: 'client.key', KeyPassphrase: wrong });
+    expect({ property: e.property, leaks: e.message.includes(wrong) }).toEqual({ property: 'KeyPassphrase', leaks: false });
   });
 
   it('names KeyPassphrase as missing for an encrypted key without one', () => {
