@@ -37,9 +37,11 @@ async function stopWhileConnecting(def: AnyComponentDefinition, config: Record<s
 it('JMSReceiver closes a connection that comes up after it was stopped while connecting', async () => {
   const p = await stopWhileConnecting(JMS_RECEIVER, { Name: 'late-rcvr', QueueName: unique('xroute.late'), Mode: 'daemon' });
   await waitFor(() => p.open === 0, 'the connection opened after the stop to be closed');
+  expect({ relayed: p.relayed, open: p.open }).toEqual({ relayed: 1, open: 0 });
 });
 
 it('JMSPersister closes a connection that comes up after it was stopped while connecting', async () => {
   const p = await stopWhileConnecting(JMS_PERSISTER, { Name: 'late-pstr', QueueName: unique('xroute.late') });
   await waitFor(() => p.open === 0, 'the connection opened after the stop to be closed');
+  expect({ relayed: p.relayed, open: p.open }).toEqual({ relayed: 1, open: 0 });
 });
