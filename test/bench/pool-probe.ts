@@ -74,7 +74,7 @@ async function main(): Promise<void> {
       await s.stop();
       const trips = children * per;
       console.log(
-        `${side}, ${children} children, round ${r + 1}: ${Math.round(trips / seconds)} round trips/s, CPU ${((cpu.user + cpu.system) / trips).toFixed(2)} µs each`,
+        `${side}, ${children} children, round ${r + 1}: ${Math.round(trips / seconds)} round trips/s, CPU ${((cpu.user + cpu.system) / trips).toFixed(2)} µs each (user ${(cpu.user / trips).toFixed(2)}, system ${(cpu.system / trips).toFixed(2)})`,
       );
     }
   } finally {
