@@ -8,8 +8,11 @@
  *    doing the same sequential request/reply over as many connections in the same run;
  *  - pipelined request/reply through ONE pooled StreamPersister with 64 requests in flight (its
  *    multiplexed mode), compared with one raw socket keeping 64 requests in flight.
- * Each throughput row runs xroute and raw in alternating order over several rounds; values are
- * medians and the ratio is the median of the per-round ratios (interleaved.ts).
+ * Each throughput row sets up its pool and its raw sockets once, warms both by one untimed block, then alternates 12
+ * timed blocks of each in A-B-B-A order; values are the medians of the blocks' rates and the ratio the median of the
+ * per-pair ratios (interleaved.ts). A pool kept across blocks is what a running router has, and on a noisy machine the
+ * per-pair ratios of one pool spread less than those of a new pool per round (issue 32; docs/benchmarks.md, pools).
+ * One more row keeps the design before for the largest pool: a new pool (and new sockets) per round, 3 rounds.
  *
  * Both sides do the same work per request (issue 32): build the numbered request text, send it, get the reply cut at
  * the same newline, and check it against the expected text built from a counter of the replies received. Both send the
@@ -25,13 +28,17 @@ import { startPool } from '../unit/pools/pool-support';
 import { startTcpPeer } from '../unit/pools/peers';
 import { PoolHandle } from '../../actors/pools/pool-handle';
 import type { BenchRow } from './bench-types';
-import { compareRates } from './interleaved';
+import { compareRates, RateComparison } from './interleaved';
 import { percentile } from './latency';
 
 export interface PoolBenchOptions {
   children: number[];
-  /** request/reply messages per throughput run, spread over the children (default 20000) */
+  /** request/reply round trips per timed block, spread over the children (default 5000; the pipelined row 4×) */
   messages?: number;
+  /** timed blocks of each side per row (default 12) */
+  blocks?: number;
+  /** how the sides are set up (default kept: once per row) */
+  design?: PoolBenchDesign;
   /** sequential requests timed for the latency row (default 500) */
   requests?: number;
 }
@@ -118,21 +125,38 @@ export function socketChain(s: net.Socket, c: number, count: number, window: num
   });
 }
 
-/** `window` requests in flight per child: that many senders share the child's numbered messages. */
-async function pooledThroughput(port: number, children: number, perChild: number, window = 1): Promise<number> {
+/** A side of a throughput row, set up once: `block` times `perChild` round trips on each of its connections. */
+interface ThroughputSide {
+  /** Round trips per second of one block. */
+  block(perChild: number): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** Times `children` chains started together; round trips per second. */
+async function timedRate(children: number, perChild: number, chain: (c: number) => Promise<void>): Promise<number> {
+  const t0 = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: children }, (_, c) => chain(c)));
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  return (children * perChild) / seconds;
+}
+
+/** `children` pooled StreamPersisters, `window` requests in flight on each: that many senders share a child's numbered messages. */
+async function pooledSide(port: number, children: number, window: number): Promise<ThroughputSide> {
   const pool = startPool('persister', { MaxNumberPersister: String(children), DefaultPoolSize: String(children) }, [], Math.max(16, children));
+  // A ReceiveTime (the reply deadline; default 1 s) that a loaded machine does not reach: a timeout would reconnect and
+  // fail the row. The deadline costs the same per request whatever its length.
+  const uri = `tcp://127.0.0.1:${port}?Operation=request&ReceiveTime=60000`;
   try {
-    const handles = await Promise.all(
-      Array.from({ length: children }, () => pool.client.request({ URI: `tcp://127.0.0.1:${port}?Operation=request`, capacity: Math.max(4, window) })),
-    );
-    // Warm-up: one round trip each (connections are open once this returns).
+    const handles = await Promise.all(Array.from({ length: children }, () => pool.client.request({ URI: uri, capacity: Math.max(4, window) })));
+    // One round trip each: the connections are open once this returns.
     await Promise.all(handles.map((h) => roundTrip(h.transmit, 'warm\n')));
-    const t0 = process.hrtime.bigint();
-    await Promise.all(handles.map((h, c) => requestChain(h.transmit, c, perChild, window)));
-    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-    return (children * perChild) / seconds;
-  } finally {
+    return {
+      block: (perChild) => timedRate(children, perChild, (c) => requestChain(handles[c].transmit, c, perChild, window)),
+      stop: () => pool.stop(),
+    };
+  } catch (err) {
     await pool.stop();
+    throw err;
   }
 }
 
@@ -152,22 +176,74 @@ export function connectSockets(port: number, clients: number): Promise<net.Socke
 }
 
 /** The same request/reply with plain sockets, one per "child", keeping `window` requests in flight on each. */
-async function rawThroughput(port: number, clients: number, perClient: number, window = 1): Promise<number> {
+async function rawSide(port: number, clients: number, window: number): Promise<ThroughputSide> {
   const sockets = await connectSockets(port, clients);
+  // One round trip each, as the pooled side's warm-up.
+  await Promise.all(sockets.map((s, c) => socketChain(s, c, 1, 1)));
+  return {
+    block: (perClient) => timedRate(clients, perClient, (c) => socketChain(sockets[c], c, perClient, window)),
+    stop: async () => {
+      for (const s of sockets) s.destroy();
+    },
+  };
+}
+
+/**
+ * How a row compares the two sides (issue 32). `kept`: each side is set up once, warmed by one untimed block, then
+ * `blocks` timed blocks of each alternate in A-B-B-A order on the same pool and sockets; the ratio is the median of
+ * the per-pair ratios. `fresh`: each round sets up a new pool (or new sockets), times one block and stops it.
+ */
+export type PoolBenchDesign = 'kept' | 'fresh';
+
+export interface ThroughputRow {
+  children: number;
+  /** Round trips per connection and block. */
+  perChild: number;
+  /** Requests in flight per connection. */
+  window: number;
+  /** Timed blocks (kept) or rounds (fresh) of each side. */
+  blocks: number;
+  design: PoolBenchDesign;
+}
+
+/** The pooled and raw rates of one row, and their ratio (interleaved.ts). */
+export async function compareSides(port: number, row: ThroughputRow): Promise<RateComparison> {
+  const { children, perChild, window, blocks } = row;
+  if (row.design === 'fresh') {
+    const once = async (open: () => Promise<ThroughputSide>): Promise<number> => {
+      const side = await open();
+      try {
+        return await side.block(perChild);
+      } finally {
+        await side.stop();
+      }
+    };
+    return compareRates(
+      blocks,
+      () => once(() => pooledSide(port, children, window)),
+      () => once(() => rawSide(port, children, window)),
+    );
+  }
+  const pooled = await pooledSide(port, children, window);
   try {
-    const t0 = process.hrtime.bigint();
-    await Promise.all(sockets.map((s, c) => socketChain(s, c, perClient, window)));
-    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-    return (clients * perClient) / seconds;
+    const raw = await rawSide(port, children, window);
+    try {
+      await pooled.block(perChild);
+      await raw.block(perChild);
+      return await compareRates(
+        blocks,
+        () => pooled.block(perChild),
+        () => raw.block(perChild),
+      );
+    } finally {
+      await raw.stop();
+    }
   } finally {
-    for (const s of sockets) s.destroy();
+    await pooled.stop();
   }
 }
 
-const ROUNDS = 3;
-
-async function compareThroughput(name: string, raw: () => Promise<number>, pooled: () => Promise<number>): Promise<BenchRow> {
-  const c = await compareRates(ROUNDS, pooled, raw);
+function throughputRow(name: string, c: RateComparison): BenchRow {
   return {
     name,
     unit: 'msg/s',
@@ -183,27 +259,30 @@ export async function benchPools(opts: PoolBenchOptions): Promise<BenchRow[]> {
   const lat = await requestLatency(opts.requests ?? 500);
   rows.push({ name: 'pool request → handle latency (median)', unit: 'ms', value: round(lat.median), target: '≤ 1 ms' });
   rows.push({ name: 'pool request → handle latency (p99)', unit: 'ms', value: round(lat.p99) });
-  const total = opts.messages ?? 20_000;
+  const perBlock = opts.messages ?? 5_000;
+  const blocks = opts.blocks ?? 12;
+  const design = opts.design ?? 'kept';
   const peer = await startTcpPeer();
   try {
     for (const n of opts.children) {
-      const per = Math.max(20, Math.ceil(total / n));
-      rows.push(
-        await compareThroughput(
-          `request/reply through ${n} pooled StreamPersister(s)`,
-          () => rawThroughput(peer.port, n, per),
-          () => pooledThroughput(peer.port, n, per),
-        ),
-      );
+      const perChild = Math.max(20, Math.ceil(perBlock / n));
+      const c = await compareSides(peer.port, { children: n, perChild, window: 1, blocks, design });
+      rows.push(throughputRow(`request/reply through ${n} pooled StreamPersister(s)`, c));
     }
+    // A new pool per round, as the bench measured before: at 512 children the timed part then also copies the new
+    // children's young state (--trace-gc; docs/benchmarks.md, pools), a cost the kept design leaves out.
+    const most = Math.max(...opts.children);
+    const fresh = await compareSides(peer.port, {
+      children: most,
+      perChild: Math.max(20, Math.ceil((4 * perBlock) / most)),
+      window: 1,
+      blocks: 3,
+      design: 'fresh',
+    });
+    rows.push(throughputRow(`request/reply through ${most} pooled StreamPersister(s), a new pool per round`, fresh));
     const window = 64;
-    rows.push(
-      await compareThroughput(
-        `pipelined request/reply through 1 pooled StreamPersister, ${window} in flight`,
-        () => rawThroughput(peer.port, 1, total, window),
-        () => pooledThroughput(peer.port, 1, total, window),
-      ),
-    );
+    const c = await compareSides(peer.port, { children: 1, perChild: 4 * perBlock, window, blocks, design });
+    rows.push(throughputRow(`pipelined request/reply through 1 pooled StreamPersister, ${window} in flight`, c));
   } finally {
     await peer.close();
   }

@@ -6,25 +6,16 @@
  *   valgrind --tool=callgrind --dump-instr=no node --predictable --max-semi-space-size=64 \
  *     dist/test/bench/pool-probe.js pool 512 40 4 callgrind
  * (instructions per round trip = the `.1` dump's total / (children × round trips per child)).
- * Usage: node dist/test/bench/pool-probe.js <pool|raw> <children> <round trips per child> <rounds> [callgrind]
+ * With `kept`, one pool (or one set of sockets) serves every round, as pool-bench.ts's kept design.
+ * With `marks`, a line marks where each round's timed part starts (for --trace-gc).
+ * Usage: node dist/test/bench/pool-probe.js <pool|raw> <children> <round trips per child> <rounds> [callgrind] [kept] [marks]
  */
-import { spawn } from 'node:child_process';
 import { Message } from '../../src/message/message';
 import { XQueue } from '../../src/xqueue/xqueue';
 import { startPool } from '../unit/pools/pool-support';
 import { startTcpPeer } from '../unit/pools/peers';
 import { connectSockets, requestChain, socketChain } from './pool-bench';
-
-/** Runs `callgrind_control <flag>` on this process; the event loop keeps turning meanwhile, so valgrind sees the command. */
-function control(flag: '-z' | '-d'): Promise<void> {
-  return new Promise((resolve) => {
-    const spin = setInterval(() => undefined, 1);
-    spawn('callgrind_control', [flag, String(process.pid)], { stdio: 'ignore' }).on('exit', () => {
-      clearInterval(spin);
-      resolve();
-    });
-  });
-}
+import { control } from './callgrind-control';
 
 interface Side {
   chain(c: number, count: number): Promise<void>;
@@ -52,31 +43,37 @@ async function raw(port: number, clients: number): Promise<Side> {
 }
 
 async function main(): Promise<void> {
-  const [side, childrenArg, perArg, roundsArg, counting] = process.argv.slice(2);
+  const [side, childrenArg, perArg, roundsArg, ...flags] = process.argv.slice(2);
   const children = Number(childrenArg);
   const per = Number(perArg);
   const rounds = Number(roundsArg);
   if (!['pool', 'raw'].includes(side) || !(children > 0 && per > 0 && rounds > 0))
-    throw new Error('usage: pool-probe <pool|raw> <children> <per child> <rounds> [callgrind]');
+    throw new Error('usage: pool-probe <pool|raw> <children> <per child> <rounds> [callgrind] [kept] [marks]');
   const peer = await startTcpPeer();
   try {
+    const open = () => (side === 'pool' ? pooled(peer.port, children) : raw(peer.port, children));
+    // kept: one pool (or one set of sockets) for every round, as pool-bench.ts's kept design.
+    const kept = flags.includes('kept') ? await open() : undefined;
     for (let r = 0; r < rounds; r++) {
-      const s = side === 'pool' ? await pooled(peer.port, children) : await raw(peer.port, children);
+      const s = kept ?? (await open());
       peer.received.length = 0;
-      const counted = counting === 'callgrind' && r === rounds - 1;
+      const counted = flags.includes('callgrind') && r === rounds - 1;
       if (counted) await control('-z');
+      // With --trace-gc: the collections printed after this line and before the round's result fell in its timed part.
+      if (flags.includes('marks')) console.log(`round ${r + 1} timed part starts`);
       const cpu0 = process.cpuUsage();
       const t0 = process.hrtime.bigint();
       await Promise.all(Array.from({ length: children }, (_, c) => s.chain(c, per)));
       const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
       const cpu = process.cpuUsage(cpu0);
       if (counted) await control('-d');
-      await s.stop();
+      if (!kept) await s.stop();
       const trips = children * per;
       console.log(
         `${side}, ${children} children, round ${r + 1}: ${Math.round(trips / seconds)} round trips/s, CPU ${((cpu.user + cpu.system) / trips).toFixed(2)} µs each (user ${(cpu.user / trips).toFixed(2)}, system ${(cpu.system / trips).toFixed(2)})`,
       );
     }
+    await kept?.stop();
   } finally {
     await peer.close();
   }

@@ -62,7 +62,7 @@ const SUITES: readonly Suite[] = [
   },
   // RabbitMQ on 127.0.0.1:5672, like amqp: swap time of a reload and throughput during reloads.
   { name: 'reload', run: (smoke) => benchReload(smoke ? { reloads: 1, windowMs: 1_000, offered: 2_000 } : { reloads: 10, windowMs: 2_000, offered: 10_000 }) },
-  { name: 'pools', run: (smoke) => benchPools(smoke ? { children: [1, 4], messages: 200, requests: 20 } : { children: [1, 64, 512] }) },
+  { name: 'pools', run: (smoke) => benchPools(smoke ? { children: [1, 4], messages: 200, blocks: 2, requests: 20 } : { children: [1, 64, 512] }) },
   {
     name: 'tracing',
     run: (smoke) => benchTracing(smoke ? { messages: 400, flowMessages: 200, flowRounds: 2 } : { messages: 400_000, flowMessages: 10_000, flowRounds: 16 }),

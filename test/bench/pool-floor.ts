@@ -1,0 +1,241 @@
+/**
+ * What each layer of a pooled StreamPersister's sequential request/reply adds to a raw socket's (issue 32): the pool
+ * bench's round trip (pool-bench.ts) against the same in-process line-echo peer, built up one layer at a time.
+ *  0 raw: socketChain, a plain socket;
+ *  1 message: the socket, each request and reply carried in a Message (Message.text; the reply set as its body, as
+ *    the persister's storeReply does);
+ *  2 xqueue: plus an XQueue hop: requestChain offers each request into an XQueue, a plain consumer (attach/take, no
+ *    actor) writes it, and the reply removes it (remove), which fires requestChain's completion callback;
+ *  3 actor: the same consumer as an actor (ActorContext.consume; the socket's listener through ctx.guard);
+ *  4 pool: a pooled StreamPersister (requestChain into a pool handle's transmit queue), as the bench.
+ * Layers 1-3 cut replies from the socket as socketChain does; the persister's own framing is part of layer 4.
+ * Every layer is set up once (each with its own connections, warmed by one round trip each), then timed in blocks,
+ * the layers in a rotating order within each block; CPU per round trip (`process.cpuUsage`, user and system) is the
+ * median over blocks. With `callgrind`, the last pass times each layer once more with valgrind's counters zeroed
+ * before and dumped after, in layer order (dump .1 holds nothing, dumps .2 to .6 are layers 0 to 4):
+ *   valgrind --tool=callgrind --dump-instr=no --cache-sim=yes --D1=32768,8,64 --LL=1048576,16,64 \
+ *     node --predictable --max-semi-space-size=64 dist/test/bench/pool-floor.js 512 3 3 callgrind
+ * Usage: node dist/test/bench/pool-floor.js <connections> <round trips per connection and block> <blocks> [callgrind]
+ */
+import net from 'node:net';
+import { Message } from '../../src/message/message';
+import { Taken, XQueue } from '../../src/xqueue/xqueue';
+import { ActorContext, ActorRuntime } from '../../src/runtime/actor';
+import { startPool } from '../unit/pools/pool-support';
+import { startTcpPeer } from '../unit/pools/peers';
+import { connectSockets, requestChain, socketChain } from './pool-bench';
+import { control } from './callgrind-control';
+import { median } from './interleaved';
+
+/** The capacity of a pool handle's transmit queue in pool-probe.ts and here. */
+const CAPACITY = 4;
+
+interface Layer {
+  readonly name: string;
+  chain(c: number, count: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** socketChain's way of cutting lines from a socket's chunks: `onLine` for each. */
+function lineReader(onLine: (line: string) => void): (chunk: Buffer) => void {
+  let buf = '';
+  return (chunk) => {
+    buf += chunk.toString('utf8');
+    let nl: number;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      onLine(line);
+    }
+  };
+}
+
+/** The reply stored in the request's body, as storeReply does without a DataField. */
+function storeLine(msg: Message, line: string): void {
+  msg.body = { kind: 'text', text: line };
+}
+
+function destroyAll(sockets: readonly net.Socket[]): Promise<void> {
+  for (const s of sockets) s.destroy();
+  return Promise.resolve();
+}
+
+async function rawLayer(port: number, n: number): Promise<Layer> {
+  const sockets = await connectSockets(port, n);
+  return { name: 'raw socket', chain: (c, count) => socketChain(sockets[c], c, count, 1), stop: () => destroyAll(sockets) };
+}
+
+/** requestChain's work with a Message per request and reply, written to and read from the socket directly. */
+function messageChain(s: net.Socket, c: number, count: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answered = 0;
+    let inFlight: Message | undefined;
+    const next = (): void => {
+      if (sent >= count) return;
+      inFlight = Message.text(`c${c}m${sent++}\n`);
+      s.write(inFlight.bodyText() ?? '');
+    };
+    const onData = lineReader((line) => {
+      const reply = inFlight as Message;
+      storeLine(reply, line);
+      if (reply.bodyText() !== `echo:c${c}m${answered}`) return reject(new Error(`wrong reply ${line}`));
+      if (++answered === count) {
+        s.off('data', onData);
+        return resolve();
+      }
+      next();
+    });
+    s.on('data', onData);
+    next();
+  });
+}
+
+async function messageLayer(port: number, n: number): Promise<Layer> {
+  const sockets = await connectSockets(port, n);
+  return { name: 'Message', chain: (c, count) => messageChain(sockets[c], c, count), stop: () => destroyAll(sockets) };
+}
+
+/**
+ * Writes each request taken from `queue` to `socket`; each reply line answers the oldest written one, which is
+ * stored and removed (its producer's callback fires).
+ */
+function replyRemover(queue: XQueue<Message>, written: Taken<Message>[]): (line: string) => void {
+  return (line) => {
+    const taken = written.shift();
+    if (taken === undefined) throw new Error(`reply without a request: ${line}`);
+    storeLine(taken.item, line);
+    queue.remove(taken);
+  };
+}
+
+/** A plain XQueue consumer per connection: taken at once when woken, no actor. */
+async function xqueueLayer(port: number, n: number): Promise<Layer> {
+  const sockets = await connectSockets(port, n);
+  const queues = sockets.map((socket, c) => {
+    const queue = new XQueue<Message>(`floor-${c}`, CAPACITY);
+    const written: Taken<Message>[] = [];
+    const handle = queue.attach('floor', () => {
+      for (let t = queue.take(handle); t !== undefined; t = queue.take(handle)) {
+        written.push(t);
+        socket.write(t.item.bodyText() ?? '');
+      }
+    });
+    socket.on('data', lineReader(replyRemover(queue, written)));
+    return queue;
+  });
+  await warm(queues);
+  return { name: 'XQueue', chain: (c, count) => requestChain(queues[c], c, count, 1), stop: () => destroyAll(sockets) };
+}
+
+/** The same consumer as an actor: it consumes its queue, and its socket's listener runs guarded, as the persister's. */
+async function actorLayer(port: number, n: number): Promise<Layer> {
+  const sockets = await connectSockets(port, n);
+  const runtime = new ActorRuntime('floor');
+  const queues = sockets.map((socket, c) => {
+    const queue = new XQueue<Message>(`floor-${c}`, CAPACITY);
+    const written: Taken<Message>[] = [];
+    const onData = lineReader(replyRemover(queue, written));
+    let listener: ((chunk: Buffer) => void) | undefined;
+    runtime.spawn(`floor-${c}`, () => ({
+      start(ctx: ActorContext<never>): void {
+        listener = ctx.guard(onData);
+        socket.on('data', listener);
+        ctx.consume(queue, (taken) => {
+          written.push(taken);
+          socket.write(taken.item.bodyText() ?? '');
+        });
+      },
+      stop(): void {
+        if (listener) socket.off('data', listener);
+      },
+    }));
+    return queue;
+  });
+  await warm(queues);
+  return {
+    name: 'actor',
+    chain: (c, count) => requestChain(queues[c], c, count, 1),
+    stop: async () => {
+      await runtime.stop();
+      await destroyAll(sockets);
+    },
+  };
+}
+
+async function poolLayer(port: number, n: number): Promise<Layer> {
+  const pool = startPool('persister', { MaxNumberPersister: String(n), DefaultPoolSize: String(n) }, [], Math.max(16, n));
+  // A ReceiveTime that valgrind's slowness cannot reach (a timeout would reconnect), as pool-probe.ts.
+  const uri = `tcp://127.0.0.1:${port}?Operation=request&ReceiveTime=600000`;
+  const handles = await Promise.all(Array.from({ length: n }, () => pool.client.request({ URI: uri, capacity: CAPACITY })));
+  const queues = handles.map((h) => h.transmit);
+  await warm(queues);
+  return { name: 'pooled StreamPersister', chain: (c, count) => requestChain(queues[c], c, count, 1), stop: () => pool.stop() };
+}
+
+/** One round trip through each queue (the connections are open once this returns). */
+function warm(queues: readonly XQueue<Message>[]): Promise<unknown> {
+  return Promise.all(queues.map((q) => new Promise((resolve) => q.put(Message.text('warm\n'), resolve))));
+}
+
+interface Sample {
+  user: number;
+  system: number;
+}
+
+/** Times one block of `layer`: `per` round trips on each of `n` connections; CPU µs per round trip. */
+async function block(layer: Layer, n: number, per: number): Promise<Sample> {
+  const cpu0 = process.cpuUsage();
+  await Promise.all(Array.from({ length: n }, (_, c) => layer.chain(c, per)));
+  const cpu = process.cpuUsage(cpu0);
+  const trips = n * per;
+  return { user: cpu.user / trips, system: cpu.system / trips };
+}
+
+async function main(): Promise<void> {
+  const [nArg, perArg, blocksArg, counting] = process.argv.slice(2);
+  const n = Number(nArg);
+  const per = Number(perArg);
+  const blocks = Number(blocksArg);
+  if (!(n > 0 && per > 0 && blocks > 0)) throw new Error('usage: pool-floor <connections> <per connection and block> <blocks> [callgrind]');
+  const peer = await startTcpPeer();
+  const layers: Layer[] = [];
+  try {
+    for (const make of [rawLayer, messageLayer, xqueueLayer, actorLayer, poolLayer]) layers.push(await make(peer.port, n));
+    const samples: Sample[][] = layers.map(() => []);
+    for (let b = 0; b < blocks; b++) {
+      for (let k = 0; k < layers.length; k++) {
+        const i = (b + k) % layers.length; // each layer in each position once per five blocks
+        samples[i].push(await block(layers[i], n, per));
+        peer.received.length = 0;
+      }
+    }
+    for (let i = 0; i < layers.length; i++) {
+      const user = median(samples[i].map((s) => s.user));
+      const system = median(samples[i].map((s) => s.system));
+      console.log(
+        `${i} ${layers[i].name}, ${n} connections: user ${user.toFixed(2)} µs, system ${system.toFixed(2)} µs per round trip (median of ${blocks} blocks of ${n * per})`,
+      );
+    }
+    if (counting === 'callgrind') {
+      // A first zero and dump of nothing (dump .1): the first spawn of callgrind_control compiles Node's child-process
+      // code, about 100 million instructions that would otherwise land in the first layer's count.
+      await control('-z');
+      await control('-d');
+      for (const layer of layers) {
+        await control('-z');
+        await block(layer, n, per);
+        await control('-d');
+        peer.received.length = 0;
+      }
+    }
+  } finally {
+    for (const layer of layers) await layer.stop();
+    await peer.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
