@@ -119,6 +119,8 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
   private readonly receiveTimeMs: number;
   private readonly maxIdleMs: number;
   private readonly displayMask: number;
+  /** StringProperty is set: its list is not read per request otherwise. */
+  private readonly hasStringProperties: boolean;
 
   constructor(
     private readonly env: ComponentEnv,
@@ -143,6 +145,7 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
     this.receiveTimeMs = s.receiveTimeMs;
     this.maxIdleMs = s.maxIdleMs;
     this.displayMask = s.displayMask;
+    this.hasStringProperties = this.stringProperties.length > 0;
   }
 
   start(ctx: ActorContext<never>): void {
@@ -463,7 +466,7 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
     const msg = taken.item;
     tracePublished(msg, rc === 0 ? undefined : (failure ?? `return code ${rc}`));
     msg.setField(this.rcField, String(rc));
-    for (const [k, v] of this.stringProperties) msg.setField(k, v);
+    if (this.hasStringProperties) for (const [k, v] of this.stringProperties) msg.setField(k, v);
     if (this.displayMask !== 0) displayMessage(this.env.logger, rc === 0 ? 'persisted' : 'failed', msg, this.displayMask, this.stringPropertyNames);
     (rc === 0 ? this.messages : this.failures).add(1);
     this.noteActivity();
