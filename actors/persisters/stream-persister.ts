@@ -73,7 +73,8 @@ class ReplyTimeoutError extends XrouteError {
  */
 const CLOCK_BASE = Date.now();
 function clockMs(): number {
-  return Date.now() - CLOCK_BASE;
+  // Math.floor makes the (integral) double a small integer again: a difference of two doubles would stay one.
+  return Math.floor(Date.now() - CLOCK_BASE);
 }
 
 /**
