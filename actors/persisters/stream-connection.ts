@@ -57,9 +57,12 @@ export class StreamConnection {
   private stopped = false;
   private uncorkScheduled = false;
   private readonly closeText?: string;
+  /** Called per chunk read: held here, not read through the options (one cache line less per reply; issue 32). */
+  private readonly events: StreamConnectionEvents;
 
   constructor(private readonly o: StreamConnectionOptions) {
     this.closeText = closeText(o.closeRequest);
+    this.events = o.events;
   }
 
   /** The connection requests are written on, if one is up. */
@@ -151,7 +154,7 @@ export class StreamConnection {
     socket.on(
       'data',
       ctx.guard((chunk: Buffer) => {
-        if (socket === this.current) this.o.events.data(chunk);
+        if (socket === this.current) this.events.data(chunk);
       }),
     );
     socket.on(
@@ -162,7 +165,7 @@ export class StreamConnection {
       socket.on(
         'end',
         ctx.guard(() => {
-          if (socket === this.current) this.o.events.peerEnd();
+          if (socket === this.current) this.events.peerEnd();
         }),
       );
     }
@@ -170,12 +173,12 @@ export class StreamConnection {
       'close',
       ctx.guard(() => this.drop(new Error(`connection to ${this.o.label} closed by the peer`), socket)),
     );
-    this.o.events.attached();
+    this.events.attached();
   }
 
   private detach(socket: net.Socket): void {
     if (socket === this.current) this.current = undefined;
-    this.o.events.detached();
+    this.events.detached();
   }
 
   /** Writes CloseRequest (if any) and closes; used whenever the persister itself ends a connection. */

@@ -61,11 +61,15 @@ export class PendingRequests implements Iterable<PendingRequest> {
 
   /** Removes `p`; false when it had left already (each request leaves exactly once). */
   remove(p: PendingRequest): boolean {
-    const i = this.list.indexOf(p);
-    if (i < 0) return false;
+    const list = this.list;
     // The oldest leaves first (FIFO replies): shift makes no array of the removed, as splice does.
-    if (i === 0) this.list.shift();
-    else this.list.splice(i, 1);
+    if (list[0] === p) {
+      list.shift();
+      return true;
+    }
+    const i = list.indexOf(p);
+    if (i < 0) return false;
+    list.splice(i, 1);
     return true;
   }
 

@@ -27,6 +27,18 @@ describe('PendingRequests', () => {
     expect(pending.size).toBe(0);
   });
 
+  it('removes the oldest (a FIFO reply) and one further in (a tagged reply or an expiry), each once, the rest in order', () => {
+    const pending = new PendingRequests();
+    const [a, b, c] = [request(1), request(2), request(3)];
+    for (const p of [a, b, c]) pending.add(p);
+    expect(pending.remove(b)).toBe(true);
+    expect(pending.remove(b)).toBe(false);
+    expect(pending.remove(a)).toBe(true);
+    expect(pending.remove(a)).toBe(false);
+    expect([...pending]).toEqual([c]);
+    expect(pending.oldest).toBe(c);
+  });
+
   it('counts every write of a request, over all connections', () => {
     const pending = new PendingRequests();
     const a = request(1);
