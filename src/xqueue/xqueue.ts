@@ -82,6 +82,14 @@ export interface Taken<T> {
   readonly generation: number;
 }
 
+/**
+ * What the queue calls when work is available and the consumer is idle: an object with a method, so that a consumer
+ * that already is one (an actor's consumer entry) needs no closure and context of its own (issue 32).
+ */
+export interface ConsumerWaker {
+  wake(): void;
+}
+
 /** A consumer attached to the queue. `wake` is called when work is available and the consumer is idle. */
 export interface ConsumerHandle {
   readonly id: number;
@@ -143,6 +151,9 @@ class Cell<T> {
   putResult: Promise<number> | undefined = undefined;
 }
 
+/** The waiters of every queue no producer has waited on yet, shared: never added to (XQueue.wait gives a queue its own). */
+const NO_WAITERS: Waiter[] = [];
+
 /** Generations wrap here, staying small integers (a field that outgrows them would box every increment). */
 const GENERATION_MASK = 0x3fffffff;
 
@@ -161,7 +172,7 @@ class Consumer implements ConsumerHandle, TallySource {
   constructor(
     readonly id: number,
     readonly name: string,
-    readonly wake: () => void,
+    readonly waker: ConsumerWaker,
     readonly tally: MessageTally | undefined,
   ) {}
 
@@ -235,7 +246,8 @@ export class XQueue<T> {
   private retiredFailed = 0;
   private readonly free: CellRing;
   private readonly ready: CellRing;
-  private readonly waiters: Waiter[] = [];
+  /** NO_WAITERS (shared, always empty) until a producer first waits: a hop reads no array of its own (issue 32). */
+  private waiters: Waiter[] = NO_WAITERS;
   private waiterHead = 0;
   private readonly consumers: Consumer[] = [];
   private nextConsumer = 0;
@@ -357,6 +369,7 @@ export class XQueue<T> {
 
   /** Queues a waiting producer; returns what takes it out of the queue again. */
   private wait(waiter: Waiter): () => void {
+    if (this.waiters === NO_WAITERS) this.waiters = [];
     this.waiters.push(waiter);
     return () => {
       const i = this.waiters.indexOf(waiter, this.waiterHead);
@@ -441,8 +454,8 @@ export class XQueue<T> {
   // ------------------------------------------------------------------ consumer side
 
   /** Attaches a consumer. `wake` is called (once per idle period) when a message can be taken. */
-  attach(name: string, wake: () => void, tally?: MessageTally): ConsumerHandle {
-    const consumer = new Consumer(++this.consumerIds, name, wake, tally);
+  attach(name: string, wake: (() => void) | ConsumerWaker, tally?: MessageTally): ConsumerHandle {
+    const consumer = new Consumer(++this.consumerIds, name, typeof wake === 'function' ? { wake } : wake, tally);
     this.consumers.push(consumer);
     this.counting.push(consumer);
     tally?.track(consumer);
@@ -896,7 +909,7 @@ export class XQueue<T> {
   private signal(c: Consumer, force: boolean): void {
     if (c.scheduled && !force) return;
     c.scheduled = true;
-    c.wake();
+    c.waker.wake();
   }
 
   private setState(s: QueueState): void {
