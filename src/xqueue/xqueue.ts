@@ -14,7 +14,6 @@
  * takes over without losing or duplicating a cell; a late remove() from the crashed consumer is refused.
  */
 import { AddClock } from './add-clock';
-import { CellRing } from './cell-ring';
 import { XQueueStoppedError, ReserveAbortedError, XQueueError } from './errors';
 import { Partition, WHOLE_QUEUE, inPartition } from './partition';
 import type { TallySource } from './message-counts';
@@ -82,6 +81,14 @@ export interface Taken<T> {
   readonly generation: number;
 }
 
+/**
+ * What the queue calls when work is available and the consumer is idle: an object with a method, so that a consumer
+ * that already is one (an actor's consumer entry) needs no closure and context of its own (issue 32).
+ */
+export interface ConsumerWaker {
+  wake(): void;
+}
+
 /** A consumer attached to the queue. `wake` is called when work is available and the consumer is idle. */
 export interface ConsumerHandle {
   readonly id: number;
@@ -139,9 +146,14 @@ class Cell<T> {
   holder: Consumer | undefined = undefined;
   /** The producer of the message (meaningful only while the cell is occupied or taken). */
   producer: Producer | undefined = undefined;
+  /** The next cell of the list it is in (free, or ready while occupied), -1 at its end: see XQueue's lists. */
+  next = -1;
   /** What put() returns for this cell when it was free: made once, not a promise per message (issue 32). */
   putResult: Promise<number> | undefined = undefined;
 }
+
+/** The waiters of every queue no producer has waited on yet, shared: never added to (XQueue.wait gives a queue its own). */
+const NO_WAITERS: Waiter[] = [];
 
 /** Generations wrap here, staying small integers (a field that outgrows them would box every increment). */
 const GENERATION_MASK = 0x3fffffff;
@@ -161,7 +173,7 @@ class Consumer implements ConsumerHandle, TallySource {
   constructor(
     readonly id: number,
     readonly name: string,
-    readonly wake: () => void,
+    readonly waker: ConsumerWaker,
     readonly tally: MessageTally | undefined,
   ) {}
 
@@ -220,35 +232,48 @@ class Producer implements TallySource {
 }
 
 export class XQueue<T> {
+  // The fields a hop reads (offer, take, remove) come first, so that they share the object's first cache lines: with
+  // 512 pooled children's queues each line is a miss per message (issue 32).
+  private runState: QueueState = 'running';
   /** Cells producers may reserve: 0..cap-1 (resize changes it; cells past it are retired as they free). */
   private cap: number;
   private readonly cells: Cell<T>[];
+  /**
+   * The free cells (in the order they are reserved) and the ready ones (occupied, in sequence order): lists linked
+   * through the cells' `next`, their ends kept here, so that a hop touches the queue and its cell and no ring object or
+   * array beside them (with 512 pooled children each is a cache line to fetch per hop; issue 32).
+   */
+  private freeHead = -1;
+  private freeTail = -1;
+  private freeCount = 0;
+  private readyHead = -1;
+  private readyTail = -1;
+  private readyCount = 0;
+  /** NO_WAITERS (shared, always empty) until a producer first waits: a hop reads no array of its own (issue 32). */
+  private waiters: Waiter[] = NO_WAITERS;
+  private waiterHead = 0;
+  /** The producer record that added last (one per tally that added here, and one for producers without a tally). */
+  private lastProducer: Producer;
+  private nextSeq = 0;
+  private reservedCount = 0;
+  private takenCount = 0;
+  private readonly consumers: Consumer[] = [];
+  private nextConsumer = 0;
+  /** whenEmpty's callers; undefined while there are none (a remove then reads no list). */
+  private emptyWaiters: (() => void)[] | undefined;
   /** Dates messages by their sequence number, stamped at each stats() (no clock read per message). */
   private readonly addClock = new AddClock();
-  /** One per tally that added here, and one for producers without a tally; `lastProducer` is the last one to add. */
+  /** Every producer record (lastProducer is one of them). */
   private readonly producers: Producer[] = [];
-  private lastProducer: Producer;
   /** Attached consumers, taking or handing over (consumers[] lists the ones that take). */
   private readonly counting: Consumer[] = [];
   /** What consumers detached since removed: the queue's totals are this plus what the attached ones removed. */
   private retiredDone = 0;
   private retiredFailed = 0;
-  private readonly free: CellRing;
-  private readonly ready: CellRing;
-  private readonly waiters: Waiter[] = [];
-  private waiterHead = 0;
-  private readonly consumers: Consumer[] = [];
-  private nextConsumer = 0;
   private consumerIds = 0;
-  private nextSeq = 0;
-  private reservedCount = 0;
-  private takenCount = 0;
-  private runState: QueueState = 'running';
   /** close() was called: the queue stays stopped. */
   private closed = false;
   private readonly stateListeners = new Set<(s: QueueState) => void>();
-  /** whenEmpty's callers; undefined while there are none (a remove then reads no list). */
-  private emptyWaiters: (() => void)[] | undefined;
   private putbacks = 0;
   private takebacks = 0;
   /** Completion callbacks that threw (the error goes to onCallbackError). */
@@ -265,9 +290,7 @@ export class XQueue<T> {
     for (let i = 0; i < n; i++) cells.push(new Cell<T>());
     // A copy has exactly n slots; an array grown by push keeps at least 17 (a pool keeps 512 children's queues; issue 32).
     this.cells = cells.slice();
-    this.free = new CellRing(n);
-    this.ready = new CellRing(n);
-    for (let i = 0; i < n; i++) this.free.pushBack(i);
+    for (let i = 0; i < n; i++) this.freePush(i, false);
     this.lastProducer = this.producerFor(undefined);
   }
 
@@ -288,18 +311,16 @@ export class XQueue<T> {
     const cells = this.cells.length;
     if (next > cells) this.growCells(next);
     this.cap = next;
-    if (next < previous) this.free.retain((cell) => cell < next);
+    if (next < previous) this.freeRetainBelow(next);
     // Cells retired by an earlier shrink that are empty now become free again.
-    for (let cell = previous; cell < Math.min(next, cells); cell++) if (this.cells[cell].state === EMPTY) this.free.pushBack(cell);
-    for (let cell = cells; cell < next; cell++) this.free.pushBack(cell);
+    for (let cell = previous; cell < Math.min(next, cells); cell++) if (this.cells[cell].state === EMPTY) this.freePush(cell, false);
+    for (let cell = cells; cell < next; cell++) this.freePush(cell, false);
     this.serveWaiters();
   }
 
-  /** Room for `n` cells: new cells and room in the rings, what they hold is kept. */
+  /** `n` cells: new empty ones after those there are. */
   private growCells(n: number): void {
     for (let i = this.cells.length; i < n; i++) this.cells.push(new Cell<T>());
-    this.free.grow(n);
-    this.ready.grow(n);
   }
 
   // ------------------------------------------------------------------ producer side
@@ -357,6 +378,7 @@ export class XQueue<T> {
 
   /** Queues a waiting producer; returns what takes it out of the queue again. */
   private wait(waiter: Waiter): () => void {
+    if (this.waiters === NO_WAITERS) this.waiters = [];
     this.waiters.push(waiter);
     return () => {
       const i = this.waiters.indexOf(waiter, this.waiterHead);
@@ -392,7 +414,7 @@ export class XQueue<T> {
     c.item = item;
     c.onDone = onDone;
     c.seq = this.nextSeq++;
-    this.ready.pushBack(cell);
+    this.readyPush(cell);
     this.wakeConsumer();
   }
 
@@ -427,8 +449,7 @@ export class XQueue<T> {
   takeback(cell: number): T | undefined {
     if (!this.validCell(cell) || this.cells[cell].state !== OCCUPIED) return undefined;
     const c = this.cells[cell];
-    const idx = this.ready.indexOf(cell);
-    if (idx >= 0) this.ready.removeAt(idx);
+    this.readyRemove(cell);
     const item = c.item;
     (c.producer as Producer).takenBack++; // withdrawn unseen: it comes back (and is counted) when redelivered
     clearCell(c);
@@ -441,8 +462,8 @@ export class XQueue<T> {
   // ------------------------------------------------------------------ consumer side
 
   /** Attaches a consumer. `wake` is called (once per idle period) when a message can be taken. */
-  attach(name: string, wake: () => void, tally?: MessageTally): ConsumerHandle {
-    const consumer = new Consumer(++this.consumerIds, name, wake, tally);
+  attach(name: string, wake: (() => void) | ConsumerWaker, tally?: MessageTally): ConsumerHandle {
+    const consumer = new Consumer(++this.consumerIds, name, typeof wake === 'function' ? { wake } : wake, tally);
     this.consumers.push(consumer);
     this.counting.push(consumer);
     tally?.track(consumer);
@@ -507,12 +528,15 @@ export class XQueue<T> {
   take(handle: ConsumerHandle): Taken<T> | undefined {
     const consumer = this.ownConsumer(handle);
     if (!consumer.attached) return undefined;
-    if (this.runState !== 'running' || this.ready.size === 0) {
+    if (this.runState !== 'running' || this.readyCount === 0) {
       consumer.scheduled = false;
       return undefined;
     }
-    const cell = this.ready.popFront();
+    const cell = this.readyHead;
     const c = this.cells[cell];
+    this.readyHead = c.next;
+    if (--this.readyCount === 0) this.readyTail = -1;
+    c.next = -1;
     c.state = TAKEN;
     this.takenCount++;
     c.holder = consumer;
@@ -599,7 +623,7 @@ export class XQueue<T> {
   /** Ids of the waiting (occupied) cells in FIFO order. */
   waitingCells(): number[] {
     const out: number[] = [];
-    for (let i = 0; i < this.ready.size; i++) out.push(this.ready.at(i));
+    for (let cell = this.readyHead; cell >= 0; cell = this.cells[cell].next) out.push(cell);
     return out;
   }
 
@@ -659,7 +683,7 @@ export class XQueue<T> {
   }
 
   get depth(): number {
-    return this.ready.size;
+    return this.readyCount;
   }
 
   get inFlight(): number {
@@ -668,12 +692,12 @@ export class XQueue<T> {
 
   /** messages present: waiting + in flight */
   get size(): number {
-    return this.ready.size + this.takenCount;
+    return this.readyCount + this.takenCount;
   }
 
   /** "Full" means no free credit: reserved cells count (README.md). */
   isFull(): boolean {
-    return this.free.size === 0;
+    return this.freeCount === 0;
   }
 
   stats(): XQueueStats {
@@ -681,11 +705,11 @@ export class XQueue<T> {
       name: this.name,
       capacity: this.cap,
       state: this.runState,
-      depth: this.ready.size,
+      depth: this.readyCount,
       inFlight: this.takenCount,
       reserved: this.reservedCount,
-      size: this.ready.size + this.takenCount,
-      free: this.free.size,
+      size: this.readyCount + this.takenCount,
+      free: this.freeCount,
       waitingProducers: this.waiters.length - this.waiterHead,
       consumers: this.consumers.length,
       totalAdded: this.producers.reduce((sum, p) => sum + p.added, 0),
@@ -699,7 +723,7 @@ export class XQueue<T> {
 
   /** Age of the oldest message present: the first waiting one (the ready ring is in sequence order) or one held by a consumer. */
   private oldestAgeMs(): number {
-    let oldest = this.ready.size > 0 ? this.cells[this.ready.at(0)].seq : this.nextSeq;
+    let oldest = this.readyCount > 0 ? this.cells[this.readyHead].seq : this.nextSeq;
     if (this.takenCount > 0) {
       const taking = new Set(this.consumers);
       for (const c of this.cells) {
@@ -757,12 +781,83 @@ export class XQueue<T> {
     return this.waiters.length > this.waiterHead;
   }
 
+  /** The first free cell of `partition` (in the free list's order), taken out of the list; -1 when there is none. */
   private takeFreeCell(partition: Partition): number {
-    if (partition.length === 0) return this.free.popFront();
-    for (let i = 0; i < this.free.size; i++) {
-      if (inPartition(this.free.at(i), partition)) return this.free.removeAt(i);
+    let previous = -1;
+    for (let cell = this.freeHead; cell >= 0; cell = this.cells[cell].next) {
+      if (partition.length === 0 || inPartition(cell, partition)) {
+        this.unlink(cell, previous, true);
+        return cell;
+      }
+      previous = cell;
     }
     return -1;
+  }
+
+  /** Takes `cell`, which follows `previous` (-1: it is the head), out of the free list or the ready list. */
+  private unlink(cell: number, previous: number, free: boolean): void {
+    const c = this.cells[cell];
+    if (previous >= 0) this.cells[previous].next = c.next;
+    else if (free) this.freeHead = c.next;
+    else this.readyHead = c.next;
+    if (free) {
+      if (this.freeTail === cell) this.freeTail = previous;
+      this.freeCount--;
+    } else {
+      if (this.readyTail === cell) this.readyTail = previous;
+      this.readyCount--;
+    }
+    c.next = -1;
+  }
+
+  /** Adds a cell to the free list, at its end or (a cancelled reservation, reused first) at its front. */
+  private freePush(cell: number, front: boolean): void {
+    const c = this.cells[cell];
+    if (this.freeCount === 0) {
+      c.next = -1;
+      this.freeHead = this.freeTail = cell;
+    } else if (front) {
+      c.next = this.freeHead;
+      this.freeHead = cell;
+    } else {
+      c.next = -1;
+      this.cells[this.freeTail].next = cell;
+      this.freeTail = cell;
+    }
+    this.freeCount++;
+  }
+
+  /** Keeps only the free cells below `cap`, in order (a shrink retires the others). */
+  private freeRetainBelow(cap: number): void {
+    let previous = -1;
+    for (let cell = this.freeHead; cell >= 0;) {
+      const next = this.cells[cell].next;
+      if (cell >= cap) this.unlink(cell, previous, true);
+      else previous = cell;
+      cell = next;
+    }
+  }
+
+  /** Adds an occupied cell at the end of the ready list. */
+  private readyPush(cell: number): void {
+    const c = this.cells[cell];
+    c.next = -1;
+    if (this.readyCount === 0) this.readyHead = cell;
+    else this.cells[this.readyTail].next = cell;
+    this.readyTail = cell;
+    this.readyCount++;
+  }
+
+  /** Takes `cell` out of the ready list if it is there. */
+  private readyRemove(cell: number): void {
+    let previous = -1;
+    for (let at = this.readyHead; at >= 0; at = this.cells[at].next) {
+      if (at === cell) {
+        this.unlink(cell, previous, false);
+        return;
+      }
+      previous = at;
+    }
   }
 
   private markReserved(cell: number): void {
@@ -778,15 +873,22 @@ export class XQueue<T> {
     // Given back unfinished: it leaves its consumer's in (Consumer.in counts held cells), and counts in again when taken.
     c.holder = undefined;
     this.putbacks++;
+    // Before the first ready cell added after it (the ready list is in sequence order).
     const s = c.seq;
-    let lo = 0;
-    let hi = this.ready.size;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.cells[this.ready.at(mid)].seq < s) lo = mid + 1;
-      else hi = mid;
+    let previous = -1;
+    let at = this.readyHead;
+    while (at >= 0 && this.cells[at].seq < s) {
+      previous = at;
+      at = this.cells[at].next;
     }
-    this.ready.insertAt(lo, cell);
+    if (at < 0) {
+      this.readyPush(cell);
+      return;
+    }
+    c.next = at;
+    if (previous < 0) this.readyHead = cell;
+    else this.cells[previous].next = cell;
+    this.readyCount++;
   }
 
   /** The record of `tally`'s messages here (made, and given to the tally, at its first add). */
@@ -806,7 +908,7 @@ export class XQueue<T> {
    * For the queue's Producer records only (which is why it takes one).
    */
   presentFrom(producer: Producer): number {
-    if (this.producers.every((p) => p === producer || p.added === 0)) return this.ready.size + this.takenCount;
+    if (this.producers.every((p) => p === producer || p.added === 0)) return this.readyCount + this.takenCount;
     let present = 0;
     for (const c of this.cells) if ((c.state === OCCUPIED || c.state === TAKEN) && c.producer === producer) present++;
     return present;
@@ -829,8 +931,7 @@ export class XQueue<T> {
         }
       }
     }
-    if (toFront) this.free.pushFront(cell);
-    else this.free.pushBack(cell);
+    this.freePush(cell, toFront);
   }
 
   private compactWaiters(): void {
@@ -845,12 +946,12 @@ export class XQueue<T> {
    * The waiters are told only once the list is consistent again: a whenFree callback may reserve more at once.
    */
   private serveWaiters(): void {
-    if (this.runState !== 'running' || this.free.size === 0) return;
+    if (this.runState !== 'running' || this.freeCount === 0) return;
     let served: { waiter: Waiter; cell: number }[] | undefined;
     let kept = this.waiterHead;
     for (let i = this.waiterHead; i < this.waiters.length; i++) {
       const w = this.waiters[i];
-      const cell = this.free.size > 0 ? this.takeFreeCell(w.partition) : -1;
+      const cell = this.freeCount > 0 ? this.takeFreeCell(w.partition) : -1;
       if (cell < 0) {
         this.waiters[kept++] = w;
         continue;
@@ -869,7 +970,7 @@ export class XQueue<T> {
 
   /** Wakes one idle consumer (round robin) if a message is waiting. */
   private wakeConsumer(): void {
-    if (this.runState !== 'running' || this.ready.size === 0) return;
+    if (this.runState !== 'running' || this.readyCount === 0) return;
     const n = this.consumers.length;
     for (let k = 0; k < n; k++) {
       const c = this.consumers[(this.nextConsumer + k) % n];
@@ -882,7 +983,7 @@ export class XQueue<T> {
   }
 
   private wakeAllIdle(): void {
-    const waiting = this.ready.size;
+    const waiting = this.readyCount;
     let woken = 0;
     for (const c of [...this.consumers]) {
       if (woken >= waiting) break;
@@ -896,7 +997,7 @@ export class XQueue<T> {
   private signal(c: Consumer, force: boolean): void {
     if (c.scheduled && !force) return;
     c.scheduled = true;
-    c.wake();
+    c.waker.wake();
   }
 
   private setState(s: QueueState): void {
@@ -906,7 +1007,7 @@ export class XQueue<T> {
   }
 
   private isEmpty(): boolean {
-    return this.ready.size === 0 && this.takenCount === 0 && this.reservedCount === 0;
+    return this.readyCount === 0 && this.takenCount === 0 && this.reservedCount === 0;
   }
 
   private notifyIfEmpty(): void {
