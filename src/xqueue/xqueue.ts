@@ -275,6 +275,8 @@ export class XQueue<T> {
   private closed = false;
   private readonly stateListeners = new Set<(s: QueueState) => void>();
   private putbacks = 0;
+  /** The cell restore() put back last (where the next one's walk may start), -1 before any. */
+  private lastRestored = -1;
   private takebacks = 0;
   /** Completion callbacks that threw (the error goes to onCallbackError). */
   callbackErrors = 0;
@@ -873,10 +875,22 @@ export class XQueue<T> {
     // Given back unfinished: it leaves its consumer's in (Consumer.in counts held cells), and counts in again when taken.
     c.holder = undefined;
     this.putbacks++;
-    // Before the first ready cell added after it (the ready list is in sequence order).
+    // Before the first ready cell added after it (the ready list is in sequence order). The walk starts after the cell
+    // restored last when that one is still ready and earlier: a detach restores what it held in sequence order, and
+    // walking from the head each time made it quadratic in the cells held.
     const s = c.seq;
+    const hint = this.lastRestored;
+    this.lastRestored = cell;
+    if (this.readyCount > 0 && this.cells[this.readyTail].seq < s) {
+      this.readyPush(cell);
+      return;
+    }
     let previous = -1;
     let at = this.readyHead;
+    if (hint >= 0 && hint !== cell && this.cells[hint].state === OCCUPIED && this.cells[hint].seq < s) {
+      previous = hint;
+      at = this.cells[hint].next;
+    }
     while (at >= 0 && this.cells[at].seq < s) {
       previous = at;
       at = this.cells[at].next;

@@ -54,6 +54,31 @@ describe('XQueue cell lists', () => {
     expect(q.depth).toBe(0);
   });
 
+  it('puts taken messages back at their places in whatever order they come back', () => {
+    const q = new XQueue<number>('q', 8);
+    const c = attachCounting(q);
+    for (let i = 0; i < 8; i++) q.offer(i);
+    const taken = Array.from({ length: 6 }, () => q.take(c.handle)!);
+    for (const i of [3, 0, 5, 1, 4, 2]) q.putback(taken[i]);
+    expect(Array.from({ length: 8 }, () => q.take(c.handle)!.item)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('puts back what a detached consumer held before what waits, in order, in work linear in what it held', () => {
+    const n = 100_000;
+    const q = new XQueue<number>('q', 2 * n);
+    const first = attachCounting(q, 'first');
+    for (let i = 0; i < 2 * n; i++) q.offer(i);
+    for (let i = 0; i < n; i++) q.take(first.handle);
+    const started = process.hrtime.bigint();
+    expect(q.detach(first.handle)).toBe(n);
+    // Walking the ready list from its head for each of them was n²/2 = 5e9 steps: seconds, not milliseconds.
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(1000);
+    const second = attachCounting(q, 'second');
+    const order: number[] = [];
+    for (let t = q.take(second.handle); t; t = q.take(second.handle)) order.push(t.item);
+    expect(order).toEqual(Array.from({ length: 2 * n }, (_, i) => i));
+  });
+
   it('retires the free cells past a shrink and frees them again, in order, when it grows back', () => {
     const q = new XQueue<string>('q', 4);
     q.resize(2);
