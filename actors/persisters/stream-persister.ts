@@ -107,24 +107,16 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
   /** Requests written on the current connection (SessionSize). */
   private sessionWrites = 0;
   private hibernating = false;
-  /** The settings read per request and per reply, held here rather than read through `s` (four cache lines, plus its target). */
+  /** Decided by the settings once: the mode, the operation and the kind of target. */
   private readonly simple: boolean;
   private readonly requesting: boolean;
   private readonly tcp: boolean;
   /** With a Parser, a multiplexed request carries its tag in RCField. */
   private readonly tagged: boolean;
-  private readonly rcField: string;
-  private readonly template: StreamPersisterSettings['template'];
-  private readonly sessionSize: number;
-  private readonly receiveTimeMs: number;
-  private readonly maxIdleMs: number;
-  private readonly displayMask: number;
-  /** StringProperty is set: its list is not read per request otherwise. */
-  private readonly hasStringProperties: boolean;
-  // Read rarely: on connect, idle, expiry, failure, or with settings a plain request does not use.
+  private readonly s: StreamPersisterSettings;
+  // Read rarely: on connect, idle, expiry or failure.
   private ctx!: ActorContext<never>;
   private readonly env: ComponentEnv;
-  private readonly s: StreamPersisterSettings;
   private file?: NodeJS.WritableStream;
   private readonly simpleReply: PatternReplyReader;
   private offQueueState?: () => void;
@@ -152,13 +144,6 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
     this.simple = s.mode === 'simple';
     this.requesting = s.operation === 'request';
     this.tcp = s.target.kind === 'tcp';
-    this.rcField = s.rcField;
-    this.template = s.template;
-    this.sessionSize = s.sessionSize;
-    this.receiveTimeMs = s.receiveTimeMs;
-    this.maxIdleMs = s.maxIdleMs;
-    this.displayMask = s.displayMask;
-    this.hasStringProperties = this.stringProperties.length > 0;
   }
 
   start(ctx: ActorContext<never>): void {
@@ -169,7 +154,7 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
     this.open();
     // Simple mode keeps one request in flight; otherwise the input's capacity bounds the pending requests.
     this.consumer = ctx.consume(input, (taken, queue) => this.onMessage(taken, queue), this.simple ? { maxInFlight: 1 } : {});
-    if (this.maxIdleMs > 0) ctx.setInterval(() => this.checkIdle(), Math.min(this.maxIdleMs, 1000));
+    if (this.s.maxIdleMs > 0) ctx.setInterval(() => this.checkIdle(), Math.min(this.s.maxIdleMs, 1000));
     if (input.state !== 'running') this.onQueueState(input.state);
   }
 
@@ -234,7 +219,7 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
     const msg = taken.item;
     const tag = this.tagged ? String(taken.cell) : '';
     // RCField is -1 while the message is being processed, or the request's tag with a Parser (docs/components/stream-and-file.md).
-    msg.setField(this.rcField, this.tagged ? tag : '-1');
+    msg.setField(this.s.rcField, this.tagged ? tag : '-1');
     const expiry = msg.headers.JMSExpiration;
     const expiresAt = expiry !== undefined && expiry > 0 ? expiry : Infinity;
     if (expiresAt !== Infinity && expiresAt < Date.now()) {
@@ -243,7 +228,7 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
       return;
     }
     if (tracingActive()) tracePublish(msg, { component: this.env.name, system: this.tcp ? 'tcp' : 'file', destination: describeTarget(this.s.target) });
-    this.pending.add(pendingRequest(taken, queue, tag, renderRequest(msg, this.template), expiresAt));
+    this.pending.add(pendingRequest(taken, queue, tag, renderRequest(msg, this.s.template), expiresAt));
     // expiryAt is a boxed double (Infinity): not read for a request that never expires.
     if (expiresAt !== Infinity && expiresAt < this.expiryAt) this.scheduleExpiry(expiresAt);
     if (this.hibernating) this.open();
@@ -265,7 +250,7 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
       if (p.written) continue;
       if (this.simple && wrote) break;
       if (this.simple && this.pending.oldest !== p) break; // one request at a time
-      if (this.sessionSize > 0 && this.sessionWrites >= this.sessionSize) break; // renewed once drained
+      if (this.s.sessionSize > 0 && this.sessionWrites >= this.s.sessionSize) break; // renewed once drained
       // Several requests leave in this turn: one packet. A lone request is written at once (no cork, no tick).
       if (!wrote && !this.simple && (this.pending.newest !== p || (this.input?.depth ?? 0) > 0)) this.conn?.corkForThisTurn();
       wrote = true;
@@ -407,8 +392,8 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
     if (this.replyTimerFor === oldest) return;
     this.replyTimerFor = oldest;
     this.replySocket = this.conn?.socket;
-    this.replyDeadline = clockMs() + this.receiveTimeMs;
-    this.replyTimer ??= this.ctx.setTimeout(() => this.onReplyTimer(), this.receiveTimeMs);
+    this.replyDeadline = clockMs() + this.s.receiveTimeMs;
+    this.replyTimer ??= this.ctx.setTimeout(() => this.onReplyTimer(), this.s.receiveTimeMs);
   }
 
   /** Nothing is awaited any more; a running timer finds that out when it fires. */
@@ -435,7 +420,7 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
     if (!conn?.socket || socket !== conn.socket || this.pending.oldest !== p) return;
     this.env.status.count('timeouts');
     p.timeouts++;
-    conn.drop(new ReplyTimeoutError(this.env.name, this.receiveTimeMs));
+    conn.drop(new ReplyTimeoutError(this.env.name, this.s.receiveTimeMs));
     if (p.timeouts > this.s.retry) {
       this.env.logger.warn('no reply; request given up', { component: this.env.name, attempts: p.writes, rc: RC_TIMEOUT });
       this.finish(p, RC_TIMEOUT);
@@ -479,9 +464,9 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
   private complete(queue: XQueue<Message>, taken: Taken<Message>, rc: number, failure?: string): void {
     const msg = taken.item;
     tracePublished(msg, rc === 0 ? undefined : (failure ?? `return code ${rc}`));
-    msg.setField(this.rcField, String(rc));
-    if (this.hasStringProperties) for (const [k, v] of this.stringProperties) msg.setField(k, v);
-    if (this.displayMask !== 0) displayMessage(this.env.logger, rc === 0 ? 'persisted' : 'failed', msg, this.displayMask, this.stringPropertyNames);
+    msg.setField(this.s.rcField, String(rc));
+    for (const [k, v] of this.stringProperties) msg.setField(k, v);
+    if (this.s.displayMask !== 0) displayMessage(this.env.logger, rc === 0 ? 'persisted' : 'failed', msg, this.s.displayMask, this.stringPropertyNames);
     (rc === 0 ? this.messages : this.failures).add(1);
     this.noteActivity();
     if (failure === undefined) queue.remove(taken);
@@ -492,7 +477,7 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
   /** SessionSize reached and nothing written is still waiting: close (CloseRequest first) and reconnect. */
   private renewSessionIfDue(): boolean {
     const conn = this.conn;
-    if (!conn?.socket || this.sessionSize <= 0 || this.sessionWrites < this.sessionSize) return false;
+    if (!conn?.socket || this.s.sessionSize <= 0 || this.sessionWrites < this.s.sessionSize) return false;
     if (this.pending.anyWritten()) return false;
     this.env.status.count('sessions');
     this.env.logger.debug('session size reached; reconnecting', { component: this.env.name, requests: this.sessionWrites });
@@ -515,16 +500,16 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
 
   /** Traffic, for MaxIdleTime (no clock read per message when it is not set). */
   private noteActivity(): void {
-    if (this.maxIdleMs > 0) this.lastActivity = Date.now();
+    if (this.s.maxIdleMs > 0) this.lastActivity = Date.now();
   }
 
   /** MaxIdleTime without traffic: close the connection until the next message (the original's hibernation). */
   private checkIdle(): void {
-    if (this.hibernating || this.pending.size > 0 || Date.now() - this.lastActivity < this.maxIdleMs) return;
+    if (this.hibernating || this.pending.size > 0 || Date.now() - this.lastActivity < this.s.maxIdleMs) return;
     if (!this.tcp) return;
     this.close();
     this.hibernating = true;
-    this.env.status.set('DISABLED', `idle for ${this.maxIdleMs / 1000} s; reconnects on the next message`);
+    this.env.status.set('DISABLED', `idle for ${this.s.maxIdleMs / 1000} s; reconnects on the next message`);
   }
 }
 

@@ -71,23 +71,10 @@ export interface ReplySettings {
 
 /** Applies replies to the requests they answer; the caller removes the requests and counts. */
 export class ReplyHandler {
-  /** Copied from the settings: read per reply, from this one object (issue 32). */
-  private readonly dataField: string;
-  private readonly rcField: string;
-  private readonly textMode: boolean;
-  private readonly offhead: number;
-  private readonly offtail: number;
-
   constructor(
-    s: ReplySettings,
+    private readonly s: ReplySettings,
     private readonly parser: ReplyParser | undefined,
-  ) {
-    this.dataField = s.dataField;
-    this.rcField = s.rcField;
-    this.textMode = s.textMode;
-    this.offhead = s.offhead;
-    this.offtail = s.offtail;
-  }
+  ) {}
 
   /**
    * Multiplexed: a framed reply (the framer's Frame, narrowed here by Offhead and Offtail) answers the oldest written request, or with a Parser the written request
@@ -96,17 +83,17 @@ export class ReplyHandler {
   framed(reply: Frame, pending: PendingRequests): ReplyOutcome {
     const oldest = pending.oldest;
     if (!oldest?.written) return { kind: 'no-request', bytes: reply.end - reply.start };
-    trimReply(reply, this.offhead, this.offtail);
+    trimReply(reply, this.s.offhead, this.s.offtail);
     if (!this.parser) {
-      storeReply(oldest.taken.item, reply, this.dataField, this.textMode);
+      storeReply(oldest.taken.item, reply, this.s.dataField, this.s.textMode);
       return { kind: 'answered', request: oldest };
     }
     const parsed = this.parse(this.parser, oldest, reply.buf.toString('utf8', reply.start, reply.end));
     if (!parsed.ok) return parsed.outcome;
-    const tag = parsed.message.getField(this.rcField);
+    const tag = parsed.message.getField(this.s.rcField);
     const request = tag === undefined ? oldest : pending.writtenWithTag(tag);
     if (!request) return { kind: 'unknown-tag', tag: tag as string };
-    copyParsedReply(parsed.message, request.taken.item, this.rcField);
+    copyParsedReply(parsed.message, request.taken.item, this.s.rcField);
     return { kind: 'answered', request };
   }
 
@@ -114,12 +101,12 @@ export class ReplyHandler {
   whole(text: string, request: PendingRequest): ReplyOutcome {
     if (!this.parser) {
       const buf = Buffer.from(text, 'utf8');
-      storeReply(request.taken.item, { buf, start: 0, end: buf.length }, this.dataField, this.textMode);
+      storeReply(request.taken.item, { buf, start: 0, end: buf.length }, this.s.dataField, this.s.textMode);
       return { kind: 'answered', request };
     }
     const parsed = this.parse(this.parser, request, text);
     if (!parsed.ok) return parsed.outcome;
-    copyParsedReply(parsed.message, request.taken.item, this.rcField);
+    copyParsedReply(parsed.message, request.taken.item, this.s.rcField);
     return { kind: 'answered', request };
   }
 
