@@ -116,8 +116,11 @@ export interface ActorContext<Msg> {
   clearTimer(handle: TimerHandle | undefined): void;
   spawn<M>(name: string, factory: BehaviourFactory<M>, options?: SpawnOptions): ActorRef<M>;
   children(): ActorRef<unknown>[];
-  /** Wraps a callback from outside the actor (a socket or broker event): a throw becomes a crash of this actor. */
-  guard<A extends unknown[]>(fn: (...args: A) => void | Promise<void>): (...args: A) => void;
+  /**
+   * Wraps a callback from outside the actor (a socket or broker event): a throw becomes a crash of this actor. With
+   * `self`, `fn` is called as its method (`fn.call(self, ...)`): a method guarded with no closure made around it.
+   */
+  guard<A extends unknown[]>(fn: (...args: A) => void | Promise<void>, self?: object): (...args: A) => void;
   /** Reports an asynchronous failure as a crash of this actor (supervision decides). */
   fail(error: unknown): void;
   /** Stops this actor once the current message is handled (never await your own stop inside receive). */
@@ -662,13 +665,13 @@ class ActorCell<Msg> {
     this.deliver({ kind: 'crash', error, incarnation: this.incarnation });
   }
 
-  guard<A extends unknown[]>(fn: (...args: A) => void | Promise<void>): (...args: A) => void {
+  guard<A extends unknown[]>(fn: (...args: A) => void | Promise<void>, self?: object): (...args: A) => void {
     const incarnation = this.incarnation;
     return (...args: A) => {
       if (incarnation !== this.incarnation || this.state === 'stopped') return;
       this.guarded++;
       try {
-        const r = fn(...args);
+        const r = fn.apply(self, args);
         if (r && typeof (r as Promise<void>).then === 'function') (r as Promise<void>).catch((e) => this.reportCrash(e));
       } catch (e) {
         this.reportCrash(e);
@@ -1063,8 +1066,8 @@ class CellContext<Msg> implements ActorContext<Msg> {
     return [...this.cell.children.values()].map((c) => c.ref);
   }
 
-  guard<A extends unknown[]>(fn: (...args: A) => void | Promise<void>): (...args: A) => void {
-    return this.cell.guard(fn);
+  guard<A extends unknown[]>(fn: (...args: A) => void | Promise<void>, self?: object): (...args: A) => void {
+    return this.cell.guard(fn, self);
   }
 
   fail(error: unknown): void {
