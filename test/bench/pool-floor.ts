@@ -15,12 +15,10 @@
  * before and dumped after, in layer order (dump .1 holds nothing, dumps .2 to .6 are layers 0 to 4):
  *   valgrind --tool=callgrind --dump-instr=no --cache-sim=yes --D1=32768,8,64 --LL=1048576,16,64 \
  *     node --predictable --max-semi-space-size=64 dist/test/bench/pool-floor.js 512 3 3 callgrind
- * Young bytes per round trip are the new space's growth over a block (a block with a scavenge in it counts none; a large
- * --min-semi-space-size leaves most without one); with --expose-gc each layer also prints the heap it keeps per connection.
+ * With --expose-gc each layer also prints the heap it keeps per connection.
  * Usage: node dist/test/bench/pool-floor.js <connections> <round trips per connection and block> <blocks> [callgrind]
  */
 import net from 'node:net';
-import v8 from 'node:v8';
 import { Message } from '../../src/message/message';
 import { Taken, XQueue } from '../../src/xqueue/xqueue';
 import { ActorContext, ActorRuntime } from '../../src/runtime/actor';
@@ -184,9 +182,6 @@ function warm(queues: readonly XQueue<Message>[]): Promise<unknown> {
 interface Sample {
   user: number;
   system: number;
-  /** Young-generation bytes allocated per round trip; NaN when a scavenge fell in the block (run with a large
-   * --min-semi-space-size so that most blocks have none). */
-  young: number;
 }
 
 /** Heap used after a full collection (NaN without --expose-gc). */
@@ -197,19 +192,13 @@ function heapAfterGc(): number {
   return process.memoryUsage().heapUsed;
 }
 
-function youngUsed(): number {
-  return v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_used_size ?? NaN;
-}
-
 /** Times one block of `layer`: `per` round trips on each of `n` connections; CPU µs per round trip. */
 async function block(layer: Layer, n: number, per: number): Promise<Sample> {
-  const young0 = youngUsed();
   const cpu0 = process.cpuUsage();
   await Promise.all(Array.from({ length: n }, (_, c) => layer.chain(c, per)));
   const cpu = process.cpuUsage(cpu0);
-  const young = youngUsed() - young0;
   const trips = n * per;
-  return { user: cpu.user / trips, system: cpu.system / trips, young: young >= 0 ? young / trips : NaN };
+  return { user: cpu.user / trips, system: cpu.system / trips };
 }
 
 async function main(): Promise<void> {
@@ -240,11 +229,9 @@ async function main(): Promise<void> {
     for (let i = 0; i < layers.length; i++) {
       const user = median(samples[i].map((s) => s.user));
       const system = median(samples[i].map((s) => s.system));
-      const youngs = samples[i].map((s) => s.young).filter((y) => !Number.isNaN(y));
-      const young = youngs.length > 0 ? `${median(youngs).toFixed(0)} B` : 'n/a';
       const kept = Number.isNaN(retained[i]) ? '' : `; heap kept ${retained[i].toFixed(0)} B per connection`;
       console.log(
-        `${i} ${layers[i].name}, ${n} connections: user ${user.toFixed(2)} µs, system ${system.toFixed(2)} µs, young ${young} per round trip (median of ${blocks} blocks of ${n * per})${kept}`,
+        `${i} ${layers[i].name}, ${n} connections: user ${user.toFixed(2)} µs, system ${system.toFixed(2)} µs per round trip (median of ${blocks} blocks of ${n * per})${kept}`,
       );
     }
     if (counting === 'callgrind') {
