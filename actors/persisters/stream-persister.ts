@@ -479,7 +479,8 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
     this.noteActivity();
     if (failure === undefined) queue.remove(taken);
     else queue.remove(taken, 'failed', failure);
-    this.consumer?.poke();
+    // Only simple mode holds taking back (maxInFlight 1); a poke otherwise does nothing but read the consumer (issue 32).
+    if (this.simple) this.consumer?.poke();
   }
 
   /** SessionSize reached and nothing written is still waiting: close (CloseRequest first) and reconnect. */
