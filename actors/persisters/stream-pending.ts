@@ -7,69 +7,94 @@
 import { Message } from '../../src/message/message';
 import { Taken, XQueue } from '../../src/xqueue/xqueue';
 
-/** A request taken from the input and not yet removed. */
-export interface PendingRequest {
-  readonly taken: Taken<Message>;
-  readonly queue: XQueue<Message>;
-  /** With Parser (multiplexed): the cell id written into RCField, read back from the parsed reply. */
-  readonly tag: string;
-  /** The rendered request (text is written as UTF-8), written again as it is after a reconnect. */
-  readonly data: string | Buffer;
-  /** JMSExpiration in ms since the epoch; Infinity when none. */
-  readonly expiresAt: number;
+/**
+ * A request taken from the input and not yet removed. It is its own Taken (the cell, message and generation of the
+ * take), so that a reply finds the message and removes it with no object beside it to read (with 512 pooled children
+ * each object a reply reads is a cache miss; issue 32).
+ */
+export class PendingRequest implements Taken<Message> {
+  readonly cell: number;
+  readonly item: Message;
+  readonly generation: number;
   /** Written on the current connection (false again after the connection is lost). */
-  written: boolean;
+  written = false;
   /** Times written, over all connections. */
-  writes: number;
+  writes = 0;
   /** Reply timeouts charged to this request (it was the oldest when ReceiveTime passed). */
-  timeouts: number;
+  timeouts = 0;
+  /** The request taken after it while both are pending (PendingRequests' list). */
+  next: PendingRequest | undefined = undefined;
+
+  constructor(
+    taken: Taken<Message>,
+    readonly queue: XQueue<Message>,
+    /** With Parser (multiplexed): the cell id written into RCField, read back from the parsed reply. */
+    readonly tag: string,
+    /** The rendered request (text is written as UTF-8), written again as it is after a reconnect. */
+    readonly data: string | Buffer,
+    /** JMSExpiration in ms since the epoch; Infinity when none. */
+    readonly expiresAt: number,
+  ) {
+    this.cell = taken.cell;
+    this.item = taken.item;
+    this.generation = taken.generation;
+  }
 }
 
 export function pendingRequest(taken: Taken<Message>, queue: XQueue<Message>, tag: string, data: string | Buffer, expiresAt: number): PendingRequest {
-  return { taken, queue, tag, data, expiresAt, written: false, writes: 0, timeouts: 0 };
+  return new PendingRequest(taken, queue, tag, data, expiresAt);
 }
 
+/**
+ * The pending requests, oldest first: a list linked through the requests, so that the oldest is read from here with no
+ * array between (issue 32).
+ */
 export class PendingRequests implements Iterable<PendingRequest> {
-  private list: PendingRequest[] = [];
+  private head: PendingRequest | undefined = undefined;
+  private tail: PendingRequest | undefined = undefined;
+  private count = 0;
 
   get size(): number {
-    return this.list.length;
+    return this.count;
   }
 
   /** The oldest pending request (the one the next FIFO reply answers when it is written). */
   get oldest(): PendingRequest | undefined {
-    return this.list[0];
-  }
-
-  /** The request at `index` (0 = the oldest); index < size. */
-  at(index: number): PendingRequest {
-    return this.list[index];
+    return this.head;
   }
 
   /** The request taken last. */
   get newest(): PendingRequest | undefined {
-    return this.list[this.list.length - 1];
+    return this.tail;
   }
 
-  [Symbol.iterator](): Iterator<PendingRequest> {
-    return this.list[Symbol.iterator]();
+  *[Symbol.iterator](): Iterator<PendingRequest> {
+    for (let p = this.head; p !== undefined; p = p.next) yield p;
   }
 
   add(p: PendingRequest): void {
-    this.list.push(p);
+    p.next = undefined;
+    if (this.tail === undefined) this.head = p;
+    else this.tail.next = p;
+    this.tail = p;
+    this.count++;
   }
 
   /** Removes `p`; false when it had left already (each request leaves exactly once). */
   remove(p: PendingRequest): boolean {
-    const list = this.list;
-    // The oldest leaves first (FIFO replies): shift makes no array of the removed, as splice does.
-    if (list[0] === p) {
-      list.shift();
-      return true;
+    // The oldest leaves first (FIFO replies).
+    if (this.head === p) {
+      this.head = p.next;
+      if (this.head === undefined) this.tail = undefined;
+    } else {
+      let before = this.head;
+      while (before !== undefined && before.next !== p) before = before.next;
+      if (before === undefined) return false;
+      before.next = p.next;
+      if (this.tail === p) this.tail = before;
     }
-    const i = list.indexOf(p);
-    if (i < 0) return false;
-    list.splice(i, 1);
+    p.next = undefined;
+    this.count--;
     return true;
   }
 
@@ -81,25 +106,31 @@ export class PendingRequests implements Iterable<PendingRequest> {
 
   /** The connection is gone: nothing counts as written on a connection any more. */
   forgetWrites(): void {
-    for (const p of this.list) p.written = false;
+    for (let p = this.head; p !== undefined; p = p.next) p.written = false;
   }
 
   anyWritten(): boolean {
-    return this.list.some((p) => p.written);
+    for (let p = this.head; p !== undefined; p = p.next) if (p.written) return true;
+    return false;
   }
 
   /** The written request tagged `tag`. */
   writtenWithTag(tag: string): PendingRequest | undefined {
-    return this.list.find((p) => p.written && p.tag === tag);
+    for (let p = this.head; p !== undefined; p = p.next) if (p.written && p.tag === tag) return p;
+    return undefined;
   }
 
   /** The requests whose JMSExpiration is at or before `now`. */
   expiredAt(now: number): PendingRequest[] {
-    return this.list.filter((p) => p.expiresAt <= now);
+    const out: PendingRequest[] = [];
+    for (let p = this.head; p !== undefined; p = p.next) if (p.expiresAt <= now) out.push(p);
+    return out;
   }
 
   /** The earliest JMSExpiration of a pending request; Infinity when none expires. */
   nextExpiry(): number {
-    return Math.min(...this.list.map((p) => p.expiresAt));
+    let earliest = Infinity;
+    for (let p = this.head; p !== undefined; p = p.next) earliest = Math.min(earliest, p.expiresAt);
+    return earliest;
   }
 }

@@ -85,7 +85,7 @@ export class ReplyHandler {
     if (!oldest?.written) return { kind: 'no-request', bytes: reply.end - reply.start };
     trimReply(reply, this.s.offhead, this.s.offtail);
     if (!this.parser) {
-      storeReply(oldest.taken.item, reply, this.s.dataField, this.s.textMode);
+      storeReply(oldest.item, reply, this.s.dataField, this.s.textMode);
       return { kind: 'answered', request: oldest };
     }
     const parsed = this.parse(this.parser, oldest, reply.buf.toString('utf8', reply.start, reply.end));
@@ -93,7 +93,7 @@ export class ReplyHandler {
     const tag = parsed.message.getField(this.s.rcField);
     const request = tag === undefined ? oldest : pending.writtenWithTag(tag);
     if (!request) return { kind: 'unknown-tag', tag: tag as string };
-    copyParsedReply(parsed.message, request.taken.item, this.s.rcField);
+    copyParsedReply(parsed.message, request.item, this.s.rcField);
     return { kind: 'answered', request };
   }
 
@@ -101,19 +101,19 @@ export class ReplyHandler {
   whole(text: string, request: PendingRequest): ReplyOutcome {
     if (!this.parser) {
       const buf = Buffer.from(text, 'utf8');
-      storeReply(request.taken.item, { buf, start: 0, end: buf.length }, this.s.dataField, this.s.textMode);
+      storeReply(request.item, { buf, start: 0, end: buf.length }, this.s.dataField, this.s.textMode);
       return { kind: 'answered', request };
     }
     const parsed = this.parse(this.parser, request, text);
     if (!parsed.ok) return parsed.outcome;
-    copyParsedReply(parsed.message, request.taken.item, this.s.rcField);
+    copyParsedReply(parsed.message, request.item, this.s.rcField);
     return { kind: 'answered', request };
   }
 
   private parse(parser: ReplyParser, oldest: PendingRequest, text: string): { ok: true; message: Message } | { ok: false; outcome: ReplyOutcome } {
     const parsed = parseReply(parser, text);
     if (parsed.ok) return parsed;
-    markParseError(oldest.taken.item, parsed.reason);
+    markParseError(oldest.item, parsed.reason);
     return { ok: false, outcome: { kind: 'parse-error', request: oldest, reason: parsed.reason } };
   }
 }

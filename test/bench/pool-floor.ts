@@ -15,6 +15,7 @@
  * before and dumped after, in layer order (dump .1 holds nothing, dumps .2 to .6 are layers 0 to 4):
  *   valgrind --tool=callgrind --dump-instr=no --cache-sim=yes --D1=32768,8,64 --LL=1048576,16,64 \
  *     node --predictable --max-semi-space-size=64 dist/test/bench/pool-floor.js 512 3 3 callgrind
+ * With --expose-gc each layer also prints the heap it keeps per connection.
  * Usage: node dist/test/bench/pool-floor.js <connections> <round trips per connection and block> <blocks> [callgrind]
  */
 import net from 'node:net';
@@ -183,6 +184,14 @@ interface Sample {
   system: number;
 }
 
+/** Heap used after a full collection (NaN without --expose-gc). */
+function heapAfterGc(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) return NaN;
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
 /** Times one block of `layer`: `per` round trips on each of `n` connections; CPU µs per round trip. */
 async function block(layer: Layer, n: number, per: number): Promise<Sample> {
   const cpu0 = process.cpuUsage();
@@ -201,7 +210,14 @@ async function main(): Promise<void> {
   const peer = await startTcpPeer();
   const layers: Layer[] = [];
   try {
-    for (const make of [rawLayer, messageLayer, xqueueLayer, actorLayer, poolLayer]) layers.push(await make(peer.port, n));
+    // With --expose-gc, the heap each layer keeps per connection once set up (its state and its sockets, the peer's side
+    // of them included): what a round trip may find out of the caches when many connections take turns.
+    const retained: number[] = [];
+    for (const make of [rawLayer, messageLayer, xqueueLayer, actorLayer, poolLayer]) {
+      const before = heapAfterGc();
+      layers.push(await make(peer.port, n));
+      retained.push((heapAfterGc() - before) / n);
+    }
     const samples: Sample[][] = layers.map(() => []);
     for (let b = 0; b < blocks; b++) {
       for (let k = 0; k < layers.length; k++) {
@@ -213,8 +229,9 @@ async function main(): Promise<void> {
     for (let i = 0; i < layers.length; i++) {
       const user = median(samples[i].map((s) => s.user));
       const system = median(samples[i].map((s) => s.system));
+      const kept = Number.isNaN(retained[i]) ? '' : `; heap kept ${retained[i].toFixed(0)} B per connection`;
       console.log(
-        `${i} ${layers[i].name}, ${n} connections: user ${user.toFixed(2)} µs, system ${system.toFixed(2)} µs per round trip (median of ${blocks} blocks of ${n * per})`,
+        `${i} ${layers[i].name}, ${n} connections: user ${user.toFixed(2)} µs, system ${system.toFixed(2)} µs per round trip (median of ${blocks} blocks of ${n * per})${kept}`,
       );
     }
     if (counting === 'callgrind') {

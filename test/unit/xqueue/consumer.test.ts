@@ -75,6 +75,24 @@ describe('XQueue.take', () => {
     expect([a.wakes, b.wakes]).toEqual([1, 1]);
   });
 
+  it('wakes the one consumer left after the other detached', () => {
+    const q = new XQueue<string>('q', 4);
+    const a = attachCounting(q, 'a');
+    const b = attachCounting(q, 'b');
+    q.detach(a.handle);
+    q.offer('1');
+    expect([a.wakes, b.wakes]).toEqual([0, 1]);
+  });
+
+  it('wakes neither a consumer handing over nor one detached, but the one attached after them', () => {
+    const q = new XQueue<string>('q', 4);
+    const old = attachCounting(q, 'old');
+    q.holdForHandOver(old.handle);
+    q.offer('1');
+    const next = attachCounting(q, 'next');
+    expect([old.wakes, next.wakes]).toEqual([0, 1]);
+  });
+
   it('refuses an object that is not one of its consumers', () => {
     const q = new XQueue<string>('q', 2);
     expect(() => q.take({ id: 1, name: 'stranger' })).toThrow(XQueueError);

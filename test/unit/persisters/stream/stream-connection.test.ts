@@ -40,9 +40,9 @@ async function startServer(onConnect: (s: net.Socket) => void = () => undefined)
 const timers = new Set<ClockTimer>();
 const ctx = {
   guard:
-    <A extends unknown[]>(fn: (...args: A) => void | Promise<void>) =>
+    <A extends unknown[]>(fn: (...args: A) => void | Promise<void>, self?: object) =>
     (...args: A) =>
-      void fn(...args),
+      void fn.apply(self, args),
   setTimeout: (fn: () => void, ms: number) => {
     const t = REAL_CLOCK.set(fn, ms);
     timers.add(t);
@@ -123,6 +123,21 @@ describe('StreamConnection', () => {
     c.renew();
     await waitFor(() => server!.sockets.length === 2 && c.socket !== undefined, 'the second connection');
     expect(server.sockets.length).toBe(2);
+  });
+
+  it('hands the events the socket it attached, and nothing read from it once it is dropped', async () => {
+    server = await startServer();
+    const chunks: string[] = [];
+    const attachedTo: net.Socket[] = [];
+    const c = connection(server.port, { attached: (socket) => attachedTo.push(socket), data: (chunk) => chunks.push(chunk.toString()) });
+    c.open();
+    await waitFor(() => c.socket !== undefined && server!.sockets.length === 1, 'the connection');
+    const first = c.socket as net.Socket;
+    c.drop(new Error('out of step'));
+    // What the old socket still reads (here pushed as if from the wire) no longer reaches the events.
+    first.emit('data', Buffer.from('late reply'));
+    await waitFor(() => attachedTo.length === 2, 'the next connection');
+    expect([attachedTo[0] === first, attachedTo[1] === c.socket, chunks]).toEqual([true, true, []]);
   });
 
   it('ignores a drop for a socket that is no longer the current one', async () => {

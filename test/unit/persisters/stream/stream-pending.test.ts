@@ -39,6 +39,22 @@ describe('PendingRequests', () => {
     expect(pending.oldest).toBe(c);
   });
 
+  it('adds after the one before the newest once the newest left', () => {
+    const pending = new PendingRequests();
+    const [a, b, c] = [request(1), request(2), request(3)];
+    pending.add(a);
+    pending.add(b);
+    pending.remove(b);
+    pending.add(c);
+    expect([[...pending], pending.newest, pending.size]).toEqual([[a, c], c, 2]);
+  });
+
+  it('is the Taken of its request: the cell, message and generation of the take', () => {
+    const item = Message.text('m');
+    const p = pendingRequest({ cell: 3, item, generation: 7 }, queue, '3', 'm', Infinity);
+    expect([p.cell, p.item, p.generation]).toEqual([3, item, 7]);
+  });
+
   it('counts every write of a request, over all connections', () => {
     const pending = new PendingRequests();
     const a = request(1);

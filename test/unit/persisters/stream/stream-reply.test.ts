@@ -101,7 +101,7 @@ describe('ReplyHandler', () => {
     const pending = pendingOf(1, 2);
     const outcome = new ReplyHandler({ ...settings, offhead: 1, offtail: 1 }, undefined).framed(frameOf('[ok]'), pending);
     expect(outcome).toEqual({ kind: 'answered', request: pending.oldest });
-    expect(pending.oldest?.taken.item.bodyText()).toBe('ok');
+    expect(pending.oldest?.item.bodyText()).toBe('ok');
   });
 
   it('drops a reply when no written request waits for one', () => {
@@ -122,12 +122,12 @@ describe('ReplyHandler', () => {
     const pending = pendingOf(1, 2);
     const outcome = new ReplyHandler(settings, keyValueParser).framed(frameOf('garbage'), pending);
     expect(outcome).toEqual({ kind: 'parse-error', request: pending.oldest, reason: 'not a key=value pair: garbage' });
-    expect(pending.oldest?.taken.item.getField(PARSE_ERROR_PROPERTY)).toBe('not a key=value pair: garbage');
+    expect(pending.oldest?.item.getField(PARSE_ERROR_PROPERTY)).toBe('not a key=value pair: garbage');
   });
 
   it('stores a whole simple-mode reply in the one request in flight', () => {
     const request = pendingOf(1).oldest!;
     expect(new ReplyHandler({ ...settings, dataField: 'Reply' }, undefined).whole('done', request)).toEqual({ kind: 'answered', request });
-    expect(request.taken.item.getField('Reply')).toBe('done');
+    expect(request.item.getField('Reply')).toBe('done');
   });
 });
