@@ -41,10 +41,6 @@ export class PendingRequest implements Taken<Message> {
   }
 }
 
-export function pendingRequest(taken: Taken<Message>, queue: XQueue<Message>, tag: string, data: string | Buffer, expiresAt: number): PendingRequest {
-  return new PendingRequest(taken, queue, tag, data, expiresAt);
-}
-
 /**
  * The pending requests, oldest first: a list linked through the requests, so that the oldest is read from here with no
  * array between (issue 32).

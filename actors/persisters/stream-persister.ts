@@ -47,7 +47,7 @@ import { describeTarget } from '../stream/stream-target';
 import { checkReplyParser, createReplyParser } from './stream-reply-parser';
 import { StreamConnection, StreamConnectionEvents, streamPersisterConnection } from './stream-connection';
 import { PatternReplyReader, renderRequest } from './stream-framing';
-import { PendingRequest, PendingRequests, pendingRequest } from './stream-pending';
+import { PendingRequest, PendingRequests } from './stream-pending';
 import { RC_PARSE_ERROR, ReplyHandler, ReplyOutcome } from './stream-reply';
 import {
   RC_OUTPUT_CLOSED,
@@ -237,7 +237,7 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
       return;
     }
     if (tracingActive()) tracePublish(msg, { component: this.env.name, system: this.tcp ? 'tcp' : 'file', destination: describeTarget(this.s.target) });
-    this.pending.add(pendingRequest(taken, queue, tag, renderRequest(msg, this.s.template), expiresAt));
+    this.pending.add(new PendingRequest(taken, queue, tag, renderRequest(msg, this.s.template), expiresAt));
     // expiryAt is a boxed double (Infinity): not read for a request that never expires.
     if (expiresAt !== Infinity && expiresAt < this.expiryAt) this.scheduleExpiry(expiresAt);
     if (this.hibernating) this.open();

@@ -233,8 +233,9 @@ class ConsumerEntry<T> implements ConsumerWaker {
   heldBack = false;
   active = true;
   /**
-   * Its behaviour stopped taking (QueueConsumer.stopTaking): kept here, not on the binding, so that a pull reads no
-   * object beside the entry (with 512 pooled children each is a cache miss per message; issue 32).
+   * Its behaviour stopped taking (QueueConsumer.stopTaking), carried over to the next entry on a resume: kept here, not
+   * on the binding, so that a pull reads no object beside the entry (with 512 pooled children each is a cache miss per
+   * message; issue 32).
    */
   stopped = false;
   /** The QueueConsumer given to the behaviour follows the entry across a resume. */
@@ -275,15 +276,6 @@ class ConsumerBinding<T> implements QueueConsumer {
     return this.entry.handle;
   }
 
-  /** Its behaviour stopped taking; the entry's flag (ConsumerEntry.stopped), carried over to the next entry on a resume. */
-  get stopped(): boolean {
-    return this.entry.stopped;
-  }
-
-  set stopped(stopped: boolean) {
-    this.entry.stopped = stopped;
-  }
-
   poke(): void {
     const entry = this.entry;
     if (!entry.active || !entry.heldBack) return;
@@ -296,7 +288,7 @@ class ConsumerBinding<T> implements QueueConsumer {
   }
 
   stopTaking(): void {
-    this.stopped = true;
+    this.entry.stopped = true;
   }
 }
 
@@ -714,7 +706,7 @@ class ActorCell<Msg> {
   }
 
   stopTakingAll(): void {
-    for (const e of this.consumers) if (e.binding !== undefined) e.binding.stopped = true;
+    for (const e of this.consumers) e.stopped = true;
     for (const c of this.children.values()) c.stopTakingAll();
   }
 
@@ -753,7 +745,7 @@ class ActorCell<Msg> {
     this.consumers = this.consumers.filter((e) => !e.active);
     const consumers = handed.map((e): HeldConsumer => {
       e.active = false;
-      if (e.binding !== undefined) e.binding.stopped = true;
+      e.stopped = true;
       return { queue: e.queue, handle: e.handle, held: e.queue.holdForHandOver(e.handle) };
     });
     return { state, consumers };

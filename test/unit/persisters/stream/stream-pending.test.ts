@@ -1,11 +1,11 @@
 import { Message } from '../../../../src/message/message';
 import { XQueue } from '../../../../src/xqueue/xqueue';
-import { PendingRequest, PendingRequests, pendingRequest } from '../../../../actors/persisters/stream-pending';
+import { PendingRequest, PendingRequests } from '../../../../actors/persisters/stream-pending';
 
 const queue = new XQueue<Message>('in', 8);
 
 function request(cell: number, expiresAt = Infinity): PendingRequest {
-  return pendingRequest({ cell, item: Message.text(`m${cell}`), generation: 0 }, queue, String(cell), Buffer.from(`m${cell}`), expiresAt);
+  return new PendingRequest({ cell, item: Message.text(`m${cell}`), generation: 0 }, queue, String(cell), Buffer.from(`m${cell}`), expiresAt);
 }
 
 describe('PendingRequests', () => {
@@ -51,7 +51,7 @@ describe('PendingRequests', () => {
 
   it('is the Taken of its request: the cell, message and generation of the take', () => {
     const item = Message.text('m');
-    const p = pendingRequest({ cell: 3, item, generation: 7 }, queue, '3', 'm', Infinity);
+    const p = new PendingRequest({ cell: 3, item, generation: 7 }, queue, '3', 'm', Infinity);
     expect([p.cell, p.item, p.generation]).toEqual([3, item, 7]);
   });
 

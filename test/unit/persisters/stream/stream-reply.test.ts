@@ -1,6 +1,6 @@
 import { Message } from '../../../../src/message/message';
 import { PARSE_ERROR_PROPERTY, ReplyHandler, copyParsedReply, markParseError, parseReply, storeReply } from '../../../../actors/persisters/stream-reply';
-import { PendingRequests, pendingRequest } from '../../../../actors/persisters/stream-pending';
+import { PendingRequest, PendingRequests } from '../../../../actors/persisters/stream-pending';
 import { XQueue } from '../../../../src/xqueue/xqueue';
 import { ReplyParser } from '../../../../actors/persisters/stream-reply-parser';
 import { Frame } from '../../../../actors/stream/framing';
@@ -84,7 +84,7 @@ describe('ReplyHandler', () => {
   function pendingOf(...cells: number[]): PendingRequests {
     const pending = new PendingRequests();
     for (const cell of cells) {
-      const p = pendingRequest(
+      const p = new PendingRequest(
         { cell, item: Message.text(`request ${cell}`, { RC: String(cell) }), generation: 0 },
         queue,
         String(cell),
