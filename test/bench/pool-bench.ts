@@ -21,14 +21,12 @@
  * per sender, not one per request. Neither wraps a request in a promise of its own: the docs' `send` helper does,
  * and a raw client written the same way would pay that promise as well.
  */
-import net from 'node:net';
-import { Message } from '../../src/message/message';
-import { XQueue } from '../../src/xqueue/xqueue';
 import { startPool } from '../unit/pools/pool-support';
 import { startTcpPeer } from '../unit/pools/peers';
 import { PoolHandle } from '../../actors/pools/pool-handle';
 import type { BenchRow } from './bench-types';
 import { compareRates, RateComparison } from './interleaved';
+import { ChainSide, pooledSide, rawSide } from './pool-sides';
 import { percentile } from './latency';
 
 export interface PoolBenchOptions {
@@ -65,66 +63,6 @@ async function requestLatency(requests: number): Promise<{ median: number; p99: 
   }
 }
 
-function roundTrip(q: XQueue<Message>, text: string): Promise<Message> {
-  return new Promise((resolve, reject) => q.put(Message.text(text), (m) => resolve(m)).catch(reject));
-}
-
-/**
- * `count` numbered requests of sender `c` through `q`, `window` in flight: each reply's completion callback checks it
- * and puts the next request, as rawThroughput's 'data' listener does with its socket.
- */
-export function requestChain(q: XQueue<Message>, c: number, count: number, window: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let sent = 0;
-    let answered = 0;
-    const next = (): void => {
-      if (sent >= count) return;
-      // offer adds at once without a promise (the raw side writes to its socket at once); put only when no cell is free.
-      const m = Message.text(`c${c}m${sent++}\n`);
-      try {
-        if (q.offer(m, onReply) < 0) q.put(m, onReply).catch(reject);
-      } catch (err) {
-        reject(err);
-      }
-    };
-    const onReply = (reply: Message, outcome: string): void => {
-      const line = reply.bodyText();
-      if (outcome !== 'done' || line !== `echo:c${c}m${answered}`) return reject(new Error(`wrong reply ${line} (${outcome})`));
-      if (++answered === count) return resolve();
-      next();
-    };
-    for (let k = 0; k < window; k++) next();
-  });
-}
-
-/** requestChain's work over a plain socket: its 'data' listener checks each reply and writes the next request. */
-export function socketChain(s: net.Socket, c: number, count: number, window: number): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    let answered = 0;
-    let sent = 0;
-    let buf = '';
-    const next = () => {
-      if (sent < count) s.write(`c${c}m${sent++}\n`);
-    };
-    const onData = (chunk: Buffer): void => {
-      buf += chunk.toString('utf8');
-      let nl: number;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        if (line !== `echo:c${c}m${answered}`) return reject(new Error(`wrong reply ${line}`));
-        if (++answered === count) {
-          s.off('data', onData);
-          return resolve();
-        }
-        next();
-      }
-    };
-    s.on('data', onData);
-    for (let k = 0; k < window; k++) next();
-  });
-}
-
 /** A side of a throughput row, set up once: `block` times `perChild` round trips on each of its connections. */
 interface ThroughputSide {
   /** Round trips per second of one block. */
@@ -140,52 +78,10 @@ async function timedRate(children: number, perChild: number, chain: (c: number) 
   return (children * perChild) / seconds;
 }
 
-/** `children` pooled StreamPersisters, `window` requests in flight on each: that many senders share a child's numbered messages. */
-async function pooledSide(port: number, children: number, window: number): Promise<ThroughputSide> {
-  const pool = startPool('persister', { MaxNumberPersister: String(children), DefaultPoolSize: String(children) }, [], Math.max(16, children));
-  // A ReceiveTime (the reply deadline; default 1 s) that a loaded machine does not reach: a timeout would reconnect and
-  // fail the row. The deadline costs the same per request whatever its length.
-  const uri = `tcp://127.0.0.1:${port}?Operation=request&ReceiveTime=60000`;
-  try {
-    const handles = await Promise.all(Array.from({ length: children }, () => pool.client.request({ URI: uri, capacity: Math.max(4, window) })));
-    // One round trip each: the connections are open once this returns.
-    await Promise.all(handles.map((h) => roundTrip(h.transmit, 'warm\n')));
-    return {
-      block: (perChild) => timedRate(children, perChild, (c) => requestChain(handles[c].transmit, c, perChild, window)),
-      stop: () => pool.stop(),
-    };
-  } catch (err) {
-    await pool.stop();
-    throw err;
-  }
-}
-
-/** `clients` sockets connected to the echo server on loopback, without Nagle's delay. */
-export function connectSockets(port: number, clients: number): Promise<net.Socket[]> {
-  return Promise.all(
-    Array.from(
-      { length: clients },
-      () =>
-        new Promise<net.Socket>((resolve, reject) => {
-          const s = net.connect({ host: '127.0.0.1', port }, () => resolve(s));
-          s.setNoDelay(true);
-          s.once('error', reject);
-        }),
-    ),
-  );
-}
-
-/** The same request/reply with plain sockets, one per "child", keeping `window` requests in flight on each. */
-async function rawSide(port: number, clients: number, window: number): Promise<ThroughputSide> {
-  const sockets = await connectSockets(port, clients);
-  // One round trip each, as the pooled side's warm-up.
-  await Promise.all(sockets.map((s, c) => socketChain(s, c, 1, 1)));
-  return {
-    block: (perClient) => timedRate(clients, perClient, (c) => socketChain(sockets[c], c, perClient, window)),
-    stop: async () => {
-      for (const s of sockets) s.destroy();
-    },
-  };
+/** A side of `children` connections (pool-sides.ts) timed by blocks: every connection's chain started together. */
+async function timedSide(open: Promise<ChainSide>, children: number): Promise<ThroughputSide> {
+  const side = await open;
+  return { block: (perChild) => timedRate(children, perChild, (c) => side.chain(c, perChild)), stop: () => side.stop() };
 }
 
 /**
@@ -220,13 +116,13 @@ export async function compareSides(port: number, row: ThroughputRow): Promise<Ra
     };
     return compareRates(
       blocks,
-      () => once(() => pooledSide(port, children, window)),
-      () => once(() => rawSide(port, children, window)),
+      () => once(() => timedSide(pooledSide(port, children, window), children)),
+      () => once(() => timedSide(rawSide(port, children, window), children)),
     );
   }
-  const pooled = await pooledSide(port, children, window);
+  const pooled = await timedSide(pooledSide(port, children, window), children);
   try {
-    const raw = await rawSide(port, children, window);
+    const raw = await timedSide(rawSide(port, children, window), children);
     try {
       await pooled.block(perChild);
       await raw.block(perChild);

@@ -22,19 +22,16 @@ import net from 'node:net';
 import { Message } from '../../src/message/message';
 import { Taken, XQueue } from '../../src/xqueue/xqueue';
 import { ActorContext, ActorRuntime } from '../../src/runtime/actor';
-import { startPool } from '../unit/pools/pool-support';
 import { startTcpPeer } from '../unit/pools/peers';
-import { connectSockets, requestChain, socketChain } from './pool-bench';
+import { ChainSide, PROBE_CAPACITY, connectSockets, destroyAll, pooledSide, rawSide, requestChain, warm } from './pool-sides';
 import { control } from './callgrind-control';
 import { median } from './interleaved';
 
-/** The capacity of a pool handle's transmit queue in pool-probe.ts and here. */
-const CAPACITY = 4;
+/** The capacity of every layer's queues: a pool handle's transmit queue in the probes (pool-sides.ts). */
+const CAPACITY = PROBE_CAPACITY;
 
-interface Layer {
+interface Layer extends ChainSide {
   readonly name: string;
-  chain(c: number, count: number): Promise<void>;
-  stop(): Promise<void>;
 }
 
 /** socketChain's way of cutting lines from a socket's chunks: `onLine` for each. */
@@ -56,14 +53,8 @@ function storeLine(msg: Message, line: string): void {
   msg.body = { kind: 'text', text: line };
 }
 
-function destroyAll(sockets: readonly net.Socket[]): Promise<void> {
-  for (const s of sockets) s.destroy();
-  return Promise.resolve();
-}
-
 async function rawLayer(port: number, n: number): Promise<Layer> {
-  const sockets = await connectSockets(port, n);
-  return { name: 'raw socket', chain: (c, count) => socketChain(sockets[c], c, count, 1), stop: () => destroyAll(sockets) };
+  return { name: 'raw socket', ...(await rawSide(port, n)) };
 }
 
 /** requestChain's work with a Message per request and reply, written to and read from the socket directly. */
@@ -165,18 +156,7 @@ async function actorLayer(port: number, n: number): Promise<Layer> {
 }
 
 async function poolLayer(port: number, n: number): Promise<Layer> {
-  const pool = startPool('persister', { MaxNumberPersister: String(n), DefaultPoolSize: String(n) }, [], Math.max(16, n));
-  // A ReceiveTime that valgrind's slowness cannot reach (a timeout would reconnect), as pool-probe.ts.
-  const uri = `tcp://127.0.0.1:${port}?Operation=request&ReceiveTime=600000`;
-  const handles = await Promise.all(Array.from({ length: n }, () => pool.client.request({ URI: uri, capacity: CAPACITY })));
-  const queues = handles.map((h) => h.transmit);
-  await warm(queues);
-  return { name: 'pooled StreamPersister', chain: (c, count) => requestChain(queues[c], c, count, 1), stop: () => pool.stop() };
-}
-
-/** One round trip through each queue (the connections are open once this returns). */
-function warm(queues: readonly XQueue<Message>[]): Promise<unknown> {
-  return Promise.all(queues.map((q) => new Promise((resolve) => q.put(Message.text('warm\n'), resolve))));
+  return { name: 'pooled StreamPersister', ...(await pooledSide(port, n)) };
 }
 
 interface Sample {

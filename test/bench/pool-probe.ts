@@ -10,37 +10,9 @@
  * With `marks`, a line marks where each round's timed part starts (for --trace-gc).
  * Usage: node dist/test/bench/pool-probe.js <pool|raw> <children> <round trips per child> <rounds> [callgrind] [kept] [marks]
  */
-import { Message } from '../../src/message/message';
-import { XQueue } from '../../src/xqueue/xqueue';
-import { startPool } from '../unit/pools/pool-support';
 import { startTcpPeer } from '../unit/pools/peers';
-import { connectSockets, requestChain, socketChain } from './pool-bench';
+import { pooledSide, rawSide } from './pool-sides';
 import { control } from './callgrind-control';
-
-interface Side {
-  chain(c: number, count: number): Promise<void>;
-  stop(): Promise<void>;
-}
-
-async function pooled(port: number, children: number): Promise<Side> {
-  const pool = startPool('persister', { MaxNumberPersister: String(children), DefaultPoolSize: String(children) }, [], Math.max(16, children));
-  // A ReceiveTime that valgrind's slowness cannot reach (a timeout would reconnect).
-  const uri = `tcp://127.0.0.1:${port}?Operation=request&ReceiveTime=600000`;
-  const handles = await Promise.all(Array.from({ length: children }, () => pool.client.request({ URI: uri, capacity: 4 })));
-  const queues: XQueue<Message>[] = handles.map((h) => h.transmit);
-  await Promise.all(queues.map((q) => new Promise((resolve) => q.put(Message.text('warm\n'), resolve))));
-  return { chain: (c, count) => requestChain(queues[c], c, count, 1), stop: () => pool.stop() };
-}
-
-async function raw(port: number, clients: number): Promise<Side> {
-  const sockets = await connectSockets(port, clients);
-  return {
-    chain: (c, count) => socketChain(sockets[c], c, count, 1),
-    stop: async () => {
-      for (const s of sockets) s.destroy();
-    },
-  };
-}
 
 async function main(): Promise<void> {
   const [side, childrenArg, perArg, roundsArg, ...flags] = process.argv.slice(2);
@@ -51,7 +23,7 @@ async function main(): Promise<void> {
     throw new Error('usage: pool-probe <pool|raw> <children> <per child> <rounds> [callgrind] [kept] [marks]');
   const peer = await startTcpPeer();
   try {
-    const open = () => (side === 'pool' ? pooled(peer.port, children) : raw(peer.port, children));
+    const open = () => (side === 'pool' ? pooledSide(peer.port, children) : rawSide(peer.port, children));
     // kept: one pool (or one set of sockets) for every round, as pool-bench.ts's kept design.
     const kept = flags.includes('kept') ? await open() : undefined;
     for (let r = 0; r < rounds; r++) {
