@@ -5,7 +5,7 @@
  * request counts as written, so all are written again, oldest first, on the next one.
  */
 import { Message } from '../../src/message/message';
-import { Taken, XQueue } from '../../src/xqueue/xqueue';
+import { CellSlot, Taken, XQueue } from '../../src/xqueue/xqueue';
 
 /**
  * A request taken from the input and not yet removed. It is its own Taken (the cell, message and generation of the
@@ -16,6 +16,7 @@ export class PendingRequest implements Taken<Message> {
   readonly cell: number;
   readonly item: Message;
   readonly generation: number;
+  readonly slot: CellSlot | undefined;
   /** Written on the current connection (false again after the connection is lost). */
   written = false;
   /** Times written, over all connections. */
@@ -38,6 +39,7 @@ export class PendingRequest implements Taken<Message> {
     this.cell = taken.cell;
     this.item = taken.item;
     this.generation = taken.generation;
+    this.slot = taken.slot;
   }
 }
 
