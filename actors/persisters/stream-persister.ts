@@ -86,14 +86,11 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
   // Fields in the order V8 lays them out: first those a request or a reply reads, so that they share as few
   // cache lines as they can (at 512 children each child's objects are out of the cache when its reply arrives;
   // issue 32), then the rest.
-  private consumer?: QueueConsumer;
   /**
    * The current connection's socket (attached to detached): read here, not through the connection, by each request and
    * reply (one object fewer per round trip; issue 32).
    */
   private socket?: net.Socket;
-  /** TCP targets only. */
-  private conn?: StreamConnection;
   private readonly pending = new PendingRequests();
   private readonly framer: StreamFramer;
   private readonly parser: ReplyParser | undefined;
@@ -122,7 +119,11 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
   /** StringProperty is set: a completion reads the list only then (an empty array is one more object to fetch). */
   private readonly stamps: boolean;
   private readonly s: StreamPersisterSettings;
-  // Read rarely: on connect, idle, expiry or failure.
+  // Read rarely: on connect, idle, expiry or failure (the consumer only in simple mode; the connection to cork several
+  // requests, to renew a session or to time a reply out).
+  private consumer?: QueueConsumer;
+  /** TCP targets only. */
+  private conn?: StreamConnection;
   private ctx!: ActorContext<never>;
   private readonly env: ComponentEnv;
   private file?: NodeJS.WritableStream;

@@ -256,7 +256,6 @@ export class XQueue<T> {
   private runState: QueueState = 'running';
   /** Cells producers may reserve: 0..cap-1 (resize changes it; cells past it are retired as they free). */
   private cap: number;
-  private readonly cells: Cell<T>[];
   /**
    * The free cells (in the order they are reserved) and the ready ones (occupied, in sequence order): lists linked
    * through the cells themselves (`next`), their ends kept here, so that a hop touches the queue and its cells and no
@@ -279,15 +278,19 @@ export class XQueue<T> {
   private nextSeq = 0;
   private reservedCount = 0;
   private takenCount = 0;
-  private readonly consumers: Consumer[] = [];
   /**
    * The one consumer taking, when there is exactly one (most queues: a link's or a pool child's): a wake reads it here,
    * not through the consumers array (with 512 pooled children's queues the array was a cache miss per message; issue 32).
    */
   private sole: Consumer | undefined;
-  private nextConsumer = 0;
   /** whenEmpty's callers; undefined while there are none (a remove then reads no list). */
   private emptyWaiters: (() => void)[] | undefined;
+  // The fields a hop reads end here (issue 32: each line of them is a miss per message with 512 pooled children).
+  readonly name: string;
+  /** Every cell by its number, for the calls that name one (a hop goes by the lists and the Taken's slot). */
+  private readonly cells: Cell<T>[];
+  private readonly consumers: Consumer[] = [];
+  private nextConsumer = 0;
   /** Dates messages by their sequence number, stamped at each stats() (no clock read per message). */
   private readonly addClock = new AddClock();
   /** Every producer record (lastProducer is one of them). */
@@ -309,10 +312,8 @@ export class XQueue<T> {
   callbackErrors = 0;
   onCallbackError?: (err: unknown, cell: number) => void;
 
-  constructor(
-    readonly name: string,
-    capacity: number,
-  ) {
+  constructor(name: string, capacity: number) {
+    this.name = name;
     this.cap = normaliseCapacity(capacity);
     const n = this.cap;
     const cells: Cell<T>[] = [];
