@@ -9,7 +9,7 @@ export type { MessageBody, MessageHeaders, HeaderName, MapValue } from './messag
 export { messageFromJson, messageToJson, MessageJsonError } from './message/json-form';
 export type { MessageJson } from './message/json-form';
 export { XQueue } from './xqueue/xqueue';
-export type { Outcome, DoneCallback, QueueState, Taken, XQueueStats } from './xqueue/xqueue';
+export type { Outcome, DoneCallback, QueueState, Taken, CellSlot, XQueueStats } from './xqueue/xqueue';
 export { XQueueStoppedError, PartitionError } from './xqueue/errors';
 export { Flow, DEFAULT_MAX_WAITING_SENDS } from './runtime/flow';
 export { UnknownLinkError, UnknownComponentError, FlowStoppingError, QueueFullError, UnknownComponentClassError } from './runtime/errors';

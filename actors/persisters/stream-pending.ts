@@ -5,17 +5,19 @@
  * request counts as written, so all are written again, oldest first, on the next one.
  */
 import { Message } from '../../src/message/message';
-import { Taken, XQueue } from '../../src/xqueue/xqueue';
+import { CellSlot, Taken, XQueue } from '../../src/xqueue/xqueue';
 
 /**
- * A request taken from the input and not yet removed. It is its own Taken (the cell, message and generation of the
- * take), so that a reply finds the message and removes it with no object beside it to read (with 512 pooled children
+ * A request taken from the input and not yet removed. It is its own Taken (the cell, message, generation and slot of
+ * the take), so that a reply finds the message and removes it with no object beside it to read (with 512 pooled children
  * each object a reply reads is a cache miss; issue 32).
  */
 export class PendingRequest implements Taken<Message> {
   readonly cell: number;
   readonly item: Message;
   readonly generation: number;
+  /** The take's cell (Taken.slot), copied so that the queue removes the request without looking its cell up. */
+  readonly slot: CellSlot | undefined;
   /** Written on the current connection (false again after the connection is lost). */
   written = false;
   /** Times written, over all connections. */
@@ -38,6 +40,7 @@ export class PendingRequest implements Taken<Message> {
     this.cell = taken.cell;
     this.item = taken.item;
     this.generation = taken.generation;
+    this.slot = taken.slot;
   }
 }
 

@@ -44,11 +44,11 @@ import { QueueState, Taken, XQueue } from '../../src/xqueue/xqueue';
 import { isClosedOutput, isClosedOutputError, tolerateOutputErrors } from '../../src/runtime/closed-output';
 import { Frame, StreamFramer } from '../stream/framing';
 import { describeTarget } from '../stream/stream-target';
-import { checkReplyParser, createReplyParser } from './stream-reply-parser';
+import { ReplyParser, checkReplyParser, createReplyParser } from './stream-reply-parser';
 import { StreamConnection, StreamConnectionEvents, streamPersisterConnection } from './stream-connection';
 import { PatternReplyReader, renderRequest } from './stream-framing';
 import { PendingRequest, PendingRequests } from './stream-pending';
-import { RC_PARSE_ERROR, ReplyHandler, ReplyOutcome } from './stream-reply';
+import { RC_PARSE_ERROR, ReplyOutcome, applyFramedReply, applyWholeReply } from './stream-reply';
 import {
   RC_OUTPUT_CLOSED,
   RC_TIMEOUT,
@@ -86,17 +86,14 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
   // Fields in the order V8 lays them out: first those a request or a reply reads, so that they share as few
   // cache lines as they can (at 512 children each child's objects are out of the cache when its reply arrives;
   // issue 32), then the rest.
-  private consumer?: QueueConsumer;
   /**
    * The current connection's socket (attached to detached): read here, not through the connection, by each request and
    * reply (one object fewer per round trip; issue 32).
    */
   private socket?: net.Socket;
-  /** TCP targets only. */
-  private conn?: StreamConnection;
   private readonly pending = new PendingRequests();
   private readonly framer: StreamFramer;
-  private readonly replies: ReplyHandler;
+  private readonly parser: ReplyParser | undefined;
   private input?: XQueue<Message>;
   /** Counted per completed request: held, not looked up by name each time. */
   private readonly messages: StatusCounter;
@@ -119,8 +116,14 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
   private readonly tcp: boolean;
   /** With a Parser, a multiplexed request carries its tag in RCField. */
   private readonly tagged: boolean;
+  /** StringProperty is set: a completion reads the list only then (an empty array is one more object to fetch). */
+  private readonly stamps: boolean;
   private readonly s: StreamPersisterSettings;
-  // Read rarely: on connect, idle, expiry or failure.
+  // Read rarely: on connect, idle, expiry or failure (the consumer only in simple mode; the connection to cork several
+  // requests, to renew a session or to time a reply out).
+  private consumer?: QueueConsumer;
+  /** TCP targets only. */
+  private conn?: StreamConnection;
   private ctx!: ActorContext<never>;
   private readonly env: ComponentEnv;
   private file?: NodeJS.WritableStream;
@@ -140,11 +143,11 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
     // Each reply is decoded or copied from the chunk read as it is stored (takeFrame, stream-reply.ts).
     this.framer = new StreamFramer({ sot: s.sot, eot: s.eot, maxLength: s.maxMsgLength });
     this.simpleReply = new PatternReplyReader(s.replyPattern);
-    const parser = s.parser ? createReplyParser(env.name, s.parser, env.pluginDirs) : undefined;
-    this.replies = new ReplyHandler(s, parser);
-    this.tagged = parser !== undefined && s.mode !== 'simple';
+    this.parser = s.parser ? createReplyParser(env.name, s.parser, env.pluginDirs) : undefined;
+    this.tagged = this.parser !== undefined && s.mode !== 'simple';
     this.stringProperties = Object.entries(s.stringProperty);
     this.stringPropertyNames = Object.keys(s.stringProperty);
+    this.stamps = this.stringProperties.length > 0;
     this.messages = env.status.counter('messages');
     this.failures = env.status.counter('failures');
     this.simple = s.mode === 'simple';
@@ -159,8 +162,8 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
     this.offQueueState = input.onStateChange(ctx.guard((state: QueueState) => this.onQueueState(state)));
     this.open();
     // Simple mode keeps one request in flight; otherwise the input's capacity bounds the pending requests.
-    // A bound method, not an arrow: the consumer calls it with no closure context to read (issue 32).
-    this.consumer = ctx.consume(input, this.onMessage.bind(this), this.simple ? { maxInFlight: 1 } : {});
+    // The method called on this behaviour: no closure context or bound function for a pull to read (issue 32).
+    this.consumer = ctx.consume(input, this.onMessage, this.simple ? { maxInFlight: 1 } : {}, this);
     if (this.s.maxIdleMs > 0) ctx.setInterval(() => this.checkIdle(), Math.min(this.s.maxIdleMs, 1000));
     if (input.state !== 'running') this.onQueueState(input.state);
   }
@@ -337,7 +340,7 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
 
   /** Multiplexed: one framed reply. */
   private onReply(reply: Frame): void {
-    this.settle(this.replies.framed(reply, this.pending));
+    this.settle(applyFramedReply(reply, this.pending, this.s, this.parser));
   }
 
   /** Simple mode: accumulate until Pattern matches the reply so far. */
@@ -360,7 +363,7 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
   }
 
   private completeSimple(cur: PendingRequest, text: string): void {
-    this.settle(this.replies.whole(text, cur));
+    this.settle(applyWholeReply(text, cur, this.s, this.parser));
   }
 
   /** Removes the request a reply answered (RC 0) or could not be parsed for (RC -1); counts a dropped one. */
@@ -473,7 +476,7 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
     const msg = taken.item;
     tracePublished(msg, rc === 0 ? undefined : (failure ?? `return code ${rc}`));
     msg.setField(this.s.rcField, String(rc));
-    for (const [k, v] of this.stringProperties) msg.setField(k, v);
+    if (this.stamps) for (const [k, v] of this.stringProperties) msg.setField(k, v);
     if (this.s.displayMask !== 0) displayMessage(this.env.logger, rc === 0 ? 'persisted' : 'failed', msg, this.s.displayMask, this.stringPropertyNames);
     (rc === 0 ? this.messages : this.failures).add(1);
     this.noteActivity();

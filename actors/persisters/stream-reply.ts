@@ -3,7 +3,8 @@
  * stored in DataField (the body by default); with one it is parsed into a scratch message whose properties
  * (all but RCField, which carries the request's tag) and body are copied onto the request. A reply the
  * Parser cannot read is reported with its reason, for the request to leave with RC_PARSE_ERROR.
- * ReplyHandler decides which pending request a reply answers (FIFO, or by the tag a parsed reply carries).
+ * applyFramedReply and applyWholeReply decide which pending request a reply answers (FIFO, or by the tag a parsed reply
+ * carries).
  */
 import { Message } from '../../src/message/message';
 import { ReplyParser } from './stream-reply-parser';
@@ -69,51 +70,46 @@ export interface ReplySettings {
   readonly offtail: number;
 }
 
-/** Applies replies to the requests they answer; the caller removes the requests and counts. */
-export class ReplyHandler {
-  constructor(
-    private readonly s: ReplySettings,
-    private readonly parser: ReplyParser | undefined,
-  ) {}
+/**
+ * Multiplexed: a framed reply (the framer's Frame, narrowed here by Offhead and Offtail) answers the oldest written
+ * request, or with a Parser the written request whose tag the parsed reply carries in RCField (the oldest when it carries
+ * none). The caller removes the request and counts. Functions, not a handler object per persister: each reply would read
+ * that object too (with 512 pooled children, a cache miss per reply; issue 32).
+ */
+export function applyFramedReply(reply: Frame, pending: PendingRequests, s: ReplySettings, parser: ReplyParser | undefined): ReplyOutcome {
+  const oldest = pending.oldest;
+  if (!oldest?.written) return { kind: 'no-request', bytes: reply.end - reply.start };
+  trimReply(reply, s.offhead, s.offtail);
+  if (!parser) {
+    storeReply(oldest.item, reply, s.dataField, s.textMode);
+    return { kind: 'answered', request: oldest };
+  }
+  const parsed = parseFor(parser, oldest, reply.buf.toString('utf8', reply.start, reply.end));
+  if (!parsed.ok) return parsed.outcome;
+  const tag = parsed.message.getField(s.rcField);
+  const request = tag === undefined ? oldest : pending.writtenWithTag(tag);
+  if (!request) return { kind: 'unknown-tag', tag: tag as string };
+  copyParsedReply(parsed.message, request.item, s.rcField);
+  return { kind: 'answered', request };
+}
 
-  /**
-   * Multiplexed: a framed reply (the framer's Frame, narrowed here by Offhead and Offtail) answers the oldest written request, or with a Parser the written request
-   * whose tag the parsed reply carries in RCField (the oldest when it carries none).
-   */
-  framed(reply: Frame, pending: PendingRequests): ReplyOutcome {
-    const oldest = pending.oldest;
-    if (!oldest?.written) return { kind: 'no-request', bytes: reply.end - reply.start };
-    trimReply(reply, this.s.offhead, this.s.offtail);
-    if (!this.parser) {
-      storeReply(oldest.item, reply, this.s.dataField, this.s.textMode);
-      return { kind: 'answered', request: oldest };
-    }
-    const parsed = this.parse(this.parser, oldest, reply.buf.toString('utf8', reply.start, reply.end));
-    if (!parsed.ok) return parsed.outcome;
-    const tag = parsed.message.getField(this.s.rcField);
-    const request = tag === undefined ? oldest : pending.writtenWithTag(tag);
-    if (!request) return { kind: 'unknown-tag', tag: tag as string };
-    copyParsedReply(parsed.message, request.item, this.s.rcField);
+/** Simple mode: the whole reply text of the one request in flight. */
+export function applyWholeReply(text: string, request: PendingRequest, s: ReplySettings, parser: ReplyParser | undefined): ReplyOutcome {
+  if (!parser) {
+    const buf = Buffer.from(text, 'utf8');
+    storeReply(request.item, { buf, start: 0, end: buf.length }, s.dataField, s.textMode);
     return { kind: 'answered', request };
   }
+  const parsed = parseFor(parser, request, text);
+  if (!parsed.ok) return parsed.outcome;
+  copyParsedReply(parsed.message, request.item, s.rcField);
+  return { kind: 'answered', request };
+}
 
-  /** Simple mode: the whole reply text of the one request in flight. */
-  whole(text: string, request: PendingRequest): ReplyOutcome {
-    if (!this.parser) {
-      const buf = Buffer.from(text, 'utf8');
-      storeReply(request.item, { buf, start: 0, end: buf.length }, this.s.dataField, this.s.textMode);
-      return { kind: 'answered', request };
-    }
-    const parsed = this.parse(this.parser, request, text);
-    if (!parsed.ok) return parsed.outcome;
-    copyParsedReply(parsed.message, request.item, this.s.rcField);
-    return { kind: 'answered', request };
-  }
-
-  private parse(parser: ReplyParser, oldest: PendingRequest, text: string): { ok: true; message: Message } | { ok: false; outcome: ReplyOutcome } {
-    const parsed = parseReply(parser, text);
-    if (parsed.ok) return parsed;
-    markParseError(oldest.item, parsed.reason);
-    return { ok: false, outcome: { kind: 'parse-error', request: oldest, reason: parsed.reason } };
-  }
+/** The reply parsed; or, refused, `oldest` marked with the reason and the outcome that removes it. */
+function parseFor(parser: ReplyParser, oldest: PendingRequest, text: string): { ok: true; message: Message } | { ok: false; outcome: ReplyOutcome } {
+  const parsed = parseReply(parser, text);
+  if (parsed.ok) return parsed;
+  markParseError(oldest.item, parsed.reason);
+  return { ok: false, outcome: { kind: 'parse-error', request: oldest, reason: parsed.reason } };
 }

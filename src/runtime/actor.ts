@@ -128,9 +128,10 @@ export interface ActorContext<Msg> {
   /**
    * Pulls from an XQueue (the consumer pulls; docs/architecture.md): `onMessage` runs for each taken message, one at a time, inside this
    * actor. The handler removes the message itself (now, or later for pipelined work). A crash puts every
-   * message this actor holds back into the queue. Attachments end with the incarnation.
+   * message this actor holds back into the queue. Attachments end with the incarnation. With `self`, `onMessage` is
+   * called as its method (`onMessage.call(self, ...)`), as guard's: a method consumes with no bound function made.
    */
-  consume<T>(queue: XQueue<T>, onMessage: (taken: Taken<T>, queue: XQueue<T>) => void | Promise<void>, options?: ConsumeOptions): QueueConsumer;
+  consume<T>(queue: XQueue<T>, onMessage: (taken: Taken<T>, queue: XQueue<T>) => void | Promise<void>, options?: ConsumeOptions, self?: object): QueueConsumer;
   /**
    * A wake-up of this incarnation, for a signal from outside its turns (an inbox whose events arrived, actors/nodes/inbox.ts):
    * each call of the returned function runs `onWake` in a turn of this actor, handled as an XQueue pull is: when the
@@ -245,6 +246,8 @@ class ConsumerEntry<T> implements ConsumerWaker {
     private readonly target: PullTarget,
     readonly queue: XQueue<T>,
     readonly onMessage: (taken: Taken<T>, queue: XQueue<T>) => void | Promise<void>,
+    /** What `onMessage` is called on (ActorContext.consume's `self`): held here, where a pull reads it anyway. */
+    readonly self: object | undefined,
     readonly batch: number,
     readonly maxInFlight: number,
     readonly incarnation: number,
@@ -861,8 +864,13 @@ class ActorCell<Msg> {
 
   // ------------------------------------------------------------------ XQueue consumers (pulling, docs/architecture.md)
 
-  consume<T>(queue: XQueue<T>, onMessage: (taken: Taken<T>, queue: XQueue<T>) => void | Promise<void>, options: ConsumeOptions): QueueConsumer {
-    const binding = new ConsumerBinding(this.attachEntry(queue, onMessage, options.batch ?? 256, options.maxInFlight ?? Infinity), queue);
+  consume<T>(
+    queue: XQueue<T>,
+    onMessage: (taken: Taken<T>, queue: XQueue<T>) => void | Promise<void>,
+    options: ConsumeOptions,
+    self: object | undefined,
+  ): QueueConsumer {
+    const binding = new ConsumerBinding(this.attachEntry(queue, onMessage, self, options.batch ?? 256, options.maxInFlight ?? Infinity), queue);
     const predecessor = this.adoptable.findIndex((h) => h.queue === (queue as XQueue<unknown>));
     if (predecessor >= 0) {
       const held = this.adoptable[predecessor];
@@ -872,8 +880,14 @@ class ActorCell<Msg> {
     return binding;
   }
 
-  private attachEntry<T>(queue: XQueue<T>, onMessage: ConsumerEntry<T>['onMessage'], batch: number, maxInFlight: number): ConsumerEntry<T> {
-    const entry = new ConsumerEntry<T>(this as PullTarget, queue, onMessage, batch, maxInFlight, this.incarnation, this.path, this.tally);
+  private attachEntry<T>(
+    queue: XQueue<T>,
+    onMessage: ConsumerEntry<T>['onMessage'],
+    self: object | undefined,
+    batch: number,
+    maxInFlight: number,
+  ): ConsumerEntry<T> {
+    const entry = new ConsumerEntry<T>(this as PullTarget, queue, onMessage, self, batch, maxInFlight, this.incarnation, this.path, this.tally);
     this.consumers.push(entry as ConsumerEntry<unknown>);
     return entry;
   }
@@ -896,7 +910,7 @@ class ActorCell<Msg> {
       if (this.fast) FAST_TURNS.spend();
       let r: void | Promise<void>;
       try {
-        r = entry.onMessage(taken, queue);
+        r = entry.onMessage.call(entry.self, taken, queue);
       } catch (error) {
         this.countMessageFailure(queue, taken);
         throw error;
@@ -942,7 +956,7 @@ class ActorCell<Msg> {
       e.active = false;
       e.queue.detach(e.handle);
       if (reattach && e.binding) {
-        e.binding.entry = this.attachEntry(e.queue, e.onMessage, e.batch, e.maxInFlight);
+        e.binding.entry = this.attachEntry(e.queue, e.onMessage, e.self, e.batch, e.maxInFlight);
         e.binding.entry.binding = e.binding;
         e.binding.entry.stopped = e.stopped;
       }
@@ -1083,8 +1097,13 @@ class CellContext<Msg> implements ActorContext<Msg> {
     void this.cell.stopNow('stop');
   }
 
-  consume<T>(queue: XQueue<T>, onMessage: (taken: Taken<T>, queue: XQueue<T>) => void | Promise<void>, options: ConsumeOptions = {}): QueueConsumer {
-    return this.cell.consume(queue, onMessage, options);
+  consume<T>(
+    queue: XQueue<T>,
+    onMessage: (taken: Taken<T>, queue: XQueue<T>) => void | Promise<void>,
+    options: ConsumeOptions = {},
+    self?: object,
+  ): QueueConsumer {
+    return this.cell.consume(queue, onMessage, options, self);
   }
 
   waker(onWake: () => void): () => void {

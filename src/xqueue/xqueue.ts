@@ -79,6 +79,18 @@ export interface Taken<T> {
   readonly item: T;
   /** Distinguishes this take from a later take of the same cell (guards against a crashed consumer). */
   readonly generation: number;
+  /**
+   * The queue's own record of the cell, which remove and putback go to without looking the cell up (with 512 pooled
+   * children's queues the look-up read two objects more per message; issue 32). Opaque: copy it with the rest when
+   * you keep a Taken of your own. Without it (or with another queue's) the cell is looked up by its number.
+   */
+  readonly slot?: CellSlot;
+}
+
+declare const cellSlot: unique symbol;
+/** A cell of some XQueue, as Taken.slot carries it: nothing to read, only to hand back. */
+export interface CellSlot {
+  readonly [cellSlot]: never;
 }
 
 /**
@@ -146,10 +158,17 @@ class Cell<T> {
   holder: Consumer | undefined = undefined;
   /** The producer of the message (meaningful only while the cell is occupied or taken). */
   producer: Producer | undefined = undefined;
-  /** The next cell of the list it is in (free, or ready while occupied), -1 at its end: see XQueue's lists. */
-  next = -1;
+  /** The next cell of the list it is in (free, or ready while occupied), undefined at its end: see XQueue's lists. */
+  next: Cell<T> | undefined = undefined;
   /** What put() returns for this cell when it was free: made once, not a promise per message (issue 32). */
   putResult: Promise<number> | undefined = undefined;
+
+  constructor(
+    /** Its queue: a Taken's slot is this cell only for the queue that took it. */
+    readonly owner: XQueue<T>,
+    /** Its number (the cell id of the public API). */
+    readonly index: number,
+  ) {}
 }
 
 /** The waiters of every queue no producer has waited on yet, shared: never added to (XQueue.wait gives a queue its own). */
@@ -237,35 +256,41 @@ export class XQueue<T> {
   private runState: QueueState = 'running';
   /** Cells producers may reserve: 0..cap-1 (resize changes it; cells past it are retired as they free). */
   private cap: number;
-  private readonly cells: Cell<T>[];
   /**
    * The free cells (in the order they are reserved) and the ready ones (occupied, in sequence order): lists linked
-   * through the cells' `next`, their ends kept here, so that a hop touches the queue and its cell and no ring object or
-   * array beside them (with 512 pooled children each is a cache line to fetch per hop; issue 32).
+   * through the cells themselves (`next`), their ends kept here, so that a hop touches the queue and its cells and no
+   * ring object or array beside them, the cells array included (with 512 pooled children each is a cache line to
+   * fetch per hop; issue 32).
    */
-  private freeHead = -1;
-  private freeTail = -1;
+  private freeHead: Cell<T> | undefined = undefined;
+  private freeTail: Cell<T> | undefined = undefined;
   private freeCount = 0;
-  private readyHead = -1;
-  private readyTail = -1;
+  private readyHead: Cell<T> | undefined = undefined;
+  private readyTail: Cell<T> | undefined = undefined;
   private readyCount = 0;
   /** NO_WAITERS (shared, always empty) until a producer first waits: a hop reads no array of its own (issue 32). */
   private waiters: Waiter[] = NO_WAITERS;
   private waiterHead = 0;
   /** The producer record that added last (one per tally that added here, and one for producers without a tally). */
   private lastProducer: Producer;
+  /** The cell reserved last, which add() of it (offer's, put's) finds here without looking it up by number. */
+  private lastReserved: Cell<T> | undefined = undefined;
   private nextSeq = 0;
   private reservedCount = 0;
   private takenCount = 0;
-  private readonly consumers: Consumer[] = [];
   /**
    * The one consumer taking, when there is exactly one (most queues: a link's or a pool child's): a wake reads it here,
    * not through the consumers array (with 512 pooled children's queues the array was a cache miss per message; issue 32).
    */
   private sole: Consumer | undefined;
-  private nextConsumer = 0;
   /** whenEmpty's callers; undefined while there are none (a remove then reads no list). */
   private emptyWaiters: (() => void)[] | undefined;
+  // The fields a hop reads end here (issue 32: each line of them is a miss per message with 512 pooled children).
+  readonly name: string;
+  /** Every cell by its number, for the calls that name one (a hop goes by the lists and the Taken's slot). */
+  private readonly cells: Cell<T>[];
+  private readonly consumers: Consumer[] = [];
+  private nextConsumer = 0;
   /** Dates messages by their sequence number, stamped at each stats() (no clock read per message). */
   private readonly addClock = new AddClock();
   /** Every producer record (lastProducer is one of them). */
@@ -280,24 +305,22 @@ export class XQueue<T> {
   private closed = false;
   private readonly stateListeners = new Set<(s: QueueState) => void>();
   private putbacks = 0;
-  /** The cell restore() put back last (where the next one's walk may start), -1 before any. */
-  private lastRestored = -1;
+  /** The cell restore() put back last (where the next one's walk may start), undefined before any. */
+  private lastRestored: Cell<T> | undefined = undefined;
   private takebacks = 0;
   /** Completion callbacks that threw (the error goes to onCallbackError). */
   callbackErrors = 0;
   onCallbackError?: (err: unknown, cell: number) => void;
 
-  constructor(
-    readonly name: string,
-    capacity: number,
-  ) {
+  constructor(name: string, capacity: number) {
+    this.name = name;
     this.cap = normaliseCapacity(capacity);
     const n = this.cap;
     const cells: Cell<T>[] = [];
-    for (let i = 0; i < n; i++) cells.push(new Cell<T>());
+    for (let i = 0; i < n; i++) cells.push(new Cell<T>(this, i));
     // A copy has exactly n slots; an array grown by push keeps at least 17 (a pool keeps 512 children's queues; issue 32).
     this.cells = cells.slice();
-    for (let i = 0; i < n; i++) this.freePush(i, false);
+    for (const c of this.cells) this.freePush(c, false);
     this.lastProducer = this.producerFor(undefined);
   }
 
@@ -320,14 +343,14 @@ export class XQueue<T> {
     this.cap = next;
     if (next < previous) this.freeRetainBelow(next);
     // Cells retired by an earlier shrink that are empty now become free again.
-    for (let cell = previous; cell < Math.min(next, cells); cell++) if (this.cells[cell].state === EMPTY) this.freePush(cell, false);
-    for (let cell = cells; cell < next; cell++) this.freePush(cell, false);
+    for (let cell = previous; cell < Math.min(next, cells); cell++) if (this.cells[cell].state === EMPTY) this.freePush(this.cells[cell], false);
+    for (let cell = cells; cell < next; cell++) this.freePush(this.cells[cell], false);
     this.serveWaiters();
   }
 
   /** `n` cells: new empty ones after those there are. */
   private growCells(n: number): void {
-    for (let i = this.cells.length; i < n; i++) this.cells.push(new Cell<T>());
+    for (let i = this.cells.length; i < n; i++) this.cells.push(new Cell<T>(this, i));
   }
 
   // ------------------------------------------------------------------ producer side
@@ -337,14 +360,19 @@ export class XQueue<T> {
    * is free or the queue is paused. Throws XQueueStoppedError on a stopped queue.
    */
   tryReserve(partition: Partition = WHOLE_QUEUE): number {
+    return this.reserveCell(partition)?.index ?? -1;
+  }
+
+  /** tryReserve's cell itself (offer and put go on with it, not with its number). */
+  private reserveCell(partition: Partition): Cell<T> | undefined {
     if (this.runState === 'stopped') throw new XQueueStoppedError(this.name);
-    if (this.runState === 'paused') return -1;
+    if (this.runState === 'paused') return undefined;
     // Waiting producers have first claim on free cells, but each waits only for cells of its own
     // partition: serve them first, then a free cell none of them can use is this producer's.
     if (this.hasWaiters()) this.serveWaiters();
-    const cell = this.takeFreeCell(partition);
-    if (cell >= 0) this.markReserved(cell);
-    return cell;
+    const c = this.takeFreeCell(partition);
+    if (c !== undefined) this.markReserved(c);
+    return c;
   }
 
   /** Reserves a free cell, waiting (FIFO among producers) while none is free or the queue is paused. */
@@ -397,9 +425,10 @@ export class XQueue<T> {
 
   /** Returns a reserved cell unused. It is reused first. */
   cancel(cell: number): void {
-    this.expectState(cell, RESERVED, 'cancel').state = EMPTY;
+    const c = this.expectState(cell, RESERVED, 'cancel');
+    c.state = EMPTY;
     this.reservedCount--;
-    this.releaseCell(cell, true);
+    this.releaseCell(c, true);
     this.notifyIfEmpty();
   }
 
@@ -408,7 +437,9 @@ export class XQueue<T> {
    * producer's, counts the message in and, at removal, done or failed.
    */
   add(cell: number, item: T, onDone?: DoneCallback<T>, tally?: MessageTally): void {
-    const c = this.expectState(cell, RESERVED, 'add');
+    // The cell offer or put just reserved is at hand: no look-up by number (issue 32).
+    const last = this.lastReserved;
+    const c = last !== undefined && last.index === cell && last.state === RESERVED ? last : this.expectState(cell, RESERVED, 'add');
     let producer = this.lastProducer;
     if (producer.tally !== tally) producer = this.producerFor(tally);
     // Stored only when it changes (a link usually has one producer; an emptied cell keeps its last one): an object
@@ -421,21 +452,21 @@ export class XQueue<T> {
     c.item = item;
     c.onDone = onDone;
     c.seq = this.nextSeq++;
-    this.readyPush(cell);
+    this.readyPush(c);
     this.wakeConsumer();
   }
 
   /** Reserve (waiting when full) and add. Resolves with the cell id once the message is in the queue. */
   put(item: T, onDone?: DoneCallback<T>, options?: { partition?: Partition; signal?: AbortSignal; tally?: MessageTally }): Promise<number> {
     // Not an async function: a free cell is filled at once and costs one resolved promise (issue 32).
-    let cell: number;
+    let c: Cell<T> | undefined;
     try {
-      cell = this.tryReserve(options?.partition ?? WHOLE_QUEUE);
-      if (cell >= 0) this.add(cell, item, onDone, options?.tally);
+      c = this.reserveCell(options?.partition ?? WHOLE_QUEUE);
+      if (c !== undefined) this.add(c.index, item, onDone, options?.tally);
     } catch (err) {
       return Promise.reject(err);
     }
-    if (cell >= 0) return (this.cells[cell].putResult ??= Promise.resolve(cell));
+    if (c !== undefined) return (c.putResult ??= Promise.resolve(c.index));
     return this.reserve(options).then((reserved) => {
       this.add(reserved, item, onDone, options?.tally);
       return reserved;
@@ -444,9 +475,10 @@ export class XQueue<T> {
 
   /** Adds without waiting; returns the cell, or -1 when no cell is free (nothing is added). */
   offer(item: T, onDone?: DoneCallback<T>, partition: Partition = WHOLE_QUEUE, tally?: MessageTally): number {
-    const cell = this.tryReserve(partition);
-    if (cell >= 0) this.add(cell, item, onDone, tally);
-    return cell;
+    const c = this.reserveCell(partition);
+    if (c === undefined) return -1;
+    this.add(c.index, item, onDone, tally);
+    return c.index;
   }
 
   /**
@@ -456,12 +488,12 @@ export class XQueue<T> {
   takeback(cell: number): T | undefined {
     if (!this.validCell(cell) || this.cells[cell].state !== OCCUPIED) return undefined;
     const c = this.cells[cell];
-    this.readyRemove(cell);
+    this.readyRemove(c);
     const item = c.item;
     (c.producer as Producer).takenBack++; // withdrawn unseen: it comes back (and is counted) when redelivered
     clearCell(c);
     this.takebacks++;
-    this.releaseCell(cell, false);
+    this.releaseCell(c, false);
     this.notifyIfEmpty();
     return item;
   }
@@ -490,8 +522,8 @@ export class XQueue<T> {
     const i = this.consumers.indexOf(consumer);
     if (i >= 0) this.consumers.splice(i, 1);
     this.consumersChanged();
-    const held = this.cellsHeldBy(consumer).sort((a, b) => this.cells[a].seq - this.cells[b].seq);
-    for (const cell of held) this.restore(cell);
+    const held = this.cellsHeldBy(consumer).sort((a, b) => a.seq - b.seq);
+    for (const c of held) this.restore(c);
     consumer.heldCount = 0;
     this.counting.splice(this.counting.indexOf(consumer), 1);
     this.retiredDone += consumer.done;
@@ -523,7 +555,7 @@ export class XQueue<T> {
     const next = this.ownConsumer(to);
     if (!old.attached || old === next) return 0;
     const cells = this.cellsHeldBy(old);
-    for (const cell of cells) this.cells[cell].holder = next;
+    for (const c of cells) c.holder = next;
     // The messages count in for the consumer that holds them (Consumer.in): they move from one to the other.
     next.heldCount += cells.length;
     old.heldCount = 0;
@@ -542,11 +574,10 @@ export class XQueue<T> {
       consumer.scheduled = false;
       return undefined;
     }
-    const cell = this.readyHead;
-    const c = this.cells[cell];
+    const c = this.readyHead as Cell<T>; // readyCount > 0
     this.readyHead = c.next;
-    if (--this.readyCount === 0) this.readyTail = -1;
-    c.next = -1;
+    if (--this.readyCount === 0) this.readyTail = undefined;
+    c.next = undefined;
     c.state = TAKEN;
     this.takenCount++;
     c.holder = consumer;
@@ -555,7 +586,7 @@ export class XQueue<T> {
     if (tracedTallies !== 0) consumer.tally?.trace?.took(this.name, item);
     const generation = (c.generation + 1) & GENERATION_MASK;
     c.generation = generation;
-    return { cell, item, generation };
+    return { cell: c.index, item, generation, slot: c as unknown as CellSlot };
   }
 
   /**
@@ -566,7 +597,7 @@ export class XQueue<T> {
   remove(taken: Taken<T>, outcome: Outcome = 'done', reason?: string): boolean {
     const c = this.current(taken);
     if (c === undefined) return false;
-    const cell = taken.cell;
+    const cell = c.index;
     const item = c.item as T;
     const onDone = c.onDone;
     const holder = c.holder as Consumer; // current(): an attached consumer holds it
@@ -582,7 +613,7 @@ export class XQueue<T> {
       holder.tally?.trace?.finished(this.name, item, outcome, reason);
       c.producer?.tally?.trace?.delivered(this.name, item, outcome, reason);
     }
-    this.releaseCell(cell, false);
+    this.releaseCell(c, false);
     if (onDone) {
       try {
         onDone(item, outcome, cell, reason);
@@ -601,7 +632,7 @@ export class XQueue<T> {
     const c = this.current(taken);
     if (c === undefined) return false;
     (c.holder as Consumer).heldCount--;
-    this.restore(taken.cell);
+    this.restore(c);
     this.wakeConsumer();
     return true;
   }
@@ -633,7 +664,7 @@ export class XQueue<T> {
   /** Ids of the waiting (occupied) cells in FIFO order. */
   waitingCells(): number[] {
     const out: number[] = [];
-    for (let cell = this.readyHead; cell >= 0; cell = this.cells[cell].next) out.push(cell);
+    for (let c = this.readyHead; c !== undefined; c = c.next) out.push(c.index);
     return out;
   }
 
@@ -733,7 +764,7 @@ export class XQueue<T> {
 
   /** Age of the oldest message present: the first waiting one (the ready ring is in sequence order) or one held by a consumer. */
   private oldestAgeMs(): number {
-    let oldest = this.readyCount > 0 ? this.cells[this.readyHead].seq : this.nextSeq;
+    let oldest = this.readyHead !== undefined ? this.readyHead.seq : this.nextSeq;
     if (this.takenCount > 0) {
       const taking = new Set(this.consumers);
       for (const c of this.cells) {
@@ -765,20 +796,20 @@ export class XQueue<T> {
    * The cells `consumer` holds. A scan of the cells, for the rare detach and adopt: a count per consumer is all that each
    * take and remove pays (no set of cells per consumer to keep; issue 32).
    */
-  private cellsHeldBy(consumer: Consumer): number[] {
-    const cells: number[] = [];
-    for (let cell = 0; cell < this.cells.length; cell++) {
-      const c = this.cells[cell];
-      if (c.holder === consumer && c.state === TAKEN) cells.push(cell);
-    }
-    return cells;
+  private cellsHeldBy(consumer: Consumer): Cell<T>[] {
+    return this.cells.filter((c) => c.holder === consumer && c.state === TAKEN);
   }
 
-  /** The cell of `taken` while that take is current (not removed or put back since, its consumer attached), else undefined. */
+  /**
+   * The cell of `taken` while that take is current (not removed or put back since, its consumer attached), else
+   * undefined. Found through its slot when the slot is this queue's cell of that number, else looked up by number.
+   */
   private current(taken: Taken<T>): Cell<T> | undefined {
-    const cell = taken.cell;
-    if (!this.validCell(cell)) return undefined;
-    const c = this.cells[cell];
+    const slot = taken.slot as unknown as Cell<T> | undefined;
+    let c: Cell<T>;
+    if (slot !== undefined && slot.owner === this && slot.index === taken.cell) c = slot;
+    else if (this.validCell(taken.cell)) c = this.cells[taken.cell];
+    else return undefined;
     return c.state === TAKEN && c.generation === taken.generation && c.holder?.attached === true ? c : undefined;
   }
 
@@ -791,93 +822,90 @@ export class XQueue<T> {
     return this.waiters.length > this.waiterHead;
   }
 
-  /** The first free cell of `partition` (in the free list's order), taken out of the list; -1 when there is none. */
-  private takeFreeCell(partition: Partition): number {
-    let previous = -1;
-    for (let cell = this.freeHead; cell >= 0; cell = this.cells[cell].next) {
-      if (partition.length === 0 || inPartition(cell, partition)) {
-        this.unlink(cell, previous, true);
-        return cell;
+  /** The first free cell of `partition` (in the free list's order), taken out of the list; undefined when there is none. */
+  private takeFreeCell(partition: Partition): Cell<T> | undefined {
+    let previous: Cell<T> | undefined;
+    for (let c = this.freeHead; c !== undefined; c = c.next) {
+      if (partition.length === 0 || inPartition(c.index, partition)) {
+        this.unlink(c, previous, true);
+        return c;
       }
-      previous = cell;
+      previous = c;
     }
-    return -1;
+    return undefined;
   }
 
-  /** Takes `cell`, which follows `previous` (-1: it is the head), out of the free list or the ready list. */
-  private unlink(cell: number, previous: number, free: boolean): void {
-    const c = this.cells[cell];
-    if (previous >= 0) this.cells[previous].next = c.next;
+  /** Takes `c`, which follows `previous` (undefined: it is the head), out of the free list or the ready list. */
+  private unlink(c: Cell<T>, previous: Cell<T> | undefined, free: boolean): void {
+    if (previous !== undefined) previous.next = c.next;
     else if (free) this.freeHead = c.next;
     else this.readyHead = c.next;
     if (free) {
-      if (this.freeTail === cell) this.freeTail = previous;
+      if (this.freeTail === c) this.freeTail = previous;
       this.freeCount--;
     } else {
-      if (this.readyTail === cell) this.readyTail = previous;
+      if (this.readyTail === c) this.readyTail = previous;
       this.readyCount--;
     }
-    c.next = -1;
+    c.next = undefined;
   }
 
   /** Adds a cell to the free list, at its end or (a cancelled reservation, reused first) at its front. */
-  private freePush(cell: number, front: boolean): void {
-    const c = this.cells[cell];
-    if (this.freeCount === 0) {
-      c.next = -1;
-      this.freeHead = this.freeTail = cell;
+  private freePush(c: Cell<T>, front: boolean): void {
+    if (this.freeTail === undefined) {
+      c.next = undefined;
+      this.freeHead = this.freeTail = c;
     } else if (front) {
       c.next = this.freeHead;
-      this.freeHead = cell;
+      this.freeHead = c;
     } else {
-      c.next = -1;
-      this.cells[this.freeTail].next = cell;
-      this.freeTail = cell;
+      c.next = undefined;
+      this.freeTail.next = c;
+      this.freeTail = c;
     }
     this.freeCount++;
   }
 
   /** Keeps only the free cells below `cap`, in order (a shrink retires the others). */
   private freeRetainBelow(cap: number): void {
-    let previous = -1;
-    for (let cell = this.freeHead; cell >= 0;) {
-      const next = this.cells[cell].next;
-      if (cell >= cap) this.unlink(cell, previous, true);
-      else previous = cell;
-      cell = next;
+    let previous: Cell<T> | undefined;
+    for (let c = this.freeHead; c !== undefined;) {
+      const next = c.next;
+      if (c.index >= cap) this.unlink(c, previous, true);
+      else previous = c;
+      c = next;
     }
   }
 
   /** Adds an occupied cell at the end of the ready list. */
-  private readyPush(cell: number): void {
-    const c = this.cells[cell];
-    c.next = -1;
-    if (this.readyCount === 0) this.readyHead = cell;
-    else this.cells[this.readyTail].next = cell;
-    this.readyTail = cell;
+  private readyPush(c: Cell<T>): void {
+    c.next = undefined;
+    if (this.readyTail === undefined) this.readyHead = c;
+    else this.readyTail.next = c;
+    this.readyTail = c;
     this.readyCount++;
   }
 
-  /** Takes `cell` out of the ready list if it is there. */
-  private readyRemove(cell: number): void {
-    let previous = -1;
-    for (let at = this.readyHead; at >= 0; at = this.cells[at].next) {
-      if (at === cell) {
-        this.unlink(cell, previous, false);
+  /** Takes `c` out of the ready list if it is there. */
+  private readyRemove(c: Cell<T>): void {
+    let previous: Cell<T> | undefined;
+    for (let at = this.readyHead; at !== undefined; at = at.next) {
+      if (at === c) {
+        this.unlink(c, previous, false);
         return;
       }
       previous = at;
     }
   }
 
-  private markReserved(cell: number): void {
-    this.cells[cell].state = RESERVED;
+  private markReserved(c: Cell<T>): void {
+    c.state = RESERVED;
     this.reservedCount++;
+    this.lastReserved = c;
   }
 
   /** TAKEN -> OCCUPIED at its original place in sequence order. */
-  private restore(cell: number): void {
-    const c = this.cells[cell];
+  private restore(c: Cell<T>): void {
     c.state = OCCUPIED;
     this.takenCount--;
     // Given back unfinished: it leaves its consumer's in (Consumer.in counts held cells), and counts in again when taken.
@@ -888,28 +916,28 @@ export class XQueue<T> {
     // walking from the head each time made it quadratic in the cells held.
     const s = c.seq;
     const hint = this.lastRestored;
-    this.lastRestored = cell;
-    if (this.readyCount > 0 && this.cells[this.readyTail].seq < s) {
-      this.readyPush(cell);
+    this.lastRestored = c;
+    if (this.readyTail !== undefined && this.readyTail.seq < s) {
+      this.readyPush(c);
       return;
     }
-    let previous = -1;
+    let previous: Cell<T> | undefined;
     let at = this.readyHead;
-    if (hint >= 0 && hint !== cell && this.cells[hint].state === OCCUPIED && this.cells[hint].seq < s) {
+    if (hint !== undefined && hint !== c && hint.state === OCCUPIED && hint.seq < s) {
       previous = hint;
-      at = this.cells[hint].next;
+      at = hint.next;
     }
-    while (at >= 0 && this.cells[at].seq < s) {
+    while (at !== undefined && at.seq < s) {
       previous = at;
-      at = this.cells[at].next;
+      at = at.next;
     }
-    if (at < 0) {
-      this.readyPush(cell);
+    if (at === undefined) {
+      this.readyPush(c);
       return;
     }
     c.next = at;
-    if (previous < 0) this.readyHead = cell;
-    else this.cells[previous].next = cell;
+    if (previous === undefined) this.readyHead = c;
+    else previous.next = c;
     this.readyCount++;
   }
 
@@ -937,23 +965,23 @@ export class XQueue<T> {
   }
 
   /** A cell became free: hand it to the first waiting producer whose partition holds it, else free it. */
-  private releaseCell(cell: number, toFront: boolean): void {
-    if (cell >= this.cap) return; // retired by a shrink (resize)
+  private releaseCell(c: Cell<T>, toFront: boolean): void {
+    if (c.index >= this.cap) return; // retired by a shrink (resize)
     if (this.runState === 'running' && this.hasWaiters()) {
       for (let i = this.waiterHead; i < this.waiters.length; i++) {
         const w = this.waiters[i];
-        if (inPartition(cell, w.partition)) {
+        if (inPartition(c.index, w.partition)) {
           if (i === this.waiterHead) this.waiterHead++;
           else this.waiters.splice(i, 1);
           this.compactWaiters();
-          this.markReserved(cell);
+          this.markReserved(c);
           w.cleanup?.();
-          w.resolve(cell);
+          w.resolve(c.index);
           return;
         }
       }
     }
-    this.freePush(cell, toFront);
+    this.freePush(c, toFront);
   }
 
   private compactWaiters(): void {
@@ -973,13 +1001,13 @@ export class XQueue<T> {
     let kept = this.waiterHead;
     for (let i = this.waiterHead; i < this.waiters.length; i++) {
       const w = this.waiters[i];
-      const cell = this.freeCount > 0 ? this.takeFreeCell(w.partition) : -1;
-      if (cell < 0) {
+      const c = this.freeCount > 0 ? this.takeFreeCell(w.partition) : undefined;
+      if (c === undefined) {
         this.waiters[kept++] = w;
         continue;
       }
-      this.markReserved(cell);
-      (served ??= []).push({ waiter: w, cell });
+      this.markReserved(c);
+      (served ??= []).push({ waiter: w, cell: c.index });
     }
     this.waiters.length = kept;
     this.compactWaiters();

@@ -10,13 +10,14 @@
  *  4 pool: a pooled StreamPersister (requestChain into a pool handle's transmit queue), as the bench.
  * Layers 1-3 cut replies from the socket as socketChain does; the persister's own framing is part of layer 4.
  * Every layer is set up once (each with its own connections, warmed by one round trip each), then timed in blocks,
- * the layers in a rotating order within each block; CPU per round trip (`process.cpuUsage`, user and system) is the
- * median over blocks. With `callgrind`, the last pass times each layer once more with valgrind's counters zeroed
+ * the layers in a rotating order within each block; CPU per round trip (`process.cpuUsage`, user and system) and the
+ * rate over the raw layer's in the same block are medians over blocks. With `callgrind`, the last pass times each layer once more with valgrind's counters zeroed
  * before and dumped after, in layer order (dump .1 holds nothing, dumps .2 to .6 are layers 0 to 4):
  *   valgrind --tool=callgrind --dump-instr=no --cache-sim=yes --D1=32768,8,64 --LL=1048576,16,64 \
  *     node --predictable --max-semi-space-size=64 dist/test/bench/pool-floor.js 512 3 3 callgrind
  * With --expose-gc each layer also prints the heap it keeps per connection.
- * Usage: node dist/test/bench/pool-floor.js <connections> <round trips per connection and block> <blocks> [callgrind]
+ * `layers=0,4` builds and times only those layers (0, raw, always: the others' rates are over its own).
+ * Usage: node dist/test/bench/pool-floor.js <connections> <round trips per connection and block> <blocks> [layers=…] [callgrind]
  */
 import net from 'node:net';
 import { Message } from '../../src/message/message';
@@ -162,6 +163,8 @@ async function poolLayer(port: number, n: number): Promise<Layer> {
 interface Sample {
   user: number;
   system: number;
+  /** Round trips per second of wall-clock time. */
+  rate: number;
 }
 
 /** Heap used after a full collection (NaN without --expose-gc). */
@@ -175,25 +178,31 @@ function heapAfterGc(): number {
 /** Times one block of `layer`: `per` round trips on each of `n` connections; CPU µs per round trip. */
 async function block(layer: Layer, n: number, per: number): Promise<Sample> {
   const cpu0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
   await Promise.all(Array.from({ length: n }, (_, c) => layer.chain(c, per)));
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const cpu = process.cpuUsage(cpu0);
   const trips = n * per;
-  return { user: cpu.user / trips, system: cpu.system / trips };
+  return { user: cpu.user / trips, system: cpu.system / trips, rate: trips / seconds };
 }
 
 async function main(): Promise<void> {
-  const [nArg, perArg, blocksArg, counting] = process.argv.slice(2);
+  const [nArg, perArg, blocksArg, ...flags] = process.argv.slice(2);
+  const counting = flags.includes('callgrind') ? 'callgrind' : undefined;
+  const only = flags.find((f) => f.startsWith('layers='));
+  const chosen = only === undefined ? undefined : new Set([0, ...only.slice('layers='.length).split(',').map(Number)]);
   const n = Number(nArg);
   const per = Number(perArg);
   const blocks = Number(blocksArg);
-  if (!(n > 0 && per > 0 && blocks > 0)) throw new Error('usage: pool-floor <connections> <per connection and block> <blocks> [callgrind]');
+  if (!(n > 0 && per > 0 && blocks > 0)) throw new Error('usage: pool-floor <connections> <per connection and block> <blocks> [layers=…] [callgrind]');
   const peer = await startTcpPeer();
   const layers: Layer[] = [];
   try {
     // With --expose-gc, the heap each layer keeps per connection once set up (its state and its sockets, the peer's side
     // of them included): what a round trip may find out of the caches when many connections take turns.
     const retained: number[] = [];
-    for (const make of [rawLayer, messageLayer, xqueueLayer, actorLayer, poolLayer]) {
+    const makers = [rawLayer, messageLayer, xqueueLayer, actorLayer, poolLayer].filter((_, i) => chosen === undefined || chosen.has(i));
+    for (const make of makers) {
       const before = heapAfterGc();
       layers.push(await make(peer.port, n));
       retained.push((heapAfterGc() - before) / n);
@@ -201,7 +210,7 @@ async function main(): Promise<void> {
     const samples: Sample[][] = layers.map(() => []);
     for (let b = 0; b < blocks; b++) {
       for (let k = 0; k < layers.length; k++) {
-        const i = (b + k) % layers.length; // each layer in each position once per five blocks
+        const i = (b + k) % layers.length; // each layer in each position once per as many blocks as layers
         samples[i].push(await block(layers[i], n, per));
         peer.received.length = 0;
       }
@@ -209,9 +218,11 @@ async function main(): Promise<void> {
     for (let i = 0; i < layers.length; i++) {
       const user = median(samples[i].map((s) => s.user));
       const system = median(samples[i].map((s) => s.system));
+      // The layer's rate over the raw layer's in the same block (each block times every layer once).
+      const ratio = median(samples[i].map((s, b) => s.rate / samples[0][b].rate));
       const kept = Number.isNaN(retained[i]) ? '' : `; heap kept ${retained[i].toFixed(0)} B per connection`;
       console.log(
-        `${i} ${layers[i].name}, ${n} connections: user ${user.toFixed(2)} µs, system ${system.toFixed(2)} µs per round trip (median of ${blocks} blocks of ${n * per})${kept}`,
+        `${i} ${layers[i].name}, ${n} connections: user ${user.toFixed(2)} µs, system ${system.toFixed(2)} µs per round trip, rate ${ratio.toFixed(3)} × raw (medians of ${blocks} blocks of ${n * per})${kept}`,
       );
     }
     if (counting === 'callgrind') {

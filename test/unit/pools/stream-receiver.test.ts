@@ -92,6 +92,16 @@ describe('stream framing', () => {
     expect(texts).toEqual(['one', 'two']);
   });
 
+  it('is itself the frame each take gives, rewritten by the next, and holds no chunk once all is framed', () => {
+    const f = new StreamFramer();
+    f.feed(Buffer.from('a\nbb\n'));
+    const first = f.takeFrame();
+    const firstEnd = first?.end;
+    const second = f.takeFrame();
+    expect([first === f, second === f, firstEnd, f.start, f.end]).toEqual([true, true, 1, 2, 4]);
+    expect([f.takeFrame(), f.buf.length]).toEqual([undefined, 0]);
+  });
+
   it('without copy gives views of the chunk read, for a reader that decodes each message at once', () => {
     const chunk = Buffer.from('one\ntwo\n');
     const msgs = new StreamFramer({ copy: false }).push(chunk);

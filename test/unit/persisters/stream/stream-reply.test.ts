@@ -1,5 +1,13 @@
 import { Message } from '../../../../src/message/message';
-import { PARSE_ERROR_PROPERTY, ReplyHandler, copyParsedReply, markParseError, parseReply, storeReply } from '../../../../actors/persisters/stream-reply';
+import {
+  PARSE_ERROR_PROPERTY,
+  applyFramedReply,
+  applyWholeReply,
+  copyParsedReply,
+  markParseError,
+  parseReply,
+  storeReply,
+} from '../../../../actors/persisters/stream-reply';
 import { PendingRequest, PendingRequests } from '../../../../actors/persisters/stream-pending';
 import { XQueue } from '../../../../src/xqueue/xqueue';
 import { ReplyParser } from '../../../../actors/persisters/stream-reply-parser';
@@ -77,7 +85,7 @@ describe('markParseError', () => {
   });
 });
 
-describe('ReplyHandler', () => {
+describe('applyFramedReply and applyWholeReply', () => {
   const queue = new XQueue<Message>('in', 8);
   const settings = { dataField: 'body', rcField: 'RC', textMode: true, offhead: 0, offtail: 0 };
 
@@ -99,35 +107,35 @@ describe('ReplyHandler', () => {
 
   it('answers the oldest written request with a framed reply, without Offhead and Offtail bytes', () => {
     const pending = pendingOf(1, 2);
-    const outcome = new ReplyHandler({ ...settings, offhead: 1, offtail: 1 }, undefined).framed(frameOf('[ok]'), pending);
+    const outcome = applyFramedReply(frameOf('[ok]'), pending, { ...settings, offhead: 1, offtail: 1 }, undefined);
     expect(outcome).toEqual({ kind: 'answered', request: pending.oldest });
     expect(pending.oldest?.item.bodyText()).toBe('ok');
   });
 
   it('drops a reply when no written request waits for one', () => {
-    expect(new ReplyHandler(settings, undefined).framed(frameOf('late'), new PendingRequests())).toEqual({ kind: 'no-request', bytes: 4 });
+    expect(applyFramedReply(frameOf('late'), new PendingRequests(), settings, undefined)).toEqual({ kind: 'no-request', bytes: 4 });
   });
 
   it('answers the request whose tag a parsed reply carries, not the oldest', () => {
     const pending = pendingOf(1, 2);
-    const outcome = new ReplyHandler(settings, keyValueParser).framed(frameOf('RC=2,status=ok'), pending);
+    const outcome = applyFramedReply(frameOf('RC=2,status=ok'), pending, settings, keyValueParser);
     expect(outcome.kind === 'answered' && outcome.request.tag).toBe('2');
   });
 
   it('drops a parsed reply tagged for no written request', () => {
-    expect(new ReplyHandler(settings, keyValueParser).framed(frameOf('RC=9,status=ok'), pendingOf(1))).toEqual({ kind: 'unknown-tag', tag: '9' });
+    expect(applyFramedReply(frameOf('RC=9,status=ok'), pendingOf(1), settings, keyValueParser)).toEqual({ kind: 'unknown-tag', tag: '9' });
   });
 
   it('charges a reply the Parser refuses to the oldest request, with the reason in ParseError', () => {
     const pending = pendingOf(1, 2);
-    const outcome = new ReplyHandler(settings, keyValueParser).framed(frameOf('garbage'), pending);
+    const outcome = applyFramedReply(frameOf('garbage'), pending, settings, keyValueParser);
     expect(outcome).toEqual({ kind: 'parse-error', request: pending.oldest, reason: 'not a key=value pair: garbage' });
     expect(pending.oldest?.item.getField(PARSE_ERROR_PROPERTY)).toBe('not a key=value pair: garbage');
   });
 
   it('stores a whole simple-mode reply in the one request in flight', () => {
     const request = pendingOf(1).oldest!;
-    expect(new ReplyHandler({ ...settings, dataField: 'Reply' }, undefined).whole('done', request)).toEqual({ kind: 'answered', request });
+    expect(applyWholeReply('done', request, { ...settings, dataField: 'Reply' }, undefined)).toEqual({ kind: 'answered', request });
     expect(request.item.getField('Reply')).toBe('done');
   });
 });
