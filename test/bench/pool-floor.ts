@@ -11,8 +11,9 @@
  * Layers 1-3 cut replies from the socket as socketChain does; the persister's own framing is part of layer 4.
  * Every layer is set up once (each with its own connections, warmed by one round trip each), then timed in blocks,
  * the layers in a rotating order within each block; CPU per round trip (`process.cpuUsage`, user and system) and the
- * rate over the raw layer's in the same block are medians over blocks. With `callgrind`, the last pass times each layer once more with valgrind's counters zeroed
- * before and dumped after, in layer order (dump .1 holds nothing, dumps .2 to .6 are layers 0 to 4):
+ * rate over the raw layer's in the same block are medians over blocks. With `callgrind`, the last pass times each layer
+ * once more with valgrind's counters zeroed before and dumped after, in layer order (dump .1 holds nothing, then one
+ * dump per layer built: .2 to .6 for layers 0 to 4):
  *   valgrind --tool=callgrind --dump-instr=no --cache-sim=yes --D1=32768,8,64 --LL=1048576,16,64 \
  *     node --predictable --max-semi-space-size=64 dist/test/bench/pool-floor.js 512 3 3 callgrind
  * With --expose-gc each layer also prints the heap it keeps per connection.
@@ -175,7 +176,7 @@ function heapAfterGc(): number {
   return process.memoryUsage().heapUsed;
 }
 
-/** Times one block of `layer`: `per` round trips on each of `n` connections; CPU µs per round trip. */
+/** Times one block of `layer`: `per` round trips on each of `n` connections; CPU µs per round trip, and the rate. */
 async function block(layer: Layer, n: number, per: number): Promise<Sample> {
   const cpu0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
@@ -201,10 +202,14 @@ async function main(): Promise<void> {
     // With --expose-gc, the heap each layer keeps per connection once set up (its state and its sockets, the peer's side
     // of them included): what a round trip may find out of the caches when many connections take turns.
     const retained: number[] = [];
-    const makers = [rawLayer, messageLayer, xqueueLayer, actorLayer, poolLayer].filter((_, i) => chosen === undefined || chosen.has(i));
-    for (const make of makers) {
+    // Each layer built keeps its number (0-4, as in the header) for the report.
+    const numbers: number[] = [];
+    const makers = [rawLayer, messageLayer, xqueueLayer, actorLayer, poolLayer];
+    for (let number = 0; number < makers.length; number++) {
+      if (chosen !== undefined && !chosen.has(number)) continue;
       const before = heapAfterGc();
-      layers.push(await make(peer.port, n));
+      layers.push(await makers[number](peer.port, n));
+      numbers.push(number);
       retained.push((heapAfterGc() - before) / n);
     }
     const samples: Sample[][] = layers.map(() => []);
@@ -222,7 +227,7 @@ async function main(): Promise<void> {
       const ratio = median(samples[i].map((s, b) => s.rate / samples[0][b].rate));
       const kept = Number.isNaN(retained[i]) ? '' : `; heap kept ${retained[i].toFixed(0)} B per connection`;
       console.log(
-        `${i} ${layers[i].name}, ${n} connections: user ${user.toFixed(2)} µs, system ${system.toFixed(2)} µs per round trip, rate ${ratio.toFixed(3)} × raw (medians of ${blocks} blocks of ${n * per})${kept}`,
+        `${numbers[i]} ${layers[i].name}, ${n} connections: user ${user.toFixed(2)} µs, system ${system.toFixed(2)} µs per round trip, rate ${ratio.toFixed(3)} × raw (medians of ${blocks} blocks of ${n * per})${kept}`,
       );
     }
     if (counting === 'callgrind') {
