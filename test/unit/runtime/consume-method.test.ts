@@ -41,28 +41,27 @@ function consuming(queue: XQueue<string>, recorder: Recorder, strategy: 'resume'
   );
 }
 
+/** A recorder consuming a queue under `strategy`, once it took `items` put one after the other. */
+async function recordedAfter(items: string[], strategy: 'resume' | 'stop'): Promise<Recorder> {
+  const queue = new XQueue<string>('in', 4);
+  const recorder = new Recorder();
+  consuming(queue, recorder, strategy);
+  for (const item of items) await queue.put(item);
+  await waitFor(
+    () => recorder.taken.length === items.length,
+    () => `${items.length} messages taken, have ${JSON.stringify(recorder.taken)}`,
+  );
+  return recorder;
+}
+
 describe('ActorContext.consume with self', () => {
   it('calls the handler with the given object as `this`, for each message in order', async () => {
-    const queue = new XQueue<string>('in', 4);
-    const recorder = new Recorder();
-    consuming(queue, recorder, 'stop');
-    for (const item of ['a', 'b', 'c']) await queue.put(item);
-    await waitFor(
-      () => recorder.taken.length === 3,
-      () => `three messages taken, have ${JSON.stringify(recorder.taken)}`,
-    );
+    const recorder = await recordedAfter(['a', 'b', 'c'], 'stop');
     expect(recorder.taken).toEqual(['a', 'b', 'c']);
   });
 
   it('keeps calling it on the same object after a crash the actor resumes from', async () => {
-    const queue = new XQueue<string>('in', 4);
-    const recorder = new Recorder();
-    consuming(queue, recorder, 'resume');
-    for (const item of ['a', 'crash', 'b']) await queue.put(item);
-    await waitFor(
-      () => recorder.taken.length === 3,
-      () => `three messages taken, have ${JSON.stringify(recorder.taken)}`,
-    );
+    const recorder = await recordedAfter(['a', 'crash', 'b'], 'resume');
     // The crashed message went back to its place and was taken again by the resumed consumer.
     expect([recorder.crashed, recorder.taken]).toEqual([true, ['a', 'crash', 'b']]);
   });

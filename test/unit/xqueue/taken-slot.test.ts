@@ -10,12 +10,17 @@ function withoutSlot<T>(taken: Taken<T>): Taken<T> {
   return { cell: taken.cell, item: taken.item, generation: taken.generation };
 }
 
+/** A queue of `capacity` with `items` offered and then taken, in order, by one consumer: the queue and the Takens. */
+function taking(name: string, capacity: number, items: string[]): { q: XQueue<string>; taken: Taken<string>[] } {
+  const q = new XQueue<string>(name, capacity);
+  const c = attachCounting(q);
+  for (const item of items) q.offer(item);
+  return { q, taken: items.map(() => q.take(c.handle)!) };
+}
+
 describe('Taken.slot', () => {
   it('is given with every take', () => {
-    const q = new XQueue<string>('q', 2);
-    const c = attachCounting(q);
-    q.offer('a');
-    expect(q.take(c.handle)?.slot).toBeDefined();
+    expect(taking('q', 2, ['a']).taken[0].slot).toBeDefined();
   });
 
   it('removes the message a Taken copied without its slot names, looked up by its cell number', () => {
@@ -28,35 +33,22 @@ describe('Taken.slot', () => {
   });
 
   it("looks the cell up by number when the slot is another queue's cell, leaving that queue's message alone", () => {
-    const a = new XQueue<string>('a', 2);
-    const b = new XQueue<string>('b', 2);
-    const ca = attachCounting(a);
-    const cb = attachCounting(b);
-    a.offer('from a');
-    b.offer('from b');
-    const takenA = a.take(ca.handle)!;
-    const takenB = b.take(cb.handle)!;
-    const mixed: Taken<string> = { ...takenA, slot: takenB.slot };
-    expect([a.remove(mixed), a.stats().inFlight, b.stats().inFlight, b.remove(takenB)]).toEqual([true, 0, 1, true]);
+    const a = taking('a', 2, ['from a']);
+    const b = taking('b', 2, ['from b']);
+    const mixed: Taken<string> = { ...a.taken[0], slot: b.taken[0].slot };
+    expect([a.q.remove(mixed), a.q.stats().inFlight, b.q.stats().inFlight, b.q.remove(b.taken[0])]).toEqual([true, 0, 1, true]);
   });
 
   it('looks the cell up by number when the slot is a cell of another number', () => {
-    const q = new XQueue<string>('q', 2);
-    const c = attachCounting(q);
-    q.offer('first');
-    q.offer('second');
-    const first = q.take(c.handle)!;
-    const second = q.take(c.handle)!;
-    const mixed: Taken<string> = { ...second, slot: first.slot };
-    expect([q.remove(mixed), q.browse(first.cell), q.browse(second.cell)]).toEqual([true, 'first', undefined]);
+    const { q, taken } = taking('q', 2, ['first', 'second']);
+    const mixed: Taken<string> = { ...taken[1], slot: taken[0].slot };
+    expect([q.remove(mixed), q.browse(taken[0].cell), q.browse(taken[1].cell)]).toEqual([true, 'first', undefined]);
   });
 
   it('puts back, through its slot, a message at its place before what was added after it', () => {
-    const q = new XQueue<string>('q', 3);
-    const c = attachCounting(q);
-    for (const item of ['a', 'b', 'c']) q.offer(item);
-    const a = q.take(c.handle)!;
-    q.take(c.handle); // b stays taken
-    expect([q.putback(a), q.waitingCells().map((cell) => q.browse(cell))]).toEqual([true, ['a', 'c']]);
+    const { q, taken } = taking('q', 3, ['a', 'b']);
+    q.offer('c');
+    // b stays taken
+    expect([q.putback(taken[0]), q.waitingCells().map((cell) => q.browse(cell))]).toEqual([true, ['a', 'c']]);
   });
 });
