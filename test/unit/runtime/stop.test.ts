@@ -73,9 +73,10 @@ describe('ActorRuntime.stop', () => {
     await runtime.stop();
     expect(clock.pending).toBe(0); // the intervals, the timeouts and the restart back-off, all cleared
     await flushImmediates(); // anything still scheduled would re-arm here
-    // Nothing of Node's grew (a timer of the test process outside the runtime may have ended meanwhile).
+    // Nothing of Node's grew (a timer or an immediate of the test process outside the runtime may have ended meanwhile:
+    // a clean clone's first run once saw one immediate before and none after).
     const after = liveTimers();
-    expect({ Timeout: Math.max(after.Timeout, before.Timeout), Immediate: after.Immediate }).toEqual(before);
+    expect({ Timeout: Math.max(after.Timeout, before.Timeout), Immediate: Math.max(after.Immediate, before.Immediate) }).toEqual(before);
     expect(q.stats()).toMatchObject({ depth: 1, inFlight: 0, consumers: 0 });
   });
 
