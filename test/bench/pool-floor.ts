@@ -13,8 +13,8 @@
  * the layers in a rotating order within each block; CPU per round trip (`process.cpuUsage`, user and system) and the
  * rate over the raw layer's in the same block are medians over blocks. With `callgrind`, two more passes follow: one
  * uncounted, then one with valgrind's counters zeroed before each layer and dumped after it, in layer order (dump .1
- * holds nothing, then one dump per layer built: .2 to .6 for layers 0 to 4). The LL below is a core's L2 on the machine of
- * docs/benchmarks.md's latest pools figures (512 KB, 8 ways):
+ * holds nothing, then one dump per layer built: .2 to .6 for layers 0 to 4). The LL below is a core's L2 on the
+ * machine of docs/benchmarks.md's latest pools figures (512 KB, 8 ways):
  *   valgrind --tool=callgrind --dump-instr=no --cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=524288,8,64 \
  *     node --predictable --max-semi-space-size=64 dist/test/bench/pool-floor.js 1 15000 1 callgrind
  * With --expose-gc each layer also prints the heap it keeps per connection.
@@ -236,18 +236,15 @@ async function main(): Promise<void> {
       // code, about 100 million instructions that would otherwise land in the first layer's count.
       await control('-z');
       await control('-d');
-      // Then one block of each layer, not counted: without it the layer counted first after the first callgrind_control
-      // carried TurboFan compiling again (up to twice its instructions per round trip), the child process having run code
-      // that the layers' paths share.
-      for (const layer of layers) {
-        await block(layer, n, per);
-        peer.received.length = 0;
-      }
-      for (const layer of layers) {
-        await control('-z');
-        await block(layer, n, per);
-        await control('-d');
-        peer.received.length = 0;
+      // Then a pass of every layer uncounted, and one counted: without the first, the layer counted first after the
+      // first callgrind_control carried TurboFan compiling again (up to twice its instructions per round trip).
+      for (const counted of [false, true]) {
+        for (const layer of layers) {
+          if (counted) await control('-z');
+          await block(layer, n, per);
+          if (counted) await control('-d');
+          peer.received.length = 0;
+        }
       }
     }
   } finally {
