@@ -15,6 +15,7 @@ import { StatusReporter } from '../../src/runtime/component';
 import { Reconnector } from '../../src/runtime/reconnector';
 import { Logger } from '../../src/logging/logger';
 import { connectTcp } from '../stream/tcp-connect';
+import { SharedReadSocket } from '../stream/shared-read-socket';
 import { HandshakeError, HandshakeSpec, closeText, performHandshake } from './stream-handshake';
 import { StreamPersisterSettings } from './stream-persister-settings';
 import { describeTarget } from '../stream/stream-target';
@@ -22,7 +23,7 @@ import { describeTarget } from '../stream/stream-target';
 export interface StreamConnectionEvents {
   /** A new connection, `socket`, is ready for requests. */
   attached(socket: net.Socket): void;
-  /** Bytes read from the current connection. */
+  /** Bytes read from the current connection: lent, valid only during the call (SharedReadSocket). */
   data(chunk: Buffer): void;
   /** The peer ended the stream (reported only with `watchEnd`). */
   peerEnd(): void;
@@ -52,12 +53,10 @@ export interface StreamConnectionOptions {
 }
 
 export class StreamConnection {
-  private reconnector?: Reconnector<net.Socket>;
-  private current?: net.Socket;
+  private reconnector?: Reconnector<SharedReadSocket>;
+  private current?: SharedReadSocket;
   private stopped = false;
   private uncorkScheduled = false;
-  /** The current socket's 'data' listener, taken off it when the socket is forgotten. */
-  private onData?: (chunk: Buffer) => void;
   private readonly closeText?: string;
   /** Called per chunk read: held here, not read through the options (one cache line less per reply; issue 32). */
   private readonly events: StreamConnectionEvents;
@@ -75,7 +74,7 @@ export class StreamConnection {
   /** Starts connecting (status RETRYING unless `quiet`, as when a session is renewed); not once stopped. */
   open(quiet = false): void {
     if (this.stopped) return;
-    const reconnector = new Reconnector<net.Socket>({
+    const reconnector = new Reconnector<SharedReadSocket>({
       name: this.o.name,
       connect: () => this.connect(),
       onConnected: (socket) => this.attach(socket),
@@ -94,10 +93,11 @@ export class StreamConnection {
 
   /** The connection broke or is out of step: forget it and reconnect. Ignored for an old socket. */
   drop(err: Error, socket: net.Socket | undefined = this.current): void {
-    if (!socket || socket !== this.current) return;
-    this.detach(socket);
-    socket.destroy();
-    if (!this.stopped) this.reconnector?.lost(err, socket);
+    const current = this.current;
+    if (!current || socket !== current) return;
+    this.detach(current);
+    current.destroy();
+    if (!this.stopped) this.reconnector?.lost(err, current);
   }
 
   /** Stops reconnecting and closes the connection (CloseRequest first); open() starts again. */
@@ -136,9 +136,10 @@ export class StreamConnection {
   }
 
   /** TCP connect, then the login handshake if one is configured (one SOTimeout deadline for both). */
-  private async connect(): Promise<net.Socket> {
+  private async connect(): Promise<SharedReadSocket> {
     const deadline = Date.now() + this.o.connectTimeoutMs;
-    const socket = await connectTcp({ host: this.o.host, port: this.o.port, timeoutMs: this.o.connectTimeoutMs, keepAlive: this.o.keepAlive });
+    const target = { host: this.o.host, port: this.o.port, timeoutMs: this.o.connectTimeoutMs, keepAlive: this.o.keepAlive };
+    const socket = await connectTcp(target, new SharedReadSocket());
     if (!this.o.handshake) return socket;
     try {
       await performHandshake(socket, this.o.handshake, deadline);
@@ -150,13 +151,12 @@ export class StreamConnection {
     return socket;
   }
 
-  private attach(socket: net.Socket): void {
+  private attach(socket: SharedReadSocket): void {
     this.current = socket;
     const ctx = this.o.ctx;
     // The events' own method, guarded, with no closure of its own between (a reply reads no object more; issue 32). It
     // is taken off the socket when the socket is forgotten (detach), so nothing read from an old socket reaches it.
-    this.onData = ctx.guard(this.events.data, this.events);
-    socket.on('data', this.onData);
+    socket.onBytes = ctx.guard(this.events.data, this.events);
     socket.on(
       'error',
       ctx.guard((err: Error) => this.drop(err, socket)),
@@ -176,18 +176,17 @@ export class StreamConnection {
     this.events.attached(socket);
   }
 
-  private detach(socket: net.Socket): void {
+  private detach(socket: SharedReadSocket): void {
     if (socket === this.current) {
       this.current = undefined;
-      if (this.onData) socket.off('data', this.onData);
-      this.onData = undefined;
+      socket.onBytes = undefined;
     }
     this.events.detached();
   }
 
   /** Writes CloseRequest (if any) and closes; used whenever the persister itself ends a connection. */
-  private closeSocket(socket: net.Socket): void {
-    socket.removeAllListeners('data');
+  private closeSocket(socket: SharedReadSocket): void {
+    socket.onBytes = undefined;
     if (this.closeText !== undefined && socket.writable) {
       socket.on('error', () => undefined);
       socket.end(this.closeText, () => socket.destroy());

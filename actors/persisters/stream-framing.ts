@@ -41,9 +41,9 @@ export class PatternReplyReader {
     return this.bytes;
   }
 
-  /** Adds a chunk; returns the whole reply (and starts a new one) once the pattern matches. */
+  /** Adds a chunk (copied: it may be lent, SharedReadSocket); returns the whole reply (and starts a new one) once the pattern matches. */
   push(chunk: Buffer): string | undefined {
-    this.chunks.push(chunk);
+    this.chunks.push(Buffer.from(chunk));
     this.bytes += chunk.length;
     const text = this.text();
     if (!this.pattern?.test(text)) return undefined;

@@ -16,7 +16,7 @@
  * CloseRequest lines are written before the persister closes a connection itself (closeLines below).
  */
 import { XrouteError } from '../../src/foundation/xroute-error';
-import net from 'node:net';
+import type { SharedReadSocket } from '../stream/shared-read-socket';
 import { formatCollectible, parseCollectible } from './event-text';
 
 export type HandshakeSpec =
@@ -41,17 +41,18 @@ export class HandshakeError extends XrouteError {
 }
 
 /** Reads from the socket until `pattern` matches what arrived since the call, or fails. */
-function readUntil(socket: net.Socket, pattern: RegExp, deadline: number, step: string): Promise<string> {
+function readUntil(socket: SharedReadSocket, pattern: RegExp, deadline: number, step: string): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = '';
     const done = (err?: Error) => {
       clearTimeout(timer);
-      socket.off('data', onData);
+      socket.onBytes = undefined;
       socket.off('end', onEnd);
       socket.off('error', onError);
       if (err) reject(err);
       else resolve(text);
     };
+    // The bytes are lent (SharedReadSocket): decoded at once.
     const onData = (chunk: Buffer) => {
       text += chunk.toString('utf8');
       if (pattern.test(text)) done();
@@ -62,19 +63,19 @@ function readUntil(socket: net.Socket, pattern: RegExp, deadline: number, step: 
       () => done(new HandshakeError(step, `no answer matching Pattern within SOTimeout${text ? ` (got ${JSON.stringify(text)})` : ''}`)),
       Math.max(0, deadline - Date.now()),
     );
-    socket.on('data', onData);
+    socket.onBytes = onData;
     socket.once('end', onEnd);
     socket.once('error', onError);
   });
 }
 
-function write(socket: net.Socket, text: string, step: string): void {
+function write(socket: SharedReadSocket, text: string, step: string): void {
   if (!socket.writable) throw new HandshakeError(step, 'the connection is not writable');
   socket.write(text);
 }
 
 /** Runs the login on a fresh connection; resolves when the persister may send requests. */
-export async function performHandshake(socket: net.Socket, spec: HandshakeSpec, deadline: number): Promise<void> {
+export async function performHandshake(socket: SharedReadSocket, spec: HandshakeSpec, deadline: number): Promise<void> {
   if (spec.greeting) await readUntil(socket, spec.pattern, deadline, 'greeting');
   if (spec.kind === 'lines') {
     for (const [i, line] of spec.lines.entries()) {

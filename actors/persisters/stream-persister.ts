@@ -140,8 +140,9 @@ class StreamPersisterBehaviour implements Behaviour<never>, StreamConnectionEven
   constructor(env: ComponentEnv, s: StreamPersisterSettings) {
     this.env = env;
     this.s = s;
-    // Each reply is decoded or copied from the chunk read as it is stored (takeFrame, stream-reply.ts).
-    this.framer = new StreamFramer({ sot: s.sot, eot: s.eot, maxLength: s.maxMsgLength });
+    // Each reply is decoded or copied from the chunk read as it is stored (takeFrame, stream-reply.ts); the chunks are
+    // lent by the connection's SharedReadSocket.
+    this.framer = new StreamFramer({ sot: s.sot, eot: s.eot, maxLength: s.maxMsgLength, borrowed: true });
     this.simpleReply = new PatternReplyReader(s.replyPattern);
     this.parser = s.parser ? createReplyParser(env.name, s.parser, env.pluginDirs) : undefined;
     this.tagged = this.parser !== undefined && s.mode !== 'simple';

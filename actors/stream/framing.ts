@@ -37,6 +37,11 @@ export interface FramingOptions {
    * at once; default true, so a kept message does not hold on to the whole chunk it came in.
    */
   copy?: boolean;
+  /**
+   * true: each chunk fed is lent, valid only until the framing that follows its feed is done (SharedReadSocket): what
+   * is left of it unframed, when takeFrame runs out, is copied. Default false: the framer keeps the chunks themselves.
+   */
+  borrowed?: boolean;
 }
 
 export const DEFAULT_MAX_MSG_LENGTH = 4 * 1024 * 1024;
@@ -78,6 +83,7 @@ export class StreamFramer implements Frame {
   private readonly eot?: Buffer;
   private readonly maxLength: number;
   private readonly copy: boolean;
+  private readonly borrowed: boolean;
   /** Messages dropped for exceeding maxLength. */
   dropped = 0;
 
@@ -86,6 +92,7 @@ export class StreamFramer implements Frame {
     this.eot = options.eot ?? (options.sot ? undefined : NEWLINE);
     this.maxLength = options.maxLength ?? DEFAULT_MAX_MSG_LENGTH;
     this.copy = options.copy ?? true;
+    this.borrowed = options.borrowed ?? false;
   }
 
   /** Feeds a chunk; returns the messages it completed, in order. */
@@ -123,6 +130,7 @@ export class StreamFramer implements Frame {
     }
     this.buf = EMPTY; // holds no chunk once everything fed is framed
     if (this.started || !this.sot) this.limitPartial();
+    if (this.borrowed && this.pos < this.held.length) this.keepHeld();
     return undefined;
   }
 
@@ -149,6 +157,12 @@ export class StreamFramer implements Frame {
   /** Bytes held for an unfinished message. */
   get pending(): number {
     return this.held.length - this.pos;
+  }
+
+  /** The unframed rest of a lent chunk, copied: the chunk is overwritten by the next read. */
+  private keepHeld(): void {
+    this.held = Buffer.from(this.held.subarray(this.pos));
+    this.pos = 0;
   }
 
   /** true: a message is in buf, start and end; false: one was dropped; undefined: more bytes are needed. */

@@ -21,9 +21,12 @@ export interface TcpTarget {
   keepAlive: boolean;
 }
 
-export function connectTcp(target: TcpTarget): Promise<net.Socket> {
+/** Connects a new socket to `target`, or `socket` when given (a SharedReadSocket, say); resolves with it once connected. */
+export function connectTcp(target: TcpTarget): Promise<net.Socket>;
+export function connectTcp<S extends net.Socket>(target: TcpTarget, socket: S): Promise<S>;
+export function connectTcp(target: TcpTarget, socket: net.Socket = new net.Socket()): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: target.host, port: target.port });
+    socket.connect({ host: target.host, port: target.port });
     socket.setNoDelay(true);
     const timer = setTimeout(() => {
       socket.destroy();

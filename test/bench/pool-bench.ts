@@ -7,7 +7,9 @@
  *    request in flight per child) against a line-echo TCP server, compared with raw Node socket clients
  *    doing the same sequential request/reply over as many connections in the same run;
  *  - pipelined request/reply through ONE pooled StreamPersister with 64 requests in flight (its
- *    multiplexed mode), compared with one raw socket keeping 64 requests in flight.
+ *    multiplexed mode), compared with one raw socket keeping 64 requests in flight;
+ *  - the sequential rows again against raw sockets that read as the persister does, into one buffer the process
+ *    shares (SharedReadSocket), where the raw sockets above get a new buffer per read from Node's 'data' events.
  * Each throughput row sets up its pool and its raw sockets once, warms both by one untimed block, then alternates 12
  * timed blocks of each in A-B-B-A order; values are the medians of the blocks' rates and the ratio the median of the
  * per-pair ratios (interleaved.ts). A pool kept across blocks is what a running router has, and on a noisy machine the
@@ -26,7 +28,7 @@ import { startTcpPeer } from '../unit/pools/peers';
 import { PoolHandle } from '../../actors/pools/pool-handle';
 import type { BenchRow } from './bench-types';
 import { compareRates, RateComparison } from './interleaved';
-import { ChainSide, pooledSide, rawSide } from './pool-sides';
+import { ChainSide, SocketReads, pooledSide, rawSide } from './pool-sides';
 import { percentile } from './latency';
 
 export interface PoolBenchOptions {
@@ -100,11 +102,14 @@ export interface ThroughputRow {
   /** Timed blocks (kept) or rounds (fresh) of each side. */
   blocks: number;
   design: PoolBenchDesign;
+  /** How the raw sockets read (default 'data'). */
+  rawReads?: SocketReads;
 }
 
 /** The pooled and raw rates of one row, and their ratio (interleaved.ts). */
 export async function compareSides(port: number, row: ThroughputRow): Promise<RateComparison> {
   const { children, perChild, window, blocks } = row;
+  const reads = row.rawReads ?? 'data';
   if (row.design === 'fresh') {
     const once = async (open: () => Promise<ThroughputSide>): Promise<number> => {
       const side = await open();
@@ -117,12 +122,12 @@ export async function compareSides(port: number, row: ThroughputRow): Promise<Ra
     return compareRates(
       blocks,
       () => once(() => timedSide(pooledSide(port, children, window), children)),
-      () => once(() => timedSide(rawSide(port, children, window), children)),
+      () => once(() => timedSide(rawSide(port, children, window, reads), children)),
     );
   }
   const pooled = await timedSide(pooledSide(port, children, window), children);
   try {
-    const raw = await timedSide(rawSide(port, children, window), children);
+    const raw = await timedSide(rawSide(port, children, window, reads), children);
     try {
       await pooled.block(perChild);
       await raw.block(perChild);
@@ -139,14 +144,14 @@ export async function compareSides(port: number, row: ThroughputRow): Promise<Ra
   }
 }
 
-function throughputRow(name: string, c: RateComparison): BenchRow {
+function throughputRow(name: string, c: RateComparison, reads: SocketReads = 'data'): BenchRow {
   return {
     name,
     unit: 'msg/s',
     value: Math.round(c.subject),
     baseline: Math.round(c.baseline),
     ratio: round(c.ratio),
-    target: 'baseline = raw Node sockets, same run',
+    target: reads === 'data' ? 'baseline = raw Node sockets, same run' : 'baseline = raw Node sockets reading as the persister does (onread), same run',
   };
 }
 
@@ -179,6 +184,14 @@ export async function benchPools(opts: PoolBenchOptions): Promise<BenchRow[]> {
     const window = 64;
     const c = await compareSides(peer.port, { children: 1, perChild: 4 * perBlock, window, blocks, design });
     rows.push(throughputRow(`pipelined request/reply through 1 pooled StreamPersister, ${window} in flight`, c));
+    // The persister reads into one buffer the process shares (SharedReadSocket, net's onread), where the raw sockets
+    // above get a new buffer per read, as a socket client is usually written: the same rows against raw sockets that
+    // read as the persister does show what the actor, the XQueue and the persister themselves cost.
+    for (const n of opts.children) {
+      const perChild = Math.max(20, Math.ceil(perBlock / n));
+      const shared = await compareSides(peer.port, { children: n, perChild, window: 1, blocks, design, rawReads: 'shared' });
+      rows.push(throughputRow(`request/reply through ${n} pooled StreamPersister(s), raw sockets reading into a shared buffer`, shared, 'shared'));
+    }
   } finally {
     await peer.close();
   }

@@ -9,6 +9,8 @@
  *  3 actor: the same consumer as an actor (ActorContext.consume; the socket's listener through ctx.guard);
  *  4 pool: a pooled StreamPersister (requestChain into a pool handle's transmit queue), as the bench.
  * Layers 1-3 cut replies from the socket as socketChain does; the persister's own framing is part of layer 4.
+ * The persister reads into the buffer the process shares (SharedReadSocket); layers 0-3 read with 'data' events, as
+ * the bench's raw sockets do, unless `reads=shared` gives them the persister's way of reading too.
  * Every layer is set up once (each with its own connections, warmed by one round trip each), then timed in blocks,
  * the layers in a rotating order within each block; CPU per round trip (`process.cpuUsage`, user and system) and the
  * rate over the raw layer's in the same block are medians over blocks. With `callgrind`, two more passes follow: one
@@ -19,14 +21,14 @@
  *     node --predictable --max-semi-space-size=64 dist/test/bench/pool-floor.js 1 15000 1 callgrind
  * With --expose-gc each layer also prints the heap it keeps per connection.
  * `layers=0,4` builds and times only those layers (0, raw, always: the others' rates are over its own).
- * Usage: node dist/test/bench/pool-floor.js <connections> <round trips per connection and block> <blocks> [layers=…] [callgrind]
+ * Usage: node dist/test/bench/pool-floor.js <connections> <round trips per connection and block> <blocks> [layers=…] [reads=shared] [callgrind]
  */
 import net from 'node:net';
 import { Message } from '../../src/message/message';
 import { Taken, XQueue } from '../../src/xqueue/xqueue';
 import { ActorContext, ActorRuntime } from '../../src/runtime/actor';
 import { startTcpPeer } from '../unit/pools/peers';
-import { ChainSide, PROBE_CAPACITY, connectSockets, destroyAll, pooledSide, rawSide, requestChain, warm } from './pool-sides';
+import { ChainSide, PROBE_CAPACITY, SocketReads, connectSockets, destroyAll, pooledSide, rawSide, readChunks, requestChain, warm } from './pool-sides';
 import { control } from './callgrind-control';
 import { median } from './interleaved';
 
@@ -56,8 +58,8 @@ function storeLine(msg: Message, line: string): void {
   msg.body = { kind: 'text', text: line };
 }
 
-async function rawLayer(port: number, n: number): Promise<Layer> {
-  return { name: 'raw socket', ...(await rawSide(port, n)) };
+async function rawLayer(port: number, n: number, reads: SocketReads): Promise<Layer> {
+  return { name: 'raw socket', ...(await rawSide(port, n, 1, reads)) };
 }
 
 /** requestChain's work with a Message per request and reply, written to and read from the socket directly. */
@@ -76,18 +78,18 @@ function messageChain(s: net.Socket, c: number, count: number): Promise<void> {
       storeLine(reply, line);
       if (reply.bodyText() !== `echo:c${c}m${answered}`) return reject(new Error(`wrong reply ${line}`));
       if (++answered === count) {
-        s.off('data', onData);
+        stop();
         return resolve();
       }
       next();
     });
-    s.on('data', onData);
+    const stop = readChunks(s, onData);
     next();
   });
 }
 
-async function messageLayer(port: number, n: number): Promise<Layer> {
-  const sockets = await connectSockets(port, n);
+async function messageLayer(port: number, n: number, reads: SocketReads): Promise<Layer> {
+  const sockets = await connectSockets(port, n, reads);
   return { name: 'Message', chain: (c, count) => messageChain(sockets[c], c, count), stop: () => destroyAll(sockets) };
 }
 
@@ -105,8 +107,8 @@ function replyRemover(queue: XQueue<Message>, written: Taken<Message>[]): (line:
 }
 
 /** A plain XQueue consumer per connection: taken at once when woken, no actor. */
-async function xqueueLayer(port: number, n: number): Promise<Layer> {
-  const sockets = await connectSockets(port, n);
+async function xqueueLayer(port: number, n: number, reads: SocketReads): Promise<Layer> {
+  const sockets = await connectSockets(port, n, reads);
   const queues = sockets.map((socket, c) => {
     const queue = new XQueue<Message>(`floor-${c}`, CAPACITY);
     const written: Taken<Message>[] = [];
@@ -116,7 +118,7 @@ async function xqueueLayer(port: number, n: number): Promise<Layer> {
         socket.write(t.item.bodyText() ?? '');
       }
     });
-    socket.on('data', lineReader(replyRemover(queue, written)));
+    readChunks(socket, lineReader(replyRemover(queue, written)));
     return queue;
   });
   await warm(queues);
@@ -124,25 +126,24 @@ async function xqueueLayer(port: number, n: number): Promise<Layer> {
 }
 
 /** The same consumer as an actor: it consumes its queue, and its socket's listener runs guarded, as the persister's. */
-async function actorLayer(port: number, n: number): Promise<Layer> {
-  const sockets = await connectSockets(port, n);
+async function actorLayer(port: number, n: number, reads: SocketReads): Promise<Layer> {
+  const sockets = await connectSockets(port, n, reads);
   const runtime = new ActorRuntime('floor');
   const queues = sockets.map((socket, c) => {
     const queue = new XQueue<Message>(`floor-${c}`, CAPACITY);
     const written: Taken<Message>[] = [];
     const onData = lineReader(replyRemover(queue, written));
-    let listener: ((chunk: Buffer) => void) | undefined;
+    let stopReading: (() => void) | undefined;
     runtime.spawn(`floor-${c}`, () => ({
       start(ctx: ActorContext<never>): void {
-        listener = ctx.guard(onData);
-        socket.on('data', listener);
+        stopReading = readChunks(socket, ctx.guard(onData));
         ctx.consume(queue, (taken) => {
           written.push(taken);
           socket.write(taken.item.bodyText() ?? '');
         });
       },
       stop(): void {
-        if (listener) socket.off('data', listener);
+        stopReading?.();
       },
     }));
     return queue;
@@ -192,11 +193,13 @@ async function main(): Promise<void> {
   const [nArg, perArg, blocksArg, ...flags] = process.argv.slice(2);
   const counting = flags.includes('callgrind') ? 'callgrind' : undefined;
   const only = flags.find((f) => f.startsWith('layers='));
+  const reads: SocketReads = flags.includes('reads=shared') ? 'shared' : 'data';
   const chosen = only === undefined ? undefined : new Set([0, ...only.slice('layers='.length).split(',').map(Number)]);
   const n = Number(nArg);
   const per = Number(perArg);
   const blocks = Number(blocksArg);
-  if (!(n > 0 && per > 0 && blocks > 0)) throw new Error('usage: pool-floor <connections> <per connection and block> <blocks> [layers=…] [callgrind]');
+  if (!(n > 0 && per > 0 && blocks > 0))
+    throw new Error('usage: pool-floor <connections> <per connection and block> <blocks> [layers=…] [reads=shared] [callgrind]');
   const peer = await startTcpPeer();
   const layers: Layer[] = [];
   try {
@@ -209,7 +212,7 @@ async function main(): Promise<void> {
     for (let number = 0; number < makers.length; number++) {
       if (chosen !== undefined && !chosen.has(number)) continue;
       const before = heapAfterGc();
-      layers.push(await makers[number](peer.port, n));
+      layers.push(await makers[number](peer.port, n, reads));
       numbers.push(number);
       retained.push((heapAfterGc() - before) / n);
     }

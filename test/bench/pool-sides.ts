@@ -7,9 +7,28 @@ import net from 'node:net';
 import { Message } from '../../src/message/message';
 import { XQueue } from '../../src/xqueue/xqueue';
 import { startPool } from '../unit/pools/pool-support';
+import { SharedReadSocket } from '../../actors/stream/shared-read-socket';
 
 /** The capacity of each pooled child's transmit queue with one request in flight. */
 export const PROBE_CAPACITY = 4;
+
+/**
+ * How raw sockets read: with Node's 'data' events (a new buffer for each read, as a socket client is usually written),
+ * or into the one buffer the process shares, as a pooled StreamPersister reads (SharedReadSocket).
+ */
+export type SocketReads = 'data' | 'shared';
+
+/** Hands each read of `s` to `onChunk` (its 'data' events, or a SharedReadSocket's lent bytes); returns what stops it. */
+export function readChunks(s: net.Socket, onChunk: (chunk: Buffer) => void): () => void {
+  if (s instanceof SharedReadSocket) {
+    s.onBytes = onChunk;
+    return () => {
+      s.onBytes = undefined;
+    };
+  }
+  s.on('data', onChunk);
+  return () => s.off('data', onChunk);
+}
 
 /** `chain(c, count)` runs `count` numbered round trips on connection `c`. */
 export interface ChainSide {
@@ -54,6 +73,7 @@ function socketChain(s: net.Socket, c: number, count: number, window: number): P
     const next = () => {
       if (sent < count) s.write(`c${c}m${sent++}\n`);
     };
+    // The chunk is decoded at once: it may be lent (SharedReadSocket).
     const onData = (chunk: Buffer): void => {
       buf += chunk.toString('utf8');
       let nl: number;
@@ -62,25 +82,26 @@ function socketChain(s: net.Socket, c: number, count: number, window: number): P
         buf = buf.slice(nl + 1);
         if (line !== `echo:c${c}m${answered}`) return reject(new Error(`wrong reply ${line}`));
         if (++answered === count) {
-          s.off('data', onData);
+          stop();
           return resolve();
         }
         next();
       }
     };
-    s.on('data', onData);
+    const stop = readChunks(s, onData);
     for (let k = 0; k < window; k++) next();
   });
 }
 
-/** `clients` sockets connected to the echo server on loopback, without Nagle's delay. */
-export function connectSockets(port: number, clients: number): Promise<net.Socket[]> {
+/** `clients` sockets connected to the echo server on loopback, without Nagle's delay, reading as `reads` says. */
+export function connectSockets(port: number, clients: number, reads: SocketReads = 'data'): Promise<net.Socket[]> {
   return Promise.all(
     Array.from(
       { length: clients },
       () =>
         new Promise<net.Socket>((resolve, reject) => {
-          const s = net.connect({ host: '127.0.0.1', port }, () => resolve(s));
+          const s = reads === 'shared' ? new SharedReadSocket() : new net.Socket();
+          s.connect({ host: '127.0.0.1', port }, () => resolve(s));
           s.setNoDelay(true);
           s.once('error', reject);
         }),
@@ -118,9 +139,12 @@ export async function pooledSide(port: number, children: number, window = 1): Pr
   }
 }
 
-/** `clients` raw sockets connected to the echo peer at `port` and warmed by one round trip each, `window` in flight on each. */
-export async function rawSide(port: number, clients: number, window = 1): Promise<ChainSide> {
-  const sockets = await connectSockets(port, clients);
+/**
+ * `clients` raw sockets connected to the echo peer at `port` and warmed by one round trip each, `window` in flight on
+ * each, reading as `reads` says.
+ */
+export async function rawSide(port: number, clients: number, window = 1, reads: SocketReads = 'data'): Promise<ChainSide> {
+  const sockets = await connectSockets(port, clients, reads);
   await Promise.all(sockets.map((s, c) => socketChain(s, c, 1, 1)));
   return { chain: (c, count) => socketChain(sockets[c], c, count, window), stop: () => destroyAll(sockets) };
 }

@@ -3,6 +3,7 @@
  * lets each go through to its peer: a connect that completes only after its component was stopped or renewed.
  * `restore()` puts the real connect back.
  */
+import type net from 'node:net';
 import * as tcpConnect from '../../actors/stream/tcp-connect';
 
 export interface HeldTcpConnects {
@@ -16,9 +17,9 @@ export function holdTcpConnects(): HeldTcpConnects {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   const connect = tcpConnect.connectTcp;
-  const spy = jest.spyOn(tcpConnect, 'connectTcp').mockImplementation(async (target) => {
+  const spy = jest.spyOn(tcpConnect, 'connectTcp').mockImplementation(async (target: tcpConnect.TcpTarget, socket?: net.Socket) => {
     await released;
-    return connect(target);
+    return socket === undefined ? connect(target) : connect(target, socket);
   });
   return {
     get started() {

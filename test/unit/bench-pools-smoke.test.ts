@@ -11,13 +11,21 @@ describe('benchPools (smoke)', () => {
     rows = await benchPools({ children: [1, 4], messages: 200, blocks: 2, requests: 20 });
   }, 120_000);
 
-  it('reports a sequential row per pool size, the new-pool row for the largest and the pipelined row', () => {
+  it('reports a sequential row per pool size, the new-pool row for the largest, the pipelined row, then each size against raw sockets reading into a shared buffer', () => {
     expect(rows.filter((r) => r.unit === 'msg/s').map((r) => r.name)).toEqual([
       'request/reply through 1 pooled StreamPersister(s)',
       'request/reply through 4 pooled StreamPersister(s)',
       'request/reply through 4 pooled StreamPersister(s), a new pool per round',
       'pipelined request/reply through 1 pooled StreamPersister, 64 in flight',
+      'request/reply through 1 pooled StreamPersister(s), raw sockets reading into a shared buffer',
+      'request/reply through 4 pooled StreamPersister(s), raw sockets reading into a shared buffer',
     ]);
+  });
+
+  it('names the raw sockets each throughput row is measured against', () => {
+    const targets = rows.filter((r) => r.unit === 'msg/s').map((r) => [r.name.endsWith('shared buffer'), r.target]);
+    for (const [shared, target] of targets)
+      expect(target).toBe(shared ? 'baseline = raw Node sockets reading as the persister does (onread), same run' : 'baseline = raw Node sockets, same run');
   });
 
   it('gives every throughput row a positive rate, raw-socket baseline and ratio', () => {

@@ -61,6 +61,24 @@ describe('StreamPersister', () => {
     expect(m.getProperty('ReturnCode')).toBe('0');
   });
 
+  it('puts together a reply that arrives over several reads, each read into the buffer the next one overwrites', async () => {
+    peer = await startTcpPeer((l, s) => {
+      // Three writes, each read alone: the persister's reads share one buffer (SharedReadSocket), so each overwrites
+      // the bytes of the read before.
+      const reply = `echo:${l}:${'x'.repeat(40)}\n`;
+      s.write(reply.slice(0, 7));
+      void eventLoopTurns()
+        .then(() => s.writable && s.write(reply.slice(7, 30)))
+        .then(() => eventLoopTurns())
+        .then(() => s.writable && s.write(reply.slice(30)));
+      return undefined;
+    });
+    const q = run({ URI: peer.uri, Operation: 'request' });
+    const replies: (string | undefined)[] = [];
+    for (const line of ['a', 'bb', 'ccc']) replies.push((await send(q, `${line}\n`)).bodyText());
+    expect(replies).toEqual(['a', 'bb', 'ccc'].map((l) => `echo:${l}:${'x'.repeat(40)}`));
+  });
+
   it('renders the request from Template and stores the reply in DataField, stamping StringProperty', async () => {
     peer = await startTcpPeer();
     const input = new XQueue<Message>('in', 4);

@@ -108,6 +108,24 @@ describe('stream framing', () => {
     chunk.write('O');
     expect(msgs.map(String)).toEqual(['One', 'two']);
   });
+
+  it('with borrowed chunks keeps a copy of the unframed rest, so a lent chunk overwritten by the next read does not change it', () => {
+    const lent = Buffer.alloc(8);
+    const f = new StreamFramer({ borrowed: true });
+    lent.write('one\ntw');
+    expect(f.push(lent.subarray(0, 6)).map(String)).toEqual(['one']);
+    lent.write('o\nthree');
+    expect(f.push(lent.subarray(0, 2)).map(String)).toEqual(['two']);
+  });
+
+  it('with borrowed chunks and SOTBytes keeps a copy of a partial SOT at the end of a read', () => {
+    const lent = Buffer.alloc(8);
+    const f = new StreamFramer({ sot: Buffer.from('<<'), eot: Buffer.from('>'), borrowed: true });
+    lent.write('xx<');
+    expect(f.push(lent.subarray(0, 3))).toEqual([]);
+    lent.write('<a>');
+    expect(f.push(lent.subarray(0, 3)).map(String)).toEqual(['a']);
+  });
 });
 
 describe('StreamReceiver', () => {

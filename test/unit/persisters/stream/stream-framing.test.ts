@@ -64,6 +64,15 @@ describe('PatternReplyReader', () => {
     expect(new PatternReplyReader(/x/).end()).toBeUndefined();
   });
 
+  it('keeps a copy of each chunk: a lent chunk overwritten by the next read does not change the reply', () => {
+    const lent = Buffer.alloc(8);
+    const reader = new PatternReplyReader(/END$/);
+    lent.write('part, ');
+    expect(reader.push(lent.subarray(0, 6))).toBeUndefined();
+    lent.write('END');
+    expect(reader.push(lent.subarray(0, 3))).toBe('part, END');
+  });
+
   it('joins a character split across chunks before matching', () => {
     const euro = Buffer.from('€', 'utf8');
     const reader = new PatternReplyReader(/€$/);
