@@ -72,6 +72,8 @@ export class StreamFramer implements Frame {
   end = 0;
   /** What was fed and is not framed yet: held from `pos` on (no view of the rest is made per message). */
   private held: Buffer = EMPTY;
+  /** held is (a view of) a lent chunk, not a copy of the framer's own (with `borrowed` only). */
+  private heldIsLent = false;
   private pos = 0;
   /** Bytes after `pos` already searched for the delimiter. */
   private scanned = 0;
@@ -105,8 +107,13 @@ export class StreamFramer implements Frame {
 
   /** Feeds a chunk without framing it yet: take() then returns its messages one by one (no array of them is made). */
   feed(chunk: Buffer): void {
-    if (this.pos >= this.held.length) this.held = chunk;
-    else this.held = Buffer.concat([this.pos === 0 ? this.held : this.held.subarray(this.pos), chunk]);
+    if (this.pos >= this.held.length) {
+      this.held = chunk;
+      this.heldIsLent = this.borrowed;
+    } else {
+      this.held = Buffer.concat([this.pos === 0 ? this.held : this.held.subarray(this.pos), chunk]);
+      this.heldIsLent = false;
+    }
     this.pos = 0;
   }
 
@@ -130,7 +137,7 @@ export class StreamFramer implements Frame {
     }
     this.buf = EMPTY; // holds no chunk once everything fed is framed
     if (this.started || !this.sot) this.limitPartial();
-    if (this.borrowed && this.pos < this.held.length) this.keepHeld();
+    if (this.heldIsLent && this.pos < this.held.length) this.keepHeld();
     return undefined;
   }
 
@@ -147,6 +154,7 @@ export class StreamFramer implements Frame {
 
   reset(): void {
     this.held = EMPTY;
+    this.heldIsLent = false;
     this.pos = 0;
     this.buf = EMPTY;
     this.started = false;
@@ -162,6 +170,7 @@ export class StreamFramer implements Frame {
   /** The unframed rest of a lent chunk, copied: the chunk is overwritten by the next read. */
   private keepHeld(): void {
     this.held = Buffer.from(this.held.subarray(this.pos));
+    this.heldIsLent = false;
     this.pos = 0;
   }
 
