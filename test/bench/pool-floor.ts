@@ -15,8 +15,8 @@
  * the layers in a rotating order within each block; CPU per round trip (`process.cpuUsage`, user and system) and the
  * rate over the raw layer's in the same block are medians over blocks. With `callgrind`, two more passes follow: one
  * uncounted, then one with valgrind's counters zeroed before each layer and dumped after it, in layer order (dump .1
- * holds nothing, then one dump per layer built: .2 to .6 for layers 0 to 4). The LL below is a core's L2 on the
- * machine of docs/benchmarks.md's latest pools figures (512 KB, 8 ways):
+ * holds nothing, then one dump per layer built: .2 to .6 for layers 0 to 4). Give LL the L2 of a core of the machine
+ * (here 512 KB, 8 ways, as on the Zen 3 VM of docs/benchmarks.md's pools blocks; the Zen 5 one had 1 MB, 16 ways):
  *   valgrind --tool=callgrind --dump-instr=no --cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=524288,8,64 \
  *     node --predictable --max-semi-space-size=64 dist/test/bench/pool-floor.js 1 15000 1 callgrind
  * With --expose-gc each layer also prints the heap it keeps per connection.
