@@ -161,13 +161,14 @@ export async function benchPools(opts: PoolBenchOptions): Promise<BenchRow[]> {
   rows.push({ name: 'pool request → handle latency (median)', unit: 'ms', value: round(lat.median), target: '≤ 1 ms' });
   rows.push({ name: 'pool request → handle latency (p99)', unit: 'ms', value: round(lat.p99) });
   const perBlock = opts.messages ?? 5_000;
+  /** A sequential row's round trips per child and block: the block's share, at least 20. */
+  const perChildOf = (children: number): number => Math.max(20, Math.ceil(perBlock / children));
   const blocks = opts.blocks ?? 12;
   const design = opts.design ?? 'kept';
   const peer = await startTcpPeer();
   try {
     for (const n of opts.children) {
-      const perChild = Math.max(20, Math.ceil(perBlock / n));
-      const c = await compareSides(peer.port, { children: n, perChild, window: 1, blocks, design });
+      const c = await compareSides(peer.port, { children: n, perChild: perChildOf(n), window: 1, blocks, design });
       rows.push(throughputRow(`request/reply through ${n} pooled StreamPersister(s)`, c));
     }
     // A new pool per round, as the bench measured before: at 512 children the timed part then also copies the new
@@ -188,8 +189,7 @@ export async function benchPools(opts: PoolBenchOptions): Promise<BenchRow[]> {
     // above get a new buffer per read, as a socket client is usually written: the same rows against raw sockets that
     // read as the persister does show what the actor, the XQueue and the persister themselves cost.
     for (const n of opts.children) {
-      const perChild = Math.max(20, Math.ceil(perBlock / n));
-      const shared = await compareSides(peer.port, { children: n, perChild, window: 1, blocks, design, rawReads: 'shared' });
+      const shared = await compareSides(peer.port, { children: n, perChild: perChildOf(n), window: 1, blocks, design, rawReads: 'shared' });
       rows.push(throughputRow(`request/reply through ${n} pooled StreamPersister(s), raw sockets reading into a shared buffer`, shared, 'shared'));
     }
   } finally {
